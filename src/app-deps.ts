@@ -1,0 +1,24 @@
+import type { Config } from './config/config'
+import type { Db } from './db/client'
+import type { DomainEvents } from './events/domain-events'
+import type { FileStorage } from './files/storage'
+import type { RateLimiter } from './http/rate-limit'
+import type { JobQueue } from './jobs/jobs.queue'
+import type { Clock } from './lib/clock'
+import type { Logger } from './lib/logger'
+import type { Mailer } from './mail/mailer'
+
+/** Everything a module may use; built once by `buildDeps` (main and tests alike). */
+export interface AppDeps {
+  config: Config
+  db: Db
+  clock: Clock
+  logger: Logger
+  files: FileStorage
+  mailer: Mailer
+  jobs: JobQueue
+  events: DomainEvents
+  rateLimiter: RateLimiter
+  /** Distinguishes apps built in one process (tests), so named Elysia plugins register once per app. */
+  instanceId: string
+}

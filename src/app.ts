@@ -1,0 +1,20 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from './app-deps'
+import { apiDocs } from './docs/openapi'
+import { httpPipeline } from './http/pipeline'
+import { healthRoutes } from './modules/health/health.routes'
+import { modules } from './modules/registry'
+
+/** Builds the whole HTTP app over `deps` without listening; tests call `app.handle(request)`. */
+export function createApp(deps: AppDeps) {
+  for (const m of modules) m.subscribe?.(deps)
+  const app = new Elysia().use(httpPipeline(deps)).use(healthRoutes(deps)).use(apiDocs(deps.config.version))
+  for (const prefix of ['/api', '/api/v1']) {
+    const api = new Elysia({ prefix })
+    for (const m of modules) if (m.routes) api.use(m.routes(deps))
+    app.use(api)
+  }
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,42 @@
+import type { Database } from 'bun:sqlite'
+import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
+import { postMigrationSql } from './post-migrate'
+
+export class SchemaTooNewError extends Error {}
+
+/**
+ * Applies the migrations embedded in the binary that the database has not seen, each in its own
+ * transaction, then the idempotent statements (FTS tables, triggers) declared beside the schema.
+ * A database that carries a migration this build does not know was written by a newer version:
+ * it is refused rather than risk corrupting it.
+ */
+export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embeddedMigrations): { applied: string[] } {
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS glitchbox_migrations (
+    tag TEXT PRIMARY KEY NOT NULL,
+    hash TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  )`)
+  const done = sqlite.query<{ tag: string }, []>('SELECT tag FROM glitchbox_migrations').all().map((r) => r.tag)
+  const known = new Set(migrations.map((m) => m.tag))
+  const unknown = done.filter((t) => !known.has(t))
+  if (unknown.length > 0) {
+    throw new SchemaTooNewError(
+      `the database was written by a newer Glitchbox (unknown migration ${unknown.join(', ')}); upgrade the binary or restore a backup`,
+    )
+  }
+  const applied: string[] = []
+  for (const m of migrations) {
+    if (done.includes(m.tag)) continue
+    sqlite.transaction(() => {
+      for (const stmt of m.sql.split('--> statement-breakpoint')) {
+        if (stmt.trim()) sqlite.exec(stmt)
+      }
+      sqlite.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)').run(m.tag, m.hash, Date.now())
+    })()
+    applied.push(m.tag)
+  }
+  sqlite.transaction(() => {
+    for (const stmt of postMigrationSql) sqlite.exec(stmt)
+  })()
+  return { applied }
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AppDeps } from './app-deps'
+import type { Config } from './config/config'
+import { createDb, openSqlite } from './db/client'
+import { migrate } from './db/migrate'
+import { DomainEvents } from './events/domain-events'
+import { createLocalStorage } from './files/storage'
+import { RateLimiter } from './http/rate-limit'
+import { JobQueue } from './jobs/jobs.queue'
+import { type Clock, systemClock } from './lib/clock'
+import { createLogger, type Logger } from './lib/logger'
+import { createMailer, type MailTransport } from './mail/mailer'
+import { createSmtpTransport } from './mail/smtp-transport'
+
+export const DB_FILE = 'glitchbox.db'
+
+/** Opens (creating and migrating) the data directory and wires the services every module uses. */
+export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null } = {}): AppDeps {
+  mkdirSync(config.dataDir, { recursive: true })
+  const clock = overrides.clock ?? systemClock
+  const logger = overrides.logger ?? createLogger(config.logLevel)
+  const sqlite = openSqlite(join(config.dataDir, DB_FILE))
+  migrate(sqlite)
+  const db = createDb(sqlite)
+  const jobs = new JobQueue(clock)
+  const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null
+  return {
+    config,
+    db,
+    clock,
+    logger,
+    jobs,
+    files: createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock }),
+    mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
+    events: new DomainEvents(),
+    rateLimiter: new RateLimiter(clock),
+    instanceId: crypto.randomUUID(),
+  }
+}

@@ -1,0 +1,11 @@
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { createdAt } from '../db/columns'
+
+/** Metadata of every stored blob; the bytes live under `<data>/files/`. */
+export const files = sqliteTable('files', {
+  key: text('key').primaryKey(),
+  mimeType: text('mime_type').notNull(),
+  size: integer('size').notNull(),
+  fileName: text('file_name').notNull(),
+  createdAt: createdAt(),
+})

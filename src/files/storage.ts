@@ -1,0 +1,88 @@
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { eq, inArray } from 'drizzle-orm'
+import type { DbOrTx } from '../db/client'
+import { badRequest } from '../http/errors'
+import type { Clock } from '../lib/clock'
+import { randomToken } from '../lib/ids'
+import { files } from './files.table'
+import { checkUpload, type UploadKind } from './mime'
+
+export interface StoredFile {
+  key: string
+  mimeType: string
+  size: number
+  fileName: string
+}
+
+export interface StoreInput {
+  /** A Blob (multipart File, Bun.file) is streamed to disk; bytes are written as they are. */
+  data: Blob | Uint8Array
+  fileName: string
+  declaredType?: string | null
+  kind: UploadKind
+  maxBytes: number
+}
+
+/** Where blobs live. Local disk today; an S3-compatible store would implement the same interface. */
+export interface FileStorage {
+  store(db: DbOrTx, input: StoreInput): Promise<StoredFile>
+  /** The file and its metadata, or null for an unknown key. */
+  open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
+  /** Deletes blobs and their rows; unknown keys are ignored. */
+  remove(db: DbOrTx, keys: string[]): Promise<void>
+  /** Public URL of a stored file. */
+  url(key: string): string
+}
+
+const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
+
+const extensions: Record<string, string> = {
+  'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/bmp': 'bmp',
+  'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'application/json': 'json', 'text/plain': 'txt',
+}
+
+/** Local-disk storage under `<dataDir>/files/ab/<key>` with unguessable 256-bit keys. */
+export function createLocalStorage(opts: { dataDir: string; publicUrl: string; clock: Clock }): FileStorage {
+  const root = join(opts.dataDir, 'files')
+  const tmp = join(opts.dataDir, 'tmp')
+  mkdirSync(root, { recursive: true })
+  // Half-written uploads of a crashed process are never referenced: start with a clean temp folder.
+  rmSync(tmp, { recursive: true, force: true })
+  mkdirSync(tmp, { recursive: true })
+  const pathOf = (key: string) => join(root, key.slice(0, 2), key)
+
+  return {
+    async store(db, input) {
+      const size = input.data instanceof Blob ? input.data.size : input.data.byteLength
+      if (size === 0) throw badRequest('file is empty')
+      if (size > input.maxBytes) throw badRequest(`file is too large (max ${Math.round(input.maxBytes / 1024 / 1024)} MB)`)
+      const head = input.data instanceof Blob ? new Uint8Array(await input.data.slice(0, 4096).arrayBuffer()) : input.data.subarray(0, 4096)
+      const mimeType = checkUpload(input.kind, head, input.declaredType)
+      const ext = extensions[mimeType] ?? (mimeType.startsWith('text/') ? 'txt' : 'bin')
+      const key = `${randomToken(32)}.${ext}`
+      const staging = join(tmp, key)
+      await Bun.write(staging, input.data)
+      mkdirSync(join(root, key.slice(0, 2)), { recursive: true })
+      renameSync(staging, pathOf(key))
+      const fileName = input.fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || `file.${ext}`
+      db.insert(files).values({ key, mimeType, size, fileName, createdAt: opts.clock.now() }).run()
+      return { key, mimeType, size, fileName }
+    },
+    async open(db, key) {
+      if (!KEY_RE.test(key)) return null
+      const meta = db.select().from(files).where(eq(files.key, key)).get()
+      if (!meta) return null
+      const body = Bun.file(pathOf(key))
+      if (!(await body.exists())) return null
+      return { meta, body }
+    },
+    async remove(db, keys) {
+      const valid = keys.filter((k) => KEY_RE.test(k))
+      if (valid.length === 0) return
+      db.delete(files).where(inArray(files.key, valid)).run()
+      for (const key of valid) rmSync(pathOf(key), { force: true })
+    },
+    url: (key) => `${opts.publicUrl}/api/files/${key}`,
+  }
+}

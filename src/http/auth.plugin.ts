@@ -1,0 +1,79 @@
+import { and, eq } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../app-deps'
+import { accountMembers, accounts } from '../modules/accounts/accounts.table'
+import { findSessionUser } from '../modules/auth/auth.sessions'
+import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
+import { projects } from '../modules/projects/projects.table'
+import { forbidden, notFound, unauthorized } from './errors'
+
+export type Project = typeof projects.$inferSelect
+export type Account = typeof accounts.$inferSelect
+export type Membership = typeof accountMembers.$inferSelect
+
+export const INVALID_API_KEY = 'invalid API key'
+
+function bearer(headers: Record<string, string | undefined>): string | null {
+  const h = headers.authorization
+  if (!h) return null
+  const m = /^Bearer\s+(\S+)$/i.exec(h)
+  return m ? m[1]! : null
+}
+
+/**
+ * Auth as route options: `{ auth: true }` needs a session and gives `user`;
+ * `{ project: 'bugs.assign' }` (or `true` for membership only) also loads `params.slug`'s project,
+ * answering 404 to non-members and 403 to members without the permission;
+ * `{ apiKey: true }` resolves the SDK's project from `X-API-Key` (or body `api_key`).
+ */
+export function authPlugin(deps: AppDeps) {
+  const { db, clock } = deps
+
+  const sessionUser = (headers: Record<string, string | undefined>) => {
+    const token = bearer(headers)
+    const found = token ? findSessionUser(db, token, clock.now()) : null
+    if (!found) throw unauthorized('missing or invalid session token')
+    return found
+  }
+
+  return new Elysia({ name: 'auth', seed: deps.instanceId }).macro({
+    auth: {
+      resolve({ headers }) {
+        const { user, sessionId } = sessionUser(headers)
+        return { user, sessionId }
+      },
+    },
+    project: (permission: PermissionKey | true) => ({
+      resolve({ headers, params }) {
+        const { user, sessionId } = sessionUser(headers)
+        const slug = (params as Record<string, string>).slug ?? ''
+        const row = db
+          .select({ project: projects, membership: accountMembers, account: accounts })
+          .from(projects)
+          .innerJoin(accounts, eq(accounts.id, projects.accountId))
+          .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, user.id)))
+          .where(eq(projects.slug, slug))
+          .get()
+        if (!row) throw notFound('project not found')
+        if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
+          throw forbidden(`you need the ${permission} permission`)
+        }
+        return { user, sessionId, project: row.project, membership: row.membership, account: row.account }
+      },
+    }),
+    apiKey: {
+      resolve({ headers, body }) {
+        const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
+        if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
+        const row = db
+          .select({ project: projects, account: accounts })
+          .from(projects)
+          .innerJoin(accounts, eq(accounts.id, projects.accountId))
+          .where(eq(projects.apiKey, key))
+          .get()
+        if (!row || !row.project.isPublic) throw unauthorized(INVALID_API_KEY)
+        return { project: row.project, account: row.account }
+      },
+    },
+  })
+}

@@ -1,0 +1,39 @@
+/** The one error type services throw; the root handler turns it into `{ok:false, error}` with its status. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message)
+export const unauthorized = (message = 'authentication required') => new AppError(401, message)
+export const forbidden = (message = 'you do not have permission to do that') => new AppError(403, message)
+export const notFound = (message = 'not found') => new AppError(404, message)
+export const conflict = (message: string) => new AppError(409, message)
+export const payloadTooLarge = (message: string) => new AppError(413, message)
+export const badGateway = (message: string) => new AppError(502, message)
+
+interface Issue {
+  path?: readonly PropertyKey[]
+  code?: string
+  message: string
+  input?: unknown
+}
+
+/** One sentence from validation issues, naming the fields: "title and description are required". */
+export function describeIssues(issues: readonly Issue[]): string {
+  const name = (i: Issue) => i.path?.map(String).join('.') || 'body'
+  const missing = issues.filter((i) => i.code === 'invalid_type' && /received undefined/.test(i.message)).map(name)
+  const others = issues.filter((i) => !(i.code === 'invalid_type' && /received undefined/.test(i.message)))
+  const parts: string[] = []
+  if (missing.length) {
+    const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`
+    parts.push(`${list} ${missing.length === 1 ? 'is' : 'are'} required`)
+  }
+  for (const i of others.slice(0, 3)) parts.push(`${name(i)}: ${i.message.replace(/^Invalid input: /, '')}`)
+  return parts.join('; ') || 'invalid request'
+}

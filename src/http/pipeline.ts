@@ -1,0 +1,108 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../app-deps'
+import { bodyLimitFor, readLimited } from './body-limit'
+import { clientIp } from './client-ip'
+import { AppError, describeIssues } from './errors'
+import { budgetsFor } from './rate-limit'
+
+const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
+
+/** The path under /api with its /api or /api/v1 prefix removed, or null outside the API. */
+export function apiPathOf(pathname: string): string | null {
+  const m = API_PREFIX.exec(pathname)
+  return m ? pathname.slice(m[0].length) || '/' : null
+}
+
+/** Wraps a plain handler result in the success envelope; Responses (files, CSV, health) pass through. */
+function envelope(response: unknown) {
+  if (response instanceof Response || response instanceof Blob) return response
+  return { ok: true, data: response ?? null }
+}
+
+/**
+ * Cross-cutting HTTP behaviour, registered once on the root app: request ids, rate limits,
+ * body limits, the envelope on success and the mapping of every error to `{ok:false, error}`.
+ */
+export function httpPipeline(deps: AppDeps) {
+  const { rateLimiter, config, logger } = deps
+  return new Elysia({ name: 'http-pipeline', seed: deps.instanceId })
+    .derive({ as: 'global' }, ({ request }) => ({ requestId: request.headers.get('x-request-id')?.slice(0, 64) || crypto.randomUUID(), startedAt: performance.now() }))
+    .onRequest(({ request, set, server }) => {
+      const url = new URL(request.url)
+      const apiPath = apiPathOf(url.pathname)
+      if (apiPath === null) return
+      const decision = rateLimiter.hit(clientIp(request, server, config.trustProxy), budgetsFor(request.method, apiPath))
+      set.headers['x-ratelimit-limit'] = String(decision.limit)
+      set.headers['x-ratelimit-remaining'] = String(decision.remaining)
+      set.headers['x-ratelimit-reset'] = String(decision.reset)
+      if (!decision.allowed) {
+        throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter) })
+      }
+      const length = Number(request.headers.get('content-length') ?? 0)
+      const limit = bodyLimitFor(apiPath)
+      if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
+    })
+    // JSON bodies are read with the route's cap even when no Content-Length was sent (chunked uploads).
+    .onParse({ as: 'global' }, async ({ request, contentType }) => {
+      if (!contentType?.startsWith('application/json')) return
+      const limit = bodyLimitFor(apiPathOf(new URL(request.url).pathname) ?? '/')
+      const bytes = await readLimited(request.body, limit)
+      if (!bytes) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
+      if (bytes.byteLength === 0) return {}
+      try {
+        return JSON.parse(new TextDecoder().decode(bytes))
+      } catch {
+        throw new AppError(400, 'malformed request body (expected valid JSON)')
+      }
+    })
+    .onAfterHandle({ as: 'global' }, ({ response }) => envelope(response))
+    .onError({ as: 'global' }, ({ code, error, set, request, ...ctx }) => {
+      const requestId = (ctx as { requestId?: string }).requestId ?? crypto.randomUUID()
+      if (error instanceof AppError) {
+        set.status = error.status
+        Object.assign(set.headers, error.headers)
+        return { ok: false, error: error.message }
+      }
+      switch (code) {
+        case 'VALIDATION': {
+          set.status = 400
+          const issues = (error as { all?: unknown }).all
+          return { ok: false, error: Array.isArray(issues) ? describeIssues(issues as never) : 'invalid request' }
+        }
+        case 'PARSE':
+          set.status = 400
+          return { ok: false, error: 'malformed request body (expected valid JSON)' }
+        case 'NOT_FOUND':
+          set.status = 404
+          return { ok: false, error: 'not found' }
+        case 'INVALID_COOKIE_SIGNATURE':
+        case 'INVALID_FILE_TYPE':
+          set.status = 400
+          return { ok: false, error: 'invalid request' }
+      }
+      const status = (error as { status?: unknown }).status
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        set.status = status
+        return { ok: false, error: status === 413 ? 'request body too large' : 'invalid request' }
+      }
+      set.status = 500
+      logger.error('unhandled error', {
+        request_id: requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      })
+      return { ok: false, error: `internal server error (request id ${requestId})` }
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set, ...ctx }) => {
+      const c = ctx as { requestId?: string; startedAt?: number }
+      logger.debug('request', {
+        request_id: c.requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: set.status,
+        ms: c.startedAt ? Math.round((performance.now() - c.startedAt) * 10) / 10 : undefined,
+      })
+    })
+}

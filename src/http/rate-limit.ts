@@ -1,0 +1,87 @@
+import type { Clock } from '../lib/clock'
+
+export interface Budget {
+  name: string
+  limit: number
+}
+
+export const GLOBAL_BUDGET: Budget = { name: 'global', limit: 300 }
+const PUBLIC_BUDGET: Budget = { name: 'public', limit: 30 }
+const TELEMETRY_BUDGET: Budget = { name: 'telemetry', limit: 120 }
+const AUTH_BUDGET: Budget = { name: 'auth', limit: 10 }
+
+const rules: [RegExp, Budget][] = [
+  [/^\/(?:perf\/snapshot|session-replays)$/, TELEMETRY_BUDGET],
+  [/^\/auth\/(?:login|signup|resend-verification)$/, AUTH_BUDGET],
+  [/^\/(?:bugs\/submit|bugs\/settings|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/, PUBLIC_BUDGET],
+  [/^\/projects\/[^/]+\/changelog$/, PUBLIC_BUDGET],
+]
+
+/** The budgets (spec section 8) a request under /api counts against; `apiPath` has the /api or /api/v1 prefix removed. */
+export function budgetsFor(method: string, apiPath: string): Budget[] {
+  for (const [re, budget] of rules) {
+    // The team's changelog writes share the path of the public read; only the read is public.
+    if (re.test(apiPath) && !(budget === PUBLIC_BUDGET && apiPath.endsWith('/changelog') && method !== 'GET')) {
+      return [GLOBAL_BUDGET, budget]
+    }
+  }
+  return [GLOBAL_BUDGET]
+}
+
+export interface RateDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Unix seconds when the window resets. */
+  reset: number
+  retryAfter: number
+}
+
+/**
+ * Fixed one-minute windows per (budget, client IP). Only the current window is kept, so memory is
+ * bounded by the addresses seen in one minute; past `maxKeys` addresses, new ones share hashed
+ * overflow slots rather than grow the map (a flood of spoofed addresses cannot exhaust memory).
+ */
+export class RateLimiter {
+  private window = -1
+  private counts = new Map<string, number>()
+
+  constructor(
+    private clock: Clock,
+    private maxKeys = 1_000_000,
+  ) {}
+
+  /** Counts one request from `ip` against each budget; the tightest decides. */
+  hit(ip: string, budgets: Budget[]): RateDecision {
+    const now = this.clock.now().getTime()
+    const window = Math.floor(now / 60_000)
+    if (window !== this.window) {
+      this.window = window
+      this.counts = new Map()
+    }
+    const reset = (window + 1) * 60
+    const retryAfter = Math.max(1, Math.ceil(reset - now / 1000))
+    let tightest: RateDecision | null = null
+    for (const budget of budgets) {
+      const key = this.slot(budget.name, ip)
+      const used = (this.counts.get(key) ?? 0) + 1
+      this.counts.set(key, used)
+      const decision = { allowed: used <= budget.limit, limit: budget.limit, remaining: Math.max(0, budget.limit - used), reset, retryAfter }
+      if (!tightest || (!decision.allowed && tightest.allowed) || (decision.allowed === tightest.allowed && decision.remaining < tightest.remaining)) {
+        tightest = decision
+      }
+    }
+    return tightest!
+  }
+
+  /** Number of tracked keys, for tests of the memory bound. */
+  get size(): number {
+    return this.counts.size
+  }
+
+  private slot(budget: string, ip: string): string {
+    const key = `${budget}|${ip}`
+    if (this.counts.size < this.maxKeys || this.counts.has(key)) return key
+    return `${budget}|overflow:${Bun.hash(ip) % 4096n}`
+  }
+}

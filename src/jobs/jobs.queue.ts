@@ -1,0 +1,51 @@
+import { and, eq, lt, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../db/client'
+import type { Clock } from '../lib/clock'
+import { DAY } from '../lib/clock'
+import { jobs } from './jobs.table'
+
+export interface EnqueueInput {
+  kind: string
+  payload: unknown
+  /** Default now. */
+  runAt?: Date
+  maxAttempts?: number
+  /** A second enqueue with the same key is ignored. */
+  idempotencyKey?: string
+}
+
+/** Writes jobs; pass the transaction of the change that causes them so both commit or neither. */
+export class JobQueue {
+  constructor(
+    private clock: Clock,
+    private defaultMaxAttempts = 5,
+  ) {}
+
+  enqueue(tx: DbOrTx, input: EnqueueInput): void {
+    const now = this.clock.now()
+    tx.insert(jobs)
+      .values({
+        kind: input.kind,
+        payload: input.payload,
+        runAt: input.runAt ?? now,
+        maxAttempts: input.maxAttempts ?? this.defaultMaxAttempts,
+        idempotencyKey: input.idempotencyKey ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .run()
+  }
+
+  /** Deletes finished jobs older than `retainMs` (failed ones are kept for inspection). */
+  prune(db: DbOrTx, retainMs = 7 * DAY): void {
+    const cutoff = new Date(this.clock.now().getTime() - retainMs)
+    db.delete(jobs).where(and(eq(jobs.status, 'done'), lt(jobs.updatedAt, cutoff))).run()
+  }
+
+  /** Counts by status, for health and tests. */
+  counts(db: DbOrTx): Record<string, number> {
+    const rows = db.select({ status: jobs.status, n: sql<number>`count(*)` }).from(jobs).groupBy(jobs.status).all()
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]))
+  }
+}

@@ -1,0 +1,185 @@
+import { Cron } from 'croner'
+import { and, asc, eq, inArray, lte, or } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import type { Clock } from '../lib/clock'
+import { MINUTE } from '../lib/clock'
+import { randomToken } from '../lib/ids'
+import type { Logger } from '../lib/logger'
+import { jobs } from './jobs.table'
+import { DeferJob, type JobHandler, type Schedule } from './jobs.types'
+
+const DEFAULT_TIMEOUT = 30_000
+/** A crashed runner's jobs are reclaimed this long after their timeout. */
+const LEASE_GRACE = 30_000
+
+/** 1, 5, 25, 125 minutes: the retry delays of spec section 6, used for every kind unless it says otherwise. */
+export const defaultBackoff = (attempt: number) => 5 ** Math.min(attempt - 1, 3) * MINUTE
+
+export interface RunnerOptions {
+  db: Db
+  clock: Clock
+  logger: Logger
+  handlers: JobHandler[]
+  schedules?: Schedule[]
+  /** Jobs run at once; one slow job does not hold up the others. */
+  concurrency?: number
+}
+
+/**
+ * Claims due jobs with a lease, runs their handler under a timeout, and records the outcome:
+ * done, rescheduled by the kind's backoff, or failed after its last attempt. A job whose lease
+ * expired (its runner crashed) is due again, so work resumes after a restart.
+ */
+export class JobRunner {
+  readonly owner = `runner-${process.pid}-${randomToken(6)}`
+  private handlers = new Map<string, JobHandler>()
+  private running = new Set<Promise<void>>()
+  private crons: Cron[] = []
+  private draining = false
+  private stopped = false
+
+  constructor(private opts: RunnerOptions) {
+    for (const h of opts.handlers) this.handlers.set(h.kind, h)
+  }
+
+  /** Claims what is due now (up to the free slots) and waits for those jobs; returns how many ran. */
+  async tick(): Promise<number> {
+    const free = (this.opts.concurrency ?? 8) - this.running.size
+    if (free <= 0 || this.stopped) return 0
+    const claimed = this.claim(free)
+    await Promise.all(claimed.map((job) => this.track(this.execute(job))))
+    return claimed.length
+  }
+
+  /** Runs ticks until nothing is due; tests use it after moving the clock. */
+  async drain(): Promise<number> {
+    let total = 0
+    for (let n = await this.tick(); n > 0; n = await this.tick()) total += n
+    return total
+  }
+
+  /** Starts the polling loop and the domain schedules. */
+  start(): void {
+    const poll = new Cron('* * * * * *', { protect: true }, () => this.pump())
+    this.crons.push(poll)
+    for (const s of this.opts.schedules ?? []) {
+      this.crons.push(
+        new Cron(s.pattern, { protect: true, name: s.name }, async () => {
+          try {
+            await s.run()
+          } catch (err) {
+            this.opts.logger.error('schedule failed', { schedule: s.name, error: String(err) })
+          }
+        }),
+      )
+    }
+  }
+
+  /** Stops claiming and waits for running jobs to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    for (const c of this.crons) c.stop()
+    await Promise.allSettled([...this.running])
+  }
+
+  /** Starts jobs in the free slots without waiting for them, so a hung job never blocks the loop. */
+  private pump(): void {
+    if (this.draining || this.stopped) return
+    this.draining = true
+    try {
+      const free = (this.opts.concurrency ?? 8) - this.running.size
+      if (free > 0) for (const job of this.claim(free)) void this.track(this.execute(job))
+    } catch (err) {
+      this.opts.logger.error('job claim failed', { error: String(err) })
+    } finally {
+      this.draining = false
+    }
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.running.add(p)
+    return p.finally(() => this.running.delete(p))
+  }
+
+  private claim(limit: number) {
+    const now = this.opts.clock.now()
+    const { db } = this.opts
+    const kinds = [...this.handlers.keys()]
+    if (kinds.length === 0) return []
+    return db.transaction((tx) => {
+      const due = tx
+        .select({ id: jobs.id, kind: jobs.kind })
+        .from(jobs)
+        .where(
+          and(
+            inArray(jobs.kind, kinds),
+            or(and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)), and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, now))),
+          ),
+        )
+        .orderBy(asc(jobs.runAt))
+        .limit(limit)
+        .all()
+      return due.map(({ id, kind }) => {
+        const timeout = this.handlers.get(kind)?.timeoutMs ?? DEFAULT_TIMEOUT
+        const [row] = tx
+          .update(jobs)
+          .set({
+            status: 'running',
+            leaseOwner: this.owner,
+            leaseExpiresAt: new Date(now.getTime() + timeout + LEASE_GRACE),
+            updatedAt: now,
+          })
+          .where(eq(jobs.id, id))
+          .returning()
+          .all()
+        return row!
+      })
+    })
+  }
+
+  private async execute(job: typeof jobs.$inferSelect): Promise<void> {
+    const handler = this.handlers.get(job.kind)!
+    const attempt = job.attempts + 1
+    const timeout = handler.timeoutMs ?? DEFAULT_TIMEOUT
+    const ac = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const log = this.opts.logger.child({ job: job.id, kind: job.kind, attempt })
+    try {
+      await Promise.race([
+        handler.run(job.payload, { jobId: job.id, attempt, maxAttempts: job.maxAttempts, signal: ac.signal }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            ac.abort()
+            reject(new Error(`timed out after ${timeout} ms`))
+          }, timeout)
+        }),
+      ])
+      this.finish(job.id, { status: 'done', attempts: attempt, lastError: null })
+    } catch (err) {
+      const now = this.opts.clock.now().getTime()
+      if (err instanceof DeferJob) {
+        this.finish(job.id, { status: 'pending', runAt: new Date(now + err.delayMs) })
+        return
+      }
+      const message = err instanceof Error ? err.message : String(err)
+      if (attempt >= job.maxAttempts) {
+        log.warn('job failed for good', { error: message })
+        this.finish(job.id, { status: 'failed', attempts: attempt, lastError: message })
+      } else {
+        const delay = (handler.backoffMs ?? defaultBackoff)(attempt)
+        log.info('job will retry', { error: message, in_ms: delay })
+        this.finish(job.id, { status: 'pending', attempts: attempt, lastError: message, runAt: new Date(now + delay) })
+      }
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private finish(id: number, set: Partial<typeof jobs.$inferInsert>): void {
+    this.opts.db
+      .update(jobs)
+      .set({ ...set, leaseOwner: null, leaseExpiresAt: null, updatedAt: this.opts.clock.now() })
+      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner)))
+      .run()
+  }
+}

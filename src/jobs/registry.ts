@@ -1,0 +1,15 @@
+import type { AppDeps } from '../app-deps'
+import { modules } from '../modules/registry'
+import type { JobHandler, Schedule } from './jobs.types'
+
+/** All job handlers and schedules of all domains, plus the platform's own (mail, job pruning). */
+export function collectJobs(deps: AppDeps): { handlers: JobHandler[]; schedules: Schedule[] } {
+  const handlers: JobHandler[] = [deps.mailer.handler]
+  const schedules: Schedule[] = [{ name: 'jobs.prune', pattern: '17 3 * * *', run: () => deps.jobs.prune(deps.db) }]
+  for (const m of modules) {
+    const contributed = m.jobs?.(deps)
+    handlers.push(...(contributed?.handlers ?? []))
+    schedules.push(...(contributed?.schedules ?? []))
+  }
+  return { handlers, schedules }
+}

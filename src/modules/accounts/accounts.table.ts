@@ -1,0 +1,33 @@
+import { integer, primaryKey, sqliteTable, text, index } from 'drizzle-orm/sqlite-core'
+import { createdAt, json, updatedAt } from '../../db/columns'
+import { users } from '../auth/auth.table'
+
+export type AccountRole = 'owner' | 'admin' | 'member'
+
+/** A team account: owns projects, members and the plan. */
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  ownerId: text('owner_id').notNull().references(() => users.id),
+  plan: text('plan', { enum: ['free', 'pro', 'studio'] }).notNull(),
+  /** Monotonic usage counters: deleting reports or projects never gives quota back. */
+  reportsCreated: integer('reports_created').notNull().default(0),
+  uploadBytesUsed: integer('upload_bytes_used').notNull().default(0),
+  stripeCustomerId: text('stripe_customer_id'),
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+export const accountMembers = sqliteTable(
+  'account_members',
+  {
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
+    /** Per-member permission overrides: key → granted. Empty: role defaults. */
+    permissionOverrides: json<Record<string, boolean>>('permission_overrides').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.userId] }), index('account_members_user_idx').on(t.userId)],
+)

@@ -1,0 +1,18 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { createdAt } from '../../db/columns'
+import { reports } from '../reports/reports.table'
+
+export const attachments = sqliteTable(
+  'attachments',
+  {
+    id: text('id').primaryKey(),
+    reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').notNull(),
+    fileKey: text('file_key').notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    mimeType: text('mime_type'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('attachments_report_idx').on(t.reportId)],
+)

@@ -1,0 +1,29 @@
+import { and, eq, gt } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { DAY } from '../../lib/clock'
+import { newId, randomToken, sha256Hex } from '../../lib/ids'
+import { sessions, users } from './auth.table'
+
+export const SESSION_TTL_MS = 30 * DAY
+
+export type User = typeof users.$inferSelect
+
+/** Creates a session and returns the bearer token (shown once; only its hash is stored). */
+export function createSession(db: DbOrTx, userId: string, now: Date): string {
+  const token = randomToken(32)
+  db.insert(sessions)
+    .values({ id: newId(), userId, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+    .run()
+  return token
+}
+
+/** The user and session id behind a live bearer token, or null. */
+export function findSessionUser(db: DbOrTx, token: string, now: Date): { user: User; sessionId: string } | null {
+  const row = db
+    .select({ user: users, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
+    .get()
+  return row ?? null
+}

@@ -1,0 +1,44 @@
+import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** Stored lower-cased: uniqueness is case-insensitive. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** argon2id hash; null for accounts that only sign in with Google or Apple. */
+    passwordHash: text('password_hash'),
+    displayName: text('display_name'),
+    avatarUrl: text('avatar_url'),
+    theme: text('theme'),
+    role: text('role'),
+    emailVerified: bool('email_verified').notNull().default(false),
+    onboardingDone: bool('onboarding_done').notNull().default(false),
+    googleSub: text('google_sub'),
+    appleSub: text('apple_sub'),
+    /** The team account the user works in (their own, or the last one whose invitation they accepted). */
+    currentAccountId: text('current_account_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_google_sub_unique').on(t.googleSub),
+    uniqueIndex('users_apple_sub_unique').on(t.appleSub),
+  ],
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+)

@@ -1,0 +1,40 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
+import { accounts } from '../accounts/accounts.table'
+import { users } from '../auth/auth.table'
+
+export const projects = sqliteTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull().default(''),
+    websiteUrl: text('website_url').notNull().default(''),
+    logoUrl: text('logo_url').notNull().default(''),
+    /** Shown again with project details (spec 5.4), so kept as is; looked up by unique index. */
+    apiKey: text('api_key').notNull(),
+    isPublic: bool('is_public').notNull().default(true),
+    screenshotCapture: bool('screenshot_capture').notNull().default(true),
+    sessionCapture: bool('session_capture').notNull().default(false),
+    autoFileErrors: bool('auto_file_errors').notNull().default(true),
+    captureEditorErrors: bool('capture_editor_errors').notNull().default(false),
+    captureWarnings: bool('capture_warnings').notNull().default(false),
+    bugGrouping: bool('bug_grouping').notNull().default(true),
+    /** Last allocated report number; bumped in the inserting transaction so numbers never repeat or skip. */
+    lastReportNumber: integer('last_report_number').notNull().default(0),
+    /** Live (not deleted) report count, kept in step with inserts and deletes to avoid COUNT(*) per request. */
+    liveReportCount: integer('live_report_count').notNull().default(0),
+    firstReportAt: timestamp('first_report_at'),
+    firstSessionAt: timestamp('first_session_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('projects_slug_unique').on(t.slug),
+    uniqueIndex('projects_api_key_unique').on(t.apiKey),
+    index('projects_account_idx').on(t.accountId),
+  ],
+)

@@ -1,0 +1,71 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
+import { projects } from '../projects/projects.table'
+
+export const STATUSES = ['open', 'in_progress', 'resolved', 'closed', 'wont_fix'] as const
+export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const
+export const CATEGORIES = ['crash', 'visual', 'gameplay', 'performance', 'audio', 'ui', 'network', 'other'] as const
+export const SOURCES = ['user', 'system'] as const
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const
+export type Status = (typeof STATUSES)[number]
+export type Priority = (typeof PRIORITIES)[number]
+export type Category = (typeof CATEGORIES)[number]
+
+/** Bug reports. `rowid` (an implicit alias would hide it) backs the FTS5 index in reports.fts.ts. */
+export const reports = sqliteTable(
+  'reports',
+  {
+    /** Integer key so the FTS5 external-content table can point at rows cheaply. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    reportNumber: integer('report_number').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: STATUSES }).notNull().default('open'),
+    priority: text('priority', { enum: PRIORITIES }).notNull().default('medium'),
+    /** 0 critical .. 3 low, so "sort by priority" is an index scan. */
+    priorityRank: integer('priority_rank').notNull().default(2),
+    category: text('category', { enum: CATEGORIES }).notNull().default('other'),
+    platform: text('platform').notNull().default(''),
+    gameVersion: text('game_version').notNull().default(''),
+    osInfo: text('os_info').notNull().default(''),
+    deviceInfo: text('device_info').notNull().default(''),
+    stepsToReproduce: text('steps_to_reproduce').notNull().default(''),
+    expectedBehavior: text('expected_behavior').notNull().default(''),
+    actualBehavior: text('actual_behavior').notNull().default(''),
+    assignedTo: text('assigned_to'),
+    isPrivate: bool('is_private').notNull().default(false),
+    errorType: text('error_type').notNull().default(''),
+    source: text('source', { enum: SOURCES }).notNull().default('user'),
+    upvotes: integer('upvotes').notNull().default(0),
+    occurrenceCount: integer('occurrence_count').notNull().default(1),
+    sentimentScore: real('sentiment_score'),
+    sentimentLevel: text('sentiment_level', { enum: SENTIMENTS }),
+    /** Lower-cased, whitespace-collapsed title: the grouping key for SDK submissions. */
+    titleKey: text('title_key').notNull(),
+    reporterName: text('reporter_name'),
+    reporterEmail: text('reporter_email'),
+    /** The player's platform account id (`steam_id` from the field SDKs). */
+    playerId: text('player_id'),
+    metadata: json<unknown>('metadata'),
+    screenshotKey: text('screenshot_key'),
+    createdBy: text('created_by'),
+    dueDate: timestamp('due_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('reports_id_unique').on(t.id),
+    uniqueIndex('reports_project_number_unique').on(t.projectId, t.reportNumber),
+    index('reports_project_live_idx').on(t.projectId, t.deletedAt, t.seq),
+    index('reports_project_status_idx').on(t.projectId, t.status, t.seq),
+    index('reports_project_priority_idx').on(t.projectId, t.priorityRank, t.seq),
+    index('reports_project_updated_idx').on(t.projectId, t.updatedAt),
+    index('reports_project_upvotes_idx').on(t.projectId, t.upvotes),
+    index('reports_project_title_key_idx').on(t.projectId, t.titleKey),
+    index('reports_project_error_type_idx').on(t.projectId, t.errorType),
+    index('reports_project_assignee_idx').on(t.projectId, t.assignedTo),
+  ],
+)

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+let t: TestApp
+beforeEach(() => {
+  t = createTestApp()
+})
+afterEach(() => t.close())
+
+describe('health', () => {
+  it('answers healthy outside the envelope', async () => {
+    const res = await t.request('GET', '/health')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: 'healthy' })
+  })
+
+  it('answers 503 when the database cannot be queried', async () => {
+    t.sqlite.close()
+    const res = await t.request('GET', '/health')
+    expect(res.status).toBe(503)
+    expect(res.body.status).toBe('unhealthy')
+  })
+})
+
+describe('envelope and errors', () => {
+  it('wraps success in {ok:true,data} under /api and /api/v1', async () => {
+    for (const prefix of ['/api', '/api/v1']) {
+      const res = await t.request('GET', `${prefix}/maintenance/active`)
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ ok: true, data: { active: false, message: null, ends_at: null, started_at: null } })
+    }
+  })
+
+  it('answers unknown routes with 404 in the envelope', async () => {
+    for (const path of ['/api/no-such-route', '/api/v1/no-such-route', '/nowhere']) {
+      const res = await t.request('GET', path)
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual({ ok: false, error: 'not found' })
+    }
+  })
+
+  it('refuses bodies over the route limit with 413 before reading them', async () => {
+    const body = 'x'.repeat(2 * 1024 * 1024)
+    const res = await t.request('POST', '/api/maintenance/active', { body, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } })
+    expect(res.status).toBe(413)
+    expect(res.body.ok).toBe(false)
+  })
+})
+
+describe('rate limits', () => {
+  it('sets rate headers on every API response and 429 with Retry-After past the budget', async () => {
+    const ip = '203.0.113.9'
+    let last
+    for (let i = 0; i < 300; i++) last = await t.request('GET', '/api/maintenance/active', { ip })
+    expect(last!.status).toBe(200)
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('300')
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0')
+    const reset = Number(last!.headers.get('x-ratelimit-reset'))
+    expect(reset).toBeGreaterThan(t.clock.now().getTime() / 1000)
+    const limited = await t.request('GET', '/api/maintenance/active', { ip })
+    expect(limited.status).toBe(429)
+    expect(limited.body.ok).toBe(false)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another client is unaffected, and the window resets after a minute.
+    expect((await t.request('GET', '/api/maintenance/active', { ip: '203.0.113.10' })).status).toBe(200)
+    t.clock.advance(60_000)
+    expect((await t.request('GET', '/api/maintenance/active', { ip })).status).toBe(200)
+  })
+
+  it('applies the tightest budget: login allows 10 a minute', async () => {
+    const ip = '198.51.100.7'
+    const statuses: number[] = []
+    for (let i = 0; i < 11; i++) statuses.push((await t.request('POST', '/api/auth/login', { ip, body: {} })).status)
+    expect(statuses.slice(0, 10)).not.toContain(429)
+    expect(statuses[10]).toBe(429)
+  })
+})
