@@ -16,7 +16,7 @@ export function apiDocs(version: string) {
         path: '/docs',
         specPath: '/openapi.json',
         provider: 'scalar',
-        scalar: { cdn: SCALAR_PATH },
+        scalar: { cdn: SCALAR_PATH } as never,
         mapJsonSchema: { zod: z.toJSONSchema },
         exclude: { paths: [/^\/api\/v1\//, SCALAR_PATH] },
         documentation: {

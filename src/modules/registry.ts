@@ -1,16 +1,39 @@
-import type { Elysia } from 'elysia'
-import type { AppDeps } from '../app-deps'
-import type { DomainJobs } from '../jobs/jobs.types'
-import { maintenanceRoutes } from './maintenance/maintenance.routes'
+import { attachmentsModule } from './attachments/attachments.module'
+import { authModule } from './auth/auth.module'
+import { billingModule } from './billing/billing.module'
+import { changelogModule } from './changelog/changelog.module'
+import { commentsModule } from './comments/comments.module'
+import { labelsModule } from './labels/labels.module'
+import { maintenanceModule } from './maintenance/maintenance.module'
+import type { DomainModule } from './module'
+import { notificationsModule } from './notifications/notifications.module'
+import { permissionsModule } from './permissions/permissions.module'
+import { projectsModule } from './projects/projects.module'
+import { publicModule } from './public/public.module'
+import { reportsModule } from './reports/reports.module'
+import { sdkModule } from './sdk/sdk.module'
+import { settingsModule } from './settings/settings.module'
+import { teamModule } from './team/team.module'
+import { webhooksModule } from './webhooks/webhooks.module'
 
-/** One domain's contribution: API routes (mounted under /api and /api/v1), jobs, event subscribers. */
-export interface DomainModule {
-  name: string
-  routes?: (deps: AppDeps) => Elysia<any, any, any, any, any, any, any>
-  jobs?: (deps: AppDeps) => DomainJobs
-  /** Subscribes to domain events; called once per app. */
-  subscribe?: (deps: AppDeps) => void
-}
+export type { DomainModule }
 
 /** Every domain module, in mounting order. A new domain adds one line here. */
-export const modules: DomainModule[] = [{ name: 'maintenance', routes: maintenanceRoutes }]
+export const modules: DomainModule[] = [
+  maintenanceModule,
+  authModule,
+  projectsModule,
+  reportsModule,
+  commentsModule,
+  labelsModule,
+  attachmentsModule,
+  sdkModule,
+  publicModule,
+  settingsModule,
+  changelogModule,
+  webhooksModule,
+  notificationsModule,
+  teamModule,
+  permissionsModule,
+  billingModule,
+]

@@ -1,0 +1,12 @@
+import type { Elysia } from 'elysia'
+import type { AppDeps } from '../app-deps'
+import type { DomainJobs } from '../jobs/jobs.types'
+
+/** One domain's contribution: API routes (mounted under /api and /api/v1), jobs, event subscribers. */
+export interface DomainModule {
+  name: string
+  routes?: (deps: AppDeps) => Elysia<any, any, any, any, any, any, any>
+  jobs?: (deps: AppDeps) => DomainJobs
+  /** Subscribes to domain events; called once per app. */
+  subscribe?: (deps: AppDeps) => void
+}

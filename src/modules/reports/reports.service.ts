@@ -1,0 +1,127 @@
+import { eq, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
+import { newId } from '../../lib/ids'
+import { activity } from '../activity/activity.table'
+import { chargeReports } from '../billing/quota'
+import { projects } from '../projects/projects.table'
+import { extractErrorType } from './error-type'
+import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
+
+export type Report = typeof reports.$inferSelect
+
+export interface NewReport {
+  title: string
+  description: string
+  priority?: Priority
+  category?: Category
+  platform?: string
+  gameVersion?: string
+  osInfo?: string
+  deviceInfo?: string
+  stepsToReproduce?: string
+  expectedBehavior?: string
+  actualBehavior?: string
+  source?: 'user' | 'system'
+  reporterName?: string | null
+  reporterEmail?: string | null
+  playerId?: string | null
+  metadata?: unknown
+  screenshotKey?: string | null
+  sentimentScore?: number | null
+  sentimentLevel?: 'positive' | 'neutral' | 'negative' | null
+  createdBy?: string | null
+}
+
+/** Lower-cased, whitespace-collapsed title: reports with equal keys are "the same bug". */
+export const titleKeyOf = (title: string) => title.trim().toLowerCase().replace(/\s+/g, ' ')
+
+export const priorityRank = (p: Priority) => PRIORITIES.indexOf(p)
+
+/**
+ * Files a report inside `tx`: charges the plan's report quota, takes the next report number (the
+ * project row's counter, bumped in the same transaction, so numbers never repeat or skip), reads
+ * the error class, records activity and emits `bug_created`.
+ */
+export function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
+  const now = deps.clock.now()
+  chargeReports(tx, project.accountId)
+  const [{ number }] = tx
+    .update(projects)
+    .set({
+      lastReportNumber: sql`${projects.lastReportNumber} + 1`,
+      liveReportCount: sql`${projects.liveReportCount} + 1`,
+      firstReportAt: sql`coalesce(${projects.firstReportAt}, ${now.getTime()})`,
+    })
+    .where(eq(projects.id, project.id))
+    .returning({ number: projects.lastReportNumber })
+    .all() as [{ number: number }]
+  const priority = input.priority ?? 'medium'
+  const [report] = tx
+    .insert(reports)
+    .values({
+      id: newId(),
+      projectId: project.id,
+      reportNumber: number,
+      title: input.title,
+      description: input.description,
+      priority,
+      priorityRank: priorityRank(priority),
+      category: input.category ?? 'other',
+      platform: input.platform ?? '',
+      gameVersion: input.gameVersion ?? '',
+      osInfo: input.osInfo ?? '',
+      deviceInfo: input.deviceInfo ?? '',
+      stepsToReproduce: input.stepsToReproduce ?? '',
+      expectedBehavior: input.expectedBehavior ?? '',
+      actualBehavior: input.actualBehavior ?? '',
+      source: input.source ?? 'user',
+      errorType: extractErrorType(input.title, input.description),
+      titleKey: titleKeyOf(input.title),
+      reporterName: input.reporterName ?? null,
+      reporterEmail: input.reporterEmail ?? null,
+      playerId: input.playerId ?? null,
+      metadata: input.metadata ?? null,
+      screenshotKey: input.screenshotKey ?? null,
+      sentimentScore: input.sentimentScore ?? null,
+      sentimentLevel: input.sentimentLevel ?? null,
+      createdBy: input.createdBy ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .all()
+  tx.insert(activity)
+    .values({ projectId: project.id, reportId: report!.id, actorId: input.createdBy ?? null, action: 'created', createdAt: now })
+    .run()
+  deps.events.emit(tx, {
+    type: 'bug_created',
+    projectId: project.id,
+    reportId: report!.id,
+    actorId: input.createdBy ?? null,
+    data: serializeReportForEvent(report!),
+  })
+  return report!
+}
+
+/** The report as webhook and integration payloads show it (dates as ISO strings, snake_case). */
+export function serializeReportForEvent(r: Report): Record<string, unknown> {
+  return {
+    id: r.id,
+    report_number: r.reportNumber,
+    title: r.title,
+    description: r.description,
+    status: r.status,
+    priority: r.priority,
+    category: r.category,
+    platform: r.platform,
+    game_version: r.gameVersion,
+    assigned_to: r.assignedTo,
+    is_private: r.isPrivate,
+    error_type: r.errorType,
+    source: r.source,
+    upvotes: r.upvotes,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  }
+}

@@ -1,0 +1,50 @@
+import { eq } from 'drizzle-orm'
+import { accounts } from '../../src/modules/accounts/accounts.table'
+import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { createSession } from '../../src/modules/auth/auth.sessions'
+import type { PlanKey } from '../../src/modules/billing/plans'
+import { projects } from '../../src/modules/projects/projects.table'
+import { createReport, type NewReport } from '../../src/modules/reports/reports.service'
+import { newId, randomBase62 } from '../../src/lib/ids'
+import type { TestApp } from './test-app'
+
+let seq = 0
+
+/** A user with their own account (as owner) and a live session token. Password hashing is skipped unless given. */
+export async function createUser(t: TestApp, o: { email?: string; name?: string; password?: string; plan?: PlanKey } = {}) {
+  const n = ++seq
+  const email = o.email ?? `user${n}-${randomBase62(6)}@example.com`
+  const passwordHash = o.password ? await Bun.password.hash(o.password, { algorithm: 'argon2id', memoryCost: 4096, timeCost: 1 }) : null
+  const user = createUserWithAccount(t.deps.db, { email, name: o.name ?? `User ${n}`, passwordHash }, o.plan ?? 'free', t.clock.now())
+  const token = createSession(t.deps.db, user.id, t.clock.now())
+  const account = t.deps.db.select().from(accounts).where(eq(accounts.id, user.currentAccountId!)).get()!
+  return { user, token, account }
+}
+
+export type TestUser = Awaited<ReturnType<typeof createUser>>
+
+/** A project in the user's current account, inserted directly. */
+export function createProject(t: TestApp, owner: TestUser, o: { name?: string; isPublic?: boolean } = {}) {
+  const name = o.name ?? `Game ${++seq}`
+  const now = t.clock.now()
+  const row = {
+    id: newId(),
+    accountId: owner.account.id,
+    createdBy: owner.user.id,
+    name,
+    slug: `${owner.user.id.slice(0, 6)}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${seq}`,
+    apiKey: `sk_live_${randomBase62(40)}`,
+    isPublic: o.isPublic ?? true,
+    createdAt: now,
+    updatedAt: now,
+  }
+  t.deps.db.insert(projects).values(row).run()
+  return t.deps.db.select().from(projects).where(eq(projects.id, row.id)).get()!
+}
+
+export type TestProject = ReturnType<typeof createProject>
+
+/** Files a report through the real service (numbering, quota, activity, events). */
+export function createReportIn(t: TestApp, project: TestProject, input: Partial<NewReport> = {}) {
+  return t.deps.db.transaction((tx) => createReport(t.deps, tx, project, { title: `Bug ${++seq}`, description: 'Something broke', ...input }))
+}
