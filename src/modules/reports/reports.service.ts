@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import { newId } from '../../lib/ids'
-import { activity } from '../activity/activity.table'
+import { recordActivity } from '../activity/activity.service'
 import { chargeReports } from '../billing/quota'
 import { projects } from '../projects/projects.table'
 import { extractErrorType } from './error-type'
@@ -91,9 +91,7 @@ export function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: Tx, pr
     })
     .returning()
     .all()
-  tx.insert(activity)
-    .values({ projectId: project.id, reportId: report!.id, actorId: input.createdBy ?? null, action: 'created', createdAt: now })
-    .run()
+  recordActivity(tx, now, [{ projectId: project.id, reportId: report!.id, actorId: input.createdBy ?? null, action: 'created' }])
   deps.events.emit(tx, {
     type: 'bug_created',
     projectId: project.id,
