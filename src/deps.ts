@@ -16,7 +16,7 @@ import { createSmtpTransport } from './mail/smtp-transport'
 export const DB_FILE = 'glitchbox.db'
 
 /** Opens (creating and migrating) the data directory and wires the services every module uses. */
-export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null } = {}): AppDeps {
+export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean } = {}): AppDeps {
   mkdirSync(config.dataDir, { recursive: true })
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
@@ -31,7 +31,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     clock,
     logger,
     jobs,
-    files: createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock }),
+    files: createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp }),
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url'
+
 let embedded: string | null = null
 
 /** Called by the binary's entry point with the path of the docs bundle embedded at compile time. */
@@ -7,5 +9,5 @@ export function useEmbeddedScalarBundle(path: string): void {
 
 /** Path of Scalar's standalone bundle: the embedded copy in the binary, else the installed package. */
 export function scalarBundlePath(): string {
-  return embedded ?? Bun.resolveSync('@scalar/api-reference/browser/standalone.js', import.meta.dir)
+  return embedded ?? Bun.resolveSync('@scalar/api-reference/browser/standalone.js', fileURLToPath(new URL('.', import.meta.url)))
 }

@@ -16,7 +16,8 @@ export function apiDocs(version: string) {
         path: '/docs',
         specPath: '/openapi.json',
         provider: 'scalar',
-        scalar: { cdn: SCALAR_PATH } as never,
+        // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
+        scalar: { cdn: SCALAR_PATH, withDefaultFonts: false } as never,
         mapJsonSchema: { zod: z.toJSONSchema },
         exclude: { paths: [/^\/api\/v1\//, SCALAR_PATH] },
         documentation: {

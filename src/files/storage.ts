@@ -43,12 +43,13 @@ const extensions: Record<string, string> = {
 }
 
 /** Local-disk storage under `<dataDir>/files/ab/<key>` with unguessable 256-bit keys. */
-export function createLocalStorage(opts: { dataDir: string; publicUrl: string; clock: Clock }): FileStorage {
+export function createLocalStorage(opts: { dataDir: string; publicUrl: string; clock: Clock; cleanTmp?: boolean }): FileStorage {
   const root = join(opts.dataDir, 'files')
   const tmp = join(opts.dataDir, 'tmp')
   mkdirSync(root, { recursive: true })
-  // Half-written uploads of a crashed process are never referenced: start with a clean temp folder.
-  rmSync(tmp, { recursive: true, force: true })
+  // Half-written uploads of a crashed process are never referenced: the server starts with a clean
+  // temp folder. CLI commands running beside a live server must not touch it.
+  if (opts.cleanTmp) rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })
   const pathOf = (key: string) => join(root, key.slice(0, 2), key)
 

@@ -13,9 +13,10 @@ export function apiPathOf(pathname: string): string | null {
   return m ? pathname.slice(m[0].length) || '/' : null
 }
 
-/** Wraps a plain handler result in the success envelope; Responses (files, CSV, health) pass through. */
-function envelope(response: unknown) {
+/** Wraps a plain API result in the success envelope; Responses (files, CSV) and non-API routes (docs) pass through. */
+function envelope(request: Request, response: unknown) {
   if (response instanceof Response || response instanceof Blob) return response
+  if (apiPathOf(new URL(request.url).pathname) === null) return response
   return { ok: true, data: response ?? null }
 }
 
@@ -55,7 +56,7 @@ export function httpPipeline(deps: AppDeps) {
         throw new AppError(400, 'malformed request body (expected valid JSON)')
       }
     })
-    .onAfterHandle({ as: 'global' }, ({ response }) => envelope(response))
+    .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
     .onError({ as: 'global' }, ({ code, error, set, request, ...ctx }) => {
       const requestId = (ctx as { requestId?: string }).requestId ?? crypto.randomUUID()
       if (error instanceof AppError) {

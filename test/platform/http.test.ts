@@ -75,3 +75,31 @@ describe('rate limits', () => {
     expect(statuses[10]).toBe(429)
   })
 })
+
+describe('API documentation', () => {
+  it('serves an OpenAPI 3 document and a docs page with its assets, outside the envelope', async () => {
+    const spec = await t.request('GET', '/openapi.json')
+    expect(spec.status).toBe(200)
+    expect(spec.body.openapi).toMatch(/^3\./)
+    expect(spec.body.info.version).toBe('1.0.0')
+    expect(spec.body.paths['/api/maintenance/active']).toBeDefined()
+    const docs = await t.request('GET', '/docs')
+    expect(docs.status).toBe(200)
+    expect(docs.body).toContain('/docs/assets/scalar.js')
+    const asset = await t.request('GET', '/docs/assets/scalar.js')
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get('content-type')).toContain('javascript')
+  })
+})
+
+describe('rate limiter memory', () => {
+  it('stays bounded with a flood of distinct addresses and forgets old windows', async () => {
+    const { RateLimiter } = await import('../../src/http/rate-limit')
+    const limiter = new RateLimiter(t.clock, 1000)
+    for (let i = 0; i < 50_000; i++) limiter.hit(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, [{ name: 'global', limit: 300 }])
+    expect(limiter.size).toBeLessThanOrEqual(1000 + 4096)
+    t.clock.advance(60_000)
+    limiter.hit('192.0.2.1', [{ name: 'global', limit: 300 }])
+    expect(limiter.size).toBe(1)
+  })
+})

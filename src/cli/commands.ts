@@ -1,0 +1,122 @@
+import { join } from 'node:path'
+import { type Config, ConfigError, configDocs, loadConfig } from '../config/config'
+import { openSqlite } from '../db/client'
+import { migrate } from '../db/migrate'
+import { buildDeps, DB_FILE } from '../deps'
+import { silentLogger } from '../lib/logger'
+import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
+import { VERSION } from '../version'
+import type { ParsedArgs } from './args'
+import { backup, restore } from './backup'
+import { serve } from './serve'
+
+const USAGE = `glitchbox ${VERSION}: bug reports for games, in one binary
+
+Usage:
+  glitchbox [serve] [--port N] [--host H] [--data-dir DIR] ...   run the server (default)
+  glitchbox migrate                        create or upgrade the database, then exit
+  glitchbox backup FILE                    write a consistent snapshot (database + files) to FILE (.tar.gz)
+  glitchbox restore FILE                   unpack a backup into an empty data directory
+  glitchbox admin create-user EMAIL [--password P]
+  glitchbox admin reset-password EMAIL
+  glitchbox admin set-plan EMAIL free|pro|studio
+  glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
+  glitchbox admin maintenance --clear
+  glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
+  glitchbox version
+  glitchbox --help
+
+Every command works on GLITCHBOX_DATA_DIR, also while a server runs on it.
+Flags of serve mirror the environment: --port = PORT, --data-dir = GLITCHBOX_DATA_DIR, --trust-proxy = GLITCHBOX_TRUST_PROXY, ...
+
+Environment:
+${configDocs.map((d) => `  ${d.env.padEnd(34)} ${d.doc}${d.default !== undefined ? ` (default ${d.default})` : ''}`).join('\n')}
+  GLITCHBOX_PROVIDER_URL_<KEY>       base URL override of an external provider (e.g. _STRIPE, _LINEAR)
+`
+
+/** A user-facing failure: printed without a stack, exit code 1. */
+export class CliError extends Error {}
+
+const durationRe = /^(\d+)(m|h|d)$/
+
+function parseUntil(flags: Record<string, string>, now: Date): Date | null {
+  if (flags.until) {
+    const d = new Date(flags.until)
+    if (Number.isNaN(d.getTime())) throw new CliError(`--until: not a date: ${flags.until}`)
+    return d
+  }
+  if (flags.for) {
+    const m = durationRe.exec(flags.for)
+    if (!m) throw new CliError(`--for: expected a duration like 30m, 2h or 1d, got ${flags.for}`)
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'm' | 'h' | 'd']
+    return new Date(now.getTime() + Number(m[1]) * unit)
+  }
+  return null
+}
+
+async function admin(config: Config, args: string[], flags: Record<string, string>, out: (s: string) => void): Promise<void> {
+  const [sub, ...rest] = args
+  const deps = buildDeps(config, { logger: silentLogger })
+  const now = deps.clock.now()
+  switch (sub) {
+    case 'maintenance': {
+      if (flags.clear) {
+        clearBanners(deps.db, now)
+        return out('maintenance banner cleared')
+      }
+      const text = rest[0]
+      if (!text) throw new CliError('usage: glitchbox admin maintenance "TEXT" [--until DATE | --for 2h] | --clear')
+      const until = parseUntil(flags, now)
+      setBanner(deps.db, text, until, now)
+      return out(`maintenance banner set${until ? ` until ${until.toISOString()}` : ''}`)
+    }
+    default:
+      throw new CliError(`unknown admin command: ${sub ?? '(none)'}\n\n${USAGE}`)
+  }
+}
+
+/** Runs one command; resolves when it is done (serve resolves once listening). */
+export async function runCommand({ command, positional, flags }: ParsedArgs, env: Record<string, string | undefined>, out: (s: string) => void = console.log): Promise<void> {
+  if (command === 'help' || flags.help) return out(USAGE)
+  if (command === 'version') return out(VERSION)
+  let config: Config
+  try {
+    const { help: _h, until: _u, for: _f, clear: _c, password: _p, ...configFlags } = flags
+    config = loadConfig(env, configFlags, VERSION)
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.message)
+    throw err
+  }
+  switch (command) {
+    case 'serve':
+      return serve(config)
+    case 'migrate': {
+      const sqlite = openSqlite(join(config.dataDir, DB_FILE))
+      try {
+        const { applied } = migrate(sqlite)
+        return out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date')
+      } finally {
+        sqlite.close()
+      }
+    }
+    case 'backup': {
+      if (!positional[0]) throw new CliError('usage: glitchbox backup FILE')
+      const r = await backup(config.dataDir, positional[0])
+      return out(`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`)
+    }
+    case 'restore': {
+      if (!positional[0]) throw new CliError('usage: glitchbox restore FILE')
+      await restore(config.dataDir, positional[0])
+      return out(`restored ${positional[0]} into ${config.dataDir}`)
+    }
+    case 'admin':
+      return admin(config, positional, flags, out)
+    case 'healthcheck': {
+      const res = await fetch(`http://127.0.0.1:${config.port}/health`, { signal: AbortSignal.timeout(3000) }).catch(() => null)
+      if (!res?.ok) throw new CliError(`unhealthy (${res ? res.status : 'no answer'})`)
+      return out('healthy')
+    }
+    default:
+      throw new CliError(`unknown command: ${command}\n\n${USAGE}`)
+  }
+}

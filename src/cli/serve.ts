@@ -1,0 +1,36 @@
+import { createApp } from '../app'
+import type { Config } from '../config/config'
+import { rawSqlite } from '../db/client'
+import { buildDeps } from '../deps'
+import { MAX_REQUEST_BODY } from '../http/body-limit'
+import { JobRunner } from '../jobs/jobs.runner'
+import { collectJobs } from '../jobs/registry'
+
+/** Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight work and checkpoints the WAL. */
+export async function serve(config: Config): Promise<void> {
+  const deps = buildDeps(config, { cleanTmp: true })
+  const { logger } = deps
+  const app = createApp(deps)
+  const runner = new JobRunner({ db: deps.db, clock: deps.clock, logger, ...collectJobs(deps) })
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
+  runner.start()
+  const server = app.server!
+  logger.info('glitchbox listening', { url: `http://${config.host}:${server.port}`, data_dir: config.dataDir, version: config.version })
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('shutting down', { signal })
+    // stop(false): no new connections, in-flight requests finish.
+    await server.stop(false)
+    await runner.stop()
+    const sqlite = rawSqlite(deps.db)
+    sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    sqlite.close()
+    logger.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}

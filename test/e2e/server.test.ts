@@ -1,0 +1,101 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config/config'
+import { buildDeps } from '../../src/deps'
+import { silentLogger } from '../../src/lib/logger'
+import { createProject, createReportIn, createUser } from '../helpers/fixtures'
+import { runCli, startServer, tempDataDir } from '../helpers/server-process'
+import type { TestApp } from '../helpers/test-app'
+
+describe('the server process', () => {
+  it('serves health, the API under /api and /api/v1, and the docs; stops cleanly on SIGTERM', async () => {
+    const s = await startServer()
+    try {
+      expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'healthy' })
+      const api = await fetch(`${s.url}/api/v1/maintenance/active`)
+      expect(api.headers.get('x-ratelimit-limit')).toBe('300')
+      expect((await api.json()).ok).toBe(true)
+      const spec = await (await fetch(`${s.url}/openapi.json`)).json()
+      expect(spec.openapi).toMatch(/^3\./)
+      expect(Object.keys(spec.paths)).toContain('/api/maintenance/active')
+      const docs = await (await fetch(`${s.url}/docs`)).text()
+      expect(docs).toContain('/docs/assets/scalar.js')
+      expect(docs).not.toMatch(/https?:\/\/(cdn|unpkg|fonts)/)
+      expect((await fetch(`${s.url}/docs/assets/scalar.js`)).status).toBe(200)
+    } finally {
+      expect(await s.stop('SIGTERM')).toBe(0)
+    }
+    // The WAL was checkpointed and truncated on the way out.
+    const wal = join(s.dataDir, 'glitchbox.db-wal')
+    expect(!existsSync(wal) || Bun.file(wal).size === 0).toBe(true)
+  })
+
+  it('shows a maintenance banner set from the CLI while the server runs', async () => {
+    const s = await startServer()
+    try {
+      const set = await runCli(['admin', 'maintenance', 'Upgrading the database', '--for', '2h'], { GLITCHBOX_DATA_DIR: s.dataDir })
+      expect(set.code).toBe(0)
+      const banner = (await (await fetch(`${s.url}/api/maintenance/active`)).json()).data
+      expect(banner).toMatchObject({ active: true, message: 'Upgrading the database' })
+      expect(new Date(banner.ends_at).getTime()).toBeGreaterThan(Date.now() + 110 * 60_000)
+      expect((await runCli(['admin', 'maintenance', '--clear'], { GLITCHBOX_DATA_DIR: s.dataDir })).code).toBe(0)
+      expect((await (await fetch(`${s.url}/api/maintenance/active`)).json()).data.active).toBe(false)
+    } finally {
+      await s.stop()
+    }
+  })
+
+  it('refuses to start on a bad configuration value, naming the variable', async () => {
+    const r = await runCli(['serve'], { PORT: 'abc', GLITCHBOX_DATA_DIR: tempDataDir() })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('PORT')
+  })
+})
+
+describe('backup and restore', () => {
+  it('round-trips a consistent snapshot taken while writes are going on', async () => {
+    const dataDir = tempDataDir()
+    const config = loadConfig({ GLITCHBOX_DATA_DIR: dataDir })
+    const deps = buildDeps(config, { logger: silentLogger })
+    const t = { deps, clock: deps.clock } as unknown as TestApp
+    const owner = await createUser(t)
+    const project = createProject(t, owner)
+    let writing = true
+    let written = 0
+    const writer = (async () => {
+      while (writing) {
+        const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, written & 255])
+        const file = await deps.files.store(deps.db, { data: png, fileName: 's.png', kind: 'image', maxBytes: 1024 })
+        createReportIn(t, project, { title: `Crash ${written}`, screenshotKey: file.key })
+        written++
+        await Bun.sleep(1)
+      }
+    })()
+    await Bun.sleep(100)
+    const archive = join(tempDataDir(), 'backup.tar.gz')
+    const b = await runCli(['backup', archive], { GLITCHBOX_DATA_DIR: dataDir })
+    await Bun.sleep(50)
+    writing = false
+    await writer
+    expect(b.code).toBe(0)
+    expect(b.stdout).toContain('backup written')
+
+    const target = tempDataDir()
+    const r = await runCli(['restore', archive], { GLITCHBOX_DATA_DIR: target })
+    expect(r.code).toBe(0)
+    const restored = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: target }), { logger: silentLogger })
+    const rows = restored.db.$client.query<{ n: number; max: number; keys: string }, []>('SELECT count(*) n, max(report_number) max, group_concat(screenshot_key) keys FROM reports').get()!
+    // A snapshot of some prefix of the writes: numbers without gaps, every referenced file present.
+    expect(rows.n).toBeGreaterThan(0)
+    expect(rows.n).toBeLessThanOrEqual(written)
+    expect(rows.max).toBe(rows.n)
+    for (const key of rows.keys.split(',')) expect(await restored.files.open(restored.db, key)).not.toBeNull()
+
+    // Restore refuses a data directory that already holds a database.
+    const again = await runCli(['restore', archive], { GLITCHBOX_DATA_DIR: target })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('empty data directory')
+    expect(readdirSync(target)).toContain('glitchbox.db')
+  })
+})

@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..')
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'glitchbox-e2e-'))
+
+/** Runs `glitchbox <args>` (source via bun, or a compiled binary) to completion. */
+export async function runCli(args: string[], env: Record<string, string>, binary?: string) {
+  const cmd = binary ? [binary, ...args] : [process.execPath, join(ROOT, 'src/main.ts'), ...args]
+  const proc = Bun.spawn(cmd, { env: { ...process.env, GLITCHBOX_LOG_LEVEL: 'warn', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { stdout, stderr, code }
+}
+
+/** Starts the real server as a child process and waits until /health answers. */
+export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string } = {}) {
+  const port = await freePort()
+  const dataDir = o.dataDir ?? tempDataDir()
+  const cmd = o.binary ? [o.binary, 'serve'] : [process.execPath, join(ROOT, 'src/main.ts'), 'serve']
+  const proc = Bun.spawn(cmd, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_LOG_LEVEL: 'warn', ...o.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
+    if (ok) break
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill(9)
+      throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`)
+    }
+    await Bun.sleep(50)
+  }
+  return { url, port, dataDir, proc, stop: async (signal: NodeJS.Signals | number = 'SIGTERM') => { proc.kill(signal); return proc.exited } }
+}

@@ -1,0 +1,74 @@
+import { Database } from 'bun:sqlite'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../src/config/config'
+import { openSqlite } from '../../src/db/client'
+import { migrate, SchemaTooNewError } from '../../src/db/migrate'
+import { embeddedMigrations } from '../../src/db/migrations.embedded'
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({})
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', trustProxy: false, defaultPlan: 'free', logLevel: 'info', publicUrl: 'http://localhost:8080' })
+    expect(c.dataDir.endsWith('glitchbox-data')).toBe(true)
+  })
+
+  it.each([
+    ['PORT', 'eighty', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['GLITCHBOX_TRUST_PROXY', 'maybe', /GLITCHBOX_TRUST_PROXY/],
+    ['GLITCHBOX_DEFAULT_PLAN', 'gold', /GLITCHBOX_DEFAULT_PLAN/],
+    ['GLITCHBOX_SMTP_URL', 'http://mail', /GLITCHBOX_SMTP_URL/],
+    ['GLITCHBOX_PUBLIC_URL', 'not a url', /GLITCHBOX_PUBLIC_URL/],
+    ['GLITCHBOX_LOG_LEVEL', 'loud', /GLITCHBOX_LOG_LEVEL/],
+    ['GLITCHBOX_PROVIDER_URL_STRIPE', 'nope', /GLITCHBOX_PROVIDER_URL_STRIPE/],
+  ])('refuses %s=%s with a message naming the variable', (name, value, re) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [name]: value })).toThrow(re)
+  })
+
+  it('lets serve flags override the environment and reads provider URL overrides', () => {
+    const c = loadConfig({ PORT: '9000', GLITCHBOX_PROVIDER_URL_LINEAR: 'http://127.0.0.1:4000/' }, { port: '9100', 'trust-proxy': 'true' })
+    expect(c.port).toBe(9100)
+    expect(c.trustProxy).toBe(true)
+    expect(c.providerUrls.linear).toBe('http://127.0.0.1:4000')
+  })
+})
+
+describe('migrations', () => {
+  const freshDb = () => openSqlite(join(mkdtempSync(join(tmpdir(), 'glitchbox-mig-')), 'glitchbox.db'))
+
+  it('creates the schema once and is a no-op afterwards', () => {
+    const db = freshDb()
+    expect(migrate(db).applied).toEqual(embeddedMigrations.map((m) => m.tag))
+    expect(migrate(db).applied).toEqual([])
+    const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type='table'").all().map((r) => r.name)
+    expect(tables).toEqual(expect.arrayContaining(['users', 'projects', 'reports', 'jobs', 'reports_fts']))
+  })
+
+  it('sets the pragmas a server needs', () => {
+    const db = freshDb()
+    const pragma = (name: string) => Object.values(db.query(`PRAGMA ${name}`).get() as object)[0]
+    expect(pragma('journal_mode')).toBe('wal')
+    expect(pragma('synchronous')).toBe(1) // NORMAL
+    expect(pragma('foreign_keys')).toBe(1)
+    expect(pragma('busy_timeout')).toBe(5000)
+  })
+
+  it('refuses a database written by a newer version', () => {
+    const db = freshDb()
+    migrate(db)
+    db.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)').run('9999_future', 'x', Date.now())
+    expect(() => migrate(db)).toThrow(SchemaTooNewError)
+    expect(() => migrate(db)).toThrow(/newer Glitchbox/)
+  })
+
+  it('rolls back a failing migration as a whole', () => {
+    const db: Database = freshDb()
+    const bad = [{ tag: '0000_bad', hash: 'h', sql: 'CREATE TABLE a (x int);--> statement-breakpoint\nCREATE TABLE a (x int);' }]
+    expect(() => migrate(db, bad)).toThrow()
+    expect(db.query("SELECT name FROM sqlite_master WHERE name='a'").get()).toBeNull()
+  })
+})
