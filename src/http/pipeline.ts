@@ -13,10 +13,18 @@ export function apiPathOf(pathname: string): string | null {
   return m ? pathname.slice(m[0].length) || '/' : null
 }
 
+/** The path of a request URL without building a URL object (this runs on every request). */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const q = url.indexOf('?', start)
+  return q < 0 ? url.slice(start) : url.slice(start, q)
+}
+
 /** Wraps a plain API result in the success envelope; Responses (files, CSV) and non-API routes (docs) pass through. */
 function envelope(request: Request, response: unknown) {
   if (response instanceof Response || response instanceof Blob) return response
-  if (apiPathOf(new URL(request.url).pathname) === null) return response
+  if (apiPathOf(pathOf(request.url)) === null) return response
   return { ok: true, data: response ?? null }
 }
 
@@ -26,11 +34,14 @@ function envelope(request: Request, response: unknown) {
  */
 export function httpPipeline(deps: AppDeps) {
   const { rateLimiter, config, logger } = deps
+  // Request ids: the caller's X-Request-Id, else a per-process prefix and a counter (cheaper than a UUID per request).
+  const idPrefix = crypto.randomUUID().slice(0, 8)
+  let counter = 0
+  const requestIdOf = (request: Request) => request.headers.get('x-request-id')?.slice(0, 64) || `${idPrefix}-${(++counter).toString(36)}`
   return new Elysia({ name: 'http-pipeline', seed: deps.instanceId })
-    .derive({ as: 'global' }, ({ request }) => ({ requestId: request.headers.get('x-request-id')?.slice(0, 64) || crypto.randomUUID(), startedAt: performance.now() }))
     .onRequest(({ request, set, server }) => {
-      const url = new URL(request.url)
-      const apiPath = apiPathOf(url.pathname)
+      set.headers['x-request-id'] = requestIdOf(request)
+      const apiPath = apiPathOf(pathOf(request.url))
       if (apiPath === null) return
       const decision = rateLimiter.hit(clientIp(request, server, config.trustProxy), budgetsFor(request.method, apiPath))
       set.headers['x-ratelimit-limit'] = String(decision.limit)
@@ -46,7 +57,7 @@ export function httpPipeline(deps: AppDeps) {
     // JSON bodies are read with the route's cap even when no Content-Length was sent (chunked uploads).
     .onParse({ as: 'global' }, async ({ request, contentType }) => {
       if (!contentType?.startsWith('application/json')) return
-      const limit = bodyLimitFor(apiPathOf(new URL(request.url).pathname) ?? '/')
+      const limit = bodyLimitFor(apiPathOf(pathOf(request.url)) ?? '/')
       const bytes = await readLimited(request.body, limit)
       if (!bytes) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
       if (bytes.byteLength === 0) return {}
@@ -57,8 +68,10 @@ export function httpPipeline(deps: AppDeps) {
       }
     })
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
-    .onError({ as: 'global' }, ({ code, error, set, request, ...ctx }) => {
-      const requestId = (ctx as { requestId?: string }).requestId ?? crypto.randomUUID()
+    .onError({ as: 'global' }, ({ code, error: thrown, set, request }) => {
+      let error: unknown = thrown
+      // Errors thrown while parsing a body reach here wrapped in Elysia's ParseError.
+      if (code === 'PARSE' && (error as Error).cause instanceof AppError) error = (error as Error).cause as AppError
       if (error instanceof AppError) {
         set.status = error.status
         Object.assign(set.headers, error.headers)
@@ -87,23 +100,19 @@ export function httpPipeline(deps: AppDeps) {
         return { ok: false, error: status === 413 ? 'request body too large' : 'invalid request' }
       }
       set.status = 500
+      // The id is given to the client and logged with the stack, so a report can be matched to its cause.
+      const requestId = (set.headers['x-request-id'] as string | undefined) ?? requestIdOf(request)
       logger.error('unhandled error', {
         request_id: requestId,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathOf(request.url),
         error: error instanceof Error ? error.message : String(error),
         stack: error instanceof Error ? error.stack : undefined,
       })
       return { ok: false, error: `internal server error (request id ${requestId})` }
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set, ...ctx }) => {
-      const c = ctx as { requestId?: string; startedAt?: number }
-      logger.debug('request', {
-        request_id: c.requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: set.status,
-        ms: c.startedAt ? Math.round((performance.now() - c.startedAt) * 10) / 10 : undefined,
-      })
+    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      if (!logger.debugEnabled) return
+      logger.debug('request', { request_id: set.headers['x-request-id'], method: request.method, path: pathOf(request.url), status: set.status })
     })
 }

@@ -7,6 +7,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
   child(fields: Record<string, unknown>): Logger
+  /** Whether `debug` lines are written; lets hot paths skip building them. */
+  readonly debugEnabled: boolean
 }
 
 /** JSON-line logger on stdout (or a custom sink, for tests). */
@@ -22,6 +24,7 @@ export function createLogger(level: LogLevel = 'info', base: Record<string, unkn
     warn: log('warn'),
     error: log('error'),
     child: (fields) => createLogger(level, { ...base, ...fields }, sink),
+    debugEnabled: min <= ORDER.debug,
   }
 }
 

@@ -103,3 +103,37 @@ describe('rate limiter memory', () => {
     expect(limiter.size).toBe(1)
   })
 })
+
+describe('unexpected errors', () => {
+  it('answers 500 without internals and logs the stack with the request id', async () => {
+    const { Elysia } = await import('elysia')
+    const { httpPipeline } = await import('../../src/http/pipeline')
+    const app = new Elysia().use(httpPipeline(t.deps)).get('/api/explode', () => {
+      throw new Error('secret connection string postgres://u:p@db')
+    })
+    const res = await app.handle(new Request('http://localhost/api/explode', { headers: { 'x-request-id': 'req-123' } }))
+    expect(res.status).toBe(500)
+    const body = await res.json()
+    expect(body).toEqual({ ok: false, error: 'internal server error (request id req-123)' })
+    const logged = t.logs.find((l) => l.msg === 'unhandled error')!
+    expect(logged).toMatchObject({ request_id: 'req-123', path: '/api/explode' })
+    expect(String(logged.stack)).toContain('secret connection string')
+  })
+
+  it('answers malformed JSON with 400 in the envelope', async () => {
+    const { Elysia } = await import('elysia')
+    const { httpPipeline } = await import('../../src/http/pipeline')
+    const z = await import('zod')
+    const app = new Elysia().use(httpPipeline(t.deps)).post('/api/echo', ({ body }) => body, { body: z.object({ title: z.string(), description: z.string() }) })
+    const post = (body: string) => app.handle(new Request('http://localhost/api/echo', { method: 'POST', body, headers: { 'content-type': 'application/json' } }))
+    const bad = await post('{"title": ')
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error).toMatch(/malformed/)
+    const missing = await post('{}')
+    expect(missing.status).toBe(400)
+    expect((await missing.json()).error).toBe('title and description are required')
+    // Chunked bodies past the route limit are cut off while reading.
+    const big = await app.handle(new Request('http://localhost/api/echo', { method: 'POST', body: new Blob(['{"title":"', 'x'.repeat(1.5 * 1024 * 1024), '"}']).stream(), headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit))
+    expect(big.status).toBe(413)
+  })
+})

@@ -1,0 +1,45 @@
+// In-process cost per SDK request (no sockets): where the submit hot path spends its time.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { loadConfig } from '../../src/config/config'
+import { buildDeps } from '../../src/deps'
+import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { projects } from '../../src/modules/projects/projects.table'
+import { newId, randomBase62 } from '../../src/lib/ids'
+import { createLogger } from '../../src/lib/logger'
+
+const dir = mkdtempSync(join(tmpdir(), 'glitchbox-prof-'))
+const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench')
+const deps = buildDeps(config, { logger: createLogger('warn') })
+const app = createApp(deps)
+const now = new Date()
+const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+const key = `sk_live_${randomBase62(40)}`
+deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: key, createdAt: now, updatedAt: now }).run()
+
+const words = 'crash freeze inventory boss texture audio menu lag save load level door enemy weapon shader physics camera player quest npc'.split(' ')
+const desc = 'When I open the inventory during the boss fight the game stutters and sometimes freezes. '.repeat(22).slice(0, 1900)
+let n = 0
+const submitBody = () =>
+  JSON.stringify({ title: `${words[n % 20]} ${words[(n * 7) % 20]} issue ${n++}`, description: desc, platform: 'Windows', game_version: '1.0.0', device_info: 'RTX 3060' })
+const eventsBody = JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ event_name: `evt_${i % 5}`, event_data: { level: i, score: i * 10 }, session_token: 'session-token-123' })) })
+
+async function measure(label: string, count: number, make: (i: number) => Request) {
+  for (let i = 0; i < 200; i++) await app.handle(make(i))
+  const t0 = performance.now()
+  for (let i = 0; i < count; i++) {
+    const res = await app.handle(make(i))
+    if (res.status >= 300) throw new Error(`${label}: ${res.status} ${await res.text()}`)
+    await res.arrayBuffer()
+  }
+  const ms = performance.now() - t0
+  console.log(`${label}: ${((ms / count) * 1000).toFixed(1)} µs/request, ${Math.round((count / ms) * 1000)} req/s`)
+}
+
+const post = (path: string, body: string, i: number) =>
+  new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, body })
+await measure('submit 2KB', Number(process.argv[2] ?? 5000), (i) => post('/api/bugs/submit', submitBody(), i))
+await measure('events batch 50', 2000, (i) => post('/api/events/track/batch', eventsBody, i))
+rmSync(dir, { recursive: true, force: true })
