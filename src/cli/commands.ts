@@ -4,6 +4,8 @@ import { openSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { silentLogger } from '../lib/logger'
+import { adminCreateUser, adminResetPassword } from '../modules/auth/auth.cli'
+import { adminSetPlan } from '../modules/billing/billing.cli'
 import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
 import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
@@ -58,7 +60,30 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
   const [sub, ...rest] = args
   const deps = buildDeps(config, { logger: silentLogger })
   const now = deps.clock.now()
+  // Domain functions throw plain Errors for operator mistakes (unknown email, bad plan): print them as such.
+  const operatorError = (err: unknown) => {
+    throw new CliError(err instanceof Error ? err.message : String(err))
+  }
   switch (sub) {
+    case 'create-user': {
+      if (!rest[0]) throw new CliError('usage: glitchbox admin create-user EMAIL [--password P]')
+      const created = await adminCreateUser(deps, rest[0], flags.password).catch(operatorError)
+      return out(flags.password ? `created ${rest[0]}` : `created ${rest[0]} with password: ${created!.password}`)
+    }
+    case 'reset-password': {
+      if (!rest[0]) throw new CliError('usage: glitchbox admin reset-password EMAIL')
+      const reset = await adminResetPassword(deps, rest[0]).catch(operatorError)
+      return out(`new password for ${rest[0]}: ${reset!.password} (all sessions signed out)`)
+    }
+    case 'set-plan': {
+      if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL free|pro|studio')
+      try {
+        adminSetPlan(deps, rest[0], rest[1])
+      } catch (err) {
+        operatorError(err)
+      }
+      return out(`${rest[0]} is now on the ${rest[1]} plan`)
+    }
     case 'maintenance': {
       if (flags.clear) {
         clearBanners(deps.db, now)
