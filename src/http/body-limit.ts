@@ -19,6 +19,7 @@ export function bodyLimitFor(apiPath: string): number {
   return 1 * MB
 }
 
+
 /** Reads a request body up to `limit` bytes; past it, stops reading and returns null. */
 export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
   if (!body) return new Uint8Array()

