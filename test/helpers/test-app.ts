@@ -28,14 +28,18 @@ export interface TestResponse<T = any> {
   body: T
 }
 
-/** A fresh data directory, app, fake clock and job runner; `close()` removes the directory. */
-export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null; start?: string } = {}) {
+/**
+ * A fresh data directory, app, fake clock and job runner; `close()` removes the directory.
+ * `transport`: a fake transport, null (the default: mail stays in the outbox) or 'smtp' for the real
+ * SMTP transport built from `GLITCHBOX_SMTP_URL` in `env`.
+ */
+export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null | 'smtp'; start?: string } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'glitchbox-test-'))
   const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_PUBLIC_URL: 'http://glitchbox.test', ...opts.env }, {}, '0.0.0-test')
   const clock = new FakeClock(opts.start)
   const logs: Record<string, unknown>[] = []
   const logger = createLogger('debug', {}, (line) => logs.push(JSON.parse(line)))
-  const deps = buildDeps(config, { clock, logger, transport: opts.transport ?? null })
+  const deps = buildDeps(config, { clock, logger, transport: opts.transport === 'smtp' ? undefined : (opts.transport ?? null) })
   const app = createApp(deps)
   const runner = new JobRunner({ db: deps.db, clock, logger, ...collectJobs(deps) })
   let ipCounter = 0

@@ -1,7 +1,5 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { authJobs } from './auth.jobs'
+import { authRoutes } from './auth.routes'
 
-export const authModule: DomainModule = {
-  name: 'auth',
-  routes: () => new Elysia(),
-}
+export const authModule: DomainModule = { name: 'auth', routes: authRoutes, jobs: authJobs }

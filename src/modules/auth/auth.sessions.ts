@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, lte, ne } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
@@ -26,4 +26,22 @@ export function findSessionUser(db: DbOrTx, token: string, now: Date): { user: U
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
     .get()
   return row ?? null
+}
+
+/** Revokes one session (logout of the presented token). */
+export function revokeSession(db: DbOrTx, sessionId: string): void {
+  db.delete(sessions).where(eq(sessions.id, sessionId)).run()
+}
+
+/** Revokes every session of a user except `keepSessionId` (all of them when it is omitted). */
+export function revokeUserSessions(db: DbOrTx, userId: string, keepSessionId?: string): void {
+  const mine = eq(sessions.userId, userId)
+  db.delete(sessions)
+    .where(keepSessionId ? and(mine, ne(sessions.id, keepSessionId)) : mine)
+    .run()
+}
+
+/** Deletes sessions past their expiry; they no longer authenticate anyone. */
+export function pruneExpiredSessions(db: DbOrTx, now: Date): void {
+  db.delete(sessions).where(lte(sessions.expiresAt, now)).run()
 }

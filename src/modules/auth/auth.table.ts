@@ -42,3 +42,31 @@ export const sessions = sqliteTable(
   },
   (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 )
+
+/** Email verification links: single use, expiring; only the SHA-256 of the token is stored. */
+export const emailVerifications = sqliteTable(
+  'email_verifications',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+  },
+  (t) => [uniqueIndex('email_verifications_token_hash_unique').on(t.tokenHash), index('email_verifications_user_idx').on(t.userId, t.createdAt)],
+)
+
+/** One temporary support share code per user; a new code replaces the old. Stored hashed (shown once). */
+export const supportShareCodes = sqliteTable(
+  'support_share_codes',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('support_share_codes_code_hash_unique').on(t.codeHash)],
+)

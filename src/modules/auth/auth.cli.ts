@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import { randomBase62 } from '../../lib/ids'
+import { createUserWithAccount } from '../accounts/accounts.service'
+import { hashPassword, MIN_PASSWORD_LENGTH } from './auth.password'
+import { signupBody } from './auth.schemas'
+import { findUserByEmail } from './auth.service'
+import { revokeUserSessions } from './auth.sessions'
+import { findShareCodeUser } from './auth.share-code'
+import { users } from './auth.table'
+
+/** 20 base62 characters: about 119 bits, for passwords the operator hands over once. */
+const generatePassword = () => randomBase62(20)
+
+/** `glitchbox admin create-user`: a verified user with their own account; generates a password when none is given. */
+export async function adminCreateUser(deps: AppDeps, email: string, password?: string): Promise<{ userId: string; password: string }> {
+  const parsedEmail = signupBody.shape.email.safeParse(email)
+  if (!parsedEmail.success) throw new Error(`not a valid email address: ${email}`)
+  if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw new Error(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  const address = parsedEmail.data.toLowerCase()
+  if (findUserByEmail(deps.db, address)) throw new Error(`a user with the email ${address} already exists`)
+  const plain = password ?? generatePassword()
+  const passwordHash = await hashPassword(plain)
+  const user = deps.db.transaction((tx) => {
+    if (findUserByEmail(tx, address)) throw new Error(`a user with the email ${address} already exists`)
+    return createUserWithAccount(tx, { email: address, name: address.split('@')[0]!, passwordHash, emailVerified: true }, deps.config.defaultPlan, deps.clock.now())
+  })
+  return { userId: user.id, password: plain }
+}
+
+/** `glitchbox admin reset-password`: sets a new random password and signs the user out everywhere. */
+export async function adminResetPassword(deps: AppDeps, email: string): Promise<{ password: string }> {
+  const user = findUserByEmail(deps.db, email)
+  if (!user) throw new Error(`no user with the email ${email.trim().toLowerCase()}`)
+  const password = generatePassword()
+  const passwordHash = await hashPassword(password)
+  deps.db.transaction((tx) => {
+    tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).run()
+    revokeUserSessions(tx, user.id)
+  })
+  return { password }
+}
+
+/** For support staff: whose live share code this is (null when unknown, expired or revoked). */
+export function adminFindShareCode(deps: AppDeps, code: string): { userId: string; email: string; expiresAt: Date } | null {
+  return findShareCodeUser(deps.db, code, deps.clock.now())
+}

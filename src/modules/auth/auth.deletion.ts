@@ -1,0 +1,67 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import { conflict } from '../../http/errors'
+import { accountMembers, accounts } from '../accounts/accounts.table'
+import { deleteProjectActivity } from '../activity/activity.service'
+import { auditLog } from '../activity/activity.table'
+import { comments } from '../comments/comments.table'
+import { projectFileKeys } from '../projects/project-files'
+import { projects } from '../projects/projects.table'
+import { reports } from '../reports/reports.table'
+import type { User } from './auth.sessions'
+import { users } from './auth.table'
+
+export const CANCEL_SUBSCRIPTION_JOB = 'billing.cancel-subscription'
+
+/**
+ * Deletes the user and what only they own: the accounts they own (with their projects, reports and
+ * stored files), their memberships elsewhere, sessions and tokens. Nothing is handed to anyone else:
+ * an owned account with other members is a 409 until ownership moves or the members leave. Comments
+ * they wrote in other accounts stay, without an author. A paid subscription of an owned account is
+ * cancelled through the billing job queued in the same transaction.
+ */
+export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ message: string }> {
+  const { db, files } = deps
+  const fileKeys = db.transaction((tx) => {
+    const owned = tx.select().from(accounts).where(eq(accounts.ownerId, user.id)).all()
+    const ownedIds = owned.map((a) => a.id)
+    if (ownedIds.length) {
+      const others = tx
+        .select({ n: sql<number>`count(*)` })
+        .from(accountMembers)
+        .where(and(inArray(accountMembers.accountId, ownedIds), ne(accountMembers.userId, user.id)))
+        .get()!.n
+      if (others > 0) throw conflict('transfer ownership or remove the other members first')
+    }
+    const projectIds = ownedIds.length
+      ? tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds)).all().map((p) => p.id)
+      : []
+    const keys = projectIds.flatMap((id) => projectFileKeys(tx, id))
+
+    for (const account of owned) {
+      if (account.stripeSubscriptionId) {
+        deps.jobs.enqueue(tx, {
+          kind: CANCEL_SUBSCRIPTION_JOB,
+          payload: { subscriptionId: account.stripeSubscriptionId, accountId: account.id },
+          idempotencyKey: `${CANCEL_SUBSCRIPTION_JOB}:${account.stripeSubscriptionId}`,
+        })
+      }
+    }
+    // Activity and audit rows carry project/account ids without foreign keys, so they go explicitly.
+    for (const id of projectIds) deleteProjectActivity(tx, id)
+    if (ownedIds.length) {
+      tx.delete(auditLog).where(inArray(auditLog.accountId, ownedIds)).run()
+      tx.delete(accounts).where(inArray(accounts.id, ownedIds)).run()
+    }
+    // What they touched in other people's projects stays, detached from the deleted person.
+    tx.update(comments).set({ authorId: null }).where(eq(comments.authorId, user.id)).run()
+    tx.update(reports).set({ assignedTo: null }).where(eq(reports.assignedTo, user.id)).run()
+    tx.update(reports).set({ createdBy: null }).where(eq(reports.createdBy, user.id)).run()
+    // Sessions, memberships, verification tokens and share codes cascade with the user row.
+    tx.delete(users).where(eq(users.id, user.id)).run()
+    return keys
+  })
+  // Blobs go once the rows are gone for good; a failed transaction leaves every file in place.
+  await files.remove(db, fileKeys)
+  return { message: 'Your account and its data were deleted' }
+}

@@ -1,0 +1,88 @@
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { accountMembers, accounts } from '../accounts/accounts.table'
+import { comments } from '../comments/comments.table'
+import { projects } from '../projects/projects.table'
+import { reports } from '../reports/reports.table'
+import { profileView } from './auth.profile'
+import type { User } from './auth.sessions'
+
+export const EXPORT_FILE_NAME = 'glitchbox-export.json'
+
+/**
+ * Everything a person can take away: profile, account memberships, the projects of those accounts,
+ * reports they filed anywhere plus every live report in projects of accounts they own (that data is
+ * theirs to keep), and the comments they wrote. Deleted reports are left out.
+ */
+export function exportUserData(db: DbOrTx, user: User, now: Date) {
+  const memberships = db
+    .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, joinedAt: accountMembers.createdAt })
+    .from(accountMembers)
+    .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
+    .where(eq(accountMembers.userId, user.id))
+    .orderBy(asc(accountMembers.createdAt))
+    .all()
+  const accountIds = memberships.map((m) => m.id)
+  const ownedIds = memberships.filter((m) => m.role === 'owner').map((m) => m.id)
+  const projectRows = accountIds.length
+    ? db
+        .select({ id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, createdAt: projects.createdAt })
+        .from(projects)
+        .where(inArray(projects.accountId, accountIds))
+        .orderBy(asc(projects.createdAt))
+        .all()
+    : []
+  const reportRows = db
+    .select({ report: reports, projectSlug: projects.slug })
+    .from(reports)
+    .innerJoin(projects, eq(projects.id, reports.projectId))
+    .where(
+      and(
+        isNull(reports.deletedAt),
+        ownedIds.length ? or(eq(reports.createdBy, user.id), inArray(projects.accountId, ownedIds)) : eq(reports.createdBy, user.id),
+      ),
+    )
+    .orderBy(asc(reports.seq))
+    .all()
+  const commentRows = db
+    .select({ comment: comments, projectSlug: projects.slug, reportNumber: reports.reportNumber })
+    .from(comments)
+    .innerJoin(reports, eq(reports.id, comments.reportId))
+    .innerJoin(projects, eq(projects.id, comments.projectId))
+    .where(eq(comments.authorId, user.id))
+    .orderBy(asc(comments.createdAt))
+    .all()
+
+  return {
+    exported_at: now.toISOString(),
+    profile: profileView(db, user),
+    accounts: memberships.map((m) => ({ id: m.id, name: m.name, plan: m.plan, role: m.role, joined_at: m.joinedAt.toISOString() })),
+    projects: projectRows.map((p) => ({ id: p.id, account_id: p.accountId, name: p.name, slug: p.slug, created_at: p.createdAt.toISOString() })),
+    reports: reportRows.map(({ report: r, projectSlug }) => ({
+      id: r.id,
+      project_slug: projectSlug,
+      report_number: r.reportNumber,
+      title: r.title,
+      description: r.description,
+      status: r.status,
+      priority: r.priority,
+      category: r.category,
+      platform: r.platform,
+      game_version: r.gameVersion,
+      steps_to_reproduce: r.stepsToReproduce,
+      expected_behavior: r.expectedBehavior,
+      actual_behavior: r.actualBehavior,
+      filed_by_you: r.createdBy === user.id,
+      created_at: r.createdAt.toISOString(),
+      updated_at: r.updatedAt.toISOString(),
+    })),
+    comments: commentRows.map(({ comment: c, projectSlug, reportNumber }) => ({
+      id: c.id,
+      project_slug: projectSlug,
+      report_number: reportNumber,
+      body: c.body,
+      is_internal: c.isInternal,
+      created_at: c.createdAt.toISOString(),
+    })),
+  }
+}

@@ -1,0 +1,108 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin, bearer } from '../../http/auth.plugin'
+import { badRequest, unauthorized } from '../../http/errors'
+import { deleteUserAccount } from './auth.deletion'
+import { EXPORT_FILE_NAME, exportUserData } from './auth.export'
+import { createIdentityVerifier } from './auth.identity'
+import { verifyPassword } from './auth.password'
+import { profileView, updateProfile } from './auth.profile'
+import {
+  changePasswordBody,
+  deleteAccountBody,
+  loginBody,
+  profileBody,
+  resendVerificationBody,
+  shareCodeQuery,
+  signupBody,
+  verifyEmailQuery,
+} from './auth.schemas'
+import { changePassword, login, signup } from './auth.service'
+import { findSessionUser, revokeSession } from './auth.sessions'
+import { createShareCode, revokeShareCode } from './auth.share-code'
+import { RESEND_MESSAGE, resendVerification, verifyEmail } from './auth.verification'
+
+const tags = ['Auth']
+
+/** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile, share code, export and deletion. */
+export function authRoutes(deps: AppDeps) {
+  const verifyIdentity = createIdentityVerifier(deps)
+  // Computes the dummy hash now, so the first failed login is not slower than the others.
+  void verifyPassword('', null)
+
+  return new Elysia()
+    .use(authPlugin(deps))
+    .post(
+      '/auth/signup',
+      ({ body, set }) => {
+        set.status = 201
+        return signup(deps, body)
+      },
+      { body: signupBody, detail: { tags, summary: 'Create a user with their own team account; sends a verification email' } },
+    )
+    .post('/auth/login', ({ body }) => login(deps, verifyIdentity, body), {
+      body: loginBody,
+      detail: { tags, summary: 'Sign in with email and password, or with a Google or Apple identity_token' },
+    })
+    .get('/auth/verify-email', ({ query }) => verifyEmail(deps, query.token), {
+      query: verifyEmailQuery,
+      detail: { tags, summary: 'Verify an email address with the token from the verification email' },
+    })
+    .post(
+      '/auth/resend-verification',
+      ({ headers, body }) => {
+        const token = bearer(headers)
+        if (token) {
+          const found = findSessionUser(deps.db, token, deps.clock.now())
+          if (!found) throw unauthorized('missing or invalid session token')
+          resendVerification(deps, { userId: found.user.id })
+        } else {
+          if (!body?.email) throw badRequest('email is required unless you are signed in')
+          resendVerification(deps, { email: body.email })
+        }
+        return { message: RESEND_MESSAGE }
+      },
+      { body: resendVerificationBody, detail: { tags, summary: 'Send a new verification email (signed in, or with {email})' } },
+    )
+    .post(
+      '/auth/logout',
+      ({ sessionId }) => {
+        revokeSession(deps.db, sessionId)
+        return { message: 'Signed out' }
+      },
+      { auth: true, detail: { tags, summary: 'Revoke the presented session token' } },
+    )
+    .get('/auth/me', ({ user }) => profileView(deps.db, user), { auth: true, detail: { tags, summary: 'The signed-in user profile' } })
+    .patch('/auth/profile', ({ user, body }) => updateProfile(deps.db, user, body, deps.clock.now()), {
+      auth: true,
+      body: profileBody,
+      detail: { tags, summary: 'Update display_name, avatar_url, theme or role' },
+    })
+    .post('/auth/change-password', ({ user, sessionId, body }) => changePassword(deps, user, sessionId, body), {
+      auth: true,
+      body: changePasswordBody,
+      detail: { tags, summary: 'Change the password; signs out every other session' },
+    })
+    .post('/auth/support-share-code', ({ user, query }) => createShareCode(deps.db, user.id, Number(query.hours ?? '1'), deps.clock.now()), {
+      auth: true,
+      query: shareCodeQuery,
+      detail: { tags, summary: 'Issue a temporary support share code ({code, expires_at}); replaces the previous one' },
+    })
+    .delete('/auth/support-share-code', ({ user }) => revokeShareCode(deps.db, user.id), {
+      auth: true,
+      detail: { tags, summary: 'Revoke the support share code' },
+    })
+    .get(
+      '/account/export',
+      ({ user, set }) => {
+        set.headers['content-disposition'] = `attachment; filename="${EXPORT_FILE_NAME}"`
+        return exportUserData(deps.db, user, deps.clock.now())
+      },
+      { auth: true, detail: { tags, summary: 'Download your profile, accounts, projects, reports and comments as JSON' } },
+    )
+    .delete('/auth/account', ({ user }) => deleteUserAccount(deps, user), {
+      auth: true,
+      body: deleteAccountBody,
+      detail: { tags, summary: 'Delete your user and the accounts only you own; body {confirmation: "DELETE"}' },
+    })
+}

@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm'
+import type * as z from 'zod'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badRequest, conflict, describeIssues, unauthorized } from '../../http/errors'
+import { createUserWithAccount } from '../accounts/accounts.service'
+import type { IdentityClaims, IdentityVerifier } from './auth.identity'
+import { hashPassword, verifyPassword } from './auth.password'
+import { type loginBody, passwordLoginBody, type signupBody } from './auth.schemas'
+import { createSession, revokeUserSessions, type User } from './auth.sessions'
+import { emailVerifications, users } from './auth.table'
+import { sendVerificationMail } from './auth.verification'
+
+export const INVALID_CREDENTIALS = 'invalid email or password'
+export const EMAIL_TAKEN = 'email already registered'
+
+/** The Session resource of spec section 2. */
+export interface SessionView {
+  token: string
+  user_id: string
+  email: string
+  name: string
+  onboarding_done: boolean
+  email_verified: boolean
+}
+
+const sessionView = (user: User, token: string): SessionView => ({
+  token,
+  user_id: user.id,
+  email: user.email,
+  name: user.name,
+  onboarding_done: user.onboardingDone,
+  email_verified: user.emailVerified,
+})
+
+/** The user with this email (case-insensitive), or undefined. */
+export function findUserByEmail(db: DbOrTx, email: string): User | undefined {
+  return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get()
+}
+
+/** Creates the user, their own team account and a session, and queues the verification mail, in one transaction. */
+export async function signup(deps: AppDeps, input: z.output<typeof signupBody>): Promise<SessionView> {
+  const email = input.email.toLowerCase()
+  if (findUserByEmail(deps.db, email)) throw conflict(EMAIL_TAKEN)
+  const passwordHash = await hashPassword(input.password)
+  const now = deps.clock.now()
+  return deps.db.transaction((tx) => {
+    // Checked again inside the transaction: another signup may have won while we were hashing.
+    if (findUserByEmail(tx, email)) throw conflict(EMAIL_TAKEN)
+    const name = input.name || input.email.split('@')[0]!.slice(0, 100)
+    const user = createUserWithAccount(tx, { email, name, passwordHash }, deps.config.defaultPlan, now)
+    sendVerificationMail(deps, tx, user)
+    return sessionView(user, createSession(tx, user.id, now))
+  })
+}
+
+/** Email and password login, or social sign-in when `identity_token` is given. */
+export async function login(deps: AppDeps, verifyIdentity: IdentityVerifier, body: z.output<typeof loginBody>): Promise<SessionView> {
+  if (body.identity_token !== undefined) {
+    const claims = await verifyIdentity(body.identity_token)
+    const now = deps.clock.now()
+    return deps.db.transaction((tx) => {
+      const user = userForIdentity(deps, tx, claims, now)
+      return sessionView(user, createSession(tx, user.id, now))
+    })
+  }
+  const parsed = passwordLoginBody.safeParse(body)
+  if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues))
+  const user = findUserByEmail(deps.db, parsed.data.email)
+  // Unknown users and social-only accounts still pay for one verification (against a dummy hash).
+  const ok = await verifyPassword(parsed.data.password, user?.passwordHash)
+  if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS)
+  return sessionView(user, createSession(deps.db, user.id, deps.clock.now()))
+}
+
+/**
+ * The user a verified identity token signs in: the one linked to the provider subject, else the
+ * user with the same email (linked only when the provider vouches for the address), else a new user
+ * with their own account. Linking a user whose address was never verified drops their password and
+ * sessions: whoever set that password never proved they own the address (account pre-hijacking).
+ */
+function userForIdentity(deps: AppDeps, tx: DbOrTx, claims: IdentityClaims, now: Date): User {
+  const subColumn = claims.provider === 'google' ? users.googleSub : users.appleSub
+  const linked = tx.select().from(users).where(eq(subColumn, claims.sub)).get()
+  if (linked) return linked
+  if (!claims.email) throw unauthorized('the identity token carries no email address')
+  const sub = claims.provider === 'google' ? { googleSub: claims.sub } : { appleSub: claims.sub }
+  const existing = findUserByEmail(tx, claims.email)
+  if (!existing) {
+    const name = claims.name ?? claims.email.split('@')[0]!.slice(0, 100)
+    return createUserWithAccount(
+      tx,
+      { email: claims.email, name, passwordHash: null, emailVerified: claims.emailVerified, ...sub },
+      deps.config.defaultPlan,
+      now,
+    )
+  }
+  const otherSub = claims.provider === 'google' ? existing.googleSub : existing.appleSub
+  if (!claims.emailVerified || otherSub) throw unauthorized(`${EMAIL_TAKEN}; sign in with your password`)
+  const reset = existing.emailVerified ? {} : { passwordHash: null }
+  if (!existing.emailVerified) {
+    revokeUserSessions(tx, existing.id)
+    tx.delete(emailVerifications).where(eq(emailVerifications.userId, existing.id)).run()
+  }
+  tx.update(users)
+    .set({ ...sub, ...reset, emailVerified: true, updatedAt: now })
+    .where(eq(users.id, existing.id))
+    .run()
+  return tx.select().from(users).where(eq(users.id, existing.id)).get()!
+}
+
+/** Changes the password after checking the current one, and signs out every other session. */
+export async function changePassword(deps: AppDeps, user: User, sessionId: string, input: { current_password: string; new_password: string }) {
+  if (!user.passwordHash) throw badRequest('this account signs in with Google or Apple and has no password to change')
+  if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unauthorized('current password is incorrect')
+  const passwordHash = await hashPassword(input.new_password)
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run()
+    revokeUserSessions(tx, user.id, sessionId)
+  })
+  return { message: 'Password changed; your other sessions were signed out' }
+}

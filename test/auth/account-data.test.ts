@@ -1,0 +1,198 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { HOUR } from '../../src/lib/clock'
+import { newId } from '../../src/lib/ids'
+import { jobs } from '../../src/jobs/jobs.table'
+import { accountMembers, accounts } from '../../src/modules/accounts/accounts.table'
+import { activity } from '../../src/modules/activity/activity.table'
+import { attachments } from '../../src/modules/attachments/attachments.table'
+import { adminFindShareCode } from '../../src/modules/auth/auth.cli'
+import { sessions, users } from '../../src/modules/auth/auth.table'
+import { comments } from '../../src/modules/comments/comments.table'
+import { projects } from '../../src/modules/projects/projects.table'
+import { reports } from '../../src/modules/reports/reports.table'
+import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+let t: TestApp
+beforeEach(() => {
+  t = createTestApp()
+})
+afterEach(() => t.close())
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+
+function addComment(author: TestUser, project: TestProject, reportId: string, body: string) {
+  const now = t.clock.now()
+  const id = newId()
+  t.deps.db.insert(comments).values({ id, reportId, projectId: project.id, authorId: author.user.id, body, createdAt: now, updatedAt: now }).run()
+  return id
+}
+
+function addMember(account: { id: string }, member: TestUser, role: 'admin' | 'member' = 'member') {
+  t.deps.db.insert(accountMembers).values({ accountId: account.id, userId: member.user.id, role, createdAt: t.clock.now() }).run()
+}
+
+const filePath = (key: string) => join(t.dir, 'files', key.slice(0, 2), key)
+
+describe('support share code', () => {
+  it('issues an 8-character code valid for 1 hour by default, or 3 or 24 hours', async () => {
+    const u = await createUser(t)
+    for (const [query, hours] of [['', 1], ['?hours=1', 1], ['?hours=3', 3], ['?hours=24', 24]] as const) {
+      const res = await t.request('POST', `/api/auth/support-share-code${query}`, { token: u.token })
+      expect(res.status).toBe(200)
+      expect(Object.keys(res.body.data).sort()).toEqual(['code', 'expires_at'])
+      expect(res.body.data.code).toMatch(/^[A-Z2-9]{8}$/)
+      expect(res.body.data.expires_at).toBe(new Date(t.clock.now().getTime() + hours * HOUR).toISOString())
+    }
+  })
+
+  it.each(['2', '0', 'abc', '-1'])('answers 400 for hours=%s', async (hours) => {
+    const u = await createUser(t)
+    const res = await t.request('POST', `/api/auth/support-share-code?hours=${hours}`, { token: u.token })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe('hours: must be 1, 3 or 24')
+  })
+
+  it('replaces the previous code, expires, and is revoked by DELETE', async () => {
+    const u = await createUser(t)
+    const first = (await t.request('POST', '/api/auth/support-share-code', { token: u.token })).body.data.code
+    const second = (await t.request('POST', '/api/auth/support-share-code?hours=3', { token: u.token })).body.data.code
+    expect(adminFindShareCode(t.deps, first)).toBeNull()
+    expect(adminFindShareCode(t.deps, second.toLowerCase())).toMatchObject({ userId: u.user.id, email: u.user.email })
+
+    t.clock.advance(3 * HOUR)
+    expect(adminFindShareCode(t.deps, second)).toBeNull()
+
+    const third = (await t.request('POST', '/api/auth/support-share-code', { token: u.token })).body.data.code
+    const del = await t.request('DELETE', '/api/auth/support-share-code', { token: u.token })
+    expect(del.status).toBe(200)
+    expect(del.body.data.message).toBe('Support share code revoked')
+    expect(adminFindShareCode(t.deps, third)).toBeNull()
+    expect(JSON.stringify(t.sqlite.query('select * from support_share_codes').all())).not.toContain(third)
+  })
+})
+
+describe('GET /api/account/export', () => {
+  it('downloads profile, memberships, projects, reports and comments as JSON', async () => {
+    const me = await createUser(t, { name: 'Me' })
+    const boss = await createUser(t, { name: 'Boss' })
+    addMember(boss.account, me)
+    const mine = createProject(t, me, { name: 'My Game' })
+    const theirs = createProject(t, boss, { name: 'Their Game' })
+    const inMine = createReportIn(t, mine, { title: 'Filed by a player' })
+    const filedByMe = createReportIn(t, theirs, { title: 'Filed by me', createdBy: me.user.id })
+    createReportIn(t, theirs, { title: 'Someone else' })
+    const deleted = createReportIn(t, mine, { title: 'Deleted one' })
+    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, deleted.id)).run()
+    addComment(me, theirs, filedByMe.id, 'my comment')
+    addComment(boss, theirs, filedByMe.id, 'boss comment')
+
+    const res = await t.request('GET', '/api/account/export', { token: me.token })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="glitchbox-export.json"')
+    const data = res.body.data
+    expect(data.exported_at).toBe(t.clock.now().toISOString())
+    expect(data.profile).toMatchObject({ id: me.user.id, email: me.user.email, name: 'Me' })
+    expect(data.accounts.map((a: { id: string; role: string }) => [a.id, a.role]).sort()).toEqual(
+      [[me.account.id, 'owner'], [boss.account.id, 'member']].sort(),
+    )
+    expect(data.projects.map((p: { name: string }) => p.name).sort()).toEqual(['My Game', 'Their Game'])
+    expect(data.reports.map((r: { title: string; filed_by_you: boolean }) => [r.title, r.filed_by_you]).sort()).toEqual([
+      ['Filed by a player', false],
+      ['Filed by me', true],
+    ])
+    expect(data.reports.find((r: { id: string }) => r.id === inMine.id)).toMatchObject({ project_slug: mine.slug, report_number: 1, status: 'open' })
+    expect(data.comments).toEqual([expect.objectContaining({ body: 'my comment', project_slug: theirs.slug, report_number: filedByMe.reportNumber })])
+  })
+})
+
+describe('DELETE /api/auth/account', () => {
+  it.each([
+    ['no body', undefined],
+    ['no confirmation', {}],
+    ['the wrong text', { confirmation: 'delete' }],
+  ])('answers 400 for %s and deletes nothing', async (_, body) => {
+    const u = await createUser(t)
+    const res = await t.request('DELETE', '/api/auth/account', { token: u.token, body })
+    expect(res.status).toBe(400)
+    expect((await t.request('GET', '/api/auth/me', { token: u.token })).status).toBe(200)
+  })
+
+  it('answers 409 while an owned account has other members, and transfers nothing', async () => {
+    const owner = await createUser(t)
+    const teammate = await createUser(t)
+    addMember(owner.account, teammate, 'admin')
+    const project = createProject(t, owner)
+    const res = await t.request('DELETE', '/api/auth/account', { token: owner.token, body: { confirmation: 'DELETE' } })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toBe('transfer ownership or remove the other members first')
+    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.ownerId).toBe(owner.user.id)
+    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()).toBeDefined()
+    expect((await t.request('GET', '/api/auth/me', { token: owner.token })).status).toBe(200)
+  })
+
+  it('deletes the user, their own account with its projects, reports and files, and every session', async () => {
+    const u = await createUser(t, { password: 'delete-me-please' })
+    const second = (await t.request('POST', '/api/auth/login', { body: { email: u.user.email, password: 'delete-me-please' } })).body.data.token
+    const project = createProject(t, u)
+    const shot = await t.deps.files.store(t.deps.db, { data: PNG, fileName: 'shot.png', declaredType: 'image/png', kind: 'image', maxBytes: 1 << 20 })
+    const file = await t.deps.files.store(t.deps.db, { data: new TextEncoder().encode('log line'), fileName: 'log.txt', declaredType: 'text/plain', kind: 'attachment', maxBytes: 1 << 20 })
+    const report = createReportIn(t, project, { screenshotKey: shot.key })
+    t.deps.db.insert(attachments).values({ id: newId(), reportId: report.id, projectId: project.id, fileKey: file.key, fileName: 'log.txt', fileSize: file.size, createdAt: t.clock.now() }).run()
+    expect(existsSync(filePath(shot.key)) && existsSync(filePath(file.key))).toBe(true)
+
+    const res = await t.request('DELETE', '/api/auth/account', { token: u.token, body: { confirmation: 'DELETE' } })
+    expect(res.status).toBe(200)
+    expect(res.body.data.message).toMatch(/deleted/)
+
+    for (const token of [u.token, second]) expect((await t.request('GET', '/api/auth/me', { token })).status).toBe(401)
+    expect((await t.request('POST', '/api/auth/login', { body: { email: u.user.email, password: 'delete-me-please' } })).status).toBe(401)
+    expect(t.deps.db.select().from(users).where(eq(users.id, u.user.id)).get()).toBeUndefined()
+    expect(t.deps.db.select().from(sessions).where(eq(sessions.userId, u.user.id)).all()).toEqual([])
+    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, u.account.id)).get()).toBeUndefined()
+    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()).toBeUndefined()
+    expect(t.deps.db.select().from(reports).where(eq(reports.projectId, project.id)).all()).toEqual([])
+    expect(t.deps.db.select().from(activity).where(eq(activity.projectId, project.id)).all()).toEqual([])
+    expect(existsSync(filePath(shot.key)) || existsSync(filePath(file.key))).toBe(false)
+    expect(await t.deps.files.open(t.deps.db, file.key)).toBeNull()
+    // The address is free for a new signup.
+    expect((await t.request('POST', '/api/auth/signup', { body: { email: u.user.email, password: 'a-new-start' } })).status).toBe(201)
+  })
+
+  it('leaves other accounts alone: membership goes, comments stay without an author', async () => {
+    const boss = await createUser(t)
+    const leaver = await createUser(t)
+    addMember(boss.account, leaver)
+    const project = createProject(t, boss)
+    const report = createReportIn(t, project, { createdBy: leaver.user.id })
+    t.deps.db.update(reports).set({ assignedTo: leaver.user.id }).where(eq(reports.id, report.id)).run()
+    const commentId = addComment(leaver, project, report.id, 'still useful')
+
+    const res = await t.request('DELETE', '/api/auth/account', { token: leaver.token, body: { confirmation: 'DELETE' } })
+    expect(res.status).toBe(200)
+    expect(t.deps.db.select().from(accountMembers).where(eq(accountMembers.accountId, boss.account.id)).all().map((m) => m.userId)).toEqual([boss.user.id])
+    expect(t.deps.db.select().from(comments).where(eq(comments.id, commentId)).get()).toMatchObject({ body: 'still useful', authorId: null })
+    expect(t.deps.db.select().from(reports).where(eq(reports.id, report.id)).get()).toMatchObject({ createdBy: null, assignedTo: null })
+    expect((await t.request('GET', '/api/auth/me', { token: boss.token })).status).toBe(200)
+  })
+
+  it('queues the cancellation of a subscription on an owned account in the same transaction', async () => {
+    const payer = await createUser(t, { plan: 'pro' })
+    t.deps.db.update(accounts).set({ stripeSubscriptionId: 'sub_123', stripeCustomerId: 'cus_1' }).where(eq(accounts.id, payer.account.id)).run()
+    const res = await t.request('DELETE', '/api/auth/account', { token: payer.token, body: { confirmation: 'DELETE' } })
+    expect(res.status).toBe(200)
+    const queued = t.deps.db.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')).all()
+    expect(queued.map((j) => j.payload)).toEqual([{ subscriptionId: 'sub_123', accountId: payer.account.id }])
+  })
+
+  it('queues no cancellation when the refused deletion rolls back', async () => {
+    const payer = await createUser(t, { plan: 'pro' })
+    t.deps.db.update(accounts).set({ stripeSubscriptionId: 'sub_456' }).where(eq(accounts.id, payer.account.id)).run()
+    addMember(payer.account, await createUser(t))
+    expect((await t.request('DELETE', '/api/auth/account', { token: payer.token, body: { confirmation: 'DELETE' } })).status).toBe(409)
+    expect(t.deps.db.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')).all()).toEqual([])
+  })
+})
