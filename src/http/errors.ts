@@ -18,7 +18,8 @@ export const payloadTooLarge = (message: string) => new AppError(413, message)
 export const badGateway = (message: string) => new AppError(502, message)
 
 interface Issue {
-  path?: readonly PropertyKey[]
+  /** An array from zod itself; a string (`a.b` or `/a/b`) in Elysia's standard-schema `ValidationError.all`. */
+  path?: readonly PropertyKey[] | string
   code?: string
   message: string
   input?: unknown
@@ -26,9 +27,11 @@ interface Issue {
 
 /** One sentence from validation issues, naming the fields: "title and description are required". */
 export function describeIssues(issues: readonly Issue[]): string {
-  const name = (i: Issue) => i.path?.map(String).join('.') || 'body'
-  const missing = issues.filter((i) => i.code === 'invalid_type' && /received undefined/.test(i.message)).map(name)
-  const others = issues.filter((i) => !(i.code === 'invalid_type' && /received undefined/.test(i.message)))
+  const name = (i: Issue) => (typeof i.path === 'string' ? i.path.replace(/^\//, '').replaceAll('/', '.') : i.path?.map(String).join('.')) || 'body'
+  // Elysia's issues carry no `code`, so a missing field is recognised by zod's message alone.
+  const isMissing = (i: Issue) => (i.code === undefined || i.code === 'invalid_type') && /received undefined/.test(i.message)
+  const missing = issues.filter(isMissing).map(name)
+  const others = issues.filter((i) => !isMissing(i))
   const parts: string[] = []
   if (missing.length) {
     const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`

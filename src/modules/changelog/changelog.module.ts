@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { changelogRoutes } from './changelog.routes'
 
-export const changelogModule: DomainModule = {
-  name: 'changelog',
-  routes: () => new Elysia(),
-}
+export const changelogModule: DomainModule = { name: 'changelog', routes: changelogRoutes }

@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { publicRoutes } from './public.routes'
 
-export const publicModule: DomainModule = {
-  name: 'public',
-  routes: () => new Elysia(),
-}
+export const publicModule: DomainModule = { name: 'public', routes: publicRoutes }

@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { settingsRoutes } from './settings.routes'
 
-export const settingsModule: DomainModule = {
-  name: 'settings',
-  routes: () => new Elysia(),
-}
+export const settingsModule: DomainModule = { name: 'settings', routes: settingsRoutes }

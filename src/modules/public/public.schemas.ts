@@ -1,0 +1,14 @@
+import * as z from 'zod'
+import { CATEGORIES, STATUSES } from '../reports/reports.table'
+
+export const trackerQuery = z.object({
+  status: z.enum(STATUSES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  q: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+})
+export type TrackerQuery = z.infer<typeof trackerQuery>
+
+export const reportNumberParams = z.object({ slug: z.string(), number: z.coerce.number().int().min(1) })
+
+export const voteBody = z.object({ player_id: z.string().min(1).max(128).optional() }).optional()

@@ -1,0 +1,148 @@
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { notFound } from '../../http/errors'
+import { users } from '../auth/auth.table'
+import { comments } from '../comments/comments.table'
+import { projects } from '../projects/projects.table'
+import { translateSearch } from '../reports/fts-query'
+import { reports } from '../reports/reports.table'
+import type { TrackerSettings } from '../settings/settings.schemas'
+import { readSettings } from '../settings/settings.service'
+import type { TrackerQuery } from './public.schemas'
+
+export const TRACKER_PAGE_SIZE = 25
+
+export type PublicProject = { id: string; accountId: string }
+
+const findProject = (db: DbOrTx, slug: string): PublicProject | undefined =>
+  db.select({ id: projects.id, accountId: projects.accountId }).from(projects).where(eq(projects.slug, slug)).get()
+
+/** The project behind a public page, or 404. */
+export function projectBySlug(db: DbOrTx, slug: string): PublicProject {
+  const p = findProject(db, slug)
+  if (!p) throw notFound('project not found')
+  return p
+}
+
+/** The project and its tracker settings; 404 unless the public tracker is enabled. */
+export function enabledTracker(db: DbOrTx, slug: string): { project: PublicProject; settings: TrackerSettings } {
+  const project = findProject(db, slug)
+  const settings = project && readSettings(db, project.id, 'tracker')
+  if (!project || !settings?.enabled) throw notFound('public tracker not found')
+  return { project, settings }
+}
+
+/** Live reports a player may see: not deleted, not private. */
+export const publicReportsOf = (projectId: string) => and(eq(reports.projectId, projectId), isNull(reports.deletedAt), eq(reports.isPrivate, false))!
+
+// Spelled out with table names: inside the subquery an unqualified "id" would mean the comment's.
+const publicCommentCount = sql<number>`(select count(*) from "comments" where "comments"."report_id" = "reports"."id" and "comments"."is_internal" = 0)`
+
+const publicColumns = {
+  reportNumber: reports.reportNumber,
+  title: reports.title,
+  description: reports.description,
+  category: reports.category,
+  status: reports.status,
+  priority: reports.priority,
+  upvotes: reports.upvotes,
+  createdAt: reports.createdAt,
+  updatedAt: reports.updatedAt,
+  commentCount: publicCommentCount,
+}
+
+interface PublicRow {
+  reportNumber: number
+  title: string
+  description: string
+  category: string
+  status: string
+  priority: string
+  upvotes: number
+  createdAt: Date
+  updatedAt: Date
+  commentCount: number
+}
+
+/**
+ * The description without the `--- Stack Trace ---` and `--- Recent Logs ---` sections that game
+ * SDKs append to auto-filed errors: file paths and log lines are the studio's, not the players'.
+ */
+export function publicDescription(description: string): string {
+  const cut = description.search(/^-{3} (?:Stack Trace|Recent Logs) -{3}/m)
+  return cut === -1 ? description : description.slice(0, cut).trimEnd()
+}
+
+/** The player-visible fields of a report; category and priority only when the tracker shows them. */
+function publicBug(r: PublicRow, s: TrackerSettings) {
+  return {
+    report_number: r.reportNumber,
+    title: r.title,
+    description: publicDescription(r.description),
+    ...(s.show_categories ? { category: r.category } : {}),
+    status: r.status,
+    ...(s.show_priority ? { priority: r.priority } : {}),
+    upvotes: r.upvotes,
+    comment_count: Number(r.commentCount),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  }
+}
+
+/** The tracker's public settings (everything but `enabled`). */
+function publicTrackerSettings({ enabled: _, ...rest }: TrackerSettings) {
+  return rest
+}
+
+/** One page of the public tracker: most upvoted first, then newest; search and category filters only where allowed. */
+export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery) {
+  const { project, settings } = enabledTracker(db, slug)
+  const conds: SQL[] = [publicReportsOf(project.id)]
+  if (query.status) conds.push(eq(reports.status, query.status))
+  if (query.category && settings.show_categories) conds.push(eq(reports.category, query.category))
+  // The team list's query language (words, "phrases", prefix*, -exclusions), which never yields an FTS syntax error.
+  const fts = settings.allow_search && query.q ? translateSearch(query.q) : null
+  if (fts?.match) conds.push(sql`${reports.seq} in (select rowid from reports_fts where reports_fts match ${fts.match})`)
+  if (fts?.excludeOnly) conds.push(sql`${reports.seq} not in (select rowid from reports_fts where reports_fts match ${fts.excludeOnly})`)
+  const where = and(...conds)
+  const page = query.page ?? 1
+  const rows = db
+    .select(publicColumns)
+    .from(reports)
+    .where(where)
+    .orderBy(desc(reports.upvotes), desc(reports.createdAt), desc(reports.seq))
+    .limit(TRACKER_PAGE_SIZE)
+    .offset((page - 1) * TRACKER_PAGE_SIZE)
+    .all()
+  const total = db.select({ n: count() }).from(reports).where(where).get()!.n
+  return {
+    settings: publicTrackerSettings(settings),
+    bugs: rows.map((r) => publicBug(r, settings)),
+    total,
+    page,
+    limit: TRACKER_PAGE_SIZE,
+    total_pages: Math.ceil(total / TRACKER_PAGE_SIZE),
+  }
+}
+
+/** One public report with its public comments, authors shown by display name only; 404 for private or deleted ones. */
+export function trackerBug(db: DbOrTx, slug: string, reportNumber: number) {
+  const { project, settings } = enabledTracker(db, slug)
+  const row = db
+    .select({ ...publicColumns, id: reports.id })
+    .from(reports)
+    .where(and(publicReportsOf(project.id), eq(reports.reportNumber, reportNumber)))
+    .get()
+  if (!row) throw notFound('bug not found')
+  const thread = db
+    .select({ id: comments.id, body: comments.body, authorName: sql<string | null>`coalesce(nullif(${users.displayName}, ''), ${users.name})`, createdAt: comments.createdAt })
+    .from(comments)
+    .leftJoin(users, eq(users.id, comments.authorId))
+    .where(and(eq(comments.reportId, row.id), eq(comments.isInternal, false)))
+    .orderBy(comments.createdAt, comments.id)
+    .all()
+  return {
+    ...publicBug(row, settings),
+    comments: thread.map((c) => ({ id: c.id, body: c.body, author_name: c.authorName, created_at: c.createdAt.toISOString() })),
+  }
+}

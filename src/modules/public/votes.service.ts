@@ -1,0 +1,77 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { forbidden, notFound } from '../../http/errors'
+import { hmacSha256Hex, randomToken } from '../../lib/ids'
+import { reports } from '../reports/reports.table'
+import { enabledTracker, publicReportsOf, type PublicProject } from './public.service'
+import { reportVotes, serverSecrets } from './public.table'
+import { enabledRoadmap } from './roadmap.service'
+
+const VOTE_SECRET = 'vote_voter_key'
+const secretCache = new WeakMap<object, string>()
+
+/** The server's vote-hashing key, created on first use and kept in the database so restarts keep votes idempotent. */
+function voteSecret(db: DbOrTx, now: Date): string {
+  const cached = secretCache.get(db)
+  if (cached) return cached
+  db.insert(serverSecrets).values({ name: VOTE_SECRET, value: randomToken(32), createdAt: now }).onConflictDoNothing().run()
+  const value = db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, VOTE_SECRET)).get()!.value
+  secretCache.set(db, value)
+  return value
+}
+
+export interface Voter {
+  playerId?: string
+  ip: string
+}
+
+/** The stored identity of a voter: an HMAC of the player id, or of the client IP when none is given. */
+export function voterKey(secret: string, v: Voter): string {
+  return hmacSha256Hex(secret, v.playerId ? `player:${v.playerId}` : `ip:${v.ip}`)
+}
+
+export interface VoteResult {
+  upvotes: number
+  is_new: boolean
+}
+
+/**
+ * Records one vote per voter on a public report (narrowed by `only`) and bumps its count in the
+ * same transaction; a repeat changes nothing.
+ */
+function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, project: PublicProject, reportNumber: number, voter: Voter, only?: SQL): VoteResult {
+  const now = deps.clock.now()
+  const key = voterKey(voteSecret(deps.db, now), voter)
+  return deps.db.transaction((tx) => {
+    const report = tx
+      .select({ seq: reports.seq, upvotes: reports.upvotes })
+      .from(reports)
+      .where(and(publicReportsOf(project.id), eq(reports.reportNumber, reportNumber), only))
+      .get()
+    if (!report) throw notFound('bug not found')
+    const inserted = tx.insert(reportVotes).values({ reportSeq: report.seq, voterKey: key, createdAt: now }).onConflictDoNothing().returning().all()
+    if (inserted.length === 0) return { upvotes: report.upvotes, is_new: false }
+    const [bumped] = tx
+      .update(reports)
+      .set({ upvotes: sql`${reports.upvotes} + 1` })
+      .where(eq(reports.seq, report.seq))
+      .returning({ upvotes: reports.upvotes })
+      .all()
+    return { upvotes: bumped!.upvotes, is_new: true }
+  })
+}
+
+/** A vote from the public tracker; 404 unless it is enabled, 403 unless it allows upvotes. */
+export function voteOnTracker(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
+  const { project, settings } = enabledTracker(deps.db, slug)
+  if (!settings.allow_upvotes) throw forbidden('upvotes are turned off on this tracker')
+  return castVote(deps, project, reportNumber, voter)
+}
+
+/** A vote from the public roadmap on a report it shows; 404 unless it is enabled, 403 unless it shows upvotes. */
+export function voteOnRoadmap(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
+  const { project, settings } = enabledRoadmap(deps.db, slug)
+  if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
+  return castVote(deps, project, reportNumber, voter, inArray(reports.status, settings.statuses))
+}

@@ -1,0 +1,62 @@
+import { Elysia } from 'elysia'
+import * as z from 'zod'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { requireFeature } from '../billing/plans'
+import { brandingPatch, roadmapSettingsPatch, trackerSettingsPatch, widgetSettingsPatch } from './settings.schemas'
+import { readSettings, updateSettings, widgetSettingsFor } from './settings.service'
+import type { SettingsKind } from './settings.table'
+import { storeWidgetBackground } from './widget.service'
+
+const tags = ['Public page settings']
+
+/** GET (members) and PUT (`project.settings`, partial body) for one settings kind at `/projects/:slug/<path>`. */
+function settingsPair(deps: AppDeps, kind: Exclude<SettingsKind, 'widget'>, path: string, body: z.ZodType<Record<string, unknown>>, name: string) {
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get(`/projects/:slug/${path}`, ({ project }) => readSettings(deps.db, project.id, kind), {
+      project: true,
+      detail: { tags, summary: `The project's ${name}`, security: [{ session: [] }] },
+    })
+    .put(`/projects/:slug/${path}`, ({ project, user, body }) => updateSettings(deps, kind, { project, actorId: user.id, patch: body }), {
+      project: 'project.settings',
+      body,
+      detail: { tags, summary: `Change the ${name} (fields not sent keep their value)`, security: [{ session: [] }] },
+    })
+}
+
+export const settingsRoutes = (deps: AppDeps) =>
+  new Elysia()
+    .use(authPlugin(deps))
+    .use(settingsPair(deps, 'tracker', 'tracker-settings', trackerSettingsPatch, 'public tracker settings'))
+    .use(settingsPair(deps, 'roadmap', 'roadmap-settings', roadmapSettingsPatch, 'public roadmap settings'))
+    .use(settingsPair(deps, 'branding', 'branding', brandingPatch, 'branding'))
+    .get('/projects/:slug/widget-settings', ({ project, account }) => widgetSettingsFor(deps.db, project.id, account.plan), {
+      project: true,
+      detail: { tags, summary: 'The in-game widget look (the default theme on the free plan)', security: [{ session: [] }] },
+    })
+    .put(
+      '/projects/:slug/widget-settings',
+      ({ project, account, user, body }) => {
+        requireFeature(account.plan, 'widget_themes')
+        return updateSettings(deps, 'widget', { project, actorId: user.id, patch: body })
+      },
+      {
+        project: 'project.settings',
+        body: widgetSettingsPatch,
+        detail: { tags, summary: 'Change the in-game widget look (tier 2 and up)', security: [{ session: [] }] },
+      },
+    )
+    .post(
+      '/projects/:slug/widget-settings/background',
+      async ({ project, account, user, body, set }) => {
+        const result = await storeWidgetBackground(deps, { project, plan: account.plan, actorId: user.id, file: body.file })
+        set.status = 201
+        return result
+      },
+      {
+        project: 'project.settings',
+        body: z.object({ file: z.file() }),
+        detail: { tags, summary: 'Upload the widget background image (multipart field file; image, max 5 MB; tier 2 and up)', security: [{ session: [] }] },
+      },
+    )

@@ -1,0 +1,79 @@
+import * as z from 'zod'
+import { STATUSES } from '../reports/reports.table'
+
+const MAX_CSS_BYTES = 20 * 1024
+
+const color = z.string().regex(/^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$/, 'must be a #RRGGBB or #RGB color, or empty')
+const solidColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a #RRGGBB or #RGB color')
+
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v)
+    return u.protocol === 'http:' || u.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+const url = z.string().max(2048).refine((v) => v === '' || isHttpUrl(v), 'must be an http(s) URL or empty')
+const email = z.string().max(254).refine((v) => v === '' || z.email().safeParse(v).success, 'must be a valid email address or empty')
+
+// The tracker page embeds custom_css in a <style> element, so nothing in it may close that element or open a script.
+const customCss = z
+  .string()
+  .refine((v) => Buffer.byteLength(v) <= MAX_CSS_BYTES, 'must be at most 20 KB')
+  .refine((v) => !/<\/style|<script/i.test(v), 'must not contain </style or <script')
+
+export const trackerSettingsSchema = z.object({
+  enabled: z.boolean(),
+  page_title: z.string().max(200),
+  page_description: z.string().max(5000),
+  accent_color: color,
+  logo_url: url,
+  allow_search: z.boolean(),
+  allow_upvotes: z.boolean(),
+  show_categories: z.boolean(),
+  show_priority: z.boolean(),
+  show_status_filter: z.boolean(),
+  custom_css: customCss,
+})
+
+export const roadmapSettingsSchema = z.object({
+  enabled: z.boolean(),
+  title: z.string().max(200),
+  description: z.string().max(5000),
+  statuses: z.array(z.enum(STATUSES)).min(1).max(STATUSES.length),
+  show_upvotes: z.boolean(),
+})
+
+export const brandingSchema = z.object({
+  company_name: z.string().max(200),
+  logo_url: url,
+  primary_color: color,
+  accent_color: color,
+  support_email: email,
+})
+
+export const widgetThemeSchema = z.object({
+  primary_color: solidColor,
+  background_color: solidColor,
+  text_color: solidColor,
+  position: z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left']),
+  mode: z.enum(['light', 'dark']),
+})
+
+export const widgetSettingsSchema = z.object({
+  theme: widgetThemeSchema,
+  button_text: z.string().max(50),
+  background_image_url: url,
+})
+
+export const trackerSettingsPatch = trackerSettingsSchema.partial()
+export const roadmapSettingsPatch = roadmapSettingsSchema.partial()
+export const brandingPatch = brandingSchema.partial()
+export const widgetSettingsPatch = widgetSettingsSchema.extend({ theme: widgetThemeSchema.partial() }).partial()
+
+export type TrackerSettings = z.infer<typeof trackerSettingsSchema>
+export type RoadmapSettings = z.infer<typeof roadmapSettingsSchema>
+export type Branding = z.infer<typeof brandingSchema>
+export type WidgetSettings = z.infer<typeof widgetSettingsSchema>
+export type WidgetSettingsPatch = z.infer<typeof widgetSettingsPatch>
