@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { activity, auditLog } from './activity.table'
 
@@ -48,4 +49,9 @@ export function recordAudit(tx: DbOrTx, now: Date, e: AuditEntry): void {
   tx.insert(auditLog)
     .values({ accountId: e.accountId, projectId: e.projectId ?? null, actorId: e.actorId, action: e.action, target: e.target ?? null, details: e.details ?? null, createdAt: now })
     .run()
+}
+
+/** Drops a deleted project's activity feed (the audit log keeps its own record of the deletion). */
+export function deleteProjectActivity(tx: DbOrTx, projectId: string): void {
+  tx.delete(activity).where(eq(activity.projectId, projectId)).run()
 }

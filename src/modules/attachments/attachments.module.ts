@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { attachmentsRoutes } from './attachments.routes'
 
-export const attachmentsModule: DomainModule = {
-  name: 'attachments',
-  routes: () => new Elysia(),
-}
+export const attachmentsModule: DomainModule = { name: 'attachments', routes: attachmentsRoutes }

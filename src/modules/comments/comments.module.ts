@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { commentsRoutes } from './comments.routes'
 
-export const commentsModule: DomainModule = {
-  name: 'comments',
-  routes: () => new Elysia(),
-}
+export const commentsModule: DomainModule = { name: 'comments', routes: commentsRoutes }

@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { labelsRoutes } from './labels.routes'
 
-export const labelsModule: DomainModule = {
-  name: 'labels',
-  routes: () => new Elysia(),
-}
+export const labelsModule: DomainModule = { name: 'labels', routes: labelsRoutes }

@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { projectsRoutes } from './projects.routes'
 
-export const projectsModule: DomainModule = {
-  name: 'projects',
-  routes: () => new Elysia(),
-}
+export const projectsModule: DomainModule = { name: 'projects', routes: projectsRoutes }

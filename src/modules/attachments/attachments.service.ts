@@ -1,0 +1,101 @@
+import { TransactionRollbackError, asc, count, eq } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Db, DbOrTx } from '../../db/client'
+import { badRequest } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { recordActivity } from '../activity/activity.service'
+import { chargeUpload } from '../billing/quota'
+import { attachments } from './attachments.table'
+
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+export const MAX_ATTACHMENTS_PER_REPORT = 10
+
+type Attachment = typeof attachments.$inferSelect
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'files'>
+
+export interface NewAttachment {
+  project: { id: string }
+  account: { id: string }
+  report: { id: string }
+  data: Blob | Uint8Array
+  fileName: string
+  /** The type the client declared; it must agree with the sniffed content. */
+  declaredType?: string | null
+  /** The team member who uploaded it; null for SDK uploads. */
+  actorId?: string | null
+}
+
+/** An attachment as the API shows it. */
+export const serializeAttachment = (files: Deps['files'], a: Attachment) => ({
+  id: a.id,
+  file_name: a.fileName,
+  file_url: files.url(a.fileKey),
+  file_size: a.fileSize,
+  mime_type: a.mimeType,
+  created_at: a.createdAt.toISOString(),
+})
+
+function assertRoomOnReport(db: DbOrTx, reportId: string) {
+  const [{ n }] = db.select({ n: count() }).from(attachments).where(eq(attachments.reportId, reportId)).all() as [{ n: number }]
+  if (n >= MAX_ATTACHMENTS_PER_REPORT) throw badRequest(`a report can have at most ${MAX_ATTACHMENTS_PER_REPORT} attachments`)
+}
+
+// Runs the real quota charge and rolls it back, so the 403 comes before any bytes are written
+// and says exactly what the charge after storing would say.
+function assertUploadQuota(db: Db, accountId: string, bytes: number) {
+  try {
+    db.transaction((tx) => {
+      chargeUpload(tx, accountId, bytes)
+      tx.rollback()
+    })
+  } catch (e) {
+    if (!(e instanceof TransactionRollbackError)) throw e
+  }
+}
+
+/**
+ * Stores a file (text, image, video or JSON, max 10 MB, checked by content) as an attachment of a
+ * report: at most 10 per report, charged to the account's upload quota (403 when it is used up).
+ * Shared by the team's multipart upload and the SDK's base64 upload.
+ */
+export async function addAttachment(deps: Deps, input: NewAttachment) {
+  assertRoomOnReport(deps.db, input.report.id)
+  const size = input.data instanceof Blob ? input.data.size : input.data.byteLength
+  if (size > 0 && size <= MAX_ATTACHMENT_BYTES) assertUploadQuota(deps.db, input.account.id, size)
+  const stored = await deps.files.store(deps.db, {
+    data: input.data,
+    fileName: input.fileName,
+    declaredType: input.declaredType,
+    kind: 'attachment',
+    maxBytes: MAX_ATTACHMENT_BYTES,
+  })
+  const now = deps.clock.now()
+  const row: Attachment = {
+    id: newId(),
+    reportId: input.report.id,
+    projectId: input.project.id,
+    fileKey: stored.key,
+    fileName: stored.fileName,
+    fileSize: stored.size,
+    mimeType: stored.mimeType,
+    createdAt: now,
+  }
+  try {
+    deps.db.transaction((tx) => {
+      // Checked again: another upload to the same report may have finished while this one was stored.
+      assertRoomOnReport(tx, input.report.id)
+      chargeUpload(tx, input.account.id, stored.size)
+      tx.insert(attachments).values(row).run()
+      recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
+    })
+  } catch (e) {
+    await deps.files.remove(deps.db, [stored.key])
+    throw e
+  }
+  return serializeAttachment(deps.files, row)
+}
+
+/** A report's attachments, oldest first. */
+export function listAttachments(deps: Pick<AppDeps, 'db' | 'files'>, reportId: string) {
+  return deps.db.select().from(attachments).where(eq(attachments.reportId, reportId)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all().map((a) => serializeAttachment(deps.files, a))
+}

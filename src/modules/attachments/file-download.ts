@@ -1,0 +1,60 @@
+import { AppError, notFound } from '../../http/errors'
+import type { FileStorage } from '../../files/storage'
+import type { DbOrTx } from '../../db/client'
+
+/** Types a browser shows without running anything; every other type is served as a download. */
+export function isInlineSafe(mime: string): boolean {
+  const m = mime.split(';')[0]!.trim().toLowerCase()
+  if (m === 'image/svg+xml') return false
+  return m.startsWith('image/') || m.startsWith('video/') || m === 'text/plain' || m === 'application/json'
+}
+
+/**
+ * The byte range a `Range` header asks for within `size` bytes: `{start, end}` (inclusive),
+ * null to serve the whole file (no header, another unit, several ranges or bad syntax),
+ * or 'unsatisfiable'.
+ */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
+  if (!m || (m[1] === '' && m[2] === '')) return null
+  if (m[1] === '') {
+    const suffix = Number(m[2])
+    if (suffix === 0 || size === 0) return 'unsatisfiable'
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(m[1])
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
+  if (start >= size || end < start) return 'unsatisfiable'
+  return { start, end }
+}
+
+function contentDisposition(mime: string, fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `${isInlineSafe(mime) ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+/** The stored file under `key` as a raw response, honouring a single `Range` and `If-None-Match`. */
+export async function downloadFile(db: DbOrTx, files: FileStorage, key: string, headers: Headers): Promise<Response> {
+  const found = await files.open(db, key)
+  if (!found) throw notFound('file not found')
+  const { meta, body } = found
+  const size = body.size
+  const etag = `"${meta.key}"`
+  const common: Record<string, string> = {
+    'content-type': meta.mimeType,
+    'accept-ranges': 'bytes',
+    'cache-control': 'public, max-age=31536000, immutable',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'content-disposition': contentDisposition(meta.mimeType, meta.fileName),
+    etag,
+  }
+  if (headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: common })
+  const range = parseRange(headers.get('range'), size)
+  if (range === 'unsatisfiable') throw new AppError(416, 'requested range not satisfiable', { 'content-range': `bytes */${size}` })
+  if (!range) return new Response(body, { status: 200, headers: { ...common, 'content-length': String(size) } })
+  return new Response(body.slice(range.start, range.end + 1), {
+    status: 206,
+    headers: { ...common, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${size}` },
+  })
+}

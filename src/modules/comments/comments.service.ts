@@ -1,0 +1,62 @@
+import { asc, eq, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import type { Project } from '../../http/auth.plugin'
+import { newId } from '../../lib/ids'
+import { recordActivity } from '../activity/activity.service'
+import { users } from '../auth/auth.table'
+import { liveReportByNumber } from '../projects/project-reports'
+import { serializeReportForEvent } from '../reports/reports.service'
+import type { CreateCommentBody } from './comments.schemas'
+import { comments } from './comments.table'
+
+type Author = { id: string; name: string; displayName: string | null }
+
+/** Adds a comment to a live report, records it in the activity feed and emits `comment_added`. */
+export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: { project: Project; number: string; author: Author }, input: CreateCommentBody) {
+  const now = deps.clock.now()
+  const isInternal = input.is_internal ?? false
+  return deps.db.transaction((tx) => {
+    const report = liveReportByNumber(tx, ctx.project.id, ctx.number)
+    const id = newId()
+    tx.insert(comments).values({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now }).run()
+    recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
+    deps.events.emit(tx, {
+      type: 'comment_added',
+      projectId: ctx.project.id,
+      reportId: report.id,
+      actorId: ctx.author.id,
+      data: {
+        id,
+        body: input.body,
+        is_internal: isInternal,
+        author_id: ctx.author.id,
+        author_name: ctx.author.displayName ?? ctx.author.name,
+        created_at: now.toISOString(),
+        report: serializeReportForEvent(report),
+      },
+    })
+    return { id }
+  })
+}
+
+/** Every comment of a live report, oldest first, internal ones included (the team's view). */
+export function listComments(db: DbOrTx, project: Project, number: string) {
+  const report = liveReportByNumber(db, project.id, number)
+  return db
+    .select({ c: comments, authorName: sql<string | null>`coalesce(${users.displayName}, ${users.name})` })
+    .from(comments)
+    .leftJoin(users, eq(users.id, comments.authorId))
+    .where(eq(comments.reportId, report.id))
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .all()
+    .map(({ c, authorName }) => ({
+      id: c.id,
+      body: c.body,
+      is_internal: c.isInternal,
+      author_id: c.authorId,
+      author_name: authorName,
+      created_at: c.createdAt.toISOString(),
+      updated_at: c.updatedAt.toISOString(),
+    }))
+}

@@ -1,0 +1,71 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { listAuditLog, listProjectActivity } from '../activity/activity.queries'
+import { sendTestReport, setupStatus } from './project-setup.service'
+import { activityQuery, createProjectBody, pageQuery, updateProjectBody } from './projects.schemas'
+import { createProject, deleteProject, listProjects, projectDetail, rotateApiKey, updateProject } from './projects.service'
+
+const tags = ['Projects']
+
+export const projectsRoutes = (deps: AppDeps) =>
+  new Elysia()
+    .use(authPlugin(deps))
+    .get('/projects', ({ user }) => listProjects(deps.db, user.id), {
+      auth: true,
+      detail: { tags, summary: 'Projects of the account you work in, with bug counts' },
+    })
+    .post(
+      '/projects',
+      ({ user, body, set }) => {
+        set.status = 201
+        return createProject(deps, user, body)
+      },
+      { auth: true, body: createProjectBody, detail: { tags, summary: 'Create a project' } },
+    )
+    .get('/projects/:slug', ({ project, membership }) => projectDetail(deps.db, project, membership), {
+      project: true,
+      detail: { tags, summary: 'Project with settings, SDK settings, API key, stats and your role' },
+    })
+    .patch(
+      '/projects/:slug',
+      ({ project, account, user, body }) => {
+        updateProject(deps, { project, account, userId: user.id }, body)
+        return { message: 'Project updated' }
+      },
+      { project: 'project.settings', body: updateProjectBody, detail: { tags, summary: 'Update project settings' } },
+    )
+    .delete(
+      '/projects/:slug',
+      async ({ project, membership, user }) => {
+        await deleteProject(deps, { project, membership, userId: user.id })
+        return { message: 'Project deleted' }
+      },
+      { project: true, detail: { tags, summary: 'Delete a project with its reports and files (owner or creator)' } },
+    )
+    .post('/projects/:slug/rotate-key', ({ project, user }) => rotateApiKey(deps, { project, userId: user.id }), {
+      project: 'project.settings',
+      detail: { tags, summary: 'Replace the SDK key; the old one stops working at once' },
+    })
+    .get('/projects/:slug/setup-status', ({ project }) => setupStatus(deps.db, project), {
+      project: true,
+      detail: { tags, summary: 'Whether the SDK has sent its first report and session' },
+    })
+    .post(
+      '/projects/:slug/send-test-report',
+      ({ project, user, set }) => {
+        set.status = 201
+        return sendTestReport(deps, project, user.id)
+      },
+      { project: 'bugs.create', detail: { tags, summary: 'File a sample report' } },
+    )
+    .get('/projects/:slug/activity', ({ project, query }) => listProjectActivity(deps.db, project.id, query), {
+      project: true,
+      query: activityQuery,
+      detail: { tags, summary: 'Recent activity across the project, newest first (50 a page)' },
+    })
+    .get('/projects/:slug/audit-log', ({ project, query }) => listAuditLog(deps.db, project.id, query.page), {
+      project: 'project.settings',
+      query: pageQuery,
+      detail: { tags, summary: 'Audit log of settings, label, member and integration changes' },
+    })

@@ -1,0 +1,38 @@
+import * as z from 'zod'
+
+/** An http(s) URL, or empty to clear it. */
+const webUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'must be an http(s) URL or empty')
+
+const projectName = z.string().trim().min(1, 'must not be empty').max(150)
+const description = z.string().trim().max(2000)
+
+export const createProjectBody = z.object({
+  name: projectName,
+  slug: z.string().trim().max(60).optional(),
+  description: description.optional(),
+  website_url: webUrl.optional(),
+})
+export type CreateProjectBody = z.infer<typeof createProjectBody>
+
+export const updateProjectBody = z.object({
+  name: projectName.optional(),
+  description: description.optional(),
+  website_url: webUrl.optional(),
+  logo_url: webUrl.optional(),
+  is_public: z.boolean().optional(),
+  screenshot_capture: z.boolean().optional(),
+  session_capture: z.boolean().optional(),
+  auto_file_errors: z.boolean().optional(),
+  capture_editor_errors: z.boolean().optional(),
+  capture_warnings: z.boolean().optional(),
+  bug_grouping: z.boolean().optional(),
+})
+export type UpdateProjectBody = z.infer<typeof updateProjectBody>
+
+export const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) })
+
+export const activityQuery = pageQuery.extend({ action: z.string().trim().max(50).optional() })

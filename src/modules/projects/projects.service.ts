@@ -1,0 +1,226 @@
+import { and, count, eq, inArray, isNull, like, or } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badRequest, forbidden } from '../../http/errors'
+import type { Account, Membership, Project } from '../../http/auth.plugin'
+import { newId, randomBase62 } from '../../lib/ids'
+import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
+import { workingAccountOf } from '../accounts/accounts.service'
+import { PLANS, requireFeature } from '../billing/plans'
+import { reports, STATUSES, type Status } from '../reports/reports.table'
+import { projectFileKeys } from './project-files'
+import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
+import { projects } from './projects.table'
+
+type ProjectDeps = Pick<AppDeps, 'db' | 'clock'>
+
+const SLUG_MAX = 60
+
+/** `name` lower-cased with spaces as hyphens and accents dropped, reduced to [a-z0-9-]; "project" when nothing is left. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^a-z0-9-]/g, '')
+    .replace(/-+/g, '-')
+    .slice(0, SLUG_MAX)
+    .replace(/^-+|-+$/g, '')
+  return slug || 'project'
+}
+
+/** A fresh SDK key: `sk_live_` and 40 base62 characters. */
+export const newApiKey = () => `sk_live_${randomBase62(40)}`
+
+// The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest.
+function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
+  const base = `${userId.replace(/-/g, '').slice(0, 6)}-${slugify(wanted)}`
+  const taken = new Set(
+    tx
+      .select({ slug: projects.slug })
+      .from(projects)
+      .where(or(eq(projects.slug, base), like(projects.slug, `${base}-%`)))
+      .all()
+      .map((r) => r.slug),
+  )
+  if (!taken.has(base)) return base
+  let n = 2
+  while (taken.has(`${base}-${n}`)) n++
+  return `${base}-${n}`
+}
+
+/** Creates a project in the creator's current account, within the plan's project limit. */
+export function createProject(deps: ProjectDeps, user: { id: string }, input: CreateProjectBody) {
+  const now = deps.clock.now()
+  return deps.db.transaction((tx) => {
+    const current = workingAccountOf(tx, user.id)
+    if (!current) throw forbidden('you are not a member of any account')
+    const plan = PLANS[current.account.plan]
+    const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
+    if (n >= plan.limits.projects) {
+      throw forbidden(`the ${plan.name} plan allows ${plan.limits.projects} projects; upgrade to create more`)
+    }
+    const row = {
+      id: newId(),
+      accountId: current.account.id,
+      createdBy: user.id,
+      name: input.name,
+      slug: uniqueSlug(tx, user.id, input.slug || input.name),
+      description: input.description ?? '',
+      websiteUrl: input.website_url ?? '',
+      apiKey: newApiKey(),
+      createdAt: now,
+      updatedAt: now,
+    }
+    tx.insert(projects).values(row).run()
+    recordAudit(tx, now, { accountId: row.accountId, projectId: row.id, actorId: user.id, action: 'project.created', target: row.id, details: { name: row.name, slug: row.slug } })
+    return { id: row.id, slug: row.slug, api_key: row.apiKey }
+  })
+}
+
+export type BugCounts = { total: number } & Record<Status, number>
+
+/** Live report counts by status for `projectIds`, from one GROUP BY. */
+export function bugCountsOf(db: DbOrTx, projectIds: string[]): Map<string, BugCounts> {
+  const out = new Map<string, BugCounts>()
+  for (const id of projectIds) out.set(id, { total: 0, ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>) })
+  if (projectIds.length === 0) return out
+  const rows = db
+    .select({ projectId: reports.projectId, status: reports.status, n: count() })
+    .from(reports)
+    .where(and(inArray(reports.projectId, projectIds), isNull(reports.deletedAt)))
+    .groupBy(reports.projectId, reports.status)
+    .all()
+  for (const r of rows) {
+    const c = out.get(r.projectId)!
+    c[r.status] += r.n
+    c.total += r.n
+  }
+  return out
+}
+
+function summary(p: Project) {
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    description: p.description,
+    website_url: p.websiteUrl,
+    logo_url: p.logoUrl,
+    is_public: p.isPublic,
+    created_at: p.createdAt.toISOString(),
+  }
+}
+
+/** The projects of the account the user works in, each with its live bug counts. */
+export function listProjects(db: DbOrTx, userId: string) {
+  const current = workingAccountOf(db, userId)
+  if (!current) return []
+  const rows = db.select().from(projects).where(eq(projects.accountId, current.account.id)).orderBy(projects.createdAt, projects.id).all()
+  const counts = bugCountsOf(db, rows.map((p) => p.id))
+  return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
+}
+
+/** The project with settings, SDK settings, API key, stats and the caller's role. */
+export function projectDetail(db: DbOrTx, project: Project, membership: Membership) {
+  const c = bugCountsOf(db, [project.id]).get(project.id)!
+  return {
+    ...summary(project),
+    api_key: project.apiKey,
+    created_by: project.createdBy,
+    updated_at: project.updatedAt.toISOString(),
+    settings: { is_public: project.isPublic, bug_grouping: project.bugGrouping },
+    sdk_settings: {
+      screenshot_capture: project.screenshotCapture,
+      session_capture: project.sessionCapture,
+      auto_file_errors: project.autoFileErrors,
+      capture_editor_errors: project.captureEditorErrors,
+      capture_warnings: project.captureWarnings,
+    },
+    stats: {
+      total_reports: c.total,
+      open_reports: c.open,
+      in_progress_reports: c.in_progress,
+      resolved_reports: c.resolved,
+      closed_reports: c.closed,
+      wont_fix_reports: c.wont_fix,
+      first_report_at: project.firstReportAt?.toISOString() ?? null,
+    },
+    role: membership.role,
+  }
+}
+
+const columnOf = {
+  name: 'name',
+  description: 'description',
+  website_url: 'websiteUrl',
+  logo_url: 'logoUrl',
+  is_public: 'isPublic',
+  screenshot_capture: 'screenshotCapture',
+  session_capture: 'sessionCapture',
+  auto_file_errors: 'autoFileErrors',
+  capture_editor_errors: 'captureEditorErrors',
+  capture_warnings: 'captureWarnings',
+  bug_grouping: 'bugGrouping',
+} as const satisfies Record<keyof UpdateProjectBody, keyof Project>
+
+/** Applies the given settings; turning on session capture needs the plan that carries it. */
+export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): void {
+  const fields = (Object.keys(columnOf) as (keyof UpdateProjectBody)[]).filter((k) => input[k] !== undefined)
+  if (fields.length === 0) throw badRequest('no valid fields to update')
+  if (input.session_capture === true) requireFeature(ctx.account.plan, 'session_capture')
+  const now = deps.clock.now()
+  const set: Partial<Project> = { updatedAt: now }
+  const changes: Record<string, [unknown, unknown]> = {}
+  for (const f of fields) {
+    const col = columnOf[f]
+    const next = input[f]
+    ;(set as Record<string, unknown>)[col] = next
+    if (ctx.project[col] !== next) changes[f] = [ctx.project[col], next]
+  }
+  deps.db.transaction((tx) => {
+    tx.update(projects).set(set).where(eq(projects.id, ctx.project.id)).run()
+    if (Object.keys(changes).length > 0) {
+      recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
+    }
+  })
+}
+
+/**
+ * Deletes the project with its reports (and, by cascade, everything hanging off them), then its
+ * stored files. Only the account owner or the project's creator may; quota counters stay as they are.
+ */
+export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'>, ctx: { project: Project; membership: Membership; userId: string }) {
+  if (ctx.membership.role !== 'owner' && ctx.project.createdBy !== ctx.userId) {
+    throw forbidden('only the account owner or the project creator can delete this project')
+  }
+  const now = deps.clock.now()
+  const keys = deps.db.transaction((tx) => {
+    const keys = projectFileKeys(tx, ctx.project.id)
+    tx.delete(projects).where(eq(projects.id, ctx.project.id)).run()
+    deleteProjectActivity(tx, ctx.project.id)
+    recordAudit(tx, now, {
+      accountId: ctx.project.accountId,
+      projectId: ctx.project.id,
+      actorId: ctx.userId,
+      action: 'project.deleted',
+      target: ctx.project.id,
+      details: { name: ctx.project.name, slug: ctx.project.slug },
+    })
+    return keys
+  })
+  // Files go only once the rows are gone, so a failed delete never leaves reports pointing at nothing.
+  await deps.files.remove(deps.db, keys)
+}
+
+/** Replaces the SDK key; the old one stops working at once. */
+export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string }) {
+  const now = deps.clock.now()
+  const apiKey = newApiKey()
+  deps.db.transaction((tx) => {
+    tx.update(projects).set({ apiKey, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
+    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.key_rotated', target: ctx.project.id })
+  })
+  return { api_key: apiKey }
+}
