@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
+import { workingAccountOf } from '../modules/accounts/accounts.service'
 import { accountMembers, accounts } from '../modules/accounts/accounts.table'
 import { findSessionUser } from '../modules/auth/auth.sessions'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
@@ -13,7 +14,8 @@ export type Membership = typeof accountMembers.$inferSelect
 
 export const INVALID_API_KEY = 'invalid API key'
 
-function bearer(headers: Record<string, string | undefined>): string | null {
+/** The token of an `Authorization: Bearer` header, or null. */
+export function bearer(headers: Record<string, string | undefined>): string | null {
   const h = headers.authorization
   if (!h) return null
   const m = /^Bearer\s+(\S+)$/i.exec(h)
@@ -24,7 +26,9 @@ function bearer(headers: Record<string, string | undefined>): string | null {
  * Auth as route options: `{ auth: true }` needs a session and gives `user`;
  * `{ project: 'bugs.assign' }` (or `true` for membership only) also loads `params.slug`'s project,
  * answering 404 to non-members and 403 to members without the permission;
- * `{ apiKey: true }` resolves the SDK's project from `X-API-Key` (or body `api_key`).
+ * `{ apiKey: true }` resolves the SDK's project from `X-API-Key` (or body `api_key`);
+ * `{ accountPermission: 'team.invite' }` (or `true`) gives `user`, the `account` they work in and their `membership`,
+ * answering 403 without the permission.
  */
 export function authPlugin(deps: AppDeps) {
   const { db, clock } = deps
@@ -35,6 +39,14 @@ export function authPlugin(deps: AppDeps) {
     if (!found) throw unauthorized('missing or invalid session token')
     return found
   }
+
+  // Prepared once: every game-client request (the hottest routes) resolves its key through it.
+  const projectByApiKey = db
+    .select({ project: projects, account: accounts })
+    .from(projects)
+    .innerJoin(accounts, eq(accounts.id, projects.accountId))
+    .where(eq(projects.apiKey, sql.placeholder('key')))
+    .prepare()
 
   return new Elysia({ name: 'auth', seed: deps.instanceId }).macro({
     auth: {
@@ -61,16 +73,22 @@ export function authPlugin(deps: AppDeps) {
         return { user, sessionId, project: row.project, membership: row.membership, account: row.account }
       },
     }),
+    accountPermission: (permission: PermissionKey | true) => ({
+      resolve({ headers }) {
+        const { user, sessionId } = sessionUser(headers)
+        const row = workingAccountOf(db, user.id)
+        if (!row) throw notFound('account not found')
+        if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
+          throw forbidden(`you need the ${permission} permission`)
+        }
+        return { user, sessionId, account: row.account, membership: row.membership }
+      },
+    }),
     apiKey: {
       resolve({ headers, body }) {
         const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
         if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
-        const row = db
-          .select({ project: projects, account: accounts })
-          .from(projects)
-          .innerJoin(accounts, eq(accounts.id, projects.accountId))
-          .where(eq(projects.apiKey, key))
-          .get()
+        const row = projectByApiKey.get({ key })
         if (!row || !row.project.isPublic) throw unauthorized(INVALID_API_KEY)
         return { project: row.project, account: row.account }
       },

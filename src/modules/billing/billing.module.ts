@@ -1,7 +1,9 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { billingJobs } from './billing.jobs'
+import { billingRoutes } from './billing.routes'
 
 export const billingModule: DomainModule = {
   name: 'billing',
-  routes: () => new Elysia(),
+  routes: billingRoutes,
+  jobs: billingJobs,
 }

@@ -45,6 +45,12 @@ export const PLANS: Record<PlanKey, Plan> = {
 /** The plan of a given tier. */
 export const planOfTier = (tier: number): Plan => Object.values(PLANS).find((p) => p.tier === tier) ?? PLANS.studio
 
+/** A plan's limits as the API shows them, keyed like the usage they cap. */
+export function limitsView(plan: PlanKey) {
+  const { projects, reports, uploadBytes, seats } = PLANS[plan].limits
+  return { projects, reports, upload_bytes: uploadBytes, seats }
+}
+
 /** Feature map of a plan: feature → available. */
 export function featuresOf(plan: PlanKey): Record<Feature, boolean> {
   const tier = PLANS[plan].tier
@@ -52,20 +58,20 @@ export function featuresOf(plan: PlanKey): Record<Feature, boolean> {
 }
 
 const FEATURE_NAMES: Record<Feature, string> = {
-  events: 'Telemetry events',
-  crash_groups: 'Crash groups',
-  triage: 'Triage suggestions',
-  churn_risk: 'Churn risk',
-  log_stack: 'Log stack',
-  widget_themes: 'Widget themes',
-  jira: 'The Jira integration',
-  session_capture: 'Session capture',
-  session_replays: 'Session replays',
+  events: 'telemetry events',
+  crash_groups: 'crash groups',
+  triage: 'triage suggestions',
+  churn_risk: 'churn risk',
+  log_stack: 'the log stack',
+  widget_themes: 'widget themes',
+  jira: 'the Jira integration',
+  session_capture: 'session capture',
+  session_replays: 'session replays',
 }
 
 /** Throws 403 naming the plan that carries `feature` when `plan` lacks it. */
 export function requireFeature(plan: PlanKey, feature: Feature): void {
   if (PLANS[plan].tier >= FEATURE_TIERS[feature]) return
   const needed = planOfTier(FEATURE_TIERS[feature])
-  throw forbidden(`${FEATURE_NAMES[feature]} needs the ${needed.name} plan or higher`)
+  throw forbidden(`the ${needed.name} plan or higher is needed for ${FEATURE_NAMES[feature]} (this account is on ${PLANS[plan].name})`)
 }

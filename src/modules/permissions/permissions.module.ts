@@ -1,7 +1,7 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { permissionsRoutes } from './permissions.routes'
 
 export const permissionsModule: DomainModule = {
   name: 'permissions',
-  routes: () => new Elysia(),
+  routes: permissionsRoutes,
 }

@@ -1,7 +1,7 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { teamRoutes } from './team.routes'
 
 export const teamModule: DomainModule = {
   name: 'team',
-  routes: () => new Elysia(),
+  routes: teamRoutes,
 }

@@ -1,0 +1,81 @@
+import { and, eq } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badRequest, forbidden } from '../../http/errors'
+import type { Membership } from '../../http/auth.plugin'
+import { accountMembers } from '../accounts/accounts.table'
+import { recordAudit } from '../activity/activity.service'
+import { memberOf, type Actor } from '../team/team.service'
+import { effectivePermissions, GROUP_NAMES, isPermissionGroup, isPermissionKey, PERMISSION_GROUPS, PERMISSION_INFO, ROLE_DEFAULTS } from './permissions.catalog'
+
+/** The catalog as `GET /api/permissions/available` serves it. */
+export function catalogView() {
+  return {
+    groups: Object.entries(PERMISSION_GROUPS).map(([key, keys]) => ({
+      key,
+      name: GROUP_NAMES[key as keyof typeof GROUP_NAMES],
+      permissions: keys.map((k) => ({ key: k, ...PERMISSION_INFO[k] })),
+    })),
+    role_defaults: ROLE_DEFAULTS,
+  }
+}
+
+/** A membership's role and effective permissions. */
+export const effectiveView = (m: Membership) => ({ role: m.role, permissions: effectivePermissions(m.role, m.permissionOverrides) })
+
+/** One member's effective permissions and the overrides behind them. */
+export function memberPermissions(db: DbOrTx, accountId: string, userId: string) {
+  const m = memberOf(db, accountId, userId)
+  return { user_id: userId, ...effectiveView(m), overrides: m.permissionOverrides }
+}
+
+export interface OverridesInput {
+  permissions?: Record<string, boolean>
+  groups?: Record<string, boolean>
+  reset?: boolean
+}
+
+/** Checks that the actor may edit `target`: owners never, admins only by the owner. */
+function editable(actor: Actor, target: Membership) {
+  if (target.role === 'owner') throw forbidden("the account owner's permissions cannot be edited")
+  if (target.role === 'admin' && actor.membership.role !== 'owner') throw forbidden("only the account owner can edit an admin's permissions")
+}
+
+/**
+ * Sets per-member overrides: `reset` drops existing ones first, then `groups` set every key of a
+ * group and `permissions` set single keys (so a key wins over its group).
+ */
+export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, input: OverridesInput) {
+  const unknownKeys = Object.keys(input.permissions ?? {}).filter((k) => !isPermissionKey(k))
+  const unknownGroups = Object.keys(input.groups ?? {}).filter((g) => !isPermissionGroup(g))
+  if (unknownKeys.length) throw badRequest(`unknown permission ${unknownKeys.join(', ')}`)
+  if (unknownGroups.length) throw badRequest(`unknown permission group ${unknownGroups.join(', ')}`)
+  const target = memberOf(deps.db, actor.account.id, userId)
+  editable(actor, target)
+  const next: Record<string, boolean> = input.reset ? {} : { ...target.permissionOverrides }
+  for (const [group, granted] of Object.entries(input.groups ?? {})) {
+    for (const k of PERMISSION_GROUPS[group as keyof typeof PERMISSION_GROUPS]) next[k] = granted
+  }
+  Object.assign(next, input.permissions ?? {})
+  save(deps, actor, target, next, 'permissions.updated')
+  return memberPermissions(deps.db, actor.account.id, userId)
+}
+
+/** Drops a member's overrides: back to the role defaults. */
+export function resetOverrides(deps: AppDeps, actor: Actor, userId: string) {
+  const target = memberOf(deps.db, actor.account.id, userId)
+  editable(actor, target)
+  save(deps, actor, target, {}, 'permissions.reset')
+  return memberPermissions(deps.db, actor.account.id, userId)
+}
+
+function save(deps: AppDeps, actor: Actor, target: Membership, overrides: Record<string, boolean>, action: string) {
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(accountMembers)
+      .set({ permissionOverrides: overrides })
+      .where(and(eq(accountMembers.accountId, target.accountId), eq(accountMembers.userId, target.userId)))
+      .run()
+    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action, target: target.userId, details: { from: target.permissionOverrides, to: overrides } })
+  })
+}

@@ -1,0 +1,114 @@
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors'
+import { DAY } from '../../lib/clock'
+import { newId, randomToken, sha256Hex } from '../../lib/ids'
+import { accountMembers, accounts } from '../accounts/accounts.table'
+import { recordAudit } from '../activity/activity.service'
+import { users } from '../auth/auth.table'
+import type { User } from '../auth/auth.sessions'
+import { PLANS, type PlanKey } from '../billing/plans'
+import { seatsUsed, type Actor } from './team.service'
+import { invitations } from './team.table'
+
+/** How long an invitation link stays valid. */
+export const INVITE_TTL_MS = 7 * DAY
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/**
+ * Invites `email` into the actor's account: takes a seat until accepted, revoked or expired, and mails
+ * a single-use link valid for 7 days. The token is returned once; only its hash is stored.
+ */
+export function createInvitation(deps: AppDeps, actor: Actor, input: { email: string; role: 'admin' | 'member' }) {
+  const { db, clock, config } = deps
+  const now = clock.now()
+  const email = input.email.trim().toLowerCase()
+  const account = actor.account
+  if (input.role === 'admin' && actor.membership.role !== 'owner') throw forbidden('only the account owner can invite admins')
+  const member = db
+    .select({ id: users.id })
+    .from(accountMembers)
+    .innerJoin(users, eq(users.id, accountMembers.userId))
+    .where(and(eq(accountMembers.accountId, account.id), eq(users.email, email)))
+    .get()
+  if (member) throw conflict(`${email} is already a member of this account`)
+  const pending = db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(and(eq(invitations.accountId, account.id), eq(invitations.email, email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
+    .get()
+  if (pending) throw conflict(`${email} has already been invited`)
+  const plan = PLANS[account.plan as PlanKey]
+  if (seatsUsed(db, account.id, now) >= plan.limits.seats) {
+    throw forbidden(`the ${plan.name} plan's limit of ${plan.limits.seats} seats is reached (members and pending invitations); upgrade to invite more`)
+  }
+  const token = randomToken(32)
+  const id = newId()
+  const expiresAt = new Date(now.getTime() + INVITE_TTL_MS)
+  const inviter = db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).get()?.name ?? 'A teammate'
+  const link = `${config.publicUrl}/invite?token=${encodeURIComponent(token)}`
+  db.transaction((tx) => {
+    tx.insert(invitations).values({ id, accountId: account.id, email, role: input.role, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now }).run()
+    recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role } })
+    deps.mailer.send(tx, {
+      to: email,
+      subject: `${inviter} invited you to ${account.name} on Glitchbox`,
+      text: `${inviter} invited you to join ${account.name} on Glitchbox as ${input.role === 'admin' ? 'an admin' : 'a member'}.\n\nAccept the invitation (valid for 7 days):\n${link}\n\nIf you did not expect this, ignore this mail.`,
+      html: `<p>${escapeHtml(inviter)} invited you to join <strong>${escapeHtml(account.name)}</strong> on Glitchbox as ${input.role === 'admin' ? 'an admin' : 'a member'}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days).</p><p>If you did not expect this, ignore this mail.</p>`,
+    })
+  })
+  return { id, token, email, role: input.role, expires_at: expiresAt.toISOString() }
+}
+
+/**
+ * Accepts an invitation as the signed-in user: their email must be the invited one. Adds the
+ * membership and makes the account the one they work in.
+ */
+export function acceptInvitation(deps: AppDeps, user: User, token: string) {
+  const now = deps.clock.now()
+  const invite = deps.db.select().from(invitations).where(eq(invitations.tokenHash, sha256Hex(token))).get()
+  if (!invite || invite.revokedAt) throw badRequest('invalid invitation token')
+  if (invite.acceptedAt) throw badRequest('this invitation has already been used')
+  if (invite.expiresAt.getTime() <= now.getTime()) throw badRequest('this invitation has expired')
+  if (invite.email !== user.email.toLowerCase()) throw forbidden('this invitation was sent to a different email address')
+  const account = deps.db.select().from(accounts).where(eq(accounts.id, invite.accountId)).get()
+  if (!account) throw badRequest('invalid invitation token')
+  let role: string = invite.role
+  deps.db.transaction((tx) => {
+    // Claim the invitation first: of two concurrent accepts only one sees accepted_at still null.
+    const claimed = tx
+      .update(invitations)
+      .set({ acceptedAt: now, acceptedBy: user.id })
+      .where(and(eq(invitations.id, invite.id), isNull(invitations.acceptedAt)))
+      .returning({ id: invitations.id })
+      .all()
+    if (claimed.length === 0) throw badRequest('this invitation has already been used')
+    const existing = tx
+      .select({ role: accountMembers.role })
+      .from(accountMembers)
+      .where(and(eq(accountMembers.accountId, account.id), eq(accountMembers.userId, user.id)))
+      .get()
+    if (existing) role = existing.role
+    else tx.insert(accountMembers).values({ accountId: account.id, userId: user.id, role: invite.role, createdAt: now }).run()
+    tx.update(users).set({ currentAccountId: account.id, updatedAt: now }).where(eq(users.id, user.id)).run()
+    recordAudit(tx, now, { accountId: account.id, actorId: user.id, action: 'invite.accepted', target: invite.email, details: { invite_id: invite.id, role } })
+  })
+  return { account_id: account.id, account_name: account.name, role }
+}
+
+/** Revokes a pending invitation of the actor's account; its link stops working and the seat is freed. */
+export function revokeInvitation(deps: AppDeps, actor: Actor, inviteId: string): void {
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    const invite = tx
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.id, inviteId), eq(invitations.accountId, actor.account.id)))
+      .get()
+    if (!invite || invite.revokedAt) throw notFound('invitation not found')
+    if (invite.acceptedAt) throw badRequest('this invitation has already been accepted')
+    tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, inviteId)).run()
+    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.revoked', target: invite.email, details: { invite_id: inviteId } })
+  })
+}

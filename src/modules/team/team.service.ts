@@ -1,0 +1,148 @@
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { forbidden, notFound } from '../../http/errors'
+import type { Account, Membership } from '../../http/auth.plugin'
+import { switchToOwnAccount } from '../accounts/accounts.service'
+import { accountMembers, accounts } from '../accounts/accounts.table'
+import { recordAudit } from '../activity/activity.service'
+import { users } from '../auth/auth.table'
+import { featuresOf, limitsView, PLANS, type PlanKey } from '../billing/plans'
+import { projects } from '../projects/projects.table'
+import { invitations } from './team.table'
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** Who is acting, in which account, with which membership. */
+export interface Actor {
+  userId: string
+  account: Account
+  membership: Membership
+  /** Set when acting through a project-scoped route, so the entry shows in that project's audit log. */
+  projectId?: string
+}
+
+/** The account's members, oldest first. */
+export function listMembers(db: DbOrTx, accountId: string) {
+  return db
+    .select({ user_id: users.id, email: users.email, name: users.name, role: accountMembers.role, joined_at: accountMembers.createdAt })
+    .from(accountMembers)
+    .innerJoin(users, eq(users.id, accountMembers.userId))
+    .where(eq(accountMembers.accountId, accountId))
+    .orderBy(asc(accountMembers.createdAt), asc(users.email))
+    .all()
+    .map((m) => ({ ...m, joined_at: iso(m.joined_at) }))
+}
+
+/** Invitations neither accepted, revoked nor expired. */
+export function pendingInvitations(db: DbOrTx, accountId: string, now: Date) {
+  return db
+    .select({ id: invitations.id, email: invitations.email, role: invitations.role, expires_at: invitations.expiresAt, created_at: invitations.createdAt })
+    .from(invitations)
+    .where(and(eq(invitations.accountId, accountId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
+    .orderBy(asc(invitations.createdAt))
+    .all()
+    .map((i) => ({ ...i, expires_at: iso(i.expires_at), created_at: iso(i.created_at) }))
+}
+
+/** Seats in use: members plus pending invitations. */
+export function seatsUsed(db: DbOrTx, accountId: string, now: Date): number {
+  const members = db.select({ n: count() }).from(accountMembers).where(eq(accountMembers.accountId, accountId)).get()?.n ?? 0
+  return members + pendingInvitations(db, accountId, now).length
+}
+
+/** Usage counters of an account, as `/api/account` and `/api/billing/subscription` report them. */
+export function accountUsage(db: DbOrTx, account: Account, now: Date) {
+  const projectCount = db.select({ n: count() }).from(projects).where(eq(projects.accountId, account.id)).get()?.n ?? 0
+  return { projects: projectCount, reports: account.reportsCreated, upload_bytes: account.uploadBytesUsed, seats: seatsUsed(db, account.id, now) }
+}
+
+/** The account as its members see it: plan, roster, projects, usage and limits. */
+export function accountView(db: DbOrTx, actor: Actor, now: Date) {
+  const { account } = actor
+  const plan = PLANS[account.plan as PlanKey]
+  return {
+    id: account.id,
+    name: account.name,
+    your_role: actor.membership.role,
+    plan: { key: plan.key, name: plan.name, tier: plan.tier },
+    members: listMembers(db, account.id),
+    pending_invitations: pendingInvitations(db, account.id, now),
+    projects: db
+      .select({ id: projects.id, name: projects.name, slug: projects.slug })
+      .from(projects)
+      .where(eq(projects.accountId, account.id))
+      .orderBy(asc(projects.createdAt))
+      .all(),
+    usage: accountUsage(db, account, now),
+    limits: limitsView(plan.key),
+    features: featuresOf(plan.key),
+  }
+}
+
+const requireManager = (actor: Actor, what: string) => {
+  if (actor.membership.role === 'member') throw forbidden(`only the account owner or an admin can ${what}`)
+}
+
+/** Renames the account; owner or admin only (spec section 5 rule 7). */
+export function renameAccount(deps: AppDeps, actor: Actor, name: string): void {
+  requireManager(actor, 'rename the account')
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(accounts).set({ name, updatedAt: now }).where(eq(accounts.id, actor.account.id)).run()
+    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'account.renamed', details: { from: actor.account.name, to: name } })
+  })
+}
+
+/** The membership of `userId` in the account, or 404. */
+export function memberOf(db: DbOrTx, accountId: string, userId: string): Membership {
+  const m = db
+    .select()
+    .from(accountMembers)
+    .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId)))
+    .get()
+  if (!m) throw notFound('member not found')
+  return m
+}
+
+/** Changes a member's role; the owner is never changed and only the owner promotes or demotes admins. */
+export function changeRole(deps: AppDeps, actor: Actor, userId: string, role: 'admin' | 'member'): void {
+  requireManager(actor, "change members' roles")
+  const target = memberOf(deps.db, actor.account.id, userId)
+  if (target.role === 'owner') throw forbidden("the account owner's role cannot be changed")
+  if ((target.role === 'admin' || role === 'admin') && actor.membership.role !== 'owner') throw forbidden('only the account owner can promote or demote admins')
+  if (target.role === role) return
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(accountMembers)
+      .set({ role })
+      .where(and(eq(accountMembers.accountId, actor.account.id), eq(accountMembers.userId, userId)))
+      .run()
+    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'member.role_changed', target: userId, details: { from: target.role, to: role } })
+  })
+}
+
+/**
+ * Removes a member from the account and so from all its projects; removing yourself leaves the account.
+ * The owner can be neither removed nor leave; only the owner removes admins. Whoever is removed and was
+ * working in the account goes back to an account of their own.
+ */
+export function removeMember(deps: AppDeps, actor: Actor, userId: string): { left: boolean } {
+  const target = memberOf(deps.db, actor.account.id, userId)
+  const leaving = userId === actor.userId
+  if (target.role === 'owner') throw forbidden(leaving ? 'the account owner cannot leave the account' : 'the account owner cannot be removed')
+  if (!leaving) {
+    requireManager(actor, 'remove members')
+    if (target.role === 'admin' && actor.membership.role !== 'owner') throw forbidden('only the account owner can remove an admin')
+  }
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.delete(accountMembers)
+      .where(and(eq(accountMembers.accountId, actor.account.id), eq(accountMembers.userId, userId)))
+      .run()
+    const user = tx.select({ current: users.currentAccountId }).from(users).where(eq(users.id, userId)).get()
+    if (user?.current === actor.account.id) switchToOwnAccount(tx, userId, deps.config.defaultPlan, now)
+    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: leaving ? 'member.left' : 'member.removed', target: userId, details: { role: target.role } })
+  })
+  return { left: leaving }
+}
