@@ -48,50 +48,57 @@ export function authPlugin(deps: AppDeps) {
     .where(eq(projects.apiKey, sql.placeholder('key')))
     .prepare()
 
+  const projectAccess = (headers: Record<string, string | undefined>, params: unknown, permission: PermissionKey | true) => {
+    const { user, sessionId } = sessionUser(headers)
+    const slug = (params as Record<string, string>).slug ?? ''
+    const row = db
+      .select({ project: projects, membership: accountMembers, account: accounts })
+      .from(projects)
+      .innerJoin(accounts, eq(accounts.id, projects.accountId))
+      .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, user.id)))
+      .where(eq(projects.slug, slug))
+      .get()
+    if (!row) throw notFound('project not found')
+    if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
+      throw forbidden(`you need the ${permission} permission`)
+    }
+    return { user, sessionId, project: row.project, membership: row.membership, account: row.account }
+  }
+
+  const accountAccess = (headers: Record<string, string | undefined>, permission: PermissionKey | true) => {
+    const { user, sessionId } = sessionUser(headers)
+    const row = workingAccountOf(db, user.id)
+    if (!row) throw notFound('account not found')
+    if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
+      throw forbidden(`you need the ${permission} permission`)
+    }
+    return { user, sessionId, account: row.account, membership: row.membership }
+  }
+
+  const keyProject = (headers: Record<string, string | undefined>, body: unknown) => {
+    const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
+    if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
+    const row = projectByApiKey.get({ key })
+    if (!row || !row.project.isPublic) throw unauthorized(INVALID_API_KEY)
+    return { project: row.project, account: row.account }
+  }
+
+  // Checks run in `transform`, before body validation, so an unauthenticated or non-member caller
+  // learns nothing from validation messages (401/404/403 come first); `resolve` hands the result on.
+  const resolved = new WeakMap<Request, Record<string, unknown>>()
+  const guard = <T extends Record<string, unknown>>(check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown }) => T) => ({
+    transform(ctx: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
+      resolved.set(ctx.request, check(ctx))
+    },
+    resolve({ request }: { request: Request }) {
+      return resolved.get(request) as T
+    },
+  })
+
   return new Elysia({ name: 'auth', seed: deps.instanceId }).macro({
-    auth: {
-      resolve({ headers }) {
-        const { user, sessionId } = sessionUser(headers)
-        return { user, sessionId }
-      },
-    },
-    project: (permission: PermissionKey | true) => ({
-      resolve({ headers, params }) {
-        const { user, sessionId } = sessionUser(headers)
-        const slug = (params as Record<string, string>).slug ?? ''
-        const row = db
-          .select({ project: projects, membership: accountMembers, account: accounts })
-          .from(projects)
-          .innerJoin(accounts, eq(accounts.id, projects.accountId))
-          .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, user.id)))
-          .where(eq(projects.slug, slug))
-          .get()
-        if (!row) throw notFound('project not found')
-        if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
-          throw forbidden(`you need the ${permission} permission`)
-        }
-        return { user, sessionId, project: row.project, membership: row.membership, account: row.account }
-      },
-    }),
-    accountPermission: (permission: PermissionKey | true) => ({
-      resolve({ headers }) {
-        const { user, sessionId } = sessionUser(headers)
-        const row = workingAccountOf(db, user.id)
-        if (!row) throw notFound('account not found')
-        if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
-          throw forbidden(`you need the ${permission} permission`)
-        }
-        return { user, sessionId, account: row.account, membership: row.membership }
-      },
-    }),
-    apiKey: {
-      resolve({ headers, body }) {
-        const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
-        if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
-        const row = projectByApiKey.get({ key })
-        if (!row || !row.project.isPublic) throw unauthorized(INVALID_API_KEY)
-        return { project: row.project, account: row.account }
-      },
-    },
+    auth: guard(({ headers }) => sessionUser(headers)),
+    project: (permission: PermissionKey | true) => guard(({ headers, params }) => projectAccess(headers, params, permission)),
+    accountPermission: (permission: PermissionKey | true) => guard(({ headers }) => accountAccess(headers, permission)),
+    apiKey: guard(({ headers, body }) => keyProject(headers, body)),
   })
 }
