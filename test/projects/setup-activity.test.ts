@@ -114,6 +114,19 @@ describe('GET /api/projects/:slug/audit-log', () => {
     expect(second.entries.map((e: { details: { name: string } }) => e.details.name)).toEqual(['L2', 'L1', 'L0'])
   })
 
+  it('includes account-wide member changes and leaves out other accounts', async () => {
+    const owner = await createUser(t)
+    const p = createProject(t, owner)
+    const other = await createUser(t)
+    createProject(t, other)
+    await t.request('POST', '/api/account/invites', { token: owner.token, body: { email: 'new.artist@example.com', role: 'member' } })
+    await t.request('POST', '/api/account/invites', { token: other.token, body: { email: 'elsewhere@example.com', role: 'member' } })
+    const log = (await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: owner.token })).body.data
+    expect(log.total).toBe(1)
+    expect(log.entries[0].action).toMatch(/^invit/)
+    expect(JSON.stringify(log)).not.toContain('elsewhere@example.com')
+  })
+
   it('needs project.settings (403) and membership (404)', async () => {
     const owner = await createUser(t)
     const p = createProject(t, owner)

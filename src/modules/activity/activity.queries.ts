@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { users } from '../auth/auth.table'
 import { reports } from '../reports/reports.table'
@@ -36,13 +36,14 @@ export function listProjectActivity(db: DbOrTx, projectId: string, o: { action?:
     }))
 }
 
-/** A project's audit log page: `{entries, total, page, per_page}`, newest first. */
-export function listAuditLog(db: DbOrTx, projectId: string, page: number) {
+/** A project's audit log page (`{entries, total, page, per_page}`, newest first): its own entries plus account-wide ones (members, roles, invitations). */
+export function listAuditLog(db: DbOrTx, project: { id: string; accountId: string }, page: number) {
+  const scope = or(eq(auditLog.projectId, project.id), and(eq(auditLog.accountId, project.accountId), isNull(auditLog.projectId)))
   const entries = db
     .select({ e: auditLog, actorName })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
-    .where(eq(auditLog.projectId, projectId))
+    .where(scope)
     .orderBy(desc(auditLog.seq))
     .limit(ACTIVITY_PAGE_SIZE)
     .offset((page - 1) * ACTIVITY_PAGE_SIZE)
@@ -56,6 +57,6 @@ export function listAuditLog(db: DbOrTx, projectId: string, page: number) {
       actor_name: actorName,
       created_at: e.createdAt.toISOString(),
     }))
-  const [{ total }] = db.select({ total: count() }).from(auditLog).where(eq(auditLog.projectId, projectId)).all() as [{ total: number }]
+  const [{ total }] = db.select({ total: count() }).from(auditLog).where(scope).all() as [{ total: number }]
   return { entries, total, page, per_page: ACTIVITY_PAGE_SIZE }
 }

@@ -64,7 +64,7 @@ export const projectsRoutes = (deps: AppDeps) =>
       query: activityQuery,
       detail: { tags, summary: 'Recent activity across the project, newest first (50 a page)' },
     })
-    .get('/projects/:slug/audit-log', ({ project, query }) => listAuditLog(deps.db, project.id, query.page), {
+    .get('/projects/:slug/audit-log', ({ project, query }) => listAuditLog(deps.db, project, query.page), {
       project: 'project.settings',
       query: pageQuery,
       detail: { tags, summary: 'Audit log of settings, label, member and integration changes' },
