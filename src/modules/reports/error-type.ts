@@ -1,34 +1,69 @@
 /**
- * Reads the exception or error class from a report's title and stack trace, for grouping and the
- * error-types listing. Empty when none is recognisable. Order matters: the most specific forms first.
+ * Reads the exception or error class from a report's title and stack trace, for the error-types
+ * listing and the `error_type` filter. Empty when none is recognisable. Each text is tried against
+ * the forms below in order, most specific first; within one form the first occurrence wins.
  */
-const patterns: RegExp[] = [
-  // Godot / engine prefixes: "[Script Error]", "[Shader Error]"
-  /\[((?:Script|Shader|Parse|Engine|Native)\s+Error)\]/,
-  // Signals of native crashes.
-  /\b(SIG(?:SEGV|ABRT|BUS|FPE|ILL|TRAP|KILL|PIPE))\b/,
-  // C++: std::out_of_range, std::bad_alloc
-  /\b(std::[a-z_]+)\b/,
-  // Java/Kotlin/C# fully qualified: java.lang.IllegalStateException, System.NullReferenceException
-  /\b((?:[a-z][\w]*\.)+[A-Z]\w*(?:Exception|Error))\b/,
-  /\b((?:System|UnityEngine|Godot|Microsoft)(?:\.[A-Z]\w*)+(?:Exception|Error))\b/,
-  // Bare class names: NullReferenceException, TypeError, KeyError
-  /\b([A-Z]\w*(?:Exception|Error))\b(?=\s*[:(]|\s+at\s|\s*$|\s+in\s)/m,
-  /\b([A-Z]\w*(?:Exception|Error))\b/,
+const CPP_EXCEPTIONS =
+  'exception|bad_alloc|bad_array_new_length|bad_cast|bad_typeid|bad_function_call|bad_weak_ptr|bad_optional_access|bad_variant_access|bad_any_cast|' +
+  'logic_error|invalid_argument|domain_error|length_error|out_of_range|future_error|runtime_error|range_error|overflow_error|underflow_error|' +
+  'system_error|regex_error|ios_base::failure|filesystem::filesystem_error|format_error'
+
+const forms: { re: RegExp; name?: (m: RegExpExecArray) => string }[] = [
+  // Godot: "[Script Error] …", "SCRIPT ERROR: …", "USER SCRIPT ERROR: …", "Parse Error: …" (Godot 3 and 4 output).
+  {
+    re: /(?:^|\[|\b(?:USER\s+))\s*(SCRIPT|SHADER|PARSE)\s+ERROR\s*(?:\]|:)/gim,
+    name: (m) => `${m[1]![0]!.toUpperCase()}${m[1]!.slice(1).toLowerCase()} Error`,
+  },
+  // C++: "terminate called after throwing an instance of 'std::out_of_range'", "std::bad_alloc".
+  { re: new RegExp(`\\b(std::(?:__\\w+::)?(?:${CPP_EXCEPTIONS}))\\b`, 'g'), name: (m) => m[1]!.replace(/::__\w+::/, '::') },
+  // Native crashes: Windows (Unreal) exception codes and Apple Mach exceptions (which name the signal
+  // after them, so they come first), then POSIX signals.
+  { re: /\b(EXCEPTION_(?:ACCESS_VIOLATION|STACK_OVERFLOW|ILLEGAL_INSTRUCTION|INT_DIVIDE_BY_ZERO|IN_PAGE_ERROR|BREAKPOINT)|EXC_(?:BAD_ACCESS|BAD_INSTRUCTION|CRASH|ARITHMETIC|BREAKPOINT|RESOURCE))\b/g },
+  { re: /\b(SIG(?:SEGV|ABRT|BUS|FPE|ILL|TRAP|KILL|PIPE|SYS))\b/g },
+  // Qualified classes as written: java.lang.IllegalStateException, kotlin.UninitializedPropertyAccessException,
+  // System.NullReferenceException, UnityEngine.MissingReferenceException, requests.exceptions.ConnectionError.
+  { re: /\b((?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Exception|Error|Fault))\b/g },
+  // Bare classes: NullReferenceException, TypeError, KeyError, NSRangeException.
+  { re: /\b([A-Z]\w*(?:Exception|Error|Fault))\b/g },
 ]
 
-// Words that look like classes but only name the report kind the SDK prefixes titles with.
-const ignored = new Set(['Error', 'Exception'])
+// Words that look like classes but are too generic to group by (JS `Error:`, the SDK's "[Error]" kind).
+const ignored = new Set(['Error', 'Exception', 'Fault'])
 
-/** The error class found in the title first, then in the description (stack trace); '' when none. */
-export function extractErrorType(title: string, description = ''): string {
-  for (const text of [stripSdkPrefix(title), stackSection(description)]) {
-    for (const re of patterns) {
-      const m = re.exec(text)
-      if (m && !ignored.has(m[1]!)) return m[1]!.slice(0, 200)
+function firstClass(text: string): string {
+  for (const { re, name } of forms) {
+    re.lastIndex = 0
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const found = name ? name(m) : m[1]!
+      if (!ignored.has(found)) return found.slice(0, 200)
     }
   }
   return ''
+}
+
+/**
+ * Python prints the exception after the frames: the first unindented line after the last
+ * "Traceback (most recent call last):" (the last one is the exception that escaped, when chained).
+ */
+function pythonException(text: string): string {
+  const at = text.lastIndexOf('Traceback (most recent call last)')
+  if (at === -1) return ''
+  const line = text
+    .slice(at)
+    .split(/\r?\n/)
+    .slice(1)
+    .find((l) => l.trim() !== '' && !/^\s/.test(l))
+  const m = line ? /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::|$)/.exec(line.trim()) : null
+  return m ? m[1]! : ''
+}
+
+/** The error class found in the title first, then in the description's stack trace; '' when none. */
+export function extractErrorType(title: string, description = ''): string {
+  const stack = stackSection(description)
+  const found = firstClass(stripSdkPrefix(title)) || pythonException(stack) || firstClass(stack)
+  if (found) return found
+  // An SDK freeze report names no class: the kind itself is what groups them.
+  return /^\s*\[Freeze\]/i.test(title) ? 'Freeze' : ''
 }
 
 /** "[Error] NullReferenceException: …" → "NullReferenceException: …" (SDK auto-filed titles). */
@@ -38,6 +73,6 @@ function stripSdkPrefix(title: string): string {
 
 /** The `--- Stack Trace ---` section when present (auto-filed errors), else the whole text. */
 function stackSection(description: string): string {
-  const m = /---\s*Stack Trace\s*---([\s\S]*?)(?:---\s*Recent Logs\s*---|$)/i.exec(description)
+  const m = /---\s*Stack\s*Trace\s*---([\s\S]*?)(?:---\s*Recent\s*Logs\s*---|$)/i.exec(description)
   return m ? m[1]! : description
 }

@@ -1,7 +1,4 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { reportsRoutes } from './reports.routes'
 
-export const reportsModule: DomainModule = {
-  name: 'reports',
-  routes: () => new Elysia(),
-}
+export const reportsModule: DomainModule = { name: 'reports', routes: reportsRoutes }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
 import { projects } from '../projects/projects.table'
@@ -10,6 +11,8 @@ export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const
 export type Status = (typeof STATUSES)[number]
 export type Priority = (typeof PRIORITIES)[number]
 export type Category = (typeof CATEGORIES)[number]
+
+const live = sql`deleted_at IS NULL`
 
 /** Bug reports. `rowid` (an implicit alias would hide it) backs the FTS5 index in reports.fts.ts. */
 export const reports = sqliteTable(
@@ -56,16 +59,22 @@ export const reports = sqliteTable(
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at'),
   },
+  // List indexes are partial over live rows (every list query says `deleted_at IS NULL`) and end in
+  // `seq`, so each filter or sort reads the page straight off one index in "newest first" order.
   (t) => [
     uniqueIndex('reports_id_unique').on(t.id),
     uniqueIndex('reports_project_number_unique').on(t.projectId, t.reportNumber),
-    index('reports_project_live_idx').on(t.projectId, t.deletedAt, t.seq),
-    index('reports_project_status_idx').on(t.projectId, t.status, t.seq),
-    index('reports_project_priority_idx').on(t.projectId, t.priorityRank, t.seq),
-    index('reports_project_updated_idx').on(t.projectId, t.updatedAt),
-    index('reports_project_upvotes_idx').on(t.projectId, t.upvotes),
+    index('reports_live_idx').on(t.projectId, t.seq).where(live),
+    index('reports_live_status_idx').on(t.projectId, t.status, t.seq).where(live),
+    index('reports_live_status_priority_idx').on(t.projectId, t.status, t.priorityRank, t.seq).where(live),
+    // seq descending: "priority" sorts by rank, then newest first, in one index walk.
+    index('reports_live_priority_idx').on(t.projectId, t.priorityRank, sql`${sql.identifier('seq')} desc`).where(live),
+    index('reports_live_category_idx').on(t.projectId, t.category, t.seq).where(live),
+    index('reports_live_source_idx').on(t.projectId, t.source, t.seq).where(live),
+    index('reports_live_updated_idx').on(t.projectId, t.updatedAt, t.seq).where(live),
+    index('reports_live_upvotes_idx').on(t.projectId, t.upvotes, t.seq).where(live),
+    index('reports_live_error_type_idx').on(t.projectId, t.errorType, t.seq).where(live),
+    index('reports_live_assignee_idx').on(t.projectId, t.assignedTo, t.seq).where(live),
     index('reports_project_title_key_idx').on(t.projectId, t.titleKey),
-    index('reports_project_error_type_idx').on(t.projectId, t.errorType),
-    index('reports_project_assignee_idx').on(t.projectId, t.assignedTo),
   ],
 )

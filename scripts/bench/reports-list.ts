@@ -1,0 +1,188 @@
+/**
+ * Report list benchmark (issue 4): seeds one project with N reports (default 1,000,000) in a temp
+ * data dir migrated with the real migrations, then times list requests in-process through
+ * `app.handle` (and over HTTP with --http) against raw bun:sqlite running the equivalent SQL.
+ *
+ *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep]
+ *
+ * "Raw" runs, with hand-written SQL on the same connection, everything the endpoint's answer needs:
+ * the page, the total (the project counter, or the count bounded at 10,001 rows when filtered) and
+ * the labels of the page. The ratio is app p50 / raw p50; "app-raw" is the per-request cost outside
+ * those queries (routing, session and membership lookup, validation, JSON).
+ */
+import type { Database } from 'bun:sqlite'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { loadConfig } from '../../src/config/config'
+import { rawSqlite } from '../../src/db/client'
+import { buildDeps } from '../../src/deps'
+import { newId, randomBase62 } from '../../src/lib/ids'
+import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { createSession } from '../../src/modules/auth/auth.sessions'
+import { projects } from '../../src/modules/projects/projects.table'
+import { COUNT_CAP } from '../../src/modules/reports/reports.list'
+import { COMMON_TERM, RARE_TERM, seedReports } from './reports-seed'
+
+const args = process.argv.slice(2)
+const flag = (name: string) => args.includes(`--${name}`)
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`)
+  return i === -1 ? fallback : Number(args[i + 1])
+}
+const N = option('reports', 1_000_000)
+const ITERATIONS = option('iterations', 200)
+const WARMUP = 20
+
+const dir = mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
+const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'error' }, {}, 'bench')
+const deps = buildDeps(config)
+const app = createApp(deps)
+const sqlite = rawSqlite(deps.db)
+
+const now = new Date('2026-01-01T00:00:00Z')
+const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+const token = createSession(deps.db, user.id, new Date())
+const projectId = newId()
+const slug = 'bench-game'
+deps.db
+  .insert(projects)
+  .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
+  .run()
+
+console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
+const seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+const dbBytes = Number(sqlite.query<{ n: number }, []>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get()!.n)
+console.log(`seeded in ${seed.seconds.toFixed(1)} s, database ${(dbBytes / 1024 / 1024).toFixed(0)} MB`)
+
+const LIST_COLS = `seq, id, report_number, title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at`
+const LIVE = `project_id = ?1 AND deleted_at IS NULL`
+
+interface Scenario {
+  name: string
+  query: string
+  /** The page SQL; `?1` is the project id, `?2` the scenario parameter when there is one. */
+  page: string
+  /** Bounded count SQL when the list is filtered; null when the total is the project counter. */
+  count: string | null
+  param?: string
+}
+
+const fts = (extra = '') => `FROM reports_fts JOIN reports ON reports.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${LIVE}${extra}`
+const scenarios: Scenario[] = [
+  { name: 'first page, unfiltered', query: '', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 25`, count: null },
+  {
+    name: 'two filters (status=open, priority=high)',
+    query: 'status=open&priority=high',
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND status = 'open' AND priority_rank = 1 ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND status = 'open' AND priority_rank = 1 LIMIT ${COUNT_CAP + 1})`,
+  },
+  {
+    name: `q rare term (${RARE_TERM})`,
+    query: `q=${RARE_TERM}`,
+    page: `SELECT reports.seq, reports.id, report_number, reports.title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
+    param: `"${RARE_TERM}"`,
+  },
+  {
+    name: `q common term (${COMMON_TERM})`,
+    query: `q=${COMMON_TERM}`,
+    page: `SELECT reports.seq, reports.id, report_number, reports.title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
+    param: `"${COMMON_TERM}"`,
+  },
+  { name: 'sort=priority', query: 'sort=priority', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY priority_rank ASC, seq DESC LIMIT 25`, count: null },
+  { name: 'page 400', query: 'page=400', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 25 OFFSET 9975`, count: null },
+]
+
+/** Raw bun:sqlite doing what the endpoint does, minus HTTP, auth and JSON. */
+function rawRunner(db: Database, s: Scenario) {
+  const page = db.prepare(s.page)
+  const count = s.count ? db.prepare(s.count) : null
+  const counter = db.prepare('SELECT live_report_count FROM projects WHERE id = ?1')
+  const labels = db.prepare(
+    'SELECT rl.report_id, l.id, l.name, l.color FROM report_labels rl JOIN labels l ON l.id = rl.label_id WHERE rl.report_id IN (SELECT value FROM json_each(?1)) ORDER BY l.name',
+  )
+  return () => {
+    const params = s.param === undefined ? [projectId] : [projectId, s.param]
+    const rows = page.all(...(params as [string])) as { id: string }[]
+    const total = count ? count.get(...(params as [string])) : counter.get(projectId)
+    const l = labels.all(JSON.stringify(rows.map((r) => r.id)))
+    return [rows, total, l]
+  }
+}
+
+let ip = 0
+const nextIp = () => `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`
+function appRunner(s: Scenario) {
+  const url = `http://localhost/api/projects/${slug}/bugs${s.query ? `?${s.query}` : ''}`
+  return async () => {
+    const res = await app.handle(new Request(url, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': nextIp() } }))
+    if (res.status !== 200) throw new Error(`${url} → ${res.status} ${await res.text()}`)
+    return res.json()
+  }
+}
+
+async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < WARMUP; i++) await fn()
+  const samples: number[] = []
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t0 = performance.now()
+    await fn()
+    samples.push(performance.now() - t0)
+  }
+  samples.sort((a, b) => a - b)
+  return { p50: samples[Math.floor(samples.length * 0.5)]!, p95: samples[Math.floor(samples.length * 0.95)]! }
+}
+
+let server: ReturnType<typeof Bun.serve> | null = null
+if (flag('http')) server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => app.handle(req) })
+
+// One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
+for (const s of scenarios) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
+
+const rows: string[][] = []
+for (const s of scenarios) {
+  if (flag('plans')) {
+    console.log(`\n${s.name}`)
+    for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
+      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...((s.param === undefined ? [projectId] : [projectId, s.param]) as [string])) as { detail: string }[]
+      console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
+    }
+  }
+  const body = (await appRunner(s)()) as { data: { total: number; total_capped: boolean; bugs: unknown[] } }
+  const raw = await time(rawRunner(sqlite, s))
+  const inProcess = await time(appRunner(s))
+  const row = [
+    s.name,
+    `${body.data.total}${body.data.total_capped ? '+' : ''}`,
+    raw.p50.toFixed(2),
+    raw.p95.toFixed(2),
+    inProcess.p50.toFixed(2),
+    inProcess.p95.toFixed(2),
+    (inProcess.p50 / raw.p50).toFixed(2),
+    (inProcess.p50 - raw.p50).toFixed(2),
+  ]
+  if (server) {
+    const url = `http://127.0.0.1:${server.port}/api/projects/${slug}/bugs${s.query ? `?${s.query}` : ''}`
+    const http = await time(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': nextIp() } })).json())
+    row.push(http.p50.toFixed(2), http.p95.toFixed(2))
+  }
+  rows.push(row)
+}
+server?.stop(true)
+
+const cpuModel = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown'
+console.log(`\nhardware: ${cpus().length} CPUs (nproc), ${cpuModel}; Bun ${Bun.version}; SQLite ${sqlite.query<{ v: string }, []>('SELECT sqlite_version() AS v').get()!.v}`)
+console.log(`reports: ${N.toLocaleString('en')} in one project, seeded in ${seed.seconds.toFixed(1)} s; ${ITERATIONS} timed runs after ${WARMUP} warm-up; times in ms; total "+" = capped at ${COUNT_CAP}`)
+const header = ['scenario', 'total', 'raw p50', 'raw p95', 'app p50', 'app p95', 'app/raw p50', 'app-raw p50', ...(server ? ['http p50', 'http p95'] : [])]
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`
+console.log(line(header))
+console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`)
+for (const r of rows) console.log(line(r))
+
+sqlite.close()
+if (flag('keep')) console.log(`kept ${dir}`)
+else rmSync(dir, { recursive: true, force: true })

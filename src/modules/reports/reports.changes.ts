@@ -1,0 +1,168 @@
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
+import { badRequest, forbidden } from '../../http/errors'
+import type { Membership } from '../../http/auth.plugin'
+import { accountMembers } from '../accounts/accounts.table'
+import { type ActivityEntry, recordActivity } from '../activity/activity.service'
+import { hasPermission } from '../permissions/permissions.catalog'
+import { projects } from '../projects/projects.table'
+import { findLiveReport } from './reports.read'
+import type { BulkDeleteBody, BulkUpdateBody, UpdateReportBody } from './reports.schemas'
+import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
+import { reports } from './reports.table'
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
+
+interface Actor {
+  userId: string
+  membership: Pick<Membership, 'role' | 'permissionOverrides'>
+}
+
+interface ProjectRef {
+  id: string
+  accountId: string
+}
+
+/** API field name → report column, for every field an update may touch. */
+const FIELDS = {
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  priority: 'priority',
+  category: 'category',
+  assigned_to: 'assignedTo',
+  is_private: 'isPrivate',
+  platform: 'platform',
+} as const satisfies Record<string, keyof Report>
+
+type Field = keyof typeof FIELDS
+type Changes = Partial<Pick<Report, (typeof FIELDS)[Field]>>
+
+/**
+ * The column values a body asks for, after checking the caller may assign and that the assignee
+ * is on the project's team. Throws 400 "no valid fields to update" when the body sets nothing.
+ */
+function requestedChanges(tx: Tx, project: ProjectRef, actor: Actor, body: Partial<Record<Field, unknown>>): Changes {
+  const changes: Record<string, unknown> = {}
+  for (const [field, column] of Object.entries(FIELDS)) {
+    const value = body[field as Field]
+    if (value !== undefined) changes[column] = value
+  }
+  if (Object.keys(changes).length === 0) throw badRequest('no valid fields to update')
+  if ('assignedTo' in changes) {
+    if (!hasPermission(actor.membership.role, actor.membership.permissionOverrides, 'bugs.assign')) throw forbidden('you need the bugs.assign permission')
+    const assignee = (changes.assignedTo as string | null) || null
+    changes.assignedTo = assignee
+    if (assignee) {
+      const member = tx
+        .select({ userId: accountMembers.userId })
+        .from(accountMembers)
+        .where(and(eq(accountMembers.accountId, project.accountId), eq(accountMembers.userId, assignee)))
+        .get()
+      if (!member) throw badRequest("assigned_to must be a member of the project's team")
+    }
+  }
+  return changes as Changes
+}
+
+/** field → [old, new] for the fields `changes` really changes on `r`. */
+function diff(r: Report, changes: Changes): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {}
+  for (const [field, column] of Object.entries(FIELDS)) {
+    if (column in changes && changes[column] !== r[column]) out[field] = [r[column], changes[column]]
+  }
+  return out
+}
+
+/**
+ * Applies the same changes to `targets` in `tx`: one UPDATE for the reports that really change,
+ * an activity entry per changed field and one `bug_updated` event per changed report.
+ */
+function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, targets: Report[], changes: Changes): void {
+  const changed = targets.map((r) => ({ r, d: diff(r, changes) })).filter((c) => Object.keys(c.d).length > 0)
+  if (changed.length === 0) return
+  const now = deps.clock.now()
+  const set = { ...changes, updatedAt: now, ...(changes.priority ? { priorityRank: priorityRank(changes.priority) } : {}) }
+  const updated = tx
+    .update(reports)
+    .set(set)
+    .where(
+      inArray(
+        reports.id,
+        changed.map((c) => c.r.id),
+      ),
+    )
+    .returning()
+    .all()
+  const entries: ActivityEntry[] = changed.flatMap(({ r, d }) =>
+    Object.entries(d).map(([field, [oldValue, newValue]]) => ({ projectId, reportId: r.id, actorId, action: 'updated', field, oldValue, newValue })),
+  )
+  recordActivity(tx, now, entries)
+  const diffs = new Map(changed.map((c) => [c.r.id, c.d]))
+  for (const u of updated) {
+    deps.events.emit(tx, { type: 'bug_updated', projectId, reportId: u.id, actorId, data: serializeReportForEvent(u), changes: diffs.get(u.id)! })
+  }
+}
+
+/** `PATCH /bugs/{number}`. */
+export function updateReport(deps: Deps, project: ProjectRef, actor: Actor, rawNumber: string, body: UpdateReportBody): void {
+  deps.db.transaction((tx) => {
+    const report = findLiveReport(tx, project.id, rawNumber)
+    const changes = requestedChanges(tx, project, actor, body)
+    applyChanges(deps, tx, project.id, actor.userId, [report], changes)
+  })
+}
+
+/** The live reports of the project a bulk body names, by `bug_ids` or `bug_numbers` (400 without either). */
+function bulkSelector(projectId: string, body: BulkDeleteBody): SQL {
+  const { bug_ids: ids, bug_numbers: numbers } = body
+  if (ids && numbers) throw badRequest('send bug_ids or bug_numbers, not both')
+  if (!ids && !numbers) throw badRequest('bug_ids or bug_numbers is required (1 to 100 entries)')
+  const which = ids ? inArray(reports.id, ids) : inArray(reports.reportNumber, numbers!)
+  return and(eq(reports.projectId, projectId), isNull(reports.deletedAt), which)!
+}
+
+/**
+ * `PATCH /bugs/bulk`: sets the same fields on up to 100 live reports in one transaction.
+ * Answers how many live reports of this project were addressed (changed or already so).
+ */
+export function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): { updated: number } {
+  return deps.db.transaction((tx) => {
+    const where = bulkSelector(project.id, body)
+    const changes = requestedChanges(tx, project, actor, body)
+    const targets = tx.select().from(reports).where(where).all()
+    applyChanges(deps, tx, project.id, actor.userId, targets, changes)
+    return { updated: targets.length }
+  })
+}
+
+/** Soft-deletes the live reports matching `where` (one UPDATE), keeps the live counter in step and logs each deletion. */
+function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, where: SQL): number {
+  const now = deps.clock.now()
+  const gone = tx.update(reports).set({ deletedAt: now }).where(where).returning({ id: reports.id }).all()
+  if (gone.length === 0) return 0
+  tx.update(projects)
+    .set({ liveReportCount: sql`max(${projects.liveReportCount} - ${gone.length}, 0)` })
+    .where(eq(projects.id, projectId))
+    .run()
+  recordActivity(
+    tx,
+    now,
+    gone.map((g) => ({ projectId, reportId: g.id, actorId, action: 'deleted' })),
+  )
+  return gone.length
+}
+
+/** `DELETE /bugs/{number}`: soft delete; the report still counts toward the plan's quota. */
+export function deleteReport(deps: Deps, projectId: string, actorId: string, rawNumber: string): void {
+  deps.db.transaction((tx) => {
+    const report = findLiveReport(tx, projectId, rawNumber)
+    softDelete(deps, tx, projectId, actorId, eq(reports.id, report.id))
+  })
+}
+
+/** `DELETE /bugs/bulk`: soft-deletes up to 100 live reports of the project. */
+export function bulkDeleteReports(deps: Deps, projectId: string, actorId: string, body: BulkDeleteBody): { deleted: number } {
+  return deps.db.transaction((tx) => ({ deleted: softDelete(deps, tx, projectId, actorId, bulkSelector(projectId, body)) }))
+}

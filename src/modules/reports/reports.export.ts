@@ -1,0 +1,110 @@
+import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { csvRow } from './csv'
+import { type Priority, reports, type Status } from './reports.table'
+
+/** Rows read per chunk: memory stays constant whatever the project's size. */
+export const EXPORT_CHUNK = 1000
+
+const HEADER = [
+  'report_number',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'category',
+  'platform',
+  'game_version',
+  'error_type',
+  'source',
+  'assigned_to',
+  'upvotes',
+  'occurrences',
+  'reporter_name',
+  'created_at',
+  'updated_at',
+]
+
+const ph = sql.placeholder
+const cache = new WeakMap<Db, Map<string, ReturnType<typeof prepareChunk>>>()
+
+function prepareChunk(db: Db, byStatus: boolean, byPriority: boolean) {
+  const c: SQL[] = [eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt), gt(reports.seq, ph('after'))]
+  if (byStatus) c.push(eq(reports.status, ph('status')))
+  if (byPriority) c.push(eq(reports.priority, ph('priority')))
+  return db
+    .select({
+      seq: reports.seq,
+      reportNumber: reports.reportNumber,
+      title: reports.title,
+      description: reports.description,
+      status: reports.status,
+      priority: reports.priority,
+      category: reports.category,
+      platform: reports.platform,
+      gameVersion: reports.gameVersion,
+      errorType: reports.errorType,
+      source: reports.source,
+      assignedTo: reports.assignedTo,
+      upvotes: reports.upvotes,
+      occurrences: reports.occurrenceCount,
+      reporterName: reports.reporterName,
+      createdAt: reports.createdAt,
+      updatedAt: reports.updatedAt,
+    })
+    .from(reports)
+    .where(and(...c))
+    .orderBy(asc(reports.seq))
+    .limit(EXPORT_CHUNK)
+    .prepare()
+}
+
+function chunkStatement(db: Db, byStatus: boolean, byPriority: boolean) {
+  let m = cache.get(db)
+  if (!m) cache.set(db, (m = new Map()))
+  const key = `${byStatus}:${byPriority}`
+  let st = m.get(key)
+  if (!st) m.set(key, (st = prepareChunk(db, byStatus, byPriority)))
+  return st
+}
+
+/**
+ * The project's live reports as a CSV stream, oldest first: each pull reads the next keyset chunk
+ * (seq > last seen), so a 1M-report export never holds more than one chunk in memory.
+ */
+export function exportReportsCsv(db: Db, projectId: string, filters: { status?: Status; priority?: Priority }): ReadableStream<Uint8Array> {
+  const st = chunkStatement(db, filters.status !== undefined, filters.priority !== undefined)
+  const encoder = new TextEncoder()
+  let after = 0
+  let headerSent = false
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let out = headerSent ? '' : csvRow(HEADER)
+      headerSent = true
+      const rows = st.all({ projectId, after, status: filters.status, priority: filters.priority })
+      for (const r of rows) {
+        out += csvRow([
+          r.reportNumber,
+          r.title,
+          r.description,
+          r.status,
+          r.priority,
+          r.category,
+          r.platform,
+          r.gameVersion,
+          r.errorType,
+          r.source,
+          r.assignedTo,
+          r.upvotes,
+          r.occurrences,
+          r.reporterName,
+          r.createdAt.toISOString(),
+          r.updatedAt.toISOString(),
+        ])
+      }
+      if (out) controller.enqueue(encoder.encode(out))
+      if (rows.length < EXPORT_CHUNK) controller.close()
+      else after = rows.at(-1)!.seq
+    },
+  })
+}

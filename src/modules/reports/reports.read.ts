@@ -1,0 +1,104 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Db, DbOrTx } from '../../db/client'
+import { notFound } from '../../http/errors'
+import { activity } from '../activity/activity.table'
+import { users } from '../auth/auth.table'
+import { comments } from '../comments/comments.table'
+import { labelsByReport } from './reports.list'
+import type { Report } from './reports.service'
+import { reports } from './reports.table'
+import { reportView } from './reports.views'
+
+const ph = sql.placeholder
+const userName = sql<string | null>`coalesce(${users.displayName}, ${users.name})`
+
+const statements = new WeakMap<Db, ReturnType<typeof prepare>>()
+
+function prepare(db: Db) {
+  return {
+    comments: db
+      .select({ id: comments.id, body: comments.body, isInternal: comments.isInternal, authorId: comments.authorId, authorName: userName, createdAt: comments.createdAt })
+      .from(comments)
+      .leftJoin(users, eq(users.id, comments.authorId))
+      .where(eq(comments.reportId, ph('reportId')))
+      .orderBy(asc(comments.createdAt), asc(comments.id))
+      .prepare(),
+    activity: db
+      .select({
+        id: activity.seq,
+        action: activity.action,
+        field: activity.field,
+        oldValue: activity.oldValue,
+        newValue: activity.newValue,
+        actorId: activity.actorId,
+        actorName: userName,
+        createdAt: activity.createdAt,
+      })
+      .from(activity)
+      .leftJoin(users, eq(users.id, activity.actorId))
+      .where(eq(activity.reportId, ph('reportId')))
+      .orderBy(asc(activity.seq))
+      .prepare(),
+  }
+}
+
+function statementsFor(db: Db) {
+  let st = statements.get(db)
+  if (!st) statements.set(db, (st = prepare(db)))
+  return st
+}
+
+/** Path `{number}` as a report number: a positive integer, else null. */
+export const parseReportNumber = (raw: string): number | null => (/^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null)
+
+/** The live report `number` of a project, or 404 `report not found` (also for a malformed number). */
+export function findLiveReport(db: DbOrTx, projectId: string, rawNumber: string): Report {
+  const number = parseReportNumber(rawNumber)
+  const report =
+    number === null
+      ? undefined
+      : db
+          .select()
+          .from(reports)
+          .where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number), isNull(reports.deletedAt)))
+          .get()
+  if (!report) throw notFound('report not found')
+  return report
+}
+
+/** `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the team) and labels. */
+export function readReport(deps: Pick<AppDeps, 'db' | 'files'>, projectId: string, rawNumber: string) {
+  const st = statementsFor(deps.db)
+  const report = findLiveReport(deps.db, projectId, rawNumber)
+  const labels = labelsByReport(deps.db, [report.id]).get(report.id) ?? []
+  return {
+    bug: reportView(report, labels, deps.files),
+    comments: st.comments.all({ reportId: report.id }).map((c) => ({
+      id: c.id,
+      body: c.body,
+      is_internal: c.isInternal,
+      author_id: c.authorId,
+      author_name: c.authorName,
+      created_at: c.createdAt.toISOString(),
+    })),
+    labels,
+  }
+}
+
+/** `GET /bugs/{number}/activity`: who changed what, oldest first. */
+export function reportActivity(db: Db, projectId: string, rawNumber: string) {
+  const report = findLiveReport(db, projectId, rawNumber)
+  return statementsFor(db)
+    .activity.all({ reportId: report.id })
+    .map((a) => ({
+      id: a.id,
+      action: a.action,
+      field: a.field,
+      old_value: a.oldValue,
+      new_value: a.newValue,
+      actor_id: a.actorId,
+      actor_name: a.actorName,
+      created_at: a.createdAt.toISOString(),
+    }))
+}

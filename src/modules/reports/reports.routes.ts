@@ -1,0 +1,114 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { bulkDeleteReports, bulkUpdateReports, deleteReport, updateReport } from './reports.changes'
+import { exportReportsCsv } from './reports.export'
+import { listReports } from './reports.list'
+import { readReport, reportActivity } from './reports.read'
+import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
+import { errorTypeCounts, similarReports } from './reports.search'
+import { createReport } from './reports.service'
+
+const tags = ['Bug reports']
+
+/** Spec 4.3 core. Static paths (/bulk, /similar, /export) win over `/bugs/:number` in Elysia's router. */
+export const reportsRoutes = (deps: AppDeps) =>
+  new Elysia()
+    .use(authPlugin(deps))
+    .get(
+      '/projects/:slug/bugs',
+      ({ project, query }) =>
+        listReports(deps.db, project, {
+          status: query.status,
+          priority: query.priority,
+          category: query.category,
+          assignedTo: query.assigned_to,
+          label: query.label,
+          source: query.source,
+          errorType: query.error_type,
+          q: query.q,
+          sort: query.sort,
+          page: query.page,
+        }),
+      { project: 'bugs.view', query: listQuery, detail: { tags, summary: 'List reports (filters, full-text q, sort, 25 a page)' } },
+    )
+    .post(
+      '/projects/:slug/bugs',
+      ({ project, user, body, set }) => {
+        const report = deps.db.transaction((tx) =>
+          createReport(deps, tx, project, {
+            title: body.title,
+            description: body.description,
+            priority: body.priority,
+            category: body.category,
+            platform: body.platform,
+            gameVersion: body.game_version,
+            osInfo: body.os_info,
+            deviceInfo: body.device_info,
+            stepsToReproduce: body.steps_to_reproduce,
+            expectedBehavior: body.expected_behavior,
+            actualBehavior: body.actual_behavior,
+            source: 'user',
+            createdBy: user.id,
+          }),
+        )
+        set.status = 201
+        return { id: report.id, report_number: report.reportNumber }
+      },
+      { project: 'bugs.create', body: createReportBody, detail: { tags, summary: 'File a report' } },
+    )
+    .patch('/projects/:slug/bugs/bulk', ({ project, user, membership, body }) => bulkUpdateReports(deps, project, { userId: user.id, membership }, body), {
+      project: 'bugs.edit',
+      body: bulkUpdateBody,
+      detail: { tags, summary: 'Update up to 100 reports' },
+    })
+    .delete('/projects/:slug/bugs/bulk', ({ project, user, body }) => bulkDeleteReports(deps, project.id, user.id, body), {
+      project: 'bugs.delete',
+      body: bulkDeleteBody,
+      detail: { tags, summary: 'Delete up to 100 reports' },
+    })
+    .get('/projects/:slug/bugs/similar', ({ project, query }) => similarReports(deps.db, project.id, query.title), {
+      project: 'bugs.view',
+      query: similarQuery,
+      detail: { tags, summary: 'Reports with similar titles' },
+    })
+    .get(
+      '/projects/:slug/bugs/export',
+      ({ project, query }) =>
+        new Response(exportReportsCsv(deps.db, project.id, query), {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="${project.slug.replace(/[^\w.-]/g, '_')}-bugs.csv"`,
+            'cache-control': 'no-store',
+          },
+        }),
+      { project: 'bugs.view', query: exportQuery, detail: { tags, summary: 'Export reports as CSV' } },
+    )
+    .get('/projects/:slug/error-types', ({ project }) => errorTypeCounts(deps.db, project.id), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Error classes, most common first' },
+    })
+    .get('/projects/:slug/bugs/:number', ({ project, params }) => readReport(deps, project.id, params.number), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Read a report with comments and labels' },
+    })
+    .patch(
+      '/projects/:slug/bugs/:number',
+      ({ project, user, membership, params, body }) => {
+        updateReport(deps, project, { userId: user.id, membership }, params.number, body)
+        return { message: 'Report updated' }
+      },
+      { project: 'bugs.edit', body: updateReportBody, detail: { tags, summary: 'Update a report' } },
+    )
+    .delete(
+      '/projects/:slug/bugs/:number',
+      ({ project, user, params }) => {
+        deleteReport(deps, project.id, user.id, params.number)
+        return { message: 'Report deleted' }
+      },
+      { project: 'bugs.delete', detail: { tags, summary: 'Delete a report (soft)' } },
+    )
+    .get('/projects/:slug/bugs/:number/activity', ({ project, params }) => reportActivity(deps.db, project.id, params.number), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Activity of a report, oldest first' },
+    })

@@ -1,0 +1,74 @@
+import * as z from 'zod'
+import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.table'
+
+const text = (max: number) => z.string().max(max)
+const required = (max: number) => z.string().trim().min(1).max(max)
+
+export const createReportBody = z.object({
+  title: required(300),
+  description: required(50_000),
+  priority: z.enum(PRIORITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  platform: text(100).optional(),
+  game_version: text(100).optional(),
+  os_info: text(500).optional(),
+  device_info: text(500).optional(),
+  steps_to_reproduce: text(20_000).optional(),
+  expected_behavior: text(20_000).optional(),
+  actual_behavior: text(20_000).optional(),
+})
+
+/** `assigned_to`: a member's user id; "" or null unassigns. */
+const assignee = z.union([z.string().max(100), z.null()])
+
+export const updateReportBody = z.object({
+  title: required(300).optional(),
+  description: required(50_000).optional(),
+  status: z.enum(STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  assigned_to: assignee.optional(),
+  is_private: z.boolean().optional(),
+  platform: text(100).optional(),
+})
+
+const selector = {
+  bug_ids: z.array(z.uuid()).min(1).max(100).optional(),
+  bug_numbers: z.array(z.number().int().positive()).min(1).max(100).optional(),
+}
+
+export const bulkUpdateBody = z.object({
+  ...selector,
+  status: z.enum(STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  assigned_to: assignee.optional(),
+  is_private: z.boolean().optional(),
+})
+
+export const bulkDeleteBody = z.object(selector)
+
+export const listQuery = z.object({
+  status: z.enum(STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  assigned_to: z.string().min(1).max(100).optional(),
+  label: z.string().min(1).max(100).optional(),
+  source: z.enum(SOURCES).optional(),
+  error_type: z.string().min(1).max(200).optional(),
+  q: z.string().max(500).optional(),
+  sort: z.enum(['priority', 'upvotes', 'updated', 'newest']).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+})
+
+export const similarQuery = z.object({ title: z.string().max(300) })
+
+export const exportQuery = z.object({
+  status: z.enum(STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+})
+
+export type CreateReportBody = z.infer<typeof createReportBody>
+export type UpdateReportBody = z.infer<typeof updateReportBody>
+export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>
+export type BulkDeleteBody = z.infer<typeof bulkDeleteBody>

@@ -1,0 +1,77 @@
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { similarTitleMatch } from './fts-query'
+import { reportsFts } from './reports.fts'
+import { reports } from './reports.table'
+
+const ph = sql.placeholder
+
+/**
+ * bm25 ranks the newest matches only, so a title made of common words costs a bounded walk of the
+ * FTS doclist instead of scoring every match in a 1M-report project.
+ */
+export const SIMILAR_CANDIDATES = 1000
+export const SIMILAR_LIMIT = 10
+
+const statements = new WeakMap<Db, ReturnType<typeof prepare>>()
+
+function prepare(db: Db) {
+  const candidates = db
+    .select({
+      seq: reports.seq,
+      reportNumber: reports.reportNumber,
+      title: reports.title,
+      status: reports.status,
+      priority: reports.priority,
+      createdAt: reports.createdAt,
+      score: sql<number>`bm25(${reportsFts})`.as('score'),
+    })
+    .from(reportsFts)
+    .innerJoin(reports, eq(reports.seq, reportsFts.rowid))
+    .where(and(sql`${reportsFts} MATCH ${ph('match')}`, eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt)))
+    .orderBy(desc(reportsFts.rowid))
+    .limit(SIMILAR_CANDIDATES)
+    .as('candidates')
+  const similar = db
+    .select({ reportNumber: candidates.reportNumber, title: candidates.title, status: candidates.status, priority: candidates.priority, createdAt: candidates.createdAt })
+    .from(candidates)
+    .orderBy(asc(candidates.score), desc(candidates.seq))
+    .limit(SIMILAR_LIMIT)
+    .prepare()
+  const count = sql<number>`count(*)`
+  const errorTypes = db
+    .select({ errorType: reports.errorType, count })
+    .from(reports)
+    // `> ''` rather than `<> ''`: a range on the (project, error_type) index, read without touching rows.
+    .where(and(eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt), gt(reports.errorType, '')))
+    .groupBy(reports.errorType)
+    .orderBy(desc(count), asc(reports.errorType))
+    .limit(200)
+    .prepare()
+  return { similar, errorTypes }
+}
+
+function statementsFor(db: Db) {
+  let st = statements.get(db)
+  if (!st) {
+    st = prepare(db)
+    statements.set(db, st)
+  }
+  return st
+}
+
+/** Up to 10 live reports whose titles share significant words with `title`, best bm25 match first. */
+export function similarReports(db: Db, projectId: string, title: string) {
+  const match = similarTitleMatch(title)
+  if (!match) return []
+  return statementsFor(db)
+    .similar.all({ projectId, match })
+    .map((r) => ({ report_number: r.reportNumber, title: r.title, status: r.status, priority: r.priority, created_at: r.createdAt.toISOString() }))
+}
+
+/** The project's error classes over live reports, most common first, at most 200. */
+export function errorTypeCounts(db: Db, projectId: string) {
+  return statementsFor(db)
+    .errorTypes.all({ projectId })
+    .map((r) => ({ error_type: r.errorType, count: r.count }))
+}

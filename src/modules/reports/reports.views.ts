@@ -1,0 +1,94 @@
+import type { FileStorage } from '../../files/storage'
+import type { Report } from './reports.service'
+import { reports } from './reports.table'
+
+export interface LabelView {
+  id: string
+  name: string
+  color: string
+}
+
+/** Columns a list page needs; the full row (descriptions, metadata) is never read for lists. */
+export const listColumns = {
+  seq: reports.seq,
+  id: reports.id,
+  reportNumber: reports.reportNumber,
+  title: reports.title,
+  status: reports.status,
+  priority: reports.priority,
+  category: reports.category,
+  platform: reports.platform,
+  gameVersion: reports.gameVersion,
+  assignedTo: reports.assignedTo,
+  isPrivate: reports.isPrivate,
+  errorType: reports.errorType,
+  source: reports.source,
+  upvotes: reports.upvotes,
+  occurrenceCount: reports.occurrenceCount,
+  createdAt: reports.createdAt,
+  updatedAt: reports.updatedAt,
+}
+
+export type ListRow = Pick<Report, keyof typeof listColumns>
+
+/** A report as a list item. */
+export function listItemView(r: ListRow, labels: LabelView[]) {
+  return {
+    id: r.id,
+    report_number: r.reportNumber,
+    title: r.title,
+    status: r.status,
+    priority: r.priority,
+    category: r.category,
+    platform: r.platform,
+    game_version: r.gameVersion,
+    assigned_to: r.assignedTo,
+    is_private: r.isPrivate,
+    error_type: r.errorType,
+    source: r.source,
+    upvotes: r.upvotes,
+    occurrences: r.occurrenceCount,
+    labels,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  }
+}
+
+/** The full report record of `GET /bugs/{number}`. */
+export function reportView(r: Report, labels: LabelView[], files: Pick<FileStorage, 'url'>) {
+  return {
+    id: r.id,
+    report_number: r.reportNumber,
+    title: r.title,
+    description: r.description,
+    status: r.status,
+    priority: r.priority,
+    category: r.category,
+    platform: r.platform,
+    game_version: r.gameVersion,
+    os_info: r.osInfo,
+    device_info: r.deviceInfo,
+    steps_to_reproduce: r.stepsToReproduce,
+    expected_behavior: r.expectedBehavior,
+    actual_behavior: r.actualBehavior,
+    assigned_to: r.assignedTo,
+    is_private: r.isPrivate,
+    error_type: r.errorType,
+    source: r.source,
+    upvotes: r.upvotes,
+    occurrences: r.occurrenceCount,
+    sentiment_score: r.sentimentScore,
+    sentiment_level: r.sentimentLevel,
+    reporter_name: r.reporterName,
+    reporter_email: r.reporterEmail,
+    player_id: r.playerId,
+    steam_id: r.playerId,
+    metadata: r.metadata ?? null,
+    screenshot_url: r.screenshotKey ? files.url(r.screenshotKey) : null,
+    labels,
+    created_by: r.createdBy,
+    due_date: r.dueDate ? r.dueDate.toISOString() : null,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  }
+}

@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { DomainEvent } from '../../src/events/domain-events'
+import { activity } from '../../src/modules/activity/activity.table'
+import { projects } from '../../src/modules/projects/projects.table'
+import { createReportIn } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { deny, team } from './setup'
+
+let t: TestApp
+let events: DomainEvent[]
+beforeEach(() => {
+  t = createTestApp()
+  events = []
+  t.deps.events.subscribe((_tx, e) => events.push(e))
+})
+afterEach(() => t.close())
+
+/** Four reports (#1 already resolved), one deleted (#4), and one in another project. */
+async function seeded() {
+  const ctx = await team(t)
+  const r = [1, 2, 3, 4].map(() => createReportIn(t, ctx.project))
+  await t.request('PATCH', `${ctx.base}/bugs/1`, { token: ctx.owner.token, body: { status: 'resolved' } })
+  await t.request('DELETE', `${ctx.base}/bugs/4`, { token: ctx.owner.token })
+  const other = await team(t)
+  const foreign = createReportIn(t, other.project)
+  events.length = 0
+  return { ...ctx, r, foreign }
+}
+
+const statusOf = async (base: string, token: string, n: number) => (await t.request('GET', `${base}/bugs/${n}`, { token })).body.data?.bug?.status
+
+describe('PATCH /projects/:slug/bugs/bulk', () => {
+  it('updates live reports of the project by number: activity per changed field, one event per changed report', async () => {
+    const { owner, mate, base, project } = await seeded()
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [1, 2, 3, 4, 99], status: 'resolved', assigned_to: mate.user.id } })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ ok: true, data: { updated: 3 } })
+    for (const n of [1, 2, 3]) expect(await statusOf(base, owner.token, n)).toBe('resolved')
+    expect(events.map((e) => e.type)).toEqual(['bug_updated', 'bug_updated', 'bug_updated'])
+    const byNumber = new Map(events.map((e) => [e.data.report_number, e.changes]))
+    expect(byNumber.get(1)).toEqual({ assigned_to: [null, mate.user.id] })
+    expect(byNumber.get(2)).toEqual({ status: ['open', 'resolved'], assigned_to: [null, mate.user.id] })
+    const entries = t.deps.db.select().from(activity).where(eq(activity.projectId, project.id)).all().filter((a) => a.action === 'updated' && a.actorId === owner.user.id)
+    // #1: status earlier + assignee now; #2 and #3: status and assignee now.
+    expect(entries).toHaveLength(1 + 1 + 2 + 2)
+  })
+
+  it('addresses reports by id; foreign and deleted ids do not count', async () => {
+    const { owner, base, r, foreign } = await seeded()
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_ids: [r[1]!.id, r[3]!.id, foreign.id], priority: 'critical', is_private: true } })
+    expect(res.body.data).toEqual({ updated: 1 })
+    const bug = (await t.request('GET', `${base}/bugs/2`, { token: owner.token })).body.data.bug
+    expect(bug).toMatchObject({ priority: 'critical', is_private: true })
+  })
+
+  it('counts reports already in the asked state but emits nothing for them', async () => {
+    const { owner, base } = await seeded()
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [1], status: 'resolved' } })
+    expect(res.body.data).toEqual({ updated: 1 })
+    expect(events).toEqual([])
+  })
+
+  it.each([
+    ['no selector', { status: 'closed' }],
+    ['both selectors', { bug_numbers: [1], bug_ids: ['7f1c6a1e-1b1a-4a4e-9a57-1c1f1c1f1c1f'], status: 'closed' }],
+    ['empty list', { bug_numbers: [], status: 'closed' }],
+    ['over 100', { bug_numbers: Array.from({ length: 101 }, (_, i) => i + 1), status: 'closed' }],
+    ['ids not UUIDs', { bug_ids: ['abc'], status: 'closed' }],
+    ['numbers not integers', { bug_numbers: [1.5], status: 'closed' }],
+    ['no field to set', { bug_numbers: [1] }],
+    ['title is not bulk-updatable', { bug_numbers: [1], title: 'x' }],
+    ['bad status', { bug_numbers: [1], status: 'done' }],
+    ['assignee outside the team', { bug_numbers: [1], assigned_to: 'nobody' }],
+  ])('400 for %s, nothing changed', async (_name, body) => {
+    const { owner, base } = await seeded()
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body })
+    expect(res.status).toBe(400)
+    expect(res.body.ok).toBe(false)
+    expect(await statusOf(base, owner.token, 2)).toBe('open')
+    expect(events).toEqual([])
+  })
+
+  it('needs bugs.edit, plus bugs.assign for assigned_to; 404 for outsiders', async () => {
+    const { mate, outsider, project, base } = await seeded()
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: outsider.token, body: { bug_numbers: [2], status: 'closed' } })).status).toBe(404)
+    deny(t, mate, project, 'bugs.assign')
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2], assigned_to: '' } })).status).toBe(403)
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2], status: 'closed' } })).status).toBe(200)
+    deny(t, mate, project, 'bugs.edit')
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [3], status: 'closed' } })).status).toBe(403)
+    expect(await statusOf(base, mate.token, 3)).toBe('open')
+  })
+})
+
+describe('DELETE /projects/:slug/bugs/bulk', () => {
+  it('soft-deletes live reports of the project and keeps the live counter right', async () => {
+    const { owner, base, project, r, foreign } = await seeded()
+    const res = await t.request('DELETE', `${base}/bugs/bulk`, { token: owner.token, body: { bug_ids: [r[0]!.id, r[1]!.id, r[3]!.id, foreign.id] } })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ ok: true, data: { deleted: 2 } })
+    const list = (await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data
+    expect(list.bugs.map((b: { report_number: number }) => b.report_number)).toEqual([3])
+    expect(list.total).toBe(1)
+    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()!.liveReportCount).toBe(1)
+    const again = await t.request('DELETE', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [1, 2, 3] } })
+    expect(again.body.data).toEqual({ deleted: 1 })
+  })
+
+  it.each([
+    ['no selector', {}],
+    ['empty', { bug_ids: [] }],
+    ['over 100', { bug_numbers: Array.from({ length: 101 }, (_, i) => i + 1) }],
+    ['bad ids', { bug_ids: [1] }],
+  ])('400 for %s', async (_name, body) => {
+    const { owner, base } = await seeded()
+    expect((await t.request('DELETE', `${base}/bugs/bulk`, { token: owner.token, body })).status).toBe(400)
+  })
+
+  it('403 without bugs.delete, 404 for outsiders', async () => {
+    const { mate, outsider, project, base } = await seeded()
+    expect((await t.request('DELETE', `${base}/bugs/bulk`, { token: outsider.token, body: { bug_numbers: [2] } })).status).toBe(404)
+    deny(t, mate, project, 'bugs.delete')
+    expect((await t.request('DELETE', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2] } })).status).toBe(403)
+    expect(await statusOf(base, mate.token, 2)).toBe('open')
+  })
+})
