@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
 import { workingAccountOf } from '../modules/accounts/accounts.service'
 import { accountMembers, accounts } from '../modules/accounts/accounts.table'
-import { findSessionUser } from '../modules/auth/auth.sessions'
+import { sessions, users } from '../modules/auth/auth.table'
+import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
 import { projects } from '../modules/projects/projects.table'
 import { forbidden, notFound, unauthorized } from './errors'
@@ -33,9 +34,24 @@ export function bearer(headers: Record<string, string | undefined>): string | nu
 export function authPlugin(deps: AppDeps) {
   const { db, clock } = deps
 
+  // Prepared once: session and membership lookups run on every team request.
+  const sessionByHash = db
+    .select({ user: users, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare()
+  const projectMembership = db
+    .select({ project: projects, membership: accountMembers, account: accounts })
+    .from(projects)
+    .innerJoin(accounts, eq(accounts.id, projects.accountId))
+    .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, sql.placeholder('userId'))))
+    .where(eq(projects.slug, sql.placeholder('slug')))
+    .prepare()
+
   const sessionUser = (headers: Record<string, string | undefined>) => {
     const token = bearer(headers)
-    const found = token ? findSessionUser(db, token, clock.now()) : null
+    const found = token ? sessionByHash.get({ hash: sha256Hex(token), now: clock.now().getTime() }) : undefined
     if (!found) throw unauthorized('missing or invalid session token')
     return found
   }
@@ -51,13 +67,7 @@ export function authPlugin(deps: AppDeps) {
   const projectAccess = (headers: Record<string, string | undefined>, params: unknown, permission: PermissionKey | true) => {
     const { user, sessionId } = sessionUser(headers)
     const slug = (params as Record<string, string>).slug ?? ''
-    const row = db
-      .select({ project: projects, membership: accountMembers, account: accounts })
-      .from(projects)
-      .innerJoin(accounts, eq(accounts.id, projects.accountId))
-      .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, user.id)))
-      .where(eq(projects.slug, slug))
-      .get()
+    const row = projectMembership.get({ userId: user.id, slug })
     if (!row) throw notFound('project not found')
     if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
       throw forbidden(`you need the ${permission} permission`)
