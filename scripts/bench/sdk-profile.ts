@@ -1,4 +1,5 @@
 // In-process cost per SDK request (no sockets): where the submit hot path spends its time.
+// Usage: CONCURRENCY=32 ONLY=submit|events bun scripts/bench/sdk-profile.ts [requests]
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,20 +27,27 @@ const submitBody = () =>
   JSON.stringify({ title: `${words[n % 20]} ${words[(n * 7) % 20]} issue ${n++}`, description: desc, platform: 'Windows', game_version: '1.0.0', device_info: 'RTX 3060' })
 const eventsBody = JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ event_name: `evt_${i % 5}`, event_data: { level: i, score: i * 10 }, session_token: 'session-token-123' })) })
 
+/** Runs `count` requests, `CONCURRENCY` (env, default 1) in flight at a time. */
 async function measure(label: string, count: number, make: (i: number) => Request) {
-  for (let i = 0; i < 200; i++) await app.handle(make(i))
-  const t0 = performance.now()
-  for (let i = 0; i < count; i++) {
+  const concurrency = Number(process.env.CONCURRENCY ?? 1)
+  const one = async (i: number) => {
     const res = await app.handle(make(i))
     if (res.status >= 300) throw new Error(`${label}: ${res.status} ${await res.text()}`)
     await res.arrayBuffer()
   }
+  for (let i = 0; i < 200; i++) await one(i)
+  const t0 = performance.now()
+  for (let i = 0; i < count; i += concurrency) await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, k) => one(i + k)))
   const ms = performance.now() - t0
   console.log(`${label}: ${((ms / count) * 1000).toFixed(1)} µs/request, ${Math.round((count / ms) * 1000)} req/s`)
 }
 
 const post = (path: string, body: string, i: number) =>
   new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }, body })
-await measure('submit 2KB', Number(process.argv[2] ?? 5000), (i) => post('/api/bugs/submit', submitBody(), i))
-await measure('events batch 50', 2000, (i) => post('/api/events/track/batch', eventsBody, i))
+const only = process.env.ONLY
+if (!only || only === 'submit') await measure('submit 2KB', Number(process.argv[2] ?? 5000), (i) => post('/api/bugs/submit', submitBody(), i))
+if (!only || only === 'events') await measure('events batch 50', Number(process.argv[2] ?? 2000), (i) => post('/api/events/track/batch', eventsBody, i))
+if (!only) await measure('settings', 2000, (i) => new Request('http://localhost/api/bugs/settings', { headers: { 'x-api-key': key, 'x-forwarded-for': `10.0.${(i >> 8) & 255}.${i & 255}` } }))
+if (!only) await measure('health', 2000, () => new Request('http://localhost/health'))
+if (!only) await measure('maintenance', 2000, (i) => new Request('http://localhost/api/maintenance/active', { headers: { 'x-forwarded-for': `10.0.${(i >> 8) & 255}.${i & 255}` } }))
 rmSync(dir, { recursive: true, force: true })

@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { occurrencesRoutes } from './occurrences.routes'
+import { sdkRoutes } from './sdk.routes'
 
 export const sdkModule: DomainModule = {
   name: 'sdk',
-  routes: () => new Elysia(),
+  routes: (deps) => new Elysia().use(sdkRoutes(deps)).use(occurrencesRoutes(deps)),
 }

@@ -1,0 +1,143 @@
+// SDK ingestion figures (issue 5), all in one run on one machine: submit of a 2 KB report vs a bare
+// Bun.serve + one prepared SQLite insert of the same report; event batches of 50 (also vs a bare
+// batch insert); 5 MB screenshot submits with the server's peak RSS and /health latency alongside.
+// Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default)
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config/config'
+import { openSqlite, rawSqlite } from '../../src/db/client'
+import { buildDeps, DB_FILE } from '../../src/deps'
+import { newId, randomBase62 } from '../../src/lib/ids'
+import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { projects } from '../../src/modules/projects/projects.table'
+import { fmt, hardware, type LoadResult, peakRssMb, startScriptServer, startServer, wrk } from './lib'
+
+// ---- helpers of this benchmark ----
+
+const VOCABULARY = ('crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics ' +
+  'camera player quest npc dialog cutscene checkpoint respawn minimap tooltip keybind controller vsync framerate lighting shadow ' +
+  'particle collision ragdoll pathfinding spawn loot chest skill tree crafting vendor mount glider grapple ladder rope bridge cave')
+  .split(' ')
+
+/** A 2 KB report like a player's, as JSON with a `%TITLE%` slot that the Lua script fills per request. */
+function reportTemplate(): string {
+  const description = 'When I open the inventory during the boss fight the game stutters and sometimes freezes completely. '
+    .repeat(20)
+    .slice(0, 1800)
+  return JSON.stringify({ title: '%TITLE%', description, platform: 'Windows', game_version: '1.4.2', os_info: 'Windows 11 23H2', device_info: 'RTX 3060, 16 GB RAM', category: 'gameplay' })
+}
+
+/** wrk script: a distinct client IP and a distinct title (three vocabulary words, a counter and the run's `salt`) per request. */
+function submitLua(template: string, apiKey: string, salt: string): string {
+  const [before, after] = template.split('%TITLE%')
+  return `
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-API-Key"] = ${JSON.stringify(apiKey)}
+local words = {${VOCABULARY.map((w) => JSON.stringify(w)).join(',')}}
+local before = ${JSON.stringify(before)}
+local after = ${JSON.stringify(after)}
+local counter = 0
+request = function()
+  counter = counter + 1
+  wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(counter / 65536) % 256, math.floor(counter / 256) % 256, counter % 256)
+  local n = #words
+  local title = words[counter % n + 1] .. " " .. words[math.floor(counter / n) % n + 1] .. " " .. words[math.floor(counter / 7) % n + 1] .. " report " .. counter .. " ${salt}"
+  return wrk.format(nil, nil, nil, before .. title .. after)
+end
+`
+}
+
+/** A data directory holding a studio account with one project; returns its API key. */
+function seedDataDir(dir: string): string {
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'))
+  const now = new Date()
+  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const apiKey = `sk_live_${randomBase62(40)}`
+  deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey, createdAt: now, updatedAt: now }).run()
+  rawSqlite(deps.db).close()
+  return apiKey
+}
+
+/** A PNG-signed image of `bytes` bytes as a data URL. */
+function screenshotDataUrl(bytes: number): string {
+  const png = new Uint8Array(bytes)
+  png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  for (let i = 8; i < bytes; i++) png[i] = (i * 2654435761) >>> 24
+  return `data:image/png;base64,${Buffer.from(png).toString('base64')}`
+}
+
+/** Waits (at most two minutes) until the server's job runner has worked off the queued jobs, so one run's backlog does not load the next. */
+async function drainJobs(dataDir: string): Promise<number> {
+  const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })
+  const started = performance.now()
+  const pending = db.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('pending', 'running')")
+  while ((pending.get() as { n: number }).n > 0 && performance.now() - started < 120_000) await Bun.sleep(250)
+  db.close()
+  return Math.round((performance.now() - started) / 1000)
+}
+
+const ratio = (r: LoadResult, base: LoadResult) => (r.rps / base.rps).toFixed(2)
+
+// ---- the run ----
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+console.log(`# Glitchbox SDK ingestion benchmark\n${hardware()}; wrk 1 thread, 32 connections, ${seconds}s per run\n`)
+const template = reportTemplate()
+console.log(`report body: ${Buffer.byteLength(template) + 40} bytes; titles differ per request (no grouping), client IP differs per request\n`)
+
+const baseDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-base-'))
+const bare = await startScriptServer('sdk-baseline-server.ts', { DATA_DIR: baseDir })
+await wrk({ url: bare.url, seconds: 2, lua: submitLua(template, 'none', 'warm') })
+const baseline = await wrk({ url: bare.url, seconds, lua: submitLua(template, 'none', 'base') })
+const events = JSON.stringify({
+  events: Array.from({ length: 50 }, (_, i) => ({ event_name: `level_${i % 8}`, event_data: { level: i % 8, score: i * 10, weapon: 'bow' }, session_token: 'session-0001-bench', platform: 'Windows', game_version: '1.4.2' })),
+})
+const eventsBaseline = await wrk({ url: `${bare.url}/events`, seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: events })
+await bare.stop()
+rmSync(baseDir, { recursive: true, force: true })
+console.log(fmt('bare Bun.serve + 1 prepared insert', baseline))
+console.log(`${fmt('bare Bun.serve + 50 prepared inserts in 1 tx', eventsBaseline)}  = ${Math.round(eventsBaseline.rps * 50)} events/s`)
+
+const dataDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-sdk-'))
+const apiKey = seedDataDir(dataDir)
+const serverEnv = { GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }
+const gb = await startServer({ dataDir, env: serverEnv })
+await wrk({ url: `${gb.url}/api/bugs/submit`, seconds: 2, lua: submitLua(template, apiKey, 'warm') })
+const submit = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run1') })
+console.log(fmt('POST /api/bugs/submit (2 KB, new reports)', submit, baseline))
+console.log(`  (the job runner then needed ${await drainJobs(dataDir)} s to work off the notification jobs)`)
+
+// The same load with the owner's "new bug" mails off: shows what the notification fan-out jobs
+// (run by the same process) cost the ingest path.
+const db = openSqlite(join(dataDir, DB_FILE))
+db.prepare('INSERT INTO notification_preferences (user_id, email_bug_created, updated_at) SELECT id, 0, ? FROM users').run(Date.now())
+db.close()
+const quiet = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run2') })
+console.log(fmt('  same, "new bug" mails off', quiet, baseline))
+await drainJobs(dataDir)
+
+const grouped = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: template.replace('%TITLE%', 'Stacked crash') })
+console.log(fmt('POST /api/bugs/submit (2 KB, same title)', grouped, baseline))
+
+const batch = await wrk({ url: `${gb.url}/api/events/track/batch`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: events })
+console.log(`${fmt('POST /api/events/track/batch (50 events)', batch, eventsBaseline)}  = ${Math.round(batch.rps * 50)} events/s`)
+
+await gb.stop()
+
+// 5 MB screenshots on a fresh server process (so its peak RSS is this run's): few connections, each
+// body is ~6.7 MB of JSON; /health is probed at the same time.
+const up = await startServer({ dataDir, env: serverEnv })
+const big = JSON.stringify({ title: 'Screenshot report', description: 'See the screenshot', screenshot: screenshotDataUrl(5 * 1024 * 1024) })
+const [uploads, health] = await Promise.all([
+  wrk({ url: `${up.url}/api/bugs/submit`, seconds, connections: 4, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: big }),
+  wrk({ url: `${up.url}/health`, seconds, connections: 2 }),
+])
+console.log(`${fmt('POST /api/bugs/submit (5 MB screenshot)', uploads)}  = ${((uploads.rps * big.length) / 2 ** 20).toFixed(0)} MB/s of JSON`)
+console.log(fmt('GET /health during the 5 MB uploads', health))
+console.log(`server peak RSS (VmHWM) during the 5 MB uploads: ${await peakRssMb(up.proc.pid)} MB (target < 300 MB)`)
+await up.stop()
+rmSync(dataDir, { recursive: true, force: true })
+
+console.log(`\nsubmit: ${submit.rps.toFixed(0)} reports/s = ${ratio(submit, baseline)}x the bare insert baseline (target >= 0.5x); events: ${Math.round(batch.rps * 50)}/s (target >= 200,000/s)`)

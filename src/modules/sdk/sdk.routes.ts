@@ -1,0 +1,104 @@
+import { Elysia } from 'elysia'
+import * as z from 'zod'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { trackEvents, createEventsRepository } from './events.service'
+import { addSdkAttachment } from './sdk-attachments.service'
+import { sdkSettingsOf } from './sdk-settings'
+import {
+  eventBatchSchema,
+  eventSchema,
+  perfSnapshotSchema,
+  replaySchema,
+  sdkAttachmentSchema,
+  sessionEndSchema,
+  sessionStartSchema,
+  submitSchema,
+} from './sdk.schemas'
+import { createSessionsRepository, endSession, startSession } from './sessions.service'
+import { createSubmitRepository } from './submit.repository'
+import { submitReport } from './submit.service'
+import { createPerfRepository, recordPerfSnapshot, storeReplay } from './telemetry.service'
+import { WriteBatcher } from './write-batcher'
+
+const SDK = ['SDK']
+
+/** What game clients call with the project's API key (spec 4.8). */
+export function sdkRoutes(deps: AppDeps) {
+  const submitRepo = createSubmitRepository(deps.db)
+  const sessionsRepo = createSessionsRepository(deps.db)
+  const eventsRepo = createEventsRepository(deps.db)
+  const perfRepo = createPerfRepository(deps.db)
+  const writes = new WriteBatcher(deps.db)
+  return new Elysia()
+    .use(authPlugin(deps))
+    .post(
+      '/bugs/submit',
+      async ({ project, body, set }) => {
+        const { created, body: out } = await submitReport(deps, submitRepo, writes, project, body)
+        set.status = created ? 201 : 200
+        return out
+      },
+      { apiKey: true, body: submitSchema, detail: { tags: SDK, summary: 'Submit a bug report from a game (201 new, 200 stacked onto an existing report)' } },
+    )
+    .get('/bugs/settings', ({ project, account }) => sdkSettingsOf(deps.db, project, account), { apiKey: true, detail: { tags: SDK, summary: 'SDK capture settings and widget theme' } })
+    .post(
+      '/bugs/:id/attachments',
+      async ({ project, account, params, body, set }) => {
+        const out = await addSdkAttachment(deps, submitRepo, project, account, params.id, body)
+        set.status = 201
+        return out
+      },
+      { apiKey: true, params: z.object({ id: z.string() }), body: sdkAttachmentSchema, detail: { tags: SDK, summary: 'Attach a base64 file to a submitted report' } },
+    )
+    .post(
+      '/sessions/start',
+      async ({ project, body, set }) => {
+        const out = await startSession(deps, sessionsRepo, writes, project, body)
+        set.status = 201
+        return out
+      },
+      { apiKey: true, body: sessionStartSchema, detail: { tags: SDK, summary: 'Start a play session (api_key in the body)' } },
+    )
+    .post('/sessions/end', ({ project, body }) => endSession(deps, sessionsRepo, project, body.session_token, body.crashed ?? false), {
+      apiKey: true,
+      body: sessionEndSchema,
+      detail: { tags: SDK, summary: 'End a play session; repeated calls change nothing' },
+    })
+    .post(
+      '/events/track',
+      async ({ project, account, body, set }) => {
+        const out = await trackEvents(deps, eventsRepo, writes, project, account, [body])
+        set.status = 201
+        return out
+      },
+      { apiKey: true, body: eventSchema, detail: { tags: SDK, summary: 'Track one telemetry event (Pro and up)' } },
+    )
+    .post(
+      '/events/track/batch',
+      async ({ project, account, body, set }) => {
+        const out = await trackEvents(deps, eventsRepo, writes, project, account, body.events, 'events')
+        set.status = 201
+        return out
+      },
+      { apiKey: true, body: eventBatchSchema, detail: { tags: SDK, summary: 'Track 1–50 telemetry events (Pro and up)' } },
+    )
+    .post(
+      '/perf/snapshot',
+      async ({ project, body, set }) => {
+        const out = await recordPerfSnapshot(deps, submitRepo, perfRepo, writes, project, body)
+        set.status = 201
+        return out
+      },
+      { apiKey: true, body: perfSnapshotSchema, detail: { tags: SDK, summary: 'Store a performance sample' } },
+    )
+    .post(
+      '/session-replays',
+      async ({ project, account, body, set }) => {
+        const out = await storeReplay(deps, submitRepo, project, account, body)
+        set.status = 201
+        return out
+      },
+      { apiKey: true, body: replaySchema, parse: 'multipart/form-data', detail: { tags: SDK, summary: 'Upload a session replay (Studio)' } },
+    )
+}

@@ -1,0 +1,193 @@
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
+import type { StoredFile } from '../../files/storage'
+import { badRequest } from '../../http/errors'
+import type { Project } from '../../http/auth.plugin'
+import { newId } from '../../lib/ids'
+import { MAX_ATTACHMENTS_PER_REPORT } from '../attachments/attachments.service'
+import { chargeUpload } from '../billing/quota'
+import { createReport, titleKeyOf } from '../reports/reports.service'
+import { findPossibleDuplicates } from './duplicates'
+import { type Base64File, insertAttachmentRows, removeFiles, storeBase64Files } from './sdk-files'
+import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
+import { scoreSentiment } from './sentiment'
+import type { SubmitRepository } from './submit.repository'
+import type { WriteBatcher } from './write-batcher'
+
+type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+
+/** Titles the field SDKs give errors and freezes they file on their own. */
+const SYSTEM_TITLE = /^\s*\[(?:error|freeze)\]/i
+
+export interface SubmitAnswer {
+  id: string
+  report_number: number
+  message: string
+  deduplicated?: true
+  category: string
+  priority: string
+  sentiment_score: number | null
+  sentiment_level: string | null
+  possible_duplicates: number[]
+}
+
+export interface SubmitResult {
+  /** True for a new report (201), false when stacked onto an existing one (200). */
+  created: boolean
+  body: SubmitAnswer
+}
+
+/** What a submission's transaction decided: the answer, the new report's row number, files not kept. */
+interface Outcome {
+  result: SubmitResult
+  seq?: number
+  unused: StoredFile[]
+}
+
+/** The submission with its files stored and the values both paths use. */
+interface Submission {
+  project: Project
+  input: SubmitInput
+  metadata: unknown
+  screenshot: StoredFile | null
+  attachments: StoredFile[]
+  playerId: string | null
+  now: Date
+}
+
+/** `metadata` as given (null when absent), or 400 past 16 KB of JSON. */
+function checkedMetadata(metadata: unknown): unknown {
+  if (metadata === undefined || metadata === null) return null
+  if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) throw badRequest('metadata: must be at most 16 KB as JSON')
+  return metadata
+}
+
+function chargeFiles(tx: Tx, project: Project, files: StoredFile[]): void {
+  const bytes = files.reduce((n, f) => n + f.size, 0)
+  if (bytes > 0) chargeUpload(tx, project.accountId, bytes)
+}
+
+type Existing = NonNullable<ReturnType<SubmitRepository['liveByTitleKey']['get']>>
+
+/** Records the submission as an occurrence of `existing`; a report keeps at most 10 attachments, extra files are dropped. */
+function stackOnto(tx: Tx, repo: SubmitRepository, s: Submission, existing: Existing): Outcome {
+  const { input } = s
+  repo.insertOccurrence.run({
+    id: newId(),
+    reportId: existing.id,
+    projectId: s.project.id,
+    deviceInfo: input.device_info ?? '',
+    osInfo: input.os_info ?? '',
+    platform: input.platform ?? '',
+    gameVersion: input.game_version ?? '',
+    playerId: s.playerId,
+    reporterName: input.reporter_name ?? null,
+    metadata: s.metadata === null ? null : JSON.stringify(s.metadata),
+    screenshotKey: s.screenshot?.key ?? null,
+    createdAt: s.now,
+  })
+  repo.bumpOccurrences.run({ reportId: existing.id, now: s.now })
+  const room = s.attachments.length ? Math.max(0, MAX_ATTACHMENTS_PER_REPORT - repo.attachmentCount.get({ reportId: existing.id })!.n) : 0
+  const kept = s.attachments.slice(0, room)
+  chargeFiles(tx, s.project, s.screenshot ? [s.screenshot, ...kept] : kept)
+  insertAttachmentRows(tx, { id: existing.id, projectId: s.project.id }, kept, s.now)
+  return {
+    unused: s.attachments.slice(room),
+    result: {
+      created: false,
+      body: {
+        id: existing.id,
+        report_number: existing.reportNumber,
+        message: 'Bug report added to an existing report',
+        deduplicated: true,
+        category: existing.category,
+        priority: existing.priority,
+        sentiment_score: existing.sentimentScore,
+        sentiment_level: existing.sentimentLevel,
+        possible_duplicates: [],
+      },
+    },
+  }
+}
+
+/** Files the submission as a new report (quota, numbering, `bug_created`) with its attachments. */
+function fileNew(deps: SubmitDeps, tx: Tx, s: Submission): Outcome {
+  const { input } = s
+  const sentiment = scoreSentiment([input.title, input.description, input.steps_to_reproduce])
+  const report = createReport(deps, tx, s.project, {
+    title: input.title,
+    description: input.description,
+    priority: input.priority,
+    category: input.category,
+    platform: input.platform ?? undefined,
+    gameVersion: input.game_version ?? undefined,
+    osInfo: input.os_info ?? undefined,
+    deviceInfo: input.device_info ?? undefined,
+    stepsToReproduce: input.steps_to_reproduce ?? undefined,
+    expectedBehavior: input.expected_behavior ?? undefined,
+    actualBehavior: input.actual_behavior ?? undefined,
+    source: input.auto_captured || SYSTEM_TITLE.test(input.title) ? 'system' : 'user',
+    reporterName: input.reporter_name ?? null,
+    reporterEmail: input.reporter_email || null,
+    playerId: s.playerId,
+    metadata: s.metadata,
+    screenshotKey: s.screenshot?.key ?? null,
+    sentimentScore: sentiment.score,
+    sentimentLevel: sentiment.level,
+  })
+  chargeFiles(tx, s.project, s.screenshot ? [s.screenshot, ...s.attachments] : s.attachments)
+  insertAttachmentRows(tx, report, s.attachments, s.now)
+  return {
+    seq: report.seq,
+    unused: [],
+    result: {
+      created: true,
+      body: {
+        id: report.id,
+        report_number: report.reportNumber,
+        message: 'Bug report submitted',
+        category: report.category,
+        priority: report.priority,
+        sentiment_score: sentiment.score,
+        sentiment_level: sentiment.level,
+        possible_duplicates: [],
+      },
+    },
+  }
+}
+
+/**
+ * Files a report from a game client. The screenshot and attachments are stored first (file writes
+ * are async); then one synchronous transaction, group-committed with concurrent writes, stacks the
+ * submission onto a live report with the same title (when the project groups bugs) or files a new
+ * report; finally a new report gets its possible duplicates. Stored files are removed on failure.
+ */
+export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, writes: WriteBatcher, project: Project, input: SubmitInput): Promise<SubmitResult> {
+  const metadata = checkedMetadata(input.metadata)
+  const uploads: { file: Base64File; field: string; kind: 'attachment' | 'image' }[] = []
+  if (input.screenshot) uploads.push({ file: { filename: 'screenshot', data: input.screenshot }, field: 'screenshot', kind: 'image' })
+  input.attachments?.forEach((file, i) => uploads.push({ file, field: `attachments.${i}`, kind: 'attachment' }))
+  const stored = uploads.length ? await storeBase64Files(deps, uploads) : []
+  const s: Submission = {
+    project,
+    input,
+    metadata,
+    screenshot: input.screenshot ? stored[0]! : null,
+    attachments: input.screenshot ? stored.slice(1) : stored,
+    playerId: input.steam_id ?? input.player_id ?? null,
+    now: deps.clock.now(),
+  }
+  let outcome: Outcome
+  try {
+    outcome = await writes.run((tx) => {
+      const existing = project.bugGrouping ? repo.liveByTitleKey.get({ projectId: project.id, titleKey: titleKeyOf(input.title) }) : undefined
+      return existing ? stackOnto(tx, repo, s, existing) : fileNew(deps, tx, s)
+    })
+  } catch (err) {
+    await removeFiles(deps, stored)
+    throw err
+  }
+  await removeFiles(deps, outcome.unused)
+  if (outcome.seq !== undefined) outcome.result.body.possible_duplicates = findPossibleDuplicates(repo, project.id, input.title, outcome.seq)
+  return outcome.result
+}

@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Db } from '../../db/client'
+import { badRequest, notFound } from '../../http/errors'
+import type { Account, Project } from '../../http/auth.plugin'
+import { newId } from '../../lib/ids'
+import { requireFeature } from '../billing/plans'
+import { chargeUpload } from '../billing/quota'
+import { removeFiles } from './sdk-files'
+import { MAX_CUSTOM_METRICS_BYTES, MAX_METADATA_BYTES, type PerfSnapshotInput, type ReplayInput } from './sdk.schemas'
+import { perfSnapshots, sessionReplays } from './sdk.table'
+import type { SubmitRepository } from './submit.repository'
+import type { WriteBatcher } from './write-batcher'
+
+const MAX_REPLAY_BYTES = 50 * 1024 * 1024
+
+/** The report `id` of the project (live), or 404. */
+function requireReport(repo: SubmitRepository, project: Project, id: string) {
+  const report = repo.liveReportOfProject.get({ id, projectId: project.id })
+  if (!report) throw notFound('bug report not found')
+  return report
+}
+
+const p = sql.placeholder
+
+/** The prepared insert of performance samples (120 a minute per client: a hot path too). */
+export function createPerfRepository(db: Db) {
+  return {
+    insert: db
+      .insert(perfSnapshots)
+      .values({
+        id: p('id'),
+        projectId: p('projectId'),
+        reportId: p('reportId'),
+        fps: p('fps'),
+        frameTimeMs: p('frameTimeMs'),
+        memoryUsedMb: p('memoryUsedMb'),
+        memoryTotalMb: p('memoryTotalMb'),
+        drawCalls: p('drawCalls'),
+        triangles: p('triangles'),
+        cpuUsage: p('cpuUsage'),
+        gpuUsage: p('gpuUsage'),
+        loadTimeSec: p('loadTimeSec'),
+        networkLatencyMs: p('networkLatencyMs'),
+        // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
+        customMetrics: sql`${p('customMetrics')}`,
+        createdAt: p('createdAt'),
+      })
+      .prepare(),
+  }
+}
+
+export type PerfRepository = ReturnType<typeof createPerfRepository>
+
+/** Stores a performance sample, tied to a report of the project when `bug_report_id` is given. */
+export async function recordPerfSnapshot(deps: Pick<AppDeps, 'clock'>, repo: SubmitRepository, perf: PerfRepository, writes: WriteBatcher, project: Project, input: PerfSnapshotInput) {
+  const reportId = input.bug_report_id ? requireReport(repo, project, input.bug_report_id).id : null
+  const custom = input.custom_metrics ?? null
+  if (custom !== null && Buffer.byteLength(JSON.stringify(custom)) > MAX_CUSTOM_METRICS_BYTES) throw badRequest('custom_metrics: must be at most 16 KB')
+  const id = newId()
+  const metric = (v: number | null | undefined) => v ?? null
+  await writes.run(() =>
+    perf.insert.run({
+      id,
+      projectId: project.id,
+      reportId,
+      fps: metric(input.fps),
+      frameTimeMs: metric(input.frame_time_ms),
+      memoryUsedMb: metric(input.memory_used_mb),
+      memoryTotalMb: metric(input.memory_total_mb),
+      drawCalls: metric(input.draw_calls),
+      triangles: metric(input.triangles),
+      cpuUsage: metric(input.cpu_usage),
+      gpuUsage: metric(input.gpu_usage),
+      loadTimeSec: metric(input.load_time_sec),
+      networkLatencyMs: metric(input.network_latency_ms),
+      customMetrics: custom === null ? null : JSON.stringify(custom),
+      createdAt: deps.clock.now(),
+    }),
+  )
+  return { id }
+}
+
+/** `metadata` as sent: parsed when it is JSON, else kept as the string; 400 past 16 KB. */
+function parseMetadata(metadata: ReplayInput['metadata']): unknown {
+  if (metadata === undefined || metadata === '') return null
+  if (Buffer.byteLength(typeof metadata === 'string' ? metadata : JSON.stringify(metadata)) > MAX_METADATA_BYTES) throw badRequest('metadata: must be at most 16 KB')
+  if (typeof metadata !== 'string') return metadata
+  try {
+    return JSON.parse(metadata)
+  } catch {
+    return metadata
+  }
+}
+
+/** Stores a session replay (tier 3): the file is streamed to disk first, then charged and recorded. */
+export async function storeReplay(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'files'>,
+  repo: SubmitRepository,
+  project: Project,
+  account: Account,
+  input: ReplayInput,
+) {
+  requireFeature(account.plan, 'session_replays')
+  const report = requireReport(repo, project, input.bug_report_id)
+  const metadata = parseMetadata(input.metadata)
+  const fileName = input.file instanceof File ? input.file.name : 'replay'
+  const stored = await deps.files.store(deps.db, { data: input.file, fileName, declaredType: input.file.type || null, kind: 'replay', maxBytes: MAX_REPLAY_BYTES })
+  const id = newId()
+  try {
+    deps.db.transaction((tx) => {
+      chargeUpload(tx, project.accountId, stored.size)
+      tx.insert(sessionReplays)
+        .values({
+          id,
+          projectId: project.id,
+          reportId: report.id,
+          fileKey: stored.key,
+          fileSize: stored.size,
+          mimeType: stored.mimeType,
+          durationSec: input.duration_sec ?? null,
+          metadata,
+          createdAt: deps.clock.now(),
+        })
+        .run()
+    })
+  } catch (err) {
+    await removeFiles(deps, [stored])
+    throw err
+  }
+  return { id, file_url: deps.files.url(stored.key) }
+}

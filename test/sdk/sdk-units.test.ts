@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { reports } from '../../src/modules/reports/reports.table'
+import { decodeBase64Upload } from '../../src/modules/sdk/base64-upload'
+import { duplicateQueryOf, findPossibleDuplicates, significantWords } from '../../src/modules/sdk/duplicates'
+import { splitOccurrences } from '../../src/modules/sdk/occurrences.service'
+import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/sdk/sentiment'
+import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
+import { submitReport } from '../../src/modules/sdk/submit.service'
+import { WriteBatcher } from '../../src/modules/sdk/write-batcher'
+import { createEventsRepository, trackEvents } from '../../src/modules/sdk/events.service'
+import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
+import { createReportIn } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { PNG, rows, sdkProject } from './sdk-helpers'
+
+describe('sentiment', () => {
+  it.each([
+    ['Love this game, amazing levels, great fun', 'positive'],
+    ['Terrible crash, I hate losing my progress, awful', 'negative'],
+    ['The door in level 3 does not open after the cutscene', 'neutral'],
+  ])('scores "%s" as %s', (text, level) => {
+    expect(scoreSentiment([text]).level).toBe(level)
+  })
+
+  it('maps the comparative score at the documented thresholds', () => {
+    expect(sentimentLevelOf(POSITIVE_AT)).toBe('positive')
+    expect(sentimentLevelOf(POSITIVE_AT - 0.001)).toBe('neutral')
+    expect(sentimentLevelOf(NEGATIVE_AT)).toBe('negative')
+    expect(sentimentLevelOf(NEGATIVE_AT + 0.001)).toBe('neutral')
+  })
+
+  it('rounds the score to 3 decimals, scores title, description and steps together, and 0 for no text', () => {
+    const { score } = scoreSentiment(['Good', 'fine bad thing', undefined, 'x'])
+    expect(Math.round(score * 1000) / 1000).toBe(score)
+    expect(score).not.toBe(scoreSentiment(['Good']).score)
+    expect(scoreSentiment(['', null])).toEqual({ score: 0, level: 'neutral' })
+  })
+})
+
+describe('duplicate queries', () => {
+  it('keeps significant words: 3+ letters, no stop words or numbers, accents folded', () => {
+    expect([...significantWords('The Café crashes when I open it 2 times in 1999!')]).toEqual(['cafe', 'crashes', 'open', 'times'])
+  })
+
+  it('quotes every term so user text cannot form FTS syntax, longest words first, at most 8', () => {
+    expect(duplicateQueryOf(significantWords('NEAR("boom" OR title: x*'))).toBe('title : ("title" OR "near" OR "boom")')
+    expect(duplicateQueryOf(significantWords('a an of 42'))).toBeNull()
+    const many = duplicateQueryOf(significantWords('alpha bravo charlie delta echoes foxtrot golfing hotel indias julietta'))!
+    expect(many.match(/"/g)).toHaveLength(12)
+    expect(many).toContain('"julietta"')
+  })
+})
+
+describe('services', () => {
+  let t: TestApp
+  beforeEach(() => {
+    t = createTestApp()
+  })
+  afterEach(() => t.close())
+
+  it('findPossibleDuplicates ranks by shared words, excludes the report itself and closed or deleted reports', async () => {
+    const { project } = await sdkProject(t)
+    const repo = createSubmitRepository(t.deps.db)
+    const a = createReportIn(t, project, { title: 'Save file corrupted after update' })
+    const b = createReportIn(t, project, { title: 'Save file corrupted' })
+    const c = createReportIn(t, project, { title: 'Save button missing' })
+    const gone = createReportIn(t, project, { title: 'Save file corrupted after update again' })
+    t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(gone.id)
+    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update', a.seq)).toEqual([b.reportNumber, c.reportNumber])
+    t.deps.db.update(reports).set({ status: 'closed' }).where(sql`${reports.id} = ${b.id}`).run()
+    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update', a.seq)).toEqual([c.reportNumber])
+    expect(findPossibleDuplicates(repo, project.id, 'of the', a.seq)).toEqual([])
+  })
+
+  it('submitReport stacks a same-title submission and leaves the original report fields as they were', async () => {
+    const { project } = await sdkProject(t)
+    const repo = createSubmitRepository(t.deps.db)
+    const writes = new WriteBatcher(t.deps.db)
+    const input = (o: Record<string, unknown>) => submitSchema.parse({ title: 'Hang at save', description: 'x', ...o })
+    const first = await submitReport(t.deps, repo, writes, project, input({ device_info: 'A' }))
+    const second = await submitReport(t.deps, repo, writes, project, input({ title: 'HANG  at save', device_info: 'B' }))
+    expect(first.created).toBe(true)
+    expect(second).toMatchObject({ created: false, body: { id: first.body.id, deduplicated: true } })
+    expect(rows(t, 'SELECT device_info, occurrence_count FROM reports')).toEqual([{ device_info: 'A', occurrence_count: 2 }])
+  })
+
+  it('submitReport removes stored files when the transaction fails', async () => {
+    const { project } = await sdkProject(t)
+    const repo = createSubmitRepository(t.deps.db)
+    const writes = new WriteBatcher(t.deps.db)
+    t.sqlite.exec('DROP TABLE attachments')
+    const input = submitSchema.parse({ title: 'x', description: 'y', screenshot: Buffer.from(PNG).toString('base64'), attachments: [{ filename: 'a.txt', data: Buffer.from('hello').toString('base64') }] })
+    await expect(submitReport(t.deps, repo, writes, project, input)).rejects.toThrow()
+    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+  })
+
+  it('splitOccurrences with every occurrence leaves the original at one occurrence', async () => {
+    const { project, owner } = await sdkProject(t)
+    const repo = createSubmitRepository(t.deps.db)
+    const writes = new WriteBatcher(t.deps.db)
+    const input = submitSchema.parse({ title: 'Same', description: 'x' })
+    const first = await submitReport(t.deps, repo, writes, project, input)
+    await submitReport(t.deps, repo, writes, project, input)
+    await submitReport(t.deps, repo, writes, project, input)
+    const ids = rows(t, 'SELECT id FROM report_occurrences').map((r) => r.id as string)
+    const split = splitOccurrences(t.deps, project, owner.user.id, first.body.report_number, [...ids, ids[0]!])
+    expect(rows(t, 'SELECT report_number, occurrence_count FROM reports ORDER BY report_number')).toEqual([
+      { report_number: 1, occurrence_count: 1 },
+      { report_number: split.report_number, occurrence_count: 2 },
+    ])
+  })
+})
+
+describe('base64 uploads', () => {
+  it('decodes bare base64, URL-safe base64 and data URLs (their type becomes the declared type)', () => {
+    expect(decodeBase64Upload(Buffer.from(PNG).toString('base64'), 'f')).toEqual({ bytes: Buffer.from(PNG), declaredType: null })
+    expect(decodeBase64Upload(`data:image/png;base64,${Buffer.from(PNG).toString('base64')}`, 'f').declaredType).toBe('image/png')
+    expect(decodeBase64Upload('data:text/plain;charset=utf-8;base64,aGk=', 'f')).toEqual({ bytes: Buffer.from('hi'), declaredType: 'text/plain' })
+    expect(Buffer.from(decodeBase64Upload(Buffer.from([251, 255]).toString('base64url'), 'f').bytes)).toEqual(Buffer.from([251, 255]))
+  })
+
+  it('rejects text that is not base64, and empty data, naming the field', () => {
+    expect(() => decodeBase64Upload('hello world!', 'screenshot')).toThrow(/screenshot: not valid base64/)
+    expect(() => decodeBase64Upload('data:image/png;base64,', 'screenshot')).toThrow(/screenshot: file is empty/)
+  })
+})
+
+describe('WriteBatcher', () => {
+  let t: TestApp
+  beforeEach(() => {
+    t = createTestApp()
+  })
+  afterEach(() => t.close())
+
+  it('commits writes of one turn together; a failing write rolls back alone', async () => {
+    t.sqlite.exec('CREATE TABLE bt (v TEXT)')
+    const batcher = new WriteBatcher(t.deps.db)
+    const insert = (v: string) =>
+      batcher.run((tx) => {
+        tx.run(sql`INSERT INTO bt (v) VALUES (${v})`)
+        return v
+      })
+    const failing = batcher.run((tx) => {
+      tx.run(sql`INSERT INTO bt (v) VALUES ('doomed')`)
+      throw new Error('nope')
+    })
+    const results = await Promise.allSettled([insert('a'), failing, insert('b')])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(rows(t, 'SELECT v FROM bt ORDER BY v')).toEqual([{ v: 'a' }, { v: 'b' }])
+  })
+
+  it('keeps the event-name cache to committed ids when a shared batch rolls back', async () => {
+    const { project, owner } = await sdkProject(t, 'pro')
+    const account = owner.account
+    const repo = createEventsRepository(t.deps.db)
+    const batcher = new WriteBatcher(t.deps.db)
+    // Queued in the same turn, the tracking first: the shared transaction fails after the new name
+    // was inserted, rolls back, then each write runs alone.
+    const tracking = trackEvents(t.deps, repo, batcher, project, account, [{ event_name: 'boss_kill' }])
+    const failing = batcher.run(() => {
+      throw new Error('nope')
+    })
+    const [tracked] = await Promise.allSettled([tracking, failing])
+    expect(tracked.status).toBe('fulfilled')
+    await trackEvents(t.deps, repo, batcher, project, account, [{ event_name: 'boss_kill' }])
+    expect(rows(t, 'SELECT n.name, count(*) AS c FROM events e JOIN event_names n ON n.id = e.name_id GROUP BY n.name')).toEqual([{ name: 'boss_kill', c: 2 }])
+    expect([...repo.nameIds.values()]).toEqual([rows(t, 'SELECT id FROM event_names')[0]!.id])
+  })
+
+  it('rolls a lone failing write back', async () => {
+    t.sqlite.exec('CREATE TABLE bt (v TEXT)')
+    const batcher = new WriteBatcher(t.deps.db)
+    await expect(
+      batcher.run((tx) => {
+        tx.run(sql`INSERT INTO bt (v) VALUES ('x')`)
+        throw new Error('nope')
+      }),
+    ).rejects.toThrow('nope')
+    expect(rows(t, 'SELECT count(*) AS n FROM bt')[0]!.n).toBe(0)
+  })
+})
