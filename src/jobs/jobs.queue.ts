@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../db/client'
+import type { Db, DbOrTx } from '../db/client'
 import type { Clock } from '../lib/clock'
 import { DAY } from '../lib/clock'
 import { jobs } from './jobs.table'
@@ -35,6 +35,27 @@ export class JobQueue {
       })
       .onConflictDoNothing()
       .run()
+  }
+
+  /**
+   * `enqueue` for one kind on a hot path (an event handler run per report write): the insert is
+   * prepared once. It runs on `db`'s connection, so called inside a transaction it joins it.
+   */
+  prepare(db: Db, kind: string, opts: { maxAttempts?: number } = {}): (input: { payload: unknown; idempotencyKey?: string }) => void {
+    const stmt = db
+      .insert(jobs)
+      .values({
+        kind,
+        payload: sql.placeholder('payload'),
+        runAt: sql.placeholder('now'),
+        maxAttempts: opts.maxAttempts ?? this.defaultMaxAttempts,
+        idempotencyKey: sql.placeholder('key'),
+        createdAt: sql.placeholder('now'),
+        updatedAt: sql.placeholder('now'),
+      })
+      .onConflictDoNothing()
+      .prepare()
+    return (input) => stmt.run({ payload: input.payload, key: input.idempotencyKey ?? null, now: this.clock.now() })
   }
 
   /** Deletes finished jobs older than `retainMs` (failed ones are kept for inspection). */

@@ -1,7 +1,11 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { onDomainEvent } from './notifications.events'
+import { notificationsJobs } from './notifications.jobs'
+import { notificationsRoutes } from './notifications.routes'
 
 export const notificationsModule: DomainModule = {
   name: 'notifications',
-  routes: () => new Elysia(),
+  routes: notificationsRoutes,
+  jobs: notificationsJobs,
+  subscribe: (deps) => deps.events.subscribe((tx, event) => onDomainEvent(deps, tx, event)),
 }

@@ -1,7 +1,11 @@
-import { Elysia } from 'elysia'
 import type { DomainModule } from '../module'
+import { deliveryEnqueuer } from './webhooks.delivery'
+import { webhooksJobs } from './webhooks.jobs'
+import { webhooksRoutes } from './webhooks.routes'
 
 export const webhooksModule: DomainModule = {
   name: 'webhooks',
-  routes: () => new Elysia(),
+  routes: webhooksRoutes,
+  jobs: webhooksJobs,
+  subscribe: (deps) => deps.events.subscribe(deliveryEnqueuer(deps)),
 }

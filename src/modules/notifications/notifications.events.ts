@@ -1,0 +1,64 @@
+import { eq, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
+import type { DomainEvent, DomainEventType } from '../../events/domain-events'
+import { reports } from '../reports/reports.table'
+import { reportSubscriptions } from './notifications.table'
+
+export const FANOUT_KIND = 'notifications.fanout'
+
+/** What the fan-out job needs to know about an event; the rest is read when it runs. */
+export interface FanoutPayload {
+  type: DomainEventType
+  reportId: string
+  actorId: string | null
+  /** bug_updated: the status change, [old, new]. */
+  status?: [string, string]
+  /** bug_updated: the new assignee, when the assignment changed to someone. */
+  assignee?: string
+  /** comment_added */
+  comment?: { body: string; internal: boolean; author: string | null }
+}
+
+const COMMENT_EXCERPT = 1000
+
+/** Makes `userId` follow the report (status changes, comments), if the report exists. */
+function follow(tx: Tx, reportId: string, userId: string, now: Date): void {
+  tx.insert(reportSubscriptions)
+    .select(
+      tx
+        .select({ reportId: reports.id, userId: sql<string>`${userId}`.as('user_id'), createdAt: sql<number>`${now.getTime()}`.as('created_at') })
+        .from(reports)
+        .where(eq(reports.id, reportId)),
+    )
+    .onConflictDoNothing()
+    .run()
+}
+
+/** The fan-out payload of an event, or null when it mails nobody. */
+function payloadOf(event: DomainEvent): FanoutPayload | null {
+  const base = { type: event.type, reportId: event.reportId, actorId: event.actorId }
+  if (event.type === 'bug_created') return base
+  if (event.type === 'comment_added') {
+    const d = event.data as { body?: unknown; is_internal?: unknown; author_name?: unknown }
+    return {
+      ...base,
+      comment: { body: String(d.body ?? '').slice(0, COMMENT_EXCERPT), internal: d.is_internal === true, author: typeof d.author_name === 'string' ? d.author_name : null },
+    }
+  }
+  const status = event.changes?.status as [string, string] | undefined
+  const assignee = event.changes?.assigned_to?.[1]
+  if (!status && typeof assignee !== 'string') return null
+  return { ...base, ...(status ? { status } : {}), ...(typeof assignee === 'string' && assignee ? { assignee } : {}) }
+}
+
+/**
+ * Event subscriber: in the change's transaction, makes creators and commenters follow the report
+ * and enqueues one fan-out job that picks recipients and writes the mails later, so a request
+ * never builds hundreds of mails and a rolled-back change mails nobody.
+ */
+export function onDomainEvent(deps: Pick<AppDeps, 'clock' | 'jobs'>, tx: Tx, event: DomainEvent): void {
+  if (event.actorId && event.type !== 'bug_updated') follow(tx, event.reportId, event.actorId, deps.clock.now())
+  const payload = payloadOf(event)
+  if (payload) deps.jobs.enqueue(tx, { kind: FANOUT_KIND, payload })
+}

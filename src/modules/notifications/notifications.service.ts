@@ -1,0 +1,74 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badRequest } from '../../http/errors'
+import { accountMembers } from '../accounts/accounts.table'
+import { users } from '../auth/auth.table'
+import { PREFERENCE_KEYS, PREFERENCES, type PreferenceKey, type UpdatePreferencesBody } from './notifications.schemas'
+import { notificationPreferences } from './notifications.table'
+import { readUnsubscribeToken } from './notifications.tokens'
+
+export type Preferences = Record<PreferenceKey, boolean>
+
+const DEFAULTS = Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, true])) as Preferences
+
+/** A user's five mail preferences; all on until changed. */
+export function getPreferences(db: DbOrTx, userId: string): Preferences {
+  const row = db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).get()
+  if (!row) return { ...DEFAULTS }
+  return Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, row[PREFERENCES[k]]])) as Preferences
+}
+
+/** Sets the given preferences, leaving the others; 400 when the body sets none. */
+export function updatePreferences(deps: Pick<AppDeps, 'db' | 'clock'>, userId: string, body: UpdatePreferencesBody): Preferences {
+  const given = PREFERENCE_KEYS.filter((k) => typeof body[k] === 'boolean')
+  if (given.length === 0) throw badRequest(`no valid fields to update (send any of ${PREFERENCE_KEYS.join(', ')})`)
+  const set = Object.fromEntries(given.map((k) => [PREFERENCES[k], body[k]]))
+  const now = deps.clock.now()
+  deps.db
+    .insert(notificationPreferences)
+    .values({ userId, ...set, updatedAt: now })
+    .onConflictDoUpdate({ target: notificationPreferences.userId, set: { ...set, updatedAt: now } })
+    .run()
+  return getPreferences(deps.db, userId)
+}
+
+const LABELS: Record<PreferenceKey, string> = {
+  email_bug_created: 'new report',
+  email_bug_status: 'status change',
+  email_bug_assigned: 'assignment',
+  email_bug_commented: 'new comment',
+  email_weekly_digest: 'weekly digest',
+}
+
+/** `GET /notifications/unsubscribe?token=`: turns off the preference the signed link names. */
+export function unsubscribe(deps: Pick<AppDeps, 'db' | 'clock'>, token: string | undefined): { message: string } {
+  const target = token ? readUnsubscribeToken(deps.db, token) : null
+  if (!target) throw badRequest('this unsubscribe link is not valid')
+  const exists = deps.db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get()
+  if (!exists) throw badRequest('this unsubscribe link is not valid')
+  updatePreferences(deps, target.userId, { [target.preference]: false })
+  return { message: `You will no longer receive ${LABELS[target.preference]} emails.` }
+}
+
+export interface Recipient {
+  id: string
+  email: string
+  name: string
+}
+
+/**
+ * Of `userIds`, those still on `accountId`'s team who want mails of kind `preference`
+ * (no preferences row counts as yes), excluding `exceptId` (who caused the mail).
+ */
+export function recipientsFor(db: DbOrTx, o: { accountId: string; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Recipient[] {
+  if (o.userIds !== 'all' && o.userIds.length === 0) return []
+  const rows = db
+    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, pref: notificationPreferences[PREFERENCES[o.preference]] })
+    .from(accountMembers)
+    .innerJoin(users, eq(users.id, accountMembers.userId))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+    .where(and(eq(accountMembers.accountId, o.accountId), o.userIds === 'all' ? undefined : inArray(users.id, o.userIds)))
+    .all()
+  return rows.filter((r) => r.pref !== false && r.id !== o.exceptId).map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name }))
+}

@@ -1,0 +1,162 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badGateway, badRequest, notFound } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { assertPublicUrl, safeFetch, UnsafeTargetError } from '../../net/safe-fetch'
+import { recordAudit } from '../activity/activity.service'
+import { deliveryHeaders, describeFailure, DELIVERY_TIMEOUT_MS } from './webhooks.delivery'
+import { type CreateWebhookBody, WEBHOOK_EVENTS, type WebhookEvent } from './webhooks.schemas'
+import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
+
+interface ProjectRef {
+  id: string
+  accountId: string
+  slug: string
+}
+
+const DELIVERIES_LISTED = 50
+
+/** The project's webhooks, secret included (spec 4.6), oldest first. */
+export function listWebhooks(db: DbOrTx, projectId: string) {
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.projectId, projectId))
+    .orderBy(webhooks.createdAt, sql`rowid`)
+    .all()
+    .map((w) => ({ id: w.id, name: w.name, url: w.url, secret: w.secret, event_types: w.eventTypes, created_at: w.createdAt.toISOString() }))
+}
+
+/** Canonical comma string of the requested event types; all of them when none are given. */
+export function parseEventTypes(input: CreateWebhookBody['event_types']): string {
+  if (input === undefined) return WEBHOOK_EVENTS.join(',')
+  const names = (Array.isArray(input) ? input : input.split(',')).map((s) => s.trim()).filter(Boolean)
+  if (names.length === 0) throw badRequest(`event_types must name at least one of ${WEBHOOK_EVENTS.join(', ')}`)
+  const unknown = names.filter((n) => !(WEBHOOK_EVENTS as readonly string[]).includes(n))
+  if (unknown.length) throw badRequest(`event_types: unknown event type ${unknown.join(', ')} (use ${WEBHOOK_EVENTS.join(', ')})`)
+  return WEBHOOK_EVENTS.filter((e: WebhookEvent) => names.includes(e)).join(',')
+}
+
+/** Checks the URL is an http(s) URL the server may reach; 400 otherwise. */
+async function checkedUrl(deps: AppDeps, url: string): Promise<string> {
+  try {
+    return (await assertPublicUrl(url, { allowPrivate: deps.config.allowPrivateTargets })).href
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw badRequest(err.message)
+    throw err
+  }
+}
+
+/** Creates a webhook after the URL and event checks, with an audit entry. */
+export async function createWebhook(deps: AppDeps, project: ProjectRef, actorId: string, body: CreateWebhookBody): Promise<{ id: string }> {
+  const eventTypes = parseEventTypes(body.event_types)
+  const url = await checkedUrl(deps, body.url)
+  const id = newId()
+  const now = deps.clock.now()
+  const name = body.name ?? 'Webhook'
+  deps.db.transaction((tx) => {
+    tx.insert(webhooks).values({ id, projectId: project.id, name, url, secret: body.secret || null, eventTypes, createdBy: actorId, createdAt: now }).run()
+    recordAudit(tx, now, {
+      accountId: project.accountId,
+      projectId: project.id,
+      actorId,
+      action: 'webhook.created',
+      target: id,
+      details: { name, host: new URL(url).host, event_types: eventTypes, signed: Boolean(body.secret) },
+    })
+  })
+  return { id }
+}
+
+function findWebhook(db: DbOrTx, projectId: string, webhookId: string) {
+  const w = db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.projectId, projectId)))
+    .get()
+  if (!w) throw notFound('webhook not found')
+  return w
+}
+
+/** Deletes a webhook with its deliveries; queued retries find nothing and stop. */
+export function deleteWebhook(deps: AppDeps, project: ProjectRef, actorId: string, webhookId: string): { message: string } {
+  const w = findWebhook(deps.db, project.id, webhookId)
+  deps.db.transaction((tx) => {
+    tx.delete(webhooks).where(eq(webhooks.id, w.id)).run()
+    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'webhook.deleted', target: w.id, details: { name: w.name } })
+  })
+  return { message: 'Webhook deleted' }
+}
+
+/** The 50 most recent deliveries of a webhook, newest first, each with every attempt. */
+export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string) {
+  findWebhook(db, projectId, webhookId)
+  const rows = db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.createdAt), sql`rowid desc`)
+    .limit(DELIVERIES_LISTED)
+    .all()
+  const attempts = rows.length
+    ? db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(webhookAttempts.deliveryId, webhookAttempts.attempt)
+        .all()
+    : []
+  const iso = (d: Date | null) => (d ? d.toISOString() : null)
+  return rows.map((d) => ({
+    id: d.id,
+    event: d.event,
+    status: d.status,
+    attempt_count: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    next_attempt_at: iso(d.nextAttemptAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
+    payload: JSON.parse(d.payload) as unknown,
+    attempts: attempts
+      .filter((a) => a.deliveryId === d.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        status_code: a.statusCode,
+        duration_ms: a.durationMs,
+        error: a.error,
+        response_snippet: a.responseSnippet,
+        created_at: iso(a.createdAt),
+      })),
+  }))
+}
+
+/** Sends a signed `test` event now, unrecorded and not retried; 502 when the URL cannot be reached. */
+export async function sendTestEvent(deps: AppDeps, project: ProjectRef, webhookId: string) {
+  const w = findWebhook(deps.db, project.id, webhookId)
+  const body = JSON.stringify({
+    event: 'test',
+    timestamp: deps.clock.now().toISOString(),
+    data: { message: 'This is a test event from Glitchbox.', project_slug: project.slug, webhook_id: w.id },
+  })
+  const headers = deliveryHeaders({ version: deps.config.version, event: 'test', deliveryId: newId(), secret: w.secret, body })
+  let status: number
+  try {
+    const res = await safeFetch(w.url, { method: 'POST', headers, body }, { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: DELIVERY_TIMEOUT_MS })
+    status = res.status
+    await res.body?.cancel().catch(() => {})
+  } catch (err) {
+    throw badGateway(`the webhook URL could not be reached (${describeFailure(err)})`)
+  }
+  return {
+    status_code: status,
+    message: status < 400 ? 'Test event delivered' : `The receiver answered with status ${status}`,
+    signed: Boolean(w.secret),
+  }
+}

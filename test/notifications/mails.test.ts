@@ -1,0 +1,186 @@
+import { eq } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { addMember, outbox, recipients, setPreferences } from './helpers'
+
+let t: TestApp
+let owner: TestUser
+let ada: TestUser
+let bob: TestUser
+let cy: TestUser
+let project: TestProject
+
+beforeEach(async () => {
+  t = createTestApp()
+  owner = await createUser(t, { name: 'Owner' })
+  ada = await addMember(t, owner, 'Ada')
+  bob = await addMember(t, owner, 'Bob')
+  cy = await addMember(t, owner, 'Cy')
+  project = createProject(t, owner, { name: 'Space Game' })
+})
+afterEach(() => t.close())
+
+const as = (u: TestUser) => ({
+  api: (method: string, path: string, body?: unknown) => t.request(method, `/api/projects/${project.slug}${path}`, { token: u.token, body }),
+})
+const emails = (...users: TestUser[]) => users.map((u) => u.user.email).sort()
+
+async function fileAs(u: TestUser, title = 'Crash on load') {
+  const res = await as(u).api('POST', '/bugs', { title, description: 'The game closes at 40% loading.' })
+  expect(res.status).toBe(201)
+  await t.runner.drain()
+  return res.body.data.report_number as number
+}
+
+describe('new report mails', () => {
+  it('mails every member who wants them except the one who filed it, via a job', async () => {
+    await setPreferences(t, cy, { email_bug_created: false })
+    const res = await as(ada).api('POST', '/bugs', { title: 'Crash on load', description: 'x' })
+    expect(res.status).toBe(201)
+    expect(outbox(t)).toEqual([])
+    await t.runner.drain()
+    expect(recipients(t, /New report #1/)).toEqual(emails(owner, bob))
+    const [mail] = outbox(t)
+    expect(mail!.subject).toBe('[Space Game] New report #1: Crash on load')
+    expect(mail!.text).toContain('Ada filed a new report in Space Game.')
+    expect(mail!.html).toContain('<html>')
+    expect(mail!.html).toContain('Crash on load')
+  })
+
+  it('mails every member for SDK reports (no actor) and escapes HTML', async () => {
+    createReportIn(t, project, { title: '<script>alert(1)</script>' })
+    await t.runner.drain()
+    expect(recipients(t, /New report/)).toEqual(emails(owner, ada, bob, cy))
+    const mail = outbox(t)[0]!
+    expect(mail.text).toContain('A player filed a new report')
+    expect(mail.html).not.toContain('<script>')
+    expect(mail.html).toContain('&#60;script&#62;')
+  })
+
+  it('mails nobody when the creating transaction rolls back', async () => {
+    expect(() =>
+      t.deps.db.transaction((tx) => {
+        t.deps.events.emit(tx, { type: 'bug_created', projectId: project.id, reportId: 'nope', actorId: null, data: {} })
+        throw new Error('rollback')
+      }),
+    ).toThrow('rollback')
+    expect(t.sqlite.query("select count(*) as n from jobs where kind like 'notifications.%'").get()).toEqual({ n: 0 })
+  })
+})
+
+describe('status, assignment and comment mails', () => {
+  it('mails the assignee on assignment, unless they turned it off or assigned themselves', async () => {
+    const n = await fileAs(owner)
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id })
+    await t.runner.drain()
+    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
+    expect(outbox(t).find((m) => /You were assigned/.test(m.subject))!.text).toContain('Owner assigned #1 Crash on load to you.')
+
+    await setPreferences(t, cy, { email_bug_assigned: false })
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: cy.user.id })
+    await as(ada).api('PATCH', `/bugs/${n}`, { assigned_to: ada.user.id })
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: null })
+    await t.runner.drain()
+    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
+  })
+
+  it('mails the creator, commenters and assignee on status changes, but not the one who made it', async () => {
+    const n = await fileAs(ada)
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id })
+    await as(cy).api('POST', `/bugs/${n}/comments`, { body: 'Same here' })
+    await t.runner.drain()
+    await as(owner).api('PATCH', `/bugs/${n}`, { status: 'resolved' })
+    await t.runner.drain()
+    expect(recipients(t, /is now resolved/)).toEqual(emails(ada, bob, cy))
+    const mail = outbox(t).find((m) => /is now resolved/.test(m.subject))!
+    expect(mail.subject).toBe('[Space Game] #1 is now resolved: Crash on load')
+    expect(mail.text).toContain('Owner changed the status of #1 Crash on load from open to resolved.')
+
+    await setPreferences(t, bob, { email_bug_status: false })
+    await as(ada).api('PATCH', `/bugs/${n}`, { status: 'wont_fix' })
+    await t.runner.drain()
+    expect(recipients(t, /is now won’t fix/)).toEqual(emails(cy))
+  })
+
+  it('sends one mail, not two, to someone assigned and moved in the same update', async () => {
+    const n = await fileAs(ada)
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id, status: 'in_progress' })
+    await t.runner.drain()
+    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
+    expect(recipients(t, /is now in progress/)).toEqual(emails(ada))
+  })
+
+  it('mails followers and the assignee about comments, internal ones included, not the commenter', async () => {
+    const n = await fileAs(ada)
+    await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id })
+    await as(cy).api('POST', `/bugs/${n}/comments`, { body: 'Only on Vulkan', is_internal: true })
+    await t.runner.drain()
+    expect(recipients(t, /New comment on #1/)).toEqual(emails(ada, bob))
+    const mail = outbox(t).find((m) => /New comment/.test(m.subject))!
+    expect(mail.text).toContain('commented on #1 Crash on load (internal note):')
+    expect(mail.text).toContain('Only on Vulkan')
+
+    await setPreferences(t, ada, { email_bug_commented: false })
+    await as(bob).api('POST', `/bugs/${n}/comments`, { body: 'Fixed in 1.2' })
+    await t.runner.drain()
+    const second = outbox(t).filter((m) => m.text.includes('Fixed in 1.2')).map((m) => m.to)
+    expect(second).toEqual(emails(cy))
+  })
+
+  it('mails nobody who has left the team', async () => {
+    const n = await fileAs(ada)
+    t.deps.db.delete(accountMembers).where(eq(accountMembers.userId, ada.user.id)).run()
+    await as(owner).api('PATCH', `/bugs/${n}`, { status: 'closed' })
+    await t.runner.drain()
+    expect(recipients(t, /is now closed/)).toEqual([])
+  })
+})
+
+describe('unsubscribe links', () => {
+  const linkIn = (text: string) => /Unsubscribe: (\S+)/.exec(text)![1]!
+
+  it('puts the link in both parts, and following it turns that preference off without signing in', async () => {
+    createReportIn(t, project)
+    await t.runner.drain()
+    const mail = outbox(t).find((m) => m.to === bob.user.email)!
+    const link = linkIn(mail.text)
+    expect(link).toMatch(/^http:\/\/glitchbox\.test\/api\/notifications\/unsubscribe\?token=/)
+    expect(mail.html).toContain(`href="${link}"`)
+    const res = await t.request('GET', link.replace('http://glitchbox.test', ''))
+    expect(res).toMatchObject({ status: 200, body: { ok: true, data: { message: 'You will no longer receive new report emails.' } } })
+    const prefs = (await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data
+    expect(prefs).toMatchObject({ email_bug_created: false, email_bug_status: true })
+    createReportIn(t, project)
+    await t.runner.drain()
+    expect(recipients(t, /New report #2/)).toEqual(emails(owner, ada, cy))
+  })
+
+  it('refuses tampered, missing and foreign tokens with 400', async () => {
+    createReportIn(t, project)
+    await t.runner.drain()
+    const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
+    const [claim, mac] = token.split('.')
+    const forged = `${Buffer.from(`${ada.user.id}:email_bug_created`).toString('base64url')}.${mac}`
+    for (const bad of [`${claim}.${'0'.repeat(64)}`, forged, 'garbage', '']) {
+      const res = await t.request('GET', `/api/notifications/unsubscribe?token=${encodeURIComponent(bad)}`)
+      expect(res.status, bad).toBe(400)
+      expect(res.body).toEqual({ ok: false, error: 'this unsubscribe link is not valid' })
+    }
+    expect((await t.request('GET', '/api/notifications/unsubscribe')).status).toBe(400)
+    expect((await t.request('GET', '/api/notifications/preferences', { token: ada.token })).body.data.email_bug_created).toBe(true)
+  })
+})
+
+describe('crash safety', () => {
+  it('does not mail twice when a fan-out job runs again after a crash', async () => {
+    createReportIn(t, project)
+    await t.runner.drain()
+    const before = outbox(t).length
+    expect(before).toBe(4)
+    t.sqlite.run("update jobs set status = 'pending', attempts = 0 where kind = 'notifications.fanout'")
+    expect(await t.runner.drain()).toBe(1)
+    expect(outbox(t)).toHaveLength(before)
+  })
+})
