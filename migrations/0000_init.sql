@@ -37,6 +37,18 @@ CREATE TABLE `mail_outbox` (
 );
 --> statement-breakpoint
 CREATE INDEX `mail_outbox_to_idx` ON `mail_outbox` (`to`);--> statement-breakpoint
+CREATE TABLE `email_verifications` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`expires_at` integer NOT NULL,
+	`used_at` integer,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `email_verifications_token_hash_unique` ON `email_verifications` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `email_verifications_user_idx` ON `email_verifications` (`user_id`,`created_at`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,
@@ -48,6 +60,15 @@ CREATE TABLE `sessions` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `sessions_token_hash_unique` ON `sessions` (`token_hash`);--> statement-breakpoint
 CREATE INDEX `sessions_user_idx` ON `sessions` (`user_id`);--> statement-breakpoint
+CREATE TABLE `support_share_codes` (
+	`user_id` text PRIMARY KEY NOT NULL,
+	`code_hash` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`expires_at` integer NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `support_share_codes_code_hash_unique` ON `support_share_codes` (`code_hash`);--> statement-breakpoint
 CREATE TABLE `users` (
 	`id` text PRIMARY KEY NOT NULL,
 	`email` text NOT NULL,
@@ -167,14 +188,17 @@ CREATE TABLE `reports` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `reports_id_unique` ON `reports` (`id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `reports_project_number_unique` ON `reports` (`project_id`,`report_number`);--> statement-breakpoint
-CREATE INDEX `reports_project_live_idx` ON `reports` (`project_id`,`deleted_at`,`seq`);--> statement-breakpoint
-CREATE INDEX `reports_project_status_idx` ON `reports` (`project_id`,`status`,`seq`);--> statement-breakpoint
-CREATE INDEX `reports_project_priority_idx` ON `reports` (`project_id`,`priority_rank`,`seq`);--> statement-breakpoint
-CREATE INDEX `reports_project_updated_idx` ON `reports` (`project_id`,`updated_at`);--> statement-breakpoint
-CREATE INDEX `reports_project_upvotes_idx` ON `reports` (`project_id`,`upvotes`);--> statement-breakpoint
+CREATE INDEX `reports_live_idx` ON `reports` (`project_id`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_status_idx` ON `reports` (`project_id`,`status`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_status_priority_idx` ON `reports` (`project_id`,`status`,`priority_rank`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_priority_idx` ON `reports` (`project_id`,`priority_rank`,"seq" desc) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_category_idx` ON `reports` (`project_id`,`category`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_source_idx` ON `reports` (`project_id`,`source`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_updated_idx` ON `reports` (`project_id`,`updated_at`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_upvotes_idx` ON `reports` (`project_id`,`upvotes`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_error_type_idx` ON `reports` (`project_id`,`error_type`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `reports_live_assignee_idx` ON `reports` (`project_id`,`assigned_to`,`seq`) WHERE deleted_at IS NULL;--> statement-breakpoint
 CREATE INDEX `reports_project_title_key_idx` ON `reports` (`project_id`,`title_key`);--> statement-breakpoint
-CREATE INDEX `reports_project_error_type_idx` ON `reports` (`project_id`,`error_type`);--> statement-breakpoint
-CREATE INDEX `reports_project_assignee_idx` ON `reports` (`project_id`,`assigned_to`);--> statement-breakpoint
 CREATE TABLE `comments` (
 	`id` text PRIMARY KEY NOT NULL,
 	`report_id` text NOT NULL,
@@ -253,4 +277,256 @@ CREATE TABLE `maintenance_banners` (
 	`ends_at` integer,
 	`cleared_at` integer,
 	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `event_names` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`project_id` text NOT NULL,
+	`name` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `event_names_project_name_unique` ON `event_names` (`project_id`,`name`);--> statement-breakpoint
+CREATE TABLE `events` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`name_id` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`session_token` text,
+	`platform` text,
+	`game_version` text,
+	`data` text,
+	FOREIGN KEY (`name_id`) REFERENCES `event_names`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `events_name_created_idx` ON `events` (`name_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `perf_snapshots` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`report_id` text,
+	`fps` real,
+	`frame_time_ms` real,
+	`memory_used_mb` real,
+	`memory_total_mb` real,
+	`draw_calls` real,
+	`triangles` real,
+	`cpu_usage` real,
+	`gpu_usage` real,
+	`load_time_sec` real,
+	`network_latency_ms` real,
+	`custom_metrics` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `perf_snapshots_project_idx` ON `perf_snapshots` (`project_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `perf_snapshots_report_idx` ON `perf_snapshots` (`report_id`);--> statement-breakpoint
+CREATE TABLE `play_sessions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`token` text NOT NULL,
+	`player_id` text,
+	`player_name` text,
+	`platform` text DEFAULT '' NOT NULL,
+	`game_version` text DEFAULT '' NOT NULL,
+	`device_info` text DEFAULT '' NOT NULL,
+	`os_info` text DEFAULT '' NOT NULL,
+	`started_at` integer NOT NULL,
+	`ended_at` integer,
+	`crashed` integer DEFAULT false NOT NULL,
+	`duration_sec` integer,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `play_sessions_project_token_unique` ON `play_sessions` (`project_id`,`token`);--> statement-breakpoint
+CREATE INDEX `play_sessions_project_started_idx` ON `play_sessions` (`project_id`,`started_at`);--> statement-breakpoint
+CREATE INDEX `play_sessions_project_player_idx` ON `play_sessions` (`project_id`,`player_id`);--> statement-breakpoint
+CREATE TABLE `players` (
+	`project_id` text NOT NULL,
+	`player_id` text NOT NULL,
+	`name` text,
+	`first_seen` integer NOT NULL,
+	`last_seen` integer NOT NULL,
+	`session_count` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`project_id`, `player_id`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `report_occurrences` (
+	`id` text PRIMARY KEY NOT NULL,
+	`report_id` text NOT NULL,
+	`project_id` text NOT NULL,
+	`device_info` text DEFAULT '' NOT NULL,
+	`os_info` text DEFAULT '' NOT NULL,
+	`platform` text DEFAULT '' NOT NULL,
+	`game_version` text DEFAULT '' NOT NULL,
+	`player_id` text,
+	`reporter_name` text,
+	`metadata` text,
+	`screenshot_key` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `report_occurrences_report_idx` ON `report_occurrences` (`report_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `session_replays` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`report_id` text NOT NULL,
+	`file_key` text NOT NULL,
+	`file_size` integer NOT NULL,
+	`mime_type` text NOT NULL,
+	`duration_sec` real,
+	`metadata` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `session_replays_report_idx` ON `session_replays` (`report_id`);--> statement-breakpoint
+CREATE TABLE `report_votes` (
+	`report_seq` integer NOT NULL,
+	`voter_key` text NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`report_seq`, `voter_key`),
+	FOREIGN KEY (`report_seq`) REFERENCES `reports`(`seq`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `server_secrets` (
+	`name` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `project_settings` (
+	`project_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`value` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `kind`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `changelog_entries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`title` text NOT NULL,
+	`body` text DEFAULT '' NOT NULL,
+	`version` text DEFAULT '' NOT NULL,
+	`published_at` integer,
+	`created_by` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `changelog_project_published_idx` ON `changelog_entries` (`project_id`,`published_at`);--> statement-breakpoint
+CREATE INDEX `changelog_project_created_idx` ON `changelog_entries` (`project_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `webhook_attempts` (
+	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`delivery_id` text NOT NULL,
+	`attempt` integer NOT NULL,
+	`status_code` integer,
+	`duration_ms` integer NOT NULL,
+	`error` text,
+	`response_snippet` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`delivery_id`) REFERENCES `webhook_deliveries`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_attempts_delivery_idx` ON `webhook_attempts` (`delivery_id`,`attempt`);--> statement-breakpoint
+CREATE TABLE `webhook_deliveries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`webhook_id` text NOT NULL,
+	`event` text NOT NULL,
+	`payload` text NOT NULL,
+	`status` text DEFAULT 'pending' NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`last_status_code` integer,
+	`last_error` text,
+	`next_attempt_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`webhook_id`) REFERENCES `webhooks`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_webhook_idx` ON `webhook_deliveries` (`webhook_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `webhooks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`name` text NOT NULL,
+	`url` text NOT NULL,
+	`secret` text,
+	`event_types` text NOT NULL,
+	`created_by` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `webhooks_project_idx` ON `webhooks` (`project_id`);--> statement-breakpoint
+CREATE TABLE `notification_fanouts` (
+	`job_id` integer PRIMARY KEY NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `notification_keys` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`key` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `notification_preferences` (
+	`user_id` text PRIMARY KEY NOT NULL,
+	`email_bug_created` integer DEFAULT true NOT NULL,
+	`email_bug_status` integer DEFAULT true NOT NULL,
+	`email_bug_assigned` integer DEFAULT true NOT NULL,
+	`email_bug_commented` integer DEFAULT true NOT NULL,
+	`email_weekly_digest` integer DEFAULT true NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `report_subscriptions` (
+	`report_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`report_id`, `user_id`),
+	FOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `invitations` (
+	`id` text PRIMARY KEY NOT NULL,
+	`account_id` text NOT NULL,
+	`email` text NOT NULL,
+	`role` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`invited_by` text,
+	`expires_at` integer NOT NULL,
+	`accepted_at` integer,
+	`accepted_by` text,
+	`revoked_at` integer,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`invited_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `invitations_token_hash_unique` ON `invitations` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `invitations_account_idx` ON `invitations` (`account_id`,`email`);--> statement-breakpoint
+CREATE TABLE `billing_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`type` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `billing_subscriptions` (
+	`account_id` text PRIMARY KEY NOT NULL,
+	`subscription_id` text,
+	`status` text NOT NULL,
+	`price_id` text,
+	`current_period_end` integer,
+	`cancel_at_period_end` integer DEFAULT false NOT NULL,
+	`pending_plan` text,
+	`pending_effective_at` integer,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
 );
