@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import { newId } from '../../lib/ids'
-import { recordActivity } from '../activity/activity.service'
-import { chargeReports } from '../billing/quota'
-import { projects } from '../projects/projects.table'
+import { forbidden } from '../../http/errors'
+import { PLANS, type PlanKey } from '../billing/plans'
+import { reportWriteStatements } from './reports.repository'
 import { extractErrorType } from './error-type'
 import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
 
@@ -43,63 +42,54 @@ export const priorityRank = (p: Priority) => PRIORITIES.indexOf(p)
  * project row's counter, bumped in the same transaction, so numbers never repeat or skip), reads
  * the error class, records activity and emits `bug_created`.
  */
-export function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
+export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
+  // Prepared statements on the connection run inside `tx` (one connection, one transaction).
+  const q = reportWriteStatements(deps.db)
   const now = deps.clock.now()
-  chargeReports(tx, project.accountId)
-  const [{ number }] = tx
-    .update(projects)
-    .set({
-      lastReportNumber: sql`${projects.lastReportNumber} + 1`,
-      liveReportCount: sql`${projects.liveReportCount} + 1`,
-      firstReportAt: sql`coalesce(${projects.firstReportAt}, ${now.getTime()})`,
-    })
-    .where(eq(projects.id, project.id))
-    .returning({ number: projects.lastReportNumber })
-    .all() as [{ number: number }]
+  const charged = q.chargeReport.get({ accountId: project.accountId })
+  if (!charged) throw forbidden('account not found')
+  const plan = PLANS[charged.plan as PlanKey]
+  if (charged.used > plan.limits.reports) throw forbidden(`the ${plan.name} plan's limit of ${plan.limits.reports} reports is reached; upgrade to file more`)
+  const { number } = q.nextNumber.get({ projectId: project.id, nowMs: now.getTime() })!
   const priority = input.priority ?? 'medium'
-  const [report] = tx
-    .insert(reports)
-    .values({
-      id: newId(),
-      projectId: project.id,
-      reportNumber: number,
-      title: input.title,
-      description: input.description,
-      priority,
-      priorityRank: priorityRank(priority),
-      category: input.category ?? 'other',
-      platform: input.platform ?? '',
-      gameVersion: input.gameVersion ?? '',
-      osInfo: input.osInfo ?? '',
-      deviceInfo: input.deviceInfo ?? '',
-      stepsToReproduce: input.stepsToReproduce ?? '',
-      expectedBehavior: input.expectedBehavior ?? '',
-      actualBehavior: input.actualBehavior ?? '',
-      source: input.source ?? 'user',
-      errorType: extractErrorType(input.title, input.description),
-      titleKey: titleKeyOf(input.title),
-      reporterName: input.reporterName ?? null,
-      reporterEmail: input.reporterEmail ?? null,
-      playerId: input.playerId ?? null,
-      metadata: input.metadata ?? null,
-      screenshotKey: input.screenshotKey ?? null,
-      sentimentScore: input.sentimentScore ?? null,
-      sentimentLevel: input.sentimentLevel ?? null,
-      createdBy: input.createdBy ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .all()
-  recordActivity(tx, now, [{ projectId: project.id, reportId: report!.id, actorId: input.createdBy ?? null, action: 'created' }])
+  const report = q.insert.get({
+    id: newId(),
+    projectId: project.id,
+    reportNumber: number,
+    title: input.title,
+    description: input.description,
+    priority,
+    priorityRank: priorityRank(priority),
+    category: input.category ?? 'other',
+    platform: input.platform ?? '',
+    gameVersion: input.gameVersion ?? '',
+    osInfo: input.osInfo ?? '',
+    deviceInfo: input.deviceInfo ?? '',
+    stepsToReproduce: input.stepsToReproduce ?? '',
+    expectedBehavior: input.expectedBehavior ?? '',
+    actualBehavior: input.actualBehavior ?? '',
+    source: input.source ?? 'user',
+    errorType: extractErrorType(input.title, input.description),
+    titleKey: titleKeyOf(input.title),
+    reporterName: input.reporterName ?? null,
+    reporterEmail: input.reporterEmail ?? null,
+    playerId: input.playerId ?? null,
+    metadata: input.metadata ?? null,
+    screenshotKey: input.screenshotKey ?? null,
+    sentimentScore: input.sentimentScore ?? null,
+    sentimentLevel: input.sentimentLevel ?? null,
+    createdBy: input.createdBy ?? null,
+    now,
+  })!
+  q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
   deps.events.emit(tx, {
     type: 'bug_created',
     projectId: project.id,
-    reportId: report!.id,
+    reportId: report.id,
     actorId: input.createdBy ?? null,
-    data: serializeReportForEvent(report!),
+    data: serializeReportForEvent(report),
   })
-  return report!
+  return report
 }
 
 /** The report as webhook and integration payloads show it (dates as ISO strings, snake_case). */

@@ -1,0 +1,82 @@
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { accounts } from '../accounts/accounts.table'
+import { activity } from '../activity/activity.table'
+import { projects } from '../projects/projects.table'
+import { reports } from './reports.table'
+
+// Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
+const p = (name: string) => sql.placeholder(name)
+
+/** Prepared statements of report creation: the SDK submit path runs them for every new report. */
+function prepare(db: Db) {
+  return {
+    /** Counts one report against the account's lifetime quota and returns the new total with the plan. */
+    chargeReport: db
+      .update(accounts)
+      .set({ reportsCreated: sql`${accounts.reportsCreated} + 1` })
+      .where(eq(accounts.id, p('accountId')))
+      .returning({ used: accounts.reportsCreated, plan: accounts.plan })
+      .prepare(),
+    /** Takes the project's next report number (never repeated or skipped: the counter moves in the inserting transaction). */
+    nextNumber: db
+      .update(projects)
+      .set({
+        lastReportNumber: sql`${projects.lastReportNumber} + 1`,
+        liveReportCount: sql`${projects.liveReportCount} + 1`,
+        firstReportAt: sql`coalesce(${projects.firstReportAt}, ${p('nowMs')})`,
+      })
+      .where(eq(projects.id, p('projectId')))
+      .returning({ number: projects.lastReportNumber })
+      .prepare(),
+    insert: db
+      .insert(reports)
+      .values({
+        id: p('id'),
+        projectId: p('projectId'),
+        reportNumber: p('reportNumber'),
+        title: p('title'),
+        description: p('description'),
+        priority: p('priority'),
+        priorityRank: p('priorityRank'),
+        category: p('category'),
+        platform: p('platform'),
+        gameVersion: p('gameVersion'),
+        osInfo: p('osInfo'),
+        deviceInfo: p('deviceInfo'),
+        stepsToReproduce: p('stepsToReproduce'),
+        expectedBehavior: p('expectedBehavior'),
+        actualBehavior: p('actualBehavior'),
+        source: p('source'),
+        errorType: p('errorType'),
+        titleKey: p('titleKey'),
+        reporterName: p('reporterName'),
+        reporterEmail: p('reporterEmail'),
+        playerId: p('playerId'),
+        metadata: p('metadata'),
+        screenshotKey: p('screenshotKey'),
+        sentimentScore: p('sentimentScore'),
+        sentimentLevel: p('sentimentLevel'),
+        createdBy: p('createdBy'),
+        createdAt: p('now'),
+        updatedAt: p('now'),
+      })
+      .returning()
+      .prepare(),
+    activity: db
+      .insert(activity)
+      .values({ projectId: p('projectId'), reportId: p('reportId'), actorId: p('actorId'), action: 'created', createdAt: p('now') })
+      .prepare(),
+  }
+}
+
+export type ReportWriteStatements = ReturnType<typeof prepare>
+
+const cache = new WeakMap<Db, ReportWriteStatements>()
+
+/** The report-creation statements of `db`, prepared once per database. They join the caller's open transaction. */
+export function reportWriteStatements(db: Db): ReportWriteStatements {
+  let s = cache.get(db)
+  if (!s) cache.set(db, (s = prepare(db)))
+  return s
+}
