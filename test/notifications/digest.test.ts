@@ -40,6 +40,7 @@ describe('weekly digest', () => {
     createReportIn(t, project, { title: 'Typo in menu', priority: 'low' })
     const fixed = createReportIn(t, project, { title: 'Sound stutters', priority: 'high' })
     t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, fixed.id)).run()
+    t.clock.advance(60_000)
     await t.runner.drain()
     t.sqlite.run('delete from mail_outbox')
 

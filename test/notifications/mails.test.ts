@@ -49,14 +49,35 @@ describe('new report mails', () => {
     expect(mail!.html).toContain('Crash on load')
   })
 
-  it('mails every member for SDK reports (no actor) and escapes HTML', async () => {
+  it('mails every member for SDK reports (no actor) once the minute is over, and escapes HTML', async () => {
     createReportIn(t, project, { title: '<script>alert(1)</script>' })
+    await t.runner.drain()
+    expect(outbox(t)).toEqual([])
+    t.clock.advance(60_000)
     await t.runner.drain()
     expect(recipients(t, /New report/)).toEqual(emails(owner, ada, bob, cy))
     const mail = outbox(t)[0]!
     expect(mail.text).toContain('A player filed a new report')
     expect(mail.html).not.toContain('<script>')
     expect(mail.html).toContain('&#60;script&#62;')
+  })
+
+  it('mails each member once about a burst of SDK reports within a minute', async () => {
+    for (let i = 1; i <= 25; i++) createReportIn(t, project, { title: `Crash on GPU ${i}` })
+    t.clock.advance(60_000)
+    await t.runner.drain()
+    createReportIn(t, project, { title: 'Next minute' })
+    expect(recipients(t, /25 new reports/)).toEqual(emails(owner, ada, bob, cy))
+    expect(outbox(t)).toHaveLength(4)
+    const mail = outbox(t)[0]!
+    expect(mail.subject).toBe('[Space Game] 25 new reports')
+    expect(mail.text).toContain('#1 Crash on GPU 1')
+    expect(mail.text).toContain('#20 Crash on GPU 20')
+    expect(mail.text).not.toContain('#21 Crash')
+    expect(mail.text).toContain('…and 5 more.')
+    t.clock.advance(60_000)
+    await t.runner.drain()
+    expect(recipients(t, /New report #26: Next minute/)).toEqual(emails(owner, ada, bob, cy))
   })
 
   it('mails nobody when the creating transaction rolls back', async () => {
@@ -138,12 +159,18 @@ describe('status, assignment and comment mails', () => {
   })
 })
 
+/** A report filed by a game client; its mail goes out once the minute's window closes. */
+async function fileFromGame() {
+  createReportIn(t, project)
+  t.clock.advance(60_000)
+  await t.runner.drain()
+}
+
 describe('unsubscribe links', () => {
   const linkIn = (text: string) => /Unsubscribe: (\S+)/.exec(text)![1]!
 
   it('puts the link in both parts, and following it turns that preference off without signing in', async () => {
-    createReportIn(t, project)
-    await t.runner.drain()
+    await fileFromGame()
     const mail = outbox(t).find((m) => m.to === bob.user.email)!
     const link = linkIn(mail.text)
     expect(link).toMatch(/^http:\/\/glitchbox\.test\/api\/notifications\/unsubscribe\?token=/)
@@ -152,14 +179,12 @@ describe('unsubscribe links', () => {
     expect(res).toMatchObject({ status: 200, body: { ok: true, data: { message: 'You will no longer receive new report emails.' } } })
     const prefs = (await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data
     expect(prefs).toMatchObject({ email_bug_created: false, email_bug_status: true })
-    createReportIn(t, project)
-    await t.runner.drain()
+    await fileFromGame()
     expect(recipients(t, /New report #2/)).toEqual(emails(owner, ada, cy))
   })
 
   it('refuses tampered, missing and foreign tokens with 400', async () => {
-    createReportIn(t, project)
-    await t.runner.drain()
+    await fileFromGame()
     const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
     const [claim, mac] = token.split('.')
     const forged = `${Buffer.from(`${ada.user.id}:email_bug_created`).toString('base64url')}.${mac}`
@@ -175,11 +200,10 @@ describe('unsubscribe links', () => {
 
 describe('crash safety', () => {
   it('does not mail twice when a fan-out job runs again after a crash', async () => {
-    createReportIn(t, project)
-    await t.runner.drain()
+    await fileFromGame()
     const before = outbox(t).length
     expect(before).toBe(4)
-    t.sqlite.run("update jobs set status = 'pending', attempts = 0 where kind = 'notifications.fanout'")
+    t.sqlite.run("update jobs set status = 'pending', attempts = 0 where kind = 'notifications.new-reports'")
     expect(await t.runner.drain()).toBe(1)
     expect(outbox(t)).toHaveLength(before)
   })
