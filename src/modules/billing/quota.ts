@@ -4,18 +4,6 @@ import { forbidden } from '../../http/errors'
 import { accounts } from '../accounts/accounts.table'
 import { PLANS, type PlanKey } from './plans'
 
-/**
- * Counts `n` new reports against the account's lifetime report quota, or throws 403 when it would
- * pass the plan's limit. Call inside the inserting transaction: the counter never goes down.
- */
-export function chargeReports(tx: DbOrTx, accountId: string, n = 1): void {
-  const acc = tx.select({ plan: accounts.plan, used: accounts.reportsCreated }).from(accounts).where(eq(accounts.id, accountId)).get()
-  if (!acc) throw forbidden('account not found')
-  const limit = PLANS[acc.plan as PlanKey].limits.reports
-  if (acc.used + n > limit) throw forbidden(`the ${PLANS[acc.plan as PlanKey].name} plan's limit of ${limit} reports is reached; upgrade to file more`)
-  tx.update(accounts).set({ reportsCreated: sql`${accounts.reportsCreated} + ${n}` }).where(eq(accounts.id, accountId)).run()
-}
-
 /** Counts `bytes` of uploads against the plan's upload quota, or throws 403 when it is reached. */
 export function chargeUpload(tx: DbOrTx, accountId: string, bytes: number): void {
   const acc = tx.select({ plan: accounts.plan, used: accounts.uploadBytesUsed }).from(accounts).where(eq(accounts.id, accountId)).get()

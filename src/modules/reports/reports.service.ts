@@ -44,6 +44,7 @@ export const priorityRank = (p: Priority) => PRIORITIES.indexOf(p)
  */
 export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
   // Prepared statements on the connection run inside `tx` (one connection, one transaction).
+  // The quota counter never goes down: deleted reports keep counting.
   const q = reportWriteStatements(deps.db)
   const now = deps.clock.now()
   const charged = q.chargeReport.get({ accountId: project.accountId })
