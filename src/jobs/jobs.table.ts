@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { createdAt, json, timestamp, updatedAt } from '../db/columns'
 
@@ -23,7 +24,8 @@ export const jobs = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('jobs_idempotency_unique').on(t.idempotencyKey),
+    // Partial: most jobs have no key and then cost no entry in this index.
+    uniqueIndex('jobs_idempotency_unique').on(t.idempotencyKey).where(sql`${t.idempotencyKey} IS NOT NULL`),
     index('jobs_due_idx').on(t.status, t.runAt),
     index('jobs_lease_idx').on(t.status, t.leaseExpiresAt),
   ],

@@ -68,7 +68,8 @@ export function deliveryEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): 
     for (const w of targets) {
       const id = newId()
       insertDelivery.run({ id, webhookId: w.id, event: event.type, payload, now })
-      enqueueDelivery({ payload: { deliveryId: id }, idempotencyKey: `webhook:${id}` })
+      // No idempotency key: the delivery id is new, and the job row is written once with it.
+      enqueueDelivery({ payload: { deliveryId: id } })
     }
   }
 }
