@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { PLANS, type PlanKey } from '../billing/plans'
 import { reportWriteStatements } from './reports.repository'
+import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
 
@@ -93,24 +94,8 @@ export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx:
   return report
 }
 
-/** The report as webhook and integration payloads show it (dates as ISO strings, snake_case). */
+/** The report as webhook and integration payloads show it: the list item plus its description. */
 export function serializeReportForEvent(r: Report): Record<string, unknown> {
-  return {
-    id: r.id,
-    report_number: r.reportNumber,
-    title: r.title,
-    description: r.description,
-    status: r.status,
-    priority: r.priority,
-    category: r.category,
-    platform: r.platform,
-    game_version: r.gameVersion,
-    assigned_to: r.assignedTo,
-    is_private: r.isPrivate,
-    error_type: r.errorType,
-    source: r.source,
-    upvotes: r.upvotes,
-    created_at: r.createdAt.toISOString(),
-    updated_at: r.updatedAt.toISOString(),
-  }
+  const { labels: _labels, ...item } = listItemView(r, [])
+  return { ...item, description: r.description }
 }
