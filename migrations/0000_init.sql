@@ -146,6 +146,14 @@ CREATE TABLE `projects` (
 CREATE UNIQUE INDEX `projects_slug_unique` ON `projects` (`slug`);--> statement-breakpoint
 CREATE UNIQUE INDEX `projects_api_key_unique` ON `projects` (`api_key`);--> statement-breakpoint
 CREATE INDEX `projects_account_idx` ON `projects` (`account_id`);--> statement-breakpoint
+CREATE TABLE `report_status_counts` (
+	`project_id` text NOT NULL,
+	`status` text NOT NULL,
+	`n` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `status`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `reports` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`id` text NOT NULL,

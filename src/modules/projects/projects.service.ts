@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, like, or } from 'drizzle-orm'
+import { count, eq, inArray, like, or } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
@@ -7,7 +7,7 @@ import { newId, randomBase62 } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { PLANS, requireFeature } from '../billing/plans'
-import { reports, STATUSES, type Status } from '../reports/reports.table'
+import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
 import { projects } from './projects.table'
@@ -81,16 +81,15 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
 
 export type BugCounts = { total: number } & Record<Status, number>
 
-/** Live report counts by status for `projectIds`, from one GROUP BY. */
+/** Live report counts by status for `projectIds`, read from the trigger-maintained counts table. */
 export function bugCountsOf(db: DbOrTx, projectIds: string[]): Map<string, BugCounts> {
   const out = new Map<string, BugCounts>()
   for (const id of projectIds) out.set(id, { total: 0, ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>) })
   if (projectIds.length === 0) return out
   const rows = db
-    .select({ projectId: reports.projectId, status: reports.status, n: count() })
-    .from(reports)
-    .where(and(inArray(reports.projectId, projectIds), isNull(reports.deletedAt)))
-    .groupBy(reports.projectId, reports.status)
+    .select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n })
+    .from(reportStatusCounts)
+    .where(inArray(reportStatusCounts.projectId, projectIds))
     .all()
   for (const r of rows) {
     const c = out.get(r.projectId)!

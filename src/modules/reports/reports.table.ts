@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
 import { projects } from '../projects/projects.table'
 
@@ -77,4 +77,18 @@ export const reports = sqliteTable(
     index('reports_live_assignee_idx').on(t.projectId, t.assignedTo, t.seq).where(live),
     index('reports_project_title_key_idx').on(t.projectId, t.titleKey),
   ],
+)
+
+/**
+ * Live reports per project and status, kept by triggers (reports.counts.ts) on every write, so the
+ * project list and stats never count a million rows.
+ */
+export const reportStatusCounts = sqliteTable(
+  'report_status_counts',
+  {
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: STATUSES }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.status] })],
 )
