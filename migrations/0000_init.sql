@@ -232,13 +232,14 @@ CREATE TABLE `labels` (
 CREATE UNIQUE INDEX `labels_project_name_unique` ON `labels` (`project_id`,`name`);--> statement-breakpoint
 CREATE TABLE `report_labels` (
 	`report_id` text NOT NULL,
+	`report_seq` integer NOT NULL,
 	`label_id` text NOT NULL,
 	PRIMARY KEY(`report_id`, `label_id`),
 	FOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`label_id`) REFERENCES `labels`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `report_labels_label_idx` ON `report_labels` (`label_id`);--> statement-breakpoint
+CREATE INDEX `report_labels_label_seq_idx` ON `report_labels` (`label_id`,`report_seq`);--> statement-breakpoint
 CREATE TABLE `attachments` (
 	`id` text PRIMARY KEY NOT NULL,
 	`report_id` text NOT NULL,

@@ -92,6 +92,13 @@ const scenarios: Scenario[] = [
     count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
     param: `"${COMMON_TERM}"`,
   },
+  {
+    name: 'label filter (~2% of reports)',
+    query: `label=${seed.labelIds[0]}`,
+    page: `SELECT ${LIST_COLS} FROM reports WHERE +project_id = ?1 AND deleted_at IS NULL AND seq IN (SELECT report_seq FROM report_labels WHERE label_id = ?2) ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE +project_id = ?1 AND deleted_at IS NULL AND seq IN (SELECT report_seq FROM report_labels WHERE label_id = ?2) ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+    param: seed.labelIds[0],
+  },
   { name: 'sort=priority', query: 'sort=priority', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY priority_rank ASC, seq DESC LIMIT 25`, count: null },
   { name: 'page 400', query: 'page=400', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 25 OFFSET 9975`, count: null },
 ]

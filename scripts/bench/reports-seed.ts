@@ -88,7 +88,7 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
       assigned_to, error_type, source, upvotes, title_key, created_by, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const label = sqlite.prepare('INSERT INTO report_labels (report_id, label_id) VALUES (?, ?)')
+  const label = sqlite.prepare('INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, ?)')
   const BATCH = 50_000
   for (let from = 1; from <= o.n; from += BATCH) {
     sqlite.transaction(() => {
@@ -104,7 +104,7 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
         const priority = weighted(PRIORITIES)
         const created = o.start + i * 1000
         const id = crypto.randomUUID()
-        insert.run(
+        const { lastInsertRowid: seq } = insert.run(
           id,
           o.projectId,
           i,
@@ -125,7 +125,7 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
           created,
           created + Math.floor(rand() * 86_400_000),
         )
-        if (rand() < 0.1) label.run(id, pick(labelIds))
+        if (rand() < 0.1) label.run(id, seq, pick(labelIds))
       }
     })()
   }

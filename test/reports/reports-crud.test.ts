@@ -91,7 +91,7 @@ describe('GET /projects/:slug/bugs/:number', () => {
     })
     const now = t.clock.now()
     t.deps.db.insert(labels).values({ id: 'l1', projectId: project.id, name: 'crash', color: '#FF0000', createdAt: now }).run()
-    t.deps.db.insert(reportLabels).values({ reportId: r.id, labelId: 'l1' }).run()
+    t.deps.db.insert(reportLabels).values({ reportId: r.id, reportSeq: r.seq, labelId: 'l1' }).run()
     t.deps.db.insert(comments).values({ id: 'c1', reportId: r.id, projectId: project.id, authorId: mate.user.id, body: 'Repro on PS5', isInternal: true, createdAt: now, updatedAt: now }).run()
     const res = await t.request('GET', `${base}/bugs/${r.reportNumber}`, { token: owner.token })
     expect(res.status).toBe(200)

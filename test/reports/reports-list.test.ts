@@ -31,7 +31,7 @@ async function seeded() {
   const fifth = add({ title: 'Menu button misaligned', description: 'ui offset', priority: 'medium', category: 'ui' })
   add({ title: 'Deleted crash', description: 'gone', priority: 'critical' })
   t.deps.db.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'regression', color: '#123456', createdAt: t.clock.now() }).run()
-  t.deps.db.insert(reportLabels).values({ reportId: third.id, labelId: 'lab1' }).run()
+  t.deps.db.insert(reportLabels).values({ reportId: third.id, reportSeq: third.seq, labelId: 'lab1' }).run()
   t.deps.db.update(reports).set({ assignedTo: mate.user.id, upvotes: 7, status: 'in_progress' }).where(eq(reports.id, fifth.id)).run()
   t.deps.db.update(reports).set({ upvotes: 3 }).where(eq(reports.reportNumber, 2)).run()
   await t.request('DELETE', `${ctx.base}/bugs/6`, { token: ctx.owner.token })

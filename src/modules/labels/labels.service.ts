@@ -75,7 +75,7 @@ export function applyLabel(deps: Deps, ctx: { project: Project; userId: string }
   deps.db.transaction((tx) => {
     const report = liveReportByNumber(tx, ctx.project.id, number)
     const label = labelOf(tx, ctx.project.id, labelId)
-    const added = tx.insert(reportLabels).values({ reportId: report.id, labelId: label.id }).onConflictDoNothing().returning({ labelId: reportLabels.labelId }).all()
+    const added = tx.insert(reportLabels).values({ reportId: report.id, reportSeq: report.seq, labelId: label.id }).onConflictDoNothing().returning({ labelId: reportLabels.labelId }).all()
     if (added.length > 0) {
       recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name }])
     }

@@ -1,4 +1,4 @@
-import { index, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { createdAt } from '../../db/columns'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
@@ -21,7 +21,9 @@ export const reportLabels = sqliteTable(
   'report_labels',
   {
     reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
+    /** The report's `seq`, so a label filter walks its reports newest first through one index. */
+    reportSeq: integer('report_seq').notNull(),
     labelId: text('label_id').notNull().references(() => labels.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.reportId, t.labelId] }), index('report_labels_label_idx').on(t.labelId)],
+  (t) => [primaryKey({ columns: [t.reportId, t.labelId] }), index('report_labels_label_seq_idx').on(t.labelId, t.reportSeq)],
 )

@@ -65,7 +65,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.category) c.push(eq(reports.category, ph('category')))
   if (s.assignee === 'id') c.push(eq(reports.assignedTo, ph('assignedTo')))
   if (s.assignee === 'unassigned') c.push(isNull(reports.assignedTo))
-  if (s.label) c.push(inArray(reports.id, db.select({ id: reportLabels.reportId }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
+  if (s.label) c.push(inArray(reports.seq, db.select({ seq: reportLabels.reportSeq }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
   if (s.source) c.push(eq(reports.source, ph('source')))
   if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
