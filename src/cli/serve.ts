@@ -13,6 +13,8 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(deps)
   const runner = new JobRunner({ db: deps.db, clock: deps.clock, logger, ...collectJobs(deps) })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
+  const reclaimed = runner.reclaimOrphans()
+  if (reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: reclaimed })
   runner.start()
   const server = app.server!
   logger.info('glitchbox listening', { url: `http://${config.host}:${server.port}`, data_dir: config.dataDir, version: config.version })

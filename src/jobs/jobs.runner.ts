@@ -59,6 +59,20 @@ export class JobRunner {
     return total
   }
 
+  /**
+   * Frees the leases of jobs that were running when the previous server process died, so they run
+   * again at once instead of after their lease expires. Only for start-up: one server owns a data dir.
+   */
+  reclaimOrphans(): number {
+    const now = this.opts.clock.now()
+    return this.opts.db
+      .update(jobs)
+      .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+      .where(eq(jobs.status, 'running'))
+      .returning({ id: jobs.id })
+      .all().length
+  }
+
   /** Starts the polling loop and the domain schedules. */
   start(): void {
     const poll = new Cron('* * * * * *', { protect: true }, () => this.pump())

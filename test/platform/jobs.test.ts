@@ -63,6 +63,18 @@ describe('job runner', () => {
     expect(jobRow()).toMatchObject({ status: 'done', leaseOwner: null })
   })
 
+  it('on start-up, frees the leases a dead process held so its jobs run at once', async () => {
+    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    const dead = runnerWith([{ kind: 'work', run: () => new Promise(() => {}) }])
+    void dead.tick()
+    await new Promise((r) => setTimeout(r, 20))
+    const seen: number[] = []
+    const next = runnerWith([{ kind: 'work', run: async () => { seen.push(1) } }])
+    expect(next.reclaimOrphans()).toBe(1)
+    expect(await next.drain()).toBe(1)
+    expect(seen).toEqual([1])
+  })
+
   it('times out a hung handler and schedules a retry', async () => {
     const runner = runnerWith([{ kind: 'hang', timeoutMs: 50, run: (_p, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) }])
     t.deps.jobs.enqueue(t.deps.db, { kind: 'hang', payload: {} })
