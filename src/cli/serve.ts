@@ -3,19 +3,20 @@ import type { Config } from '../config/config'
 import { rawSqlite } from '../db/client'
 import { buildDeps } from '../deps'
 import { MAX_REQUEST_BODY } from '../http/body-limit'
-import { JobRunner } from '../jobs/jobs.runner'
-import { collectJobs } from '../jobs/registry'
+import { startJobThread } from '../jobs/jobs.thread'
 
-/** Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight work and checkpoints the WAL. */
+/**
+ * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
+ * running jobs (in the job thread) and checkpoints the WAL.
+ */
 export async function serve(config: Config): Promise<void> {
   const deps = buildDeps(config, { cleanTmp: true })
   const { logger } = deps
   const app = createApp(deps)
-  const runner = new JobRunner({ db: deps.db, clock: deps.clock, logger, ...collectJobs(deps) })
+  // Jobs first: the server is only reachable (and only answers /health) once everything runs.
+  const jobs = await startJobThread(config)
+  if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
-  const reclaimed = runner.reclaimOrphans()
-  if (reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: reclaimed })
-  runner.start()
   const server = app.server!
   logger.info('glitchbox listening', { url: `http://${config.host}:${server.port}`, data_dir: config.dataDir, version: config.version })
 
@@ -26,7 +27,7 @@ export async function serve(config: Config): Promise<void> {
     logger.info('shutting down', { signal })
     // stop(false): no new connections, in-flight requests finish.
     await server.stop(false)
-    await runner.stop()
+    await jobs.stop()
     const sqlite = rawSqlite(deps.db)
     sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     sqlite.close()

@@ -22,9 +22,17 @@ export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Dat
   return sqlite
 }
 
-/** Drizzle over an open bun:sqlite handle. */
+/**
+ * Drizzle over an open bun:sqlite handle. Transactions begin IMMEDIATE: the server's request thread,
+ * its job thread and CLI commands write to one file, and a deferred transaction that reads before it
+ * writes fails with SQLITE_BUSY (without waiting) when another connection committed in between.
+ * Taking the write lock up front makes it wait its turn under busy_timeout instead.
+ */
 export function createDb(sqlite: Database) {
-  return drizzle(sqlite, { schema })
+  const db = drizzle(sqlite, { schema })
+  const transaction = db.transaction.bind(db)
+  db.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof db.transaction
+  return db
 }
 
 /** The raw handle under a Drizzle database, for pragmas, backup and benchmarks only. */

@@ -1,0 +1,29 @@
+import type { Config } from '../config/config'
+import type { WorkerMessage, WorkerReply } from './jobs.worker'
+
+/** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. */
+export async function startJobThread(config: Config): Promise<{ reclaimed: number; stop(): Promise<void> }> {
+  // In the binary the worker is the extra entry point scripts/build.ts compiles in, addressed by its
+  // build path (as .js); from source it is the file beside this one.
+  const worker = new Worker(Bun.isStandaloneExecutable ? './jobs/jobs.worker.js' : new URL('./jobs.worker.ts', import.meta.url).href)
+  const next = () =>
+    new Promise<WorkerReply>((resolve, reject) => {
+      worker.addEventListener('message', (e: MessageEvent<WorkerReply>) => resolve(e.data), { once: true })
+      worker.addEventListener('error', (e) => reject(new Error(`job thread failed: ${e.message}`)), { once: true })
+    })
+  const send = async (msg: WorkerMessage) => {
+    const reply = next()
+    worker.postMessage(msg)
+    const r = await reply
+    if (r.type === 'failed') throw new Error(`job thread failed: ${r.error}`)
+    return r
+  }
+  const started = await send({ type: 'start', config })
+  return {
+    reclaimed: started.type === 'started' ? started.reclaimed : 0,
+    async stop() {
+      await send({ type: 'stop' })
+      worker.terminate()
+    },
+  }
+}

@@ -1,0 +1,36 @@
+// Entry point of the job worker thread: the server runs its job runner here, beside the request
+// thread, so webhook deliveries, mail and other background work never take turns with requests.
+// It opens its own connection to the same SQLite file (WAL: readers never block the writer).
+import type { Config } from '../config/config'
+import { rawSqlite } from '../db/client'
+import { buildDeps } from '../deps'
+import { JobRunner } from './jobs.runner'
+import { collectJobs } from './registry'
+
+declare const self: Worker
+
+export type WorkerMessage = { type: 'start'; config: Config } | { type: 'stop' }
+export type WorkerReply = { type: 'started'; reclaimed: number } | { type: 'stopped' } | { type: 'failed'; error: string }
+
+let runner: JobRunner | null = null
+let closeDb: (() => void) | null = null
+
+self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
+  const msg = event.data
+  try {
+    if (msg.type === 'start') {
+      const deps = buildDeps(msg.config)
+      runner = new JobRunner({ db: deps.db, clock: deps.clock, logger: deps.logger.child({ thread: 'jobs' }), ...collectJobs(deps) })
+      closeDb = () => rawSqlite(deps.db).close()
+      const reclaimed = runner.reclaimOrphans()
+      runner.start()
+      self.postMessage({ type: 'started', reclaimed } satisfies WorkerReply)
+    } else if (msg.type === 'stop') {
+      await runner?.stop()
+      closeDb?.()
+      self.postMessage({ type: 'stopped' } satisfies WorkerReply)
+    }
+  } catch (err) {
+    self.postMessage({ type: 'failed', error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply)
+  }
+}
