@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates the migrations from the Drizzle tables and embeds them in src/db.
-# Until the first release the schema is one "init" migration, rebuilt from scratch each time,
-# so concurrent schema work never produces conflicting numbered files. A lock serialises runs.
+# Generates a new migration from the changes to the Drizzle tables (drizzle-kit diffs against the
+# last snapshot in migrations/meta) and embeds every migration in src/db. Applied migrations are
+# never edited: the server refuses a database whose applied migration differs from the embedded one.
+# A lock serialises concurrent runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 9>/tmp/glitchbox-db-generate.lock
 flock 9
-rm -rf migrations
-npx drizzle-kit generate --name init >/dev/null
+npx drizzle-kit generate "$@"
 bun scripts/embed-migrations.ts

@@ -16,13 +16,19 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embe
     hash TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   )`)
-  const done = sqlite.query<{ tag: string }, []>('SELECT tag FROM glitchbox_migrations').all().map((r) => r.tag)
-  const known = new Set(migrations.map((m) => m.tag))
+  const appliedRows = sqlite.query<{ tag: string; hash: string }, []>('SELECT tag, hash FROM glitchbox_migrations').all()
+  const done = appliedRows.map((r) => r.tag)
+  const known = new Map(migrations.map((m) => [m.tag, m.hash]))
   const unknown = done.filter((t) => !known.has(t))
   if (unknown.length > 0) {
     throw new SchemaTooNewError(
       `the database was written by a newer Glitchbox (unknown migration ${unknown.join(', ')}); upgrade the binary or restore a backup`,
     )
+  }
+  // An applied migration whose text changed would leave this database without the change: refuse.
+  const changed = appliedRows.filter((r) => known.get(r.tag) !== r.hash).map((r) => r.tag)
+  if (changed.length > 0) {
+    throw new SchemaTooNewError(`migration ${changed.join(', ')} differs from the one this database applied; migrations must never be edited once released`)
   }
   const applied: string[] = []
   for (const m of migrations) {

@@ -65,6 +65,13 @@ describe('migrations', () => {
     expect(() => migrate(db)).toThrow(/newer Glitchbox/)
   })
 
+  it('refuses a database whose applied migration was since edited', () => {
+    const db = freshDb()
+    migrate(db)
+    const edited = embeddedMigrations.map((m, i) => (i === 0 ? { ...m, hash: 'edited' } : m))
+    expect(() => migrate(db, edited)).toThrow(/must never be edited/)
+  })
+
   it('rolls back a failing migration as a whole', () => {
     const db: Database = freshDb()
     const bad = [{ tag: '0000_bad', hash: 'h', sql: 'CREATE TABLE a (x int);--> statement-breakpoint\nCREATE TABLE a (x int);' }]
