@@ -7,7 +7,7 @@ import { listReports } from './reports.list'
 import { readReport, reportActivity } from './reports.read'
 import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
 import { errorTypeCounts, similarReports } from './reports.search'
-import { createReport } from './reports.service'
+import { createReport, newReportFrom } from './reports.service'
 
 const tags = ['Bug reports']
 
@@ -36,21 +36,7 @@ export const reportsRoutes = (deps: AppDeps) =>
       '/projects/:slug/bugs',
       ({ project, user, body, set }) => {
         const report = deps.db.transaction((tx) =>
-          createReport(deps, tx, project, {
-            title: body.title,
-            description: body.description,
-            priority: body.priority,
-            category: body.category,
-            platform: body.platform,
-            gameVersion: body.game_version,
-            osInfo: body.os_info,
-            deviceInfo: body.device_info,
-            stepsToReproduce: body.steps_to_reproduce,
-            expectedBehavior: body.expected_behavior,
-            actualBehavior: body.actual_behavior,
-            source: 'user',
-            createdBy: user.id,
-          }),
+          createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id }),
         )
         set.status = 201
         return { id: report.id, report_number: report.reportNumber }

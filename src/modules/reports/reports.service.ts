@@ -33,6 +33,38 @@ export interface NewReport {
   createdBy?: string | null
 }
 
+/** The fields of spec section 2 a member or a game client writes when filing a report, as the API names them. */
+export interface ReportBody {
+  title: string
+  description: string
+  priority?: Priority
+  category?: Category
+  platform?: string | null
+  game_version?: string | null
+  os_info?: string | null
+  device_info?: string | null
+  steps_to_reproduce?: string | null
+  expected_behavior?: string | null
+  actual_behavior?: string | null
+}
+
+/** A report body (team route or SDK submit) as `createReport` input; absent and null fields take the defaults. */
+export function newReportFrom(b: ReportBody): NewReport {
+  return {
+    title: b.title,
+    description: b.description,
+    priority: b.priority,
+    category: b.category,
+    platform: b.platform ?? undefined,
+    gameVersion: b.game_version ?? undefined,
+    osInfo: b.os_info ?? undefined,
+    deviceInfo: b.device_info ?? undefined,
+    stepsToReproduce: b.steps_to_reproduce ?? undefined,
+    expectedBehavior: b.expected_behavior ?? undefined,
+    actualBehavior: b.actual_behavior ?? undefined,
+  }
+}
+
 /** Lower-cased, whitespace-collapsed title: reports with equal keys are "the same bug". */
 export const titleKeyOf = (title: string) => title.trim().toLowerCase().replace(/\s+/g, ' ')
 

@@ -6,7 +6,7 @@ import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { MAX_ATTACHMENTS_PER_REPORT } from '../attachments/attachments.service'
 import { chargeUpload } from '../billing/quota'
-import { createReport, titleKeyOf } from '../reports/reports.service'
+import { createReport, newReportFrom, titleKeyOf } from '../reports/reports.service'
 import { findPossibleDuplicates } from './duplicates'
 import { type Base64File, insertAttachmentRows, removeFiles, storeBase64Files } from './sdk-files'
 import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
@@ -115,17 +115,7 @@ function fileNew(deps: SubmitDeps, tx: Tx, s: Submission): Outcome {
   const { input } = s
   const sentiment = scoreSentiment([input.title, input.description, input.steps_to_reproduce])
   const report = createReport(deps, tx, s.project, {
-    title: input.title,
-    description: input.description,
-    priority: input.priority,
-    category: input.category,
-    platform: input.platform ?? undefined,
-    gameVersion: input.game_version ?? undefined,
-    osInfo: input.os_info ?? undefined,
-    deviceInfo: input.device_info ?? undefined,
-    stepsToReproduce: input.steps_to_reproduce ?? undefined,
-    expectedBehavior: input.expected_behavior ?? undefined,
-    actualBehavior: input.actual_behavior ?? undefined,
+    ...newReportFrom(input),
     source: input.auto_captured || SYSTEM_TITLE.test(input.title) ? 'system' : 'user',
     reporterName: input.reporter_name ?? null,
     reporterEmail: input.reporter_email || null,
