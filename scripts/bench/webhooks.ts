@@ -21,7 +21,7 @@ const backlog = Number(process.env.BENCH_DELIVERIES ?? 1000)
 function seed(o: { hooks: number; url: string; reports?: number }) {
   const dataDir = tempDataDir()
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' }), { logger: silentLogger })
-  createApp(deps) // registers the event subscribers, so filed reports enqueue their deliveries
+  createApp(deps) // registers the event subscribers, so filed reports enqueue their webhook fan-outs
   const now = new Date()
   const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const project = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
@@ -78,7 +78,7 @@ async function submitRun(hooks: number) {
   await server.stop()
   return { r, delivered }
 }
-// 3. The submit write path alone (in-process, no job runner): what enqueueing 3 deliveries per report costs.
+// 3. The submit write path alone (in-process, no job runner): what the webhook fan-out job per report costs.
 async function inProcess(hooks: number, count: number) {
   const { dataDir, apiKey } = seed({ hooks, url: `${receiver.url}/in` })
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_TRUST_PROXY: 'true' }), { logger: silentLogger })

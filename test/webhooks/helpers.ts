@@ -1,7 +1,16 @@
+import { JobRunner } from '../../src/jobs/jobs.runner'
+import { silentLogger } from '../../src/lib/logger'
+import { DELIVER_KIND } from '../../src/modules/webhooks/webhooks.delivery'
+import { fanoutHandler } from '../../src/modules/webhooks/webhooks.fanout'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import { createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
+
+/** Runs the due fan-out jobs only, so the deliveries they write stay pending. */
+export function runFanouts(t: TestApp): Promise<number> {
+  return new JobRunner({ db: t.deps.db, clock: t.clock, logger: silentLogger, handlers: [fanoutHandler(t.deps)] }).drain()
+}
 
 /** A second user added to `owner`'s account as a plain member, with permission overrides. */
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
@@ -17,9 +26,9 @@ export async function createWebhook(t: TestApp, owner: TestUser, project: TestPr
   return res.body.data.id
 }
 
-/** Pending webhook jobs, by status. */
-export function webhookJobs(t: TestApp) {
-  return t.sqlite.query("select status, attempts, run_at as runAt, payload from jobs where kind = 'webhook.deliver' order by id").all() as {
+/** The jobs of one webhook kind (deliveries unless told), oldest first. */
+export function webhookJobs(t: TestApp, kind: string = DELIVER_KIND) {
+  return t.sqlite.query('select status, attempts, run_at as runAt, payload from jobs where kind = ? order by id').all(kind) as {
     status: string
     attempts: number
     runAt: number

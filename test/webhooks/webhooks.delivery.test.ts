@@ -4,7 +4,7 @@ import { hmacSha256Hex } from '../../src/lib/ids'
 import { MINUTE } from '../../src/lib/clock'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { createWebhook, webhookJobs } from './helpers'
+import { createWebhook, runFanouts, webhookJobs } from './helpers'
 import { closedPortUrl, startReceiver } from './receiver'
 
 let t: TestApp
@@ -88,7 +88,7 @@ describe('delivery', () => {
     expect(r.received).toHaveLength(0)
   })
 
-  it('writes no delivery and no job when the causing transaction rolls back', async () => {
+  it('writes no fan-out job and no delivery when the causing transaction rolls back', async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url })
     expect(() =>
@@ -97,7 +97,7 @@ describe('delivery', () => {
         throw new Error('change failed')
       }),
     ).toThrow('change failed')
-    expect(webhookJobs(t)).toEqual([])
+    expect(t.sqlite.query("select count(*) as n from jobs where kind like 'webhook.%'").get()).toEqual({ n: 0 })
     expect(t.sqlite.query('select count(*) as n from webhook_deliveries').get()).toEqual({ n: 0 })
     await t.runner.drain()
     expect(r.received).toHaveLength(0)
@@ -214,6 +214,7 @@ describe('GET /webhooks/generic/:webhookId/deliveries', () => {
       emit({ type: 'bug_updated', reportId: `r${i}`, data: { n: i } })
       t.clock.advance(1000)
     }
+    await runFanouts(t)
     const list = await deliveries(id)
     expect(list).toHaveLength(50)
     expect(list.map((d: { payload: { data: { n: number } } }) => d.payload.data.n)).toEqual(Array.from({ length: 50 }, (_, i) => 55 - i))
@@ -256,7 +257,7 @@ describe('concurrency and timeouts', () => {
       await t.runner.stop()
     }
     expect(r.received).toHaveLength(40)
-    // 80 jobs (40 deliveries, 40 mail fan-outs) at 8 per poll would take 10 s.
+    // 120 jobs (40 webhook fan-outs, 40 deliveries, 40 mail fan-outs) at 8 per poll would take 15 s.
     expect(performance.now() - started).toBeLessThan(4_000)
   })
 })

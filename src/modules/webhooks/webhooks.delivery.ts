@@ -1,11 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { EventSubscriber } from '../../events/domain-events'
 import { defaultBackoff } from '../../jobs/jobs.runner'
 import type { JobHandler } from '../../jobs/jobs.types'
-import { hmacSha256Hex, newId } from '../../lib/ids'
+import { hmacSha256Hex } from '../../lib/ids'
 import { readSnippet, safeFetch, UnsafeTargetError } from '../../net/safe-fetch'
-import { projects } from '../projects/projects.table'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
 
 export const DELIVER_KIND = 'webhook.deliver'
@@ -32,46 +30,6 @@ export function describeFailure(err: unknown): string {
   if (e?.name === 'TimeoutError') return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
   if (e?.name === 'AbortError') return 'aborted'
   return [e?.code, e?.message].filter(Boolean).join(': ') || String(err)
-}
-
-/**
- * The event subscriber: one delivery row and one job per webhook of the project that takes the
- * event type, written in the transaction of the change (so a rolled-back change sends nothing).
- * It runs on every report write, so its statements are prepared once; they run on the same
- * connection as the change's transaction and therefore inside it.
- */
-export function deliveryEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
-  const findTargets = deps.db
-    .select({ id: webhooks.id, eventTypes: webhooks.eventTypes, slug: projects.slug })
-    .from(webhooks)
-    .innerJoin(projects, eq(projects.id, webhooks.projectId))
-    .where(eq(webhooks.projectId, sql.placeholder('projectId')))
-    .prepare()
-  const insertDelivery = deps.db
-    .insert(webhookDeliveries)
-    .values({
-      id: sql.placeholder('id'),
-      webhookId: sql.placeholder('webhookId'),
-      event: sql.placeholder('event'),
-      payload: sql.placeholder('payload'),
-      nextAttemptAt: sql.placeholder('now'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-    })
-    .prepare()
-  const enqueueDelivery = deps.jobs.prepare(deps.db, DELIVER_KIND, { maxAttempts: DELIVERY_ATTEMPTS })
-  return (_tx, event) => {
-    const targets = findTargets.all({ projectId: event.projectId }).filter((w) => w.eventTypes.split(',').includes(event.type))
-    if (targets.length === 0) return
-    const now = deps.clock.now()
-    const payload = JSON.stringify({ event: event.type, timestamp: now.toISOString(), data: { ...event.data, project_slug: targets[0]!.slug } })
-    for (const w of targets) {
-      const id = newId()
-      insertDelivery.run({ id, webhookId: w.id, event: event.type, payload, now })
-      // No idempotency key: the delivery id is new, and the job row is written once with it.
-      enqueueDelivery({ payload: { deliveryId: id } })
-    }
-  }
 }
 
 const bound = (name: string) => sql`${sql.placeholder(name)}`

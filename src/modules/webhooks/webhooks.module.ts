@@ -1,5 +1,5 @@
 import type { DomainModule } from '../module'
-import { deliveryEnqueuer } from './webhooks.delivery'
+import { fanoutEnqueuer } from './webhooks.fanout'
 import { webhooksJobs } from './webhooks.jobs'
 import { webhooksRoutes } from './webhooks.routes'
 
@@ -7,5 +7,5 @@ export const webhooksModule: DomainModule = {
   name: 'webhooks',
   routes: webhooksRoutes,
   jobs: webhooksJobs,
-  subscribe: (deps) => deps.events.subscribe(deliveryEnqueuer(deps)),
+  subscribe: (deps) => deps.events.subscribe(fanoutEnqueuer(deps)),
 }

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
+import { deliveryIdOf, FANOUT_KIND, type FanoutPayload } from '../../src/modules/webhooks/webhooks.fanout'
+import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { createWebhook, runFanouts, webhookJobs } from './helpers'
+import { startReceiver } from './receiver'
+
+// The writer's transaction leaves one fan-out job per event; the job writes the per-webhook rows.
+let t: TestApp
+let owner: TestUser
+let project: TestProject
+const stops: (() => void)[] = []
+const receiver = () => {
+  const r = startReceiver()
+  stops.push(r.stop)
+  return r
+}
+
+beforeEach(async () => {
+  t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
+  owner = await createUser(t)
+  project = createProject(t, owner)
+})
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop()
+  t.close()
+})
+
+const deliveryRows = () =>
+  t.sqlite.query('select id, webhook_id as webhookId, status, payload from webhook_deliveries order by webhook_id').all() as { id: string; webhookId: string; status: string; payload: string }[]
+const fanoutPayload = () => JSON.parse(webhookJobs(t, FANOUT_KIND)[0]!.payload) as FanoutPayload
+
+describe('in the writer transaction', () => {
+  it('writes one fan-out job and no delivery, however many webhooks take the event', async () => {
+    for (let i = 0; i < 3; i++) await createWebhook(t, owner, project, { url: receiver().url })
+    const report = createReportIn(t, project, { title: 'Stuck in wall' })
+    expect(webhookJobs(t, FANOUT_KIND)).toHaveLength(1)
+    expect(webhookJobs(t)).toEqual([])
+    expect(deliveryRows()).toEqual([])
+    expect(fanoutPayload()).toMatchObject({ event: 'bug_created', projectId: project.id, at: t.clock.now().getTime(), slug: project.slug, data: { id: report.id, title: 'Stuck in wall' } })
+  })
+
+  it('writes no fan-out job when no webhook of the project takes the event type', async () => {
+    await createWebhook(t, owner, project, { url: receiver().url, event_types: 'bug_updated' })
+    createReportIn(t, project)
+    createReportIn(t, createProject(t, owner))
+    expect(webhookJobs(t, FANOUT_KIND)).toEqual([])
+  })
+})
+
+describe('the fan-out job', () => {
+  it('writes one pending delivery and one delivery job per webhook that takes the event, all with the same body', async () => {
+    const a = await createWebhook(t, owner, project, { url: receiver().url })
+    const b = await createWebhook(t, owner, project, { url: receiver().url, event_types: 'bug_created,comment_added' })
+    await createWebhook(t, owner, project, { url: receiver().url, event_types: 'bug_updated' })
+    createReportIn(t, project)
+    const { id: eventId } = fanoutPayload()
+    expect(await runFanouts(t)).toBe(1)
+    const rows = deliveryRows()
+    expect(rows.map((d) => [d.webhookId, d.id, d.status])).toEqual(
+      [a, b].sort().map((w) => [w, deliveryIdOf(eventId, w), 'pending']),
+    )
+    expect(new Set(rows.map((d) => d.payload)).size).toBe(1)
+    expect(webhookJobs(t).map((j) => JSON.parse(j.payload).deliveryId).sort()).toEqual(rows.map((d) => d.id).sort())
+    expect(webhookJobs(t, FANOUT_KIND).map((j) => j.status)).toEqual(['done'])
+  })
+
+  it('creates no duplicate when it runs again after a crash, before or after the deliveries were sent', async () => {
+    const receivers = [receiver(), receiver()]
+    for (const r of receivers) await createWebhook(t, owner, project, { url: r.url, secret: 's' })
+    createReportIn(t, project)
+    await runFanouts(t)
+    const rerun = () => t.sqlite.run("update jobs set status = 'pending', attempts = 0 where kind = ?", [FANOUT_KIND])
+    rerun()
+    await t.runner.drain()
+    rerun()
+    await t.runner.drain()
+    expect(webhookJobs(t, FANOUT_KIND).map((j) => [j.status, j.attempts])).toEqual([['done', 1]])
+    expect(deliveryRows().map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
+    expect(webhookJobs(t).map((j) => j.status)).toEqual(['done', 'done'])
+    for (const r of receivers) expect(r.received).toHaveLength(1)
+    const sentIds = receivers.map((r) => r.received[0]!.headers.get('x-glitchbox-delivery'))
+    expect(sentIds.sort()).toEqual(deliveryRows().map((d) => d.id).sort())
+  })
+
+  it('sends nothing to a webhook created after the event', async () => {
+    const early = receiver()
+    const late = receiver()
+    await createWebhook(t, owner, project, { url: early.url })
+    createReportIn(t, project)
+    t.clock.advance(1000)
+    const lateId = await createWebhook(t, owner, project, { url: late.url })
+    await t.runner.drain()
+    expect(early.received).toHaveLength(1)
+    expect(late.received).toHaveLength(0)
+    expect(deliveryRows().map((d) => d.webhookId)).not.toContain(lateId)
+    createReportIn(t, project)
+    await t.runner.drain()
+    expect(late.received).toHaveLength(1)
+  })
+
+  it('skips a webhook deleted before it runs and still delivers to the others', async () => {
+    const kept = receiver()
+    const gone = receiver()
+    await createWebhook(t, owner, project, { url: kept.url })
+    const goneId = await createWebhook(t, owner, project, { url: gone.url })
+    createReportIn(t, project)
+    expect((await t.request('DELETE', `/api/projects/${project.slug}/webhooks/generic/${goneId}`, { token: owner.token })).status).toBe(200)
+    await t.runner.drain()
+    expect(kept.received).toHaveLength(1)
+    expect(gone.received).toHaveLength(0)
+    expect(webhookJobs(t, FANOUT_KIND).map((j) => j.status)).toEqual(['done'])
+  })
+
+  it('stamps the body and the delivery with the time of the event, not of the fan-out', async () => {
+    const r = receiver()
+    const id = await createWebhook(t, owner, project, { url: r.url })
+    createReportIn(t, project)
+    const at = t.clock.now().toISOString()
+    t.clock.advance(5 * MINUTE)
+    await t.runner.drain()
+    expect(r.received[0]!.json.timestamp).toBe(at)
+    const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
+    expect(d).toMatchObject({ created_at: at, status: 'succeeded' })
+  })
+})
