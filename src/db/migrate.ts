@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
-import { postMigrationSql } from './post-migrate'
+import { postMigrationBackfills, postMigrationSql } from './post-migrate'
 
 export class SchemaTooNewError extends Error {}
 
@@ -42,7 +42,10 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embe
     applied.push(m.tag)
   }
   sqlite.transaction(() => {
+    const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE name = ?")
+    const missing = postMigrationBackfills.filter((b) => exists.get(b.table)!.n === 0)
     for (const stmt of postMigrationSql) sqlite.exec(stmt)
+    for (const b of missing) sqlite.exec(b.sql)
   })()
   return { applied }
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
+import { migrate } from '../../src/db/migrate'
 import { reports } from '../../src/modules/reports/reports.table'
 import { decodeBase64Upload } from '../../src/modules/sdk/base64-upload'
 import { duplicateQueryOf, findPossibleDuplicates, significantWords } from '../../src/modules/sdk/duplicates'
@@ -10,7 +11,7 @@ import { submitReport } from '../../src/modules/sdk/submit.service'
 import { WriteBatcher } from '../../src/modules/sdk/write-batcher'
 import { createEventsRepository, trackEvents } from '../../src/modules/sdk/events.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
-import { createReportIn } from '../helpers/fixtures'
+import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { PNG, rows, sdkProject } from './sdk-helpers'
 
@@ -43,11 +44,12 @@ describe('duplicate queries', () => {
     expect([...significantWords('The Café crashes when I open it 2 times in 1999!')]).toEqual(['cafe', 'crashes', 'open', 'times'])
   })
 
-  it('quotes every term so user text cannot form FTS syntax, longest words first, at most 8', () => {
-    expect(duplicateQueryOf(significantWords('NEAR("boom" OR title: x*'))).toBe('title : ("title" OR "near" OR "boom")')
-    expect(duplicateQueryOf(significantWords('a an of 42'))).toBeNull()
-    const many = duplicateQueryOf(significantWords('alpha bravo charlie delta echoes foxtrot golfing hotel indias julietta'))!
-    expect(many.match(/"/g)).toHaveLength(12)
+  it('quotes every term so user text cannot form FTS syntax, limits the project, longest words first, at most 6', () => {
+    const pid = '0f8e2c4a-1b2c-4d5e-8f90-a1b2c3d4e5f6'
+    expect(duplicateQueryOf(pid, significantWords('NEAR("boom" OR title: x*'))).toBe('project : "0f8e2c4a1b2c4d5e8f90a1b2c3d4e5f6" AND title : ("title" OR "near" OR "boom")')
+    expect(duplicateQueryOf(pid, significantWords('a an of 42'))).toBeNull()
+    const many = duplicateQueryOf(pid, significantWords('alpha bravo charlie delta echoes foxtrot golfing hotel indias julietta'))!
+    expect(many.match(/"/g)).toHaveLength(14)
     expect(many).toContain('"julietta"')
   })
 })
@@ -71,6 +73,35 @@ describe('services', () => {
     t.deps.db.update(reports).set({ status: 'closed' }).where(sql`${reports.id} = ${b.id}`).run()
     expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update', a.seq)).toEqual([c.reportNumber])
     expect(findPossibleDuplicates(repo, project.id, 'of the', a.seq)).toEqual([])
+  })
+
+  it('findPossibleDuplicates follows reopened, renamed and removed reports and stays inside the project', async () => {
+    const { project } = await sdkProject(t)
+    const other = createProject(t, await createUser(t))
+    const repo = createSubmitRepository(t.deps.db)
+    const a = createReportIn(t, project, { title: 'Lighthouse door stuck' })
+    createReportIn(t, other, { title: 'Lighthouse door stuck' })
+    const probe = () => findPossibleDuplicates(repo, project.id, 'Lighthouse door stuck forever')
+    expect(probe()).toEqual([a.reportNumber])
+    t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(a.id)
+    expect(probe()).toEqual([])
+    t.sqlite.query("UPDATE reports SET status = 'in_progress' WHERE id = ?").run(a.id)
+    expect(probe()).toEqual([a.reportNumber])
+    t.sqlite.query("UPDATE reports SET title = 'Windmill blades frozen' WHERE id = ?").run(a.id)
+    expect(probe()).toEqual([])
+    expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([a.reportNumber])
+    t.sqlite.query('DELETE FROM reports WHERE id = ?').run(a.id)
+    expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([])
+  })
+
+  it('the open-titles index is filled from existing reports when a database first gets it', async () => {
+    const { project } = await sdkProject(t)
+    const a = createReportIn(t, project, { title: 'Ferris wheel spins backwards' })
+    const closed = createReportIn(t, project, { title: 'Ferris wheel closed ride' })
+    t.sqlite.query("UPDATE reports SET status = 'closed' WHERE id = ?").run(closed.id)
+    t.sqlite.exec('DROP TABLE open_report_titles')
+    migrate(t.sqlite)
+    expect(findPossibleDuplicates(createSubmitRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
   })
 
   it('submitReport stacks a same-title submission and leaves the original report fields as they were', async () => {

@@ -8,6 +8,8 @@ export const reportsFtsSql = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS reports_fts USING fts5(
     title, description, content='reports', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
   )`,
+  // Merging happens in the background (reports.fts-merge.ts), not inside every insert.
+  `INSERT INTO reports_fts(reports_fts, rank) VALUES ('automerge', 0)`,
   `CREATE TRIGGER IF NOT EXISTS reports_fts_ai AFTER INSERT ON reports BEGIN
     INSERT INTO reports_fts(rowid, title, description) VALUES (new.seq, new.title, new.description);
   END`,

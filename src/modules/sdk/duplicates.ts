@@ -23,23 +23,24 @@ export function significantWords(title: string): Set<string> {
 }
 
 /**
- * An FTS5 query for titles holding any of the significant words, each quoted so that no user text
- * can form FTS syntax (operators, column filters, unbalanced quotes); null when no word is significant.
+ * An FTS5 query over `open_report_titles` for the project's titles holding any of the significant
+ * words, each quoted so that no user text can form FTS syntax (operators, column filters,
+ * unbalanced quotes); null when no word is significant.
  */
-export function duplicateQueryOf(words: Set<string>): string | null {
+export function duplicateQueryOf(projectId: string, words: Set<string>): string | null {
   if (words.size === 0) return null
   const terms = [...words].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
-  return `title : (${terms.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`
+  return `project : "${projectId.replaceAll('-', '')}" AND title : (${terms.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`
 }
 
 /**
  * Report numbers (at most 5, best first) of open, live reports of the project whose titles share
  * significant words with `title`. Ranked by the share of words in common (Jaccard), newest first on
- * ties; the candidates are the newest FTS5 title matches (see `similarOpen`).
+ * ties; the candidates are the newest open title matches (see `similarOpen`).
  */
 export function findPossibleDuplicates(repo: SubmitRepository, projectId: string, title: string, excludeSeq = -1): number[] {
   const words = significantWords(title)
-  const query = duplicateQueryOf(words)
+  const query = duplicateQueryOf(projectId, words)
   if (!query) return []
   const scored = repo.similarOpen.all({ projectId, query, excludeSeq }).map((r, order) => {
     const other = significantWords(r.title)

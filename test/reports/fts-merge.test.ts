@@ -1,0 +1,27 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { mergeSearchSegments } from '../../src/modules/reports/reports.fts-merge'
+import { createProject, createReportIn, createUser } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+const segments = (t: TestApp) => (t.sqlite.query('SELECT count(DISTINCT segid) AS n FROM reports_fts_idx').get() as { n: number }).n
+
+describe('background merging of the search index', () => {
+  let t: TestApp
+  beforeEach(() => {
+    t = createTestApp()
+  })
+  afterEach(() => t.close())
+
+  it('inserts leave small segments that the merge step folds together, and search still finds every report', async () => {
+    const owner = await createUser(t)
+    const project = createProject(t, owner)
+    for (let i = 0; i < 60; i++) createReportIn(t, project, { title: `Crash number ${i}`, description: `lighthouse ${i % 2 ? 'odd' : 'even'}` })
+    const before = segments(t)
+    expect(before).toBeGreaterThan(4)
+    expect(mergeSearchSegments(t.deps)).toBeGreaterThan(0)
+    expect(segments(t)).toBeLessThan(before)
+    expect(mergeSearchSegments(t.deps)).toBe(0)
+    const res = await t.request('GET', `/api/projects/${project.slug}/bugs?q=lighthouse+odd`, { token: owner.token })
+    expect(res.body.data.total).toBe(30)
+  })
+})
