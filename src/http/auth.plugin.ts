@@ -34,45 +34,44 @@ export function bearer(headers: Record<string, string | undefined>): string | nu
 export function authPlugin(deps: AppDeps) {
   const { db, clock } = deps
 
-  // Prepared once: session and membership lookups run on every team request.
+  // Prepared once: session and membership lookups run on every team request. Each is a single-table
+  // lookup: with bound parameters a join measured 7-20 µs a call in bun:sqlite against ~1 µs for
+  // each of the point lookups it stands for.
   const sessionByHash = db
-    .select({ user: users, sessionId: sessions.id })
+    .select({ userId: sessions.userId, sessionId: sessions.id })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('now'))))
     .prepare()
-  const projectMembership = db
-    .select({ project: projects, membership: accountMembers, account: accounts })
-    .from(projects)
-    .innerJoin(accounts, eq(accounts.id, projects.accountId))
-    .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, sql.placeholder('userId'))))
-    .where(eq(projects.slug, sql.placeholder('slug')))
+  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()
+  const projectBySlug = db.select().from(projects).where(eq(projects.slug, sql.placeholder('slug'))).prepare()
+  const projectByApiKey = db.select().from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
+  const accountById = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare()
+  const membershipOf = db
+    .select()
+    .from(accountMembers)
+    .where(and(eq(accountMembers.accountId, sql.placeholder('accountId')), eq(accountMembers.userId, sql.placeholder('userId'))))
     .prepare()
 
   const sessionUser = (headers: Record<string, string | undefined>) => {
     const token = bearer(headers)
-    const found = token ? sessionByHash.get({ hash: sha256Hex(token), now: clock.now().getTime() }) : undefined
-    if (!found) throw unauthorized('missing or invalid session token')
-    return found
+    const session = token ? sessionByHash.get({ hash: sha256Hex(token), now: clock.now().getTime() }) : undefined
+    // The user row goes with its sessions (foreign key), so a live session always finds it.
+    const user = session ? userById.get({ id: session.userId }) : undefined
+    if (!session || !user) throw unauthorized('missing or invalid session token')
+    return { user, sessionId: session.sessionId }
   }
-
-  // Prepared once: every game-client request (the hottest routes) resolves its key through it.
-  const projectByApiKey = db
-    .select({ project: projects, account: accounts })
-    .from(projects)
-    .innerJoin(accounts, eq(accounts.id, projects.accountId))
-    .where(eq(projects.apiKey, sql.placeholder('key')))
-    .prepare()
 
   const projectAccess = (headers: Record<string, string | undefined>, params: unknown, permission: PermissionKey | true) => {
     const { user, sessionId } = sessionUser(headers)
     const slug = (params as Record<string, string>).slug ?? ''
-    const row = projectMembership.get({ userId: user.id, slug })
-    if (!row) throw notFound('project not found')
-    if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
+    const project = projectBySlug.get({ slug })
+    const membership = project ? membershipOf.get({ accountId: project.accountId, userId: user.id }) : undefined
+    const account = membership ? accountById.get({ id: project!.accountId }) : undefined
+    if (!project || !membership || !account) throw notFound('project not found')
+    if (permission !== true && !hasPermission(membership.role, membership.permissionOverrides, permission)) {
       throw forbidden(`you need the ${permission} permission`)
     }
-    return { user, sessionId, project: row.project, membership: row.membership, account: row.account }
+    return { user, sessionId, project, membership, account }
   }
 
   const accountAccess = (headers: Record<string, string | undefined>, permission: PermissionKey | true) => {
@@ -88,9 +87,10 @@ export function authPlugin(deps: AppDeps) {
   const keyProject = (headers: Record<string, string | undefined>, body: unknown) => {
     const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
     if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
-    const row = projectByApiKey.get({ key })
-    if (!row || !row.project.isPublic) throw unauthorized(INVALID_API_KEY)
-    return { project: row.project, account: row.account }
+    const project = projectByApiKey.get({ key })
+    const account = project?.isPublic ? accountById.get({ id: project.accountId }) : undefined
+    if (!project || !account) throw unauthorized(INVALID_API_KEY)
+    return { project, account }
   }
 
   // Checks run in `transform`, before body validation, so an unauthenticated or non-member caller
