@@ -1,7 +1,8 @@
 /**
  * Report list benchmark (issue 4): seeds one project with N reports (default 1,000,000) in a temp
  * data dir migrated with the real migrations, then times list requests in-process through
- * `app.handle` (and over HTTP with --http) against raw bun:sqlite running the equivalent SQL.
+ * `app.handle` against raw bun:sqlite running the equivalent SQL; with --http also over HTTP, the app
+ * server against a bare Bun.serve answering the same raw SQL as JSON.
  *
  *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep]
  *
@@ -144,7 +145,14 @@ async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
 }
 
 let server: ReturnType<typeof Bun.serve> | null = null
-if (flag('http')) server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => app.handle(req) })
+// The raw side over HTTP: a bare Bun.serve answering the scenario named in the path with the same
+// raw SQL as JSON, so both sides pay for sockets, HTTP parsing and serialization.
+let rawServer: ReturnType<typeof Bun.serve> | null = null
+if (flag('http')) {
+  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => app.handle(req) })
+  const runners = new Map(scenarios.map((s, i) => [String(i), rawRunner(sqlite, s)]))
+  rawServer = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => Response.json(runners.get(new URL(req.url).pathname.slice(1))!()) })
+}
 
 // One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
 for (const s of scenarios) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
@@ -174,16 +182,19 @@ for (const s of scenarios) {
   if (server) {
     const url = `http://127.0.0.1:${server.port}/api/projects/${slug}/bugs${s.query ? `?${s.query}` : ''}`
     const http = await time(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': nextIp() } })).json())
-    row.push(http.p50.toFixed(2), http.p95.toFixed(2))
+    const rawUrl = `http://127.0.0.1:${rawServer!.port}/${scenarios.indexOf(s)}`
+    const rawHttp = await time(async () => (await fetch(rawUrl)).json())
+    row.push(rawHttp.p50.toFixed(2), rawHttp.p95.toFixed(2), http.p50.toFixed(2), http.p95.toFixed(2), (http.p50 / rawHttp.p50).toFixed(2))
   }
   rows.push(row)
 }
 server?.stop(true)
+rawServer?.stop(true)
 
 const cpuModel = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown'
 console.log(`\nhardware: ${cpus().length} CPUs (nproc), ${cpuModel}; Bun ${Bun.version}; SQLite ${sqlite.query<{ v: string }, []>('SELECT sqlite_version() AS v').get()!.v}`)
 console.log(`reports: ${N.toLocaleString('en')} in one project, seeded in ${seed.seconds.toFixed(1)} s; ${ITERATIONS} timed runs after ${WARMUP} warm-up; times in ms; total "+" = capped at ${COUNT_CAP}`)
-const header = ['scenario', 'total', 'raw p50', 'raw p95', 'app p50', 'app p95', 'app/raw p50', 'app-raw p50', ...(server ? ['http p50', 'http p95'] : [])]
+const header = ['scenario', 'total', 'raw p50', 'raw p95', 'app p50', 'app p95', 'app/raw p50', 'app-raw p50', ...(server ? ['raw http p50', 'raw http p95', 'app http p50', 'app http p95', 'http app/raw p50'] : [])]
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
 const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`
 console.log(line(header))
