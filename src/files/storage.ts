@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../db/client'
 import { badRequest } from '../http/errors'
@@ -16,7 +16,10 @@ export interface StoredFile {
 }
 
 export interface StoreInput {
-  /** A Blob (multipart File, Bun.file) is streamed to disk; bytes are written as they are. */
+  /**
+   * A Blob (multipart File, Bun.file) is streamed to disk; bytes are written as they are. A Bun.file
+   * at a `tempPath()` is moved in, not copied.
+   */
   data: Blob | Uint8Array
   fileName: string
   declaredType?: string | null
@@ -33,6 +36,8 @@ export interface FileStorage {
   remove(db: DbOrTx, keys: string[]): Promise<void>
   /** Public URL of a stored file. */
   url(key: string): string
+  /** A fresh path in the temp folder (wiped at start-up) for a file being received before `store`. */
+  tempPath(): string
 }
 
 const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
@@ -40,6 +45,13 @@ const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
 const extensions: Record<string, string> = {
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/bmp': 'bmp',
   'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'application/json': 'json', 'text/plain': 'txt',
+}
+
+/** The path of a Bun.file in `tmp`, or null. */
+function receivedPath(data: Blob | Uint8Array, tmp: string): string | null {
+  if (!(data instanceof Blob) || data instanceof File) return null
+  const name = (data as { name?: unknown }).name
+  return typeof name === 'string' && dirname(name) === tmp ? name : null
 }
 
 /** Local-disk storage under `<dataDir>/files/ab/<key>` with unguessable 256-bit keys. */
@@ -62,8 +74,11 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
       const mimeType = checkUpload(input.kind, head, input.declaredType)
       const ext = extensions[mimeType] ?? (mimeType.startsWith('text/') ? 'txt' : 'bin')
       const key = `${randomToken(32)}.${ext}`
-      const staging = join(tmp, key)
-      await Bun.write(staging, input.data)
+      // A file received into the temp folder is already on this disk: renaming it saves a copy. Only
+      // a Bun.file qualifies; a multipart File's name comes from the client.
+      const received = receivedPath(input.data, tmp)
+      const staging = received ?? join(tmp, key)
+      if (!received) await Bun.write(staging, input.data)
       mkdirSync(join(root, key.slice(0, 2)), { recursive: true })
       renameSync(staging, pathOf(key))
       const fileName = input.fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || `file.${ext}`
@@ -85,5 +100,6 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
       for (const key of valid) rmSync(pathOf(key), { force: true })
     },
     url: (key) => `${opts.publicUrl}/api/files/${key}`,
+    tempPath: () => join(tmp, `${randomToken(16)}.part`),
   }
 }

@@ -56,10 +56,12 @@ export function httpPipeline(deps: AppDeps) {
     })
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
-      if (error instanceof AppError) {
-        set.status = error.status
-        Object.assign(set.headers, error.headers)
-        return { ok: false, error: error.message }
+      // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.
+      const appError = error instanceof AppError ? error : code === 'PARSE' && error.cause instanceof AppError ? error.cause : null
+      if (appError) {
+        set.status = appError.status
+        Object.assign(set.headers, appError.headers)
+        return { ok: false, error: appError.message }
       }
       switch (code) {
         case 'VALIDATION': {

@@ -2,8 +2,9 @@ import type { AppDeps } from '../../app-deps'
 import { AppError, badRequest, notFound } from '../../http/errors'
 import type { Account, Project } from '../../http/auth.plugin'
 import { addAttachment } from '../attachments/attachments.service'
-import { decodeBase64Upload } from './base64-upload'
+import { base64Upload } from './base64-upload'
 import type { Base64File } from './sdk-files'
+import { MAX_BASE64_FILE_BYTES } from './sdk.schemas'
 import type { SubmitRepository } from './submit.repository'
 
 /**
@@ -13,8 +14,8 @@ import type { SubmitRepository } from './submit.repository'
 export async function addSdkAttachment(deps: Pick<AppDeps, 'db' | 'clock' | 'files'>, repo: SubmitRepository, project: Project, account: Account, reportId: string, file: Base64File) {
   const report = repo.liveReportOfProject.get({ id: reportId, projectId: project.id })
   if (!report) throw notFound('bug report not found')
-  const { bytes, declaredType } = decodeBase64Upload(file.data, 'data')
-  return addAttachment(deps, { project, account, report, data: bytes, fileName: file.filename, declaredType: file.mime_type ?? declaredType, actorId: null }).catch((err: unknown) => {
+  const { data, declaredType } = base64Upload(file.data, 'data', MAX_BASE64_FILE_BYTES)
+  return addAttachment(deps, { project, account, report, data, fileName: file.filename, declaredType: file.mime_type ?? declaredType, actorId: null }).catch((err: unknown) => {
     throw err instanceof AppError && err.status === 400 && !/attachments/.test(err.message) ? badRequest(`data: ${err.message}`) : err
   })
 }

@@ -1,16 +1,40 @@
+import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
-import { AppError, badRequest } from '../../http/errors'
+import { INVALID_API_KEY } from '../../http/auth.plugin'
+import { AppError, badRequest, unauthorized } from '../../http/errors'
+import type { PathPattern } from '../../http/json-stream/json-parser'
+import { streamedJsonBody } from '../../http/json-stream/json-body'
 import { newId } from '../../lib/ids'
 import { attachments } from '../attachments/attachments.table'
-import { decodeBase64Upload } from './base64-upload'
+import { projects } from '../projects/projects.table'
+import { base64Upload } from './base64-upload'
 import { MAX_BASE64_FILE_BYTES } from './sdk.schemas'
 
 export interface Base64File {
   filename: string
   mime_type?: string | null
   data: string
+}
+
+/**
+ * Body hooks of a route taking base64 files in JSON: a big body streams in and its values at
+ * `base64Paths` are decoded into temp files as they arrive (see `streamedJsonBody`).
+ */
+export function sdkUploadBody(deps: Pick<AppDeps, 'db' | 'files'>, base64Paths: readonly PathPattern[]) {
+  const keyProject = deps.db.select({ isPublic: projects.isPublic }).from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
+  return streamedJsonBody({
+    base64Paths,
+    maxFileBytes: MAX_BASE64_FILE_BYTES,
+    tempPath: () => deps.files.tempPath(),
+    // The apiKey macro decides, after the body is parsed; a wrong key in the header is refused here
+    // already, so that its body is never read and spilled to disk.
+    beforeRead(request) {
+      const key = request.headers.get('x-api-key')
+      if (key !== null && !keyProject.get({ key })?.isPublic) throw unauthorized(INVALID_API_KEY)
+    },
+  })
 }
 
 /**
@@ -24,10 +48,9 @@ export async function storeBase64Files(
   const stored: StoredFile[] = []
   try {
     for (const { file, field, kind } of uploads) {
-      const { bytes, declaredType } = decodeBase64Upload(file.data, field)
-      if (bytes.byteLength > MAX_BASE64_FILE_BYTES) throw badRequest(`${field}: file is too large (max 10 MB)`)
+      const { data, declaredType } = base64Upload(file.data, field, MAX_BASE64_FILE_BYTES)
       stored.push(
-        await deps.files.store(deps.db, { data: bytes, fileName: file.filename, declaredType: file.mime_type ?? declaredType, kind, maxBytes: MAX_BASE64_FILE_BYTES }).catch((err: unknown) => {
+        await deps.files.store(deps.db, { data, fileName: file.filename, declaredType: file.mime_type ?? declaredType, kind, maxBytes: MAX_BASE64_FILE_BYTES }).catch((err: unknown) => {
           throw err instanceof AppError && err.status === 400 ? badRequest(`${field}: ${err.message}`) : err
         }),
       )

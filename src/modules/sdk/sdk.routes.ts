@@ -2,8 +2,10 @@ import { Elysia } from 'elysia'
 import * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
+import { ANY_INDEX } from '../../http/json-stream/json-parser'
 import { trackEvents, createEventsRepository } from './events.service'
 import { addSdkAttachment } from './sdk-attachments.service'
+import { sdkUploadBody } from './sdk-files'
 import { sdkSettingsOf } from './sdk-settings'
 import {
   eventBatchSchema,
@@ -30,6 +32,9 @@ export function sdkRoutes(deps: AppDeps) {
   const eventsRepo = createEventsRepository(deps.db)
   const perfRepo = createPerfRepository(deps.db)
   const writes = new WriteBatcher(deps.db)
+  // Screenshots and attachments of big bodies are decoded to disk while the body streams in.
+  const submitBody = sdkUploadBody(deps, [['screenshot'], ['attachments', ANY_INDEX, 'data']])
+  const attachmentBody = sdkUploadBody(deps, [['data']])
   return new Elysia()
     .use(authPlugin(deps))
     .post(
@@ -39,7 +44,7 @@ export function sdkRoutes(deps: AppDeps) {
         set.status = created ? 201 : 200
         return out
       },
-      { apiKey: true, body: submitSchema, detail: { tags: SDK, summary: 'Submit a bug report from a game (201 new, 200 stacked onto an existing report)' } },
+      { apiKey: true, body: submitSchema, ...submitBody, detail: { tags: SDK, summary: 'Submit a bug report from a game (201 new, 200 stacked onto an existing report)' } },
     )
     .get('/bugs/settings', ({ project, account }) => sdkSettingsOf(deps.db, project, account), { apiKey: true, detail: { tags: SDK, summary: 'SDK capture settings and widget theme' } })
     .post(
@@ -49,7 +54,7 @@ export function sdkRoutes(deps: AppDeps) {
         set.status = 201
         return out
       },
-      { apiKey: true, params: z.object({ id: z.string() }), body: sdkAttachmentSchema, detail: { tags: SDK, summary: 'Attach a base64 file to a submitted report' } },
+      { apiKey: true, params: z.object({ id: z.string() }), body: sdkAttachmentSchema, ...attachmentBody, detail: { tags: SDK, summary: 'Attach a base64 file to a submitted report' } },
     )
     .post(
       '/sessions/start',
