@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { attachments } from '../attachments/attachments.table'
 import { reports } from '../reports/reports.table'
@@ -60,21 +60,21 @@ export function createSubmitRepository(db: Db) {
   // Candidates are the newest open reports whose titles match: `open_report_titles` is keyed by the
   // negated seq, so its ascending walk meets the newest first and stops at the limit (~25 µs at
   // 1M reports even for words most titles hold). bm25() is not used: it reads every match first.
-  const candidates = sql`(SELECT -rowid AS hit_seq FROM open_report_titles
+  const candidates = sql`(SELECT -rowid FROM open_report_titles
     WHERE open_report_titles MATCH ${p('query')} ORDER BY rowid LIMIT ${sql.raw(String(DUPLICATE_CANDIDATES))})`
-  // CROSS JOIN keeps the hits as the outer loop: with a plain join the planner prefers scanning
-  // every report of the project by index (70 ms at 28,000 reports instead of 1 ms).
+  // The hits drive (rowid lookups): the unary `+` keeps the planner from walking the project's
+  // reports by index instead (70 ms at 28,000 reports instead of 1 ms). No join: a join with bound
+  // parameters measured twice the cost of the same lookups in bun:sqlite.
   const similarOpen = db
     .select({ reportNumber: reports.reportNumber, title: reports.title })
-    .from(sql`${candidates} AS hits`)
-    .crossJoin(reports)
+    .from(reports)
     .where(
       and(
-        sql`${reports.seq} = hits.hit_seq`,
-        eq(reports.projectId, p('projectId')),
+        sql`${reports.seq} IN ${candidates}`,
+        sql`+${reports.projectId} = ${p('projectId')}`,
         ne(reports.seq, p('excludeSeq')),
         isNull(reports.deletedAt),
-        inArray(reports.status, ['open', 'in_progress']),
+        sql`+${reports.status} IN ('open', 'in_progress')`,
       ),
     )
     .orderBy(desc(reports.seq))
