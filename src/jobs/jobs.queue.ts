@@ -41,13 +41,13 @@ export class JobQueue {
    * `enqueue` for one kind on a hot path (an event handler run per report write): the insert is
    * prepared once. It runs on `db`'s connection, so called inside a transaction it joins it.
    */
-  prepare(db: Db, kind: string, opts: { maxAttempts?: number } = {}): (input: { payload: unknown; idempotencyKey?: string }) => void {
+  prepare(db: Db, kind: string, opts: { maxAttempts?: number } = {}): (input: { payload: unknown; idempotencyKey?: string; runAt?: Date }) => void {
     const stmt = db
       .insert(jobs)
       .values({
         kind,
         payload: sql.placeholder('payload'),
-        runAt: sql.placeholder('now'),
+        runAt: sql.placeholder('runAt'),
         maxAttempts: opts.maxAttempts ?? this.defaultMaxAttempts,
         idempotencyKey: sql.placeholder('key'),
         createdAt: sql.placeholder('now'),
@@ -55,7 +55,10 @@ export class JobQueue {
       })
       .onConflictDoNothing()
       .prepare()
-    return (input) => stmt.run({ payload: input.payload, key: input.idempotencyKey ?? null, now: this.clock.now() })
+    return (input) => {
+      const now = this.clock.now()
+      stmt.run({ payload: input.payload, key: input.idempotencyKey ?? null, now, runAt: input.runAt ?? now })
+    }
   }
 
   /** Deletes finished jobs older than `retainMs` (failed ones are kept for inspection). */

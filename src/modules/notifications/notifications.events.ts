@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
-import type { DomainEvent, DomainEventType } from '../../events/domain-events'
+import type { DomainEvent, DomainEventType, EventSubscriber } from '../../events/domain-events'
 import { reports } from '../reports/reports.table'
-import { enqueueNewReports } from './notifications.new-reports'
+import { newReportsEnqueuer } from './notifications.new-reports'
 import { reportSubscriptions } from './notifications.table'
 
 export const FANOUT_KIND = 'notifications.fanout'
@@ -58,10 +58,13 @@ function payloadOf(event: DomainEvent): FanoutPayload | null {
  * and enqueues one fan-out job that picks recipients and writes the mails later, so a request
  * never builds hundreds of mails and a rolled-back change mails nobody.
  */
-export function onDomainEvent(deps: Pick<AppDeps, 'clock' | 'jobs'>, tx: Tx, event: DomainEvent): void {
-  // Reports from game clients (no actor) are mailed per minute, not one by one.
-  if (event.type === 'bug_created' && !event.actorId) return enqueueNewReports(deps, tx, event)
-  if (event.actorId && event.type !== 'bug_updated') follow(tx, event.reportId, event.actorId, deps.clock.now())
-  const payload = payloadOf(event)
-  if (payload) deps.jobs.enqueue(tx, { kind: FANOUT_KIND, payload })
+export function domainEventSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
+  const enqueueNewReports = newReportsEnqueuer(deps)
+  return (tx, event) => {
+    // Reports from game clients (no actor) are mailed per minute, not one by one.
+    if (event.type === 'bug_created' && !event.actorId) return enqueueNewReports(event)
+    if (event.actorId && event.type !== 'bug_updated') follow(tx, event.reportId, event.actorId, deps.clock.now())
+    const payload = payloadOf(event)
+    if (payload) deps.jobs.enqueue(tx, { kind: FANOUT_KIND, payload })
+  }
 }

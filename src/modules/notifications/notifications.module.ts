@@ -1,5 +1,5 @@
 import type { DomainModule } from '../module'
-import { onDomainEvent } from './notifications.events'
+import { domainEventSubscriber } from './notifications.events'
 import { notificationsJobs } from './notifications.jobs'
 import { notificationsRoutes } from './notifications.routes'
 
@@ -7,5 +7,5 @@ export const notificationsModule: DomainModule = {
   name: 'notifications',
   routes: notificationsRoutes,
   jobs: notificationsJobs,
-  subscribe: (deps) => deps.events.subscribe((tx, event) => onDomainEvent(deps, tx, event)),
+  subscribe: (deps) => deps.events.subscribe(domainEventSubscriber(deps)),
 }

@@ -24,16 +24,19 @@ export interface NewReportsPayload {
 /**
  * Game clients file reports in bursts (a launch day, a crash on one GPU). Rather than a mail per
  * report, one job per project and minute mails each member once about that minute's reports.
- * Enqueued in the report's transaction; the idempotency key makes it one job per window.
+ * Enqueued in the report's transaction; the idempotency key makes it one job per window. The insert
+ * is prepared once: it runs for every report a game files.
  */
-export function enqueueNewReports(deps: Pick<AppDeps, 'clock' | 'jobs'>, tx: Tx, event: DomainEvent): void {
-  const from = Math.floor(deps.clock.now().getTime() / MINUTE) * MINUTE
-  deps.jobs.enqueue(tx, {
-    kind: NEW_REPORTS_KIND,
-    payload: { projectId: event.projectId, from, to: from + MINUTE } satisfies NewReportsPayload,
-    runAt: new Date(from + MINUTE),
-    idempotencyKey: `new-reports:${event.projectId}:${from}`,
-  })
+export function newReportsEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): (event: DomainEvent) => void {
+  const enqueue = deps.jobs.prepare(deps.db, NEW_REPORTS_KIND)
+  return (event) => {
+    const from = Math.floor(deps.clock.now().getTime() / MINUTE) * MINUTE
+    enqueue({
+      payload: { projectId: event.projectId, from, to: from + MINUTE } satisfies NewReportsPayload,
+      runAt: new Date(from + MINUTE),
+      idempotencyKey: `new-reports:${event.projectId}:${from}`,
+    })
+  }
 }
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
