@@ -29,7 +29,14 @@ export async function serve(config: Config): Promise<void> {
     await server.stop(false)
     await jobs.stop()
     const sqlite = rawSqlite(deps.db)
-    sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    // The job thread's connection can still hold a lock for a moment after it stops; a busy
+    // checkpoint is retried (up to ~2 s) so the WAL is folded in and truncated.
+    let busy = 1
+    for (let tries = 0; busy !== 0 && tries < 100; tries++) {
+      if (tries > 0) await Bun.sleep(20)
+      busy = sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
+    }
+    if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
     sqlite.close()
     logger.info('stopped')
     process.exit(0)
