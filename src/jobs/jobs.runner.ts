@@ -1,10 +1,11 @@
 import { Cron } from 'croner'
-import { and, asc, eq, inArray, lte } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/clock'
 import { MINUTE } from '../lib/clock'
 import { randomToken } from '../lib/ids'
 import type { Logger } from '../lib/logger'
+import { runnerStatements, type RunnerStatements } from './jobs.statements'
 import { jobs } from './jobs.table'
 import { DeferJob, type JobHandler, type Schedule } from './jobs.types'
 
@@ -39,8 +40,11 @@ export class JobRunner {
   private stopped = false
   private refillQueued = false
 
+  private statements: RunnerStatements
+
   constructor(private opts: RunnerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.kind, h)
+    this.statements = runnerStatements(opts.db, [...this.handlers.keys()])
   }
 
   /** Claims what is due now (up to the free slots) and waits for those jobs; returns how many ran. */
@@ -128,39 +132,16 @@ export class JobRunner {
   }
 
   private claim(limit: number) {
-    const now = this.opts.clock.now()
-    const { db } = this.opts
-    const kinds = [...this.handlers.keys()]
-    if (kinds.length === 0) return []
-    return db.transaction((tx) => {
-      // Two index range scans that stop at `limit` (expired leases first, then pending jobs by run_at):
-      // one OR-ed query sorted the whole due backlog on every claim.
-      const pick = (status: 'running' | 'pending', at: typeof jobs.runAt | typeof jobs.leaseExpiresAt, n: number) =>
-        n <= 0
-          ? []
-          : tx
-              .select({ id: jobs.id, kind: jobs.kind })
-              .from(jobs)
-              .where(and(eq(jobs.status, status), lte(at, now), inArray(jobs.kind, kinds)))
-              .orderBy(asc(at))
-              .limit(n)
-              .all()
-      const expired = pick('running', jobs.leaseExpiresAt, limit)
-      const due = [...expired, ...pick('pending', jobs.runAt, limit - expired.length)]
+    if (this.handlers.size === 0) return []
+    const st = this.statements
+    const now = this.opts.clock.now().getTime()
+    return this.opts.db.transaction(() => {
+      const expired = st.expired.all({ now, n: limit })
+      const due = limit > expired.length ? [...expired, ...st.pending.all({ now, n: limit - expired.length })] : expired
       return due.map(({ id, kind }) => {
         const timeout = this.handlers.get(kind)?.timeoutMs ?? DEFAULT_TIMEOUT
-        const [row] = tx
-          .update(jobs)
-          .set({
-            status: 'running',
-            leaseOwner: this.owner,
-            leaseExpiresAt: new Date(now.getTime() + timeout + LEASE_GRACE),
-            updatedAt: now,
-          })
-          .where(eq(jobs.id, id))
-          .returning()
-          .all()
-        return row!
+        // all(), not get(): an UPDATE … RETURNING left unfinished after its row keeps its statement open.
+        return st.lease.all({ id, owner: this.owner, expires: now + timeout + LEASE_GRACE, now })[0]!
       })
     })
   }
@@ -203,11 +184,17 @@ export class JobRunner {
     }
   }
 
-  private finish(id: number, set: Partial<typeof jobs.$inferInsert>): void {
-    this.opts.db
-      .update(jobs)
-      .set({ ...set, leaseOwner: null, leaseExpiresAt: null, updatedAt: this.opts.clock.now() })
-      .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, this.owner)))
-      .run()
+  /** Records a job's outcome; only while this runner still holds its lease. */
+  private finish(id: number, o: { status: 'done' | 'pending' | 'failed'; attempts?: number; lastError?: string | null; runAt?: Date }): void {
+    this.statements.finish.run({
+      id,
+      owner: this.owner,
+      status: o.status,
+      attempts: o.attempts ?? null,
+      keepError: o.lastError === undefined,
+      error: o.lastError ?? null,
+      runAt: o.runAt?.getTime() ?? null,
+      now: this.opts.clock.now().getTime(),
+    })
   }
 }

@@ -22,16 +22,23 @@ export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_B
 
 function mergeTable(deps: Pick<AppDeps, 'db'>, table: 'reports_fts' | 'open_report_titles', budgetMs: number): number {
   const sqlite = rawSqlite(deps.db)
-  const merge = sqlite.query(`INSERT INTO ${table}(${table}, rank) VALUES ('merge', ${PAGES_PER_STEP})`)
-  const changes = sqlite.query<{ n: number }, []>('SELECT total_changes() AS n')
+  const merge = sqlite.prepare(`INSERT INTO ${table}(${table}, rank) VALUES ('merge', ${PAGES_PER_STEP})`)
+  // all(), not get(): a statement left after its first row stays open and pins a WAL snapshot,
+  // which keeps the shutdown checkpoint from truncating the WAL.
+  const changes = sqlite.prepare<{ n: number }, []>('SELECT total_changes() AS n')
   const started = performance.now()
   let steps = 0
-  while (performance.now() - started < budgetMs) {
-    const before = changes.get()!.n
-    merge.run()
-    // FTS5's documented signal: fewer than two changed rows means there was nothing left to merge.
-    if (changes.get()!.n - before < 2) break
-    steps++
+  try {
+    while (performance.now() - started < budgetMs) {
+      const before = changes.all()[0]!.n
+      merge.run()
+      // FTS5's documented signal: fewer than two changed rows means there was nothing left to merge.
+      if (changes.all()[0]!.n - before < 2) break
+      steps++
+    }
+  } finally {
+    merge.finalize()
+    changes.finalize()
   }
   return steps
 }
