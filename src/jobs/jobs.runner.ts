@@ -6,6 +6,7 @@ import { MINUTE } from '../lib/clock'
 import { randomToken } from '../lib/ids'
 import type { Logger } from '../lib/logger'
 import { runnerStatements, type RunnerStatements } from './jobs.statements'
+import { BUSY_CLAIM_INTERVAL_MS } from './request-pressure'
 import { jobs } from './jobs.table'
 import { DeferJob, type JobHandler, type Schedule } from './jobs.types'
 
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   schedules?: Schedule[]
   /** Jobs run at once; one slow job does not hold up the others. */
   concurrency?: number
+  /** True while the request thread is behind: jobs are then claimed one at a time, at a trickle. */
+  busy?: () => boolean
 }
 
 /**
@@ -39,6 +42,8 @@ export class JobRunner {
   private draining = false
   private stopped = false
   private refillQueued = false
+  private lastClaimAt = 0
+  private delayedPump: ReturnType<typeof setTimeout> | null = null
 
   private statements: RunnerStatements
 
@@ -98,6 +103,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true
     for (const c of this.crons) c.stop()
+    if (this.delayedPump) clearTimeout(this.delayedPump)
     await Promise.allSettled([...this.running])
   }
 
@@ -106,13 +112,28 @@ export class JobRunner {
     if (this.draining || this.stopped) return
     this.draining = true
     try {
-      const free = (this.opts.concurrency ?? 8) - this.running.size
+      let free = (this.opts.concurrency ?? 8) - this.running.size
+      if (free > 0 && this.opts.busy?.()) {
+        const wait = this.lastClaimAt + BUSY_CLAIM_INTERVAL_MS - performance.now()
+        if (wait > 0) return this.pumpLater(wait)
+        free = 1
+        this.pumpLater(BUSY_CLAIM_INTERVAL_MS)
+      }
+      this.lastClaimAt = performance.now()
       if (free > 0) for (const job of this.claim(free)) void this.track(this.execute(job))
     } catch (err) {
       this.opts.logger.error('job claim failed', { error: String(err) })
     } finally {
       this.draining = false
     }
+  }
+
+  private pumpLater(ms: number): void {
+    if (this.delayedPump || this.stopped) return
+    this.delayedPump = setTimeout(() => {
+      this.delayedPump = null
+      this.pump()
+    }, ms)
   }
 
   private track(p: Promise<void>): Promise<void> {

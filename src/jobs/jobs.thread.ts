@@ -1,5 +1,6 @@
 import type { Config } from '../config/config'
 import type { WorkerMessage, WorkerReply } from './jobs.worker'
+import { measureRequestPressure } from './request-pressure'
 
 /** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. */
 export async function startJobThread(config: Config): Promise<{ reclaimed: number; stop(): Promise<void> }> {
@@ -18,11 +19,14 @@ export async function startJobThread(config: Config): Promise<{ reclaimed: numbe
     if (r.type === 'failed') throw new Error(`job thread failed: ${r.error}`)
     return r
   }
-  const started = await send({ type: 'start', config })
+  // Measured on this (the request) thread; the job thread slows down while it shows requests queueing.
+  const pressure = measureRequestPressure()
+  const started = await send({ type: 'start', config, pressure: pressure.buffer })
   return {
     reclaimed: started.type === 'started' ? started.reclaimed : 0,
     async stop() {
       await send({ type: 'stop' })
+      pressure.stop()
       worker.terminate()
     },
   }

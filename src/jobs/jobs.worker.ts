@@ -6,10 +6,11 @@ import { rawSqlite } from '../db/client'
 import { buildDeps } from '../deps'
 import { JobRunner } from './jobs.runner'
 import { collectJobs } from './registry'
+import { BUSY_LAG_MS, requestLagMs } from './request-pressure'
 
 declare const self: Worker
 
-export type WorkerMessage = { type: 'start'; config: Config } | { type: 'stop' }
+export type WorkerMessage = { type: 'start'; config: Config; pressure: SharedArrayBuffer } | { type: 'stop' }
 export type WorkerReply = { type: 'started'; reclaimed: number } | { type: 'stopped' } | { type: 'failed'; error: string }
 
 let runner: JobRunner | null = null
@@ -20,7 +21,14 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
   try {
     if (msg.type === 'start') {
       const deps = buildDeps(msg.config)
-      runner = new JobRunner({ db: deps.db, clock: deps.clock, logger: deps.logger.child({ thread: 'jobs' }), ...collectJobs(deps) })
+      const pressure = msg.pressure
+      runner = new JobRunner({
+        db: deps.db,
+        clock: deps.clock,
+        logger: deps.logger.child({ thread: 'jobs' }),
+        ...collectJobs(deps),
+        busy: () => requestLagMs(pressure) > BUSY_LAG_MS,
+      })
       closeDb = () => rawSqlite(deps.db).close()
       const reclaimed = runner.reclaimOrphans()
       runner.start()

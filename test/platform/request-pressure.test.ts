@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { JobRunner } from '../../src/jobs/jobs.runner'
+import { BUSY_LAG_MS, measureRequestPressure, requestLagMs } from '../../src/jobs/request-pressure'
+import { silentLogger } from '../../src/lib/logger'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+let t: TestApp
+beforeEach(() => {
+  t = createTestApp()
+})
+afterEach(() => t.close())
+
+describe('request pressure', () => {
+  it('reports the request thread as behind while its event loop is blocked, and recovers', async () => {
+    const pressure = measureRequestPressure()
+    try {
+      await Bun.sleep(60)
+      expect(requestLagMs(pressure.buffer)).toBeLessThan(BUSY_LAG_MS)
+      for (let i = 0; i < 5; i++) {
+        const until = performance.now() + 30
+        while (performance.now() < until) {} // a request thread with work queued
+        await Bun.sleep(0)
+      }
+      expect(requestLagMs(pressure.buffer)).toBeGreaterThan(BUSY_LAG_MS)
+      await Bun.sleep(200)
+      expect(requestLagMs(pressure.buffer)).toBeLessThan(BUSY_LAG_MS)
+    } finally {
+      pressure.stop()
+    }
+  })
+
+  it('a busy request thread slows the job runner to a trickle; jobs are delayed, not dropped', async () => {
+    let busy = true
+    let done = 0
+    const runner = new JobRunner({
+      db: t.deps.db,
+      clock: t.clock,
+      logger: silentLogger,
+      handlers: [{ kind: 'deliver', run: async () => { done++ } }],
+      busy: () => busy,
+    })
+    for (let i = 0; i < 200; i++) t.deps.jobs.enqueue(t.deps.db, { kind: 'deliver', payload: { i } })
+    runner.start()
+    try {
+      await Bun.sleep(1300) // the first poll runs within a second, then at most one claim per 20 ms
+      expect(done).toBeGreaterThan(0)
+      expect(done).toBeLessThanOrEqual(66)
+      busy = false
+      await Bun.sleep(1200)
+      expect(done).toBe(200)
+    } finally {
+      await runner.stop()
+    }
+  })
+})
