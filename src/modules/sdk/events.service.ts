@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, getTableName, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db } from '../../db/client'
+import type { Statement } from 'bun:sqlite'
+import { type Db, rawSqlite } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import type { Account, Project } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
@@ -23,10 +24,26 @@ export function createEventsRepository(db: Db) {
       .where(and(eq(eventNames.projectId, p('projectId')), eq(eventNames.name, p('name'))))
       .prepare(),
     insertName: db.insert(eventNames).values({ projectId: p('projectId'), name: p('name') }).returning({ id: eventNames.id }).prepare(),
-    insert: db
-      .insert(events)
-      .values({ nameId: p('nameId'), createdAt: p('createdAt'), sessionToken: p('sessionToken'), platform: p('platform'), gameVersion: p('gameVersion'), data: p('data') })
-      .prepare(),
+    insertRows: multiRowInsert(db),
+  }
+}
+
+type EventRow = [nameId: number, createdAt: number, sessionToken: string | null, platform: string | null, gameVersion: string | null, data: string | null]
+const EVENT_COLUMNS = [events.nameId, events.createdAt, events.sessionToken, events.platform, events.gameVersion, events.data]
+
+/**
+ * A batch's rows in one INSERT (bound parameters, one statement per row count, prepared on first
+ * use): one statement of 50 rows costs a third of 50 single-row inserts.
+ */
+function multiRowInsert(db: Db): (rows: EventRow[]) => void {
+  const sqlite = rawSqlite(db)
+  const byCount = new Map<number, Statement>()
+  const head = `INSERT INTO "${getTableName(events)}" (${EVENT_COLUMNS.map((c) => `"${c.name}"`).join(', ')}) VALUES `
+  const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`
+  return (rows) => {
+    let st = byCount.get(rows.length)
+    if (!st) byCount.set(rows.length, (st = sqlite.prepare(head + Array.from(rows, () => tuple).join(', '))))
+    st.run(...(rows.flat() as string[]))
   }
 }
 
@@ -52,6 +69,7 @@ export async function trackEvents(deps: Pick<AppDeps, 'clock'>, repo: EventsRepo
   // Ids learnt here enter the cache only once the transaction committed (a rolled-back insert's id is reused).
   const learnt = await writes.run(() => {
     const fresh = new Map<string, number>()
+    const rows: EventRow[] = []
     batch.forEach((e, i) => {
       const cacheKey = `${project.id}\u0000${e.event_name}`
       let nameId = repo.nameIds.get(cacheKey) ?? fresh.get(cacheKey)
@@ -60,8 +78,9 @@ export async function trackEvents(deps: Pick<AppDeps, 'clock'>, repo: EventsRepo
         nameId = (repo.nameId.get(params) ?? repo.insertName.get(params)!).id
         fresh.set(cacheKey, nameId)
       }
-      repo.insert.run({ nameId, createdAt, sessionToken: e.session_token ?? null, platform: e.platform ?? null, gameVersion: e.game_version ?? null, data: data[i] })
+      rows.push([nameId, createdAt, e.session_token ?? null, e.platform ?? null, e.game_version ?? null, data[i] ?? null])
     })
+    repo.insertRows(rows)
     return fresh
   })
   for (const [key, id] of learnt) {
