@@ -72,8 +72,9 @@ function screenshotDataUrl(bytes: number): string {
 async function drainJobs(dataDir: string): Promise<number> {
   const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })
   const started = performance.now()
-  const pending = db.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('pending', 'running')")
-  while ((pending.get() as { n: number }).n > 0 && performance.now() - started < 120_000) await Bun.sleep(250)
+  // Due jobs only: the per-minute new-report mail job is not due before its minute ends.
+  const pending = db.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running' OR (status = 'pending' AND run_at <= ?)")
+  while ((pending.get(Date.now()) as { n: number }).n > 0 && performance.now() - started < 120_000) await Bun.sleep(250)
   db.close()
   return Math.round((performance.now() - started) / 1000)
 }
@@ -107,7 +108,7 @@ const gb = await startServer({ dataDir, env: serverEnv })
 await wrk({ url: `${gb.url}/api/bugs/submit`, seconds: 2, lua: submitLua(template, apiKey, 'warm') })
 const submit = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run1') })
 console.log(fmt('POST /api/bugs/submit (2 KB, new reports)', submit, baseline))
-console.log(`  (the job runner then needed ${await drainJobs(dataDir)} s to work off the notification jobs)`)
+console.log(`  (the job runner then needed ${await drainJobs(dataDir)} s to work off the due jobs)`)
 
 // The same load with the owner's "new bug" mails off: shows what the notification fan-out jobs
 // (run by the same process) cost the ingest path.
