@@ -68,6 +68,8 @@ interface Scenario {
   /** Bounded count SQL when the list is filtered; null when the total is the project counter. */
   count: string | null
   param?: string
+  /** `?3` is the lowest seq of the newest 2 × (COUNT_CAP + 1) live reports, looked up per run. */
+  window?: boolean
 }
 
 const fts = (extra = '') => `FROM reports_fts JOIN reports ON reports.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${LIVE}${extra}`
@@ -102,6 +104,23 @@ const scenarios: Scenario[] = [
   },
   { name: 'sort=priority', query: 'sort=priority', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY priority_rank ASC, seq DESC LIMIT 25`, count: null },
   { name: 'page 400', query: 'page=400', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 25 OFFSET 9975`, count: null },
+  // Beyond the issue's list: the known slow shapes (a common term excluded alone; a common term under another sort).
+  {
+    // As the app does it: within the window of the newest 2 × (cap + 1) live reports (?3 = its lowest seq).
+    name: `q -common term alone (-${COMMON_TERM})`,
+    query: `q=-${COMMON_TERM}`,
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND seq >= ?3 AND seq NOT IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?2 AND rowid >= ?3) ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND seq >= ?3 AND seq NOT IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?2 AND rowid >= ?3) ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+    param: `"${COMMON_TERM}"`,
+    window: true,
+  },
+  {
+    name: `q common term, sort=priority`,
+    query: `q=${COMMON_TERM}&sort=priority`,
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?2) ORDER BY priority_rank ASC, seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
+    param: `"${COMMON_TERM}"`,
+  },
 ]
 
 /** Raw bun:sqlite doing what the endpoint does, minus HTTP, auth and JSON. */
@@ -112,8 +131,10 @@ function rawRunner(db: Database, s: Scenario) {
   const labels = db.prepare(
     'SELECT rl.report_id, l.id, l.name, l.color FROM report_labels rl JOIN labels l ON l.id = rl.label_id WHERE rl.report_id IN (SELECT value FROM json_each(?1)) ORDER BY l.name',
   )
+  const edge = db.prepare(`SELECT seq FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 1 OFFSET ${2 * (COUNT_CAP + 1) - 1}`)
   return () => {
-    const params = s.param === undefined ? [projectId] : [projectId, s.param]
+    const params: unknown[] = s.param === undefined ? [projectId] : [projectId, s.param]
+    if (s.window) params.push((edge.get(projectId) as { seq: number } | null)?.seq ?? 0)
     const rows = page.all(...(params as [string])) as { id: string }[]
     const total = count ? count.get(...(params as [string])) : counter.get(projectId)
     const l = labels.all(JSON.stringify(rows.map((r) => r.id)))
@@ -162,7 +183,8 @@ for (const s of scenarios) {
   if (flag('plans')) {
     console.log(`\n${s.name}`)
     for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
-      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...((s.param === undefined ? [projectId] : [projectId, s.param]) as [string])) as { detail: string }[]
+      const args = [projectId, ...(s.param === undefined ? [] : [s.param]), ...(s.window ? [0] : [])]
+      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [string])) as { detail: string }[]
       console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
     }
   }

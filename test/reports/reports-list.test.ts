@@ -163,6 +163,27 @@ describe('GET /projects/:slug/bugs', () => {
     expect(search.bugs.map((b: Bug) => b.report_number).slice(0, 3)).toEqual([17, COUNT_CAP + 5, COUNT_CAP + 4])
   })
 
+  it('excluding a common word alone: newest first, capped total and deep pages stay exact', async () => {
+    const { owner, project, base } = await team(t)
+    const n = 3 * COUNT_CAP
+    insertMany(t, project, n, (i) => (i % 2 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
+    const list = async (q: string) => (await t.request('GET', `${base}/bugs?${q}`, { token: owner.token })).body.data
+    const first = await list('q=-lighthouse')
+    expect(first).toMatchObject({ total: COUNT_CAP, total_capped: true })
+    expect(numbers({ data: first }).slice(0, 3)).toEqual([n, n - 2, n - 4])
+    const last = await list(`q=-lighthouse&page=${COUNT_CAP / 25}`)
+    expect(numbers({ data: last })).toEqual(Array.from({ length: 25 }, (_, k) => n - 2 * (COUNT_CAP - 25 + k)))
+  })
+
+  it('excluding a word most recent reports hold still finds the older ones', async () => {
+    const { owner, project, base } = await team(t)
+    const n = 3 * COUNT_CAP
+    insertMany(t, project, n, (i) => (i > 5000 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
+    const body = (await t.request('GET', `${base}/bugs?q=-lighthouse`, { token: owner.token })).body.data
+    expect(body).toMatchObject({ total: 5000, total_capped: false })
+    expect(numbers({ data: body }).slice(0, 2)).toEqual([5000, 4999])
+  })
+
   it('404 for outsiders, 403 without bugs.view', async () => {
     const { mate, outsider, project, base } = await team(t)
     expect((await t.request('GET', `${base}/bugs`, { token: outsider.token })).status).toBe(404)
@@ -181,12 +202,12 @@ describe('GET /projects/:slug/bugs', () => {
 })
 
 /** Many live reports straight into the table (the FTS triggers still run), for paging and caps. */
-function insertMany(t: TestApp, project: TestProject, n: number) {
+function insertMany(t: TestApp, project: TestProject, n: number, description: (i: number) => string = () => 'd') {
   const now = t.clock.now()
   t.deps.db.transaction((tx) => {
     for (let i = 1; i <= n; i++) {
       tx.insert(reports)
-        .values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: 'd', titleKey: `bug ${i}`, createdAt: now, updatedAt: now })
+        .values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: description(i), titleKey: `bug ${i}`, createdAt: now, updatedAt: now })
         .run()
     }
   })

@@ -70,7 +70,12 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
   if (s.q === 'matchSet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
-  if (s.q === 'exclude') c.push(sql`${reports.seq} NOT IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
+  // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
+  // not among the matches in that window, so a common excluded word never means collecting all its matches.
+  if (s.q === 'exclude') {
+    c.push(sql`${reports.seq} >= ${ph('minSeq')}`)
+    c.push(sql`${reports.seq} NOT IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')} AND rowid >= ${ph('minSeq')})`)
+  }
   return c
 }
 
@@ -147,6 +152,35 @@ export function labelsByReport(db: Db, reportIds: string[]): Map<string, LabelVi
   return out
 }
 
+const nthNewestLive = (db: Db) =>
+  db
+    .select({ seq: reports.seq })
+    .from(reports)
+    .where(and(eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt)))
+    .orderBy(desc(reports.seq))
+    .limit(1)
+    .offset(ph('skip'))
+    .prepare()
+const nthStatements = new WeakMap<Db, ReturnType<typeof nthNewestLive>>()
+
+/**
+ * The lowest seq an exclusion-only list (newest first) needs to look at: a window of the project's
+ * newest live reports holding more than COUNT_CAP rows without the excluded words (and matching the
+ * other filters), which settles both the capped total and any page up to the cap. It starts at twice
+ * that many reports and grows fourfold; 0 (the whole project) once it reaches the oldest report or
+ * for pages past the cap. `countFrom(minSeq)` is the list's bounded count with the window applied.
+ */
+function excludeWindow(db: Db, projectId: string, countFrom: (minSeq: number) => number, offset: number): number {
+  if (offset + LIST_PAGE_SIZE > COUNT_CAP + 1) return 0
+  let st = nthStatements.get(db)
+  if (!st) nthStatements.set(db, (st = nthNewestLive(db)))
+  for (let span = (COUNT_CAP + 1) * 2; ; span *= 4) {
+    const edge = st.get({ projectId, skip: span - 1 })
+    if (!edge) return 0
+    if (countFrom(edge.seq) > COUNT_CAP) return edge.seq
+  }
+}
+
 /**
  * One page of a project's live reports. A `q` without a usable term (only punctuation, a lone `*`)
  * is ignored, as an empty search box would be.
@@ -180,8 +214,16 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
   const filtered = Object.entries(shape).some(([k, v]) => k !== 'sort' && v !== false && v !== null)
   let total = project.liveReportCount
   let capped = false
+  // The window's own count is the answer's total when a window was found; it is kept, not rerun.
+  let windowCount: number | null = null
+  if (shape.q === 'exclude') {
+    const countFrom = (minSeq: number) => (windowCount = st.count.get({ ...params, minSeq })?.n ?? 0)
+    const minSeq = shape.sort === 'newest' ? excludeWindow(db, project.id, countFrom, (f.page - 1) * LIST_PAGE_SIZE) : 0
+    if (minSeq === 0) windowCount = null
+    Object.assign(params, { minSeq })
+  }
   if (filtered) {
-    const n = st.count.get(params)?.n ?? 0
+    const n = windowCount ?? st.count.get(params)?.n ?? 0
     capped = n > COUNT_CAP
     total = Math.min(n, COUNT_CAP)
   }
