@@ -29,8 +29,9 @@ export async function serve(config: Config): Promise<void> {
     await server.stop(false)
     await jobs.stop()
     const sqlite = rawSqlite(deps.db)
-    // The job thread's connection can still hold a lock for a moment after it stops; a busy
-    // checkpoint is retried (up to ~2 s) so the WAL is folded in and truncated.
+    // Right after the job thread stops, the checkpoint can find the database busy for a moment
+    // (seen in about half of quick start-stop runs); it is retried for up to ~2 s so the WAL is
+    // folded in and truncated.
     let busy = 1
     for (let tries = 0; busy !== 0 && tries < 100; tries++) {
       if (tries > 0) await Bun.sleep(20)

@@ -35,8 +35,8 @@ export function authPlugin(deps: AppDeps) {
   const { db, clock } = deps
 
   // Prepared once: session and membership lookups run on every team request. Each is a single-table
-  // lookup: with bound parameters a join measured 7-20 µs a call in bun:sqlite against ~1 µs for
-  // each of the point lookups it stands for.
+  // lookup: with bound parameters a two-table join measured 6-7 µs a call in bun:sqlite against
+  // 2.5-3 µs for each of the point lookups it stands for.
   const sessionByHash = db
     .select({ userId: sessions.userId, sessionId: sessions.id })
     .from(sessions)

@@ -161,7 +161,6 @@ export class JobRunner {
       const due = limit > expired.length ? [...expired, ...st.pending.all({ now, n: limit - expired.length })] : expired
       return due.map(({ id, kind }) => {
         const timeout = this.handlers.get(kind)?.timeoutMs ?? DEFAULT_TIMEOUT
-        // all(), not get(): an UPDATE … RETURNING left unfinished after its row keeps its statement open.
         return st.lease.all({ id, owner: this.owner, expires: now + timeout + LEASE_GRACE, now })[0]!
       })
     })
