@@ -4,8 +4,10 @@ import { DELIVER_KIND } from '../../src/modules/webhooks/webhooks.delivery'
 import { fanoutHandler } from '../../src/modules/webhooks/webhooks.fanout'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createSession } from '../../src/modules/auth/auth.sessions'
-import { createUser, type TestProject, type TestUser } from '../helpers/fixtures'
-import type { TestApp } from '../helpers/test-app'
+import { afterEach, beforeEach } from 'vitest'
+import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { startReceiver } from './receiver'
 
 /** Runs the due fan-out jobs only, so the deliveries they write stay pending. */
 export function runFanouts(t: TestApp): Promise<number> {
@@ -34,4 +36,28 @@ export function webhookJobs(t: TestApp, kind: string = DELIVER_KIND) {
     runAt: number
     payload: string
   }[]
+}
+
+/**
+ * Per test: an app that may deliver to 127.0.0.1, an owner and a project; `receiver()` starts a
+ * local receiver stopped after the test. Fields are set in beforeEach, so read them inside tests.
+ */
+export function webhookTestbed() {
+  const bed = {} as { t: TestApp; owner: TestUser; project: TestProject }
+  const stops: (() => void)[] = []
+  beforeEach(async () => {
+    bed.t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
+    bed.owner = await createUser(bed.t)
+    bed.project = createProject(bed.t, bed.owner)
+  })
+  afterEach(() => {
+    for (const stop of stops.splice(0)) stop()
+    bed.t.close()
+  })
+  const receiver = (...args: Parameters<typeof startReceiver>) => {
+    const r = startReceiver(...args)
+    stops.push(r.stop)
+    return r
+  }
+  return { bed, receiver }
 }

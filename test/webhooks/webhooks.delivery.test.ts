@@ -1,30 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { DomainEvent } from '../../src/events/domain-events'
 import { hmacSha256Hex } from '../../src/lib/ids'
 import { MINUTE } from '../../src/lib/clock'
-import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
-import { createTestApp, type TestApp } from '../helpers/test-app'
-import { createWebhook, runFanouts, webhookJobs } from './helpers'
-import { closedPortUrl, startReceiver } from './receiver'
+import { createProject, createReportIn, type TestProject, type TestUser } from '../helpers/fixtures'
+import type { TestApp } from '../helpers/test-app'
+import { createWebhook, runFanouts, webhookJobs, webhookTestbed } from './helpers'
+import { closedPortUrl } from './receiver'
 
+const { bed, receiver } = webhookTestbed()
 let t: TestApp
 let owner: TestUser
 let project: TestProject
-const stops: (() => void)[] = []
-const receiver = (...args: Parameters<typeof startReceiver>) => {
-  const r = startReceiver(...args)
-  stops.push(r.stop)
-  return r
-}
-
-beforeEach(async () => {
-  t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
-  owner = await createUser(t)
-  project = createProject(t, owner)
-})
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop()
-  t.close()
+beforeEach(() => {
+  t = bed.t
+  owner = bed.owner
+  project = bed.project
 })
 
 const deliveries = async (id: string) => (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data

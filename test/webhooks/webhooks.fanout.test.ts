@@ -1,30 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { MINUTE } from '../../src/lib/clock'
 import { deliveryIdOf, FANOUT_KIND, type FanoutPayload } from '../../src/modules/webhooks/webhooks.fanout'
-import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
-import { createTestApp, type TestApp } from '../helpers/test-app'
-import { createWebhook, runFanouts, webhookJobs } from './helpers'
-import { startReceiver } from './receiver'
+import { createProject, createReportIn, type TestProject, type TestUser } from '../helpers/fixtures'
+import type { TestApp } from '../helpers/test-app'
+import { createWebhook, runFanouts, webhookJobs, webhookTestbed } from './helpers'
 
 // The writer's transaction leaves one fan-out job per event; the job writes the per-webhook rows.
+const { bed, receiver } = webhookTestbed()
 let t: TestApp
 let owner: TestUser
 let project: TestProject
-const stops: (() => void)[] = []
-const receiver = () => {
-  const r = startReceiver()
-  stops.push(r.stop)
-  return r
-}
-
-beforeEach(async () => {
-  t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
-  owner = await createUser(t)
-  project = createProject(t, owner)
-})
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop()
-  t.close()
+beforeEach(() => {
+  t = bed.t
+  owner = bed.owner
+  project = bed.project
 })
 
 const deliveryRows = () =>
