@@ -46,7 +46,9 @@ describe('duplicate queries', () => {
 
   it('quotes every term so user text cannot form FTS syntax, limits the project, longest words first, at most 6', () => {
     const pid = '0f8e2c4a-1b2c-4d5e-8f90-a1b2c3d4e5f6'
-    expect(duplicateQueryOf(pid, significantWords('NEAR("boom" OR title: x*'))).toBe('project : "0f8e2c4a1b2c4d5e8f90a1b2c3d4e5f6" AND title : ("title" OR "near" OR "boom")')
+    expect(duplicateQueryOf(pid, significantWords('NEAR("boom" OR title: x*'))).toBe('"p0f8e2c4a1b2c4d5e8f90a1b2c3d4e5f6" AND ("title" OR "near" OR "boom")')
+    // Underscores split words, as the FTS5 tokenizer splits them: every term is one token.
+    expect([...significantWords('save_game_slot')]).toEqual(['save', 'game', 'slot'])
     expect(duplicateQueryOf(pid, significantWords('a an of 42'))).toBeNull()
     const many = duplicateQueryOf(pid, significantWords('alpha bravo charlie delta echoes foxtrot golfing hotel indias julietta'))!
     expect(many.match(/"/g)).toHaveLength(14)

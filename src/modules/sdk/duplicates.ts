@@ -11,12 +11,16 @@ const STOPWORDS = new Set(
 const MAX_TERMS = 6
 export const MAX_DUPLICATES = 5
 
-/** The significant words of a title: lower-cased, 3+ characters, no stop words or bare numbers. */
+/**
+ * The significant words of a title: lower-cased, 3+ characters, no stop words or bare numbers. Words
+ * are runs of letters and digits, split where the FTS5 tokenizer splits (an underscore separates),
+ * so each is a single token of `open_report_titles`.
+ */
 export function significantWords(title: string): Set<string> {
   const words = new Set<string>()
   // Accents are folded as the FTS5 tokenizer folds them (remove_diacritics); ASCII skips the work.
   const folded = /[^\x00-\x7f]/.test(title) ? title.normalize('NFD').replace(/\p{M}/gu, '') : title
-  for (const w of folded.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
+  for (const w of folded.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (w.length >= 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)) words.add(w)
   }
   return words
@@ -30,7 +34,7 @@ export function significantWords(title: string): Set<string> {
 export function duplicateQueryOf(projectId: string, words: Set<string>): string | null {
   if (words.size === 0) return null
   const terms = [...words].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
-  return `project : "${projectId.replaceAll('-', '')}" AND title : (${terms.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`
+  return `"p${projectId.replaceAll('-', '')}" AND (${terms.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`
 }
 
 /**
@@ -42,7 +46,15 @@ export function findPossibleDuplicates(repo: SubmitRepository, projectId: string
   const words = significantWords(title)
   const query = duplicateQueryOf(projectId, words)
   if (!query) return []
-  const scored = repo.similarOpen.all({ projectId, query, excludeSeq }).map((r, order) => {
+  let candidates: { reportNumber: number; title: string }[]
+  try {
+    candidates = repo.similarOpen.all({ projectId, query, excludeSeq })
+  } catch {
+    // A word the FTS5 tokenizer splits differently (a letter its Unicode tables do not know) makes
+    // the query a phrase, which this index refuses. The report is already saved: no suggestions.
+    return []
+  }
+  const scored = candidates.map((r, order) => {
     const other = significantWords(r.title)
     let common = 0
     for (const w of other) if (words.has(w)) common++

@@ -3,9 +3,9 @@
  * which is where `possible_duplicates` looks. Kept apart from `reports_fts` for speed: its doclists
  * hold titles only, and its rowid is the report's seq negated, so FTS5's natural ascending walk
  * yields the newest matches first and stops after a few (a descending walk over `reports_fts` cost
- * ~400 µs per submit at 1M reports; this one ~25 µs). Contentless: nothing but the index is stored.
- * The project is a column of its own (the id without dashes, one token) so a lookup never wanders
- * into other projects' reports.
+ * ~400 µs per submit at 1M reports). Contentless and without positions (detail=none): nothing but
+ * the doclists is stored, and a lookup decodes no position lists. Each entry starts with a project
+ * token (`p` and the id without dashes) so a lookup never wanders into other projects' reports.
  */
 export const OPEN_TITLES_TABLE = 'open_report_titles'
 
@@ -13,12 +13,12 @@ const isOpen = (row: 'new' | '') => {
   const c = row ? `${row}.` : ''
   return `${c}deleted_at IS NULL AND ${c}status IN ('open', 'in_progress')`
 }
-const insertNewIfOpen = `INSERT INTO open_report_titles (rowid, project, title)
-     SELECT -new.seq, replace(new.project_id, '-', ''), new.title WHERE ${isOpen('new')};`
+const insertNewIfOpen = `INSERT INTO open_report_titles (rowid, terms)
+     SELECT -new.seq, 'p' || replace(new.project_id, '-', '') || ' ' || new.title WHERE ${isOpen('new')};`
 
 export const openTitlesFtsSql = [
   `CREATE VIRTUAL TABLE IF NOT EXISTS open_report_titles USING fts5(
-    project, title, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+    terms, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2'
   )`,
   `CREATE TRIGGER IF NOT EXISTS open_titles_ai AFTER INSERT ON reports BEGIN
     ${insertNewIfOpen}
@@ -33,5 +33,5 @@ export const openTitlesFtsSql = [
 ]
 
 /** Fills the index from the reports of a database that predates it (run once, when the table is created). */
-export const openTitlesBackfillSql = `INSERT INTO open_report_titles (rowid, project, title)
-  SELECT -seq, replace(project_id, '-', ''), title FROM reports WHERE ${isOpen('')}`
+export const openTitlesBackfillSql = `INSERT INTO open_report_titles (rowid, terms)
+  SELECT -seq, 'p' || replace(project_id, '-', '') || ' ' || title FROM reports WHERE ${isOpen('')}`
