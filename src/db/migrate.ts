@@ -45,7 +45,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embe
     const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE name = ?")
     const missing = postMigrationBackfills.filter((b) => exists.get(b.table)!.n === 0)
     for (const stmt of postMigrationSql) sqlite.exec(stmt)
-    for (const b of missing) sqlite.exec(b.sql)
+    for (const b of missing) b.run(sqlite)
   })()
   return { applied }
 }

@@ -1,12 +1,13 @@
+import type { Database } from 'bun:sqlite'
 import { reportCountsSql } from '../modules/reports/reports.counts'
 import { reportsFtsSql } from '../modules/reports/reports.fts'
-import { openTitlesBackfillSql, openTitlesFtsSql, OPEN_TITLES_TABLE } from '../modules/sdk/open-titles.fts'
+import { backfillOpenTitleTerms, openTitleTermsSql, OPEN_TITLE_TERMS_TABLE } from '../modules/sdk/open-title-terms'
 
 /**
- * Idempotent SQL that drizzle-kit cannot express (FTS5 virtual tables and their triggers),
+ * Idempotent SQL that drizzle-kit cannot express (FTS5 virtual tables, WITHOUT ROWID tables, triggers),
  * declared by each domain beside its tables and applied after every migration run.
  */
-export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitlesFtsSql]
+export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitleTermsSql]
 
-/** SQL run once, right after `postMigrationSql` first creates `table`: fills an index added to a database that already had rows. */
-export const postMigrationBackfills: { table: string; sql: string }[] = [{ table: OPEN_TITLES_TABLE, sql: openTitlesBackfillSql }]
+/** Run once, right after `postMigrationSql` first creates `table`: fills an index added to a database that already had rows. */
+export const postMigrationBackfills: { table: string; run: (sqlite: Database) => void }[] = [{ table: OPEN_TITLE_TERMS_TABLE, run: backfillOpenTitleTerms }]

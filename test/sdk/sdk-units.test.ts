@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm'
 import { migrate } from '../../src/db/migrate'
 import { reports } from '../../src/modules/reports/reports.table'
 import { decodeBase64Upload } from '../../src/modules/sdk/base64-upload'
-import { duplicateQueryOf, findPossibleDuplicates, significantWords } from '../../src/modules/sdk/duplicates'
+import { findPossibleDuplicates } from '../../src/modules/sdk/duplicates'
+import { significantWords, titleTermsOf } from '../../src/modules/reports/title-terms'
 import { splitOccurrences } from '../../src/modules/sdk/occurrences.service'
 import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/sdk/sentiment'
 import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
@@ -39,20 +40,15 @@ describe('sentiment', () => {
   })
 })
 
-describe('duplicate queries', () => {
+describe('title terms', () => {
   it('keeps significant words: 3+ letters, no stop words or numbers, accents folded', () => {
     expect([...significantWords('The Café crashes when I open it 2 times in 1999!')]).toEqual(['cafe', 'crashes', 'open', 'times'])
   })
 
-  it('quotes every term so user text cannot form FTS syntax, limits the project, longest words first, at most 6', () => {
-    const pid = '0f8e2c4a-1b2c-4d5e-8f90-a1b2c3d4e5f6'
-    expect(duplicateQueryOf(pid, significantWords('NEAR("boom" OR title: x*'))).toBe('"p0f8e2c4a1b2c4d5e8f90a1b2c3d4e5f6" AND ("title" OR "near" OR "boom")')
-    // Underscores split words, as the FTS5 tokenizer splits them: every term is one token.
-    expect([...significantWords('save_game_slot')]).toEqual(['save', 'game', 'slot'])
-    expect(duplicateQueryOf(pid, significantWords('a an of 42'))).toBeNull()
-    const many = duplicateQueryOf(pid, significantWords('alpha bravo charlie delta echoes foxtrot golfing hotel indias julietta'))!
-    expect(many.match(/"/g)).toHaveLength(14)
-    expect(many).toContain('"julietta"')
+  it('splits on anything but letters and digits, and stores the words as a JSON array', () => {
+    expect([...significantWords('save_game_slot "NEAR(boom)" title:x*')]).toEqual(['save', 'game', 'slot', 'near', 'boom', 'title'])
+    expect(JSON.parse(titleTermsOf('Save file SAVE file'))).toEqual(['save', 'file'])
+    expect(titleTermsOf('a an of 42')).toBe('[]')
   })
 })
 
@@ -78,7 +74,7 @@ describe('services', () => {
   })
 
   it('findPossibleDuplicates follows reopened, renamed and removed reports and stays inside the project', async () => {
-    const { project } = await sdkProject(t)
+    const { project, owner } = await sdkProject(t)
     const other = createProject(t, await createUser(t))
     const repo = createSubmitRepository(t.deps.db)
     const a = createReportIn(t, project, { title: 'Lighthouse door stuck' })
@@ -89,21 +85,25 @@ describe('services', () => {
     expect(probe()).toEqual([])
     t.sqlite.query("UPDATE reports SET status = 'in_progress' WHERE id = ?").run(a.id)
     expect(probe()).toEqual([a.reportNumber])
-    t.sqlite.query("UPDATE reports SET title = 'Windmill blades frozen' WHERE id = ?").run(a.id)
+    const renamed = await t.request('PATCH', `/api/projects/${project.slug}/bugs/${a.reportNumber}`, { token: owner.token, body: { title: 'Windmill blades frozen' } })
+    expect(renamed.status).toBe(200)
     expect(probe()).toEqual([])
     expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([a.reportNumber])
     t.sqlite.query('DELETE FROM reports WHERE id = ?').run(a.id)
     expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([])
   })
 
-  it('the open-titles index is filled from existing reports when a database first gets it', async () => {
+  it('the open-title index is filled from existing reports when a database first gets it', async () => {
     const { project } = await sdkProject(t)
     const a = createReportIn(t, project, { title: 'Ferris wheel spins backwards' })
     const closed = createReportIn(t, project, { title: 'Ferris wheel closed ride' })
     t.sqlite.query("UPDATE reports SET status = 'closed' WHERE id = ?").run(closed.id)
-    t.sqlite.exec('DROP TABLE open_report_titles')
+    // A database from before the index: reports without words, no index table.
+    t.sqlite.exec('UPDATE reports SET title_terms = NULL')
+    t.sqlite.exec('DROP TABLE open_title_terms')
     migrate(t.sqlite)
     expect(findPossibleDuplicates(createSubmitRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
+    expect(rows(t, 'SELECT title_terms FROM reports ORDER BY seq')).toEqual([{ title_terms: '["ferris","wheel","spins","backwards"]' }, { title_terms: '["ferris","wheel","closed","ride"]' }])
   })
 
   it('submitReport stacks a same-title submission and leaves the original report fields as they were', async () => {
@@ -116,6 +116,17 @@ describe('services', () => {
     expect(first.created).toBe(true)
     expect(second).toMatchObject({ created: false, body: { id: first.body.id, deduplicated: true } })
     expect(rows(t, 'SELECT device_info, occurrence_count FROM reports')).toEqual([{ device_info: 'A', occurrence_count: 2 }])
+  })
+
+  it('a renamed report groups submissions under its new title, not its old one', async () => {
+    const { project, owner } = await sdkProject(t)
+    const repo = createSubmitRepository(t.deps.db)
+    const writes = new WriteBatcher(t.deps.db)
+    const submit = (title: string) => submitReport(t.deps, repo, writes, project, submitSchema.parse({ title, description: 'x' }))
+    const first = await submit('Sky flickers')
+    await t.request('PATCH', `/api/projects/${project.slug}/bugs/${first.body.report_number}`, { token: owner.token, body: { title: 'Sky  FLICKERS at night' } })
+    expect(await submit('sky flickers at night')).toMatchObject({ created: false, body: { id: first.body.id } })
+    expect((await submit('Sky flickers')).created).toBe(true)
   })
 
   it('submitReport removes stored files when the transaction fails', async () => {

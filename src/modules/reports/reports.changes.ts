@@ -11,6 +11,7 @@ import { findLiveReport } from './reports.read'
 import type { BulkDeleteBody, BulkUpdateBody, UpdateReportBody } from './reports.schemas'
 import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
 import { reports } from './reports.table'
+import { titleColumnsOf } from './title-terms'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
 
@@ -83,7 +84,13 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
   const changed = targets.map((r) => ({ r, d: diff(r, changes) })).filter((c) => Object.keys(c.d).length > 0)
   if (changed.length === 0) return
   const now = deps.clock.now()
-  const set = { ...changes, updatedAt: now, ...(changes.priority ? { priorityRank: priorityRank(changes.priority) } : {}) }
+  const set = {
+    ...changes,
+    updatedAt: now,
+    ...(changes.priority ? { priorityRank: priorityRank(changes.priority) } : {}),
+    // A renamed report groups SDK submissions and suggests duplicates under its new title.
+    ...(changes.title !== undefined ? titleColumnsOf(changes.title) : {}),
+  }
   const updated = tx
     .update(reports)
     .set(set)

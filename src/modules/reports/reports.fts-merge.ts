@@ -12,17 +12,12 @@ const TICK_BUDGET_MS = 250
  * off (see reports.fts.ts): merging as part of each insert made a 2 KB report cost 0.45-0.8 ms at
  * 1M reports instead of 0.1-0.2 ms. New reports therefore land in small segments that this loop, in the
  * job thread, folds together every few seconds in short steps; FTS5's crisis merge still bounds the
- * segments per level (16) should the loop fall behind. The duplicate lookup's `open_report_titles`
- * (each of whose segments costs every lookup a seek per word) is compacted by the same loop.
+ * segments per level (16) should the loop fall behind.
  * Returns the number of steps that did work.
  */
 export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_BUDGET_MS): number {
-  return mergeTable(deps, 'reports_fts', budgetMs) + mergeTable(deps, 'open_report_titles', budgetMs)
-}
-
-function mergeTable(deps: Pick<AppDeps, 'db'>, table: 'reports_fts' | 'open_report_titles', budgetMs: number): number {
   const sqlite = rawSqlite(deps.db)
-  const merge = sqlite.prepare(`INSERT INTO ${table}(${table}, rank) VALUES ('merge', ${PAGES_PER_STEP})`)
+  const merge = sqlite.prepare(`INSERT INTO reports_fts(reports_fts, rank) VALUES ('merge', ${PAGES_PER_STEP})`)
   // Prepared per tick and finalized after it: between ticks this connection holds no statement.
   const changes = sqlite.prepare<{ n: number }, []>('SELECT total_changes() AS n')
   const started = performance.now()

@@ -50,6 +50,7 @@ function prepare(db: Db) {
         source: p('source'),
         errorType: p('errorType'),
         titleKey: p('titleKey'),
+        titleTerms: p('titleTerms'),
         reporterName: p('reporterName'),
         reporterEmail: p('reporterEmail'),
         playerId: p('playerId'),

@@ -6,6 +6,7 @@ import { PLANS, type PlanKey } from '../billing/plans'
 import { reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
+import { titleColumnsOf } from './title-terms'
 import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
 
 export type Report = typeof reports.$inferSelect
@@ -65,8 +66,6 @@ export function newReportFrom(b: ReportBody): NewReport {
   }
 }
 
-/** Lower-cased, whitespace-collapsed title: reports with equal keys are "the same bug". */
-export const titleKeyOf = (title: string) => title.trim().toLowerCase().replace(/\s+/g, ' ')
 
 export const priorityRank = (p: Priority) => PRIORITIES.indexOf(p)
 
@@ -90,7 +89,7 @@ export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx:
     id: newId(),
     projectId: project.id,
     reportNumber: number,
-    title: input.title,
+    ...titleColumnsOf(input.title),
     description: input.description,
     priority,
     priorityRank: priorityRank(priority),
@@ -104,7 +103,6 @@ export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx:
     actualBehavior: input.actualBehavior ?? '',
     source: input.source ?? 'user',
     errorType: extractErrorType(input.title, input.description),
-    titleKey: titleKeyOf(input.title),
     reporterName: input.reporterName ?? null,
     reporterEmail: input.reporterEmail ?? null,
     playerId: input.playerId ?? null,

@@ -47,6 +47,8 @@ export const reports = sqliteTable(
     sentimentLevel: text('sentiment_level', { enum: SENTIMENTS }),
     /** Lower-cased, whitespace-collapsed title: the grouping key for SDK submissions. */
     titleKey: text('title_key').notNull(),
+    /** The title's significant words as a JSON array: the possible-duplicates index (open-title-terms.ts) is built from it. */
+    titleTerms: text('title_terms'),
     reporterName: text('reporter_name'),
     reporterEmail: text('reporter_email'),
     /** The player's platform account id (`steam_id` from the field SDKs). */

@@ -1,0 +1,1 @@
+ALTER TABLE `reports` ADD `title_terms` text;
