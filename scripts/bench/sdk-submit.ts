@@ -1,7 +1,7 @@
 // SDK ingestion figures (issue 5), all in one run on one machine: submit of a 2 KB report vs a bare
 // Bun.serve + one prepared SQLite insert of the same report; event batches of 50 (also vs a bare
 // batch insert); 5 MB screenshot submits with the server's peak RSS and /health latency alongside.
-// Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default)
+// Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default; ONLY=uploads runs the 5 MB part alone)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -88,44 +88,51 @@ console.log(`# Glitchbox SDK ingestion benchmark\n${hardware()}; wrk 1 thread, 3
 const template = reportTemplate()
 console.log(`report body: ${Buffer.byteLength(template) + 40} bytes; titles differ per request (no grouping), client IP differs per request\n`)
 
-const baseDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-base-'))
-const bare = await startScriptServer('sdk-baseline-server.ts', { DATA_DIR: baseDir })
-await wrk({ url: bare.url, seconds: 2, lua: submitLua(template, 'none', 'warm') })
-const baseline = await wrk({ url: bare.url, seconds, lua: submitLua(template, 'none', 'base') })
-const events = JSON.stringify({
-  events: Array.from({ length: 50 }, (_, i) => ({ event_name: `level_${i % 8}`, event_data: { level: i % 8, score: i * 10, weapon: 'bow' }, session_token: 'session-0001-bench', platform: 'Windows', game_version: '1.4.2' })),
-})
-const eventsBaseline = await wrk({ url: `${bare.url}/events`, seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: events })
-await bare.stop()
-rmSync(baseDir, { recursive: true, force: true })
-console.log(fmt('bare Bun.serve + 1 prepared insert', baseline))
-console.log(`${fmt('bare Bun.serve + 50 prepared inserts in 1 tx', eventsBaseline)}  = ${Math.round(eventsBaseline.rps * 50)} events/s`)
-
+const only = process.env.ONLY
 const dataDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-sdk-'))
 const apiKey = seedDataDir(dataDir)
 const serverEnv = { GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }
-const gb = await startServer({ dataDir, env: serverEnv })
-await wrk({ url: `${gb.url}/api/bugs/submit`, seconds: 2, lua: submitLua(template, apiKey, 'warm') })
-const submit = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run1') })
-console.log(fmt('POST /api/bugs/submit (2 KB, new reports)', submit, baseline))
-console.log(`  (the job runner then needed ${await drainJobs(dataDir)} s to work off the due jobs)`)
+let submit: LoadResult | undefined
+let batch: LoadResult | undefined
+let baseline: LoadResult | undefined
+if (only !== 'uploads') {
+  const baseDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-base-'))
+  const bare = await startScriptServer('sdk-baseline-server.ts', { DATA_DIR: baseDir })
+  await wrk({ url: bare.url, seconds: 2, lua: submitLua(template, 'none', 'warm') })
+  baseline = await wrk({ url: bare.url, seconds, lua: submitLua(template, 'none', 'base') })
+  const events = JSON.stringify({
+    events: Array.from({ length: 50 }, (_, i) => ({ event_name: `level_${i % 8}`, event_data: { level: i % 8, score: i * 10, weapon: 'bow' }, session_token: 'session-0001-bench', platform: 'Windows', game_version: '1.4.2' })),
+  })
+  const eventsBaseline = await wrk({ url: `${bare.url}/events`, seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: events })
+  await bare.stop()
+  rmSync(baseDir, { recursive: true, force: true })
+  console.log(fmt('bare Bun.serve + 1 prepared insert', baseline))
+  console.log(`${fmt('bare Bun.serve + 50 prepared inserts in 1 tx', eventsBaseline)}  = ${Math.round(eventsBaseline.rps * 50)} events/s`)
 
-// The same load with the owner's "new bug" mails off: shows what the notification fan-out jobs
-// (run by the same process) cost the ingest path.
-const db = openSqlite(join(dataDir, DB_FILE))
-db.prepare('INSERT INTO notification_preferences (user_id, email_bug_created, updated_at) SELECT id, 0, ? FROM users').run(Date.now())
-db.close()
-const quiet = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run2') })
-console.log(fmt('  same, "new bug" mails off', quiet, baseline))
-await drainJobs(dataDir)
+  const gb = await startServer({ dataDir, env: serverEnv })
+  await wrk({ url: `${gb.url}/api/bugs/submit`, seconds: 2, lua: submitLua(template, apiKey, 'warm') })
+  submit = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run1') })
+  console.log(fmt('POST /api/bugs/submit (2 KB, new reports)', submit, baseline))
+  console.log(`  (the job runner then needed ${await drainJobs(dataDir)} s to work off the due jobs)`)
 
-const grouped = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: template.replace('%TITLE%', 'Stacked crash') })
-console.log(fmt('POST /api/bugs/submit (2 KB, same title)', grouped, baseline))
+  // The same load with the owner's "new bug" mails off: shows what the notification fan-out jobs
+  // (run by the same process) cost the ingest path.
+  const db = openSqlite(join(dataDir, DB_FILE))
+  db.prepare('INSERT INTO notification_preferences (user_id, email_bug_created, updated_at) SELECT id, 0, ? FROM users').run(Date.now())
+  db.close()
+  const quiet = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, lua: submitLua(template, apiKey, 'run2') })
+  console.log(fmt('  same, "new bug" mails off', quiet, baseline))
+  await drainJobs(dataDir)
 
-const batch = await wrk({ url: `${gb.url}/api/events/track/batch`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: events })
-console.log(`${fmt('POST /api/events/track/batch (50 events)', batch, eventsBaseline)}  = ${Math.round(batch.rps * 50)} events/s`)
+  const grouped = await wrk({ url: `${gb.url}/api/bugs/submit`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: template.replace('%TITLE%', 'Stacked crash') })
+  console.log(fmt('POST /api/bugs/submit (2 KB, same title)', grouped, baseline))
 
-await gb.stop()
+  batch = await wrk({ url: `${gb.url}/api/events/track/batch`, seconds, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: events })
+  console.log(`${fmt('POST /api/events/track/batch (50 events)', batch, eventsBaseline)}  = ${Math.round(batch.rps * 50)} events/s`)
+
+  await gb.stop()
+
+}
 
 // 5 MB screenshots on a fresh server process (so its peak RSS is this run's): few connections, each
 // body is ~6.7 MB of JSON; /health is probed at the same time.
@@ -141,4 +148,4 @@ console.log(`server peak RSS (VmHWM) during the 5 MB uploads: ${await peakRssMb(
 await up.stop()
 rmSync(dataDir, { recursive: true, force: true })
 
-console.log(`\nsubmit: ${submit.rps.toFixed(0)} reports/s = ${ratio(submit, baseline)}x the bare insert baseline (target >= 0.5x); events: ${Math.round(batch.rps * 50)}/s (target >= 200,000/s)`)
+if (submit && batch && baseline) console.log(`\nsubmit: ${submit.rps.toFixed(0)} reports/s = ${ratio(submit, baseline)}x the bare insert baseline (target >= 0.5x); events: ${Math.round(batch.rps * 50)}/s (target >= 200,000/s)`)

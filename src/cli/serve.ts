@@ -1,5 +1,6 @@
 import { createApp } from '../app'
 import type { Config } from '../config/config'
+import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
 import { buildDeps } from '../deps'
 import { MAX_REQUEST_BODY } from '../http/body-limit'
@@ -15,6 +16,8 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(deps)
   // Jobs first: the server is only reachable (and only answers /health) once everything runs.
   const jobs = await startJobThread(config)
+  // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
+  deferCheckpoints(rawSqlite(deps.db))
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
   const server = app.server!

@@ -1,11 +1,17 @@
 import type { AppDeps } from '../app-deps'
+import { checkpointWal } from '../db/checkpoint'
+import { rawSqlite } from '../db/client'
 import { modules } from '../modules/registry'
 import type { JobHandler, Schedule } from './jobs.types'
 
-/** All job handlers and schedules of all domains, plus the platform's own (mail, job pruning). */
+/** All job handlers and schedules of all domains, plus the platform's own (mail, job pruning, WAL checkpoints). */
 export function collectJobs(deps: AppDeps): { handlers: JobHandler[]; schedules: Schedule[] } {
   const handlers: JobHandler[] = [deps.mailer.handler]
-  const schedules: Schedule[] = [{ name: 'jobs.prune', pattern: '17 3 * * *', run: () => deps.jobs.prune(deps.db) }]
+  const schedules: Schedule[] = [
+    { name: 'jobs.prune', pattern: '17 3 * * *', run: () => deps.jobs.prune(deps.db) },
+    // The request thread leaves checkpoints to this thread (see db/checkpoint.ts).
+    { name: 'db.checkpoint', pattern: '* * * * * *', run: () => void checkpointWal(rawSqlite(deps.db)) },
+  ]
   for (const m of modules) {
     const contributed = m.jobs?.(deps)
     handlers.push(...(contributed?.handlers ?? []))
