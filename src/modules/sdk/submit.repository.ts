@@ -1,7 +1,9 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm'
 import { type Db, rawSqlite } from '../../db/client'
 import { attachments } from '../attachments/attachments.table'
-import { reports } from '../reports/reports.table'
+import { type Category, type Priority, reports, type SENTIMENTS } from '../reports/reports.table'
+
+type Sentiment = (typeof SENTIMENTS)[number]
 import { reportOccurrences } from './sdk.table'
 
 const p = sql.placeholder
@@ -9,23 +11,26 @@ const p = sql.placeholder
 /** How many of the newest open reports holding a word are ranked for `possible_duplicates`: bounds the lookup's cost. */
 export const DUPLICATE_CANDIDATES = 30
 
+/** The report a submission with the same title is stacked onto. */
+export interface LiveReportByTitle {
+  id: string
+  reportNumber: number
+  category: Category
+  priority: Priority
+  sentimentScore: number | null
+  sentimentLevel: Sentiment | null
+}
+
 /** Prepared statements of the submit hot path and the report lookups of the other SDK routes, compiled once per database. */
 export function createSubmitRepository(db: Db) {
-  const liveByTitleKey = db
-    .select({
-      id: reports.id,
-      reportNumber: reports.reportNumber,
-      category: reports.category,
-      priority: reports.priority,
-      sentimentScore: reports.sentimentScore,
-      sentimentLevel: reports.sentimentLevel,
-    })
-    .from(reports)
-    .where(and(eq(reports.projectId, p('projectId')), eq(reports.titleKey, p('titleKey')), isNull(reports.deletedAt)))
-    // The oldest such report: (project_id, title_key) index entries are in seq order. No ORDER BY,
-    // which in bun:sqlite adds ~5 µs per call even when the index already gives the order.
-    .limit(1)
-    .prepare()
+  // Raw SQL for a literal LIMIT: bun:sqlite runs a bound LIMIT (what Drizzle emits) ~4 µs slower,
+  // and an ORDER BY (even one the index already satisfies) ~5 µs slower. The oldest such report
+  // comes first anyway: (project_id, title_key) index entries are in seq order.
+  const liveByTitleKey = rawSqlite(db).prepare<LiveReportByTitle, [string, string]>(
+    `SELECT id, report_number AS reportNumber, category, priority, sentiment_score AS sentimentScore, sentiment_level AS sentimentLevel
+     FROM reports INDEXED BY reports_project_title_key_idx
+     WHERE project_id = ? AND title_key = ? AND deleted_at IS NULL LIMIT 1`,
+  )
 
   const insertOccurrence = db
     .insert(reportOccurrences)

@@ -12,7 +12,7 @@ import { findPossibleDuplicates } from './duplicates'
 import { type Base64File, insertAttachmentRows, removeFiles, storeBase64Files } from './sdk-files'
 import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
 import { scoreSentiment } from './sentiment'
-import type { SubmitRepository } from './submit.repository'
+import type { LiveReportByTitle, SubmitRepository } from './submit.repository'
 import type { WriteBatcher } from './write-batcher'
 
 type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
@@ -68,10 +68,9 @@ function chargeFiles(tx: Tx, project: Project, files: StoredFile[]): void {
   if (bytes > 0) chargeUpload(tx, project.accountId, bytes)
 }
 
-type Existing = NonNullable<ReturnType<SubmitRepository['liveByTitleKey']['get']>>
 
 /** Records the submission as an occurrence of `existing`; a report keeps at most 10 attachments, extra files are dropped. */
-function stackOnto(tx: Tx, repo: SubmitRepository, s: Submission, existing: Existing): Outcome {
+function stackOnto(tx: Tx, repo: SubmitRepository, s: Submission, existing: LiveReportByTitle): Outcome {
   const { input } = s
   repo.insertOccurrence.run({
     id: newId(),
@@ -171,7 +170,7 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
   let outcome: Outcome
   try {
     outcome = await writes.run((tx) => {
-      const existing = project.bugGrouping ? repo.liveByTitleKey.get({ projectId: project.id, titleKey: titleKeyOf(input.title) }) : undefined
+      const existing = project.bugGrouping ? repo.liveByTitleKey.get(project.id, titleKeyOf(input.title)) : null
       return existing ? stackOnto(tx, repo, s, existing) : fileNew(deps, tx, s)
     })
   } catch (err) {
