@@ -3,7 +3,9 @@
 // while GET /health is probed every 5 ms. Prints peak RSS, /health p50/p99/max and uploads/s.
 // By default the clients run in this process too (their buffers count in the RSS, their work delays
 // the probes); CLIENT=child runs them in a child process, so the figures are the server's alone.
-// Usage: CONNECTIONS=4 SHOT_MB=5 EXTRA_MB=0 SECONDS=10 CLIENT=inline|child bun scripts/bench/sdk-big-uploads.ts
+// HEAP=1 prints the JS heap and ArrayBuffer memory at each new RSS peak.
+// Usage: CONNECTIONS=4 SHOT_MB=5 EXTRA_MB=0 SECONDS=10 CLIENT=inline|child HEAP=1 bun scripts/bench/sdk-big-uploads.ts
+import { heapStats } from 'bun:jsc'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -117,7 +119,13 @@ let lastSample = 0
 const sample = () => {
   if (performance.now() - lastSample < 25) return
   lastSample = performance.now()
-  peakRss = Math.max(peakRss, rssNow())
+  const rss = rssNow()
+  if (rss > peakRss && process.env.HEAP) {
+    const h = heapStats()
+    const m = process.memoryUsage()
+    console.log(`rss ${mb(rss)} heap ${mb(h.heapSize)} extra ${mb(h.extraMemorySize)} ab ${mb(m.arrayBuffers)} ext ${mb(m.external)} objs ${h.objectCount}`)
+  }
+  peakRss = Math.max(peakRss, rss)
 }
 
 console.log(hardware())

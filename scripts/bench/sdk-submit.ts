@@ -1,7 +1,8 @@
 // SDK ingestion figures (issue 5), all in one run on one machine: submit of a 2 KB report vs a bare
 // Bun.serve + one prepared SQLite insert of the same report; event batches of 50 (also vs a bare
 // batch insert); 5 MB screenshot submits with the server's peak RSS and /health latency alongside.
-// Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default; ONLY=uploads runs the 5 MB part alone)
+// Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default; ONLY=uploads runs the big-upload part
+// alone; ATTACH_MB=9 adds a 9 MB attachment to each of those bodies)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -137,14 +138,17 @@ if (only !== 'uploads') {
 // 5 MB screenshots on a fresh server process (so its peak RSS is this run's): few connections, each
 // body is ~6.7 MB of JSON; /health is probed at the same time.
 const up = await startServer({ dataDir, env: serverEnv })
-const big = JSON.stringify({ title: 'Screenshot report', description: 'See the screenshot', screenshot: screenshotDataUrl(5 * 1024 * 1024) })
+// ATTACH_MB adds an attachment of that size (ATTACH_MB=9 makes each body ~19 MB of JSON).
+const attachMb = Number(process.env.ATTACH_MB ?? 0)
+const attachments = attachMb > 0 ? [{ filename: 'frame.png', mime_type: 'image/png', data: screenshotDataUrl(attachMb * 1024 * 1024).split(',')[1] }] : undefined
+const big = JSON.stringify({ title: 'Screenshot report', description: 'See the screenshot', screenshot: screenshotDataUrl(5 * 1024 * 1024), attachments })
 const [uploads, health] = await Promise.all([
   wrk({ url: `${up.url}/api/bugs/submit`, seconds, connections: 4, method: 'POST', spreadIps: true, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: big }),
   wrk({ url: `${up.url}/health`, seconds, connections: 2 }),
 ])
-console.log(`${fmt('POST /api/bugs/submit (5 MB screenshot)', uploads)}  = ${((uploads.rps * big.length) / 2 ** 20).toFixed(0)} MB/s of JSON`)
-console.log(fmt('GET /health during the 5 MB uploads', health))
-console.log(`server peak RSS (VmHWM) during the 5 MB uploads: ${await peakRssMb(up.proc.pid)} MB (target < 300 MB)`)
+console.log(`${fmt(`POST /api/bugs/submit (5 MB screenshot${attachMb ? ` + ${attachMb} MB attachment` : ''})`, uploads)}  = ${((uploads.rps * big.length) / 2 ** 20).toFixed(0)} MB/s of JSON`)
+console.log(fmt('GET /health during the big uploads', health))
+console.log(`server peak RSS (VmHWM) during the big uploads: ${await peakRssMb(up.proc.pid)} MB (target < 300 MB)`)
 await up.stop()
 rmSync(dataDir, { recursive: true, force: true })
 

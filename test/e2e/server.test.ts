@@ -53,6 +53,42 @@ describe('the server process', () => {
   })
 })
 
+describe('big uploads over HTTP', () => {
+  it('stores concurrent 5 MB base64 screenshots byte for byte (body chunks are released as they are parsed)', async () => {
+    const dataDir = tempDataDir()
+    const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+    const t = { deps, clock: deps.clock } as unknown as TestApp
+    const project = createProject(t, await createUser(t, { plan: 'studio' }))
+    deps.db.$client.close()
+    const s = await startServer({ dataDir })
+    try {
+      const shots = [1, 2, 3, 4].map((seed) => {
+        const png = Buffer.alloc(5 * 1024 * 1024 + seed * 777)
+        for (let i = 0; i < png.length; i++) png[i] = (i * (seed * 2 + 1) + (i >> 11)) & 0xff
+        png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        return png
+      })
+      const answers = await Promise.all(
+        shots.map(async (png, k) => {
+          const body = JSON.stringify({ title: `Sky texture ${k}`, description: 'See the screenshot', screenshot: `data:image/png;base64,${png.toString('base64')}` })
+          const res = await fetch(`${s.url}/api/bugs/submit`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': project.apiKey }, body })
+          return { status: res.status, body: await res.json() }
+        }),
+      )
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201])
+      const check = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+      for (const [k, answer] of answers.entries()) {
+        const key = check.db.$client.query<{ key: string }, [string]>('SELECT screenshot_key AS key FROM reports WHERE id = ?').get(answer.body.data.id)!.key
+        const file = await check.files.open(check.db, key)
+        expect(Buffer.from(await file!.body.arrayBuffer()).equals(shots[k]!)).toBe(true)
+      }
+      check.db.$client.close()
+    } finally {
+      await s.stop()
+    }
+  })
+})
+
 describe('backup and restore', () => {
   it('round-trips a consistent snapshot taken while writes are going on', async () => {
     const dataDir = tempDataDir()
