@@ -87,16 +87,19 @@ export class JobRunner {
     const poll = new Cron('* * * * * *', { protect: true }, () => this.pump())
     this.crons.push(poll)
     for (const s of this.opts.schedules ?? []) {
-      this.crons.push(
-        new Cron(s.pattern, { protect: true, name: s.name }, async () => {
-          try {
-            await s.run()
-          } catch (err) {
-            this.opts.logger.error('schedule failed', { schedule: s.name, error: String(err) })
-          }
-        }),
-      )
+      this.crons.push(new Cron(s.pattern, { protect: true, name: s.name }, async () => void (await this.runSchedule(s))))
     }
+  }
+
+  /** One tick of a schedule; false when it was skipped to leave the CPU to requests. */
+  async runSchedule(s: Schedule): Promise<boolean> {
+    if (s.yieldsToRequests && this.opts.busy?.()) return false
+    try {
+      await s.run()
+    } catch (err) {
+      this.opts.logger.error('schedule failed', { schedule: s.name, error: String(err) })
+    }
+    return true
   }
 
   /** Stops claiming and waits for running jobs to finish. */

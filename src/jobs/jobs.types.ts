@@ -32,6 +32,8 @@ export interface Schedule {
   name: string
   pattern: string
   run(): Promise<void> | void
+  /** Housekeeping that can wait: its ticks are skipped while the request thread is behind (see `RunnerOptions.busy`). */
+  yieldsToRequests?: boolean
 }
 
 /** What a domain contributes to the job system: its handlers and its schedules. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { collectJobs } from '../../src/jobs/registry'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { BUSY_LAG_MS, measureRequestPressure, requestLagMs } from '../../src/jobs/request-pressure'
 import { silentLogger } from '../../src/lib/logger'
@@ -51,5 +52,24 @@ describe('request pressure', () => {
     } finally {
       await runner.stop()
     }
+  })
+
+  it('housekeeping schedules marked yieldsToRequests skip their ticks while requests are behind; others still run', async () => {
+    let busy = true
+    const ran: string[] = []
+    const runner = new JobRunner({ db: t.deps.db, clock: t.clock, logger: silentLogger, handlers: [], busy: () => busy })
+    const merge = { name: 'merge', pattern: '* * * * * *', run: () => void ran.push('merge'), yieldsToRequests: true }
+    const checkpoint = { name: 'checkpoint', pattern: '* * * * * *', run: () => void ran.push('checkpoint') }
+    expect(await runner.runSchedule(merge)).toBe(false)
+    expect(await runner.runSchedule(checkpoint)).toBe(true)
+    expect(ran).toEqual(['checkpoint'])
+    busy = false
+    expect(await runner.runSchedule(merge)).toBe(true)
+    expect(ran).toEqual(['checkpoint', 'merge'])
+  })
+
+  it('the search-index merge is such a schedule', () => {
+    const merge = collectJobs(t.deps).schedules.find((s) => s.name === 'reports.fts-merge')!
+    expect(merge.yieldsToRequests).toBe(true)
   })
 })

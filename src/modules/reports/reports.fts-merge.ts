@@ -38,5 +38,7 @@ export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_B
 }
 
 export function reportsJobs(deps: AppDeps): DomainJobs {
-  return { schedules: [{ name: 'reports.fts-merge', pattern: '*/5 * * * * *', run: () => void mergeSearchSegments(deps) }] }
+  // Merging waits out request bursts: until then searches read a few more segments, and FTS5's crisis
+  // merge (inside the inserts) still bounds them.
+  return { schedules: [{ name: 'reports.fts-merge', pattern: '*/5 * * * * *', run: () => void mergeSearchSegments(deps), yieldsToRequests: true }] }
 }
