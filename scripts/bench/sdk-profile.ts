@@ -1,5 +1,6 @@
 // In-process cost per SDK request (no sockets): where the submit hot path spends its time.
 // Usage: CONCURRENCY=32 ONLY=submit|events bun scripts/bench/sdk-profile.ts [requests]
+// EXTRA_SQL="DROP TRIGGER reports_fts_ai;…" runs statements first, for what-if measurements.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'glitchbox-prof-'))
 const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench')
 const deps = buildDeps(config, { logger: createLogger('warn') })
 const app = createApp(deps)
+for (const stmt of (process.env.EXTRA_SQL ?? '').split(';').filter(Boolean)) (await import('../../src/db/client')).rawSqlite(deps.db).exec(stmt)
 const now = new Date()
 const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
 const key = `sk_live_${randomBase62(40)}`
