@@ -1,6 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { reportsFtsSql } from '../../src/modules/reports/reports.fts'
 import { extractErrorType } from '../../src/modules/reports/error-type'
+import { titleTermsOf } from '../../src/modules/reports/title-terms'
+import { openTitleTermsSql } from '../../src/modules/sdk/open-title-terms'
 
 /** A word that appears in about one report in 10,000: the "rare term" of the benchmark. */
 export const RARE_TERM = 'zeppelin'
@@ -61,9 +63,10 @@ function rng(seed: number) {
 
 /**
  * Inserts `n` reports (and labels on about 10% of them) straight into the migrated database with
- * prepared statements in big transactions. As a bulk import would, it drops the FTS insert trigger
- * and the secondary indexes of `reports` during the load, then rebuilds them in one pass each from
- * the DDL the migrations created (read back from sqlite_master, so the indexes are the real ones).
+ * prepared statements in big transactions. As a bulk import would, it drops the insert triggers of
+ * the search and open-title indexes and the secondary indexes of `reports` during the load, then
+ * rebuilds them in one pass each from the DDL the migrations created (read back from sqlite_master,
+ * so the indexes are the real ones).
  */
 export function seedReports(sqlite: Database, o: { projectId: string; userId: string; n: number; start: number }): { seconds: number; labelIds: string[] } {
   const t0 = performance.now()
@@ -79,14 +82,15 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
     LABELS.forEach((name, i) => sqlite.query('INSERT INTO labels (id, project_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)').run(labelIds[i]!, o.projectId, name, '#2E5BFF', o.start))
   })()
   sqlite.exec('DROP TRIGGER IF EXISTS reports_fts_ai')
+  sqlite.exec('DROP TRIGGER IF EXISTS open_title_terms_ai')
   const indexes = sqlite
     .query<{ name: string; sql: string }, []>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reports' AND sql IS NOT NULL AND name <> 'reports_id_unique'`)
     .all()
   for (const ix of indexes) sqlite.exec(`DROP INDEX ${ix.name}`)
   const insert = sqlite.prepare(
     `INSERT INTO reports (id, project_id, report_number, title, description, status, priority, priority_rank, category, platform, game_version,
-      assigned_to, error_type, source, upvotes, title_key, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      assigned_to, error_type, source, upvotes, title_key, title_terms, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const label = sqlite.prepare('INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, ?)')
   const BATCH = 50_000
@@ -121,6 +125,7 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
           auto ? 'system' : 'user',
           Math.floor(rand() ** 4 * 200),
           title.toLowerCase(),
+          titleTermsOf(title),
           o.userId,
           created,
           created + Math.floor(rand() * 86_400_000),
@@ -133,5 +138,9 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
   for (const ix of indexes) sqlite.exec(ix.sql)
   sqlite.exec(`INSERT INTO reports_fts(reports_fts) VALUES ('rebuild')`)
   for (const stmt of reportsFtsSql) sqlite.exec(stmt)
+  sqlite.exec(`INSERT OR IGNORE INTO open_title_terms (project_id, term, neg_seq, report_number, n_terms)
+    SELECT r.project_id, j.value, -r.seq, r.report_number, json_array_length(r.title_terms) FROM reports r, json_each(r.title_terms) j
+    WHERE r.deleted_at IS NULL AND r.status IN ('open', 'in_progress')`)
+  for (const stmt of openTitleTermsSql) sqlite.exec(stmt)
   return { seconds: (performance.now() - t0) / 1000, labelIds }
 }

@@ -1,5 +1,6 @@
 // Cost of each piece of the submit path in isolation (µs per report), on a fresh data dir, without
-// the HTTP stack or event subscribers. Usage: bun scripts/bench/sdk-pieces.ts (KEEP=1 keeps the data dir).
+// the HTTP stack or event subscribers. Usage: bun scripts/bench/sdk-pieces.ts (KEEP=1 keeps the data dir;
+// SEED=1000000 first bulk-loads that many reports, as reports-list.ts does, to measure at that scale).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ import { createReport } from '../../src/modules/reports/reports.service'
 import { findPossibleDuplicates } from '../../src/modules/sdk/duplicates'
 import { scoreSentiment } from '../../src/modules/sdk/sentiment'
 import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
+import { seedReports } from './reports-seed'
 
 const dir = mkdtempSync(join(tmpdir(), 'glitchbox-pieces-'))
 const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
@@ -21,10 +23,17 @@ const now = new Date()
 const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
 const project = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
 deps.db.insert(projects).values(project).run()
+const seed = Number(process.env.SEED ?? 0)
+if (seed > 0) {
+  const s = seedReports(rawSqlite(deps.db), { projectId: project.id, userId: user.id, n: seed, start: now.getTime() - seed * 1000 })
+  console.log(`seeded ${seed.toLocaleString('en')} reports in ${s.seconds.toFixed(0)} s`)
+}
+// What-if measurements: EXTRA_SQL="DROP TRIGGER …;…" runs before measuring.
+for (const stmt of (process.env.EXTRA_SQL ?? '').split(';').filter(Boolean)) rawSqlite(deps.db).exec(stmt)
 const repo = createSubmitRepository(deps.db)
 const words = 'crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics camera player quest npc dialog cutscene checkpoint respawn minimap tooltip keybind controller vsync framerate lighting shadow particle collision ragdoll pathfinding spawn loot chest'.split(' ')
 const desc = 'When I open the inventory during the boss fight the game stutters and sometimes freezes completely. '.repeat(20).slice(0, 1800)
-let n = 0
+let n = seed
 const title = () => { n++; return `${words[n % 40]} ${words[Math.floor(n / 40) % 40]} ${words[Math.floor(n / 7) % 40]} report ${n}` }
 const time = (label: string, count: number, fn: (i: number) => void) => {
   const t0 = performance.now()
@@ -33,7 +42,7 @@ const time = (label: string, count: number, fn: (i: number) => void) => {
 }
 time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', desc]))
 time('createReport, one transaction each', 2000, () => deps.db.transaction((tx) => createReport(deps, tx, project, { title: title(), description: desc })))
-time('createReport, 32 per transaction', 200, () => deps.db.transaction((tx) => { for (let k = 0; k < 32; k++) createReport(deps, tx, project, { title: title(), description: desc }) }))
+time('createReport x32 in one transaction', 200, () => deps.db.transaction((tx) => { for (let k = 0; k < 32; k++) createReport(deps, tx, project, { title: title(), description: desc }) }))
 // The floor under createReport: its five statements (quota check and charge, report number, the
 // report row with its indexes and FTS5 trigger, the activity row) as prepared statements.
 const raw = rawSqlite(deps.db)
@@ -51,8 +60,11 @@ const preparedReport = () => {
   insert.get(id, project.id, n, t, desc, t.toLowerCase(), Date.now(), Date.now())
   activity.run(project.id, id, Date.now())
 }
-time('same statements prepared, 32 per transaction', 200, () => raw.transaction(() => { for (let k = 0; k < 32; k++) preparedReport() })())
+time('same statements prepared, x32 in one tx', 200, () => raw.transaction(() => { for (let k = 0; k < 32; k++) preparedReport() })())
 for (let i = 0; i < 40; i++) deps.db.transaction((tx) => { for (let k = 0; k < 500; k++) createReport(deps, tx, project, { title: title(), description: desc }) })
 time(`findPossibleDuplicates (${n} reports)`, 1000, () => findPossibleDuplicates(repo, project.id, title()))
+// Titles built like the seeded ones: each of their words is in tens of thousands of open titles at 1M.
+const seededLike = ['Crash when opening the inventory', 'Freeze during the boss arena', 'Audio dropout after pausing the world map', 'Input lag in split screen']
+time(`findPossibleDuplicates, common words (${n} reports)`, 1000, (i) => findPossibleDuplicates(repo, project.id, seededLike[i % 4]!))
 if (process.env.KEEP) console.log(dir)
 else rmSync(dir, { recursive: true, force: true })
