@@ -38,6 +38,8 @@ export class JobRunner {
   readonly owner = `runner-${process.pid}-${randomToken(6)}`
   private handlers = new Map<string, JobHandler>()
   private running = new Set<Promise<void>>()
+  /** Schedule ticks in progress: `stop` waits for them too (an async one may still use the database). */
+  private ticking = new Set<Promise<unknown>>()
   private crons: Cron[] = []
   private draining = false
   private stopped = false
@@ -87,7 +89,13 @@ export class JobRunner {
     const poll = new Cron('* * * * * *', { protect: true }, () => this.pump())
     this.crons.push(poll)
     for (const s of this.opts.schedules ?? []) {
-      this.crons.push(new Cron(s.pattern, { protect: true, name: s.name }, async () => void (await this.runSchedule(s))))
+      this.crons.push(
+        new Cron(s.pattern, { protect: true, name: s.name }, async () => {
+          const tick = this.runSchedule(s)
+          this.ticking.add(tick)
+          await tick.finally(() => this.ticking.delete(tick))
+        }),
+      )
     }
   }
 
@@ -107,7 +115,7 @@ export class JobRunner {
     this.stopped = true
     for (const c of this.crons) c.stop()
     if (this.delayedPump) clearTimeout(this.delayedPump)
-    await Promise.allSettled([...this.running])
+    await Promise.allSettled([...this.running, ...this.ticking])
   }
 
   /** Starts jobs in the free slots without waiting for them, so a hung job never blocks the loop. */

@@ -18,10 +18,30 @@ describe('background merging of the search index', () => {
     for (let i = 0; i < 60; i++) createReportIn(t, project, { title: `Crash number ${i}`, description: `lighthouse ${i % 2 ? 'odd' : 'even'}` })
     const before = segments(t)
     expect(before).toBeGreaterThan(4)
-    expect(mergeSearchSegments(t.deps)).toBeGreaterThan(0)
+    expect(await mergeSearchSegments(t.deps)).toBeGreaterThan(0)
     expect(segments(t)).toBeLessThan(before)
-    expect(mergeSearchSegments(t.deps)).toBe(0)
+    expect(await mergeSearchSegments(t.deps)).toBe(0)
     const res = await t.request('GET', `/api/projects/${project.slug}/bugs?q=lighthouse+odd`, { token: owner.token })
     expect(res.body.data.total).toBe(30)
+  })
+
+  it('pauses between merge steps without holding a transaction, so other writes get in during a tick', async () => {
+    const owner = await createUser(t)
+    const project = createProject(t, owner)
+    for (let i = 0; i < 60; i++) createReportIn(t, project, { title: `Freeze number ${i}`, description: `windmill ${i}` })
+    let writesDuringMerge = 0
+    let merging = true
+    const writer = setInterval(() => {
+      if (!merging) return
+      createReportIn(t, project, { title: `Written while merging ${writesDuringMerge}`, description: 'windmill' })
+      writesDuringMerge++
+    }, 1)
+    const steps = await mergeSearchSegments(t.deps, { pagesPerStep: 1, gapMs: 5 })
+    merging = false
+    clearInterval(writer)
+    expect(steps).toBeGreaterThan(1)
+    expect(writesDuringMerge).toBeGreaterThan(0)
+    const res = await t.request('GET', `/api/projects/${project.slug}/bugs?q=windmill`, { token: owner.token })
+    expect(res.body.data.total).toBe(60 + writesDuringMerge)
   })
 })

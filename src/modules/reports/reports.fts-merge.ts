@@ -2,10 +2,14 @@ import type { AppDeps } from '../../app-deps'
 import { rawSqlite } from '../../db/client'
 import type { DomainJobs } from '../../jobs/jobs.types'
 
-/** Pages one merge step may write: a few milliseconds of the write lock, so request writes interleave. */
-const PAGES_PER_STEP = 200
-/** Longest a tick keeps merging; the rest waits for the next tick. */
-const TICK_BUDGET_MS = 250
+export interface MergeOptions {
+  /** Longest a tick keeps merging, pauses included; the rest waits for the next tick. */
+  budgetMs?: number
+  /** Pages one merge step may write: a few milliseconds of the write lock. */
+  pagesPerStep?: number
+  /** Pause after each step, the write lock free: a request-thread write waiting for it gets in. */
+  gapMs?: number
+}
 
 /**
  * Merges the segments of `reports_fts` in the background. The table is configured with automerge
@@ -13,12 +17,16 @@ const TICK_BUDGET_MS = 250
  * 1M reports instead of 0.1-0.2 ms. New reports therefore land in small segments that this loop, in the
  * job thread, folds together every few seconds in short steps; FTS5's crisis merge still bounds the
  * segments per level (16) should the loop fall behind.
+ *
+ * Each step commits on its own and is followed by a pause: run back to back, 200-page steps (5-16 ms
+ * each) held the write lock for most of a 250 ms tick, and a request-thread write waiting for it
+ * blocked that thread's event loop in SQLite's busy handler (/health p99 spikes of 60-85 ms).
  * Returns the number of steps that did work.
  */
-export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_BUDGET_MS): number {
+export async function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, o: MergeOptions = {}): Promise<number> {
+  const { budgetMs = 1000, pagesPerStep = 100, gapMs = 10 } = o
   const sqlite = rawSqlite(deps.db)
-  const merge = sqlite.prepare(`INSERT INTO reports_fts(reports_fts, rank) VALUES ('merge', ${PAGES_PER_STEP})`)
-  // Prepared per tick and finalized after it: between ticks this connection holds no statement.
+  const merge = sqlite.prepare(`INSERT INTO reports_fts(reports_fts, rank) VALUES ('merge', ${Math.max(1, Math.floor(pagesPerStep))})`)
   const changes = sqlite.prepare<{ n: number }, []>('SELECT total_changes() AS n')
   const started = performance.now()
   let steps = 0
@@ -29,8 +37,10 @@ export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_B
       // FTS5's documented signal: fewer than two changed rows means there was nothing left to merge.
       if (changes.all()[0]!.n - before < 2) break
       steps++
+      await Bun.sleep(gapMs)
     }
   } finally {
+    // Between ticks this connection holds no statement.
     merge.finalize()
     changes.finalize()
   }
@@ -40,5 +50,5 @@ export function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, budgetMs = TICK_B
 export function reportsJobs(deps: AppDeps): DomainJobs {
   // Merging waits out request bursts: until then searches read a few more segments, and FTS5's crisis
   // merge (inside the inserts) still bounds them.
-  return { schedules: [{ name: 'reports.fts-merge', pattern: '*/5 * * * * *', run: () => void mergeSearchSegments(deps), yieldsToRequests: true }] }
+  return { schedules: [{ name: 'reports.fts-merge', pattern: '*/5 * * * * *', run: async () => void (await mergeSearchSegments(deps)), yieldsToRequests: true }] }
 }
