@@ -19,6 +19,11 @@ export interface AppDeps {
   jobs: JobQueue
   events: DomainEvents
   rateLimiter: RateLimiter
+  /**
+   * True while the request thread is behind (its event loop runs late); set by `serve` once the job
+   * thread measures it. SDK submits then go through the inbox (modules/sdk/report-inbox.ts).
+   */
+  requestsBehind?: () => boolean
   /** Distinguishes apps built in one process (tests), so named Elysia plugins register once per app. */
   instanceId: string
 }

@@ -5,6 +5,7 @@ import { rawSqlite } from '../db/client'
 import { buildDeps } from '../deps'
 import { MAX_REQUEST_BODY } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
+import { startInboxFiling } from '../modules/sdk/report-inbox'
 
 /**
  * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
@@ -18,6 +19,9 @@ export async function serve(config: Config): Promise<void> {
   const jobs = await startJobThread(config)
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
   deferCheckpoints(rawSqlite(deps.db))
+  // From now on SDK submits answered during a load spike wait in the inbox, filed between requests.
+  deps.requestsBehind = jobs.requestsBehind
+  const stopFiling = startInboxFiling(deps, jobs.requestsBehind)
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
   const server = app.server!
@@ -30,6 +34,8 @@ export async function serve(config: Config): Promise<void> {
     logger.info('shutting down', { signal })
     // stop(false): no new connections, in-flight requests finish.
     await server.stop(false)
+    // Reports still queued stay in the inbox and are filed after the next start.
+    stopFiling()
     await jobs.stop()
     const sqlite = rawSqlite(deps.db)
     // Right after the job thread stops, the checkpoint can find the database busy for a moment

@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/config'
-import { buildDeps } from '../../src/deps'
+import { openSqlite } from '../../src/db/client'
+import { buildDeps, DB_FILE } from '../../src/deps'
 import { silentLogger } from '../../src/lib/logger'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { runCli, startServer, tempDataDir } from '../helpers/server-process'
@@ -60,14 +61,15 @@ describe('big uploads over HTTP', () => {
     const t = { deps, clock: deps.clock } as unknown as TestApp
     const project = createProject(t, await createUser(t, { plan: 'studio' }))
     deps.db.$client.close()
+    const shots = [1, 2, 3, 4].map((seed) => {
+      const png = Buffer.alloc(5 * 1024 * 1024 + seed * 777)
+      for (let i = 0; i < png.length; i++) png[i] = (i * (seed * 2 + 1) + (i >> 11)) & 0xff
+      png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+      return png
+    })
     const s = await startServer({ dataDir })
+    let keys: string[]
     try {
-      const shots = [1, 2, 3, 4].map((seed) => {
-        const png = Buffer.alloc(5 * 1024 * 1024 + seed * 777)
-        for (let i = 0; i < png.length; i++) png[i] = (i * (seed * 2 + 1) + (i >> 11)) & 0xff
-        png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-        return png
-      })
       const answers = await Promise.all(
         shots.map(async (png, k) => {
           const body = JSON.stringify({ title: `Sky texture ${k}`, description: 'See the screenshot', screenshot: `data:image/png;base64,${png.toString('base64')}` })
@@ -76,15 +78,67 @@ describe('big uploads over HTTP', () => {
         }),
       )
       expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201])
-      const check = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-      for (const [k, answer] of answers.entries()) {
-        const key = check.db.$client.query<{ key: string }, [string]>('SELECT screenshot_key AS key FROM reports WHERE id = ?').get(answer.body.data.id)!.key
-        const file = await check.files.open(check.db, key)
-        expect(Buffer.from(await file!.body.arrayBuffer()).equals(shots[k]!)).toBe(true)
-      }
-      check.db.$client.close()
+      // Under this load the reports may be answered from the inbox and filed a moment later.
+      const check = openSqlite(join(dataDir, DB_FILE), { readonly: true })
+      const screenshotKey = (id: string) => check.query<{ key: string }, [string]>('SELECT screenshot_key AS key FROM reports WHERE id = ?').get(id)?.key
+      for (let i = 0; i < 100 && answers.some((a) => !screenshotKey(a.body.data.id)); i++) await Bun.sleep(50)
+      keys = answers.map((a) => screenshotKey(a.body.data.id)!)
+      check.close()
     } finally {
       await s.stop()
+    }
+    const after = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+    for (const [k, key] of keys.entries()) {
+      const file = await after.files.open(after.db, key)
+      expect(Buffer.from(await file!.body.arrayBuffer()).equals(shots[k]!)).toBe(true)
+    }
+    after.db.$client.close()
+  })
+})
+
+describe('SDK submit spikes', () => {
+  it('answers a burst of concurrent submits, keeps queued reports across a restart and files them all', async () => {
+    const dataDir = tempDataDir()
+    const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+    const t = { deps, clock: deps.clock } as unknown as TestApp
+    const project = createProject(t, await createUser(t, { plan: 'studio' }))
+    deps.db.$client.close()
+    const counts = () => {
+      const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })
+      try {
+        return db.query<{ reports: number; queued: number }, []>('SELECT (SELECT count(*) FROM reports) AS reports, (SELECT count(*) FROM report_inbox) AS queued').get()!
+      } finally {
+        db.close()
+      }
+    }
+    const first = await startServer({ dataDir, env: { GLITCHBOX_TRUST_PROXY: 'true' } })
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          fetch(`${first.url}/api/bugs/submit`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': project.apiKey, 'x-forwarded-for': `203.0.113.${i}` },
+            body: JSON.stringify({ title: `Spike report ${i}`, description: 'Launch day.' }),
+          }).then((r) => r.status),
+        ),
+      )
+      expect(answers.every((status) => status === 201)).toBe(true)
+    } finally {
+      // Stopped at once: whatever was not filed yet stays queued, durable.
+      expect(await first.stop()).toBe(0)
+    }
+    const stopped = counts()
+    expect(stopped.reports + stopped.queued).toBe(60)
+
+    const second = await startServer({ dataDir })
+    try {
+      for (let i = 0; i < 100 && counts().reports < 60; i++) await Bun.sleep(50)
+      expect(counts()).toEqual({ reports: 60, queued: 0 })
+      const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })
+      expect(db.query<{ n: number }, []>('SELECT report_number AS n FROM reports ORDER BY n').all().map((r) => r.n)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+      db.close()
+    } finally {
+      await second.stop()
     }
   })
 })

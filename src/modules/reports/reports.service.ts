@@ -69,13 +69,28 @@ export function newReportFrom(b: ReportBody): NewReport {
 
 export const priorityRank = (p: Priority) => PRIORITIES.indexOf(p)
 
+/** What `reserveReport` took for a report not yet inserted: its id, number and filing time. */
+export interface ReservedReport {
+  id: string
+  number: number
+  now: Date
+}
+
 /**
  * Files a report inside `tx`: charges the plan's report quota, takes the next report number (the
  * project row's counter, bumped in the same transaction, so numbers never repeat or skip), reads
  * the error class, records activity and emits `bug_created`.
  */
 export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
-  // Prepared statements on the connection run inside `tx` (one connection, one transaction).
+  return insertReport(deps, tx, project, input, reserveReport(deps, project))
+}
+
+/**
+ * The first half of filing a report (inside the caller's transaction): charges the quota and takes
+ * the number. The SDK's inbox answers with these during a load spike and inserts the report later.
+ */
+export function reserveReport(deps: Pick<AppDeps, 'db' | 'clock'>, project: { id: string; accountId: string }): ReservedReport {
+  // Prepared statements on the connection run inside the caller's transaction (one connection).
   // The quota counter never goes down: deleted reports keep counting.
   const q = reportWriteStatements(deps.db)
   const now = deps.clock.now()
@@ -84,11 +99,18 @@ export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx:
   const plan = PLANS[charged.plan as PlanKey]
   if (charged.used > plan.limits.reports) throw forbidden(`the ${plan.name} plan's limit of ${plan.limits.reports} reports is reached; upgrade to file more`)
   const { number } = q.nextNumber.get({ projectId: project.id, nowMs: now.getTime() })!
+  return { id: newId(), number, now }
+}
+
+/** The second half: the report row (with the reserved id, number and time), its activity entry and `bug_created`. */
+export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, project: { id: string }, input: NewReport, reserved: ReservedReport): Report {
+  const q = reportWriteStatements(deps.db)
+  const { now } = reserved
   const priority = input.priority ?? 'medium'
   const report = q.insert.get({
-    id: newId(),
+    id: reserved.id,
     projectId: project.id,
-    reportNumber: number,
+    reportNumber: reserved.number,
     ...titleColumnsOf(input.title),
     description: input.description,
     priority,

@@ -134,3 +134,22 @@ export const sessionReplays = sqliteTable(
   },
   (t) => [index('session_replays_report_idx').on(t.reportId)],
 )
+
+/**
+ * SDK reports accepted during a load spike and not yet filed (report-inbox.ts): the answer's id and
+ * number are reserved, the quota charged; the report row, its indexes and its events come later.
+ */
+export const reportInbox = sqliteTable(
+  'report_inbox',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull(),
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    reportNumber: integer('report_number').notNull(),
+    titleKey: text('title_key').notNull(),
+    /** The report's fields (`NewReport`) as JSON. */
+    input: text('input').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('report_inbox_id_unique').on(t.id), index('report_inbox_title_idx').on(t.projectId, t.titleKey)],
+)

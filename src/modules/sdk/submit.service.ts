@@ -6,16 +6,23 @@ import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { MAX_ATTACHMENTS_PER_REPORT } from '../attachments/attachments.service'
 import { chargeUpload } from '../billing/quota'
-import { createReport, newReportFrom } from '../reports/reports.service'
+import { createReport, type NewReport, newReportFrom } from '../reports/reports.service'
 import { titleKeyOf } from '../reports/title-terms'
 import { findPossibleDuplicates } from './duplicates'
+import { fileQueuedByTitle, queueReport } from './report-inbox'
 import { type Base64File, insertAttachmentRows, removeFiles, storeBase64Files } from './sdk-files'
 import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
 import { scoreSentiment } from './sentiment'
 import type { LiveReportByTitle, SubmitRepository } from './submit.repository'
 import type { WriteBatcher } from './write-batcher'
 
-type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'requestsBehind'>
+
+/**
+ * New reports go through the inbox (report-inbox.ts) once this many writes already wait for the
+ * same commit: submits arriving together. One at a time, a report is filed before the answer.
+ */
+export const QUEUE_WHEN_WAITING = 8
 
 /** Titles the field SDKs give errors and freezes they file on their own. */
 const SYSTEM_TITLE = /^\s*\[(?:error|freeze)\]/i
@@ -110,11 +117,15 @@ function stackOnto(tx: Tx, repo: SubmitRepository, s: Submission, existing: Live
   }
 }
 
-/** Files the submission as a new report (quota, numbering, `bug_created`) with its attachments. */
-function fileNew(deps: SubmitDeps, tx: Tx, s: Submission): Outcome {
+/**
+ * Files the submission as a new report (quota, numbering, `bug_created`) with its attachments. With
+ * `queue` (requests are behind) and no attachments, it only reserves the report and leaves the rest
+ * to the inbox (report-inbox.ts); the answer is the same.
+ */
+function fileNew(deps: SubmitDeps, tx: Tx, s: Submission, queue: boolean): Outcome {
   const { input } = s
   const sentiment = scoreSentiment([input.title, input.description, input.steps_to_reproduce])
-  const report = createReport(deps, tx, s.project, {
+  const report: NewReport = {
     ...newReportFrom(input),
     source: input.auto_captured || SYSTEM_TITLE.test(input.title) ? 'system' : 'user',
     reporterName: input.reporter_name ?? null,
@@ -124,20 +135,29 @@ function fileNew(deps: SubmitDeps, tx: Tx, s: Submission): Outcome {
     screenshotKey: s.screenshot?.key ?? null,
     sentimentScore: sentiment.score,
     sentimentLevel: sentiment.level,
-  })
+  }
   chargeFiles(tx, s.project, s.screenshot ? [s.screenshot, ...s.attachments] : s.attachments)
-  insertAttachmentRows(tx, report, s.attachments, s.now)
+  let filed: { id: string; number: number; seq: number }
+  if (queue && s.attachments.length === 0) {
+    const reserved = queueReport(deps, s.project, report)
+    // Not in the title index yet: nothing to exclude from its own duplicates.
+    filed = { id: reserved.id, number: reserved.number, seq: -1 }
+  } else {
+    const created = createReport(deps, tx, s.project, report)
+    insertAttachmentRows(tx, created, s.attachments, s.now)
+    filed = { id: created.id, number: created.reportNumber, seq: created.seq }
+  }
   return {
-    seq: report.seq,
+    seq: filed.seq,
     unused: [],
     result: {
       created: true,
       body: {
-        id: report.id,
-        report_number: report.reportNumber,
+        id: filed.id,
+        report_number: filed.number,
         message: 'Bug report submitted',
-        category: report.category,
-        priority: report.priority,
+        category: report.category ?? 'other',
+        priority: report.priority ?? 'medium',
         sentiment_score: sentiment.score,
         sentiment_level: sentiment.level,
         possible_duplicates: [],
@@ -169,9 +189,13 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
   }
   let outcome: Outcome
   try {
+    // A spike: several submits in this turn of the event loop, or the loop running late.
+    const queue = writes.waiting >= QUEUE_WHEN_WAITING || (deps.requestsBehind?.() ?? false)
     outcome = await writes.run((tx) => {
-      const existing = project.bugGrouping ? repo.liveByTitleKey.get(project.id, titleKeyOf(input.title)) : null
-      return existing ? stackOnto(tx, repo, s, existing) : fileNew(deps, tx, s)
+      const titleKey = titleKeyOf(input.title)
+      // A report with this title still in the inbox is filed first, so the submission stacks onto it.
+      const existing = project.bugGrouping ? (repo.liveByTitleKey.get(project.id, titleKey) ?? fileQueuedByTitle(deps, tx, project.id, titleKey)) : null
+      return existing ? stackOnto(tx, repo, s, existing) : fileNew(deps, tx, s, queue)
     })
   } catch (err) {
     await removeFiles(deps, stored)

@@ -27,6 +27,11 @@ export class WriteBatcher {
     private maxBatch = 256,
   ) {}
 
+  /** Writes waiting for this turn's commit: how many requests arrived together. */
+  get waiting(): number {
+    return this.queue.length
+  }
+
   /** Runs `fn` in a transaction shared with the other writes of this turn; resolves with its result after commit. */
   run<T>(fn: (tx: Tx) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -1,0 +1,154 @@
+import type { AppDeps } from '../../app-deps'
+import { type Db, rawSqlite, type Tx } from '../../db/client'
+import { insertReport, type NewReport, type ReservedReport, type Report, reserveReport } from '../reports/reports.service'
+import { titleKeyOf } from '../reports/title-terms'
+import type { SubmitRepository } from './submit.repository'
+
+/**
+ * The SDK's inbox for load spikes. While the request thread is behind (see `AppDeps.requestsBehind`),
+ * a new report without attachments is answered from a reservation: the quota is charged, the id and
+ * number taken and the submission stored in `report_inbox`, all committed before the 201. The report
+ * row (13 indexes, the search index, activity, `bug_created`) is filed later by `startInboxFiling`,
+ * a trickle while the spike lasts and then as fast as requests allow; that row is ~70% of a new
+ * report's cost. Until then the report is not listed; a later submission with the same title, or an
+ * SDK call naming its id, files it on the spot first, so grouping and attachments never miss it.
+ */
+type InboxDeps = Pick<AppDeps, 'db' | 'clock' | 'events'>
+
+interface InboxRow {
+  seq: number
+  id: string
+  projectId: string
+  reportNumber: number
+  input: string
+  createdAt: number
+}
+
+const COLUMNS = 'seq, id, project_id AS projectId, report_number AS reportNumber, input, created_at AS createdAt'
+
+function prepare(db: Db) {
+  const sqlite = rawSqlite(db)
+  return {
+    insert: sqlite.prepare<unknown, [string, string, number, string, string, number]>(
+      'INSERT INTO report_inbox (id, project_id, report_number, title_key, input, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    byTitle: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE project_id = ? AND title_key = ? LIMIT 1`),
+    byId: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE id = ? AND project_id = ?`),
+    oldest: sqlite.prepare<InboxRow, [number]>(`SELECT ${COLUMNS} FROM report_inbox ORDER BY seq LIMIT ?`),
+    remove: sqlite.prepare<unknown, [number]>('DELETE FROM report_inbox WHERE seq = ?'),
+    count: sqlite.prepare<{ n: number }, []>('SELECT count(*) AS n FROM report_inbox'),
+  }
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare> & { pending: number; lastQueuedAt: number }>()
+function inbox(db: Db) {
+  let s = cache.get(db)
+  if (!s) cache.set(db, (s = { ...prepare(db), pending: -1, lastQueuedAt: -Infinity }))
+  // Counted once from the table (rows left by a previous process), then kept in memory.
+  if (s.pending < 0) s.pending = s.count.get()!.n
+  return s
+}
+
+/** Reports waiting in the inbox. */
+export const queuedReports = (db: Db) => inbox(db).pending
+
+/** Reserves a report (quota, id, number) and stores the submission for filing later; inside the caller's transaction. */
+export function queueReport(deps: InboxDeps, project: { id: string; accountId: string }, input: NewReport): ReservedReport {
+  const reserved = reserveReport(deps, project)
+  const s = inbox(deps.db)
+  s.insert.run(reserved.id, project.id, reserved.number, titleKeyOf(input.title), JSON.stringify(input), reserved.now.getTime())
+  s.pending++
+  s.lastQueuedAt = performance.now()
+  return reserved
+}
+
+/** Files one queued report inside `tx`: the report row with its reserved id, number and time, then out of the inbox. */
+function file(deps: InboxDeps, tx: Tx, row: InboxRow): Report {
+  const report = insertReport(deps, tx, { id: row.projectId }, JSON.parse(row.input) as NewReport, { id: row.id, number: row.reportNumber, now: new Date(row.createdAt) })
+  const s = inbox(deps.db)
+  s.remove.run(row.seq)
+  s.pending--
+  return report
+}
+
+/** Files the oldest queued report of the project with this title key now (inside `tx`); undefined when none waits. */
+export function fileQueuedByTitle(deps: InboxDeps, tx: Tx, projectId: string, titleKey: string): Report | undefined {
+  const s = inbox(deps.db)
+  if (s.pending === 0) return undefined
+  const row = s.byTitle.get(projectId, titleKey)
+  return row ? file(deps, tx, row) : undefined
+}
+
+/** Files the queued report `id` of the project now, in its own transaction; false when it is not queued. */
+export function fileQueuedById(deps: InboxDeps, projectId: string, id: string): boolean {
+  const s = inbox(deps.db)
+  if (s.pending === 0) return false
+  return deps.db.transaction((tx) => {
+    const row = s.byId.get(id, projectId)
+    if (row) file(deps, tx, row)
+    return Boolean(row)
+  })
+}
+
+/** The live report `id` of the project for an SDK call naming it, filing it first if it still waits in the inbox. */
+export function liveSdkReport(deps: InboxDeps, repo: SubmitRepository, projectId: string, id: string) {
+  const find = () => repo.liveReportOfProject.get({ id, projectId })
+  return find() ?? (fileQueuedById(deps, projectId, id) ? find() : undefined)
+}
+
+/** Files up to `limit` of the oldest queued reports in one transaction; returns how many. */
+export function fileQueued(deps: InboxDeps, limit: number): number {
+  const s = inbox(deps.db)
+  if (s.pending === 0) return 0
+  return deps.db.transaction((tx) => {
+    const rows = s.oldest.all(limit)
+    // The count in memory can run ahead of the table (a queued write rolled back): resync at the end.
+    if (rows.length < limit) s.pending = rows.length
+    for (const row of rows) file(deps, tx, row)
+    return rows.length
+  })
+}
+
+/** Reports filed per slice: ~2-3 ms of the event loop, short enough not to read as request lag itself. */
+const SLICE = 8
+/** While requests are behind, one slice per this many ms: the inbox still moves during a long spike. */
+const TRICKLE_MS = 100
+/** A report queued this recently means the spike goes on (the loop may keep time while requests queue). */
+const SPIKE_QUIET_MS = 250
+
+/**
+ * Files queued reports on the request thread (where the domain-event subscribers live) in short
+ * slices between requests: at full speed once the spike is over (`busy` false and nothing queued
+ * for 250 ms), one slice per 100 ms while it lasts. Returns a stop function. A failing slice is
+ * logged and retried on the next turn.
+ */
+export function startInboxFiling(deps: InboxDeps & Pick<AppDeps, 'logger'>, busy: () => boolean): () => void {
+  let stopped = false
+  let lastTrickle = 0
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const spike = () => busy() || performance.now() - inbox(deps.db).lastQueuedAt < SPIKE_QUIET_MS
+  const turn = () => {
+    timer = null
+    if (stopped) return
+    let delay = 25
+    if (queuedReports(deps.db) > 0) {
+      const now = performance.now()
+      if (!spike() || now - lastTrickle >= TRICKLE_MS) {
+        lastTrickle = now
+        try {
+          fileQueued(deps, SLICE)
+          delay = spike() ? TRICKLE_MS : 0
+        } catch (err) {
+          deps.logger.error('filing queued SDK reports failed', { error: String(err) })
+          delay = 1000
+        }
+      }
+    }
+    timer = setTimeout(turn, delay)
+  }
+  turn()
+  return () => {
+    stopped = true
+    if (timer) clearTimeout(timer)
+  }
+}
