@@ -119,6 +119,17 @@ describe('the SDK inbox (requests behind)', () => {
     expect(queuedReports(t.deps.db)).toBe(0)
   })
 
+  it('sets aside a queued report that cannot be filed, so the ones behind it are filed', async () => {
+    const { key } = await sdkProject(t)
+    for (const title of ['First', 'Broken', 'Third']) await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug(title) })
+    t.sqlite.exec("UPDATE report_inbox SET input = '{not json' WHERE input LIKE '%Broken%'")
+    expect(fileQueued(t.deps, 10)).toBe(2)
+    expect(rows(t, 'SELECT title FROM reports ORDER BY report_number').map((r) => r.title)).toEqual(['First', 'Third'])
+    // Kept in the inbox (nothing is lost), and no longer in the way.
+    expect(inboxCount()).toBe(1)
+    expect(fileQueued(t.deps, 10)).toBe(0)
+  })
+
   it('the filing loop works the inbox off between requests, and still moves it while requests are behind', async () => {
     const { key } = await sdkProject(t)
     for (let i = 0; i < 30; i++) await t.request('POST', '/api/bugs/submit', { apiKey: key, ip: `198.51.100.${i}`, body: bug(`Queued ${i}`) })

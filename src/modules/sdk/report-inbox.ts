@@ -34,23 +34,39 @@ function prepare(db: Db) {
     ),
     byTitle: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE project_id = ? AND title_key = ? LIMIT 1`),
     byId: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE id = ? AND project_id = ?`),
-    oldest: sqlite.prepare<InboxRow, [number]>(`SELECT ${COLUMNS} FROM report_inbox ORDER BY seq LIMIT ?`),
+    // `skip`: a JSON array of seqs that failed to file (see `fileQueued`).
+    oldest: sqlite.prepare<InboxRow, [string, number]>(`SELECT ${COLUMNS} FROM report_inbox WHERE seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?`),
     remove: sqlite.prepare<unknown, [number]>('DELETE FROM report_inbox WHERE seq = ?'),
     count: sqlite.prepare<{ n: number }, []>('SELECT count(*) AS n FROM report_inbox'),
   }
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare> & { pending: number; lastQueuedAt: number }>()
+interface InboxState {
+  /** Queued reports as counted here: a hint kept in memory, recounted from the table now and then. */
+  pending: number
+  lastQueuedAt: number
+  /** Rows that failed to file in this process (by seq): set aside so they hold nothing up. */
+  stuck: Set<number>
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare> & InboxState>()
 function inbox(db: Db) {
   let s = cache.get(db)
-  if (!s) cache.set(db, (s = { ...prepare(db), pending: -1, lastQueuedAt: -Infinity }))
+  if (!s) cache.set(db, (s = { ...prepare(db), pending: -1, lastQueuedAt: -Infinity, stuck: new Set() }))
   // Counted once from the table (rows left by a previous process), then kept in memory.
   if (s.pending < 0) s.pending = s.count.get()!.n
   return s
 }
 
-/** Reports waiting in the inbox. */
+/** Reports waiting in the inbox (as counted in memory). */
 export const queuedReports = (db: Db) => inbox(db).pending
+
+/** Counts the inbox again from the table: rollbacks and cascades can make the count in memory drift. */
+export function recountQueued(db: Db): number {
+  const s = inbox(db)
+  s.pending = s.count.get()!.n - s.stuck.size
+  return s.pending
+}
 
 /** Reserves a report (quota, id, number) and stores the submission for filing later; inside the caller's transaction. */
 export function queueReport(deps: InboxDeps, project: { id: string; accountId: string }, input: NewReport): ReservedReport {
@@ -65,9 +81,7 @@ export function queueReport(deps: InboxDeps, project: { id: string; accountId: s
 /** Files one queued report inside `tx`: the report row with its reserved id, number and time, then out of the inbox. */
 function file(deps: InboxDeps, tx: Tx, row: InboxRow): Report {
   const report = insertReport(deps, tx, { id: row.projectId }, JSON.parse(row.input) as NewReport, { id: row.id, number: row.reportNumber, now: new Date(row.createdAt) })
-  const s = inbox(deps.db)
-  s.remove.run(row.seq)
-  s.pending--
+  inbox(deps.db).remove.run(row.seq)
   return report
 }
 
@@ -76,18 +90,22 @@ export function fileQueuedByTitle(deps: InboxDeps, tx: Tx, projectId: string, ti
   const s = inbox(deps.db)
   if (s.pending === 0) return undefined
   const row = s.byTitle.get(projectId, titleKey)
-  return row ? file(deps, tx, row) : undefined
+  if (!row) return undefined
+  s.pending--
+  return file(deps, tx, row)
 }
 
 /** Files the queued report `id` of the project now, in its own transaction; false when it is not queued. */
 export function fileQueuedById(deps: InboxDeps, projectId: string, id: string): boolean {
   const s = inbox(deps.db)
   if (s.pending === 0) return false
-  return deps.db.transaction((tx) => {
+  const filed = deps.db.transaction((tx) => {
     const row = s.byId.get(id, projectId)
     if (row) file(deps, tx, row)
     return Boolean(row)
   })
+  if (filed) s.pending--
+  return filed
 }
 
 /** The live report `id` of the project for an SDK call naming it, filing it first if it still waits in the inbox. */
@@ -96,17 +114,34 @@ export function liveSdkReport(deps: InboxDeps, repo: SubmitRepository, projectId
   return find() ?? (fileQueuedById(deps, projectId, id) ? find() : undefined)
 }
 
-/** Files up to `limit` of the oldest queued reports in one transaction; returns how many. */
-export function fileQueued(deps: InboxDeps, limit: number): number {
+/**
+ * Files up to `limit` of the oldest queued reports in one transaction; returns how many. When that
+ * fails, each is tried in its own transaction, and one that still fails is set aside (logged, kept
+ * in the inbox, tried again after a restart) so that it cannot hold up the reports behind it.
+ */
+export function fileQueued(deps: InboxDeps & { logger?: AppDeps['logger'] }, limit: number): number {
   const s = inbox(deps.db)
   if (s.pending === 0) return 0
-  return deps.db.transaction((tx) => {
-    const rows = s.oldest.all(limit)
-    // The count in memory can run ahead of the table (a queued write rolled back): resync at the end.
-    if (rows.length < limit) s.pending = rows.length
-    for (const row of rows) file(deps, tx, row)
-    return rows.length
-  })
+  const rows = s.oldest.all(JSON.stringify([...s.stuck]), limit)
+  // The last ones: the count in memory may have drifted (a queued write rolled back); it ends here.
+  if (rows.length < limit) s.pending = rows.length
+  let filed = 0
+  try {
+    deps.db.transaction((tx) => rows.forEach((row) => file(deps, tx, row)))
+    filed = rows.length
+  } catch {
+    for (const row of rows) {
+      try {
+        deps.db.transaction((tx) => file(deps, tx, row))
+        filed++
+      } catch (err) {
+        s.stuck.add(row.seq)
+        deps.logger?.error('a queued SDK report could not be filed; it stays in the inbox', { report_id: row.id, error: String(err) })
+      }
+    }
+  }
+  s.pending = Math.max(0, s.pending - rows.length)
+  return filed
 }
 
 /** Reports filed per slice: ~2-3 ms of the event loop, short enough not to read as request lag itself. */
@@ -127,10 +162,15 @@ export function startInboxFiling(deps: InboxDeps & Pick<AppDeps, 'logger'>, busy
   let lastTrickle = 0
   let timer: ReturnType<typeof setTimeout> | null = null
   const spike = () => busy() || performance.now() - inbox(deps.db).lastQueuedAt < SPIKE_QUIET_MS
+  let lastRecount = performance.now()
   const turn = () => {
     timer = null
     if (stopped) return
     let delay = 25
+    if (queuedReports(deps.db) <= 0 && performance.now() - lastRecount > 1000) {
+      lastRecount = performance.now()
+      recountQueued(deps.db)
+    }
     if (queuedReports(deps.db) > 0) {
       const now = performance.now()
       if (!spike() || now - lastTrickle >= TRICKLE_MS) {
@@ -139,6 +179,7 @@ export function startInboxFiling(deps: InboxDeps & Pick<AppDeps, 'logger'>, busy
           fileQueued(deps, SLICE)
           delay = spike() ? TRICKLE_MS : 0
         } catch (err) {
+          // Reading the inbox failed (the database is busy or gone): try again later.
           deps.logger.error('filing queued SDK reports failed', { error: String(err) })
           delay = 1000
         }
