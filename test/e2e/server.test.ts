@@ -54,13 +54,19 @@ describe('the server process', () => {
   })
 })
 
+/** A fresh data directory holding a Studio account with one project (closed again before a server opens it). */
+async function studioDataDir() {
+  const dataDir = tempDataDir()
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+  const t = { deps, clock: deps.clock } as unknown as TestApp
+  const project = createProject(t, await createUser(t, { plan: 'studio' }))
+  deps.db.$client.close()
+  return { dataDir, project }
+}
+
 describe('big uploads over HTTP', () => {
   it('stores concurrent 5 MB base64 screenshots byte for byte (body chunks are released as they are parsed)', async () => {
-    const dataDir = tempDataDir()
-    const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-    const t = { deps, clock: deps.clock } as unknown as TestApp
-    const project = createProject(t, await createUser(t, { plan: 'studio' }))
-    deps.db.$client.close()
+    const { dataDir, project } = await studioDataDir()
     const shots = [1, 2, 3, 4].map((seed) => {
       const png = Buffer.alloc(5 * 1024 * 1024 + seed * 777)
       for (let i = 0; i < png.length; i++) png[i] = (i * (seed * 2 + 1) + (i >> 11)) & 0xff
@@ -98,11 +104,7 @@ describe('big uploads over HTTP', () => {
 
 describe('SDK submit spikes', () => {
   it('answers a burst of concurrent submits, keeps queued reports across a restart and files them all', async () => {
-    const dataDir = tempDataDir()
-    const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-    const t = { deps, clock: deps.clock } as unknown as TestApp
-    const project = createProject(t, await createUser(t, { plan: 'studio' }))
-    deps.db.$client.close()
+    const { dataDir, project } = await studioDataDir()
     const counts = () => {
       const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })
       try {
