@@ -5,8 +5,9 @@ import { titleKeyOf } from '../reports/title-terms'
 import type { SubmitRepository } from './submit.repository'
 
 /**
- * The SDK's inbox for load spikes. While the request thread is behind (see `AppDeps.requestsBehind`),
- * a new report without attachments is answered from a reservation: the quota is charged, the id and
+ * The SDK's inbox for load spikes. When submits pile up (8 or more waiting for one commit) or the
+ * request thread is behind (see `AppDeps.requestsBehind`), a new report without attachments is
+ * answered from a reservation: the quota is charged, the id and
  * number taken and the submission stored in `report_inbox`, all committed before the 201. The report
  * row (13 indexes, the search index, activity, `bug_created`) is filed later by `startInboxFiling`,
  * a trickle while the spike lasts and then as fast as requests allow; that row is ~70% of a new
@@ -87,8 +88,9 @@ function file(deps: InboxDeps, tx: Tx, row: InboxRow): Report {
 
 /** Files the oldest queued report of the project with this title key now (inside `tx`); undefined when none waits. */
 export function fileQueuedByTitle(deps: InboxDeps, tx: Tx, projectId: string, titleKey: string): Report | undefined {
+  // Always looked up (an index seek): the count in memory is only a hint, and a miss here would
+  // file a duplicate report instead of stacking.
   const s = inbox(deps.db)
-  if (s.pending === 0) return undefined
   const row = s.byTitle.get(projectId, titleKey)
   if (!row) return undefined
   s.pending--
@@ -98,7 +100,6 @@ export function fileQueuedByTitle(deps: InboxDeps, tx: Tx, projectId: string, ti
 /** Files the queued report `id` of the project now, in its own transaction; false when it is not queued. */
 export function fileQueuedById(deps: InboxDeps, projectId: string, id: string): boolean {
   const s = inbox(deps.db)
-  if (s.pending === 0) return false
   const filed = deps.db.transaction((tx) => {
     const row = s.byId.get(id, projectId)
     if (row) file(deps, tx, row)
