@@ -19,8 +19,8 @@ import type { WriteBatcher } from './write-batcher'
 type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'requestsBehind'>
 
 /**
- * New reports go through the inbox (report-inbox.ts) once this many writes already wait for the
- * same commit: submits arriving together. One at a time, a report is filed before the answer.
+ * New reports go through the inbox (report-inbox.ts) when this many writes share one commit:
+ * requests arriving together. One at a time, a report is filed before the answer.
  */
 export const QUEUE_WHEN_WAITING = 8
 
@@ -189,9 +189,10 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
   }
   let outcome: Outcome
   try {
-    // A spike: several submits in this turn of the event loop, or the loop running late.
-    const queue = writes.waiting >= QUEUE_WHEN_WAITING || (deps.requestsBehind?.() ?? false)
-    outcome = await writes.run((tx) => {
+    outcome = await writes.run((tx, together) => {
+      // A spike: many writes in this turn of the event loop, or the loop running late. Decided for
+      // the whole group at once, so the first submits of a burst are queued like the rest.
+      const queue = together >= QUEUE_WHEN_WAITING || (deps.requestsBehind?.() ?? false)
       const titleKey = titleKeyOf(input.title)
       // A report with this title still in the inbox is filed first, so the submission stacks onto it.
       const existing = project.bugGrouping ? (repo.liveByTitleKey.get(project.id, titleKey) ?? fileQueuedByTitle(deps, tx, project.id, titleKey)) : null

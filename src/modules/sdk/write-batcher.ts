@@ -1,7 +1,10 @@
 import type { Db, Tx } from '../../db/client'
 
+/** A write of the group: gets the transaction and how many writes share it (concurrent requests). */
+type Write<T> = (tx: Tx, together: number) => T
+
 interface Pending {
-  fn: (tx: Tx) => unknown
+  fn: Write<unknown>
   resolve: (value: any) => void
   reject: (err: unknown) => void
 }
@@ -27,13 +30,11 @@ export class WriteBatcher {
     private maxBatch = 256,
   ) {}
 
-  /** Writes waiting for this turn's commit: how many requests arrived together. */
-  get waiting(): number {
-    return this.queue.length
-  }
-
-  /** Runs `fn` in a transaction shared with the other writes of this turn; resolves with its result after commit. */
-  run<T>(fn: (tx: Tx) => T): Promise<T> {
+  /**
+   * Runs `fn` in a transaction shared with the other writes of this turn; resolves with its result
+   * after commit. `fn` learns how many writes share the turn: how many requests arrived together.
+   */
+  run<T>(fn: Write<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve, reject })
       if (this.queue.length >= this.maxBatch) this.flush()
@@ -52,7 +53,7 @@ export class WriteBatcher {
     if (batch.length > 1) {
       let results: unknown[] | null = null
       try {
-        results = this.db.transaction((tx) => batch.map((item) => item.fn(tx)))
+        results = this.db.transaction((tx) => batch.map((item) => item.fn(tx, batch.length)))
       } catch {
         // Some write failed: fall back to one transaction per write, below.
       }
@@ -63,7 +64,7 @@ export class WriteBatcher {
     }
     for (const item of batch) {
       try {
-        item.resolve(this.db.transaction((tx) => item.fn(tx)))
+        item.resolve(this.db.transaction((tx) => item.fn(tx, batch.length)))
       } catch (error) {
         item.reject(error)
       }
