@@ -8,6 +8,7 @@ import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
 import { projects } from '../modules/projects/projects.table'
 import { forbidden, notFound, unauthorized } from './errors'
+import { sdkCallerOf } from './sdk-callers'
 
 export type Project = typeof projects.$inferSelect
 export type Account = typeof accounts.$inferSelect
@@ -44,7 +45,6 @@ export function authPlugin(deps: AppDeps) {
     .prepare()
   const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()
   const projectBySlug = db.select().from(projects).where(eq(projects.slug, sql.placeholder('slug'))).prepare()
-  const projectByApiKey = db.select().from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
   const accountById = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare()
   const membershipOf = db
     .select()
@@ -87,10 +87,9 @@ export function authPlugin(deps: AppDeps) {
   const keyProject = (headers: Record<string, string | undefined>, body: unknown) => {
     const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
     if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
-    const project = projectByApiKey.get({ key })
-    const account = project?.isPublic ? accountById.get({ id: project.accountId }) : undefined
-    if (!project || !account) throw unauthorized(INVALID_API_KEY)
-    return { project, account }
+    const caller = sdkCallerOf(db, key)
+    if (!caller) throw unauthorized(INVALID_API_KEY)
+    return caller
   }
 
   // Checks run in `transform`, before body validation, so an unauthenticated or non-member caller

@@ -4,6 +4,7 @@ import { projects } from '../../src/modules/projects/projects.table'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createProject, createUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
+import { forgetSdkCallers } from '../../src/http/sdk-callers'
 
 /** Bytes that sniff as a PNG image (magic number plus padding). */
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1])
@@ -20,9 +21,10 @@ export async function sdkProject(t: TestApp, plan: PlanKey = 'free') {
   return { owner, project, key: project.apiKey }
 }
 
-/** Changes project settings directly (the project settings routes belong to another module). */
+/** Changes project settings directly (the project settings routes belong to another module, and like them it drops the kept SDK callers). */
 export function setProject(t: TestApp, id: string, values: Partial<typeof projects.$inferInsert>) {
   t.deps.db.update(projects).set(values).where(eq(projects.id, id)).run()
+  forgetSdkCallers(t.deps.db)
 }
 
 /** Rows of a table, for asserting effects. */

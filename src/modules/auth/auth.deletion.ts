@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { conflict } from '../../http/errors'
+import { forgetSdkCallers } from '../../http/sdk-callers'
 import { accountMembers, accounts } from '../accounts/accounts.table'
 import { deleteProjectActivity } from '../activity/activity.service'
 import { auditLog } from '../activity/activity.table'
@@ -61,6 +62,7 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
     tx.delete(users).where(eq(users.id, user.id)).run()
     return keys
   })
+  forgetSdkCallers(db)
   // Blobs go once the rows are gone for good; a failed transaction leaves every file in place.
   await files.remove(db, fileKeys)
   return { message: 'Your account and its data were deleted' }

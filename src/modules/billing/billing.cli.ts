@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import { forgetSdkCallers } from '../../http/sdk-callers'
 import { accounts } from '../accounts/accounts.table'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
@@ -17,4 +18,6 @@ export function adminSetPlan(deps: AppDeps, email: string, plan: string): void {
     tx.update(accounts).set({ plan: plan as PlanKey, updatedAt: now }).where(eq(accounts.id, account.id)).run()
     recordAudit(tx, now, { accountId: account.id, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, by: 'operator' } })
   })
+  // A server running on this data directory picks the plan up within a second (see sdk-callers.ts).
+  forgetSdkCallers(deps.db)
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Config } from '../../config/config'
 import type { DbOrTx } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
@@ -78,6 +79,7 @@ export function applySubscription(deps: AppDeps, tx: DbOrTx, accountId: string, 
     .set({ plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
     .where(eq(accounts.id, accountId))
     .run()
+  forgetSdkCallers(deps.db)
   if (plan !== account.plan) {
     recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
   }

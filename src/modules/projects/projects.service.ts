@@ -2,6 +2,7 @@ import { count, eq, inArray, like, or } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
+import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
 import { newId, randomBase62 } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
@@ -184,6 +185,7 @@ export function updateProject(deps: ProjectDeps, ctx: { project: Project; accoun
       recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
     }
   })
+  forgetSdkCallers(deps.db)
 }
 
 /**
@@ -209,6 +211,7 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
     })
     return keys
   })
+  forgetSdkCallers(deps.db)
   // Files go only once the rows are gone, so a failed delete never leaves reports pointing at nothing.
   await deps.files.remove(deps.db, keys)
 }
@@ -221,5 +224,6 @@ export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId:
     tx.update(projects).set({ apiKey, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
     recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.key_rotated', target: ctx.project.id })
   })
+  forgetSdkCallers(deps.db)
   return { api_key: apiKey }
 }

@@ -1,14 +1,13 @@
-import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { INVALID_API_KEY } from '../../http/auth.plugin'
 import { AppError, badRequest, unauthorized } from '../../http/errors'
+import { sdkCallerOf } from '../../http/sdk-callers'
 import type { PathPattern } from '../../http/json-stream/json-parser'
 import { streamedJsonBody } from '../../http/json-stream/json-body'
 import { newId } from '../../lib/ids'
 import { attachments } from '../attachments/attachments.table'
-import { projects } from '../projects/projects.table'
 import { base64Upload } from './base64-upload'
 import { MAX_BASE64_FILE_BYTES } from './sdk.schemas'
 
@@ -23,7 +22,6 @@ export interface Base64File {
  * `base64Paths` are decoded into temp files as they arrive (see `streamedJsonBody`).
  */
 export function sdkUploadBody(deps: Pick<AppDeps, 'db' | 'files'>, base64Paths: readonly PathPattern[]) {
-  const keyProject = deps.db.select({ isPublic: projects.isPublic }).from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
   return streamedJsonBody({
     base64Paths,
     maxFileBytes: MAX_BASE64_FILE_BYTES,
@@ -32,7 +30,7 @@ export function sdkUploadBody(deps: Pick<AppDeps, 'db' | 'files'>, base64Paths: 
     // already, so that its body is never read and spilled to disk.
     beforeRead(request) {
       const key = request.headers.get('x-api-key')
-      if (key !== null && !keyProject.get({ key })?.isPublic) throw unauthorized(INVALID_API_KEY)
+      if (key !== null && !sdkCallerOf(deps.db, key)) throw unauthorized(INVALID_API_KEY)
     },
   })
 }
