@@ -5,8 +5,9 @@ import { join } from 'node:path'
 const root = join(import.meta.dir, '..')
 mkdirSync(join(root, 'dist'), { recursive: true })
 const target = process.env.GLITCHBOX_BUILD_TARGET // e.g. bun-linux-x64-baseline for old CPUs
-// The job worker is a second entry point, so the binary carries it (see src/jobs/jobs.thread.ts).
-const args = ['build', '--compile', 'src/main.ts', 'src/jobs/jobs.worker.ts', '--outfile', 'dist/glitchbox']
+// The job and scoring workers are extra entry points, so the binary carries them (see src/jobs/jobs.thread.ts
+// and src/modules/sdk/scoring.ts).
+const args = ['build', '--compile', 'src/main.ts', 'src/jobs/jobs.worker.ts', 'src/modules/sdk/scoring.worker.ts', '--outfile', 'dist/glitchbox']
 if (target) args.push(`--target=${target}`)
 const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1)

@@ -1,11 +1,14 @@
+import { join } from 'node:path'
 import { createApp } from '../app'
 import type { Config } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
-import { buildDeps } from '../deps'
+import { buildDeps, DB_FILE } from '../deps'
 import { MAX_REQUEST_BODY } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
+import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
+import { createSubmitRepository } from '../modules/sdk/submit.repository'
 
 /**
  * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
@@ -22,6 +25,13 @@ export async function serve(config: Config): Promise<void> {
   // From now on SDK submits answered during a load spike wait in the inbox, filed between requests.
   deps.requestsBehind = jobs.requestsBehind
   const stopFiling = startInboxFiling(deps, jobs.requestsBehind)
+  // Their answers are scored beside this thread; without the scoring thread, on it.
+  const repo = createSubmitRepository(deps.db)
+  const scoring = await startScoringThread(join(config.dataDir, DB_FILE), (req) => scoreInline(repo, req), logger).catch((err) => {
+    logger.error('the scoring thread did not start; SDK answers are scored on the request thread', { error: String(err) })
+    return null
+  })
+  if (scoring) deps.scoring = scoring
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
   const server = app.server!
@@ -36,6 +46,7 @@ export async function serve(config: Config): Promise<void> {
     await server.stop(false)
     // Reports still queued stay in the inbox and are filed after the next start.
     stopFiling()
+    scoring?.stop()
     await jobs.stop()
     const sqlite = rawSqlite(deps.db)
     // Right after the job thread stops, the checkpoint can find the database busy for a moment

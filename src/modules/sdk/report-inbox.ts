@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { type Db, rawSqlite, type Tx } from '../../db/client'
 import { insertReport, type NewReport, type ReservedReport, type Report, reserveReport } from '../reports/reports.service'
 import { titleKeyOf } from '../reports/title-terms'
+import { scoreSentiment } from './sentiment'
 import type { SubmitRepository } from './submit.repository'
 
 /**
@@ -81,7 +82,14 @@ export function queueReport(deps: InboxDeps, project: { id: string; accountId: s
 
 /** Files one queued report inside `tx`: the report row with its reserved id, number and time, then out of the inbox. */
 function file(deps: InboxDeps, tx: Tx, row: InboxRow): Report {
-  const report = insertReport(deps, tx, { id: row.projectId }, JSON.parse(row.input) as NewReport, { id: row.id, number: row.reportNumber, now: new Date(row.createdAt) })
+  const input = JSON.parse(row.input) as NewReport
+  // Queued unscored (its answer was scored apart, see submit.service.ts): the same text gives the same score.
+  if (input.sentimentScore === undefined) {
+    const sentiment = scoreSentiment([input.title, input.description, input.stepsToReproduce])
+    input.sentimentScore = sentiment.score
+    input.sentimentLevel = sentiment.level
+  }
+  const report = insertReport(deps, tx, { id: row.projectId }, input, { id: row.id, number: row.reportNumber, now: new Date(row.createdAt) })
   inbox(deps.db).remove.run(row.seq)
   return report
 }

@@ -26,10 +26,15 @@ export function sentimentLevelOf(comparative: number): SentimentLevel {
   return 'neutral'
 }
 
-/** Scores the player's text (title, description, steps): comparative AFINN score rounded to 3 decimals, and its level. */
-export function scoreSentiment(parts: (string | undefined | null)[]): { score: number; level: SentimentLevel } {
-  const text = parts.filter(Boolean).join('\n').slice(0, SENTIMENT_MAX_CHARS)
+/** The text scored for a report: its parts (title, description, steps) joined, cut at `SENTIMENT_MAX_CHARS`. */
+export const sentimentText = (parts: (string | undefined | null)[]): string => parts.filter(Boolean).join('\n').slice(0, SENTIMENT_MAX_CHARS)
+
+/** Scores text from `sentimentText`: comparative AFINN score rounded to 3 decimals, and its level. */
+export function scoreSentimentText(text: string): { score: number; level: SentimentLevel } {
   const comparative = text ? analyzer.analyze(text).comparative : 0
   const score = Math.round(comparative * 1000) / 1000
   return { score: Object.is(score, -0) ? 0 : score, level: sentimentLevelOf(comparative) }
 }
+
+/** Scores the player's text (title, description, steps). */
+export const scoreSentiment = (parts: (string | undefined | null)[]) => scoreSentimentText(sentimentText(parts))

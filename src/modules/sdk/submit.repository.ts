@@ -1,18 +1,14 @@
-import type { Statement } from 'bun:sqlite'
 import { and, count, eq, isNull, sql } from 'drizzle-orm'
 import { type Db, rawSqlite } from '../../db/client'
 import { attachments } from '../attachments/attachments.table'
 import { type Category, type Priority, reports, type SENTIMENTS } from '../reports/reports.table'
 
 type Sentiment = (typeof SENTIMENTS)[number]
+import { similarOpenTitlesQuery } from './duplicates'
 import { reportOccurrences } from './sdk.table'
 
 const p = sql.placeholder
 
-/** How many of the newest open reports holding a word are ranked for `possible_duplicates`: bounds the lookup's cost. */
-export const DUPLICATE_CANDIDATES = 30
-/** Most report numbers `possible_duplicates` lists. */
-export const MAX_DUPLICATES = 5
 
 /** The report a submission with the same title is stacked onto. */
 export interface LiveReportByTitle {
@@ -66,27 +62,7 @@ export function createSubmitRepository(db: Db) {
     .where(eq(attachments.reportId, p('reportId')))
     .prepare()
 
-  // Raw statements: the table is not a Drizzle table (see open-title-terms.ts). One per number of
-  // words (1-8), prepared on first use. Each word's branch reads the newest open reports holding it
-  // (no ORDER BY: the primary key walk already yields the newest first, and in bun:sqlite a satisfied
-  // ORDER BY still costs ~5 µs a call); SQLite then counts the words each candidate shares and ranks
-  // by Jaccard share, newest first on ties, so only the 5 numbers come back to JavaScript (reading
-  // the ~150 candidate rows as objects cost more than the whole ranking).
-  const rankedByTerms = new Map<number, Statement<{ reportNumber: number }, (string | number)[]>>()
-  const similarOpenTitles = (projectId: string, terms: string[], wordCount: number, excludeSeq: number) => {
-    let stmt = rankedByTerms.get(terms.length)
-    if (!stmt) {
-      const branch = (i: number) =>
-        `SELECT * FROM (SELECT neg_seq, report_number, n_terms FROM open_title_terms WHERE project_id = ?1 AND term = ?${i + 4} LIMIT ${DUPLICATE_CANDIDATES})`
-      stmt = rawSqlite(db).prepare(
-        `SELECT report_number AS reportNumber FROM (${terms.map((_, i) => branch(i)).join(' UNION ALL ')})
-         WHERE neg_seq <> ?3 GROUP BY neg_seq
-         ORDER BY count(*) * 1.0 / (?2 + n_terms - count(*)) DESC, neg_seq LIMIT ${MAX_DUPLICATES}`,
-      )
-      rankedByTerms.set(terms.length, stmt)
-    }
-    return stmt.all(projectId, wordCount, -excludeSeq, ...terms).map((r) => r.reportNumber)
-  }
+  const similarOpenTitles = similarOpenTitlesQuery(rawSqlite(db))
 
   const liveReportOfProject = db
     .select({ id: reports.id, projectId: reports.projectId })

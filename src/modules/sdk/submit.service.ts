@@ -12,17 +12,19 @@ import { findPossibleDuplicates } from './duplicates'
 import { fileQueuedByTitle, queueReport } from './report-inbox'
 import { type Base64File, insertAttachmentRows, removeFiles, storeBase64Files } from './sdk-files'
 import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
-import { scoreSentiment } from './sentiment'
+import { scoreInline } from './scoring'
+import { scoreSentiment, sentimentText } from './sentiment'
 import type { LiveReportByTitle, SubmitRepository } from './submit.repository'
 import type { WriteBatcher } from './write-batcher'
 
-type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'requestsBehind'>
+type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'requestsBehind' | 'scoring'>
 
 /**
  * New reports go through the inbox (report-inbox.ts) when this many writes share one commit:
- * requests arriving together. One at a time, a report is filed before the answer.
+ * requests arriving together. Queueing costs the request thread about a third of filing, and the
+ * inbox files them as soon as the loop can spare. One at a time, a report is filed before the answer.
  */
-export const QUEUE_WHEN_WAITING = 8
+export const QUEUE_WHEN_WAITING = 2
 
 /** Titles the field SDKs give errors and freezes they file on their own. */
 const SYSTEM_TITLE = /^\s*\[(?:error|freeze)\]/i
@@ -45,10 +47,14 @@ export interface SubmitResult {
   body: SubmitAnswer
 }
 
-/** What a submission's transaction decided: the answer, the new report's row number, files not kept. */
+/**
+ * What a submission's transaction decided: the answer, files not kept, and for a new report its row
+ * number (filed now) or `queued` (in the inbox; its answer is scored after the commit).
+ */
 interface Outcome {
   result: SubmitResult
   seq?: number
+  queued?: true
   unused: StoredFile[]
 }
 
@@ -117,14 +123,31 @@ function stackOnto(tx: Tx, repo: SubmitRepository, s: Submission, existing: Live
   }
 }
 
+/** The answer for a new report; its scores are filled in by whoever computes them. */
+function newReportAnswer(id: string, number: number, report: NewReport): SubmitResult {
+  return {
+    created: true,
+    body: {
+      id,
+      report_number: number,
+      message: 'Bug report submitted',
+      category: report.category ?? 'other',
+      priority: report.priority ?? 'medium',
+      sentiment_score: report.sentimentScore ?? null,
+      sentiment_level: report.sentimentLevel ?? null,
+      possible_duplicates: [],
+    },
+  }
+}
+
 /**
  * Files the submission as a new report (quota, numbering, `bug_created`) with its attachments. With
- * `queue` (requests are behind) and no attachments, it only reserves the report and leaves the rest
- * to the inbox (report-inbox.ts); the answer is the same.
+ * `queue` (a load spike) and no attachments, it only reserves the report and leaves the rest to the
+ * inbox (report-inbox.ts), sentiment included: the answer is scored after the commit, and the inbox
+ * scores the report the same way when it files it.
  */
 function fileNew(deps: SubmitDeps, tx: Tx, s: Submission, queue: boolean): Outcome {
   const { input } = s
-  const sentiment = scoreSentiment([input.title, input.description, input.steps_to_reproduce])
   const report: NewReport = {
     ...newReportFrom(input),
     source: input.auto_captured || SYSTEM_TITLE.test(input.title) ? 'system' : 'user',
@@ -133,44 +156,35 @@ function fileNew(deps: SubmitDeps, tx: Tx, s: Submission, queue: boolean): Outco
     playerId: s.playerId,
     metadata: s.metadata,
     screenshotKey: s.screenshot?.key ?? null,
-    sentimentScore: sentiment.score,
-    sentimentLevel: sentiment.level,
   }
   chargeFiles(tx, s.project, s.screenshot ? [s.screenshot, ...s.attachments] : s.attachments)
-  let filed: { id: string; number: number; seq: number }
   if (queue && s.attachments.length === 0) {
     const reserved = queueReport(deps, s.project, report)
-    // Not in the title index yet: nothing to exclude from its own duplicates.
-    filed = { id: reserved.id, number: reserved.number, seq: -1 }
-  } else {
-    const created = createReport(deps, tx, s.project, report)
-    insertAttachmentRows(tx, created, s.attachments, s.now)
-    filed = { id: created.id, number: created.reportNumber, seq: created.seq }
+    return { queued: true, unused: [], result: newReportAnswer(reserved.id, reserved.number, report) }
   }
-  return {
-    seq: filed.seq,
-    unused: [],
-    result: {
-      created: true,
-      body: {
-        id: filed.id,
-        report_number: filed.number,
-        message: 'Bug report submitted',
-        category: report.category ?? 'other',
-        priority: report.priority ?? 'medium',
-        sentiment_score: sentiment.score,
-        sentiment_level: sentiment.level,
-        possible_duplicates: [],
-      },
-    },
-  }
+  const sentiment = scoreSentiment([input.title, input.description, input.steps_to_reproduce])
+  report.sentimentScore = sentiment.score
+  report.sentimentLevel = sentiment.level
+  const created = createReport(deps, tx, s.project, report)
+  insertAttachmentRows(tx, created, s.attachments, s.now)
+  return { seq: created.seq, unused: [], result: newReportAnswer(created.id, created.reportNumber, report) }
+}
+
+/** Fills in the answer of a report left in the inbox: sentiment and possible duplicates, on the scoring thread when there is one. */
+async function scoreQueued(deps: SubmitDeps, repo: SubmitRepository, project: Project, input: SubmitInput, body: SubmitAnswer): Promise<void> {
+  const req = { projectId: project.id, title: input.title, text: sentimentText([input.title, input.description, input.steps_to_reproduce]) }
+  const scores = deps.scoring ? await deps.scoring.score(req) : scoreInline(repo, req)
+  body.sentiment_score = scores.sentiment.score
+  body.sentiment_level = scores.sentiment.level
+  body.possible_duplicates = scores.possibleDuplicates
 }
 
 /**
  * Files a report from a game client. The screenshot and attachments are stored first (file writes
  * are async); then one synchronous transaction, group-committed with concurrent writes, stacks the
  * submission onto a live report with the same title (when the project groups bugs) or files a new
- * report; finally a new report gets its possible duplicates. Stored files are removed on failure.
+ * report; finally a new report gets its possible duplicates (and, queued, its sentiment). Stored
+ * files are removed on failure.
  */
 export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, writes: WriteBatcher, project: Project, input: SubmitInput): Promise<SubmitResult> {
   const metadata = checkedMetadata(input.metadata)
@@ -190,7 +204,7 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
   let outcome: Outcome
   try {
     outcome = await writes.run((tx, together) => {
-      // A spike: many writes in this turn of the event loop, or the loop running late. Decided for
+      // Load: several writes in this turn of the event loop, or the loop running late. Decided for
       // the whole group at once, so the first submits of a burst are queued like the rest.
       const queue = together >= QUEUE_WHEN_WAITING || (deps.requestsBehind?.() ?? false)
       const titleKey = titleKeyOf(input.title)
@@ -203,6 +217,7 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
     throw err
   }
   await removeFiles(deps, outcome.unused)
-  if (outcome.seq !== undefined) outcome.result.body.possible_duplicates = findPossibleDuplicates(repo, project.id, input.title, outcome.seq)
+  if (outcome.queued) await scoreQueued(deps, repo, project, input, outcome.result.body)
+  else if (outcome.seq !== undefined) outcome.result.body.possible_duplicates = findPossibleDuplicates(repo, project.id, input.title, outcome.seq)
   return outcome.result
 }

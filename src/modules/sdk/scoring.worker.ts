@@ -1,0 +1,32 @@
+// Entry point of the scoring thread (see scoring.ts): sentiment and possible duplicates of reports
+// answered from the SDK inbox, computed beside the request thread. It reads through its own
+// read-only connection to the server's SQLite file (WAL: it never blocks the writer).
+import { openSqlite } from '../../db/client'
+import { findPossibleDuplicates, similarOpenTitlesQuery } from './duplicates'
+import type { ScoringMessage, ScoringReply } from './scoring'
+import { scoreSentimentText } from './sentiment'
+
+declare const self: Worker
+
+let index: { similarOpenTitles: ReturnType<typeof similarOpenTitlesQuery> } | null = null
+
+self.onmessage = (event: MessageEvent<ScoringMessage>) => {
+  const msg = event.data
+  if (msg.type === 'open') {
+    try {
+      index = { similarOpenTitles: similarOpenTitlesQuery(openSqlite(msg.dbFile, { readonly: true })) }
+      self.postMessage({ type: 'ready' } satisfies ScoringReply)
+    } catch (err) {
+      self.postMessage({ type: 'failed', error: String(err) } satisfies ScoringReply)
+    }
+    return
+  }
+  try {
+    const sentiment = scoreSentimentText(msg.text)
+    const possibleDuplicates = findPossibleDuplicates(index!, msg.projectId, msg.title)
+    self.postMessage({ type: 'scored', id: msg.id, sentiment, possibleDuplicates } satisfies ScoringReply)
+  } catch (err) {
+    // The request thread scores this one itself.
+    self.postMessage({ type: 'scored', id: msg.id, error: String(err) } satisfies ScoringReply)
+  }
+}
