@@ -128,6 +128,38 @@ describe('the SDK inbox (requests behind)', () => {
     expect(queuedReports(t.deps.db)).toBe(0)
   })
 
+  it('never stacks onto a queued write that rolled back, even when its row number is taken again', async () => {
+    const { key, project } = await sdkProject(t)
+    expect(() =>
+      t.deps.db.transaction(() => {
+        queueReport(t.deps, project, { title: 'Rolled back', description: '' })
+        throw new Error('abort')
+      }),
+    ).toThrow('abort')
+    // Another title reuses the row's seq (a plain rowid).
+    t.deps.db.transaction(() => queueReport(t.deps, project, { title: 'Kept', description: '' }))
+    const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug('Rolled back') })
+    expect(res.status).toBe(201)
+    expect(res.body.data.deduplicated).toBeUndefined()
+    fileQueued(t.deps, 10)
+    expect(rows(t, 'SELECT title FROM reports ORDER BY report_number').map((r) => r.title)).toEqual(['Kept', 'Rolled back'])
+  })
+
+  it('stacks onto a report queued before a restart (the titles are read back from the table)', async () => {
+    const { key } = await sdkProject(t)
+    const first = (await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug('Lava is cold') })).body.data
+    expect(inboxCount()).toBe(1)
+    const restarted = createTestApp({ env: { GLITCHBOX_DATA_DIR: t.dir } })
+    try {
+      const again = await restarted.request('POST', '/api/bugs/submit', { apiKey: key, body: bug('LAVA is cold') })
+      expect(again.status).toBe(200)
+      expect(again.body.data).toMatchObject({ id: first.id, deduplicated: true })
+      expect(rows(t, 'SELECT id, occurrence_count FROM reports')).toEqual([{ id: first.id, occurrence_count: 2 }])
+    } finally {
+      restarted.close()
+    }
+  })
+
   it('sets aside a queued report that cannot be filed, so the ones behind it are filed', async () => {
     const { key } = await sdkProject(t)
     for (const title of ['First', 'Broken', 'Third']) await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug(title) })

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { type Db, rawSqlite, type Tx } from '../../db/client'
 import { insertReport, type NewReport, type ReservedReport, type Report, reserveReport } from '../reports/reports.service'
 import { titleKeyOf } from '../reports/title-terms'
+import { QueuedTitles } from './inbox-titles'
 import { scoreSentiment } from './sentiment'
 import type { SubmitRepository } from './submit.repository'
 
@@ -22,11 +23,12 @@ interface InboxRow {
   id: string
   projectId: string
   reportNumber: number
+  titleKey: string
   input: string
   createdAt: number
 }
 
-const COLUMNS = 'seq, id, project_id AS projectId, report_number AS reportNumber, input, created_at AS createdAt'
+const COLUMNS = 'seq, id, project_id AS projectId, report_number AS reportNumber, title_key AS titleKey, input, created_at AS createdAt'
 
 function prepare(db: Db) {
   const sqlite = rawSqlite(db)
@@ -34,7 +36,8 @@ function prepare(db: Db) {
     insert: sqlite.prepare<unknown, [string, string, number, string, string, number]>(
       'INSERT INTO report_inbox (id, project_id, report_number, title_key, input, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    byTitle: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE project_id = ? AND title_key = ? LIMIT 1`),
+    bySeq: sqlite.prepare<InboxRow, [number]>(`SELECT ${COLUMNS} FROM report_inbox WHERE seq = ?`),
+    queuedTitles: sqlite.prepare<{ seq: number; projectId: string; titleKey: string }, []>('SELECT seq, project_id AS projectId, title_key AS titleKey FROM report_inbox ORDER BY seq'),
     byId: sqlite.prepare<InboxRow, [string, string]>(`SELECT ${COLUMNS} FROM report_inbox WHERE id = ? AND project_id = ?`),
     // `skip`: a JSON array of seqs that failed to file (see `fileQueued`).
     oldest: sqlite.prepare<InboxRow, [string, number]>(`SELECT ${COLUMNS} FROM report_inbox WHERE seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?`),
@@ -49,12 +52,19 @@ interface InboxState {
   lastQueuedAt: number
   /** Rows that failed to file in this process (by seq): set aside so they hold nothing up. */
   stuck: Set<number>
+  /** Queued rows by title, for the same-title lookup (read from the table once, then kept here). */
+  titles: QueuedTitles
 }
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare> & InboxState>()
 function inbox(db: Db) {
   let s = cache.get(db)
-  if (!s) cache.set(db, (s = { ...prepare(db), pending: -1, lastQueuedAt: -Infinity, stuck: new Set() }))
+  if (!s) {
+    const statements = prepare(db)
+    const titles = new QueuedTitles()
+    for (const row of statements.queuedTitles.all()) titles.add(row.projectId, row.titleKey, row.seq)
+    cache.set(db, (s = { ...statements, pending: -1, lastQueuedAt: -Infinity, stuck: new Set(), titles }))
+  }
   // Counted once from the table (rows left by a previous process), then kept in memory.
   if (s.pending < 0) s.pending = s.count.get()!.n
   return s
@@ -74,7 +84,9 @@ export function recountQueued(db: Db): number {
 export function queueReport(deps: InboxDeps, project: { id: string; accountId: string }, input: NewReport): ReservedReport {
   const reserved = reserveReport(deps, project)
   const s = inbox(deps.db)
-  s.insert.run(reserved.id, project.id, reserved.number, titleKeyOf(input.title), JSON.stringify(input), reserved.now.getTime())
+  const titleKey = titleKeyOf(input.title)
+  const { lastInsertRowid } = s.insert.run(reserved.id, project.id, reserved.number, titleKey, JSON.stringify(input), reserved.now.getTime())
+  s.titles.add(project.id, titleKey, Number(lastInsertRowid))
   s.pending++
   s.lastQueuedAt = performance.now()
   return reserved
@@ -90,19 +102,26 @@ function file(deps: InboxDeps, tx: Tx, row: InboxRow): Report {
     input.sentimentLevel = sentiment.level
   }
   const report = insertReport(deps, tx, { id: row.projectId }, input, { id: row.id, number: row.reportNumber, now: new Date(row.createdAt) })
-  inbox(deps.db).remove.run(row.seq)
+  const s = inbox(deps.db)
+  s.remove.run(row.seq)
+  s.titles.forget(row.projectId, row.titleKey, row.seq)
   return report
 }
 
 /** Files the oldest queued report of the project with this title key now (inside `tx`); undefined when none waits. */
 export function fileQueuedByTitle(deps: InboxDeps, tx: Tx, projectId: string, titleKey: string): Report | undefined {
-  // Always looked up (an index seek): the count in memory is only a hint, and a miss here would
-  // file a duplicate report instead of stacking.
+  // The map holds every queued title (only this process queues), so no candidate means none waits;
+  // each candidate is checked against its row (slots are shared, rolled-back seqs linger).
   const s = inbox(deps.db)
-  const row = s.byTitle.get(projectId, titleKey)
-  if (!row) return undefined
-  s.pending--
-  return file(deps, tx, row)
+  for (const seq of [...s.titles.candidates(projectId, titleKey)]) {
+    const row = s.bySeq.get(seq)
+    if (row && row.projectId === projectId && row.titleKey === titleKey) {
+      s.pending--
+      return file(deps, tx, row)
+    }
+    s.titles.forget(projectId, titleKey, seq)
+  }
+  return undefined
 }
 
 /** Files the queued report `id` of the project now, in its own transaction; false when it is not queued. */

@@ -138,11 +138,15 @@ export const sessionReplays = sqliteTable(
 /**
  * SDK reports accepted during a load spike and not yet filed (report-inbox.ts): the answer's id and
  * number are reserved, the quota charged; the report row, its indexes and its events come later.
+ * Only the id is indexed: rows are written in bursts and every index whose keys land at random
+ * (the title) dirtied a page per report at each commit, so the same-title lookup keeps its own
+ * map in memory. `seq` is a plain rowid (AUTOINCREMENT wrote its counter page at every commit):
+ * always above the rows present, so it still orders them oldest first.
  */
 export const reportInbox = sqliteTable(
   'report_inbox',
   {
-    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    seq: integer('seq').primaryKey(),
     id: text('id').notNull(),
     projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     reportNumber: integer('report_number').notNull(),
@@ -151,5 +155,5 @@ export const reportInbox = sqliteTable(
     input: text('input').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('report_inbox_id_unique').on(t.id), index('report_inbox_title_idx').on(t.projectId, t.titleKey)],
+  (t) => [uniqueIndex('report_inbox_id_unique').on(t.id)],
 )
