@@ -28,11 +28,11 @@ export async function runCli(args: string[], env: Record<string, string>, binary
   return { stdout, stderr, code }
 }
 
-/** Starts the real server as a child process and waits until /health answers. */
-export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string } = {}) {
+/** Starts the real server as a child process and waits until /health answers; `bunArgs` go to bun (from source only). */
+export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string; bunArgs?: string[] } = {}) {
   const port = await freePort()
   const dataDir = o.dataDir ?? tempDataDir()
-  const cmd = o.binary ? [o.binary, 'serve'] : [process.execPath, join(ROOT, 'src/main.ts'), 'serve']
+  const cmd = o.binary ? [o.binary, 'serve'] : [process.execPath, ...(o.bunArgs ?? []), join(ROOT, 'src/main.ts'), 'serve']
   const proc = Bun.spawn(cmd, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_LOG_LEVEL: 'warn', ...o.env },
     stdout: 'pipe',
