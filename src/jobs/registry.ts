@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps'
-import { checkpointWal } from '../db/checkpoint'
+import { checkpointWalWhileWriting } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
 import { modules } from '../modules/registry'
 import type { JobHandler, Schedule } from './jobs.types'
@@ -9,8 +9,9 @@ export function collectJobs(deps: AppDeps): { handlers: JobHandler[]; schedules:
   const handlers: JobHandler[] = [deps.mailer.handler]
   const schedules: Schedule[] = [
     { name: 'jobs.prune', pattern: '17 3 * * *', run: () => deps.jobs.prune(deps.db) },
-    // The request thread leaves checkpoints to this thread (see db/checkpoint.ts).
-    { name: 'db.checkpoint', pattern: '* * * * * *', run: () => void checkpointWal(rawSqlite(deps.db)) },
+    // The request thread leaves checkpoints to this thread (see db/checkpoint.ts): every second, and
+    // every 100 ms within it while writes go on.
+    { name: 'db.checkpoint', pattern: '* * * * * *', run: () => checkpointWalWhileWriting(rawSqlite(deps.db)).then(() => undefined) },
   ]
   for (const m of modules) {
     const contributed = m.jobs?.(deps)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from 'bun:sqlite'
-import { checkpointWal, deferCheckpoints, REQUEST_THREAD_AUTOCHECKPOINT_PAGES } from '../../src/db/checkpoint'
+import { checkpointWal, checkpointWalWhileWriting, deferCheckpoints, REQUEST_THREAD_AUTOCHECKPOINT_PAGES } from '../../src/db/checkpoint'
 import { openSqlite } from '../../src/db/client'
 import { collectJobs } from '../../src/jobs/registry'
 import { createTestApp } from '../helpers/test-app'
@@ -53,14 +53,32 @@ describe('WAL checkpoints off the request thread', () => {
     expect(writer.query<{ n: number }, []>('SELECT count(*) AS n FROM t').get()!.n).toBe(501 * 16)
   })
 
-  it('the job thread runs the checkpoint every second', () => {
+  it('within one tick, checkpoints again every interval while writes go on, and stops once nothing is written', async () => {
+    deferCheckpoints(writer)
+    write(50)
+    // Idle: one checkpoint and done.
+    expect(await checkpointWalWhileWriting(checkpointer, 500, 50)).toBe(1)
+    const writing = setInterval(() => write(20), 20)
+    let runs: number
+    try {
+      runs = await checkpointWalWhileWriting(checkpointer, 500, 50)
+    } finally {
+      clearInterval(writing)
+    }
+    expect(runs).toBeGreaterThan(3)
+    await checkpointWalWhileWriting(checkpointer, 500, 50)
+    const after = writer.query<{ log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(NOOP)').get()!
+    expect(after.checkpointed).toBe(after.log)
+  })
+
+  it('the job thread runs the checkpoint every second', async () => {
     const t = createTestApp()
     try {
       const schedule = collectJobs(t.deps).schedules.find((s) => s.name === 'db.checkpoint')!
       expect(schedule.pattern).toBe('* * * * * *')
       t.sqlite.exec("CREATE TABLE filler (body TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO filler SELECT hex(randomblob(500)) FROM n")
       expect(walFrames(t.sqlite)).toBeGreaterThan(0)
-      schedule.run()
+      await schedule.run()
       const after = t.sqlite.query<{ log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(NOOP)').get()!
       expect(after.checkpointed).toBe(after.log)
     } finally {
