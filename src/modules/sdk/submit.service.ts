@@ -24,7 +24,7 @@ type SubmitDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'requestsB
  * requests arriving together. Queueing costs the request thread about a third of filing, and the
  * inbox files them as soon as the loop can spare. One at a time, a report is filed before the answer.
  */
-export const QUEUE_WHEN_WAITING = 2
+export const QUEUE_WHEN_TOGETHER = 2
 
 /** Titles the field SDKs give errors and freezes they file on their own. */
 const SYSTEM_TITLE = /^\s*\[(?:error|freeze)\]/i
@@ -206,7 +206,7 @@ export async function submitReport(deps: SubmitDeps, repo: SubmitRepository, wri
     outcome = await writes.run((tx, together) => {
       // Load: several writes in this turn of the event loop, or the loop running late. Decided for
       // the whole group at once, so the first submits of a burst are queued like the rest.
-      const queue = together >= QUEUE_WHEN_WAITING || (deps.requestsBehind?.() ?? false)
+      const queue = together >= QUEUE_WHEN_TOGETHER || (deps.requestsBehind?.() ?? false)
       const titleKey = titleKeyOf(input.title)
       // A report with this title still in the inbox is filed first, so the submission stacks onto it.
       const existing = project.bugGrouping ? (repo.liveByTitleKey.get(project.id, titleKey) ?? fileQueuedByTitle(deps, tx, project.id, titleKey)) : null
