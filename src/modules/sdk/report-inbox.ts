@@ -7,14 +7,15 @@ import { scoreSentiment } from './sentiment'
 import type { SubmitRepository } from './submit.repository'
 
 /**
- * The SDK's inbox for load spikes. When submits pile up (8 or more waiting for one commit) or the
- * request thread is behind (see `AppDeps.requestsBehind`), a new report without attachments is
- * answered from a reservation: the quota is charged, the id and
- * number taken and the submission stored in `report_inbox`, all committed before the 201. The report
- * row (13 indexes, the search index, activity, `bug_created`) is filed later by `startInboxFiling`,
- * a trickle while the spike lasts and then as fast as requests allow; that row is ~70% of a new
- * report's cost. Until then the report is not listed; a later submission with the same title, or an
- * SDK call naming its id, files it on the spot first, so grouping and attachments never miss it.
+ * The SDK's inbox for load spikes. When submits arrive together (two or more sharing a commit) or
+ * the request thread is behind (see `AppDeps.requestsBehind`), a new report without attachments is
+ * answered from a reservation: the quota is charged, the id and number taken and the submission
+ * stored in `report_inbox`, all committed before the 201 (its sentiment and possible duplicates are
+ * scored apart, see scoring.ts). The report row (13 indexes, the search index, sentiment, activity,
+ * `bug_created`) is filed later by `startInboxFiling`, a trickle while the spike lasts and then as
+ * fast as requests allow. Until then the report is not listed; a later submission with the same
+ * title, or an SDK call naming its id, files it on the spot first, so grouping and attachments
+ * never miss it.
  */
 type InboxDeps = Pick<AppDeps, 'db' | 'clock' | 'events'>
 
