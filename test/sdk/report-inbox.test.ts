@@ -145,6 +145,31 @@ describe('the SDK inbox (requests behind)', () => {
     expect(rows(t, 'SELECT title FROM reports ORDER BY report_number').map((r) => r.title)).toEqual(['Kept', 'Rolled back'])
   })
 
+  it('tells apart queued titles that share a slot of the in-memory title map', async () => {
+    const { key, project } = await sdkProject(t)
+    // Two titles whose (project, title) hashes collide, found for this project's id.
+    const slots = new Map<number, string>()
+    let pair: [string, string] | undefined
+    // Random titles: a CRC never maps two strings that differ within 4 bytes to one value.
+    while (!pair) {
+      const title = `crash ${Math.random().toString(36).slice(2)}`
+      const slot = Bun.hash.crc32(`${project.id}\n${title}`)
+      const other = slots.get(slot)
+      if (other) pair = [other, title]
+      else slots.set(slot, title)
+    }
+    const [a, b] = pair
+    t.deps.db.transaction(() => {
+      queueReport(t.deps, project, { title: a, description: '' })
+      queueReport(t.deps, project, { title: b, description: '' })
+    })
+    const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug(b) })
+    expect(res.status).toBe(200)
+    expect(res.body.data.report_number).toBe(2)
+    expect(rows(t, 'SELECT title FROM reports')).toEqual([{ title: b }])
+    expect(inboxCount()).toBe(1)
+  })
+
   it('stacks onto a report queued before a restart (the titles are read back from the table)', async () => {
     const { key } = await sdkProject(t)
     const first = (await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug('Lava is cold') })).body.data
