@@ -6,9 +6,9 @@ import { rawSqlite } from '../db/client'
 import { buildDeps, DB_FILE } from '../deps'
 import { MAX_REQUEST_BODY } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
+import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
 import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
-import { createSubmitRepository } from '../modules/sdk/submit.repository'
 
 /**
  * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
@@ -26,8 +26,8 @@ export async function serve(config: Config): Promise<void> {
   deps.requestsBehind = jobs.requestsBehind
   const stopFiling = startInboxFiling(deps, jobs.requestsBehind)
   // Their answers are scored beside this thread; without the scoring thread, on it.
-  const repo = createSubmitRepository(deps.db)
-  const scoring = await startScoringThread(join(config.dataDir, DB_FILE), (req) => scoreInline(repo, req), logger).catch((err) => {
+  const index = { similarOpenTitles: similarOpenTitlesQuery(rawSqlite(deps.db)) }
+  const scoring = await startScoringThread(join(config.dataDir, DB_FILE), (req) => scoreInline(index, req), logger).catch((err) => {
     logger.error('the scoring thread did not start; SDK answers are scored on the request thread', { error: String(err) })
     return null
   })

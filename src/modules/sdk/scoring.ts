@@ -50,6 +50,8 @@ export async function startScoringThread(dbFile: string, inline: (req: ScoreRequ
   const pending = new Map<number, { req: ScoreRequest; resolve: (s: Scores) => void; sentAt: number }>()
   let nextId = 0
   let running = false
+  let lastWarning = -Infinity
+  let failedSinceWarning = 0
 
   const fallBack = (id: number) => {
     const p = pending.get(id)
@@ -77,7 +79,13 @@ export async function startScoringThread(dbFile: string, inline: (req: ScoreRequ
       const p = pending.get(r.id)
       if (!p) return
       if (r.error || !r.sentiment || !r.possibleDuplicates) {
-        logger.warn('the scoring thread could not score a report; scored on the request thread', { error: r.error })
+        // At most one line a minute: a thread failing every report would otherwise log each one.
+        failedSinceWarning++
+        if (performance.now() - lastWarning > 60_000) {
+          logger.warn('the scoring thread could not score reports; scored on the request thread', { reports: failedSinceWarning, error: r.error })
+          lastWarning = performance.now()
+          failedSinceWarning = 0
+        }
         fallBack(r.id)
         return
       }

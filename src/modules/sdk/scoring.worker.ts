@@ -2,9 +2,8 @@
 // answered from the SDK inbox, computed beside the request thread. It reads through its own
 // read-only connection to the server's SQLite file (WAL: it never blocks the writer).
 import { openSqlite } from '../../db/client'
-import { findPossibleDuplicates, similarOpenTitlesQuery } from './duplicates'
-import type { ScoringMessage, ScoringReply } from './scoring'
-import { scoreSentimentText } from './sentiment'
+import { similarOpenTitlesQuery } from './duplicates'
+import { type ScoringMessage, type ScoringReply, scoreInline } from './scoring'
 
 declare const self: Worker
 
@@ -22,8 +21,8 @@ self.onmessage = (event: MessageEvent<ScoringMessage>) => {
     return
   }
   try {
-    const sentiment = scoreSentimentText(msg.text)
-    const possibleDuplicates = findPossibleDuplicates(index!, msg.projectId, msg.title)
+    // The same function the request thread falls back on, over this thread's connection.
+    const { sentiment, possibleDuplicates } = scoreInline(index!, msg)
     self.postMessage({ type: 'scored', id: msg.id, sentiment, possibleDuplicates } satisfies ScoringReply)
   } catch (err) {
     // The request thread scores this one itself.
