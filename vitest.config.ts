@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}', 'web/**/*.test.{ts,tsx}'],
     pool: 'threads',
     testTimeout: 30_000,
     hookTimeout: 60_000,
