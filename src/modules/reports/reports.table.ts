@@ -78,6 +78,10 @@ export const reports = sqliteTable(
     index('reports_live_error_type_idx').on(t.projectId, t.errorType, t.seq).where(live),
     index('reports_live_assignee_idx').on(t.projectId, t.assignedTo, t.seq).where(live),
     index('reports_project_title_key_idx').on(t.projectId, t.titleKey),
+    // sort=due and overdue=true read the project's dated reports in due order; the overdue-notice job
+    // reads the last days' due dates across projects.
+    index('reports_live_due_idx').on(t.projectId, t.dueDate, t.seq).where(sql`deleted_at IS NULL AND due_date IS NOT NULL`),
+    index('reports_due_idx').on(t.dueDate).where(sql`deleted_at IS NULL AND due_date IS NOT NULL`),
   ],
 )
 
