@@ -1,0 +1,44 @@
+/**
+ * Security headers for every HTML page the server renders (public pages, the dashboard shell, 404s).
+ * Scripts only from this origin (no `unsafe-inline`); inline <style> elements only by their SHA-256
+ * hash (the public pages' stylesheet and the tracker's custom CSS); no page may be framed.
+ */
+
+/** The CSP source expression allowing one inline <style> element whose text is exactly `css`. */
+export function styleHashSource(css: string): string {
+  return `'sha256-${new Bun.CryptoHasher('sha256').update(css).digest('base64')}'`
+}
+
+export interface HtmlHeaderOptions {
+  /** Inline <style> texts the page carries; each is allowed by its hash. */
+  inlineStyles?: string[]
+  /** Defaults to `no-cache`: pages change with every vote and report. */
+  cacheControl?: string
+}
+
+/** The headers of an HTML page: CSP, nosniff, referrer policy, no framing, and `text/html`. */
+export function htmlSecurityHeaders(opts: HtmlHeaderOptions = {}): Record<string, string> {
+  const styles = ["'self'", ...(opts.inlineStyles ?? []).map(styleHashSource)]
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styles.join(' ')}`,
+    // Logos and avatars are http(s) URLs the studio chose; images cannot run code.
+    "img-src 'self' data: https: http:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    // For browsers that predate frame-ancestors.
+    'x-frame-options': 'DENY',
+    'cache-control': opts.cacheControl ?? 'no-cache',
+  }
+}
