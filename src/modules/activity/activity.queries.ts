@@ -8,9 +8,13 @@ export const ACTIVITY_PAGE_SIZE = 50
 
 const actorName = sql<string | null>`coalesce(${users.displayName}, ${users.name})`
 
-/** A project's activity, newest first, 50 a page, optionally only one action; with actor name and report number. */
-export function listProjectActivity(db: DbOrTx, projectId: string, o: { action?: string; page: number }) {
-  const where = o.action ? and(eq(activity.projectId, projectId), eq(activity.action, o.action)) : eq(activity.projectId, projectId)
+/**
+ * A project's activity, newest first, 50 a page, optionally only one action; with actor name and report number.
+ * Entries about a report (its title, private flag, internal comments) are report content: a caller
+ * without `canReadReports` (bugs.view) sees only the project's own entries.
+ */
+export function listProjectActivity(db: DbOrTx, projectId: string, o: { action?: string; page: number; canReadReports: boolean }) {
+  const where = and(eq(activity.projectId, projectId), o.action ? eq(activity.action, o.action) : undefined, o.canReadReports ? undefined : isNull(activity.reportId))
   return db
     .select({ a: activity, actorName, reportNumber: reports.reportNumber, reportTitle: reports.title })
     .from(activity)

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { listAuditLog, listProjectActivity } from '../activity/activity.queries'
+import { hasPermission } from '../permissions/permissions.catalog'
 import { sendTestReport, setupStatus } from './project-setup.service'
 import { activityQuery, createProjectBody, pageQuery, updateProjectBody } from './projects.schemas'
 import { createProject, deleteProject, listProjects, projectDetail, rotateApiKey, updateProject } from './projects.service'
@@ -59,11 +60,16 @@ export const projectsRoutes = (deps: AppDeps) =>
       },
       { project: 'bugs.create', detail: { tags, summary: 'File a sample report' } },
     )
-    .get('/projects/:slug/activity', ({ project, query }) => listProjectActivity(deps.db, project.id, query), {
-      project: true,
-      query: activityQuery,
-      detail: { tags, summary: 'Recent activity across the project, newest first (50 a page)' },
-    })
+    .get(
+      '/projects/:slug/activity',
+      ({ project, membership, query }) =>
+        listProjectActivity(deps.db, project.id, { ...query, canReadReports: hasPermission(membership.role, membership.permissionOverrides, 'bugs.view') }),
+      {
+        project: true,
+        query: activityQuery,
+        detail: { tags, summary: 'Recent activity across the project, newest first (50 a page); report entries need bugs.view' },
+      },
+    )
     .get('/projects/:slug/audit-log', ({ project, query }) => listAuditLog(deps.db, project, query.page), {
       project: 'project.settings',
       query: pageQuery,
