@@ -21,7 +21,7 @@ Usage:
   glitchbox restore FILE                   unpack a backup into an empty data directory
   glitchbox admin create-user EMAIL [--password P]
   glitchbox admin reset-password EMAIL
-  glitchbox admin set-plan EMAIL free|pro|studio
+  glitchbox admin set-plan EMAIL self_hosted|free|pro|studio
   glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
   glitchbox admin maintenance --clear
   glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
@@ -76,7 +76,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       return out(`new password for ${rest[0]}: ${reset!.password} (all sessions signed out)`)
     }
     case 'set-plan': {
-      if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL free|pro|studio')
+      if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL self_hosted|free|pro|studio')
       try {
         adminSetPlan(deps, rest[0], rest[1])
       } catch (err) {

@@ -21,7 +21,12 @@ const fields = {
     doc: 'SMTP server; unset keeps mails in the outbox table',
   },
   mailFrom: { env: 'GLITCHBOX_MAIL_FROM', schema: z.string().min(3), default: 'Glitchbox <noreply@localhost>', doc: 'sender' },
-  defaultPlan: { env: 'GLITCHBOX_DEFAULT_PLAN', schema: z.enum(['free', 'pro', 'studio']), default: 'free', doc: 'plan of new accounts' },
+  defaultPlan: {
+    env: 'GLITCHBOX_DEFAULT_PLAN',
+    schema: z.enum(['self_hosted', 'free', 'pro', 'studio']).optional(),
+    default: undefined,
+    doc: 'plan of new accounts: self_hosted, free, pro or studio (default self_hosted without billing, free with billing)',
+  },
   allowPrivateTargets: { env: 'GLITCHBOX_ALLOW_PRIVATE_TARGETS', schema: bool, default: 'false', doc: 'let webhooks reach private addresses' },
   stripeSecretKey: { env: 'GLITCHBOX_STRIPE_SECRET_KEY', schema: z.string().min(1).optional(), default: undefined, doc: 'Stripe secret key' },
   stripeWebhookSecret: { env: 'GLITCHBOX_STRIPE_WEBHOOK_SECRET', schema: z.string().min(1).optional(), default: undefined, doc: 'Stripe webhook signing secret' },
@@ -30,13 +35,26 @@ const fields = {
   googleClientId: { env: 'GLITCHBOX_GOOGLE_CLIENT_ID', schema: z.string().min(1).optional(), default: undefined, doc: 'Google sign-in audience' },
   appleClientId: { env: 'GLITCHBOX_APPLE_CLIENT_ID', schema: z.string().min(1).optional(), default: undefined, doc: 'Apple sign-in audience' },
   logLevel: { env: 'GLITCHBOX_LOG_LEVEL', schema: z.enum(['debug', 'info', 'warn', 'error']), default: 'info', doc: 'log level' },
+  retentionDays: {
+    env: 'GLITCHBOX_RETENTION_DAYS',
+    schema: z.coerce.number().int().min(0).max(36_500),
+    default: '90',
+    doc: 'days raw telemetry (events, performance snapshots, play sessions) is kept; daily rollups stay; 0 keeps forever',
+  },
+  replayRetentionDays: {
+    env: 'GLITCHBOX_REPLAY_RETENTION_DAYS',
+    schema: z.coerce.number().int().min(0).max(36_500),
+    default: '30',
+    doc: 'days session replays and their files are kept; 0 keeps forever',
+  },
 } as const
 
 type Fields = typeof fields
 type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> }
 
-export type Config = Omit<Parsed, 'publicUrl'> & {
+export type Config = Omit<Parsed, 'publicUrl' | 'defaultPlan'> & {
   publicUrl: string
+  defaultPlan: NonNullable<Parsed['defaultPlan']>
   /** Base URL overrides of external providers, keyed by lower-case provider key. */
   providerUrls: Record<string, string>
   version: string
@@ -70,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     ...parsed,
     dataDir: resolve(parsed.dataDir),
     publicUrl: (parsed.publicUrl ?? `http://localhost:${parsed.port}`).replace(/\/+$/, ''),
+    // A server without billing gates nothing: its own studio must never hit a hosted plan's quota.
+    defaultPlan: parsed.defaultPlan ?? (parsed.stripeSecretKey ? 'free' : 'self_hosted'),
     providerUrls,
     version,
   }

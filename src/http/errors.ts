@@ -1,3 +1,5 @@
+import type { Config } from '../config/config'
+
 /** The one error type services throw; the root handler turns it into `{ok:false, error}` with its status. */
 export class AppError extends Error {
   constructor(
@@ -6,6 +8,11 @@ export class AppError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message)
+  }
+
+  /** The message as this server answers it; a subclass may word it by the configuration (plans/PlanLimitError). */
+  messageFor(_config: Pick<Config, 'stripeSecretKey'>): string {
+    return this.message
   }
 }
 

@@ -61,7 +61,7 @@ export function httpPipeline(deps: AppDeps) {
       if (appError) {
         set.status = appError.status
         Object.assign(set.headers, appError.headers)
-        return { ok: false, error: appError.message }
+        return { ok: false, error: appError.messageFor(config) }
       }
       switch (code) {
         case 'VALIDATION': {

@@ -20,7 +20,7 @@ describe('adminCreateUser', () => {
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/)
     const row = t.deps.db.select().from(users).where(eq(users.id, userId)).get()!
     expect(row).toMatchObject({ email: 'ops@example.com', name: 'ops', emailVerified: true })
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.ownerId, userId)).get()!.plan).toBe('free')
+    expect(t.deps.db.select().from(accounts).where(eq(accounts.ownerId, userId)).get()!.plan).toBe('self_hosted')
     const res = await login('ops@example.com', password)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ user_id: userId, email_verified: true })

@@ -70,7 +70,7 @@ describe('GET /api/auth/me and PATCH /api/auth/profile', () => {
       onboarding_done: false,
       has_password: true,
       created_at: t.clock.now().toISOString(),
-      account: { name: "Ada's team", role: 'owner', plan: 'free' },
+      account: { name: "Ada's team", role: 'owner', plan: 'self_hosted' },
     })
     expect(JSON.stringify(res.body)).not.toMatch(/argon2|password_hash/)
   })

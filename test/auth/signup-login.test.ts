@@ -29,7 +29,7 @@ describe('POST /api/auth/signup', () => {
     expect(me.status).toBe(200)
     expect(me.body.data).toMatchObject({ id: session.user_id, email: email.toLowerCase(), account: { role: 'owner' } })
     const account = t.deps.db.select().from(accounts).where(eq(accounts.ownerId, session.user_id)).get()!
-    expect(account.plan).toBe('free')
+    expect(account.plan).toBe('self_hosted')
     expect(t.deps.db.select().from(accountMembers).where(eq(accountMembers.accountId, account.id)).all()).toHaveLength(1)
 
     const mail = t.deps.db.select().from(mailOutbox).all()

@@ -15,12 +15,14 @@ afterEach(() => t.close())
 const setUsage = (u: TestUser, values: Partial<typeof accounts.$inferInsert>) => t.deps.db.update(accounts).set(values).where(eq(accounts.id, u.account.id)).run()
 
 describe('plans', () => {
-  it('are free, pro and studio at tiers 1 to 3 with growing limits', () => {
+  it('are free, pro and studio at tiers 1 to 3 with growing limits, and self_hosted at tier 3 without limits', () => {
     expect(PLAN_KEYS.map((k) => [k, PLANS[k].tier])).toEqual([
       ['free', 1],
       ['pro', 2],
       ['studio', 3],
+      ['self_hosted', 3],
     ])
+    expect(PLANS.self_hosted.limits).toEqual({ projects: null, reports: null, uploadBytes: null, seats: null })
     for (const limit of ['projects', 'reports', 'uploadBytes', 'seats'] as const) {
       expect(PLANS.free.limits[limit]).toBeLessThan(PLANS.pro.limits[limit])
       expect(PLANS.pro.limits[limit]).toBeLessThan(PLANS.studio.limits[limit])
@@ -54,7 +56,7 @@ describe('plans', () => {
 
 describe('plan gates and limits on routes', () => {
   it('the report quota answers 403 naming the plan, and deleted reports keep counting', async () => {
-    const owner = await createUser(t)
+    const owner = await createUser(t, { plan: 'free' })
     const project = createProject(t, owner)
     const report = createReportIn(t, project)
     const del = await t.request('DELETE', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: owner.token })
@@ -64,11 +66,11 @@ describe('plan gates and limits on routes', () => {
     setUsage(owner, { reportsCreated: PLANS.free.limits.reports })
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs`, { token: owner.token, body: { title: 'Crash', description: 'On load' } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toBe("the Free plan's limit of 1000 reports is reached; upgrade to file more")
+    expect(res.body.error).toBe("the Free plan's limit of 1000 reports is reached; to file more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)")
   })
 
   it('the upload quota answers 403 naming the plan', async () => {
-    const owner = await createUser(t)
+    const owner = await createUser(t, { plan: 'free' })
     const project = createProject(t, owner)
     const report = createReportIn(t, project)
     setUsage(owner, { uploadBytesUsed: PLANS.free.limits.uploadBytes - 10 })
@@ -76,11 +78,11 @@ describe('plan gates and limits on routes', () => {
     form.append('file', new File(['a log line that is longer than ten bytes'], 'log.txt', { type: 'text/plain' }))
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: owner.token, body: form })
     expect(res.status).toBe(403)
-    expect(res.body.error).toBe("the Free plan's upload quota is reached; upgrade to upload more")
+    expect(res.body.error).toBe("the Free plan's upload quota is reached; to upload more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)")
   })
 
   it('the project limit answers 403 naming the plan', async () => {
-    const owner = await createUser(t)
+    const owner = await createUser(t, { plan: 'free' })
     for (let i = 0; i < PLANS.free.limits.projects; i++) createProject(t, owner)
     const res = await t.request('POST', '/api/projects', { token: owner.token, body: { name: 'One too many' } })
     expect(res.status).toBe(403)
@@ -88,11 +90,11 @@ describe('plan gates and limits on routes', () => {
   })
 
   it('widget themes are a tier 2 feature', async () => {
-    const free = await createUser(t)
+    const free = await createUser(t, { plan: 'free' })
     const pro = await createUser(t, { plan: 'pro' })
     const body = { theme: { primary_color: '#112233' } }
     const denied = await t.request('PUT', `/api/projects/${createProject(t, free).slug}/widget-settings`, { token: free.token, body })
-    expect([denied.status, denied.body.error]).toEqual([403, 'the Pro plan or higher is needed for widget themes (this account is on Free)'])
+    expect([denied.status, denied.body.error]).toEqual([403, "the Pro plan or higher is needed for widget themes (this account is on Free); to use widget themes, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)"])
     expect((await t.request('PUT', `/api/projects/${createProject(t, pro).slug}/widget-settings`, { token: pro.token, body })).status).not.toBe(403)
   })
 
@@ -100,7 +102,7 @@ describe('plan gates and limits on routes', () => {
     const pro = await createUser(t, { plan: 'pro' })
     const studio = await createUser(t, { plan: 'studio' })
     const denied = await t.request('PATCH', `/api/projects/${createProject(t, pro).slug}`, { token: pro.token, body: { session_capture: true } })
-    expect([denied.status, denied.body.error]).toEqual([403, 'the Studio plan or higher is needed for session capture (this account is on Pro)'])
+    expect([denied.status, denied.body.error]).toEqual([403, "the Studio plan or higher is needed for session capture (this account is on Pro); to use session capture, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)"])
     expect((await t.request('PATCH', `/api/projects/${createProject(t, studio).slug}`, { token: studio.token, body: { session_capture: true } })).status).toBe(200)
   })
 })
@@ -116,7 +118,7 @@ describe('operators without billing', () => {
   })
 
   it('admin set-plan sets the plan of the account the user owns', async () => {
-    const owner = await createUser(t, { email: 'boss@example.com' })
+    const owner = await createUser(t, { email: 'boss@example.com', plan: 'free' })
     adminSetPlan(t.deps, 'BOSS@example.com', 'pro')
     expect((await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data).toMatchObject({ plan: 'pro', tier: 2 })
     const audit = t.sqlite.query("SELECT actor_id, details FROM audit_log WHERE action = 'billing.plan_changed'").get() as { actor_id: null; details: string }
@@ -127,6 +129,6 @@ describe('operators without billing', () => {
   it('admin set-plan refuses an unknown email or plan with a clear error', async () => {
     await createUser(t, { email: 'boss@example.com' })
     expect(() => adminSetPlan(t.deps, 'nobody@example.com', 'pro')).toThrow('no user with email nobody@example.com')
-    expect(() => adminSetPlan(t.deps, 'boss@example.com', 'gold')).toThrow('unknown plan "gold" (expected free, pro, studio)')
+    expect(() => adminSetPlan(t.deps, 'boss@example.com', 'gold')).toThrow('unknown plan "gold" (expected free, pro, studio, self_hosted)')
   })
 })

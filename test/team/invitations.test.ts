@@ -11,7 +11,7 @@ let t: TestApp
 let owner: TestUser
 beforeEach(async () => {
   t = createTestApp()
-  owner = await createUser(t, { name: 'Ada' })
+  owner = await createUser(t, { name: 'Ada', plan: 'free' })
 })
 afterEach(() => t.close())
 
@@ -98,7 +98,9 @@ describe('POST /api/account/invites', () => {
     expect((await invite(owner, { email: 'b@example.com' })).status).toBe(201)
     const full = await invite(owner, { email: 'c@example.com' })
     expect(full.status).toBe(403)
-    expect(full.body.error).toBe("the Free plan's limit of 3 seats is reached (members and pending invitations); upgrade to invite more")
+    expect(full.body.error).toBe(
+      "the Free plan's limit of 3 seats is reached (members and pending invitations); to invite more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)",
+    )
     // Revoking frees the seat.
     const pending = (await t.request('GET', '/api/account/members', { token: owner.token })).body.data.pending_invitations
     expect((await t.request('DELETE', `/api/account/invites/${pending[0].id}`, { token: owner.token })).status).toBe(200)

@@ -9,7 +9,7 @@ export const accounts = sqliteTable('accounts', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   ownerId: text('owner_id').notNull().references(() => users.id),
-  plan: text('plan', { enum: ['free', 'pro', 'studio'] }).notNull(),
+  plan: text('plan', { enum: ['free', 'pro', 'studio', 'self_hosted'] }).notNull(),
   /** Monotonic usage counters: deleting reports or projects never gives quota back. */
   reportsCreated: integer('reports_created').notNull().default(0),
   uploadBytesUsed: integer('upload_bytes_used').notNull().default(0),

@@ -1,6 +1,8 @@
-import { forbidden } from '../../http/errors'
+import type { Config } from '../../config/config'
+import { AppError } from '../../http/errors'
 
-export const PLAN_KEYS = ['free', 'pro', 'studio'] as const
+/** The hosted plans in tier order, then `self_hosted`: every feature, no limit (the default without billing). */
+export const PLAN_KEYS = ['free', 'pro', 'studio', 'self_hosted'] as const
 export type PlanKey = (typeof PLAN_KEYS)[number]
 
 const MB = 1024 * 1024
@@ -20,12 +22,13 @@ export const FEATURE_TIERS = {
 } as const
 export type Feature = keyof typeof FEATURE_TIERS
 
+/** Each limit, or null for none. */
 export interface PlanLimits {
-  projects: number
+  projects: number | null
   /** Reports created over the account's lifetime (deleted ones keep counting). */
-  reports: number
-  uploadBytes: number
-  seats: number
+  reports: number | null
+  uploadBytes: number | null
+  seats: number | null
 }
 
 export interface Plan {
@@ -36,14 +39,48 @@ export interface Plan {
 }
 
 /** Every plan's limits, in one place; `/api/billing/subscription` and `/api/account` report them. */
-export const PLANS: Record<PlanKey, Plan> = {
+export const PLANS = {
   free: { key: 'free', name: 'Free', tier: 1, limits: { projects: 2, reports: 1_000, uploadBytes: 1 * GB, seats: 3 } },
   pro: { key: 'pro', name: 'Pro', tier: 2, limits: { projects: 10, reports: 50_000, uploadBytes: 25 * GB, seats: 15 } },
   studio: { key: 'studio', name: 'Studio', tier: 3, limits: { projects: 100, reports: 1_000_000, uploadBytes: 250 * GB, seats: 100 } },
+  // A studio's own server: its players' reports must never be refused by a quota.
+  self_hosted: { key: 'self_hosted', name: 'Self-hosted', tier: 3, limits: { projects: null, reports: null, uploadBytes: null, seats: null } },
+} satisfies Record<PlanKey, Plan>
+
+/** The hosted plan of a given tier (the one to upgrade to). */
+export const planOfTier = (tier: number): Plan => [PLANS.free, PLANS.pro, PLANS.studio].find((p) => p.tier === tier) ?? PLANS.studio
+
+/** True when `used` goes past `limit`; a null limit never is. */
+export const exceeds = (used: number, limit: number | null): boolean => limit !== null && used > limit
+
+/** Billing is configured when Stripe has a secret key; without it plans are set by the operator. */
+export const billingConfigured = (config: Pick<Config, 'stripeSecretKey'>): boolean => Boolean(config.stripeSecretKey)
+
+/**
+ * A plan-limit 403 (limit reached or feature missing) that says how to lift it: the upgrade route when
+ * billing is configured, else the operator's `admin set-plan` command. The wording depends on the
+ * server's configuration, so the HTTP pipeline asks `messageFor(config)`; `message` is the wording
+ * without billing (what a CLI or log shows).
+ */
+export class PlanLimitError extends AppError {
+  constructor(
+    readonly reason: string,
+    /** What lifting it allows, e.g. "file more". */
+    readonly toDo: string,
+  ) {
+    super(403, planLimitMessage(reason, toDo, false))
+  }
+
+  override messageFor(config: Pick<Config, 'stripeSecretKey'>): string {
+    return planLimitMessage(this.reason, this.toDo, billingConfigured(config))
+  }
 }
 
-/** The plan of a given tier. */
-export const planOfTier = (tier: number): Plan => Object.values(PLANS).find((p) => p.tier === tier) ?? PLANS.studio
+function planLimitMessage(reason: string, toDo: string, billing: boolean): string {
+  return billing
+    ? `${reason}; to ${toDo}, upgrade the plan with POST /api/billing/create-checkout`
+    : `${reason}; to ${toDo}, the server's operator runs \`glitchbox admin set-plan EMAIL PLAN\` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)`
+}
 
 /** A plan's limits as the API shows them, keyed like the usage they cap. */
 export function limitsView(plan: PlanKey) {
@@ -73,5 +110,5 @@ const FEATURE_NAMES: Record<Feature, string> = {
 export function requireFeature(plan: PlanKey, feature: Feature): void {
   if (PLANS[plan].tier >= FEATURE_TIERS[feature]) return
   const needed = planOfTier(FEATURE_TIERS[feature])
-  throw forbidden(`the ${needed.name} plan or higher is needed for ${FEATURE_NAMES[feature]} (this account is on ${PLANS[plan].name})`)
+  throw new PlanLimitError(`the ${needed.name} plan or higher is needed for ${FEATURE_NAMES[feature]} (this account is on ${PLANS[plan].name})`, `use ${FEATURE_NAMES[feature]}`)
 }

@@ -2,13 +2,13 @@ import { eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { forbidden } from '../../http/errors'
 import { accounts } from '../accounts/accounts.table'
-import { PLANS, type PlanKey } from './plans'
+import { exceeds, PlanLimitError, PLANS, type PlanKey } from './plans'
 
 /** Counts `bytes` of uploads against the plan's upload quota, or throws 403 when it is reached. */
 export function chargeUpload(tx: DbOrTx, accountId: string, bytes: number): void {
   const acc = tx.select({ plan: accounts.plan, used: accounts.uploadBytesUsed }).from(accounts).where(eq(accounts.id, accountId)).get()
   if (!acc) throw forbidden('account not found')
-  const limit = PLANS[acc.plan as PlanKey].limits.uploadBytes
-  if (acc.used + bytes > limit) throw forbidden(`the ${PLANS[acc.plan as PlanKey].name} plan's upload quota is reached; upgrade to upload more`)
+  const plan = PLANS[acc.plan as PlanKey]
+  if (exceeds(acc.used + bytes, plan.limits.uploadBytes)) throw new PlanLimitError(`the ${plan.name} plan's upload quota is reached`, 'upload more')
   tx.update(accounts).set({ uploadBytesUsed: sql`${accounts.uploadBytesUsed} + ${bytes}` }).where(eq(accounts.id, accountId)).run()
 }

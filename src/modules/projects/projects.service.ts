@@ -7,7 +7,7 @@ import type { Account, Membership, Project } from '../../http/auth.plugin'
 import { newId, randomBase62 } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
-import { PLANS, requireFeature } from '../billing/plans'
+import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
@@ -59,9 +59,7 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
     if (!current) throw forbidden('you are not a member of any account')
     const plan = PLANS[current.account.plan]
     const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
-    if (n >= plan.limits.projects) {
-      throw forbidden(`the ${plan.name} plan allows ${plan.limits.projects} projects; upgrade to create more`)
-    }
+    if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError(`the ${plan.name} plan allows ${plan.limits.projects} projects`, 'create more')
     const row = {
       id: newId(),
       accountId: current.account.id,

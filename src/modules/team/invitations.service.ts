@@ -7,7 +7,7 @@ import { accountMembers, accounts } from '../accounts/accounts.table'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import type { User } from '../auth/auth.sessions'
-import { PLANS, type PlanKey } from '../billing/plans'
+import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { seatsUsed, type Actor } from './team.service'
 import { invitations } from './team.table'
 
@@ -40,8 +40,8 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
     .get()
   if (pending) throw conflict(`${email} has already been invited`)
   const plan = PLANS[account.plan as PlanKey]
-  if (seatsUsed(db, account.id, now) >= plan.limits.seats) {
-    throw forbidden(`the ${plan.name} plan's limit of ${plan.limits.seats} seats is reached (members and pending invitations); upgrade to invite more`)
+  if (exceeds(seatsUsed(db, account.id, now) + 1, plan.limits.seats)) {
+    throw new PlanLimitError(`the ${plan.name} plan's limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
   }
   const token = randomToken(32)
   const id = newId()
