@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { exportHref, hasFilters, listApiPath, listQueryString, parseListQuery, withFilter, withPage, type ListQuery } from './list-query'
+
+describe('parseListQuery', () => {
+  it.each<[string, ListQuery]>([
+    ['', { page: 1 }],
+    ['?status=open&page=3', { status: 'open', page: 3 }],
+    ['status=resolved&priority=high&category=crash&source=system', { status: 'resolved', priority: 'high', category: 'crash', source: 'system', page: 1 }],
+    ['assigned_to=unassigned&label=lbl_1&error_type=NullReferenceException', { assigned_to: 'unassigned', label: 'lbl_1', error_type: 'NullReferenceException', page: 1 }],
+    ['q=%22save+file%22+-crash+load*', { q: '"save file" -crash load*', page: 1 }],
+    ['sort=priority', { sort: 'priority', page: 1 }],
+    // the default sort is the absence of one, so both spellings give the same URL
+    ['sort=newest', { page: 1 }],
+  ])('%s', (search, expected) => {
+    expect(parseListQuery(search)).toEqual(expected)
+  })
+
+  it.each([
+    ['status=bogus', { page: 1 }],
+    ['priority=CRITICAL', { page: 1 }],
+    ['sort=random', { page: 1 }],
+    ['page=0', { page: 1 }],
+    ['page=-2', { page: 1 }],
+    ['page=2.5', { page: 1 }],
+    ['page=abc', { page: 1 }],
+    ['q=+++', { page: 1 }],
+    ['label=', { page: 1 }],
+  ])('drops the malformed %s', (search, expected) => {
+    expect(parseListQuery(search)).toEqual(expected)
+  })
+
+  it('cuts free text to the server limits so a hand-edited URL never answers 400', () => {
+    const q = parseListQuery(`q=${'a'.repeat(600)}&error_type=${'E'.repeat(300)}`)
+    expect(q.q).toHaveLength(500)
+    expect(q.error_type).toHaveLength(200)
+  })
+
+  it('keeps a search as typed (spaces included) but not an empty one', () => {
+    expect(parseListQuery('q=%20crash%20').q).toBe(' crash ')
+  })
+})
+
+describe('listQueryString', () => {
+  it('writes filters in a stable order, then sort and page, and leaves defaults out', () => {
+    const q: ListQuery = { page: 2, sort: 'upvotes', q: 'boss fight', status: 'open', label: 'L1', assigned_to: 'unassigned' }
+    expect(listQueryString(q)).toBe('?status=open&assigned_to=unassigned&label=L1&q=boss+fight&sort=upvotes&page=2')
+    expect(listQueryString({ page: 1 })).toBe('')
+  })
+
+  it('round-trips every query through the URL', () => {
+    const queries: ListQuery[] = [
+      { page: 1 },
+      { status: 'wont_fix', priority: 'low', category: 'ui', assigned_to: 'u-1', label: 'x&y=z', source: 'user', error_type: 'System.IO.IOException', q: '"a b" OR c -d e*', sort: 'updated', page: 40 },
+      { q: 'ünïcødé #1 & 100%', page: 1 },
+    ]
+    for (const q of queries) expect(parseListQuery(listQueryString(q))).toEqual(q)
+  })
+})
+
+describe('withFilter / withPage', () => {
+  const base: ListQuery = { status: 'open', page: 4 }
+  it('a new filter resets the page', () => {
+    expect(withFilter(base, 'priority', 'high')).toEqual({ status: 'open', priority: 'high', page: 1 })
+  })
+  it('an empty value removes the filter', () => {
+    expect(withFilter(base, 'status', '')).toEqual({ page: 1 })
+    expect(withFilter({ sort: 'priority', page: 2 }, 'sort', 'newest')).toEqual({ page: 1 })
+  })
+  it('does not change the query it was given', () => {
+    withFilter(base, 'status', undefined)
+    expect(base).toEqual({ status: 'open', page: 4 })
+  })
+  it('pages stay whole and positive', () => {
+    expect(withPage(base, 0).page).toBe(1)
+    expect(withPage(base, 7.9).page).toBe(7)
+  })
+  it('hasFilters ignores sort and page', () => {
+    expect(hasFilters({ sort: 'priority', page: 3 })).toBe(false)
+    expect(hasFilters({ q: 'x', page: 1 })).toBe(true)
+  })
+})
+
+describe('API paths', () => {
+  it('lists with the same parameters as the page URL', () => {
+    expect(listApiPath('ab-game', { status: 'open', page: 2 })).toBe('/projects/ab-game/bugs?status=open&page=2')
+  })
+  it('exports with status and priority only', () => {
+    expect(exportHref('ab-game', { status: 'open', priority: 'high' })).toBe('/api/projects/ab-game/bugs/export?status=open&priority=high')
+    expect(exportHref('ab-game', {})).toBe('/api/projects/ab-game/bugs/export')
+  })
+})

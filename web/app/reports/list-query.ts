@@ -1,0 +1,101 @@
+import { CATEGORY_OPTIONS, isOption, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, STATUS_OPTIONS } from './report-enums'
+import type { Category, Priority, Sort, Source, Status } from './report-enums'
+
+/** Everything that selects a page of the report list; the URL of the list holds exactly this. */
+export interface ListQuery {
+  status?: Status
+  priority?: Priority
+  category?: Category
+  /** A member's user id, or `unassigned`. */
+  assigned_to?: string
+  /** A label id. */
+  label?: string
+  source?: Source
+  error_type?: string
+  q?: string
+  /** Absent means newest first, the server's default. */
+  sort?: Exclude<Sort, 'newest'>
+  page: number
+}
+
+/** The filter keys, in the order they appear in URLs (a stable order keeps shared links identical). */
+export const FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q'] as const
+export type FilterKey = (typeof FILTER_KEYS)[number]
+
+// Free-text filters get the server's own length limits, so a hand-edited URL never yields a 400.
+const MAX_LENGTH: Record<'assigned_to' | 'label' | 'error_type' | 'q', number> = { assigned_to: 100, label: 100, error_type: 200, q: 500 }
+const MAX_PAGE = 1_000_000
+
+const text = (params: URLSearchParams, key: keyof typeof MAX_LENGTH): string | undefined => {
+  const v = params.get(key)
+  if (v === null) return undefined
+  const limited = v.slice(0, MAX_LENGTH[key])
+  return key === 'q' ? (limited.trim() ? limited : undefined) : limited.trim() || undefined
+}
+
+/** Reads a list query from a URL query string; unknown or malformed values are dropped, never guessed. */
+export function parseListQuery(search: string | URLSearchParams): ListQuery {
+  const params = typeof search === 'string' ? new URLSearchParams(search.startsWith('?') ? search.slice(1) : search) : search
+  const query: ListQuery = { page: 1 }
+  const status = params.get('status')
+  if (isOption(STATUS_OPTIONS, status)) query.status = status
+  const priority = params.get('priority')
+  if (isOption(PRIORITY_OPTIONS, priority)) query.priority = priority
+  const category = params.get('category')
+  if (isOption(CATEGORY_OPTIONS, category)) query.category = category
+  const source = params.get('source')
+  if (isOption(SOURCE_OPTIONS, source)) query.source = source
+  const sort = params.get('sort')
+  if (isOption(SORT_OPTIONS, sort) && sort !== 'newest') query.sort = sort
+  for (const key of ['assigned_to', 'label', 'error_type', 'q'] as const) {
+    const v = text(params, key)
+    if (v !== undefined) query[key] = v
+  }
+  const page = params.get('page')
+  if (page !== null && /^\d{1,7}$/.test(page)) query.page = Math.min(Math.max(1, Number(page)), MAX_PAGE)
+  return query
+}
+
+/** The query as URL parameters: filters in FILTER_KEYS order, then sort, then page; defaults left out. */
+export function listQueryParams(query: ListQuery): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const key of FILTER_KEYS) {
+    const v = query[key]
+    if (v !== undefined && v !== '') params.set(key, v)
+  }
+  if (query.sort) params.set('sort', query.sort)
+  if (query.page > 1) params.set('page', String(query.page))
+  return params
+}
+
+/** `?status=open&page=2`, or '' for the default list. */
+export function listQueryString(query: ListQuery): string {
+  const s = listQueryParams(query).toString()
+  return s ? `?${s}` : ''
+}
+
+/** The query with one filter (or the sort) changed; any change of what is listed goes back to page 1. */
+export function withFilter<K extends FilterKey | 'sort'>(query: ListQuery, key: K, value: ListQuery[K] | Sort | '' | undefined): ListQuery {
+  const next: ListQuery = { ...query, page: 1 }
+  if (value === undefined || value === '' || (key === 'sort' && value === 'newest')) delete next[key]
+  else next[key] = value as ListQuery[K]
+  return next
+}
+
+/** The query on another page. */
+export const withPage = (query: ListQuery, page: number): ListQuery => ({ ...query, page: Math.min(Math.max(1, Math.floor(page)), MAX_PAGE) })
+
+/** Whether any filter (not the sort or page) is set. */
+export const hasFilters = (query: ListQuery): boolean => FILTER_KEYS.some((k) => query[k] !== undefined)
+
+/** The API path of the list page for `query`. */
+export const listApiPath = (slug: string, query: ListQuery): string => `/projects/${encodeURIComponent(slug)}/bugs${listQueryString(query)}`
+
+/** The CSV export link: the export route filters by status and priority only. */
+export function exportHref(slug: string, query: Pick<ListQuery, 'status' | 'priority'>): string {
+  const params = new URLSearchParams()
+  if (query.status) params.set('status', query.status)
+  if (query.priority) params.set('priority', query.priority)
+  const s = params.toString()
+  return `/api/projects/${encodeURIComponent(slug)}/bugs/export${s ? `?${s}` : ''}`
+}

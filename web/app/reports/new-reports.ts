@@ -1,0 +1,10 @@
+/** How many of the newest report numbers are above `baseline`; `more` when the whole batch is new (there may be others beyond it). */
+export function countNewReports(baseline: number, newestNumbers: readonly number[]): { count: number; more: boolean } {
+  const count = newestNumbers.filter((n) => n > baseline).length
+  return { count, more: count > 0 && count === newestNumbers.length }
+}
+
+/** "1 new report", "3 new reports", "25+ new reports". */
+export function newReportsMessage({ count, more }: { count: number; more: boolean }): string {
+  return `${count}${more ? '+' : ''} new report${count === 1 && !more ? '' : 's'}`
+}

@@ -1,0 +1,62 @@
+import type { Category, Priority, Status } from '../../../src/modules/reports/reports.table'
+
+/** A value of an enumeration with the words the dashboard shows for it. */
+export interface EnumOption<T extends string> {
+  value: T
+  label: string
+}
+
+// Kept here rather than imported at runtime: the server module would pull Drizzle into the bundle.
+// The `satisfies` clauses make the type check fail when the server's enumerations change.
+export const STATUS_OPTIONS = [
+  { value: 'open', label: 'Open' },
+  { value: 'in_progress', label: 'In progress' },
+  { value: 'resolved', label: 'Resolved' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'wont_fix', label: "Won't fix" },
+] as const satisfies readonly EnumOption<Status>[]
+
+export const PRIORITY_OPTIONS = [
+  { value: 'critical', label: 'Critical' },
+  { value: 'high', label: 'High' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'low', label: 'Low' },
+] as const satisfies readonly EnumOption<Priority>[]
+
+export const CATEGORY_OPTIONS = [
+  { value: 'crash', label: 'Crash' },
+  { value: 'visual', label: 'Visual' },
+  { value: 'gameplay', label: 'Gameplay' },
+  { value: 'performance', label: 'Performance' },
+  { value: 'audio', label: 'Audio' },
+  { value: 'ui', label: 'UI' },
+  { value: 'network', label: 'Network' },
+  { value: 'other', label: 'Other' },
+] as const satisfies readonly EnumOption<Category>[]
+
+export const SOURCE_OPTIONS = [
+  { value: 'user', label: 'Players and team' },
+  { value: 'system', label: 'Auto-filed errors' },
+] as const satisfies readonly EnumOption<'user' | 'system'>[]
+
+export const SORT_OPTIONS = [
+  { value: 'newest', label: 'Newest first' },
+  { value: 'updated', label: 'Recently updated' },
+  { value: 'priority', label: 'Priority' },
+  { value: 'upvotes', label: 'Most upvoted' },
+] as const satisfies readonly EnumOption<'newest' | 'updated' | 'priority' | 'upvotes'>[]
+
+export type Source = (typeof SOURCE_OPTIONS)[number]['value']
+export type Sort = (typeof SORT_OPTIONS)[number]['value']
+export type { Category, Priority, Status }
+
+/** The label of `value` among `options`, or the raw value when it is unknown. */
+export function labelOf(options: readonly EnumOption<string>[], value: string | null | undefined): string {
+  if (value == null) return ''
+  return options.find((o) => o.value === value)?.label ?? value
+}
+
+/** Whether `value` is one of `options`' values (narrows it). */
+export function isOption<T extends string>(options: readonly EnumOption<T>[], value: string | null | undefined): value is T {
+  return value != null && options.some((o) => o.value === value)
+}
