@@ -4,6 +4,7 @@ import { apiDocs } from './docs/openapi'
 import { httpPipeline } from './http/pipeline'
 import { healthRoutes } from './modules/health/health.routes'
 import { modules } from './modules/registry'
+import { publicPagesRoutes } from '../web/server/public-pages.routes'
 
 /** Builds the whole HTTP app over `deps` without listening; tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
@@ -14,6 +15,7 @@ export function createApp(deps: AppDeps) {
     for (const m of modules) if (m.routes) api.use(m.routes(deps))
     app.use(api)
   }
+  app.use(publicPagesRoutes(deps))
   return app
 }
 

@@ -17,6 +17,10 @@ export type PublicProject = { id: string; accountId: string }
 const findProject = (db: DbOrTx, slug: string): PublicProject | undefined =>
   db.select({ id: projects.id, accountId: projects.accountId }).from(projects).where(eq(projects.slug, slug)).get()
 
+/** Name and visibility of the project behind a public page (titles, the report form), or undefined; never its key. */
+export const publicProjectInfo = (db: DbOrTx, slug: string): (PublicProject & { name: string; isPublic: boolean }) | undefined =>
+  db.select({ id: projects.id, accountId: projects.accountId, name: projects.name, isPublic: projects.isPublic }).from(projects).where(eq(projects.slug, slug)).get()
+
 /** The project behind a public page, or 404. */
 export function projectBySlug(db: DbOrTx, slug: string): PublicProject {
   const p = findProject(db, slug)

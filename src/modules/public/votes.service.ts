@@ -75,3 +75,16 @@ export function voteOnRoadmap(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string,
   if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
   return castVote(deps, project, reportNumber, voter, inArray(reports.status, settings.statuses))
 }
+
+/** Which of `reportNumbers` (reports of the project) `voter` has already voted for: the public pages mark those buttons. */
+export function votedNumbers(deps: Pick<AppDeps, 'db' | 'clock'>, projectId: string, reportNumbers: number[], voter: Voter): Set<number> {
+  if (reportNumbers.length === 0) return new Set()
+  const key = voterKey(voteSecret(deps.db, deps.clock.now()), voter)
+  const rows = deps.db
+    .select({ n: reports.reportNumber })
+    .from(reportVotes)
+    .innerJoin(reports, eq(reports.seq, reportVotes.reportSeq))
+    .where(and(eq(reportVotes.voterKey, key), eq(reports.projectId, projectId), inArray(reports.reportNumber, reportNumbers)))
+    .all()
+  return new Set(rows.map((r) => r.n))
+}

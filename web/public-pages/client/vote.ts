@@ -1,0 +1,34 @@
+/**
+ * The public pages' only script: vote buttons call the public vote API instead of posting the form,
+ * then show the new count and the voted state. Without it the form POST does the same.
+ */
+
+interface VoteAnswer {
+  ok: boolean
+  data?: { upvotes: number; is_new: boolean }
+}
+
+function enhance(form: HTMLFormElement): void {
+  const api = form.dataset.api
+  const button = form.querySelector<HTMLButtonElement>('button.vote')
+  const count = form.querySelector<HTMLElement>('.count')
+  if (!api || !button || !count) return
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    if (button.getAttribute('aria-pressed') === 'true') return
+    button.disabled = true
+    try {
+      const res = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'omit' })
+      const answer = (await res.json()) as VoteAnswer
+      if (!res.ok || !answer.data) throw new Error(`vote answered ${res.status}`)
+      count.textContent = String(answer.data.upvotes)
+      button.setAttribute('aria-pressed', 'true')
+      button.setAttribute('aria-label', (button.getAttribute('aria-label') ?? '').replace(/^Upvote:/, 'Upvoted:'))
+    } catch {
+      // Rate limited or offline: leave the button as it was so the player may try again.
+      button.disabled = false
+    }
+  })
+}
+
+document.querySelectorAll<HTMLFormElement>('form.vote-form[data-api]').forEach(enhance)

@@ -1,0 +1,24 @@
+/** Player-facing names of report statuses and categories. */
+export const STATUS_LABELS: Record<string, string> = {
+  open: 'Open',
+  in_progress: 'In progress',
+  resolved: 'Resolved',
+  closed: 'Closed',
+  wont_fix: "Won't fix",
+}
+
+export const CATEGORY_LABELS: Record<string, string> = {
+  crash: 'Crash',
+  visual: 'Visual',
+  gameplay: 'Gameplay',
+  performance: 'Performance',
+  audio: 'Audio',
+  ui: 'UI',
+  network: 'Network',
+  other: 'Other',
+}
+
+export const PRIORITY_LABELS: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' }
+
+/** A date as players read it, e.g. "23 Nov 2026". */
+export const shortDate = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
