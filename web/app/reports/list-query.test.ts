@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exportHref, hasFilters, listApiPath, listQueryString, parseListQuery, withFilter, withPage, type ListQuery } from './list-query'
+import { exportHref, hasFilters, listApiPath, listFromReportSearch, listHref, listQueryString, parseListQuery, reportHref, withFilter, withPage, type ListQuery } from './list-query'
 
 describe('parseListQuery', () => {
   it.each<[string, ListQuery]>([
@@ -87,5 +87,20 @@ describe('API paths', () => {
   it('exports with status and priority only', () => {
     expect(exportHref('ab-game', { status: 'open', priority: 'high' })).toBe('/api/projects/ab-game/bugs/export?status=open&priority=high')
     expect(exportHref('ab-game', {})).toBe('/api/projects/ab-game/bugs/export')
+  })
+})
+
+describe('report links remember their list', () => {
+  it('carries the list query into the report URL and back', () => {
+    const from: ListQuery = { status: 'open', q: 'a&b', page: 3 }
+    const href = reportHref('g', 12, from)
+    expect(href).toBe('/projects/g/reports/12?list=status%3Dopen%26q%3Da%2526b%26page%3D3')
+    expect(listFromReportSearch(new URL(href, 'http://x').search)).toEqual(from)
+    expect(listHref('g', from)).toBe('/projects/g/reports?status=open&q=a%26b&page=3')
+  })
+  it('the default list is still a list; a direct visit is none', () => {
+    expect(listFromReportSearch(new URL(reportHref('g', 1, { page: 1 }), 'http://x').search)).toEqual({ page: 1 })
+    expect(reportHref('g', 1)).toBe('/projects/g/reports/1')
+    expect(listFromReportSearch('')).toBeNull()
   })
 })

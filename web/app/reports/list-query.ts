@@ -99,3 +99,25 @@ export function exportHref(slug: string, query: Pick<ListQuery, 'status' | 'prio
   const s = params.toString()
   return `/api/projects/${encodeURIComponent(slug)}/bugs/export${s ? `?${s}` : ''}`
 }
+
+/** The list page URL for `query`. */
+export const listHref = (slug: string, query: ListQuery): string => `/projects/${encodeURIComponent(slug)}/reports${listQueryString(query)}`
+
+/**
+ * A report page URL that remembers the list it was opened from (`?list=…`), so the report page can
+ * offer the previous and next report of that list and a way back to it.
+ */
+export function reportHref(slug: string, number: number, from?: ListQuery): string {
+  const base = `/projects/${encodeURIComponent(slug)}/reports/${number}`
+  if (!from) return base
+  // `page=1` stands for the default list so that "came from the list" survives an empty query.
+  const list = listQueryParams(from).toString() || 'page=1'
+  return `${base}?${new URLSearchParams({ list }).toString()}`
+}
+
+/** The list a report page was opened from (its `list` parameter), or null for a direct visit. */
+export function listFromReportSearch(search: string | URLSearchParams): ListQuery | null {
+  const params = typeof search === 'string' ? new URLSearchParams(search.startsWith('?') ? search.slice(1) : search) : search
+  const list = params.get('list')
+  return list === null || list === '' ? null : parseListQuery(list)
+}

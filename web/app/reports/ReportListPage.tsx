@@ -1,0 +1,173 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { createResource } from '../api/resource'
+import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
+import { currentSearch, navigate, type RouteProps } from '../router'
+import { can } from '../session'
+import { BulkBar } from './BulkBar'
+import { exportHref, hasFilters, listHref, listQueryString, parseListQuery, reportHref, withPage, type ListQuery } from './list-query'
+import { newReportsMessage } from './new-reports'
+import { useProjectLookups } from './project-lookups'
+import { QuickEditDialog, type QuickEdit } from './QuickEditDialog'
+import { ReportFilters } from './ReportFilters'
+import { ReportRows } from './ReportRows'
+import { reportsApi } from './reports-api'
+import { ShortcutsDialog } from './ShortcutsDialog'
+import { createShortcutDispatcher, LIST_SHORTCUTS } from './shortcuts'
+import { useNewReports } from './use-new-reports'
+
+/** `/projects/:slug/reports`: the filtered, searchable, paged list; everything that selects the page lives in the URL. */
+export function ReportListPage({ params }: RouteProps) {
+  const slug = params.slug!
+  const search = currentSearch.value
+  const query = useMemo(() => parseListQuery(search), [search])
+  const key = `${slug}${listQueryString(query)}`
+  const list = useMemo(() => createResource((signal) => reportsApi.list(slug, query, signal)), [key])
+  useEffect(() => void list.reload(), [list])
+  const lookups = useProjectLookups(slug)
+  const members = lookups.members.data.value
+  const labels = lookups.labels.data.value
+  const fresh = useNewReports(slug)
+
+  const [cursor, setCursor] = useState(0)
+  const [selected, setSelected] = useState<Set<number>>(new Set())
+  const [quick, setQuick] = useState<QuickEdit | null>(null)
+  const [help, setHelp] = useState(false)
+  const searchRef = useRef<HTMLInputElement>(null)
+  // A new page of results starts with the cursor on its first row and nothing selected.
+  useEffect(() => {
+    setCursor(0)
+    setSelected(new Set())
+  }, [key])
+
+  const page = list.data.value
+  const bugs = page?.bugs ?? []
+  const go = (next: ListQuery, opts?: { replace?: boolean }) => navigate(listHref(slug, next), opts)
+  const reload = () => {
+    void list.reload()
+    void lookups.errorTypes.reload()
+  }
+  const toggle = (n: number) =>
+    setSelected((s) => {
+      const next = new Set(s)
+      if (!next.delete(n)) next.add(n)
+      return next
+    })
+  const targets = () => (selected.size > 0 ? [...selected] : bugs[cursor] ? [bugs[cursor]!.report_number] : [])
+
+  const dispatch = createShortcutDispatcher(LIST_SHORTCUTS, {
+    next: () => setCursor((c) => Math.min(c + 1, Math.max(0, bugs.length - 1))),
+    previous: () => setCursor((c) => Math.max(c - 1, 0)),
+    select: () => bugs[cursor] && toggle(bugs[cursor]!.report_number),
+    open: () => bugs[cursor] && navigate(reportHref(slug, bugs[cursor]!.report_number, query)),
+    search: () => searchRef.current?.focus(),
+    status: () => can('bugs.edit') && targets().length > 0 && setQuick('status'),
+    assign: () => can('bugs.assign') && targets().length > 0 && setQuick('assign'),
+    label: () => can('labels.manage') && targets().length > 0 && setQuick('label'),
+    help: () => setHelp(true),
+  })
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      // A dialog open on top of the list has the keyboard to itself.
+      if (quick || help || document.querySelector('dialog[open]')) return
+      dispatch(e)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  })
+  useEffect(() => {
+    document.querySelector<HTMLElement>('.report-table tr.is-current')?.scrollIntoView?.({ block: 'nearest' })
+  }, [cursor])
+
+  const total = page ? `${page.total.toLocaleString()}${page.total_capped ? '+' : ''} report${page.total === 1 ? '' : 's'}` : ''
+  return (
+    <Page
+      title="Reports"
+      subtitle={total}
+      actions={
+        <>
+          <ButtonLink href={exportHref(slug, query)} download="">
+            Export CSV
+          </ButtonLink>
+          <Button variant="ghost" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+            Keyboard shortcuts
+          </Button>
+        </>
+      }
+    >
+      {fresh.count > 0 && (
+        <div class="notice new-reports" role="status">
+          <Button
+            variant="primary"
+            size="sm"
+            onClick={() => {
+              fresh.reset()
+              reload()
+            }}
+          >
+            {newReportsMessage(fresh)}: show them
+          </Button>
+        </div>
+      )}
+      <ReportFilters query={query} onChange={go} labels={labels} members={members} errorTypes={lookups.errorTypes.data.value} searchRef={searchRef} />
+      {(query.status || query.priority) && (query.q || query.category || query.label || query.assigned_to || query.source || query.error_type) && (
+        <p class="muted small">The CSV export applies the status and priority filters only.</p>
+      )}
+      {selected.size > 0 && <BulkBar slug={slug} selected={[...selected]} members={members} onDone={reload} onClear={() => setSelected(new Set())} />}
+      {list.error.value && !page ? (
+        <ErrorState title="Could not load the reports" message={list.error.value.message} onRetry={reload} />
+      ) : !page ? (
+        <Spinner label="Loading reports…" />
+      ) : bugs.length === 0 ? (
+        hasFilters(query) ? (
+          <EmptyState title="No report matches" action={<ButtonLink href={listHref(slug, { page: 1 })}>Clear filters</ButtonLink>}>
+            Try fewer filters or other search words.
+          </EmptyState>
+        ) : query.page > 1 ? (
+          <EmptyState title="This page is empty" action={<ButtonLink href={listHref(slug, withPage(query, 1))}>Go to the first page</ButtonLink>} />
+        ) : (
+          <EmptyState title="No reports yet">Reports appear here when players or the game SDK file them, or when your team does.</EmptyState>
+        )
+      ) : (
+        <div aria-busy={list.loading.value || undefined}>
+          {list.error.value && <ErrorState title="Could not refresh the reports" message={list.error.value.message} onRetry={reload} />}
+          <ReportRows
+            slug={slug}
+            query={query}
+            bugs={bugs}
+            members={members}
+            cursor={cursor}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={(on) => setSelected(on ? new Set(bugs.map((b) => b.report_number)) : new Set())}
+            onCursor={setCursor}
+          />
+          <Pager slug={slug} query={query} totalPages={page.total_pages} />
+        </div>
+      )}
+      <QuickEditDialog
+        slug={slug}
+        mode={quick}
+        targets={targets()}
+        members={members}
+        labels={labels}
+        onClose={() => setQuick(null)}
+        onDone={reload}
+      />
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} shortcuts={LIST_SHORTCUTS} />
+    </Page>
+  )
+}
+
+/** Previous/next page links and the position. */
+function Pager({ slug, query, totalPages }: { slug: string; query: ListQuery; totalPages: number }) {
+  if (totalPages <= 1 && query.page === 1) return null
+  return (
+    <nav class="pager" aria-label="Pages">
+      {query.page > 1 ? <a href={listHref(slug, withPage(query, query.page - 1))} rel="prev">Previous page</a> : <span class="muted">Previous page</span>}
+      <span>
+        Page {query.page} of {Math.max(totalPages, 1)}
+      </span>
+      {query.page < totalPages ? <a href={listHref(slug, withPage(query, query.page + 1))} rel="next">Next page</a> : <span class="muted">Next page</span>}
+    </nav>
+  )
+}

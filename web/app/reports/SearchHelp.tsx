@@ -1,0 +1,34 @@
+/** The search syntax, explained beside the search box (a disclosure: keyboard and screen-reader friendly). */
+export function SearchHelp() {
+  return (
+    <details class="search-help">
+      <summary>Search syntax</summary>
+      <div class="search-help-body" role="note" aria-label="Search syntax">
+        <p>Searches titles and descriptions. Every word must match unless joined by OR.</p>
+        <dl>
+          <dt>
+            <code>save crash</code>
+          </dt>
+          <dd>both words, anywhere</dd>
+          <dt>
+            <code>"save file"</code>
+          </dt>
+          <dd>the exact phrase</dd>
+          <dt>
+            <code>crash -audio</code>
+          </dt>
+          <dd>leave out reports with a word (or a "-quoted phrase")</dd>
+          <dt>
+            <code>load*</code>
+          </dt>
+          <dd>words starting with a prefix: load, loading, loader</dd>
+          <dt>
+            <code>freeze OR hang</code>
+          </dt>
+          <dd>either word</dd>
+        </dl>
+        <p class="muted">Upper and lower case and punctuation are ignored; operators like NEAR are searched as plain words.</p>
+      </div>
+    </details>
+  )
+}

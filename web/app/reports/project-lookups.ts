@@ -1,0 +1,44 @@
+/** The project's labels, members and error types: read once per project visit and shared by the list and report screens. */
+import { useEffect, useMemo } from 'preact/hooks'
+import { createResource, type Resource } from '../api/resource'
+import type { Member } from '../api/types'
+import type { ErrorTypeCount, Label } from './report-types'
+import { reportsApi } from './reports-api'
+
+export interface ProjectLookups {
+  labels: Resource<Label[]>
+  members: Resource<Member[]>
+  errorTypes: Resource<ErrorTypeCount[]>
+}
+
+const cache = new Map<string, ProjectLookups>()
+
+/** The lookups of `slug`, loaded on first use; `reload` on one of them refreshes it for every screen. */
+export function projectLookups(slug: string): ProjectLookups {
+  let found = cache.get(slug)
+  if (!found) {
+    found = {
+      labels: createResource(() => reportsApi.labels(slug)),
+      members: createResource(async () => (await reportsApi.members(slug)).members),
+      errorTypes: createResource(() => reportsApi.errorTypes(slug)),
+    }
+    cache.set(slug, found)
+  }
+  return found
+}
+
+/** `projectLookups` as a hook: starts the loads that have not run yet. */
+export function useProjectLookups(slug: string): ProjectLookups {
+  const lookups = useMemo(() => projectLookups(slug), [slug])
+  useEffect(() => {
+    for (const r of Object.values(lookups) as Resource<unknown>[]) if (r.data.value === undefined && !r.loading.value) void r.reload()
+  }, [lookups])
+  return lookups
+}
+
+/** A member's name for display (name, else email), or a fallback for someone no longer on the team. */
+export function memberName(members: readonly Member[] | undefined, userId: string | null | undefined): string {
+  if (!userId) return 'Unassigned'
+  const m = members?.find((x) => x.user_id === userId)
+  return m ? m.name || m.email : 'Former member'
+}

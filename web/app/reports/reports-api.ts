@@ -1,0 +1,43 @@
+/** The report routes the dashboard calls, typed; paths are relative to /api. */
+import { api, projectPath } from '../api/client'
+import type { Roster } from '../api/types'
+import type {
+  ActivityEntry,
+  Attachment,
+  BulkDeleted,
+  BulkUpdateBody,
+  BulkUpdated,
+  Created,
+  CreateCommentBody,
+  CreateLabelBody,
+  ErrorTypeCount,
+  Label,
+  OccurrencePage,
+  ReportDetail,
+  ReportListPage,
+  SimilarReport,
+  UpdateReportBody,
+} from './report-types'
+import { listApiPath, type ListQuery } from './list-query'
+
+const bug = (slug: string, number: number, rest = '') => projectPath(slug, `/bugs/${number}${rest}`)
+
+export const reportsApi = {
+  list: (slug: string, query: ListQuery, signal?: AbortSignal) => api.get<ReportListPage>(listApiPath(slug, query), { signal }),
+  read: (slug: string, number: number, signal?: AbortSignal) => api.get<ReportDetail>(bug(slug, number), { signal }),
+  update: (slug: string, number: number, body: UpdateReportBody) => api.patch<{ message: string }>(bug(slug, number), body),
+  bulkUpdate: (slug: string, body: BulkUpdateBody) => api.patch<BulkUpdated>(projectPath(slug, '/bugs/bulk'), body),
+  bulkDelete: (slug: string, numbers: number[]) => api.delete<BulkDeleted>(projectPath(slug, '/bugs/bulk'), { bug_numbers: numbers }),
+  errorTypes: (slug: string) => api.get<ErrorTypeCount[]>(projectPath(slug, '/error-types')),
+  similar: (slug: string, title: string, signal?: AbortSignal) => api.get<SimilarReport[]>(projectPath(slug, '/bugs/similar'), { query: { title }, signal }),
+  activity: (slug: string, number: number, signal?: AbortSignal) => api.get<ActivityEntry[]>(bug(slug, number, '/activity'), { signal }),
+  occurrences: (slug: string, number: number, page: number, signal?: AbortSignal) => api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page }, signal }),
+  split: (slug: string, number: number, occurrenceIds: string[]) => api.post<Created>(bug(slug, number, '/split'), { occurrence_ids: occurrenceIds }),
+  attachments: (slug: string, number: number, signal?: AbortSignal) => api.get<Attachment[]>(bug(slug, number, '/attachments'), { signal }),
+  comment: (slug: string, number: number, body: CreateCommentBody) => api.post<{ id: string }>(bug(slug, number, '/comments'), body),
+  labels: (slug: string) => api.get<Label[]>(projectPath(slug, '/labels')),
+  createLabel: (slug: string, body: CreateLabelBody) => api.post<Label>(projectPath(slug, '/labels'), body),
+  addLabel: (slug: string, number: number, labelId: string) => api.post<{ message: string }>(bug(slug, number, '/labels'), { label_id: labelId }),
+  removeLabel: (slug: string, number: number, labelId: string) => api.delete<{ message: string }>(bug(slug, number, `/labels/${encodeURIComponent(labelId)}`)),
+  members: (slug: string) => api.get<Roster>(projectPath(slug, '/members')),
+}
