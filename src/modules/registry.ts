@@ -11,10 +11,12 @@ import { permissionsModule } from './permissions/permissions.module'
 import { projectsModule } from './projects/projects.module'
 import { publicModule } from './public/public.module'
 import { reportsModule } from './reports/reports.module'
+import { retentionModule } from './retention/retention.module'
 import { sdkModule } from './sdk/sdk.module'
 import { settingsModule } from './settings/settings.module'
 import { teamModule } from './team/team.module'
 import { webhooksModule } from './webhooks/webhooks.module'
+import { workflowModule } from './workflow/workflow.module'
 
 export type { DomainModule }
 
@@ -24,6 +26,7 @@ export const modules: DomainModule[] = [
   authModule,
   projectsModule,
   reportsModule,
+  workflowModule,
   commentsModule,
   labelsModule,
   attachmentsModule,
@@ -36,4 +39,5 @@ export const modules: DomainModule[] = [
   teamModule,
   permissionsModule,
   billingModule,
+  retentionModule,
 ]

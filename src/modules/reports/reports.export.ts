@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { listFields, valuesOfReports } from '../workflow/custom-fields.service'
 import { csvRow } from './csv'
 import { type Priority, reports, type Status } from './reports.table'
 
@@ -35,6 +36,7 @@ function prepareChunk(db: Db, byStatus: boolean, byPriority: boolean) {
   return db
     .select({
       seq: reports.seq,
+      id: reports.id,
       reportNumber: reports.reportNumber,
       title: reports.title,
       description: reports.description,
@@ -68,21 +70,28 @@ function chunkStatement(db: Db, byStatus: boolean, byPriority: boolean) {
   return st
 }
 
+/** A custom field value as one CSV cell: lists joined with "; ", empty when unset. */
+const csvValue = (v: unknown) => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join('; ') : String(v))
+
 /**
  * The project's live reports as a CSV stream, oldest first: each pull reads the next keyset chunk
  * (seq > last seen), so a 1M-report export never holds more than one chunk in memory.
  */
 export function exportReportsCsv(db: Db, projectId: string, filters: { status?: Status; priority?: Priority }): ReadableStream<Uint8Array> {
   const st = chunkStatement(db, filters.status !== undefined, filters.priority !== undefined)
+  // Custom fields follow the fixed columns, one column per definition, named after the field.
+  const fields = listFields(db, projectId)
   const encoder = new TextEncoder()
   let after = 0
   let headerSent = false
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      let out = headerSent ? '' : csvRow(HEADER)
+      let out = headerSent ? '' : csvRow([...HEADER, ...fields.map((f) => f.name)])
       headerSent = true
       const rows = st.all({ projectId, after, status: filters.status, priority: filters.priority })
+      const custom = fields.length ? valuesOfReports(db, rows.map((r) => r.id)) : null
       for (const r of rows) {
+        const values = custom?.get(r.id)
         out += csvRow([
           r.reportNumber,
           r.title,
@@ -100,6 +109,7 @@ export function exportReportsCsv(db: Db, projectId: string, filters: { status?: 
           r.reporterName,
           r.createdAt.toISOString(),
           r.updatedAt.toISOString(),
+          ...fields.map((f) => csvValue(values?.get(f.id))),
         ])
       }
       if (out) controller.enqueue(encoder.encode(out))

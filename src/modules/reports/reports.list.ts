@@ -17,7 +17,10 @@ export const LIST_PAGE_SIZE = 25
  */
 export const COUNT_CAP = 10_000
 
-export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated'
+export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due'
+
+/** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
+const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
 
 export interface ListFilters {
   status?: Status
@@ -29,8 +32,16 @@ export interface ListFilters {
   source?: 'user' | 'system'
   errorType?: string
   q?: string
+  /** Only reports with an unresolved blocker. */
+  blocked?: boolean
+  /** Only reports due before `now` and not done. */
+  overdue?: boolean
+  /** Only reports whose select custom field has this option. */
+  customField?: { fieldId: string; option: string }
   sort?: ListSort
   page: number
+  /** The clock's time, for `overdue`. */
+  now?: Date
 }
 
 /** Which filters are present: one prepared statement pair per shape, built on first use. */
@@ -49,6 +60,11 @@ interface Shape {
    * never means sorting hundreds of thousands of rows. `exclude`: only `-terms` were given.
    */
   q: 'match' | 'matchSet' | 'exclude' | null
+  blocked: boolean
+  overdue: boolean
+  customField: boolean
+  /** sort=due reads dated reports in due order, then undated ones newest first (two index walks). */
+  dated: 'yes' | 'no' | null
   sort: ListSort
 }
 
@@ -68,6 +84,15 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.label) c.push(inArray(reports.seq, db.select({ seq: reportLabels.reportSeq }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
   if (s.source) c.push(eq(reports.source, ph('source')))
   if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
+  if (s.blocked) {
+    c.push(
+      sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
+    )
+  }
+  if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
+  if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
+  if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
+  if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
   if (s.q === 'matchSet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
   // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
@@ -89,6 +114,8 @@ function ordering(s: Shape): SQL[] {
       return [desc(reports.upvotes), desc(reports.seq)]
     case 'updated':
       return [desc(reports.updatedAt), desc(reports.seq)]
+    case 'due':
+      return s.dated === 'yes' ? [asc(reports.dueDate), desc(reports.seq)] : [newest]
     default:
       return [newest]
   }
@@ -182,6 +209,19 @@ function excludeWindow(db: Db, projectId: string, countFrom: (minSeq: number) =>
 }
 
 /**
+ * A page in due order: dated reports earliest first, then undated ones newest first. Each part is one
+ * index walk; the dated count (bounded by COUNT_CAP) tells where the undated part starts.
+ */
+function dueOrderPage(db: Db, shape: Shape, params: Record<string, unknown>, offset: number) {
+  const dated = statementsFor(db, { ...shape, dated: 'yes' })
+  const rows = dated.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
+  if (rows.length === LIST_PAGE_SIZE) return rows
+  const datedCount = Math.min(dated.count.get(params)?.n ?? 0, COUNT_CAP)
+  const rest = statementsFor(db, { ...shape, dated: 'no' }).page.all({ ...params, limit: LIST_PAGE_SIZE - rows.length, offset: Math.max(0, offset - datedCount) })
+  return [...rows, ...rest]
+}
+
+/**
  * One page of a project's live reports. A `q` without a usable term (only punctuation, a lone `*`)
  * is ignored, as an empty search box would be.
  */
@@ -197,6 +237,10 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     source: f.source !== undefined,
     errorType: f.errorType !== undefined,
     q: fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null,
+    blocked: f.blocked === true,
+    overdue: f.overdue === true,
+    customField: f.customField !== undefined,
+    dated: null,
     sort: f.sort ?? 'newest',
   }
   const params = {
@@ -209,9 +253,12 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     source: f.source,
     errorType: f.errorType,
     match: ftsExpr ?? undefined,
+    now: f.overdue ? (f.now ?? new Date()).getTime() : undefined,
+    cfField: f.customField?.fieldId,
+    cfOption: f.customField?.option,
   }
   const st = statementsFor(db, shape)
-  const filtered = Object.entries(shape).some(([k, v]) => k !== 'sort' && v !== false && v !== null)
+  const filtered = Object.entries(shape).some(([k, v]) => k !== 'sort' && k !== 'dated' && v !== false && v !== null)
   let total = project.liveReportCount
   let capped = false
   // The window's own count is the answer's total when a window was found; it is kept, not rerun.
@@ -228,7 +275,8 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     total = Math.min(n, COUNT_CAP)
   }
   const pageOf = capped && shape.q === 'match' && shape.sort !== 'newest' ? statementsFor(db, { ...shape, q: 'matchSet' }) : st
-  const rows = pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset: (f.page - 1) * LIST_PAGE_SIZE })
+  const offset = (f.page - 1) * LIST_PAGE_SIZE
+  const rows = shape.sort === 'due' ? dueOrderPage(db, shape, params, offset) : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
   const labelMap = labelsByReport(
     db,
     rows.map((r) => r.id),

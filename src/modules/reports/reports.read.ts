@@ -9,6 +9,10 @@ import { labelsByReport } from './reports.list'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
 import { reportView } from './reports.views'
+import { valuesOf } from '../workflow/custom-fields.service'
+import { dependenciesOf } from '../workflow/dependencies.service'
+
+const DONE = ['resolved', 'closed', 'wont_fix']
 
 const ph = sql.placeholder
 const userName = sql<string | null>`coalesce(${users.displayName}, ${users.name})`
@@ -72,8 +76,15 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files'>, projectId: strin
   const st = statementsFor(deps.db)
   const report = findLiveReport(deps.db, projectId, rawNumber)
   const labels = labelsByReport(deps.db, [report.id]).get(report.id) ?? []
+  const links = dependenciesOf(deps.db, report.id)
   return {
-    bug: reportView(report, labels, deps.files),
+    bug: {
+      ...reportView(report, labels, deps.files),
+      // Unresolved reports blocking this one (the list's blocked=true filter counts the same ones).
+      blocked_by: links.filter((d) => d.relationship === 'blocked_by' && !DONE.includes(d.report.status)).map((d) => d.report),
+    },
+    dependencies: links,
+    custom_fields: valuesOf(deps.db, projectId, report.id),
     comments: st.comments.all({ reportId: report.id }).map((c) => ({
       id: c.id,
       body: c.body,

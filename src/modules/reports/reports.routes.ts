@@ -8,6 +8,7 @@ import { readReport, reportActivity } from './reports.read'
 import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
 import { errorTypeCounts, similarReports } from './reports.search'
 import { createReport, newReportFrom } from './reports.service'
+import { checkNewReportValues, selectFieldFilter } from '../workflow/custom-fields.service'
 
 const tags = ['Bug reports']
 
@@ -27,17 +28,24 @@ export const reportsRoutes = (deps: AppDeps) =>
           source: query.source,
           errorType: query.error_type,
           q: query.q,
+          blocked: query.blocked,
+          overdue: query.overdue,
+          customField: query.custom_field === undefined ? undefined : selectFieldFilter(deps.db, project.id, query.custom_field),
           sort: query.sort,
           page: query.page,
+          now: deps.clock.now(),
         }),
       { project: 'bugs.view', query: listQuery, detail: { tags, summary: 'List reports (filters, full-text q, sort, 25 a page)' } },
     )
     .post(
       '/projects/:slug/bugs',
       ({ project, user, body, set }) => {
-        const report = deps.db.transaction((tx) =>
-          createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id }),
-        )
+        const writeCustomFields = checkNewReportValues(deps.db, project.id, body.custom_fields)
+        const report = deps.db.transaction((tx) => {
+          const created = createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
+          writeCustomFields(tx, created.id, deps.clock.now())
+          return created
+        })
         set.status = 201
         return { id: report.id, report_number: report.reportNumber }
       },

@@ -16,6 +16,8 @@ export const createReportBody = z.object({
   steps_to_reproduce: text(20_000).optional(),
   expected_behavior: text(20_000).optional(),
   actual_behavior: text(20_000).optional(),
+  /** Custom field id → value; required fields must be given (reports.routes.ts). */
+  custom_fields: z.record(z.string().max(100), z.unknown()).optional(),
 })
 
 /** `assigned_to`: a member's user id; "" or null unassigns. */
@@ -48,6 +50,9 @@ export const bulkUpdateBody = z.object({
 
 export const bulkDeleteBody = z.object(selector)
 
+/** A query flag: `true` or `false`. */
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true')
+
 export const listQuery = z.object({
   status: z.enum(STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
@@ -57,7 +62,11 @@ export const listQuery = z.object({
   source: z.enum(SOURCES).optional(),
   error_type: z.string().min(1).max(200).optional(),
   q: z.string().max(500).optional(),
-  sort: z.enum(['priority', 'upvotes', 'updated', 'newest']).optional(),
+  blocked: flag.optional(),
+  overdue: flag.optional(),
+  /** `<select field id>:<option>` */
+  custom_field: z.string().min(3).max(300).optional(),
+  sort: z.enum(['priority', 'upvotes', 'updated', 'newest', 'due']).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 

@@ -1,0 +1,109 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { findLiveReport } from '../reports/reports.read'
+import { createField, deleteField, listFields, readValues, setValue } from './custom-fields.service'
+import { addDependency, dependenciesOf, removeDependency } from './dependencies.service'
+import { setDueDate } from './due-dates.service'
+import { rate, readRatings } from './satisfaction.service'
+import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './templates.service'
+import { createCustomFieldBody, createTemplateBody, dependencyBody, dueDateBody, ratingBody, setCustomFieldBody, updateTemplateBody } from './workflow.schemas'
+
+const tags = ['Report workflow']
+
+/** Spec 4.3 (dependencies, due dates, custom field values, satisfaction) and 4.12 (templates, custom field definitions). */
+export const workflowRoutes = (deps: AppDeps) =>
+  new Elysia()
+    .use(authPlugin(deps))
+    .get('/projects/:slug/bugs/:number/dependencies', ({ project, params }) => dependenciesOf(deps.db, findLiveReport(deps.db, project.id, params.number).id), {
+      project: 'bugs.view',
+      detail: { tags, summary: "A report's dependencies, each seen from this report (blocks or blocked_by)" },
+    })
+    .post(
+      '/projects/:slug/bugs/:number/dependencies',
+      ({ project, user, params, body, set }) => {
+        set.status = 201
+        return addDependency(deps, project, user.id, params.number, body)
+      },
+      { project: 'bugs.edit', body: dependencyBody, detail: { tags, summary: 'Link two reports (400 on self-links and cycles, 409 on duplicates)' } },
+    )
+    .delete(
+      '/projects/:slug/dependencies/:depId',
+      ({ project, user, params }) => {
+        removeDependency(deps, project, user.id, params.depId)
+        return { message: 'Dependency removed' }
+      },
+      { project: 'bugs.edit', detail: { tags, summary: 'Remove a dependency' } },
+    )
+    .patch('/projects/:slug/bugs/:number/due-date', ({ project, user, params, body }) => setDueDate(deps, project, user.id, params.number, body.due_date), {
+      project: 'bugs.edit',
+      body: dueDateBody,
+      detail: { tags, summary: 'Set (ISO date or date-time) or clear (null) the due date' },
+    })
+    .get('/projects/:slug/custom-fields', ({ project }) => listFields(deps.db, project.id).map((f) => ({ id: f.id, name: f.name, field_type: f.fieldType, options: f.options, is_required: f.isRequired, created_at: f.createdAt.toISOString() })), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Custom field definitions' },
+    })
+    .post(
+      '/projects/:slug/custom-fields',
+      ({ project, user, body, set }) => {
+        set.status = 201
+        return createField(deps, { project, userId: user.id }, body)
+      },
+      { project: 'project.settings', body: createCustomFieldBody, detail: { tags, summary: 'Define a custom field (options for select types; 409 on a taken name)' } },
+    )
+    .delete(
+      '/projects/:slug/custom-fields/:fieldId',
+      ({ project, user, params }) => {
+        deleteField(deps, { project, userId: user.id }, params.fieldId)
+        return { message: 'Custom field deleted' }
+      },
+      { project: 'project.settings', detail: { tags, summary: 'Delete a custom field and its values' } },
+    )
+    .get('/projects/:slug/bugs/:number/custom-fields', ({ project, params }) => readValues(deps.db, project.id, params.number), {
+      project: 'bugs.view',
+      detail: { tags, summary: "A report's custom field values" },
+    })
+    .post('/projects/:slug/bugs/:number/custom-fields', ({ project, user, params, body }) => setValue(deps, { project, userId: user.id }, params.number, body), {
+      project: 'bugs.edit',
+      body: setCustomFieldBody,
+      detail: { tags, summary: 'Set (or with null clear) a custom field value, checked against its type' },
+    })
+    .get('/projects/:slug/templates', ({ project }) => listTemplates(deps.db, project.id), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Report templates' },
+    })
+    .post(
+      '/projects/:slug/templates',
+      ({ project, user, body, set }) => {
+        set.status = 201
+        return createTemplate(deps, { project, userId: user.id }, body)
+      },
+      { project: 'project.settings', body: createTemplateBody, detail: { tags, summary: 'Create a report template (409 on a taken name)' } },
+    )
+    .patch('/projects/:slug/templates/:templateId', ({ project, user, params, body }) => updateTemplate(deps, { project, userId: user.id }, params.templateId, body), {
+      project: 'project.settings',
+      body: updateTemplateBody,
+      detail: { tags, summary: 'Change a report template' },
+    })
+    .delete(
+      '/projects/:slug/templates/:templateId',
+      ({ project, user, params }) => {
+        deleteTemplate(deps, { project, userId: user.id }, params.templateId)
+        return { message: 'Template deleted' }
+      },
+      { project: 'project.settings', detail: { tags, summary: 'Delete a report template' } },
+    )
+    .get('/projects/:slug/bugs/:number/satisfaction', ({ project, params }) => readRatings(deps.db, project.id, params.number), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Satisfaction ratings of a report with their average' },
+    })
+    .post(
+      '/projects/:slug/bugs/:number/satisfaction',
+      ({ project, user, params, body, set }) => {
+        const result = rate(deps, project.id, user.id, params.number, body)
+        set.status = result.is_new ? 201 : 200
+        return result
+      },
+      { project: 'bugs.view', body: ratingBody, detail: { tags, summary: 'Rate a report 1 to 5 (a second rating by the same rater replaces the first)' } },
+    )
