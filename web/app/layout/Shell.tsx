@@ -1,0 +1,165 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, messageOf } from '../api/client'
+import { Button, toast } from '../components'
+import { billingConfigured, can, me, projects, signOut } from '../session'
+import { currentPath, Link, navigate } from '../router'
+
+/** The slug of the project the URL is about (`/projects/:slug/…`), if any. */
+export function slugFromPath(path: string): string | null {
+  const m = /^\/projects\/([^/]+)/.exec(path)
+  if (!m || m[1] === 'new') return null
+  try {
+    return decodeURIComponent(m[1]!)
+  } catch {
+    return m[1]!
+  }
+}
+
+/** The dashboard frame: skip link, top bar (brand, project switcher, nav, user menu), banners, main. */
+export function Shell({ children }: { children: ComponentChildren }) {
+  const slug = slugFromPath(currentPath.value)
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a href="/" class="brand" aria-label="Glitchbox home">
+          <span class="brand-mark" aria-hidden="true">
+            ◆
+          </span>
+          <span>Glitchbox</span>
+        </a>
+        <ProjectSwitcher slug={slug} />
+        <nav aria-label="Main" class="mainnav">
+          {slug ? (
+            <>
+              <Link href={`/projects/${encodeURIComponent(slug)}/reports`}>Reports</Link>
+              <Link href={`/projects/${encodeURIComponent(slug)}/settings`}>Settings</Link>
+            </>
+          ) : (
+            <Link href="/" exact>
+              Projects
+            </Link>
+          )}
+          <Link href="/team">Team</Link>
+          {billingConfigured.value && can('billing.manage') && <Link href="/billing">Billing</Link>}
+        </nav>
+        <UserMenu />
+      </header>
+      <VerifyBanner />
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  )
+}
+
+/** A native select of the account's projects; choosing one opens it. */
+function ProjectSwitcher({ slug }: { slug: string | null }) {
+  const list = projects.value
+  if (!list || list.length === 0) return null
+  return (
+    <div class="switcher">
+      <label for="project-switcher" class="sr-only">
+        Project
+      </label>
+      <select
+        id="project-switcher"
+        value={slug ?? ''}
+        onChange={(e) => {
+          const v = e.currentTarget.value
+          if (v === '__new') navigate('/projects/new')
+          else navigate(v ? `/projects/${encodeURIComponent(v)}` : '/')
+        }}
+      >
+        <option value="">All projects</option>
+        {list.map((p) => (
+          <option key={p.slug} value={p.slug}>
+            {p.name}
+          </option>
+        ))}
+        <option value="__new">+ New project…</option>
+      </select>
+    </div>
+  )
+}
+
+/** The signed-in user's menu (a disclosure): account, theme, sign out. */
+function UserMenu() {
+  const user = me.value
+  const [open, setOpen] = useState(false)
+  if (!user) return null
+  const name = user.display_name || user.name || user.email
+  return (
+    <div
+      class="usermenu"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') setOpen(false)
+      }}
+    >
+      <button type="button" class="usermenu-button" aria-expanded={open} aria-controls="user-menu" onClick={() => setOpen(!open)}>
+        {user.avatar_url ? <img src={user.avatar_url} alt="" class="avatar" /> : <span class="avatar avatar-letter" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span>}
+        <span class="usermenu-name">{name}</span>
+        <span class="sr-only">: account menu</span>
+      </button>
+      {open && (
+        <div id="user-menu" class="usermenu-panel" onClick={() => setOpen(false)}>
+          <p class="muted small">{user.email}</p>
+          <a href="/account">Account</a>
+          <a href="/settings/notifications">Notifications</a>
+          <a href="/team">Team</a>
+          <button type="button" class="linklike" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Shown until the email address is verified, with a resend button. */
+function VerifyBanner() {
+  const user = me.value
+  const [busy, setBusy] = useState(false)
+  if (!user || user.email_verified) return null
+  const resend = async () => {
+    setBusy(true)
+    try {
+      const r = await api.post<{ message: string }>('/auth/resend-verification')
+      toast(r.message)
+    } catch (err) {
+      toast(messageOf(err), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div class="banner" role="region" aria-label="Email verification">
+      <span>
+        Please verify your email address <strong>{user.email}</strong>: we sent you a link.
+      </span>
+      <Button size="sm" busy={busy} onClick={resend}>
+        Resend verification email
+      </Button>
+    </div>
+  )
+}
+
+/** The frame of the signed-out pages (sign in, sign up, password reset). */
+export function AuthShell({ children }: { children: ComponentChildren }) {
+  return (
+    <main id="main" class="auth-main">
+      <div class="auth-card">
+        <a href="/login" class="brand brand-center" aria-label="Glitchbox">
+          <span class="brand-mark" aria-hidden="true">
+            ◆
+          </span>
+          <span>Glitchbox</span>
+        </a>
+        {children}
+      </div>
+    </main>
+  )
+}

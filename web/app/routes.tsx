@@ -1,0 +1,25 @@
+/** The dashboard's route table: the first matching pattern wins. */
+import type { Route } from './router'
+import { ForgotPassword, Login, ResetPassword, Signup } from './auth/AuthScreens'
+import { VerifyEmail } from './auth/VerifyEmail'
+import { NewProject } from './projects/NewProject'
+import { ProjectList } from './projects/ProjectList'
+
+const authRoutes: Route[] = [
+  { path: '/login', component: Login, public: true, bare: true, title: 'Sign in' },
+  { path: '/signup', component: Signup, public: true, bare: true, title: 'Sign up' },
+  { path: '/forgot-password', component: ForgotPassword, public: true, bare: true, title: 'Reset your password' },
+  { path: '/reset-password', component: ResetPassword, public: true, bare: true, title: 'Choose a new password' },
+  { path: '/verify-email', component: VerifyEmail, public: true, bare: true, title: 'Email verification' },
+]
+
+const projectRoutes: Route[] = [
+  { path: '/', component: ProjectList, title: 'Projects' },
+  { path: '/projects', component: ProjectList, title: 'Projects' },
+  { path: '/projects/new', component: NewProject, title: 'New project' },
+]
+
+// Report screens (web/app/reports/, owned by the report-screens developer): add their routes here.
+const reportRoutes: Route[] = []
+
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...reportRoutes]

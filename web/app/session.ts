@@ -1,0 +1,96 @@
+/** Who is signed in, what they may do, and their projects: loaded once at boot, reloaded after changes. */
+import { computed, signal } from '@preact/signals'
+import { api, ApiError } from './api/client'
+import type { EffectivePermissions, Me, PermissionKey, ProjectSummary, Theme } from './api/types'
+
+/** undefined while loading, null when signed out. */
+export const me = signal<Me | null | undefined>(undefined)
+export const permissions = signal<EffectivePermissions | undefined>(undefined)
+export const projects = signal<ProjectSummary[] | undefined>(undefined)
+/** Whether Stripe billing is configured on this server (probed once; hides /billing when not). */
+export const billingConfigured = signal(false)
+
+/** Loads the profile; null when the browser has no valid session (no redirect: the caller decides). */
+export async function loadSession(): Promise<Me | null> {
+  try {
+    const profile = await api.get<Me>('/auth/me', { redirectOn401: false })
+    me.value = profile
+    applyTheme(profile.theme)
+    void Promise.all([loadPermissions(), loadProjects(), probeBilling()])
+    return profile
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      me.value = null
+      return null
+    }
+    throw err
+  }
+}
+
+/** Effective permissions of the signed-in member (GET /api/permissions). */
+export async function loadPermissions(): Promise<void> {
+  permissions.value = await api.get<EffectivePermissions>('/permissions').catch(() => permissions.value)
+}
+
+/** The project list used by the switcher and the projects screen. */
+export async function loadProjects(): Promise<void> {
+  projects.value = await api.get<ProjectSummary[]>('/projects').catch(() => projects.value ?? [])
+}
+
+/** Billing routes other than the subscription answer 400 "billing is not configured" without Stripe. */
+async function probeBilling(): Promise<void> {
+  try {
+    await api.get('/billing/pending-downgrade', { redirectOn401: false })
+    billingConfigured.value = true
+  } catch (err) {
+    billingConfigured.value = !(err instanceof ApiError && /not configured/i.test(err.message)) && (err as ApiError).status !== 403
+  }
+}
+
+/** Names of the permissions, for "you need …" reasons. */
+export const PERMISSION_NAMES: Record<PermissionKey, string> = {
+  'bugs.view': 'View reports',
+  'bugs.create': 'File reports',
+  'bugs.edit': 'Edit reports',
+  'bugs.assign': 'Assign reports',
+  'bugs.delete': 'Delete reports',
+  'comments.create': 'Comment',
+  'labels.manage': 'Manage labels',
+  'project.settings': 'Project settings',
+  'project.integrations': 'Integrations',
+  'webhooks.manage': 'Webhooks',
+  'team.invite': 'Invite teammates',
+  'team.permissions': 'Edit permissions',
+  'analytics.view': 'Analytics',
+  'billing.manage': 'Billing',
+}
+
+/** Whether the member holds a permission (false while permissions load). */
+export function can(key: PermissionKey): boolean {
+  return permissions.value?.permissions[key] === true
+}
+
+/** Why a control is disabled, or undefined when the member may use it. */
+export function deniedReason(key: PermissionKey): string | undefined {
+  if (can(key)) return undefined
+  if (!permissions.value) return 'Loading your permissions…'
+  return `You need the “${PERMISSION_NAMES[key]}” permission: ask an owner or admin of the account.`
+}
+
+export const accountRole = computed(() => me.value?.account?.role ?? permissions.value?.role)
+
+/** Applies the profile's theme as `data-theme` on <html>; without one the system preference decides. */
+export function applyTheme(theme: Theme | null | undefined): void {
+  if (typeof document === 'undefined') return
+  const system = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+  document.documentElement.dataset.theme = theme ?? system
+}
+
+/** Signs out: the server clears the cookie; the app goes to the sign-in page. */
+export async function signOut(): Promise<void> {
+  await api.post('/auth/logout', undefined, { redirectOn401: false }).catch(() => undefined)
+  me.value = null
+  permissions.value = undefined
+  projects.value = undefined
+  window.location.assign('/login')
+}
