@@ -13,6 +13,9 @@ export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Dat
   const sqlite = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true })
   // busy_timeout first, so the WAL switch waits for a concurrent writer instead of failing.
   sqlite.exec('PRAGMA busy_timeout = 5000')
+  // Only a new, empty file takes this (an existing one would need a full VACUUM): retention then gives
+  // freed pages back to the file system in small steps (modules/retention). Inserts measured no slower.
+  if (!opts.readonly) sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')
   if (!opts.readonly) sqlite.exec('PRAGMA journal_mode = WAL')
   // Without NORMAL, every commit fsyncs the WAL: single-row inserts run ~50x slower.
   sqlite.exec('PRAGMA synchronous = NORMAL')

@@ -1,0 +1,35 @@
+import type { AppDeps } from '../../app-deps'
+import type { DomainJobs } from '../../jobs/jobs.types'
+import { HOUR } from '../../lib/clock'
+import { dayOf } from './retention.rollups'
+import { runRetention } from './retention.service'
+
+export const RETENTION_JOB = 'retention.run'
+
+/**
+ * Once a day (04:37, a quiet hour) the schedule queues one retention run; the job rolls up complete
+ * days and deletes what is past retention (retention.service.ts). One job a day: the key is the day.
+ */
+export function retentionJobs(deps: AppDeps): DomainJobs {
+  return {
+    handlers: [
+      {
+        kind: RETENTION_JOB,
+        // A first run over a large backlog pauses between batches for as long as they hold the lock.
+        timeoutMs: 6 * HOUR,
+        maxAttempts: 3,
+        async run() {
+          const run = await runRetention(deps)
+          deps.logger.info('retention run', { ...run.deleted, rolled_up_days: run.rolledUpDays, files_removed: run.filesRemoved, batches: run.batches, max_batch_ms: Math.round(run.maxBatchMs * 10) / 10, vacuumed_pages: run.vacuumedPages })
+        },
+      },
+    ],
+    schedules: [
+      {
+        name: 'retention.daily',
+        pattern: '37 4 * * *',
+        run: () => deps.jobs.enqueue(deps.db, { kind: RETENTION_JOB, payload: {}, idempotencyKey: `retention:${dayOf(deps.clock.now().getTime())}` }),
+      },
+    ],
+  }
+}
