@@ -7,6 +7,7 @@ import { sessions, users } from '../modules/auth/auth.table'
 import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
 import { projects } from '../modules/projects/projects.table'
+import { checkCookieOrigin, sessionCookieOf } from './browser-session'
 import { forbidden, notFound, unauthorized } from './errors'
 import { sdkCallerOf } from './sdk-callers'
 
@@ -52,8 +53,13 @@ export function authPlugin(deps: AppDeps) {
     .where(and(eq(accountMembers.accountId, sql.placeholder('accountId')), eq(accountMembers.userId, sql.placeholder('userId'))))
     .prepare()
 
-  const sessionUser = (headers: Record<string, string | undefined>) => {
-    const token = bearer(headers)
+  const sessionUser = (headers: Record<string, string | undefined>, method: string) => {
+    // Without an Authorization header the web app's session cookie counts, for its own pages only.
+    let token = bearer(headers)
+    if (!token && !headers.authorization) {
+      token = sessionCookieOf(headers)
+      if (token) checkCookieOrigin(deps.config, method, headers)
+    }
     const session = token ? sessionByHash.get({ hash: sha256Hex(token), now: clock.now().getTime() }) : undefined
     // The user row goes with its sessions (foreign key), so a live session always finds it.
     const user = session ? userById.get({ id: session.userId }) : undefined
@@ -61,8 +67,8 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId: session.sessionId }
   }
 
-  const projectAccess = (headers: Record<string, string | undefined>, params: unknown, permission: PermissionKey | true) => {
-    const { user, sessionId } = sessionUser(headers)
+  const projectAccess = (headers: Record<string, string | undefined>, method: string, params: unknown, permission: PermissionKey | true) => {
+    const { user, sessionId } = sessionUser(headers, method)
     const slug = (params as Record<string, string>).slug ?? ''
     const project = projectBySlug.get({ slug })
     const membership = project ? membershipOf.get({ accountId: project.accountId, userId: user.id }) : undefined
@@ -74,8 +80,8 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId, project, membership, account }
   }
 
-  const accountAccess = (headers: Record<string, string | undefined>, permission: PermissionKey | true) => {
-    const { user, sessionId } = sessionUser(headers)
+  const accountAccess = (headers: Record<string, string | undefined>, method: string, permission: PermissionKey | true) => {
+    const { user, sessionId } = sessionUser(headers, method)
     const row = workingAccountOf(db, user.id)
     if (!row) throw notFound('account not found')
     if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
@@ -95,7 +101,9 @@ export function authPlugin(deps: AppDeps) {
   // Checks run in `transform`, before body validation, so an unauthenticated or non-member caller
   // learns nothing from validation messages (401/404/403 come first); `resolve` hands the result on.
   const resolved = new WeakMap<Request, Record<string, unknown>>()
-  const guard = <T extends Record<string, unknown>>(check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown }) => T) => ({
+  const guard = <T extends Record<string, unknown>>(
+    check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown; request: Request }) => T,
+  ) => ({
     transform(ctx: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
       resolved.set(ctx.request, check(ctx))
     },
@@ -105,9 +113,9 @@ export function authPlugin(deps: AppDeps) {
   })
 
   return new Elysia({ name: 'auth', seed: deps.instanceId }).macro({
-    auth: guard(({ headers }) => sessionUser(headers)),
-    project: (permission: PermissionKey | true) => guard(({ headers, params }) => projectAccess(headers, params, permission)),
-    accountPermission: (permission: PermissionKey | true) => guard(({ headers }) => accountAccess(headers, permission)),
+    auth: guard(({ headers, request }) => sessionUser(headers, request.method)),
+    project: (permission: PermissionKey | true) => guard(({ headers, params, request }) => projectAccess(headers, request.method, params, permission)),
+    accountPermission: (permission: PermissionKey | true) => guard(({ headers, request }) => accountAccess(headers, request.method, permission)),
     apiKey: guard(({ headers, body }) => keyProject(headers, body)),
   })
 }

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin, bearer } from '../../http/auth.plugin'
+import { checkCookieOrigin, clearedSessionCookie, sessionCookie, sessionCookieOf, wantsSessionCookie } from '../../http/browser-session'
 import { badRequest, unauthorized } from '../../http/errors'
 import { deleteUserAccount } from './auth.deletion'
 import { EXPORT_FILE_NAME, exportUserData } from './auth.export'
@@ -29,18 +30,23 @@ export function authRoutes(deps: AppDeps) {
   const verifyIdentity = createIdentityVerifier(deps)
   // Computes the dummy hash now, so the first failed login is not slower than the others.
   void verifyPassword('', null)
+  // The web app (X-Glitchbox-Client: web) also gets its session as an HttpOnly cookie (CONTRACT.md, "Web").
+  const withCookie = <T extends { token: string }>(headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }, session: T) => {
+    if (wantsSessionCookie(headers)) set.headers['set-cookie'] = sessionCookie(deps.config, session.token)
+    return session
+  }
 
   return new Elysia()
     .use(authPlugin(deps))
     .post(
       '/auth/signup',
-      ({ body, set }) => {
+      async ({ body, set, headers }) => {
         set.status = 201
-        return signup(deps, body)
+        return withCookie(headers, set, await signup(deps, body))
       },
       { body: signupBody, detail: { tags, summary: 'Create a user with their own team account; sends a verification email' } },
     )
-    .post('/auth/login', ({ body }) => login(deps, verifyIdentity, body), {
+    .post('/auth/login', async ({ body, headers, set }) => withCookie(headers, set, await login(deps, verifyIdentity, body)), {
       body: loginBody,
       detail: { tags, summary: 'Sign in with email and password, or with a Google or Apple identity_token' },
     })
@@ -50,8 +56,12 @@ export function authRoutes(deps: AppDeps) {
     })
     .post(
       '/auth/resend-verification',
-      ({ headers, body }) => {
-        const token = bearer(headers)
+      ({ headers, body, request }) => {
+        let token = bearer(headers)
+        if (!token && !headers.authorization) {
+          token = sessionCookieOf(headers)
+          if (token) checkCookieOrigin(deps.config, request.method, headers)
+        }
         if (token) {
           const found = findSessionUser(deps.db, token, deps.clock.now())
           if (!found) throw unauthorized('missing or invalid session token')
@@ -66,8 +76,9 @@ export function authRoutes(deps: AppDeps) {
     )
     .post(
       '/auth/logout',
-      ({ sessionId }) => {
+      ({ sessionId, set }) => {
         revokeSession(deps.db, sessionId)
+        set.headers['set-cookie'] = clearedSessionCookie(deps.config)
         return { message: 'Signed out' }
       },
       { auth: true, detail: { tags, summary: 'Revoke the presented session token' } },
