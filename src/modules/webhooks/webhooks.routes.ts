@@ -31,7 +31,8 @@ export const webhooksRoutes = (deps: AppDeps) =>
       project: 'webhooks.manage',
       detail: { tags, summary: 'Send a test event now' },
     })
+    // Delivered payloads carry report content, internal comments included: only webhook managers read them.
     .get('/projects/:slug/webhooks/generic/:webhookId/deliveries', ({ project, params }) => listDeliveries(deps.db, project.id, params.webhookId), {
-      project: true,
+      project: 'webhooks.manage',
       detail: { tags, summary: 'The 50 most recent deliveries, newest first, with their attempts' },
     })
