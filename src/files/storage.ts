@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../db/client'
 import { badRequest } from '../http/errors'
 import type { Clock } from '../lib/clock'
@@ -30,7 +30,7 @@ export interface StoreInput {
 /** Where blobs live. Local disk today; an S3-compatible store would implement the same interface. */
 export interface FileStorage {
   store(db: DbOrTx, input: StoreInput): Promise<StoredFile>
-  /** The file and its metadata, or null for an unknown key. */
+  /** The file and its metadata, or null for an unknown key or a file withdrawn with its deleted report (withdrawn-files.ts). */
   open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
   /** Deletes blobs and their rows; unknown keys are ignored. */
   remove(db: DbOrTx, keys: string[]): Promise<void>
@@ -87,7 +87,11 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
     },
     async open(db, key) {
       if (!KEY_RE.test(key)) return null
-      const meta = db.select().from(files).where(eq(files.key, key)).get()
+      const meta = db
+        .select()
+        .from(files)
+        .where(and(eq(files.key, key), sql`not exists (select 1 from withdrawn_files w where w.key = ${files.key})`))
+        .get()
       if (!meta) return null
       const body = Bun.file(pathOf(key))
       if (!(await body.exists())) return null
