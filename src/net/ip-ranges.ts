@@ -78,7 +78,10 @@ function inRange(ip: Bytes, r: Range): boolean {
   return (ip[full]! & mask) === (r.bytes[full]! & mask)
 }
 
-/** Not reachable on the public internet, or reserved for special use (RFC 6890 and successors). */
+/**
+ * Inside the ranges that can be public (IPv4, and IPv6 global unicast 2000::/3), what is not
+ * reachable on the public internet or is reserved for special use (RFC 6890 and successors).
+ */
 const BLOCKED = [
   '0.0.0.0/8', // "this network"
   '10.0.0.0/8', // private
@@ -95,25 +98,34 @@ const BLOCKED = [
   '203.0.113.0/24', // documentation
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved and broadcast
-  '64:ff9b:1::/48', // local-use NAT64
-  '100::/64', // discard
-  '2001::/23', // IETF protocol assignments, including Teredo
+  '2001::/23', // IETF protocol assignments, including Teredo 2001::/32 (its embedded client address is obfuscated: refused whole)
   '2001:db8::/32', // documentation
-  'fc00::/7', // unique local, including AWS metadata fd00:ec2::254
-  'fe80::/10', // link-local
-  'fec0::/10', // site-local (deprecated)
-  'ff00::/8', // multicast
+  '3fff::/20', // documentation (RFC 9637)
 ].map(range)
 
-/** Prefixes that carry an IPv4 address in their last 32 bits (IPv4-compatible, NAT64): that address decides.
- * `::/96` also covers the unspecified `::` and loopback `::1`, which embed 0.0.0.0 and 0.0.0.1. */
+/**
+ * IPv6 outside 2000::/3 is never public unicast: unique local (fc00::/7, AWS metadata fd00:ec2::254),
+ * link-local, site-local, multicast, discard 100::/64, local-use NAT64 64:ff9b:1::/48, the
+ * IPv4-translated ::ffff:0:0:0/96 of RFC 2765 (`[::ffff:0:127.0.0.1]`, refused whatever it embeds)
+ * and the rest of ::/8. Only the forms below that embed an IPv4 address are looked at further.
+ */
+const GLOBAL_UNICAST = range('2000::/3')
+const V4_MAPPED = range('::ffff:0:0/96')
+
+/**
+ * Prefixes that carry an IPv4 address in their last 32 bits, which then decides: IPv4-compatible
+ * `::/96` (also covering the unspecified `::` and loopback `::1`, which embed 0.0.0.0 and 0.0.0.1)
+ * and NAT64 `64:ff9b::/96`.
+ */
 const EMBEDS_V4 = ['::/96', '64:ff9b::/96'].map(range)
+/** 6to4: the IPv4 address sits in bits 16-47. */
 const SIX_TO_FOUR = range('2002::/16')
 
 /** Whether `ip` (16 bytes from parseIp) is a public unicast address that outgoing calls may reach. */
 export function isPublicIp(ip: Bytes): boolean {
-  // IPv4-mapped addresses need no case of their own: the IPv4 ranges above are stored mapped.
   if (EMBEDS_V4.some((r) => inRange(ip, r))) return isPublicIp(mapped(ip.slice(12)))
   if (inRange(ip, SIX_TO_FOUR)) return isPublicIp(mapped(ip.slice(2, 6)))
+  // IPv4 is stored mapped, so the IPv4 ranges above apply to it as they are.
+  if (!inRange(ip, V4_MAPPED) && !inRange(ip, GLOBAL_UNICAST)) return false
   return !BLOCKED.some((r) => inRange(ip, r))
 }

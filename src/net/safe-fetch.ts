@@ -4,16 +4,21 @@ import { isPublicIp, parseIp } from './ip-ranges'
 /** The target may not be called: bad scheme, private or reserved address, or unresolvable host. */
 export class UnsafeTargetError extends Error {}
 
+/** Resolves a host name to its addresses, giving up when `signal` aborts. */
+export type Resolver = (host: string, signal?: AbortSignal) => Promise<string[]>
+
 export interface TargetPolicy {
   /** `GLITCHBOX_ALLOW_PRIVATE_TARGETS`: skip the address checks (the scheme is still checked). */
   allowPrivate: boolean
+  /** Name resolution: the system resolver unless given (tests pass their own). */
+  resolve?: Resolver
 }
 
 /** Host names that resolve to metadata or loopback services whatever DNS says. */
 const BLOCKED_NAMES = /^(localhost|metadata\.google\.internal|metadata)$|\.localhost$/
 
-/** Resolves `host` with the system resolver, giving up when `signal` aborts. */
-async function resolve(host: string, signal?: AbortSignal): Promise<string[]> {
+/** The system resolver (getaddrinfo, as fetch would use), in the order it answers. */
+const systemResolve: Resolver = async (host, signal) => {
   const pending = lookup(host, { all: true, verbatim: true }).then((rows) => rows.map((r) => r.address))
   if (!signal) return pending
   signal.throwIfAborted()
@@ -23,12 +28,8 @@ async function resolve(host: string, signal?: AbortSignal): Promise<string[]> {
   ])
 }
 
-/**
- * Parses `raw` with the WHATWG URL parser (which normalises decimal, hex, octal and short IPv4
- * forms to dotted quads) and refuses it unless it is http(s) and every address its host resolves
- * to is public. Throws UnsafeTargetError; returns the parsed URL.
- */
-export async function assertPublicUrl(raw: string, policy: TargetPolicy, signal?: AbortSignal): Promise<URL> {
+/** Parses `raw` with the WHATWG URL parser (which normalises decimal, hex, octal and short IPv4 forms to dotted quads); http(s) only. */
+function parseTarget(raw: string): URL {
   let url: URL
   try {
     url = new URL(raw)
@@ -36,26 +37,58 @@ export async function assertPublicUrl(raw: string, policy: TargetPolicy, signal?
     throw new UnsafeTargetError('url must be a valid http(s) URL')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeTargetError('url must use http or https')
-  if (policy.allowPrivate) return url
+  return url
+}
+
+/**
+ * The addresses `url`'s host stands for (the literal itself, or what the resolver answers), each
+ * checked unless private targets are allowed. Throws UnsafeTargetError.
+ */
+async function checkedAddresses(url: URL, policy: TargetPolicy, signal?: AbortSignal): Promise<string[]> {
   const host = url.hostname.replace(/\.$/, '').toLowerCase()
-  if (BLOCKED_NAMES.test(host)) throw new UnsafeTargetError(`url host ${host} is not allowed`)
-  const literal = parseIp(host)
+  if (!policy.allowPrivate && BLOCKED_NAMES.test(host)) throw new UnsafeTargetError(`url host ${host} is not allowed`)
   let addresses: string[]
-  if (literal) addresses = [host]
+  if (parseIp(host)) addresses = [host.replace(/^\[|\]$/g, '')]
   else {
     try {
-      addresses = await resolve(host, signal)
+      addresses = await (policy.resolve ?? systemResolve)(host, signal)
     } catch (err) {
       if (signal?.aborted) throw err
       throw new UnsafeTargetError(`url host ${host} could not be resolved`)
     }
   }
   if (addresses.length === 0) throw new UnsafeTargetError(`url host ${host} could not be resolved`)
+  if (policy.allowPrivate) return addresses
   for (const a of addresses) {
     const ip = parseIp(a)
     if (!ip || !isPublicIp(ip)) throw new UnsafeTargetError(`url resolves to a private or reserved address (${a}), which is not allowed`)
   }
+  return addresses
+}
+
+/**
+ * Refuses `raw` unless it is http(s) and every address its host resolves to is public (nothing is
+ * resolved when private targets are allowed). Throws UnsafeTargetError; returns the parsed URL.
+ */
+export async function assertPublicUrl(raw: string, policy: TargetPolicy, signal?: AbortSignal): Promise<URL> {
+  const url = parseTarget(raw)
+  if (!policy.allowPrivate) await checkedAddresses(url, policy, signal)
   return url
+}
+
+/**
+ * How to call `url` at `address` and nowhere else: the URL with the address as its host, the Host
+ * header of the original, and for https the original name as TLS server name (SNI, and the name the
+ * certificate is verified against). Null when the address is not one a URL can hold (a zone id).
+ */
+export function pinnedTarget(url: URL, address: string): { url: URL; host: string; serverName: string | null } | null {
+  const ip = address.includes(':') ? `[${address}]` : address
+  const pinned = new URL(url)
+  pinned.hostname = ip
+  // The URL setter ignores a host it cannot parse, which would leave the name to be resolved again.
+  if (pinned.hostname !== new URL(`http://${ip}/`).hostname) return null
+  const isName = !parseIp(url.hostname)
+  return { url: pinned, host: url.host, serverName: url.protocol === 'https:' && isName ? url.hostname.replace(/\.$/, '') : null }
 }
 
 export interface SafeFetchOptions extends TargetPolicy {
@@ -66,15 +99,23 @@ export interface SafeFetchOptions extends TargetPolicy {
 }
 
 /**
- * fetch for user-supplied URLs (webhooks, integrations): checks the target again at call time
- * (DNS may have changed since creation), never follows redirects (a 3xx is the answer) and gives
- * up after `timeoutMs`.
+ * fetch for user-supplied URLs (webhooks, integrations): resolves the host once, checks every address
+ * (DNS may have changed since creation), then connects to the first of those very addresses, so a
+ * name that answers differently the second time (DNS rebinding) cannot lead elsewhere. The Host
+ * header and, for https, SNI and certificate verification keep the URL's name. Never follows
+ * redirects (a 3xx is the answer) and gives up after `timeoutMs`.
  */
-export async function safeFetch(raw: string, init: RequestInit, opts: SafeFetchOptions): Promise<Response> {
+export async function safeFetch(raw: string, init: BunFetchRequestInit, opts: SafeFetchOptions): Promise<Response> {
   const timeout = AbortSignal.timeout(opts.timeoutMs)
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout
-  const url = await assertPublicUrl(raw, opts, signal)
-  return fetch(url, { ...init, redirect: 'manual', signal })
+  const url = parseTarget(raw)
+  const [address] = await checkedAddresses(url, opts, signal)
+  const target = pinnedTarget(url, address!)
+  if (!target) throw new UnsafeTargetError(`url host ${url.hostname} resolves to an address that cannot be called (${address})`)
+  const headers = new Headers(init.headers)
+  headers.set('host', target.host)
+  const tls = target.serverName ? { ...init.tls, serverName: target.serverName } : init.tls
+  return fetch(target.url, { ...init, headers, tls, redirect: 'manual', signal })
 }
 
 /** The first `max` characters of a response body, reading no more than needed. */
