@@ -64,7 +64,7 @@ describe('api requests', () => {
     [409, { ok: false, error: 'email already registered' }, 'email already registered'],
   ])('throws ApiError %i with the server message', async (status, body, message) => {
     answer = () => json(status, body)
-    const err = await api.get('/x').catch((e: unknown) => e as ApiError)
+    const err = await api.get<never>('/x').catch((e: unknown) => e as ApiError)
     expect(err).toBeInstanceOf(ApiError)
     expect(err.status).toBe(status)
     expect(err.message).toBe(message)
@@ -73,14 +73,14 @@ describe('api requests', () => {
 
   it('falls back to the status when the error is not JSON', async () => {
     answer = () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })
-    const err = await api.get('/x').catch((e: unknown) => e as ApiError)
+    const err = await api.get<never>('/x').catch((e: unknown) => e as ApiError)
     expect(err.status).toBe(502)
     expect(err.message).toContain('502')
   })
 
   it('says to wait on 429', async () => {
     answer = () => new Response('', { status: 429 })
-    expect(messageOf(await api.get('/x').catch((e: unknown) => e as ApiError))).toMatch(/too many requests/i)
+    expect(messageOf(await api.get<never>('/x').catch((e: unknown) => e as ApiError))).toMatch(/too many requests/i)
   })
 
   it('calls onUnauthorized on 401 unless told not to', async () => {
@@ -93,7 +93,7 @@ describe('api requests', () => {
 
   it('turns a network failure into ApiError 0', async () => {
     answer = () => Promise.reject(new TypeError('fetch failed'))
-    const err = await api.get('/x').catch((e: unknown) => e as ApiError)
+    const err = await api.get<never>('/x').catch((e: unknown) => e as ApiError)
     expect(err).toBeInstanceOf(ApiError)
     expect(err.status).toBe(0)
   })
