@@ -164,9 +164,8 @@ export function publicPagesRoutes(deps: AppDeps) {
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
       guarded(path, async () => {
         const { project, settings, o, brand } = trackerContext(params.slug)
-        const q = trackerQuery.safeParse(query)
-        // Bad filter values (an old link, a typo) are dropped rather than refused: the page still shows.
-        const f: TrackerFilters & TrackerQuery = q.success ? { status: q.data.status, category: q.data.category, q: q.data.q?.trim() || undefined, page: q.data.page ?? 1 } : { page: 1 }
+        const given = filtersFrom(query)
+        const f: TrackerFilters & TrackerQuery = { ...given, page: given.page ?? 1 }
         if (!settings.allow_search) f.q = undefined
         if (!settings.show_status_filter) f.status = undefined
         if (!settings.show_categories) f.category = undefined
@@ -271,6 +270,21 @@ export function publicPagesRoutes(deps: AppDeps) {
       // A fixed URL that game pages embed: cached briefly, revalidated by ETag.
       return scriptResponse(widget.body, widget.hash, 'public, max-age=300')
     })
+}
+
+/**
+ * The tracker filters of a query string, each checked on its own: empty fields (the GET form sends
+ * every select) and bad values (an old link, a typo) are dropped rather than refused.
+ */
+function filtersFrom(query: Record<string, unknown>): TrackerQuery {
+  const out: Record<string, unknown> = {}
+  for (const key of ['status', 'category', 'q', 'page'] as const) {
+    const value = typeof query[key] === 'string' ? (query[key] as string).trim() : undefined
+    if (!value) continue
+    const one = trackerQuery.safeParse({ [key]: value })
+    if (one.success) out[key] = one.data[key]
+  }
+  return out as TrackerQuery
 }
 
 /** A vote through a form: 403 (voting off) sends the visitor back unchanged; 404 shows the 404 page. */
