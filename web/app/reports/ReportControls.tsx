@@ -1,0 +1,76 @@
+import { useState } from 'preact/hooks'
+import { messageOf } from '../api/client'
+import type { Member } from '../api/types'
+import { Checkbox, Select, toast } from '../components'
+import { deniedReason } from '../session'
+import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
+import type { Report, UpdateReportBody } from './report-types'
+import { reportsApi } from './reports-api'
+
+/** Status, priority, category, assignee and private: each saves on change; what the member may not change is disabled with the reason. */
+export function ReportControls({ slug, bug, members, onSaved }: { slug: string; bug: Report; members: Member[] | undefined; onSaved: () => void }) {
+  const [saving, setSaving] = useState<string | null>(null)
+  const save = async (field: string, body: UpdateReportBody, done: string) => {
+    setSaving(field)
+    try {
+      await reportsApi.update(slug, bug.report_number, body)
+      toast(done)
+    } catch (err) {
+      toast(messageOf(err), 'error')
+    } finally {
+      setSaving(null)
+      onSaved()
+    }
+  }
+  const editReason = deniedReason('bugs.edit')
+  const assignReason = deniedReason('bugs.assign')
+  const assignees = [{ value: '', label: 'Unassigned' }, ...(members ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))]
+  if (bug.assigned_to && !assignees.some((a) => a.value === bug.assigned_to)) assignees.push({ value: bug.assigned_to, label: members ? 'Former member' : 'Loading…' })
+  return (
+    <section class="card report-controls" aria-label="Triage">
+      <h2>Triage</h2>
+      <Select
+        label="Status"
+        value={bug.status}
+        disabled={Boolean(editReason) || saving === 'status'}
+        title={editReason}
+        hint={editReason}
+        onValue={(v) => save('status', { status: v as Report['status'] }, 'Status changed')}
+        options={[...STATUS_OPTIONS]}
+      />
+      <Select
+        label="Priority"
+        value={bug.priority}
+        disabled={Boolean(editReason) || saving === 'priority'}
+        title={editReason}
+        onValue={(v) => save('priority', { priority: v as Report['priority'] }, 'Priority changed')}
+        options={[...PRIORITY_OPTIONS]}
+      />
+      <Select
+        label="Category"
+        value={bug.category}
+        disabled={Boolean(editReason) || saving === 'category'}
+        title={editReason}
+        onValue={(v) => save('category', { category: v as Report['category'] }, 'Category changed')}
+        options={[...CATEGORY_OPTIONS]}
+      />
+      <Select
+        label="Assignee"
+        value={bug.assigned_to ?? ''}
+        disabled={Boolean(editReason ?? assignReason) || saving === 'assignee'}
+        title={editReason ?? assignReason}
+        hint={editReason ? undefined : assignReason}
+        onValue={(v) => save('assignee', { assigned_to: v }, v ? 'Assigned' : 'Unassigned')}
+        options={assignees}
+      />
+      <Checkbox
+        label="Private"
+        hint="Private reports never appear on the public tracker or roadmap."
+        checked={bug.is_private}
+        disabled={Boolean(editReason) || saving === 'private'}
+        title={editReason}
+        onChecked={(v) => save('private', { is_private: v }, v ? 'Report made private' : 'Report made public')}
+      />
+    </section>
+  )
+}
