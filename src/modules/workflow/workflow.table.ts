@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
 import { users } from '../auth/auth.table'
 import { projects } from '../projects/projects.table'
@@ -94,3 +94,115 @@ export const reportRatings = sqliteTable(
   },
   (t) => [uniqueIndex('report_ratings_rater_unique').on(t.reportId, t.raterId)],
 )
+
+/** SLA rules: one per priority, in hours. */
+export const slaRules = sqliteTable(
+  'sla_rules',
+  {
+    projectId: projectRef(),
+    priority: text('priority', { enum: PRIORITIES }).notNull(),
+    responseHours: real('response_hours').notNull(),
+    resolveHours: real('resolve_hours').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.priority] })],
+)
+
+/**
+ * A report's SLA clock, set when it is filed under a rule (and again when its priority or the rules
+ * change): response is met by the first team comment or status change, resolve by reaching a done
+ * status. The breach job walks only the partial indexes of clocks still running.
+ */
+export const reportSla = sqliteTable(
+  'report_sla',
+  {
+    reportId: text('report_id').primaryKey().references(() => reports.id, { onDelete: 'cascade' }),
+    projectId: projectRef(),
+    startedAt: timestamp('started_at').notNull(),
+    responseDueAt: timestamp('response_due_at'),
+    resolveDueAt: timestamp('resolve_due_at'),
+    respondedAt: timestamp('responded_at'),
+    resolvedAt: timestamp('resolved_at'),
+    responseBreachedAt: timestamp('response_breached_at'),
+    resolveBreachedAt: timestamp('resolve_breached_at'),
+  },
+  (t) => [
+    index('report_sla_response_running_idx').on(t.responseDueAt).where(sql`response_due_at IS NOT NULL AND responded_at IS NULL AND response_breached_at IS NULL`),
+    index('report_sla_resolve_running_idx').on(t.resolveDueAt).where(sql`resolve_due_at IS NOT NULL AND resolved_at IS NULL AND resolve_breached_at IS NULL`),
+    index('report_sla_project_resolve_idx').on(t.projectId, t.resolveDueAt),
+  ],
+)
+
+export const savedFilters = sqliteTable(
+  'saved_filters',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    projectId: projectRef(),
+    name: text('name').notNull(),
+    filters: json<Record<string, string>>('filters').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('saved_filters_user_idx').on(t.userId, t.projectId)],
+)
+
+export const savedViews = sqliteTable(
+  'saved_views',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    projectId: projectRef(),
+    name: text('name').notNull(),
+    filters: json<Record<string, string>>('filters').notNull(),
+    sortBy: text('sort_by'),
+    pinned: bool('pinned').notNull().default(false),
+    /** 0-based and gapless among the owner's views of the project. */
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('saved_views_user_idx').on(t.userId, t.projectId, t.position)],
+)
+
+export const ALERT_METRICS = ['new_reports', 'new_crash_reports', 'crash_rate', 'negative_sentiment'] as const
+export type AlertMetric = (typeof ALERT_METRICS)[number]
+
+export const alertRules = sqliteTable(
+  'alert_rules',
+  {
+    id: text('id').primaryKey(),
+    projectId: projectRef(),
+    metric: text('metric', { enum: ALERT_METRICS }).notNull(),
+    threshold: real('threshold').notNull(),
+    windowHours: integer('window_hours').notNull(),
+    enabled: bool('enabled').notNull().default(true),
+    lastEvaluatedAt: timestamp('last_evaluated_at'),
+    lastValue: real('last_value'),
+    lastFiredAt: timestamp('last_fired_at'),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('alert_rules_project_idx').on(t.projectId)],
+)
+
+/**
+ * New reports per project and hour (all, crash category, negative sentiment), counted by the alert job
+ * from the reports added since its cursor, so alert windows never scan reports and the submit path pays nothing.
+ */
+export const reportHourlyCounts = sqliteTable(
+  'report_hourly_counts',
+  {
+    projectId: projectRef(),
+    hour: timestamp('hour').notNull(),
+    reports: integer('reports').notNull().default(0),
+    crashReports: integer('crash_reports').notNull().default(0),
+    negativeReports: integer('negative_reports').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour] })],
+)
+
+/** Where a background counter stopped (e.g. the last report seq counted into hourly counts). */
+export const rollupCursors = sqliteTable('rollup_cursors', {
+  name: text('name').primaryKey(),
+  position: integer('position').notNull(),
+})
