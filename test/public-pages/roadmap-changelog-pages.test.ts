@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { TestProject, TestUser } from '../helpers/fixtures'
+import type { TestApp } from '../helpers/test-app'
+import { createReportIn, getPage, pagesWorld, postForm, putSettings, setReport } from './pages-fixtures'
+
+let t: TestApp
+let owner: TestUser
+let project: TestProject
+beforeEach(async () => {
+  ;({ t, owner, project } = await pagesWorld())
+})
+afterEach(() => t.close())
+
+const publish = (body: Record<string, unknown>) => t.request('POST', `/api/projects/${project.slug}/changelog`, { token: owner.token, body })
+
+/** Checks that `xml` is well formed: every element closed in order (no DTDs or CDATA are produced). */
+function wellFormed(xml: string): boolean {
+  const stack: string[] = []
+  for (const m of xml.replace(/^<\?xml[^>]*\?>/, '').matchAll(/<(\/?)([A-Za-z][\w:.-]*)([^>]*?)(\/?)>/g)) {
+    if (m[4]) continue
+    if (m[1]) {
+      if (stack.pop() !== m[2]) return false
+    } else stack.push(m[2]!)
+  }
+  return stack.length === 0 && !/&(?!(?:lt|gt|amp|quot|apos|#\d+);)/.test(xml)
+}
+
+describe('GET /roadmap/{slug}', () => {
+  it('is an HTML 404 until enabled, then shows one column per shown status with votes when shown', async () => {
+    const open = createReportIn(t, project, { title: 'Sky flickers' })
+    const doing = createReportIn(t, project, { title: 'Save slots vanish' })
+    setReport(t, doing, { status: 'in_progress', upvotes: 4 })
+    const hidden = createReportIn(t, project, { title: 'Private roadmap item' })
+    setReport(t, hidden, { isPrivate: true })
+    expect((await getPage(t, `/roadmap/${project.slug}`)).status).toBe(404)
+    await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, title: 'What we are building', statuses: ['open', 'in_progress'], show_upvotes: true })
+    const res = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(res.body).toContain('<title>What we are building</title>')
+    expect(res.body).toContain('<h2 id="col-open">Open')
+    expect(res.body).toContain('<h2 id="col-in_progress">In progress')
+    expect(res.body).not.toContain('col-resolved')
+    expect(res.body).toContain(`#${open.reportNumber} Sky flickers`)
+    expect(res.body).not.toContain('Private roadmap item')
+    expect(res.body).toContain(`data-api="/api/roadmap/${project.slug}/bugs/${doing.reportNumber}/vote"`)
+    const vote = await postForm(t, `/roadmap/${project.slug}/${doing.reportNumber}/vote`, {}, '192.0.2.1')
+    expect(vote.status).toBe(303)
+    expect(vote.headers.get('location')).toBe(`/roadmap/${project.slug}`)
+    const after = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
+    expect(after.body).toContain('<span class="count">5</span>')
+    expect(after.body).toContain('aria-pressed="true"')
+  })
+
+  it('shows no vote buttons or counts when upvotes are hidden', async () => {
+    setReport(t, createReportIn(t, project), { upvotes: 3 })
+    await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
+    const res = await getPage(t, `/roadmap/${project.slug}`)
+    expect(res.body).not.toContain('vote-form')
+    expect(res.body).not.toContain('<script')
+    expect(res.body).toContain(`<title>${project.name} roadmap</title>`)
+  })
+})
+
+describe('GET /changelog/{slug} and its Atom feed', () => {
+  it('shows published entries newest first with markdown rendered safely, and never drafts', async () => {
+    await publish({ title: 'Patch 1.0', version: '1.0', body: 'First **release**', publish: true })
+    t.clock.advance(60_000)
+    await publish({
+      title: 'Patch 1.1',
+      version: '1.1',
+      body: '## Fixed\n- Crash on [load](https://example.com/notes)\n- <script>alert(1)</script>\n- [bad](javascript:alert(1)) and [data](data:text/html;base64,PHNjcmlwdD4=)\n<img src=x onerror=alert(1)>',
+      publish: true,
+    })
+    await publish({ title: 'Secret draft', body: 'not yet' })
+    const res = await getPage(t, `/changelog/${project.slug}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    const html = res.body
+    expect(html.indexOf('Patch 1.1')).toBeLessThan(html.indexOf('Patch 1.0'))
+    expect(html).not.toContain('Secret draft')
+    expect(html).toContain('<strong>release</strong>')
+    expect(html).toContain('<h2>Fixed</h2>')
+    expect(html).toContain('<a href="https://example.com/notes" rel="nofollow noopener noreferrer">load</a>')
+    expect(html).not.toContain('<script>alert')
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).not.toMatch(/href="(?:javascript|data):/)
+    expect(html).not.toContain('<img src=x')
+    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" title="${project.name} changelog" href="/changelog/${project.slug}/feed.xml"/>`)
+  })
+
+  it('serves a well-formed Atom feed of the published entries', async () => {
+    await publish({ title: 'Patch <1.0> & more', version: '1.0', body: 'Fixed **the door**', publish: true })
+    await publish({ title: 'Draft only', body: 'x' })
+    const res = await t.request('GET', `/changelog/${project.slug}/feed.xml`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8')
+    const xml: string = res.body
+    expect(wellFormed(xml)).toBe(true)
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/)
+    expect(xml).toContain(`<id>http://glitchbox.test/changelog/${project.slug}</id>`)
+    expect(xml).toContain(`<link rel="self" type="application/atom+xml" href="http://glitchbox.test/changelog/${project.slug}/feed.xml"/>`)
+    expect(xml).toMatch(/<updated>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z<\/updated>/)
+    expect(xml).toContain(`<author><name>${project.name}</name></author>`)
+    expect(xml.match(/<entry>/g)).toHaveLength(1)
+    expect(xml).toContain('<title>Patch &lt;1.0&gt; &amp; more (1.0)</title>')
+    expect(xml).toMatch(/<id>urn:uuid:[0-9a-f-]{36}<\/id>/)
+    expect(xml).toContain('<content type="html">&lt;p&gt;Fixed &lt;strong&gt;the door&lt;/strong&gt;&lt;/p&gt;')
+    expect(xml).not.toContain('Draft only')
+  })
+
+  it('answers HTML 404 pages for an unknown project', async () => {
+    for (const path of ['/changelog/nope', '/changelog/nope/feed.xml', '/roadmap/nope']) {
+      const res = await getPage(t, path)
+      expect(res.status, path).toBe(404)
+      expect(res.body).toContain('Page not found')
+    }
+  })
+})
+
+describe('scripts', () => {
+  it('serves the vote script under a versioned URL with a long cache, under 30 KB gzipped', async () => {
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
+    const page = await getPage(t, `/tracker/${project.slug}`)
+    const src = /<script src="(\/public-assets\/vote\.[0-9a-f]{10}\.js)"/.exec(page.body)![1]!
+    const res = await t.request('GET', src)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(res.body).toContain('vote-form')
+    expect(Bun.gzipSync(new TextEncoder().encode(res.body)).length).toBeLessThan(30 * 1024)
+    expect((await t.request('GET', '/public-assets/vote.0000000000.js')).status).toBe(404)
+  })
+
+  it('serves /widget.js as a script other origins may load, revalidated by ETag', async () => {
+    const res = await t.request('GET', '/widget.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{10}"$/)
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin')
+    expect(res.body).toContain('/api/bugs/submit')
+    expect(res.body).toContain('attachShadow')
+  })
+})
