@@ -4,6 +4,8 @@ import { ForgotPassword, Login, ResetPassword, Signup } from './auth/AuthScreens
 import { VerifyEmail } from './auth/VerifyEmail'
 import { NewProject } from './projects/NewProject'
 import { ProjectList } from './projects/ProjectList'
+import { ReportListPage } from './reports/ReportListPage'
+import { ReportPage } from './reports/ReportPage'
 
 const authRoutes: Route[] = [
   { path: '/login', component: Login, public: true, bare: true, title: 'Sign in' },
@@ -20,6 +22,9 @@ const projectRoutes: Route[] = [
 ]
 
 // Report screens (web/app/reports/, owned by the report-screens developer): add their routes here.
-const reportRoutes: Route[] = []
+const reportRoutes: Route[] = [
+  { path: '/projects/:slug/reports', component: ReportListPage, title: 'Reports' },
+  { path: '/projects/:slug/reports/:number', component: ReportPage, title: (p) => `Report #${p.number}` },
+]
 
 export const routes: Route[] = [...authRoutes, ...projectRoutes, ...reportRoutes]

@@ -1,3 +1,4 @@
+import './reports.css'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
 import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'

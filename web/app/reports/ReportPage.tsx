@@ -1,3 +1,4 @@
+import './reports.css'
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
