@@ -1,12 +1,13 @@
 import { join } from 'node:path'
 import { type Config, ConfigError, configDocs, loadConfig } from '../config/config'
-import { openSqlite } from '../db/client'
+import { openSqlite, rawSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { silentLogger } from '../lib/logger'
 import { adminCreateUser, adminResetPassword } from '../modules/auth/auth.cli'
 import { adminSetPlan } from '../modules/billing/billing.cli'
 import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
+import { formatStats, storageStats } from '../modules/retention/retention.stats'
 import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
 import { backup, restore } from './backup'
@@ -22,6 +23,7 @@ Usage:
   glitchbox admin create-user EMAIL [--password P]
   glitchbox admin reset-password EMAIL
   glitchbox admin set-plan EMAIL self_hosted|free|pro|studio
+  glitchbox admin stats [--json]           database and files size, free disk, rows per table, oldest retained telemetry
   glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
   glitchbox admin maintenance --clear
   glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
@@ -84,6 +86,10 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       }
       return out(`${rest[0]} is now on the ${rest[1]} plan`)
     }
+    case 'stats': {
+      const stats = storageStats(config, rawSqlite(deps.db))
+      return out(flags.json ? JSON.stringify(stats, null, 2) : formatStats(stats))
+    }
     case 'maintenance': {
       if (flags.clear) {
         clearBanners(deps.db, now)
@@ -106,7 +112,7 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
   if (command === 'version') return out(VERSION)
   let config: Config
   try {
-    const { help: _h, until: _u, for: _f, clear: _c, password: _p, ...configFlags } = flags
+    const { help: _h, until: _u, for: _f, clear: _c, password: _p, json: _j, ...configFlags } = flags
     config = loadConfig(env, configFlags, VERSION)
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message)

@@ -64,7 +64,7 @@ describe('billing without Stripe configured', () => {
         current_period_end: null,
         cancel_at_period_end: false,
         pending_downgrade: null,
-        usage: { projects: 0, reports: 0, upload_bytes: 0, seats: 1 },
+        usage: { projects: 0, reports: 0, upload_bytes: 0, seats: 1, storage_bytes: 0 },
         limits: { projects: 10, reports: 50_000, upload_bytes: 25 * 1024 ** 3, seats: 15 },
         features: expect.objectContaining({ events: true, triage: true, session_replays: false }),
       })

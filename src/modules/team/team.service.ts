@@ -8,6 +8,7 @@ import { accountMembers, accounts } from '../accounts/accounts.table'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import { featuresOf, limitsView, PLANS, type PlanKey } from '../billing/plans'
+import { accountStorageBytes } from '../retention/retention.stats'
 import { projects } from '../projects/projects.table'
 import { invitations } from './team.table'
 
@@ -54,7 +55,14 @@ export function seatsUsed(db: DbOrTx, accountId: string, now: Date): number {
 /** Usage counters of an account, as `/api/account` and `/api/billing/subscription` report them. */
 export function accountUsage(db: DbOrTx, account: Account, now: Date) {
   const projectCount = db.select({ n: count() }).from(projects).where(eq(projects.accountId, account.id)).get()?.n ?? 0
-  return { projects: projectCount, reports: account.reportsCreated, upload_bytes: account.uploadBytesUsed, seats: seatsUsed(db, account.id, now) }
+  return {
+    projects: projectCount,
+    reports: account.reportsCreated,
+    upload_bytes: account.uploadBytesUsed,
+    seats: seatsUsed(db, account.id, now),
+    // What the account's files take on disk now (upload_bytes only grows: it is the quota's counter).
+    storage_bytes: accountStorageBytes(db, account.id),
+  }
 }
 
 /** The account as its members see it: plan, roster, projects, usage and limits. */

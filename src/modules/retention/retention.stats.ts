@@ -1,0 +1,125 @@
+import type { Database } from 'bun:sqlite'
+import { readdirSync, statfsSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../../config/config'
+import { sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { DB_FILE } from '../../deps'
+
+/** Bytes of the files an account's projects reference (screenshots, attachments, stacked screenshots, replays), deleted reports' included while their files exist. */
+export function accountStorageBytes(db: DbOrTx, accountId: string): number {
+  // Drizzle's raw `get` answers the row as an array of values.
+  const row = db.get<[number]>(sql`
+    WITH p AS (SELECT id FROM projects WHERE account_id = ${accountId})
+    SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.key IN (
+      SELECT r.screenshot_key FROM reports r WHERE r.project_id IN p AND r.screenshot_key IS NOT NULL
+      UNION SELECT o.screenshot_key FROM report_occurrences o WHERE o.project_id IN p AND o.screenshot_key IS NOT NULL
+      UNION SELECT a.file_key FROM attachments a WHERE a.project_id IN p
+      UNION SELECT s.file_key FROM session_replays s WHERE s.project_id IN p)`)
+  return row?.[0] ?? 0
+}
+
+/** Size and count of the regular files under `dir`, recursively (0 when it does not exist). */
+function dirUsage(dir: string): { bytes: number; files: number } {
+  let bytes = 0
+  let files = 0
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return { bytes, files }
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) {
+      const sub = dirUsage(path)
+      bytes += sub.bytes
+      files += sub.files
+    } else if (e.isFile()) {
+      bytes += statSync(path, { throwIfNoEntry: false })?.size ?? 0
+      files++
+    }
+  }
+  return { bytes, files }
+}
+
+const fileSize = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0
+
+/** Oldest row still kept of each kind of raw telemetry, as ISO dates (null when there is none). */
+function oldestRetained(sqlite: Database) {
+  const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString())
+  const one = (sql: string) => iso(sqlite.query<{ t: number | null }, []>(sql).get()?.t)
+  return {
+    // Through the (name_id, created_at) and (project_id, ...) indexes: no scan of the big tables.
+    event: one('SELECT min((SELECT min(created_at) FROM events WHERE name_id = n.id)) AS t FROM event_names n'),
+    perf_snapshot: one('SELECT min((SELECT min(created_at) FROM perf_snapshots WHERE project_id = p.id)) AS t FROM projects p'),
+    play_session: one('SELECT min((SELECT min(started_at) FROM play_sessions WHERE project_id = p.id)) AS t FROM projects p'),
+    session_replay: one('SELECT min(created_at) AS t FROM session_replays'),
+  }
+}
+
+/**
+ * What the data directory holds, for `glitchbox admin stats`: database (with its WAL and the pages
+ * free for reuse), files, free disk, rows per table, the oldest raw telemetry kept and the retention
+ * settings. Only reads, so it runs beside a live server.
+ */
+export function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 'replayRetentionDays'>, sqlite: Database) {
+  const dbPath = join(config.dataDir, DB_FILE)
+  const pragma = <T>(name: string) => Object.values(sqlite.query(`PRAGMA ${name}`).get() as Record<string, T>)[0]!
+  const pageSize = pragma<number>('page_size')
+  const tables = sqlite
+    .query<{ name: string; type: string }, []>("SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all()
+  const rows: Record<string, number> = {}
+  for (const t of tables) rows[t.name] = sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${t.name.replaceAll('"', '""')}"`).get()!.n
+  const disk = statfsSync(config.dataDir)
+  const files = dirUsage(join(config.dataDir, 'files'))
+  return {
+    data_dir: config.dataDir,
+    database: {
+      bytes: fileSize(dbPath),
+      wal_bytes: fileSize(`${dbPath}-wal`),
+      /** Pages freed by deletions, reused by new rows before the file grows. */
+      free_bytes: pragma<number>('freelist_count') * pageSize,
+      auto_vacuum: (['none', 'full', 'incremental'] as const)[pragma<number>('auto_vacuum')] ?? 'none',
+    },
+    files: { bytes: files.bytes, count: files.files },
+    disk: { free_bytes: disk.bavail * disk.bsize, total_bytes: disk.blocks * disk.bsize },
+    rows,
+    oldest_retained: oldestRetained(sqlite),
+    retention: { days: config.retentionDays, replay_days: config.replayRetentionDays },
+  }
+}
+
+export type StorageStats = ReturnType<typeof storageStats>
+
+const units = ['B', 'KB', 'MB', 'GB', 'TB']
+/** 1536 → "1.5 KB". */
+export function formatBytes(n: number): string {
+  let v = n
+  let u = 0
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024
+    u++
+  }
+  return `${u === 0 ? v : v.toFixed(1)} ${units[u]}`
+}
+
+/** The stats as the CLI prints them. */
+export function formatStats(s: StorageStats): string {
+  const keep = (days: number) => (days === 0 ? 'forever' : `${days} days`)
+  const width = Math.max(...Object.keys(s.rows).map((k) => k.length))
+  return [
+    `data directory   ${s.data_dir}`,
+    `database         ${formatBytes(s.database.bytes)} (+ ${formatBytes(s.database.wal_bytes)} WAL; ${formatBytes(s.database.free_bytes)} free for reuse; auto_vacuum ${s.database.auto_vacuum})`,
+    `files            ${formatBytes(s.files.bytes)} in ${s.files.count} files`,
+    `free disk        ${formatBytes(s.disk.free_bytes)} of ${formatBytes(s.disk.total_bytes)}`,
+    `retention        raw telemetry ${keep(s.retention.days)}, replays ${keep(s.retention.replay_days)}`,
+    `oldest event     ${s.oldest_retained.event ?? 'none'}`,
+    `oldest perf      ${s.oldest_retained.perf_snapshot ?? 'none'}`,
+    `oldest session   ${s.oldest_retained.play_session ?? 'none'}`,
+    `oldest replay    ${s.oldest_retained.session_replay ?? 'none'}`,
+    'rows per table:',
+    ...Object.entries(s.rows).map(([name, n]) => `  ${name.padEnd(width)}  ${n}`),
+  ].join('\n')
+}

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createProject, createReportIn, createUser } from '../helpers/fixtures'
+import { runCli, startServer } from '../helpers/server-process'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { PNG, pngDataUrl, WEBM } from '../sdk/sdk-helpers'
+
+describe('GET /api/account usage.storage_bytes', () => {
+  let t: TestApp
+  afterEach(() => t.close())
+
+  it("is the bytes of the account's screenshots, attachments and replays, and nobody else's", async () => {
+    t = createTestApp()
+    const owner = await createUser(t, { plan: 'self_hosted' })
+    const other = await createUser(t, { plan: 'self_hosted' })
+    const project = createProject(t, owner)
+    const usage = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage
+    expect((await usage()).storage_bytes).toBe(0)
+
+    const submit = await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { title: 'Crash', description: 'boom', screenshot: pngDataUrl() } })
+    expect(submit.status).toBe(201)
+    const form = new FormData()
+    form.append('file', new File(['twelve bytes'], 'log.txt', { type: 'text/plain' }))
+    expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${submit.body.data.report_number}/attachments`, { token: owner.token, body: form })).status).toBe(201)
+    const replay = new FormData()
+    replay.set('bug_report_id', createReportIn(t, project).id)
+    replay.set('file', new File([WEBM], 'replay.webm', { type: 'video/webm' }))
+    expect((await t.request('POST', '/api/session-replays', { apiKey: project.apiKey, body: replay })).status).toBe(201)
+    // Another account's file does not count.
+    await t.request('POST', '/api/bugs/submit', { apiKey: createProject(t, other).apiKey, body: { title: 'Theirs', description: 'x', screenshot: pngDataUrl() } })
+
+    const expected = PNG.length + 'twelve bytes'.length + WEBM.length
+    expect((await usage()).storage_bytes).toBe(expected)
+    const sub = (await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data
+    expect(sub.usage.storage_bytes).toBe(expected)
+  })
+})
+
+describe('glitchbox admin stats', () => {
+  it('reports database and files size, free disk, rows per table and the oldest event while the server runs', async () => {
+    const s = await startServer()
+    const env = { GLITCHBOX_DATA_DIR: s.dataDir }
+    try {
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+      const signup = await (await post('/api/auth/signup', { email: 'ops@studio.example', password: 'long enough password' })).json()
+      const token = signup.data.token
+      const project = await (await post('/api/projects', { name: 'Game' }, { authorization: `Bearer ${token}` })).json()
+      const key = { 'x-api-key': project.data.api_key }
+      expect((await post('/api/bugs/submit', { title: 'Crash', description: 'boom', screenshot: pngDataUrl() }, key)).status).toBe(201)
+      expect((await post('/api/events/track', { event_name: 'level_start' }, key)).status).toBe(201)
+
+      const r = await runCli(['admin', 'stats', '--json'], env)
+      expect(r.code).toBe(0)
+      const stats = JSON.parse(r.stdout)
+      expect(stats.database.bytes + stats.database.wal_bytes).toBeGreaterThan(0)
+      expect(stats.files).toEqual({ bytes: PNG.length, count: 1 })
+      expect(stats.disk.free_bytes).toBeGreaterThan(0)
+      expect(stats.rows).toMatchObject({ reports: 1, events: 1, projects: 1, accounts: 1 })
+      expect(Date.parse(stats.oldest_retained.event)).toBeGreaterThan(Date.now() - 60_000)
+      expect(stats.retention).toEqual({ days: 90, replay_days: 30 })
+
+      const text = await runCli(['admin', 'stats'], env)
+      expect(text.code).toBe(0)
+      expect(text.stdout).toMatch(/^database\s+\S+/m)
+      expect(text.stdout).toMatch(/^free disk\s+\S+ \S+ of/m)
+      expect(text.stdout).toMatch(/^ {2}reports\s+1$/m)
+      // The server kept serving throughout.
+      expect((await fetch(`${s.url}/health`)).status).toBe(200)
+    } finally {
+      await s.stop()
+    }
+  })
+})
