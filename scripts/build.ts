@@ -1,6 +1,7 @@
 // Builds dist/glitchbox: one self-contained executable with migrations and docs assets embedded.
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { bundleWebScript, WEB_SCRIPTS, type WebScriptName } from '../web/server/static-assets'
 
 const root = join(import.meta.dir, '..')
 mkdirSync(join(root, 'dist'), { recursive: true })
@@ -8,6 +9,12 @@ const target = process.env.GLITCHBOX_BUILD_TARGET // e.g. bun-linux-x64-baseline
 // The job and scoring workers are extra entry points, so the binary carries them (see src/jobs/jobs.thread.ts
 // and src/modules/sdk/scoring.ts).
 const args = ['build', '--compile', 'src/main.ts', 'src/jobs/jobs.worker.ts', 'src/modules/sdk/scoring.worker.ts', '--outfile', 'dist/glitchbox']
+// The vote script and /widget.js are bundled now into dist/web-assets/, which the binary embeds
+// (web/server/embedded-scripts.ts); from source they are bundled at first use.
+mkdirSync(join(root, 'dist', 'web-assets'), { recursive: true })
+for (const name of Object.keys(WEB_SCRIPTS) as WebScriptName[]) {
+  writeFileSync(join(root, 'dist', 'web-assets', `gb-${name}.webasset`), await bundleWebScript(name))
+}
 if (target) args.push(`--target=${target}`)
 const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1)

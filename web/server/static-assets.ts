@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url'
 /**
  * The browser scripts the server hands out besides the dashboard: the public pages' vote script and
  * the embeddable widget. From source (`npm start`, tests) they are bundled with Bun.build on first
- * use; `npm run build` bundles them ahead of time and embeds the results in the binary as files
- * named `gb-<name>.webasset` (scripts/build.ts), found here through `Bun.embeddedFiles`.
+ * use; `npm run build` bundles them ahead of time into dist/web-assets/ and the binary embeds them
+ * (embedded-scripts.ts, imported only when running as the compiled executable).
  */
 
 export const WEB_SCRIPTS = {
@@ -27,11 +27,11 @@ export async function bundleWebScript(name: WebScriptName): Promise<Uint8Array<A
   return new Uint8Array(await out.outputs[0].arrayBuffer())
 }
 
-/** The embedded copy inside a compiled binary (`gb-vote-<hash>.webasset`), else undefined. */
+/** The copy embedded in a compiled binary, else undefined (running from source). */
 async function embedded(name: WebScriptName): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  const pattern = new RegExp(`^gb-${name}(?:-[a-z0-9]+)?\\.webasset$`)
-  const blob = Bun.embeddedFiles.find((b) => pattern.test((b as Blob & { name: string }).name))
-  return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined
+  if (!Bun.isStandaloneExecutable) return undefined
+  const { EMBEDDED_SCRIPTS } = await import('./embedded-scripts')
+  return new Uint8Array(await Bun.file(EMBEDDED_SCRIPTS[name]).arrayBuffer())
 }
 
 const loaded = new Map<WebScriptName, Promise<WebScript>>()
