@@ -1,39 +1,72 @@
-import { openapi } from '@elysiajs/openapi'
+import { toOpenAPISchema } from '@elysiajs/openapi'
+import { ScalarRender } from '@elysiajs/openapi/scalar'
 import { Elysia } from 'elysia'
 import * as z from 'zod'
 import { scalarBundlePath } from './assets'
+import { completeDocument } from './document'
 
 const SCALAR_PATH = '/docs/assets/scalar.js'
+/** Absolute, so the page finds the document from `/docs` and `/docs/` alike. */
+export const SPEC_PATH = '/openapi.json'
 
-/** OpenAPI 3 at /openapi.json and interactive docs at /docs, generated from the route schemas. */
+/** OpenAPI 3 at /openapi.json and interactive docs at /docs (and /docs/), generated from the route schemas. */
 export function apiDocs(version: string) {
-  return new Elysia()
+  const info = {
+    title: 'Glitchbox API',
+    version: '1.0.0',
+    description: `Bug reports for games. Every /api route is also served under /api/v1. Every JSON answer is the envelope \`{ok: true, data}\` or \`{ok: false, error}\`. Server ${version}.`,
+  }
+  // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
+  const page = ScalarRender(info, { url: SPEC_PATH, cdn: SCALAR_PATH, withDefaultFonts: false, _integration: 'elysiajs' } as never)
+  const docsPage = () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  let cached: { routes: number; document: Record<string, unknown> } | null = null
+
+  const docs = new Elysia({ name: 'api-docs' })
+  return docs
     .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundlePath()), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), {
       detail: { hide: true },
     })
-    .use(
-      openapi({
-        path: '/docs',
-        specPath: '/openapi.json',
-        provider: 'scalar',
-        // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
-        scalar: { cdn: SCALAR_PATH, withDefaultFonts: false } as never,
-        // Types JSON Schema cannot express (File uploads, transforms) are documented as open values instead of failing.
-        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) },
-        exclude: { paths: [/^\/api\/v1\//, SCALAR_PATH] },
-        documentation: {
-          info: {
-            title: 'Glitchbox API',
-            version: '1.0.0',
-            description: `Bug reports for games. Every /api route is also served under /api/v1. Server ${version}.`,
-          },
-          components: {
-            securitySchemes: {
-              session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/login' },
-              apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Project API key (sk_live_…)' },
-            },
-          },
-        },
-      }),
+    .get('/docs', docsPage, { detail: { hide: true } })
+    .get(
+      SPEC_PATH,
+      () => {
+        // Built on first request, once every module's routes are registered; rebuilt only if routes were added.
+        const routes = globalRoutes(docs).length
+        if (cached?.routes !== routes) cached = { routes, document: buildDocument(docs, info) }
+        return cached.document
+      },
+      { detail: { hide: true } },
     )
+}
+
+/** The generated document (routes, parameters, bodies) completed with responses, security and tags. */
+function buildDocument(app: AnyElysia, info: Record<string, string>) {
+  const generated = toOpenAPISchema(app, { paths: [/^\/api\/v1\//, /^\/(?!api\/|health$)/] }, undefined, { zod: inputSchema }, '3.1.2')
+  restoreRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
+  return completeDocument({ openapi: '3.1.2', info, paths: generated.paths, components: generated.components }).document
+}
+
+type AnyElysia = Elysia<any, any, any, any, any, any, any>
+
+/** Every route of the app this plugin is mounted in (the router is shared); the generator reads the same list. */
+const globalRoutes = (app: AnyElysia) =>
+  (app as unknown as { getGlobalRoutes(): { method: string; path: string; hooks?: unknown }[] }).getGlobalRoutes()
+
+// Types JSON Schema cannot express (File uploads, transforms) are documented as open values instead of failing.
+const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' })
+
+/**
+ * The generator lists a body's media types only from named parsers; routes whose body goes through a parser
+ * function (the pipeline's size- and depth-capped reader, the SDK's streaming parsers) come out with no
+ * content. Their schema is taken from the route: multipart when it holds a file, else JSON.
+ */
+function restoreRequestBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
+  for (const route of globalRoutes(app)) {
+    const op = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]
+    const body = (route.hooks as { body?: unknown } | undefined)?.body
+    if (!op?.requestBody || Object.keys(op.requestBody.content ?? {}).length || !(body instanceof z.ZodType)) continue
+    const { $schema: _, ...schema } = inputSchema(body) as Record<string, unknown>
+    const media = JSON.stringify(schema).includes('"format":"binary"') ? 'multipart/form-data' : 'application/json'
+    op.requestBody.content = { [media]: { schema } }
+  }
 }

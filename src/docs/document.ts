@@ -1,0 +1,175 @@
+import * as z from 'zod'
+import { ErrorEnvelope, type ErrorStatus, type OperationDoc, operationDocs, submitRequestExample } from './responses'
+
+type Json = Record<string, any>
+
+/** How an operation authenticates; decided by its path, the same rule the auth macros follow. */
+export type Access = 'public' | 'session' | 'apiKey' | 'bodyApiKey' | 'optionalSession'
+
+const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/bugs/{id}/attachments', '/api/events/track', '/api/events/track/batch', '/api/perf/snapshot', '/api/session-replays'])
+const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
+const PUBLIC_ROUTES = [
+  /^\/health$/,
+  /^\/api\/maintenance\/active$/,
+  /^\/api\/auth\/(signup|login|verify-email)$/,
+  /^\/api\/(tracker|roadmap|branding|files)\//,
+  /^\/api\/billing\/webhook$/,
+  /^\/api\/notifications\/unsubscribe$/,
+]
+
+/** The credential `method path` needs. */
+export function accessOf(method: string, path: string): Access {
+  if (SDK_KEY_ROUTES.has(path)) return 'apiKey'
+  if (BODY_KEY_ROUTES.has(path)) return 'bodyApiKey'
+  if (path === '/api/auth/resend-verification') return 'optionalSession'
+  if (method === 'GET' && path === '/api/projects/{slug}/changelog') return 'public'
+  return PUBLIC_ROUTES.some((r) => r.test(path)) ? 'public' : 'session'
+}
+
+const SECURITY: Record<Access, Json[]> = {
+  public: [],
+  // The session routes take the key in the body, which OpenAPI security schemes cannot name.
+  bodyApiKey: [],
+  apiKey: [{ apiKey: [] }],
+  session: [{ session: [] }, { cookie: [] }],
+  optionalSession: [{}, { session: [] }, { cookie: [] }],
+}
+
+// Tags as the modules name them, mapped to the document's domain tags.
+const TAG_NAMES: Record<string, string> = { 'Bug reports': 'Reports', 'Public page settings': 'Settings' }
+
+export const TAGS: { name: string; description: string }[] = [
+  { name: 'Auth', description: 'Sign-up, sign-in, sessions, profile, data export and account deletion' },
+  { name: 'Projects', description: 'Projects, their API key, setup status, activity and audit log' },
+  { name: 'Reports', description: 'Bug reports: list and search, filing, triage, bulk changes, occurrences, CSV export' },
+  { name: 'Report workflow', description: 'Dependencies, due dates, custom fields, templates and satisfaction ratings' },
+  { name: 'Comments', description: 'Comments on reports (internal ones are team-only)' },
+  { name: 'Labels', description: 'Project labels and their use on reports' },
+  { name: 'Attachments', description: 'Files attached to reports' },
+  { name: 'SDK', description: 'Routes game clients call with the project API key (`X-API-Key`; `api_key` in the body for sessions)' },
+  { name: 'Public', description: 'Public tracker, roadmap, branding, files and health: no credential' },
+  { name: 'Settings', description: 'Public page, branding and in-game widget settings' },
+  { name: 'Changelog', description: 'Release notes, public once published' },
+  { name: 'Webhooks', description: 'Generic outgoing webhooks and their deliveries' },
+  { name: 'Notifications', description: 'Email notification preferences and unsubscribe links' },
+  { name: 'Team', description: 'The account, its members and invitations' },
+  { name: 'Permissions', description: 'Permission catalog and per-member overrides' },
+  { name: 'Billing', description: 'Plans and Stripe billing (400 when billing is not configured)' },
+]
+
+const ERROR_TEXT: Record<ErrorStatus, string> = {
+  400: 'Malformed JSON or a validation error; the message names the fields',
+  401: 'Missing or invalid credential',
+  403: 'Missing permission, or a feature or limit of the plan (the message says how to lift it)',
+  404: 'Not found (also for projects the caller is not a member of)',
+  409: 'Conflict with existing data',
+  413: 'Request body too large',
+  429: 'Rate limited; `Retry-After` gives the seconds to wait',
+  502: 'An external service refused or could not be reached',
+  503: 'Service unavailable',
+}
+
+const toSchema = (schema: z.ZodType): Json => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' }) as Json
+  return json
+}
+
+/** The error statuses `method path` can answer: from its credential, parameters and body, plus what its doc adds. */
+export function errorStatusesOf(method: string, path: string, op: Json, doc: OperationDoc): ErrorStatus[] {
+  const out = new Set<ErrorStatus>(doc.errors ?? [])
+  if (!path.startsWith('/api/')) return [...out]
+  out.add(429)
+  const access = accessOf(method, path)
+  if (access !== 'public') out.add(401)
+  const params: Json[] = op.parameters ?? []
+  if (op.requestBody) out.add(400).add(413)
+  if (params.some((p) => p.in === 'query')) out.add(400)
+  if (params.some((p) => p.in === 'path')) out.add(404).add(400)
+  // Project routes: 404 for non-members, 403 for members without the route's permission.
+  if (access === 'session' && path.startsWith('/api/projects/{slug}')) out.add(404).add(403)
+  if (access === 'session' && /^\/api\/(account|permissions|billing|invites)/.test(path)) out.add(403)
+  if (/^\/api\/billing\//.test(path) && path !== '/api/billing/subscription') out.add(400)
+  return [...out].sort()
+}
+
+const envelopeOf = (data: Json) => ({
+  type: 'object',
+  required: ['ok', 'data'],
+  properties: { ok: { type: 'boolean', const: true }, data },
+})
+
+function successResponse(doc: OperationDoc, description: string): Json {
+  switch (doc.content) {
+    case 'csv':
+      return { description, content: { 'text/csv': { schema: { type: 'string' } } } }
+    case 'file':
+      return { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+    case 'plain-json':
+      return { description, content: { 'application/json': { schema: toSchema(doc.data) } } }
+  }
+  const media: Json = { schema: envelopeOf(toSchema(doc.data)) }
+  if (doc.example !== undefined) media.example = { ok: true, data: doc.example }
+  return { description, content: { 'application/json': media } }
+}
+
+/**
+ * Completes the document @elysiajs/openapi generates from the routes: responses (the envelope with each
+ * operation's `data` shape and its error statuses), security per credential, domain tags and SDK examples.
+ * Operations without an entry in `operationDocs` are returned in `undocumented` (a test keeps it empty).
+ */
+export function completeDocument(generated: Json): { document: Json; undocumented: string[] } {
+  const undocumented: string[] = []
+  const paths: Json = {}
+  for (const [path, item] of Object.entries<Json>(generated.paths ?? {})) {
+    paths[path] = {}
+    for (const [method, raw] of Object.entries<Json>(item)) {
+      const op: Json = { ...raw }
+      const key = `${method.toUpperCase()} ${path}`
+      const doc = operationDocs[key]
+      op.tags = (op.tags ?? ['Public']).map((t: string) => TAG_NAMES[t] ?? t)
+      const access = accessOf(method.toUpperCase(), path)
+      op.security = SECURITY[access]
+      if (access === 'bodyApiKey') op.description = [op.description, 'Authenticated by the project API key in the body field `api_key` (no `X-API-Key` header).'].filter(Boolean).join('\n\n')
+      if (access === 'optionalSession') op.description = [op.description, 'Signed in: resends to you. Signed out: send `email`.'].filter(Boolean).join('\n\n')
+      if (!doc) {
+        undocumented.push(key)
+        paths[path][method] = op
+        continue
+      }
+      const status = doc.status ?? 200
+      const responses: Json = { [status]: successResponse(doc, doc.description ?? (status === 201 ? 'Created' : 'Success')) }
+      if (doc.alsoStatus) responses[doc.alsoStatus.status] = successResponse({ ...doc, example: undefined }, doc.alsoStatus.description)
+      for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/Error${s}` }
+      op.responses = responses
+      paths[path][method] = op
+    }
+  }
+  const submit = paths['/api/bugs/submit']?.post
+  const submitJson = submit?.requestBody?.content?.['application/json']
+  if (submitJson) submitJson.example = submitRequestExample
+  const responses: Json = {}
+  for (const [s, text] of Object.entries(ERROR_TEXT)) {
+    responses[`Error${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+  }
+  const document = {
+    ...generated,
+    tags: TAGS,
+    paths,
+    components: {
+      ...generated.components,
+      schemas: { ...generated.components?.schemas, Error: toSchema(ErrorEnvelope) },
+      responses,
+      securitySchemes: {
+        session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/login or /api/auth/signup' },
+        cookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'glitchbox_session',
+          description: 'Browser session set by login or signup with `X-Glitchbox-Client: web`; state-changing requests also need an `Origin` header equal to the server origin',
+        },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Project API key (sk_live_…) for SDK routes' },
+      },
+    },
+  }
+  return { document, undocumented }
+}

@@ -1,0 +1,73 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs, uuid } from './common'
+
+/** Login and signup result (spec 2, Session). */
+export const SessionResponse = z.object({
+  token: z.string().describe('Session token for `Authorization: Bearer`'),
+  user_id: uuid,
+  email: z.string(),
+  name: z.string(),
+  onboarding_done: z.boolean(),
+  email_verified: z.boolean(),
+})
+
+export const ProfileResponse = z.object({
+  id: uuid,
+  email: z.string(),
+  name: z.string(),
+  display_name: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+  theme: z.enum(['light', 'dark']).nullable(),
+  role: z.string().nullable(),
+  email_verified: z.boolean(),
+  onboarding_done: z.boolean(),
+  has_password: z.boolean(),
+  created_at: isoDate,
+  account: z.object({ id: uuid, name: z.string(), role: z.enum(['owner', 'admin', 'member']), plan: z.string() }).nullable(),
+})
+
+export const ShareCodeResponse = z.object({ code: z.string(), expires_at: isoDate })
+export const VerifyEmailResponse = z.object({ message: z.string(), email_verified: z.literal(true) })
+
+export const AccountExportResponse = z.object({
+  exported_at: isoDate,
+  profile: ProfileResponse,
+  accounts: z.array(z.object({ id: uuid, name: z.string(), plan: z.string(), role: z.string(), joined_at: isoDate })),
+  projects: z.array(z.object({ id: uuid, account_id: uuid, name: z.string(), slug: z.string(), created_at: isoDate })),
+  reports: z.array(
+    z.object({
+      id: uuid,
+      project_slug: z.string(),
+      report_number: z.number().int(),
+      title: z.string(),
+      description: z.string(),
+      status: z.string(),
+      priority: z.string(),
+      category: z.string(),
+      platform: z.string().nullable(),
+      game_version: z.string().nullable(),
+      steps_to_reproduce: z.string().nullable(),
+      expected_behavior: z.string().nullable(),
+      actual_behavior: z.string().nullable(),
+      filed_by_you: z.boolean(),
+      created_at: isoDate,
+      updated_at: isoDate,
+    }),
+  ),
+  comments: z.array(z.object({ id: uuid, project_slug: z.string(), report_number: z.number().int(), body: z.string(), is_internal: z.boolean(), created_at: isoDate })),
+})
+
+export const authDocs: OperationDocs = {
+  'POST /api/auth/signup': { status: 201, data: SessionResponse, errors: [409] },
+  'POST /api/auth/login': { data: SessionResponse },
+  'GET /api/auth/verify-email': { data: VerifyEmailResponse },
+  'POST /api/auth/resend-verification': { data: MessageResponse },
+  'POST /api/auth/logout': { data: MessageResponse },
+  'GET /api/auth/me': { data: ProfileResponse },
+  'PATCH /api/auth/profile': { data: MessageResponse },
+  'POST /api/auth/change-password': { data: MessageResponse },
+  'POST /api/auth/support-share-code': { data: ShareCodeResponse },
+  'DELETE /api/auth/support-share-code': { data: MessageResponse },
+  'GET /api/account/export': { data: AccountExportResponse },
+  'DELETE /api/auth/account': { data: MessageResponse },
+}

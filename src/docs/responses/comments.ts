@@ -1,0 +1,11 @@
+import * as z from 'zod'
+import { CreatedIdResponse, isoDate, type OperationDocs } from './common'
+import { ReportComment } from './reports'
+
+export const CommentListResponse = z.array(ReportComment.extend({ updated_at: isoDate }))
+export const CommentCreatedResponse = CreatedIdResponse
+
+export const commentsDocs: OperationDocs = {
+  'GET /api/projects/{slug}/bugs/{number}/comments': { data: CommentListResponse },
+  'POST /api/projects/{slug}/bugs/{number}/comments': { status: 201, data: CommentCreatedResponse },
+}

@@ -1,0 +1,34 @@
+import * as z from 'zod'
+
+/** Statuses an operation may answer with the error envelope. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503
+
+/** What the OpenAPI document says about one operation's responses; see `operationDocs` in ./index. */
+export interface OperationDoc {
+  /** Status of the success answer (default 200). */
+  status?: 200 | 201
+  /** Shape of `data` in `{ok: true, data}`. */
+  data: z.ZodType
+  /** What the success means, when the summary does not say it. */
+  description?: string
+  /** A second success status with the same `data` shape (the SDK submit answers 200 when stacked). */
+  alsoStatus?: { status: 200 | 201; description: string }
+  /** Error statuses beyond those derived from the route's credential, parameters and body. */
+  errors?: ErrorStatus[]
+  /** Answers that are not the JSON envelope: a CSV file, a stored file, or plain JSON (health). */
+  content?: 'csv' | 'file' | 'plain-json'
+  /** Example of the success `data`. */
+  example?: unknown
+}
+
+export type OperationDocs = Record<string, OperationDoc>
+
+export const isoDate = z.iso.datetime().describe('ISO 8601 date-time')
+export const uuid = z.string().describe('UUID')
+
+/** `{message}`: the answer of actions that return nothing else. */
+export const MessageResponse = z.object({ message: z.string() })
+export const CreatedIdResponse = z.object({ id: uuid })
+
+/** `{ok: false, error}`: every error answer. */
+export const ErrorEnvelope = z.object({ ok: z.literal(false), error: z.string().describe('A sentence for people; never echoes large input') })

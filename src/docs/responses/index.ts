@@ -1,0 +1,55 @@
+import { attachmentsDocs } from './attachments'
+import { authDocs } from './auth'
+import { billingDocs } from './billing'
+import { changelogDocs } from './changelog'
+import { commentsDocs } from './comments'
+import type { OperationDocs } from './common'
+import { labelsDocs } from './labels'
+import { notificationsDocs } from './notifications'
+import { permissionsDocs } from './permissions'
+import { projectsDocs } from './projects'
+import { publicDocs } from './public'
+import { reportsDocs } from './reports'
+import { sdkDocs } from './sdk'
+import { settingsDocs } from './settings'
+import { teamDocs } from './team'
+import { webhooksDocs } from './webhooks'
+import { workflowDocs } from './workflow'
+
+export * from './attachments'
+export * from './auth'
+export * from './billing'
+export * from './changelog'
+export * from './comments'
+export * from './common'
+export * from './labels'
+export * from './notifications'
+export * from './permissions'
+export * from './projects'
+export * from './public'
+export * from './reports'
+export * from './sdk'
+export * from './settings'
+export * from './team'
+export * from './webhooks'
+export * from './workflow'
+
+/** Response documentation of every operation, keyed `METHOD /api/path/{param}` as in the OpenAPI document. */
+export const operationDocs: OperationDocs = {
+  ...publicDocs,
+  ...authDocs,
+  ...projectsDocs,
+  ...reportsDocs,
+  ...workflowDocs,
+  ...commentsDocs,
+  ...labelsDocs,
+  ...attachmentsDocs,
+  ...sdkDocs,
+  ...settingsDocs,
+  ...changelogDocs,
+  ...webhooksDocs,
+  ...notificationsDocs,
+  ...teamDocs,
+  ...permissionsDocs,
+  ...billingDocs,
+}

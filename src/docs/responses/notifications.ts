@@ -1,0 +1,16 @@
+import * as z from 'zod'
+import { MessageResponse, type OperationDocs } from './common'
+
+export const NotificationPreferencesResponse = z.object({
+  email_bug_created: z.boolean(),
+  email_bug_status: z.boolean(),
+  email_bug_assigned: z.boolean(),
+  email_bug_commented: z.boolean(),
+  email_weekly_digest: z.boolean(),
+})
+
+export const notificationsDocs: OperationDocs = {
+  'GET /api/notifications/preferences': { data: NotificationPreferencesResponse },
+  'PUT /api/notifications/preferences': { data: NotificationPreferencesResponse },
+  'GET /api/notifications/unsubscribe': { data: MessageResponse },
+}

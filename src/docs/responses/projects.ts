@@ -1,0 +1,108 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs, uuid } from './common'
+
+const bugCounts = z.object({
+  total: z.number().int(),
+  open: z.number().int(),
+  in_progress: z.number().int(),
+  resolved: z.number().int(),
+  closed: z.number().int(),
+  wont_fix: z.number().int(),
+})
+
+export const ProjectSummary = z.object({
+  id: uuid,
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  website_url: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  is_public: z.boolean(),
+  created_at: isoDate,
+  bug_counts: bugCounts,
+})
+export const ProjectListResponse = z.array(ProjectSummary)
+
+export const ProjectCreatedResponse = z.object({ id: uuid, slug: z.string(), api_key: z.string().describe('sk_live_…') })
+
+export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).extend({
+  api_key: z.string(),
+  created_by: z.string().nullable(),
+  updated_at: isoDate,
+  settings: z.object({ is_public: z.boolean(), bug_grouping: z.boolean() }),
+  sdk_settings: z.object({
+    screenshot_capture: z.boolean(),
+    session_capture: z.boolean(),
+    auto_file_errors: z.boolean(),
+    capture_editor_errors: z.boolean(),
+    capture_warnings: z.boolean(),
+  }),
+  stats: z.object({
+    total_reports: z.number().int(),
+    open_reports: z.number().int(),
+    in_progress_reports: z.number().int(),
+    resolved_reports: z.number().int(),
+    closed_reports: z.number().int(),
+    wont_fix_reports: z.number().int(),
+    first_report_at: isoDate.nullable(),
+  }),
+  role: z.string().describe("The caller's role in the project's account"),
+})
+
+export const RotateKeyResponse = z.object({ api_key: z.string() })
+
+export const SetupStatusResponse = z.object({
+  sdk_connected: z.boolean(),
+  has_reports: z.boolean(),
+  reports_from_sdk: z.boolean(),
+  has_sessions: z.boolean(),
+  first_report_at: isoDate.nullable(),
+  first_session_at: isoDate.nullable(),
+})
+
+export const TestReportResponse = z.object({ id: uuid, report_number: z.number().int() })
+
+export const ProjectActivityEntry = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  field: z.string().nullable(),
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+  actor_id: z.string().nullable(),
+  actor_name: z.string().nullable(),
+  report_id: z.string().nullable(),
+  report_number: z.number().int().nullable(),
+  report_title: z.string().nullable(),
+  created_at: isoDate,
+})
+export const ProjectActivityResponse = z.array(ProjectActivityEntry)
+
+export const AuditLogResponse = z.object({
+  entries: z.array(
+    z.object({
+      id: z.number().int(),
+      action: z.string(),
+      target: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()).nullable(),
+      actor_id: z.string().nullable(),
+      actor_name: z.string().nullable(),
+      created_at: isoDate,
+    }),
+  ),
+  total: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+})
+
+export const projectsDocs: OperationDocs = {
+  'GET /api/projects': { data: ProjectListResponse },
+  'POST /api/projects': { status: 201, data: ProjectCreatedResponse, errors: [403, 409] },
+  'GET /api/projects/{slug}': { data: ProjectDetailResponse },
+  'PATCH /api/projects/{slug}': { data: MessageResponse },
+  'DELETE /api/projects/{slug}': { data: MessageResponse },
+  'POST /api/projects/{slug}/rotate-key': { data: RotateKeyResponse },
+  'GET /api/projects/{slug}/setup-status': { data: SetupStatusResponse },
+  'POST /api/projects/{slug}/send-test-report': { status: 201, data: TestReportResponse },
+  'GET /api/projects/{slug}/activity': { data: ProjectActivityResponse },
+  'GET /api/projects/{slug}/audit-log': { data: AuditLogResponse },
+}

@@ -1,0 +1,65 @@
+import * as z from 'zod'
+import { trackerSettingsSchema } from '../../modules/settings/settings.schemas'
+import { isoDate, type OperationDocs } from './common'
+import { ReportCategory, ReportPriority, ReportStatus } from './reports'
+import { BrandingResponse } from './settings'
+
+export const PublicBug = z.object({
+  report_number: z.number().int(),
+  title: z.string(),
+  description: z.string().describe('Up to the first diagnostic section (stack traces and logs are not public)'),
+  category: ReportCategory.optional().describe('Only when the tracker shows categories'),
+  status: ReportStatus,
+  priority: ReportPriority.optional().describe('Only when the tracker shows priorities'),
+  upvotes: z.number().int(),
+  comment_count: z.number().int(),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+
+export const PublicTrackerResponse = z.object({
+  settings: trackerSettingsSchema.omit({ enabled: true }),
+  bugs: z.array(PublicBug),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total_pages: z.number().int(),
+})
+
+export const PublicBugResponse = PublicBug.extend({
+  comments: z.array(z.object({ id: z.string(), body: z.string(), author_name: z.string().nullable(), created_at: isoDate })),
+})
+
+export const VoteResponse = z.object({ upvotes: z.number().int(), is_new: z.boolean() })
+
+export const RoadmapResponse = z.object({
+  settings: z.object({ title: z.string(), description: z.string(), statuses: z.array(ReportStatus), show_upvotes: z.boolean() }),
+  columns: z.array(
+    z.object({
+      status: ReportStatus,
+      bugs: z.array(
+        z.object({
+          report_number: z.number().int(),
+          title: z.string(),
+          category: ReportCategory,
+          upvotes: z.number().int().optional().describe('Only when the roadmap shows upvotes'),
+          updated_at: isoDate,
+        }),
+      ),
+    }),
+  ),
+})
+
+export const MaintenanceResponse = z.object({ active: z.boolean(), message: z.string().nullable(), ends_at: isoDate.nullable(), started_at: isoDate.nullable() })
+export const HealthResponse = z.object({ status: z.enum(['healthy', 'unhealthy']), error: z.string().optional() })
+
+export const publicDocs: OperationDocs = {
+  'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` when the database is unreachable' },
+  'GET /api/maintenance/active': { data: MaintenanceResponse },
+  'GET /api/tracker/{slug}': { data: PublicTrackerResponse },
+  'GET /api/tracker/{slug}/bugs/{number}': { data: PublicBugResponse },
+  'POST /api/tracker/{slug}/bugs/{number}/vote': { data: VoteResponse, errors: [403] },
+  'GET /api/roadmap/{slug}': { data: RoadmapResponse },
+  'POST /api/roadmap/{slug}/bugs/{number}/vote': { data: VoteResponse, errors: [403] },
+  'GET /api/branding/{slug}': { data: BrandingResponse },
+}

@@ -1,0 +1,117 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs, uuid } from './common'
+
+export const ReportStatus = z.enum(['open', 'in_progress', 'resolved', 'closed', 'wont_fix'])
+export const ReportPriority = z.enum(['critical', 'high', 'medium', 'low'])
+export const ReportCategory = z.enum(['crash', 'visual', 'gameplay', 'performance', 'audio', 'ui', 'network', 'other'])
+export const ReportLabel = z.object({ id: z.string(), name: z.string(), color: z.string() })
+
+export const ReportListItem = z.object({
+  id: uuid,
+  report_number: z.number().int(),
+  title: z.string(),
+  status: ReportStatus,
+  priority: ReportPriority,
+  category: ReportCategory,
+  platform: z.string().nullable(),
+  game_version: z.string().nullable(),
+  assigned_to: z.string().nullable(),
+  is_private: z.boolean(),
+  error_type: z.string().describe('Exception or error class read from the title and stack trace; empty when none'),
+  source: z.enum(['user', 'system']),
+  upvotes: z.number().int(),
+  occurrences: z.number().int(),
+  labels: z.array(ReportLabel),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+
+export const ReportListResponse = z.object({
+  bugs: z.array(ReportListItem),
+  total: z.number().int(),
+  total_capped: z.boolean().describe('True when `total` stopped counting at a cap (very large matches)'),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total_pages: z.number().int(),
+})
+
+export const ReportCreatedResponse = z.object({ id: uuid, report_number: z.number().int() })
+
+export const Report = ReportListItem.extend({
+  description: z.string(),
+  os_info: z.string().nullable(),
+  device_info: z.string().nullable(),
+  steps_to_reproduce: z.string().nullable(),
+  expected_behavior: z.string().nullable(),
+  actual_behavior: z.string().nullable(),
+  sentiment_score: z.number().nullable(),
+  sentiment_level: z.enum(['positive', 'neutral', 'negative']).nullable(),
+  reporter_name: z.string().nullable(),
+  reporter_email: z.string().nullable(),
+  player_id: z.string().nullable(),
+  steam_id: z.string().nullable(),
+  metadata: z.unknown().describe('What the game sent as metadata (any JSON), or null'),
+  screenshot_url: z.string().nullable(),
+  created_by: z.string().nullable(),
+  due_date: isoDate.nullable(),
+})
+
+export const ReportComment = z.object({
+  id: uuid,
+  body: z.string(),
+  is_internal: z.boolean(),
+  author_id: z.string().nullable(),
+  author_name: z.string().nullable(),
+  created_at: isoDate,
+})
+
+export const ReportDetailResponse = z.object({ bug: Report, comments: z.array(ReportComment), labels: z.array(ReportLabel) })
+export const BulkUpdateResponse = z.object({ updated: z.number().int() })
+export const BulkDeleteResponse = z.object({ deleted: z.number().int() })
+export const SimilarReportsResponse = z.array(
+  z.object({ report_number: z.number().int(), title: z.string(), status: ReportStatus, priority: ReportPriority, created_at: isoDate }),
+)
+export const ErrorTypesResponse = z.array(z.object({ error_type: z.string(), count: z.number().int() }))
+
+export const ReportActivityResponse = z.array(
+  z.object({
+    id: z.number().int(),
+    action: z.string(),
+    field: z.string().nullable(),
+    old_value: z.string().nullable(),
+    new_value: z.string().nullable(),
+    actor_id: z.string().nullable(),
+    actor_name: z.string().nullable(),
+    created_at: isoDate,
+  }),
+)
+
+export const Occurrence = z.object({
+  id: z.string(),
+  device_info: z.string().nullable(),
+  os_info: z.string().nullable(),
+  platform: z.string().nullable(),
+  game_version: z.string().nullable(),
+  player_id: z.string().nullable(),
+  reporter_name: z.string().nullable(),
+  metadata: z.unknown(),
+  screenshot_url: z.string().nullable(),
+  created_at: isoDate,
+})
+export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
+
+export const reportsDocs: OperationDocs = {
+  'GET /api/projects/{slug}/bugs': { data: ReportListResponse },
+  'POST /api/projects/{slug}/bugs': { status: 201, data: ReportCreatedResponse },
+  'PATCH /api/projects/{slug}/bugs/bulk': { data: BulkUpdateResponse },
+  'DELETE /api/projects/{slug}/bugs/bulk': { data: BulkDeleteResponse },
+  'GET /api/projects/{slug}/bugs/similar': { data: SimilarReportsResponse },
+  'GET /api/projects/{slug}/bugs/export': { data: z.string(), content: 'csv', description: 'The matching reports as CSV (text/csv), not enveloped' },
+  'GET /api/projects/{slug}/error-types': { data: ErrorTypesResponse },
+  'GET /api/projects/{slug}/bugs/{number}': { data: ReportDetailResponse },
+  'PATCH /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
+  'DELETE /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
+  'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
+  'GET /api/projects/{slug}/bugs/{number}/occurrences': { data: OccurrenceListResponse },
+  'POST /api/projects/{slug}/bugs/{number}/split': { status: 201, data: ReportCreatedResponse },
+}

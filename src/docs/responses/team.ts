@@ -1,0 +1,56 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs, uuid } from './common'
+
+export const AccountRole = z.enum(['owner', 'admin', 'member'])
+export const AccountMember = z.object({ user_id: uuid, email: z.string(), name: z.string(), role: AccountRole, joined_at: isoDate })
+export const PendingInvitation = z.object({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member']), expires_at: isoDate, created_at: isoDate })
+
+/** Counts of an account, and a plan's limits on them (null: no limit). */
+export const PlanUsage = z.object({ projects: z.number().int(), reports: z.number().int(), upload_bytes: z.number().int(), seats: z.number().int() })
+export const PlanLimits = z.object({
+  projects: z.number().int().nullable(),
+  reports: z.number().int().nullable(),
+  upload_bytes: z.number().int().nullable(),
+  seats: z.number().int().nullable(),
+})
+export const PlanFeatures = z.record(z.string(), z.boolean()).describe('Feature key to whether the plan carries it')
+
+export const AccountResponse = z.object({
+  id: uuid,
+  name: z.string(),
+  your_role: AccountRole,
+  plan: z.object({ key: z.string(), name: z.string(), tier: z.number().int() }),
+  members: z.array(AccountMember),
+  pending_invitations: z.array(PendingInvitation),
+  projects: z.array(z.object({ id: uuid, name: z.string(), slug: z.string() })),
+  usage: PlanUsage,
+  limits: PlanLimits,
+  features: PlanFeatures,
+})
+
+export const RosterResponse = z.object({ members: z.array(AccountMember), pending_invitations: z.array(PendingInvitation) })
+export const InvitationCreatedResponse = z.object({
+  id: z.string(),
+  token: z.string().describe('Shown once; the invitee accepts with it'),
+  email: z.string(),
+  role: z.enum(['admin', 'member']),
+  expires_at: isoDate,
+})
+export const InvitationAcceptedResponse = z.object({ account_id: uuid, account_name: z.string(), role: z.enum(['admin', 'member']) })
+
+export const teamDocs: OperationDocs = {
+  'GET /api/account': { data: AccountResponse },
+  'PATCH /api/account': { data: MessageResponse },
+  'GET /api/account/members': { data: RosterResponse },
+  'PATCH /api/account/members/{userId}': { data: MessageResponse },
+  'DELETE /api/account/members/{userId}': { data: MessageResponse },
+  'POST /api/account/invites': { status: 201, data: InvitationCreatedResponse, errors: [409] },
+  'POST /api/account/invites/accept': { data: InvitationAcceptedResponse, errors: [409] },
+  'DELETE /api/account/invites/{inviteId}': { data: MessageResponse },
+  'GET /api/projects/{slug}/members': { data: RosterResponse },
+  'PATCH /api/projects/{slug}/members/{userId}': { data: MessageResponse },
+  'DELETE /api/projects/{slug}/members/{userId}': { data: MessageResponse },
+  'POST /api/projects/{slug}/invites': { status: 201, data: InvitationCreatedResponse, errors: [409] },
+  'DELETE /api/projects/{slug}/invites/{inviteId}': { data: MessageResponse },
+  'POST /api/invites/accept': { data: InvitationAcceptedResponse, errors: [409] },
+}

@@ -1,0 +1,44 @@
+import * as z from 'zod'
+import { CreatedIdResponse, isoDate, MessageResponse, type OperationDocs } from './common'
+
+export const Webhook = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  secret: z.string().nullable(),
+  event_types: z.string().describe('Comma-separated: bug_created, bug_updated, comment_added'),
+  created_at: isoDate,
+})
+export const WebhookListResponse = z.array(Webhook)
+export const WebhookTestResponse = z.object({ status_code: z.number().int(), message: z.string(), signed: z.boolean() })
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  event: z.string(),
+  status: z.string(),
+  attempt_count: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  next_attempt_at: isoDate.nullable(),
+  created_at: isoDate.nullable(),
+  updated_at: isoDate.nullable(),
+  payload: z.unknown().describe('The JSON body that was delivered: {event, timestamp, data}'),
+  attempts: z.array(
+    z.object({
+      attempt: z.number().int(),
+      status_code: z.number().int().nullable(),
+      duration_ms: z.number().nullable(),
+      error: z.string().nullable(),
+      response_snippet: z.string().nullable(),
+      created_at: isoDate.nullable(),
+    }),
+  ),
+})
+export const WebhookDeliveryListResponse = z.array(WebhookDelivery)
+
+export const webhooksDocs: OperationDocs = {
+  'GET /api/projects/{slug}/webhooks/generic': { data: WebhookListResponse },
+  'POST /api/projects/{slug}/webhooks/generic': { status: 201, data: CreatedIdResponse },
+  'DELETE /api/projects/{slug}/webhooks/generic/{webhookId}': { data: MessageResponse },
+  'POST /api/projects/{slug}/webhooks/generic/{webhookId}/test': { data: WebhookTestResponse, errors: [502] },
+  'GET /api/projects/{slug}/webhooks/generic/{webhookId}/deliveries': { data: WebhookDeliveryListResponse },
+}

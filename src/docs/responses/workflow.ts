@@ -1,0 +1,62 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs } from './common'
+import { ReportCategory, ReportPriority, ReportStatus } from './reports'
+
+export const Dependency = z.object({
+  id: z.string(),
+  relationship: z.enum(['blocks', 'blocked_by']).describe('Seen from the report in the path'),
+  report: z.object({ id: z.string(), number: z.number().int(), title: z.string(), status: ReportStatus }),
+  created_at: isoDate,
+})
+export const DependencyListResponse = z.array(Dependency)
+export const DueDateResponse = z.object({ due_date: isoDate.nullable() })
+
+export const CustomField = z.object({
+  id: z.string(),
+  name: z.string(),
+  field_type: z.string(),
+  options: z.array(z.string()).nullable(),
+  is_required: z.boolean(),
+  created_at: isoDate,
+})
+export const CustomFieldListResponse = z.array(CustomField)
+export const CustomFieldValuesResponse = z.array(z.object({ field_id: z.string(), name: z.string(), field_type: z.string(), value: z.unknown().describe('Typed by field_type; null when unset') }))
+
+export const ReportTemplate = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priority: ReportPriority.nullable(),
+  category: ReportCategory.nullable(),
+  body_template: z.string().nullable(),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+export const ReportTemplateListResponse = z.array(ReportTemplate)
+
+export const SatisfactionResponse = z.object({
+  average: z.number().nullable(),
+  count: z.number().int(),
+  ratings: z.array(
+    z.object({ id: z.string(), rating: z.number().int(), comment: z.string().nullable(), rater_id: z.string().nullable(), rater_name: z.string().nullable(), created_at: isoDate, updated_at: isoDate }),
+  ),
+})
+export const RatingResponse = z.object({ id: z.string(), rating: z.number().int(), comment: z.string().nullable(), is_new: z.boolean() })
+
+export const workflowDocs: OperationDocs = {
+  'GET /api/projects/{slug}/bugs/{number}/dependencies': { data: DependencyListResponse },
+  'POST /api/projects/{slug}/bugs/{number}/dependencies': { status: 201, data: Dependency, errors: [409] },
+  'DELETE /api/projects/{slug}/dependencies/{depId}': { data: MessageResponse },
+  'PATCH /api/projects/{slug}/bugs/{number}/due-date': { data: DueDateResponse },
+  'GET /api/projects/{slug}/custom-fields': { data: CustomFieldListResponse },
+  'POST /api/projects/{slug}/custom-fields': { status: 201, data: CustomField, errors: [409] },
+  'DELETE /api/projects/{slug}/custom-fields/{fieldId}': { data: MessageResponse },
+  'GET /api/projects/{slug}/bugs/{number}/custom-fields': { data: CustomFieldValuesResponse },
+  'POST /api/projects/{slug}/bugs/{number}/custom-fields': { data: CustomFieldValuesResponse },
+  'GET /api/projects/{slug}/templates': { data: ReportTemplateListResponse },
+  'POST /api/projects/{slug}/templates': { status: 201, data: ReportTemplate, errors: [409] },
+  'PATCH /api/projects/{slug}/templates/{templateId}': { data: ReportTemplate, errors: [409] },
+  'DELETE /api/projects/{slug}/templates/{templateId}': { data: MessageResponse },
+  'GET /api/projects/{slug}/bugs/{number}/satisfaction': { data: SatisfactionResponse },
+  'POST /api/projects/{slug}/bugs/{number}/satisfaction': { status: 201, data: RatingResponse, alsoStatus: { status: 200, description: 'Replaced your earlier rating (`is_new: false`)' } },
+}

@@ -1,0 +1,128 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { accessOf, TAGS } from '../../src/docs/document'
+import { operationDocs } from '../../src/docs/responses'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { type Operation, operationsOf } from '../fuzz/world'
+
+let t: TestApp
+let doc: Record<string, any>
+let operations: Operation[]
+
+beforeAll(async () => {
+  t = createTestApp()
+  ;({ doc, operations } = await operationsOf(t))
+})
+afterAll(() => t.close())
+
+const SDK_KEY_ROUTES = [
+  'POST /api/bugs/submit',
+  'GET /api/bugs/settings',
+  'POST /api/bugs/{id}/attachments',
+  'POST /api/events/track',
+  'POST /api/events/track/batch',
+  'POST /api/perf/snapshot',
+  'POST /api/session-replays',
+]
+const op = (key: string) => {
+  const [method, path] = key.split(' ')
+  return doc.paths[path!]?.[method!.toLowerCase()]
+}
+
+describe('docs page', () => {
+  it.each(['/docs', '/docs/'])('%s loads and points at a spec URL that answers', async (page) => {
+    const res = await t.request('GET', page)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/html')
+    const config = JSON.parse(/data-configuration='([^']+)'/.exec(res.body)![1]!)
+    // Resolved as the browser does, against the page's own URL.
+    const specUrl = new URL(config.url, `http://localhost${page}`)
+    const spec = await t.request('GET', specUrl.pathname)
+    expect(spec.status).toBe(200)
+    expect(spec.body.openapi).toMatch(/^3\./)
+    const script = new URL(config.cdn, `http://localhost${page}`)
+    expect((await t.request('GET', script.pathname)).status).toBe(200)
+  })
+})
+
+describe('OpenAPI document', () => {
+  it('is valid for the real validator', async () => {
+    const result = await new Validator().validate(structuredClone(doc))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+  })
+
+  it('lists /api routes once (no /api/v1 duplicates) and every operation has a response entry', () => {
+    expect(operations.length).toBeGreaterThan(100)
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/'))).toEqual([])
+    const undocumented = operations.map((o) => `${o.method} ${o.path}`).filter((key) => !operationDocs[key])
+    expect(undocumented).toEqual([])
+    const stale = Object.keys(operationDocs).filter((key) => !op(key))
+    expect(stale).toEqual([])
+  })
+
+  it('documents the success envelope with its data shape and the error envelope for each status', () => {
+    for (const o of operations) {
+      const key = `${o.method} ${o.path}`
+      const responses = o.op.responses
+      const success = Object.keys(responses).filter((s) => s.startsWith('2'))
+      expect(success, key).toContain(String(operationDocs[key]!.status ?? 200))
+      if (o.path.startsWith('/api/') && !operationDocs[key]!.content) {
+        const schema = responses[success[0]!].content['application/json'].schema
+        expect(schema.required, key).toEqual(['ok', 'data'])
+        expect(schema.properties.data, key).toBeTruthy()
+      }
+      if (o.path.startsWith('/api/')) expect(responses['429'], key).toEqual({ $ref: '#/components/responses/Error429' })
+      for (const s of Object.keys(responses).filter((s) => Number(s) >= 400)) {
+        expect(doc.components.responses[`Error${s}`].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+      }
+    }
+    expect(doc.components.schemas.Error.required).toEqual(['ok', 'error'])
+    // Created routes answer 201.
+    expect(Object.keys(op('POST /api/projects').responses)).toContain('201')
+    expect(Object.keys(op('POST /api/projects/{slug}/labels').responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '429']))
+    expect(Object.keys(op('POST /api/projects/{slug}/webhooks/generic/{webhookId}/test').responses)).toContain('502')
+    expect(op('GET /api/projects/{slug}/bugs').responses['200'].content['application/json'].schema.properties.data.required).toEqual(
+      expect.arrayContaining(['bugs', 'total', 'page', 'limit', 'total_pages']),
+    )
+  })
+
+  it('marks SDK routes with X-API-Key, session routes with the body api_key, team routes with bearer or cookie, public routes with nothing', () => {
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' })
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(doc.components.securitySchemes.cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'glitchbox_session' })
+    for (const key of SDK_KEY_ROUTES) expect(op(key).security, key).toEqual([{ apiKey: [] }])
+    for (const key of ['POST /api/sessions/start', 'POST /api/sessions/end']) {
+      expect(op(key).security, key).toEqual([])
+      expect(op(key).description, key).toContain('api_key')
+      expect(op(key).requestBody.content['application/json'].schema.properties.api_key, key).toBeTruthy()
+    }
+    for (const key of ['GET /api/projects', 'PATCH /api/projects/{slug}/bugs/{number}', 'GET /api/account', 'GET /api/auth/me', 'GET /api/billing/subscription']) {
+      expect(op(key).security, key).toEqual([{ session: [] }, { cookie: [] }])
+    }
+    for (const key of ['GET /api/tracker/{slug}', 'POST /api/auth/login', 'POST /api/auth/signup', 'GET /api/projects/{slug}/changelog', 'GET /api/files/{key}', 'GET /health']) {
+      expect(op(key).security, key).toEqual([])
+    }
+    // Every operation says which: none is left without a security entry.
+    for (const o of operations) expect(o.op.security, `${o.method} ${o.path}`).toBeDefined()
+    expect(accessOf('POST', '/api/projects/{slug}/changelog')).toBe('session')
+  })
+
+  it('groups operations by domain tags that the document declares', () => {
+    const declared = new Set(doc.tags.map((tag: { name: string }) => tag.name))
+    expect([...declared]).toEqual(TAGS.map((tag) => tag.name))
+    for (const o of operations) {
+      expect(o.op.tags?.length, `${o.method} ${o.path}`).toBe(1)
+      expect(declared.has(o.op.tags[0]), `${o.method} ${o.path} tag ${o.op.tags[0]}`).toBe(true)
+    }
+    expect(op('GET /api/projects/{slug}/bugs').tags).toEqual(['Reports'])
+    expect(op('PUT /api/projects/{slug}/tracker-settings').tags).toEqual(['Settings'])
+  })
+
+  it('gives the SDK submit a request and a response example', () => {
+    const submit = op('POST /api/bugs/submit')
+    expect(submit.requestBody.content['application/json'].example).toMatchObject({ title: expect.any(String), description: expect.any(String) })
+    expect(submit.responses['201'].content['application/json'].example).toMatchObject({ ok: true, data: { id: expect.any(String), report_number: expect.any(Number) } })
+    expect(submit.responses['200'].description).toMatch(/stacked/i)
+  })
+})
