@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { STATUSES } from '../reports/reports.table'
+import { customCssProblem } from './custom-css'
 
 const MAX_CSS_BYTES = 20 * 1024
 
@@ -17,11 +18,19 @@ const isHttpUrl = (v: string) => {
 const url = z.string().max(2048).refine((v) => v === '' || isHttpUrl(v), 'must be an http(s) URL or empty')
 const email = z.string().max(254).refine((v) => v === '' || z.email().safeParse(v).success, 'must be a valid email address or empty')
 
-// The tracker page embeds custom_css in a <style> element, so nothing in it may close that element or open a script.
+// The tracker page embeds custom_css in a <style> element: only the safe subset of custom-css.ts is stored.
 const customCss = z
   .string()
-  .refine((v) => Buffer.byteLength(v) <= MAX_CSS_BYTES, 'must be at most 20 KB')
-  .refine((v) => !/<\/style|<script/i.test(v), 'must not contain </style or <script')
+  .refine((v) => Buffer.byteLength(v) <= MAX_CSS_BYTES, { message: 'must be at most 20 KB', abort: true })
+  .superRefine((v, ctx) => {
+    const problem = customCssProblem(v)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .describe(
+    'CSS for the public tracker page (max 20 KB). Allowed: rules and @media, @supports, @keyframes, @font-face, @layer, @container, @page. ' +
+      'Refused with 400: @import and other at-rules, url() other than data:image (png, jpeg, gif, webp), image(), image-set(), src(), ' +
+      'expression(), javascript:, behavior, -moz-binding, and markup (<tag, </, <!).',
+  )
 
 export const trackerSettingsSchema = z.object({
   enabled: z.boolean(),
