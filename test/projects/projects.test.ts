@@ -4,7 +4,7 @@ import { accounts } from '../../src/modules/accounts/accounts.table'
 import { attachments } from '../../src/modules/attachments/attachments.table'
 import { comments } from '../../src/modules/comments/comments.table'
 import { projects } from '../../src/modules/projects/projects.table'
-import { slugify } from '../../src/modules/projects/projects.service'
+import { slugify, slugPrefix } from '../../src/modules/projects/projects.service'
 import { reports } from '../../src/modules/reports/reports.table'
 import { createReportIn, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -39,8 +39,7 @@ describe('POST /api/projects', () => {
   it('creates a project with a prefixed slug and an sk_live_ key', async () => {
     const owner = await createUser(t)
     const p = await newProject(owner, { name: 'Space Game', description: 'A game', website_url: 'https://example.com' })
-    const prefix = owner.user.id.replace(/-/g, '').slice(0, 6)
-    expect(p.slug).toBe(`${prefix}-space-game`)
+    expect(p.slug).toBe(`${slugPrefix(owner.user.id)}-space-game`)
     expect(p.api_key).toMatch(/^sk_live_[A-Za-z0-9]{40}$/)
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/)
     const row = projectRow(p.id)

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
-import { newId, randomBase62 } from '../../lib/ids'
+import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
@@ -34,9 +34,15 @@ export function slugify(name: string): string {
 /** A fresh SDK key: `sk_live_` and 40 base62 characters. */
 export const newApiKey = () => `sk_live_${randomBase62(40)}`
 
+/**
+ * The slug prefix of a creator: 6 hex digits of a hash of their id. (The id's own first digits are
+ * its creation time, which every user of the same day shares.) Slugs already given keep theirs.
+ */
+export const slugPrefix = (userId: string) => sha256Hex(userId).slice(0, 6)
+
 // The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest.
 function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
-  const base = `${userId.replace(/-/g, '').slice(0, 6)}-${slugify(wanted)}`
+  const base = `${slugPrefix(userId)}-${slugify(wanted)}`
   const taken = new Set(
     tx
       .select({ slug: projects.slug })
