@@ -1,21 +1,27 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './app-deps'
 import { apiDocs } from './docs/openapi'
+import { cors } from './http/cors'
 import { httpPipeline } from './http/pipeline'
 import { healthRoutes } from './modules/health/health.routes'
 import { modules } from './modules/registry'
 import { publicPagesRoutes } from '../web/server/public-pages.routes'
+import { dashboardRoutes, type DashboardSource } from '../web/server/dashboard'
 
-/** Builds the whole HTTP app over `deps` without listening; tests call `app.handle(request)`. */
-export function createApp(deps: AppDeps) {
+/**
+ * Builds the whole HTTP app over `deps` without listening; tests call `app.handle(request)`.
+ * `web.dashboard`: the dashboard's HTML import (serve passes it; by default it is bundled from source).
+ */
+export function createApp(deps: AppDeps, web: { dashboard?: DashboardSource } = {}) {
   for (const m of modules) m.subscribe?.(deps)
-  const app = new Elysia().use(httpPipeline(deps)).use(healthRoutes(deps)).use(apiDocs(deps.config.version))
+  const app = new Elysia().use(cors()).use(httpPipeline(deps)).use(healthRoutes(deps)).use(apiDocs(deps.config.version))
   for (const prefix of ['/api', '/api/v1']) {
     const api = new Elysia({ prefix })
     for (const m of modules) if (m.routes) api.use(m.routes(deps))
     app.use(api)
   }
   app.use(publicPagesRoutes(deps))
+  app.use(dashboardRoutes(web.dashboard))
   return app
 }
 

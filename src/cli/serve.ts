@@ -9,6 +9,8 @@ import { startJobThread } from '../jobs/jobs.thread'
 import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
 import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
+import { warmDashboard } from '../../web/server/dashboard'
+import { dashboardBundle } from '../../web/server/dashboard-bundle'
 
 /**
  * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
@@ -17,7 +19,7 @@ import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
 export async function serve(config: Config): Promise<void> {
   const deps = buildDeps(config, { cleanTmp: true })
   const { logger } = deps
-  const app = createApp(deps)
+  const app = createApp(deps, { dashboard: dashboardBundle })
   // Jobs first: the server is only reachable (and only answers /health) once everything runs.
   const jobs = await startJobThread(config)
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
@@ -33,9 +35,20 @@ export async function serve(config: Config): Promise<void> {
   })
   if (scoring) deps.scoring = scoring
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
+  // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
+  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
   const server = app.server!
-  logger.info('glitchbox listening', { url: `http://${config.host}:${server.port}`, data_dir: config.dataDir, version: config.version })
+  const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${server.port}`
+  // Says where to go next, for whoever just started the server.
+  logger.info(`glitchbox listening: web app at ${local}/, API docs at ${local}/docs`, {
+    url: `http://${config.host}:${server.port}`,
+    web_app: `${local}/`,
+    docs: `${local}/docs`,
+    public_url: config.publicUrl,
+    data_dir: config.dataDir,
+    version: config.version,
+  })
 
   let stopping = false
   const shutdown = async (signal: string) => {

@@ -1,0 +1,61 @@
+import { Elysia } from 'elysia'
+import { apiPathOf, pathOf } from './pipeline'
+
+/**
+ * CORS (CONTRACT.md, "Web"): a game page or web build on any origin may call the SDK routes and the
+ * public API routes, so they answer preflights and requests with `Access-Control-Allow-Origin: *`.
+ * Never with credentials: these routes authenticate with the project key (or nothing), and a
+ * wildcard origin cannot carry cookies anyway. Team routes send no CORS headers, so a browser keeps
+ * other sites from reading them.
+ */
+
+const ALLOW_HEADERS = 'Content-Type, X-API-Key'
+// Scripts on the game's page may read these on answers: retry timing and the id to quote in a report.
+const EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+const MAX_AGE_S = '86400'
+
+/** Paths (under /api or /api/v1) open to any origin, with the methods they take. */
+const OPEN: { path: RegExp; methods: string }[] = [
+  // SDK routes (spec 4.8).
+  { path: /^\/bugs\/(?:submit|[^/]+\/attachments)$/, methods: 'POST' },
+  { path: /^\/bugs\/settings$/, methods: 'GET' },
+  { path: /^\/sessions\/(?:start|end)$/, methods: 'POST' },
+  { path: /^\/events\/track(?:\/batch)?$/, methods: 'POST' },
+  { path: /^\/(?:perf\/snapshot|session-replays)$/, methods: 'POST' },
+  // Public routes (spec 4.9); the changelog path takes team writes too, so only its read is open.
+  { path: /^\/(?:tracker|roadmap)\/[^/]+\/bugs\/[^/]+\/vote$/, methods: 'POST' },
+  { path: /^\/(?:tracker|roadmap|branding)\/[^/]+(?:\/bugs\/[^/]+)?$/, methods: 'GET' },
+  { path: /^\/projects\/[^/]+\/changelog$/, methods: 'GET' },
+  { path: /^\/files\/.+$/, methods: 'GET' },
+  { path: /^\/maintenance\/active$/, methods: 'GET' },
+]
+
+/** The methods a path is open to from any origin, or null for a team route (no CORS). */
+export function openMethodsOf(pathname: string): string | null {
+  const apiPath = apiPathOf(pathname)
+  if (apiPath === null) return null
+  return OPEN.find((o) => o.path.test(apiPath))?.methods ?? null
+}
+
+/** Registered before the pipeline, so rate-limit and error answers carry the header too. */
+export function cors() {
+  return new Elysia().onRequest(({ request, set }) => {
+    const methods = openMethodsOf(pathOf(request.url))
+    if (!methods) return
+    if (request.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': `${methods}, OPTIONS`,
+          'access-control-allow-headers': ALLOW_HEADERS,
+          'access-control-max-age': MAX_AGE_S,
+        },
+      })
+    }
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    if (!methods.split(', ').includes(method)) return
+    set.headers['access-control-allow-origin'] = '*'
+    set.headers['access-control-expose-headers'] = EXPOSE_HEADERS
+  })
+}
