@@ -1,16 +1,19 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Db, DbOrTx } from '../../db/client'
 import { notFound } from '../../http/errors'
 import { activity } from '../activity/activity.table'
 import { users } from '../auth/auth.table'
 import { comments } from '../comments/comments.table'
+import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
 import { labelsByReport } from './reports.list'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
 import { reportView } from './reports.views'
 import { valuesOf } from '../workflow/custom-fields.service'
 import { dependenciesOf } from '../workflow/dependencies.service'
+import { slaView } from '../workflow/sla.service'
+import { reportSla } from '../workflow/workflow.table'
 
 const DONE = ['resolved', 'closed', 'wont_fix']
 
@@ -44,6 +47,8 @@ function prepare(db: Db) {
       .where(eq(activity.reportId, ph('reportId')))
       .orderBy(asc(activity.seq))
       .prepare(),
+    perfCount: db.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, ph('reportId'))).prepare(),
+    replayCount: db.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, ph('reportId'))).prepare(),
   }
 }
 
@@ -81,7 +86,11 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files'>, projectId: strin
     bug: {
       ...reportView(report, labels, deps.files),
       // Unresolved reports blocking this one (the list's blocked=true filter counts the same ones).
+      sla: slaView(deps.db.select().from(reportSla).where(eq(reportSla.reportId, report.id)).get(), deps.clock.now()),
       blocked_by: links.filter((d) => d.relationship === 'blocked_by' && !DONE.includes(d.report.status)).map((d) => d.report),
+      // What the game sent with it; their own reads come with the analytics routes.
+      perf_snapshot_count: st.perfCount.get({ reportId: report.id })?.n ?? 0,
+      replay_count: st.replayCount.get({ reportId: report.id })?.n ?? 0,
     },
     dependencies: links,
     custom_fields: valuesOf(deps.db, projectId, report.id),
