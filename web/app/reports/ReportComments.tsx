@@ -29,7 +29,7 @@ export function ReportComments({ slug, number, comments, onAdded }: { slug: stri
     }
   }
   return (
-    <section class="card report-comments" aria-label="Comments">
+    <section class="card report-comments">
       <h2>Comments ({comments.length})</h2>
       {comments.length === 0 ? (
         <EmptyState title="No comments yet" />

@@ -27,7 +27,7 @@ export function ReportControls({ slug, bug, members, onSaved }: { slug: string; 
   const assignees = [{ value: '', label: 'Unassigned' }, ...(members ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))]
   if (bug.assigned_to && !assignees.some((a) => a.value === bug.assigned_to)) assignees.push({ value: bug.assigned_to, label: members ? 'Former member' : 'Loading…' })
   return (
-    <section class="card report-controls" aria-label="Triage">
+    <section class="card report-controls">
       <h2>Triage</h2>
       <Select
         label="Status"

@@ -41,7 +41,7 @@ export function ReportLabels({
   }
   const available = (all ?? []).filter((l) => !current.some((c) => c.id === l.id))
   return (
-    <section class="card report-labels" aria-label="Labels">
+    <section class="card report-labels">
       <h2>Labels</h2>
       {current.length === 0 ? (
         <p class="muted">No labels.</p>

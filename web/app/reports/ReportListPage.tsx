@@ -60,7 +60,10 @@ export function ReportListPage({ params }: RouteProps) {
     previous: () => setCursor((c) => Math.max(c - 1, 0)),
     select: () => bugs[cursor] && toggle(bugs[cursor]!.report_number),
     open: () => bugs[cursor] && navigate(reportHref(slug, bugs[cursor]!.report_number, query)),
-    search: () => searchRef.current?.focus(),
+    search: () => {
+      searchRef.current?.focus()
+      searchRef.current?.select()
+    },
     status: () => can('bugs.edit') && targets().length > 0 && setQuick('status'),
     assign: () => can('bugs.assign') && targets().length > 0 && setQuick('assign'),
     label: () => can('labels.manage') && targets().length > 0 && setQuick('label'),

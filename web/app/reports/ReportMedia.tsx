@@ -8,7 +8,7 @@ import { reportsApi } from './reports-api'
 export function Screenshot({ url, title }: { url: string; title: string }) {
   const [open, setOpen] = useState(false)
   return (
-    <section class="card report-screenshot" aria-label="Screenshot">
+    <section class="card report-screenshot">
       <h2>Screenshot</h2>
       <button type="button" class="screenshot-thumb" onClick={() => setOpen(true)} aria-label="View the screenshot full size">
         <img src={url} alt={`Screenshot of report: ${title}`} loading="lazy" />
@@ -32,7 +32,7 @@ export function Attachments({ slug, number, version }: { slug: string; number: n
   const attachments = useMemo(() => createResource((signal) => reportsApi.attachments(slug, number, signal)), [slug, number])
   useEffect(() => void attachments.reload(), [attachments, version])
   return (
-    <section class="card report-attachments" aria-label="Attachments">
+    <section class="card report-attachments">
       <h2>Attachments</h2>
       <Async resource={attachments} label="Loading attachments…" empty={<p class="muted">No attachments.</p>}>
         {(list) => (

@@ -34,7 +34,7 @@ export function ReportOccurrences({ slug, number, count, onSplit }: { slug: stri
     }
   }
   return (
-    <section class="card report-occurrences" aria-label="Occurrences">
+    <section class="card report-occurrences">
       <h2>Occurrences ({count})</h2>
       <Async resource={occurrences} label="Loading occurrences…" isEmpty={(p) => p.occurrences.length === 0} empty={<EmptyState title="No other occurrences">Only the original submission: nothing was stacked onto this report.</EmptyState>}>
         {(p) => (
@@ -61,7 +61,7 @@ export function ReportOccurrences({ slug, number, count, onSplit }: { slug: stri
                       <td class="col-check">
                         <input
                           type="checkbox"
-                          aria-label={`Choose the occurrence of ${formatDate(o.created_at)}`}
+                          aria-label={`Choose the occurrence of ${formatDate(o.created_at)}${o.device_info ? ` on ${o.device_info}` : ''}`}
                           checked={chosen.has(o.id)}
                           disabled={Boolean(reason)}
                           onChange={() =>

@@ -56,7 +56,7 @@ export function ReportPage({ params }: RouteProps) {
               <Metadata value={bug.metadata} />
               <ReportOccurrences slug={slug} number={bug.report_number} count={bug.occurrences} onSplit={changed} />
               <ReportComments slug={slug} number={bug.report_number} comments={comments} onAdded={changed} />
-              <ReportActivity slug={slug} number={bug.report_number} version={version} members={members} />
+              <ReportActivity slug={slug} number={bug.report_number} version={version} members={members} reporter={bug.source === 'system' ? 'The game SDK' : (bug.reporter_name ?? 'A player')} />
             </div>
             <aside class="report-side" aria-label="Report details">
               <ReportControls slug={slug} bug={bug} members={members} onSaved={changed} />
@@ -90,7 +90,7 @@ function Description({ bug }: { bug: Report }) {
     ['Actual behavior', bug.actual_behavior],
   ]
   return (
-    <section class="card report-description" aria-label="Description">
+    <section class="card report-description">
       <h2>Description</h2>
       {text ? (
         <div class="prewrap">
@@ -171,7 +171,7 @@ function Details({ bug }: { bug: Report }) {
     ['Updated', <time dateTime={bug.updated_at}>{formatDate(bug.updated_at)}</time>],
   ]
   return (
-    <section class="card" aria-label="Details">
+    <section class="card">
       <h2>Details</h2>
       <dl class="details-list">
         {rows.map(([k, v]) => (
@@ -195,7 +195,7 @@ function Reporter({ bug, members }: { bug: Report; members: Member[] | undefined
   ]
   const known = rows.filter(([, v]) => v)
   return (
-    <section class="card" aria-label="Reporter">
+    <section class="card">
       <h2>Reporter</h2>
       {known.length === 0 ? (
         <p class="muted">{bug.source === 'system' ? 'Filed automatically by the game SDK.' : 'No reporter details.'}</p>

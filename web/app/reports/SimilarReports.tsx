@@ -10,7 +10,7 @@ export function SimilarReports({ slug, number, title }: { slug: string; number: 
   const similar = useMemo(() => createResource(async (signal) => (await reportsApi.similar(slug, title, signal)).filter((r) => r.report_number !== number)), [slug, number, title])
   useEffect(() => void similar.reload(), [similar])
   return (
-    <section class="card" aria-label="Similar reports">
+    <section class="card">
       <h2>Similar reports</h2>
       <Async resource={similar} label="Looking for similar reports…" empty={<EmptyState title="No similar reports" />}>
         {(list) => (
