@@ -70,3 +70,17 @@ export const supportShareCodes = sqliteTable(
   },
   (t) => [uniqueIndex('support_share_codes_code_hash_unique').on(t.codeHash)],
 )
+
+/** Password reset links: single use, valid one hour; only the SHA-256 of the token is stored. */
+export const passwordResets = sqliteTable(
+  'password_resets',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+  },
+  (t) => [uniqueIndex('password_resets_token_hash_unique').on(t.tokenHash), index('password_resets_user_idx').on(t.userId, t.createdAt)],
+)
