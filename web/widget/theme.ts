@@ -42,7 +42,7 @@ export function widgetCss(t: WidgetTheme): string {
   return `
 :host{all:initial}
 *{box-sizing:border-box;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-.launcher{position:fixed;${v}:20px;${h}:20px;z-index:2147483646;background:${t.primary_color};color:#fff;border:0;border-radius:999px;padding:10px 18px;font-size:15px;font-weight:600;cursor:pointer;box-shadow:0 2px 10px rgba(0,0,0,.3)}
+.launcher{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;position:fixed;${v}:20px;${h}:20px;z-index:2147483646;background:${t.primary_color};color:#fff;border:0;border-radius:999px;padding:10px 18px;font-size:15px;font-weight:600;cursor:pointer;box-shadow:0 2px 10px rgba(0,0,0,.3)}
 .backdrop{position:fixed;inset:0;z-index:2147483647;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;padding:12px}
 .backdrop[hidden]{display:none}
 .dialog{background:${t.background_color};color:${t.text_color};width:100%;max-width:440px;max-height:100%;overflow:auto;border-radius:10px;padding:18px 20px;box-shadow:0 10px 40px rgba(0,0,0,.4);font-size:15px;line-height:1.45}
