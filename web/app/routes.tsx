@@ -4,6 +4,14 @@ import { ForgotPassword, Login, ResetPassword, Signup } from './auth/AuthScreens
 import { VerifyEmail } from './auth/VerifyEmail'
 import { NewProject } from './projects/NewProject'
 import { ProjectList } from './projects/ProjectList'
+import { ProjectHome, ProjectSetup } from './projects/Setup'
+import { AuditLog } from './audit/AuditLog'
+import { ChangelogSettings } from './settings/Changelog'
+import { GeneralSettings } from './settings/General'
+import { NotificationSettings } from './settings/Notifications'
+import { PublicPagesSettings } from './settings/PublicPages'
+import { SettingsIndex } from './settings/SettingsFrame'
+import { WebhookSettings } from './settings/Webhooks'
 import { ReportListPage } from './reports/ReportListPage'
 import { ReportPage } from './reports/ReportPage'
 
@@ -19,6 +27,18 @@ const projectRoutes: Route[] = [
   { path: '/', component: ProjectList, title: 'Projects' },
   { path: '/projects', component: ProjectList, title: 'Projects' },
   { path: '/projects/new', component: NewProject, title: 'New project' },
+  { path: '/projects/:slug', component: ProjectHome, title: 'Project' },
+  { path: '/projects/:slug/setup', component: ProjectSetup, title: 'Setup' },
+]
+
+const settingsRoutes: Route[] = [
+  { path: '/projects/:slug/settings', component: SettingsIndex, title: 'Settings' },
+  { path: '/projects/:slug/settings/general', component: GeneralSettings, title: 'General settings' },
+  { path: '/projects/:slug/settings/public-pages', component: PublicPagesSettings, title: 'Public pages' },
+  { path: '/projects/:slug/settings/changelog', component: ChangelogSettings, title: 'Changelog' },
+  { path: '/projects/:slug/settings/webhooks', component: WebhookSettings, title: 'Webhooks' },
+  { path: '/projects/:slug/settings/notifications', component: NotificationSettings, title: 'Notifications' },
+  { path: '/projects/:slug/settings/audit', component: AuditLog, title: 'Audit log' },
 ]
 
 // Report screens (web/app/reports/, owned by the report-screens developer): add their routes here.
@@ -27,4 +47,4 @@ const reportRoutes: Route[] = [
   { path: '/projects/:slug/reports/:number', component: ReportPage, title: (p) => `Report #${p.number}` },
 ]
 
-export const routes: Route[] = [...authRoutes, ...projectRoutes, ...reportRoutes]
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...settingsRoutes, ...reportRoutes]

@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks'
+import { api, messageOf, projectPath } from '../api/client'
+import { useApi } from '../api/resource'
+import type { ChangelogEntry, CreateEntryBody } from '../api/types'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, Section, TextArea, TextField, formatDate, toast } from '../components'
+import type { RouteProps } from '../router'
+import { deniedReason } from '../session'
+import { SettingsFrame } from './SettingsFrame'
+
+/** `/projects/:slug/settings/changelog`: entries with drafts; create, edit, publish, delete, auto-generate. */
+export function ChangelogSettings({ params }: RouteProps) {
+  const slug = params.slug!
+  const entries = useApi<ChangelogEntry[]>(projectPath(slug, '/changelog/all'))
+  const [editing, setEditing] = useState<ChangelogEntry | 'new' | null>(null)
+  const [deleting, setDeleting] = useState<ChangelogEntry | null>(null)
+  const [generating, setGenerating] = useState(false)
+  const reason = deniedReason('project.settings')
+
+  const generate = async () => {
+    setGenerating(true)
+    try {
+      const entry = await api.post<ChangelogEntry>(projectPath(slug, '/changelog/auto-generate'))
+      toast('Draft created from recently resolved reports')
+      await entries.reload()
+      setEditing(entry)
+    } catch (err) {
+      toast(messageOf(err), 'error')
+    } finally {
+      setGenerating(false)
+    }
+  }
+  const publish = async (e: ChangelogEntry, publish: boolean) => {
+    try {
+      await api.patch(projectPath(slug, `/changelog/${encodeURIComponent(e.id)}`), { publish })
+      toast(publish ? 'Entry published' : 'Entry moved back to drafts')
+      await entries.reload()
+    } catch (err) {
+      toast(messageOf(err), 'error')
+    }
+  }
+
+  return (
+    <SettingsFrame slug={slug} title="Changelog">
+      <Section
+        title="Changelog entries"
+        description={
+          <>
+            Published entries appear on <a href={`/changelog/${encodeURIComponent(slug)}`} target="_blank" rel="noopener">the public changelog</a> and its Atom feed.
+          </>
+        }
+        actions={
+          <>
+            <Button onClick={generate} busy={generating} reason={reason}>
+              Auto-generate draft
+            </Button>
+            <Button variant="primary" onClick={() => setEditing('new')} reason={reason}>
+              New entry
+            </Button>
+          </>
+        }
+      >
+        <Async resource={entries} empty={<EmptyState title="No changelog entries yet">Write one, or let Glitchbox draft one from the reports resolved since the last entry.</EmptyState>}>
+          {(list) => (
+            <ul class="entry-list" aria-label="Changelog entries">
+              {list.map((e) => (
+                <li key={e.id} class="entry">
+                  <div class="spread">
+                    <div>
+                      <h3>
+                        {e.title} {e.version && <Badge tone="info">{e.version}</Badge>} {e.published_at ? <Badge tone="success">Published</Badge> : <Badge tone="warning">Draft</Badge>}
+                      </h3>
+                      <p class="small muted">{e.published_at ? `Published ${formatDate(e.published_at)}` : `Created ${formatDate(e.created_at)}`}</p>
+                    </div>
+                    <div class="row">
+                      <Button size="sm" onClick={() => setEditing(e)} reason={reason} aria-label={`Edit ${e.title}`}>
+                        Edit
+                      </Button>
+                      <Button size="sm" onClick={() => publish(e, !e.published_at)} reason={reason} aria-label={`${e.published_at ? 'Unpublish' : 'Publish'} ${e.title}`}>
+                        {e.published_at ? 'Unpublish' : 'Publish'}
+                      </Button>
+                      <Button size="sm" variant="danger" onClick={() => setDeleting(e)} reason={reason} aria-label={`Delete ${e.title}`}>
+                        Delete
+                      </Button>
+                    </div>
+                  </div>
+                  {e.body && <pre class="entry-body">{e.body}</pre>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Async>
+      </Section>
+      <EntryDialog
+        slug={slug}
+        entry={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null)
+          void entries.reload()
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this entry?"
+        message={<>“{deleting?.title}” is removed from the changelog and its feed.</>}
+        confirmLabel="Delete entry"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await api.delete(projectPath(slug, `/changelog/${encodeURIComponent(deleting!.id)}`))
+          toast('Entry deleted')
+          await entries.reload()
+        }}
+      />
+    </SettingsFrame>
+  )
+}
+
+function EntryDialog({ slug, entry, onClose, onSaved }: { slug: string; entry: ChangelogEntry | 'new' | null; onClose: () => void; onSaved: () => void }) {
+  const isNew = entry === 'new'
+  const current = entry && entry !== 'new' ? entry : null
+  return (
+    <Dialog open={entry !== null} title={isNew ? 'New changelog entry' : 'Edit changelog entry'} onClose={onClose} wide>
+      {entry !== null && <EntryForm key={current?.id ?? 'new'} slug={slug} entry={current} onSaved={onSaved} onCancel={onClose} />}
+    </Dialog>
+  )
+}
+
+function EntryForm({ slug, entry, onSaved, onCancel }: { slug: string; entry: ChangelogEntry | null; onSaved: () => void; onCancel: () => void }) {
+  const [title, setTitle] = useState(entry?.title ?? '')
+  const [version, setVersion] = useState(entry?.version ?? '')
+  const [body, setBody] = useState(entry?.body ?? '')
+  const [publish, setPublish] = useState(Boolean(entry?.published_at))
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const save = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    const payload: CreateEntryBody = { title: title.trim(), body, version: version.trim(), publish }
+    try {
+      if (entry) await api.patch(projectPath(slug, `/changelog/${encodeURIComponent(entry.id)}`), payload)
+      else await api.post(projectPath(slug, '/changelog'), payload)
+      toast(publish ? 'Entry saved and published' : 'Draft saved')
+      onSaved()
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form onSubmit={save} class="stack">
+      <TextField label="Entry title" required maxLength={200} value={title} onValue={setTitle} />
+      <TextField label="Version" maxLength={50} placeholder="1.2.0" value={version} onValue={setVersion} />
+      <TextArea label="Body (Markdown)" rows={12} class="mono" value={body} onValue={setBody} />
+      <Checkbox label="Published" hint="Unchecked: a draft only the team sees." checked={publish} onChecked={setPublish} />
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="row" style="justify-content:flex-end">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={busy} disabled={!title.trim()}>
+          Save entry
+        </Button>
+      </div>
+    </form>
+  )
+}
