@@ -11,19 +11,25 @@ import { profileView, updateProfile } from './auth.profile'
 import {
   changePasswordBody,
   deleteAccountBody,
+  forgotPasswordBody,
   loginBody,
   profileBody,
   resendVerificationBody,
+  resetPasswordBody,
   shareCodeQuery,
   signupBody,
   verifyEmailQuery,
 } from './auth.schemas'
+import { FORGOT_MESSAGE, requestPasswordReset, resetPassword } from './auth.password-reset'
 import { changePassword, login, signup } from './auth.service'
 import { findSessionUser, revokeSession } from './auth.sessions'
 import { createShareCode, revokeShareCode } from './auth.share-code'
 import { RESEND_MESSAGE, resendVerification, verifyEmail } from './auth.verification'
 
 const tags = ['Auth']
+
+/** True when the Accept header asks for a page before JSON (a link opened in a browser). */
+const prefersHtml = (accept: string | undefined) => !!accept && accept.includes('text/html') && !/^\s*application\/json/.test(accept)
 
 /** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile, share code, export and deletion. */
 export function authRoutes(deps: AppDeps) {
@@ -50,9 +56,35 @@ export function authRoutes(deps: AppDeps) {
       body: loginBody,
       detail: { tags, summary: 'Sign in with email and password, or with a Google or Apple identity_token' },
     })
-    .get('/auth/verify-email', ({ query }) => verifyEmail(deps, query.token), {
-      query: verifyEmailQuery,
-      detail: { tags, summary: 'Verify an email address with the token from the verification email' },
+    .get(
+      '/auth/verify-email',
+      ({ query, headers, redirect }) => {
+        // The mailed link opened in a browser lands on the web app's confirmation page; API clients get JSON.
+        if (!prefersHtml(headers.accept)) return verifyEmail(deps, query.token)
+        let status = 'ok'
+        try {
+          verifyEmail(deps, query.token)
+        } catch {
+          status = 'invalid'
+        }
+        return redirect(`/verify-email?status=${status}`, 303)
+      },
+      {
+        query: verifyEmailQuery,
+        detail: { tags, summary: 'Verify an email address with the token from the verification email (browsers are redirected to /verify-email?status=ok|invalid)' },
+      },
+    )
+    .post(
+      '/auth/forgot-password',
+      ({ body }) => {
+        requestPasswordReset(deps, body.email)
+        return { message: FORGOT_MESSAGE }
+      },
+      { body: forgotPasswordBody, detail: { tags, summary: 'Mail a single-use password reset link (valid one hour); answers the same whether or not the account exists' } },
+    )
+    .post('/auth/reset-password', ({ body }) => resetPassword(deps, body.token, body.new_password), {
+      body: resetPasswordBody,
+      detail: { tags, summary: 'Set a new password with the token from the reset link; signs out every session of the user' },
     })
     .post(
       '/auth/resend-verification',
