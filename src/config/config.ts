@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { resolve } from 'node:path'
+import { parseTrustProxy } from '../http/client-ip'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -7,13 +8,33 @@ const bool = z
 
 const url = z.string().url()
 
+const rateLimit = z.coerce.number().int('must be a whole number').min(0).max(1_000_000)
+
+const trustProxySchema = z.string().transform((v, ctx) => {
+  try {
+    return parseTrustProxy(v)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message })
+    return z.NEVER
+  }
+})
+
 /** Each leaf: env name, schema, default, doc. The README table mirrors this list. */
 const fields = {
   port: { env: 'PORT', schema: z.coerce.number().int().min(0).max(65535), default: '8080', doc: 'listen port' },
   host: { env: 'HOST', schema: z.string().min(1), default: '0.0.0.0', doc: 'listen address' },
   dataDir: { env: 'GLITCHBOX_DATA_DIR', schema: z.string().min(1), default: './glitchbox-data', doc: 'everything the server stores' },
   publicUrl: { env: 'GLITCHBOX_PUBLIC_URL', schema: url.optional(), default: undefined, doc: 'base of links in emails and file_url values' },
-  trustProxy: { env: 'GLITCHBOX_TRUST_PROXY', schema: bool, default: 'false', doc: 'client IP from the left-most X-Forwarded-For' },
+  trustProxy: {
+    env: 'GLITCHBOX_TRUST_PROXY',
+    schema: trustProxySchema,
+    default: 'false',
+    doc: 'proxies in front: false (socket address), true (one: the right-most X-Forwarded-For), a number of hops, or trusted proxy CIDRs',
+  },
+  rateLimitGlobal: { env: 'GLITCHBOX_RATE_LIMIT_GLOBAL', schema: rateLimit, default: '300', doc: 'requests a minute per client IP over every route; 0 turns it off' },
+  rateLimitPublic: { env: 'GLITCHBOX_RATE_LIMIT_PUBLIC', schema: rateLimit, default: '30', doc: 'requests a minute per client IP to public and SDK routes; 0 turns it off' },
+  rateLimitPerf: { env: 'GLITCHBOX_RATE_LIMIT_PERF', schema: rateLimit, default: '120', doc: 'requests a minute per client IP to /api/perf/snapshot and /api/session-replays; 0 turns it off' },
+  rateLimitAuth: { env: 'GLITCHBOX_RATE_LIMIT_AUTH', schema: rateLimit, default: '10', doc: 'requests a minute per client IP to login, signup, resend-verification and password reset; 0 turns it off' },
   smtpUrl: {
     env: 'GLITCHBOX_SMTP_URL',
     schema: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),

@@ -34,7 +34,10 @@ interface Issue {
 
 /** One sentence from validation issues, naming the fields: "title and description are required". */
 export function describeIssues(issues: readonly Issue[]): string {
-  const name = (i: Issue) => (typeof i.path === 'string' ? i.path.replace(/^\//, '').replaceAll('/', '.') : i.path?.map(String).join('.')) || 'body'
+  // Keys and messages can carry the caller's input (a 100 KB key, an unrecognised key's name): each
+  // part is cut short, so an error never echoes a huge body back.
+  const name = (i: Issue) =>
+    clip((typeof i.path === 'string' ? i.path.replace(/^\//, '').split('/') : (i.path ?? []).slice(0, 8).map(String)).map((k) => clip(k, 40)).join('.'), 120) || 'body'
   // Elysia's issues carry no `code`, so a missing field is recognised by zod's message alone.
   const isMissing = (i: Issue) => (i.code === undefined || i.code === 'invalid_type') && /received undefined/.test(i.message)
   const missing = issues.filter(isMissing).map(name)
@@ -44,6 +47,9 @@ export function describeIssues(issues: readonly Issue[]): string {
     const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`
     parts.push(`${list} ${missing.length === 1 ? 'is' : 'are'} required`)
   }
-  for (const i of others.slice(0, 3)) parts.push(`${name(i)}: ${i.message.replace(/^Invalid input: /, '')}`)
-  return parts.join('; ') || 'invalid request'
+  for (const i of others.slice(0, 3)) parts.push(`${name(i)}: ${clip(i.message.replace(/^Invalid input: /, ''), 160)}`)
+  return clip(parts.join('; '), 600) || 'invalid request'
 }
+
+/** `text` up to `max` characters, marked with an ellipsis when cut. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)

@@ -1,9 +1,10 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
 import { bodyLimitFor } from './body-limit'
+import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
 import { AppError, describeIssues } from './errors'
-import { budgetsFor } from './rate-limit'
+import { budgetRules } from './rate-limit'
 
 const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
 
@@ -34,6 +35,7 @@ function envelope(request: Request, response: unknown) {
  */
 export function httpPipeline(deps: AppDeps) {
   const { rateLimiter, config, logger } = deps
+  const budgetsFor = budgetRules(config)
   // Request ids: the caller's X-Request-Id, else a per-process prefix and a counter (cheaper than a UUID per request).
   const idPrefix = crypto.randomUUID().slice(0, 8)
   let counter = 0
@@ -41,19 +43,25 @@ export function httpPipeline(deps: AppDeps) {
   return new Elysia({ name: 'http-pipeline', seed: deps.instanceId })
     .onRequest(({ request, set, server }) => {
       set.headers['x-request-id'] = requestIdOf(request)
+      // Browsers must not read a JSON answer (or an uploaded file) as HTML or script.
+      set.headers['x-content-type-options'] = 'nosniff'
       const apiPath = apiPathOf(pathOf(request.url))
       if (apiPath === null) return
-      const decision = rateLimiter.hit(clientIp(request, server, config.trustProxy), budgetsFor(request.method, apiPath))
-      set.headers['x-ratelimit-limit'] = String(decision.limit)
-      set.headers['x-ratelimit-remaining'] = String(decision.remaining)
-      set.headers['x-ratelimit-reset'] = String(decision.reset)
-      if (!decision.allowed) {
-        throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter) })
+      const budgets = budgetsFor(request.method, apiPath)
+      if (budgets.length) {
+        const decision = rateLimiter.hit(clientIp(request, server, config.trustProxy), budgets)
+        set.headers['x-ratelimit-limit'] = String(decision.limit)
+        set.headers['x-ratelimit-remaining'] = String(decision.remaining)
+        set.headers['x-ratelimit-reset'] = String(decision.reset)
+        if (!decision.allowed) {
+          throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter) })
+        }
       }
       const length = Number(request.headers.get('content-length') ?? 0)
       const limit = bodyLimitFor(apiPath)
       if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
     })
+    .onParse({ as: 'global' }, guardBody)
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.

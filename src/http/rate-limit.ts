@@ -5,27 +5,39 @@ export interface Budget {
   limit: number
 }
 
-export const GLOBAL_BUDGET: Budget = { name: 'global', limit: 300 }
-const PUBLIC_BUDGET: Budget = { name: 'public', limit: 30 }
-const TELEMETRY_BUDGET: Budget = { name: 'telemetry', limit: 120 }
-const AUTH_BUDGET: Budget = { name: 'auth', limit: 10 }
+/** The budgets' sizes (`GLITCHBOX_RATE_LIMIT_*`): requests a minute per client IP; 0 turns one off. */
+export interface RateLimits {
+  rateLimitGlobal: number
+  rateLimitPublic: number
+  rateLimitPerf: number
+  rateLimitAuth: number
+}
 
-const rules: [RegExp, Budget][] = [
-  [/^\/(?:perf\/snapshot|session-replays)$/, TELEMETRY_BUDGET],
-  [/^\/auth\/(?:login|signup|resend-verification)$/, AUTH_BUDGET],
-  [/^\/(?:bugs\/submit|bugs\/settings|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/, PUBLIC_BUDGET],
-  [/^\/projects\/[^/]+\/changelog$/, PUBLIC_BUDGET],
-]
+const TELEMETRY = /^\/(?:perf\/snapshot|session-replays)$/
+const AUTH = /^\/auth\/(?:login|signup|resend-verification|forgot-password|reset-password)$/
+const PUBLIC = /^\/(?:bugs\/submit|bugs\/settings|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/
+const CHANGELOG = /^\/projects\/[^/]+\/changelog$/
 
-/** The budgets (spec section 8) a request under /api counts against; `apiPath` has the /api or /api/v1 prefix removed. */
-export function budgetsFor(method: string, apiPath: string): Budget[] {
-  for (const [re, budget] of rules) {
+/**
+ * The budgets (spec section 8) a request under /api counts against, as a function of the method and
+ * the path with its /api or /api/v1 prefix removed. A budget of 0 is left out; no budget at all
+ * means the request is not counted.
+ */
+export function budgetRules(limits: RateLimits): (method: string, apiPath: string) => Budget[] {
+  const on = (name: string, limit: number): Budget[] => (limit > 0 ? [{ name, limit }] : [])
+  const global = on('global', limits.rateLimitGlobal)
+  const withGlobal = (b: Budget[]) => (b.length ? [...global, ...b] : global)
+  const telemetry = withGlobal(on('telemetry', limits.rateLimitPerf))
+  const auth = withGlobal(on('auth', limits.rateLimitAuth))
+  const pub = withGlobal(on('public', limits.rateLimitPublic))
+  return (method, apiPath) => {
+    if (TELEMETRY.test(apiPath)) return telemetry
+    if (AUTH.test(apiPath)) return auth
+    if (PUBLIC.test(apiPath)) return pub
     // The team's changelog writes share the path of the public read; only the read is public.
-    if (re.test(apiPath) && !(budget === PUBLIC_BUDGET && apiPath.endsWith('/changelog') && method !== 'GET')) {
-      return [GLOBAL_BUDGET, budget]
-    }
+    if (method === 'GET' && CHANGELOG.test(apiPath)) return pub
+    return global
   }
-  return [GLOBAL_BUDGET]
 }
 
 export interface RateDecision {

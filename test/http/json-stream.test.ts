@@ -117,10 +117,11 @@ describe('JsonStreamParser: malformed JSON', () => {
     expect(() => parse(bytes(doc), [1])).toThrow(JsonSyntaxError)
   })
 
-  it('refuses nesting deeper than maxDepth', () => {
-    expect(() => parse(bytes(`${'['.repeat(600)}${']'.repeat(600)}`))).toThrow(JsonSyntaxError)
+  it('refuses nesting deeper than maxDepth (64 by default) with a 400 as soon as it opens', () => {
+    expect(parse(bytes(`${'['.repeat(64)}${']'.repeat(64)}`))).toHaveLength(1)
+    expect(() => parse(bytes(`${'['.repeat(65)}${']'.repeat(65)}`))).toThrow('request body nests deeper than 64 levels')
     expect(parse(bytes('[[[1]]]'), undefined, { maxDepth: 3 })).toEqual([[[1]]])
-    expect(() => parse(bytes('[[[[1]]]]'), undefined, { maxDepth: 3 })).toThrow(JsonSyntaxError)
+    expect(() => parse(bytes('[[[[1]]]]'), undefined, { maxDepth: 3 })).toThrow(expect.objectContaining({ status: 400 }))
   })
 })
 

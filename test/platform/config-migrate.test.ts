@@ -11,7 +11,7 @@ import { embeddedMigrations } from '../../src/db/migrations.embedded'
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({})
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', trustProxy: false, defaultPlan: 'free', logLevel: 'info', publicUrl: 'http://localhost:8080' })
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', trustProxy: { hops: 0 }, defaultPlan: 'free', logLevel: 'info', publicUrl: 'http://localhost:8080' })
     expect(c.dataDir.endsWith('glitchbox-data')).toBe(true)
   })
 
@@ -32,7 +32,7 @@ describe('configuration', () => {
   it('lets serve flags override the environment and reads provider URL overrides', () => {
     const c = loadConfig({ PORT: '9000', GLITCHBOX_PROVIDER_URL_LINEAR: 'http://127.0.0.1:4000/' }, { port: '9100', 'trust-proxy': 'true' })
     expect(c.port).toBe(9100)
-    expect(c.trustProxy).toBe(true)
+    expect(c.trustProxy).toEqual({ hops: 1 })
     expect(c.providerUrls.linear).toBe('http://127.0.0.1:4000')
   })
 })

@@ -125,14 +125,16 @@ describe('unexpected errors', () => {
     const { httpPipeline } = await import('../../src/http/pipeline')
     const z = await import('zod')
     const app = new Elysia().use(httpPipeline(t.deps)).post('/api/echo', ({ body }) => body, { body: z.object({ title: z.string(), description: z.string() }) })
-    const post = (body: string) => app.handle(new Request('http://localhost/api/echo', { method: 'POST', body, headers: { 'content-type': 'application/json' } }))
+    // Any bearer token: a route outside the public list refuses a request without credentials before its body.
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer t' }
+    const post = (body: string) => app.handle(new Request('http://localhost/api/echo', { method: 'POST', body, headers }))
     const bad = await post('{"title": ')
     expect(bad.status).toBe(400)
     expect((await bad.json()).error).toMatch(/malformed/)
     const missing = await post('{}')
     expect(missing.status).toBe(400)
     expect((await missing.json()).error).toBe('title and description are required')
-    const empty = await app.handle(new Request('http://localhost/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' } }))
+    const empty = await app.handle(new Request('http://localhost/api/echo', { method: 'POST', headers }))
     expect(empty.status).toBe(400)
   })
 })

@@ -1,6 +1,7 @@
 import { bodyLimitFor } from '../body-limit'
 import { payloadTooLarge } from '../errors'
 import { apiPathOf, pathOf } from '../pipeline'
+import { parseJsonCapped } from './json-depth'
 import { JsonStreamParser, type PathPattern } from './json-parser'
 import { SpillSet } from './spill'
 
@@ -70,7 +71,7 @@ async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, 
       await spills.drain()
       if (parser) release(chunk)
     }
-    if (!parser) return JSON.parse(utf8.decode(Buffer.concat(head)))
+    if (!parser) return parseJsonCapped(utf8.decode(Buffer.concat(head)))
     const value = parser.end()
     await spills.drain()
     return value

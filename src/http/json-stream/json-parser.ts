@@ -2,6 +2,8 @@
 // It builds the same value as JSON.parse, except that string values at chosen paths are handed to a
 // sink piece by piece (e.g. base64 written to a file) and replaced by whatever the sink returns.
 
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth'
+
 /** Matches any array index in a `PathPattern`. */
 export const ANY_INDEX = '*'
 /** Keys from the root to a value: `['attachments', '*', 'data']`. */
@@ -77,6 +79,7 @@ export class JsonStreamParser {
       /** String values at these paths go to `open(path)` instead of being built. */
       sinkPaths?: readonly PathPattern[]
       open?: (path: (string | number)[]) => StringSink
+      /** Deepest nesting accepted (`MAX_JSON_DEPTH` by default); deeper is a 400 as soon as it opens. */
       maxDepth?: number
     } = {},
   ) {}
@@ -153,7 +156,7 @@ export class JsonStreamParser {
   private startValue(b: number): void {
     if (b === QUOTE) return this.startString(false)
     if (b === 0x7b || b === 0x5b) {
-      if (this.frames.length >= (this.opts.maxDepth ?? 512)) this.fail()
+      if (this.frames.length >= (this.opts.maxDepth ?? MAX_JSON_DEPTH)) throw tooDeep()
       const array = b === 0x5b ? [] : null
       this.frames.push({ array, object: array ? null : {}, key: '' })
       this.state = array ? VALUE_OR_CLOSE : KEY_OR_CLOSE

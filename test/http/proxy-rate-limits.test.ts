@@ -1,0 +1,130 @@
+// GLITCHBOX_TRUST_PROXY and GLITCHBOX_RATE_LIMIT_*: the client address comes from the right of
+// X-Forwarded-For (never the client-written left), and every budget can be resized or turned off.
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../src/config/config'
+import { clientIp, parseTrustProxy } from '../../src/http/client-ip'
+import { sdkProject } from '../sdk/sdk-helpers'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+let t: TestApp | undefined
+afterEach(() => t?.close())
+
+const login = (app: TestApp, headers: Record<string, string>) =>
+  app.request('POST', '/api/auth/login', { headers, body: { email: 'nobody@example.com', password: 'wrong-password' } })
+
+describe('GLITCHBOX_TRUST_PROXY=true (one proxy that appends)', () => {
+  it('keeps a spent login budget when the client prepends its own X-Forwarded-For entry', async () => {
+    t = createTestApp()
+    const me = '203.0.113.50'
+    for (let i = 0; i < 10; i++) expect((await login(t, { 'x-forwarded-for': me })).status).toBe(401)
+    expect((await login(t, { 'x-forwarded-for': me })).status).toBe(429)
+    // What the proxy forwards when the client sent `X-Forwarded-For: 198.51.100.1` itself.
+    const spoofed = await login(t, { 'x-forwarded-for': `198.51.100.1, ${me}` })
+    expect(spoofed.status).toBe(429)
+    expect(spoofed.body).toEqual({ ok: false, error: 'too many requests, slow down' })
+    // Another client behind the same proxy has its own budget.
+    expect((await login(t, { 'x-forwarded-for': `${me}, 203.0.113.51` })).status).toBe(401)
+  })
+})
+
+/** A stand-in for Bun's server that reports `peer` as the socket address. */
+const peer = (address: string) => ({ requestIP: () => ({ address, family: 'IPv4', port: 1 }) }) as never
+const req = (xff?: string) => new Request('http://localhost/api/x', { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } })
+
+describe('clientIp', () => {
+  it.each([
+    ['false', '198.51.100.1, 203.0.113.7', '10.0.0.2', '10.0.0.2'],
+    ['true', '198.51.100.1, 203.0.113.7', '10.0.0.2', '203.0.113.7'],
+    ['true', '203.0.113.7', '10.0.0.2', '203.0.113.7'],
+    ['true', undefined, '10.0.0.2', '10.0.0.2'],
+    ['1', '198.51.100.1,203.0.113.7', '10.0.0.2', '203.0.113.7'],
+    ['2', '198.51.100.1, 203.0.113.7, 10.0.0.9', '10.0.0.2', '203.0.113.7'],
+    ['3', '203.0.113.7, 10.0.0.9', '10.0.0.2', '203.0.113.7'],
+    // Trusted networks: walk from the right past trusted proxies; the socket peer must be one of them.
+    ['10.0.0.0/8, 192.168.1.1', '198.51.100.1, 203.0.113.7, 192.168.1.1, 10.0.0.9', '10.0.0.2', '203.0.113.7'],
+    ['10.0.0.0/8', '198.51.100.1, 203.0.113.7', '203.0.113.99', '203.0.113.99'],
+    ['10.0.0.0/8', '203.0.113.7', '::ffff:10.0.0.2', '203.0.113.7'],
+    ['fd00::/8', '2001:db8::1, fd00::5', 'fd00::1', '2001:db8::1'],
+    ['10.0.0.0/8', undefined, '10.0.0.2', '10.0.0.2'],
+  ])('GLITCHBOX_TRUST_PROXY=%s, X-Forwarded-For %s from %s → %s', (trust, xff, socket, expected) => {
+    expect(clientIp(req(xff), peer(socket), parseTrustProxy(trust))).toBe(expected)
+  })
+
+  it('reads the CIDR form from the configuration', () => {
+    expect(loadConfig({ GLITCHBOX_TRUST_PROXY: '10.0.0.0/8,fd00::/8' }).trustProxy).toEqual({ cidrs: expect.any(Array) })
+    expect(loadConfig({ GLITCHBOX_TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 })
+    expect(loadConfig({}).trustProxy).toEqual({ hops: 0 })
+  })
+
+  it.each([
+    ['GLITCHBOX_TRUST_PROXY', 'maybe'],
+    ['GLITCHBOX_TRUST_PROXY', '10.0.0.0/33'],
+    ['GLITCHBOX_TRUST_PROXY', '10.0.0.0/8,proxy.local'],
+    ['GLITCHBOX_RATE_LIMIT_GLOBAL', '-1'],
+    ['GLITCHBOX_RATE_LIMIT_PUBLIC', 'lots'],
+    ['GLITCHBOX_RATE_LIMIT_PERF', '1.5'],
+    ['GLITCHBOX_RATE_LIMIT_AUTH', 'ten'],
+  ])('refuses %s=%s at start-up, naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name))
+  })
+})
+
+describe('GLITCHBOX_RATE_LIMIT_*', () => {
+  const settings = (app: TestApp, key: string, ip: string) => app.request('GET', '/api/bugs/settings', { apiKey: key, ip })
+
+  it('keeps the spec defaults: the 31st SDK request a minute from one address is refused', async () => {
+    t = createTestApp()
+    const { key } = await sdkProject(t)
+    for (let i = 0; i < 30; i++) expect((await settings(t, key, '198.51.100.7')).status).toBe(200)
+    const refused = await settings(t, key, '198.51.100.7')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBeTruthy()
+  })
+
+  it('lets a playtest behind one NAT through with a raised public budget', async () => {
+    t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '100' } })
+    const { key } = await sdkProject(t)
+    for (let i = 0; i < 100; i++) expect((await settings(t, key, '198.51.100.7')).status).toBe(200)
+    const last = await settings(t, key, '198.51.100.8')
+    expect(last.headers.get('x-ratelimit-limit')).toBe('100')
+    expect((await settings(t, key, '198.51.100.7')).status).toBe(429)
+  })
+
+  it('turns a budget off with 0 (the global one still counts)', async () => {
+    t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
+    const { key } = await sdkProject(t)
+    for (let i = 0; i < 40; i++) expect((await settings(t, key, '198.51.100.7')).status).toBe(200)
+    expect((await settings(t, key, '198.51.100.7')).headers.get('x-ratelimit-limit')).toBe('300')
+  })
+
+  it('turns every budget off: no 429 and no rate headers', async () => {
+    t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_GLOBAL: '0', GLITCHBOX_RATE_LIMIT_AUTH: '0' } })
+    for (let i = 0; i < 12; i++) {
+      const res = await login(t, { 'x-forwarded-for': '198.51.100.7' })
+      expect(res.status).toBe(401)
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull()
+    }
+  })
+
+  it('resizes the login budget and counts password reset against it', async () => {
+    t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_AUTH: '3' } })
+    const ip = '198.51.100.9'
+    await t.request('POST', '/api/auth/forgot-password', { ip, body: { email: 'nobody@example.com' } })
+    await t.request('POST', '/api/auth/reset-password', { ip, body: { token: 'x'.repeat(40), new_password: 'long-enough-1' } })
+    expect((await login(t, { 'x-forwarded-for': ip })).status).toBe(401)
+    const refused = await login(t, { 'x-forwarded-for': ip })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('3')
+  })
+
+  it('gives the telemetry routes their own budget', async () => {
+    t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_PERF: '2' } })
+    const { key } = await sdkProject(t)
+    const ip = '198.51.100.10'
+    const perf = () => t!.request('POST', '/api/perf/snapshot', { apiKey: key, ip, body: { fps: 60 } })
+    await perf()
+    await perf()
+    expect((await perf()).status).toBe(429)
+  })
+})
