@@ -4,7 +4,7 @@ import type { Config } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
 import { buildDeps, DB_FILE } from '../deps'
-import { MAX_REQUEST_BODY } from '../http/body-limit'
+import { SERVER_BODY_CAP } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
 import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
@@ -37,7 +37,7 @@ export async function serve(config: Config): Promise<void> {
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 30 })
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SERVER_BODY_CAP, idleTimeout: 30 })
   const server = app.server!
   const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${server.port}`
   // Says where to go next, for whoever just started the server.

@@ -3,6 +3,20 @@ const MB = 1024 * 1024
 /** Largest body the server accepts at all (replays: 50 MB plus multipart framing). */
 export const MAX_REQUEST_BODY = 52 * MB
 
+/**
+ * Bun's own cap (`maxRequestBodySize`), a little above every route's limit: past it Bun answers an
+ * empty 413 itself, below it the app refuses in the envelope, by Content-Length before reading and
+ * by counting a chunked body as it arrives.
+ */
+export const SERVER_BODY_CAP = MAX_REQUEST_BODY + 12 * MB
+
+/**
+ * Longest request URL answered (414 in the envelope past it). Bun refuses request heads over its
+ * header limit (16 KB unless `--max-http-header-size` raises it) with an empty 431 before the app
+ * sees them, so this stays below that.
+ */
+export const MAX_URL_LENGTH = 8 * 1024
+
 const limits: [RegExp, number][] = [
   [/^\/session-replays$/, MAX_REQUEST_BODY],
   [/^\/bugs\/submit$/, 20 * MB],

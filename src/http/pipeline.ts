@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
-import { bodyLimitFor } from './body-limit'
+import { bodyLimitFor, MAX_URL_LENGTH } from './body-limit'
 import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
 import { AppError, describeIssues } from './errors'
@@ -45,6 +45,7 @@ export function httpPipeline(deps: AppDeps) {
       set.headers['x-request-id'] = requestIdOf(request)
       // Browsers must not read a JSON answer (or an uploaded file) as HTML or script.
       set.headers['x-content-type-options'] = 'nosniff'
+      if (request.url.length > MAX_URL_LENGTH) throw new AppError(414, `request URL too long (max ${MAX_URL_LENGTH / 1024} KB)`)
       const apiPath = apiPathOf(pathOf(request.url))
       if (apiPath === null) return
       const budgets = budgetsFor(request.method, apiPath)
