@@ -13,7 +13,7 @@ import { ReportFilters } from './ReportFilters'
 import { ReportRows } from './ReportRows'
 import { reportsApi } from './reports-api'
 import { ShortcutsDialog } from './ShortcutsDialog'
-import { createShortcutDispatcher, LIST_SHORTCUTS } from './shortcuts'
+import { createShortcutDispatcher, LIST_SHORTCUTS, type ListAction } from './shortcuts'
 import { useNewReports } from './use-new-reports'
 
 /** `/projects/:slug/reports`: the filtered, searchable, paged list; everything that selects the page lives in the URL. */
@@ -55,7 +55,10 @@ export function ReportListPage({ params }: RouteProps) {
     })
   const targets = () => (selected.size > 0 ? [...selected] : bugs[cursor] ? [bugs[cursor]!.report_number] : [])
 
-  const dispatch = createShortcutDispatcher(LIST_SHORTCUTS, {
+  // Rebuilt on every render and read through a ref, so a key pressed right after new rows are painted
+  // already sees them (an effect-registered handler would still hold the previous render's rows).
+  const dispatch = useRef<ReturnType<typeof createShortcutDispatcher<ListAction>> | null>(null)
+  dispatch.current = createShortcutDispatcher(LIST_SHORTCUTS, {
     next: () => setCursor((c) => Math.min(c + 1, Math.max(0, bugs.length - 1))),
     previous: () => setCursor((c) => Math.max(c - 1, 0)),
     select: () => bugs[cursor] && toggle(bugs[cursor]!.report_number),
@@ -72,12 +75,12 @@ export function ReportListPage({ params }: RouteProps) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // A dialog open on top of the list has the keyboard to itself.
-      if (quick || help || document.querySelector('dialog[open]')) return
-      dispatch(e)
+      if (document.querySelector('dialog[open]')) return
+      dispatch.current?.(e)
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  })
+  }, [])
   useEffect(() => {
     document.querySelector<HTMLElement>('.report-table tr.is-current')?.scrollIntoView?.({ block: 'nearest' })
   }, [cursor])

@@ -4,7 +4,7 @@ export function SearchHelp() {
     <details class="search-help">
       <summary>Search syntax</summary>
       <div class="search-help-body" role="note" aria-label="Search syntax">
-        <p>Searches titles and descriptions. Every word must match unless joined by OR.</p>
+        <p>Searches titles and descriptions. Every word must match, unless two are joined by OR.</p>
         <dl>
           <dt>
             <code>save crash</code>
@@ -17,7 +17,7 @@ export function SearchHelp() {
           <dt>
             <code>crash -audio</code>
           </dt>
-          <dd>leave out reports with a word (or a "-quoted phrase")</dd>
+          <dd>leave out reports with a word (or a -"quoted phrase"); -words alone list the reports without them</dd>
           <dt>
             <code>load*</code>
           </dt>
@@ -25,9 +25,9 @@ export function SearchHelp() {
           <dt>
             <code>freeze OR hang</code>
           </dt>
-          <dd>either word</dd>
+          <dd>either word or phrase (OR in capitals, between two of them)</dd>
         </dl>
-        <p class="muted">Upper and lower case and punctuation are ignored; operators like NEAR are searched as plain words.</p>
+        <p class="muted">Upper and lower case do not matter; other characters and operators are searched as plain text.</p>
       </div>
     </details>
   )
