@@ -60,7 +60,7 @@ export function chunkedRequest(port: number, head: string, total: number, chunk 
       socket.write(`${head}\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n`)
       pump()
     })
-    socket.on('data', (d) => {
+    socket.on('data', (d: Buffer) => {
       received.push(d)
       finish(false)
     })
@@ -84,7 +84,7 @@ export function rawRequest(port: number, request: string): Promise<RawAnswer> {
       resolve({ ...answer, sent: request.length })
     }
     socket.on('connect', () => socket.write(request))
-    socket.on('data', (d) => {
+    socket.on('data', (d: Buffer) => {
       received.push(d)
       finish(false)
     })
