@@ -60,6 +60,7 @@ describe('GET /projects/:slug/bugs', () => {
         'platform',
         'priority',
         'report_number',
+        'sla',
         'source',
         'status',
         'title',

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../../db/client'
 import { labels, reportLabels } from '../labels/labels.table'
+import { type SlaState, slaOfReports, slaStateSql } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
 import { reportsFts } from './reports.fts'
 import { type Category, type Priority, PRIORITIES, reports, type Status } from './reports.table'
@@ -38,6 +39,8 @@ export interface ListFilters {
   overdue?: boolean
   /** Only reports whose select custom field has this option. */
   customField?: { fieldId: string; option: string }
+  /** Only reports whose SLA clock is in this state. */
+  sla?: SlaState
   sort?: ListSort
   page: number
   /** The clock's time, for `overdue`. */
@@ -63,6 +66,7 @@ interface Shape {
   blocked: boolean
   overdue: boolean
   customField: boolean
+  sla: SlaState | null
   /** sort=due reads dated reports in due order, then undated ones newest first (two index walks). */
   dated: 'yes' | 'no' | null
   sort: ListSort
@@ -91,6 +95,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   }
   if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
   if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
+  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${slaStateSql(s.sla)})`)
   if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
   if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
@@ -240,6 +245,7 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     blocked: f.blocked === true,
     overdue: f.overdue === true,
     customField: f.customField !== undefined,
+    sla: f.sla ?? null,
     dated: null,
     sort: f.sort ?? 'newest',
   }
@@ -253,7 +259,7 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     source: f.source,
     errorType: f.errorType,
     match: ftsExpr ?? undefined,
-    now: f.overdue ? (f.now ?? new Date()).getTime() : undefined,
+    now: f.overdue || f.sla ? (f.now ?? new Date()).getTime() : undefined,
     cfField: f.customField?.fieldId,
     cfOption: f.customField?.option,
   }
@@ -281,8 +287,13 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     db,
     rows.map((r) => r.id),
   )
+  const slas = slaOfReports(
+    db,
+    rows.map((r) => r.id),
+    f.now ?? new Date(),
+  )
   return {
-    bugs: rows.map((r) => listItemView(r, labelMap.get(r.id) ?? [])),
+    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null })),
     total,
     total_capped: capped,
     page: f.page,

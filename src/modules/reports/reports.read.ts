@@ -12,6 +12,8 @@ import { reports } from './reports.table'
 import { reportView } from './reports.views'
 import { valuesOf } from '../workflow/custom-fields.service'
 import { dependenciesOf } from '../workflow/dependencies.service'
+import { slaView } from '../workflow/sla.service'
+import { reportSla } from '../workflow/workflow.table'
 
 const DONE = ['resolved', 'closed', 'wont_fix']
 
@@ -75,7 +77,7 @@ export function findLiveReport(db: DbOrTx, projectId: string, rawNumber: string)
 }
 
 /** `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the team) and labels. */
-export function readReport(deps: Pick<AppDeps, 'db' | 'files'>, projectId: string, rawNumber: string) {
+export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projectId: string, rawNumber: string) {
   const st = statementsFor(deps.db)
   const report = findLiveReport(deps.db, projectId, rawNumber)
   const labels = labelsByReport(deps.db, [report.id]).get(report.id) ?? []
@@ -84,6 +86,7 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files'>, projectId: strin
     bug: {
       ...reportView(report, labels, deps.files),
       // Unresolved reports blocking this one (the list's blocked=true filter counts the same ones).
+      sla: slaView(deps.db.select().from(reportSla).where(eq(reportSla.reportId, report.id)).get(), deps.clock.now()),
       blocked_by: links.filter((d) => d.relationship === 'blocked_by' && !DONE.includes(d.report.status)).map((d) => d.report),
       // What the game sent with it; their own reads come with the analytics routes.
       perf_snapshot_count: st.perfCount.get({ reportId: report.id })?.n ?? 0,

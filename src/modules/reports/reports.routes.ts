@@ -29,6 +29,7 @@ export const reportsRoutes = (deps: AppDeps) =>
           errorType: query.error_type,
           q: query.q,
           blocked: query.blocked,
+          sla: query.sla,
           overdue: query.overdue,
           customField: query.custom_field === undefined ? undefined : selectFieldFilter(deps.db, project.id, query.custom_field),
           sort: query.sort,

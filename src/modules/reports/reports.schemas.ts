@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { SEARCH_SYNTAX } from './fts-query'
 import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.table'
 
 const text = (max: number) => z.string().max(max)
@@ -61,11 +62,12 @@ export const listQuery = z.object({
   label: z.string().min(1).max(100).optional(),
   source: z.enum(SOURCES).optional(),
   error_type: z.string().min(1).max(200).optional(),
-  q: z.string().max(500).optional(),
+  q: z.string().max(500).optional().describe(SEARCH_SYNTAX),
   blocked: flag.optional(),
   overdue: flag.optional(),
   /** `<select field id>:<option>` */
   custom_field: z.string().min(3).max(300).optional(),
+  sla: z.enum(['ok', 'at_risk', 'breached']).optional(),
   sort: z.enum(['priority', 'upvotes', 'updated', 'newest', 'due']).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })

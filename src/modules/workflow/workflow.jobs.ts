@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../app-deps'
 import type { DomainJobs } from '../../jobs/jobs.types'
+import { alertsSchedule } from './alerts.jobs'
 import { overdueSchedule } from './due-dates.jobs'
+import { slaSchedule } from './sla.jobs'
 
-/** Overdue notices every five minutes. */
-export const workflowJobs = (deps: AppDeps): DomainJobs => ({ schedules: [overdueSchedule(deps)] })
+/** Overdue notices and alert rules every five minutes, SLA breaches every minute. */
+export const workflowJobs = (deps: AppDeps): DomainJobs => ({ schedules: [overdueSchedule(deps), slaSchedule(deps), alertsSchedule(deps)] })

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { CATEGORIES, PRIORITIES } from '../reports/reports.table'
-import { FIELD_TYPES } from './workflow.table'
+import { ALERT_METRICS, FIELD_TYPES } from './workflow.table'
 
 export const dependencyBody = z.object({
   related_number: z.number().int().positive(),
@@ -42,3 +42,36 @@ export const setCustomFieldBody = z.object({
   /** Checked against the field's type by the service (null clears). */
   value: z.unknown(),
 })
+
+const hours = z.number().positive().max(24 * 365)
+export const slaBody = z.object({
+  rules: z.array(z.object({ priority: z.enum(PRIORITIES), response_hours: hours, resolve_hours: hours })).max(PRIORITIES.length),
+})
+
+/** The list's query parameters a saved filter or view may hold, as the list takes them (strings). */
+export const LIST_FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q', 'blocked', 'overdue', 'custom_field', 'sla', 'sort'] as const
+const filters = z.partialRecord(z.enum(LIST_FILTER_KEYS), z.string().max(500))
+const viewName = z.string().trim().min(1).max(100)
+
+export const savedFilterBody = z.object({ name: viewName, project_id: z.string().min(1).max(100), filters })
+
+export const savedViewBody = z.object({
+  name: viewName,
+  project_id: z.string().min(1).max(100),
+  filters: filters.optional(),
+  sort_by: z.enum(['newest', 'priority', 'upvotes', 'updated', 'due']).nullable().optional(),
+  pinned: z.boolean().optional(),
+  position: z.number().int().min(0).optional(),
+})
+export type SavedViewBody = z.infer<typeof savedViewBody>
+export const updateSavedViewBody = savedViewBody.omit({ project_id: true }).partial()
+export type UpdateSavedViewBody = z.infer<typeof updateSavedViewBody>
+export const savedListQuery = z.object({ project_id: z.string().min(1).max(100).optional() })
+
+export const alertBody = z.object({
+  metric: z.enum(ALERT_METRICS),
+  threshold: z.number().positive().max(1_000_000),
+  window_hours: z.number().int().min(1).max(24 * 30),
+  enabled: z.boolean().optional(),
+})
+export const updateAlertBody = alertBody.omit({ metric: true }).partial()

@@ -1,0 +1,64 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Schedule } from '../../jobs/jobs.types'
+import { accountMembers } from '../accounts/accounts.table'
+import { recordActivity } from '../activity/activity.service'
+import { mailEach } from '../notifications/notifications.fanout'
+import { recipientsFor } from '../notifications/notifications.service'
+import { projects } from '../projects/projects.table'
+import { metricValue } from './alerts.service'
+import { countNewReports } from './hourly-counts'
+import { alertRules } from './workflow.table'
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
+const HOUR = 3600_000
+
+const METRIC_NAMES = {
+  new_reports: 'new reports',
+  new_crash_reports: 'new crash reports',
+  crash_rate: 'crashed sessions per 100 ended sessions',
+  negative_sentiment: 'negative reports',
+} as const
+
+/**
+ * Brings the hourly report counts up to date, then evaluates every enabled rule: a rule whose value
+ * reaches its threshold fires (an email to the project's owner and admins and an activity entry),
+ * at most once per window. Returns the ids of the rules that fired.
+ */
+export function evaluateAlerts(deps: Deps): string[] {
+  countNewReports(deps.db)
+  const now = deps.clock.now()
+  const rules = deps.db
+    .select({ rule: alertRules, project: { name: projects.name, slug: projects.slug, accountId: projects.accountId } })
+    .from(alertRules)
+    .innerJoin(projects, eq(projects.id, alertRules.projectId))
+    .where(eq(alertRules.enabled, true))
+    .all()
+  const fired: string[] = []
+  for (const { rule, project } of rules) {
+    const windowMs = rule.windowHours * HOUR
+    const value = metricValue(deps.db, rule.projectId, rule.metric, new Date(now.getTime() - windowMs))
+    const fires = value >= rule.threshold && (!rule.lastFiredAt || rule.lastFiredAt.getTime() <= now.getTime() - windowMs)
+    deps.db.transaction((tx) => {
+      tx.update(alertRules)
+        .set({ lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
+        .where(eq(alertRules.id, rule.id))
+        .run()
+      if (!fires) return
+      const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
+      recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
+      const admins = tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, project.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all()
+      const to = recipientsFor(tx, { accountId: project.accountId, userIds: admins.map((a) => a.id), preference: 'email_bug_created' })
+      mailEach(deps, tx, to, 'email_bug_created', () => ({
+        subject: `[${project.name}] Alert: ${METRIC_NAMES[rule.metric]} at ${value}`,
+        intro: `In ${project.name}, ${what}.`,
+        body: [],
+        link: { label: 'Open the reports', url: `${deps.config.publicUrl}/projects/${project.slug}/reports` },
+      }))
+    })
+    if (fires) fired.push(rule.id)
+  }
+  return fired
+}
+
+export const alertsSchedule = (deps: Deps): Schedule => ({ name: 'workflow.alerts', pattern: '*/5 * * * *', run: () => void evaluateAlerts(deps), yieldsToRequests: true })

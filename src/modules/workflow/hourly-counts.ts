@@ -1,0 +1,75 @@
+import { and, eq, gt, gte, sql } from 'drizzle-orm'
+import type { DbOrTx, Tx } from '../../db/client'
+import { reports } from '../reports/reports.table'
+import { reportHourlyCounts, rollupCursors } from './workflow.table'
+
+const HOUR = 3600_000
+const CURSOR = 'report_hourly_counts'
+/** Reports counted per step: one step holds the write lock for a few milliseconds. */
+const STEP = 5_000
+
+/**
+ * Counts the reports added since the cursor into hourly buckets (all, crash category, negative
+ * sentiment), one step at a time; returns how many it counted. Walks the reports' primary key only.
+ */
+export function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, maxSteps = 100): number {
+  let counted = 0
+  for (let step = 0; step < maxSteps; step++) {
+    const n = db.transaction((tx) => {
+      const after = tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, CURSOR)).get()?.position ?? 0
+      const rows = tx
+        .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
+        .from(reports)
+        .where(gt(reports.seq, after))
+        .orderBy(reports.seq)
+        .limit(STEP)
+        .all()
+      if (rows.length === 0) return 0
+      const buckets = new Map<string, { projectId: string; hour: number; reports: number; crashes: number; negative: number }>()
+      for (const r of rows) {
+        const hour = Math.floor(r.createdAt.getTime() / HOUR) * HOUR
+        const key = `${r.projectId}|${hour}`
+        const b = buckets.get(key) ?? { projectId: r.projectId, hour, reports: 0, crashes: 0, negative: 0 }
+        b.reports++
+        if (r.category === 'crash') b.crashes++
+        if (r.sentiment === 'negative') b.negative++
+        buckets.set(key, b)
+      }
+      for (const b of buckets.values()) {
+        tx.insert(reportHourlyCounts)
+          .values({ projectId: b.projectId, hour: new Date(b.hour), reports: b.reports, crashReports: b.crashes, negativeReports: b.negative })
+          .onConflictDoUpdate({
+            target: [reportHourlyCounts.projectId, reportHourlyCounts.hour],
+            set: {
+              reports: sql`${reportHourlyCounts.reports} + ${b.reports}`,
+              crashReports: sql`${reportHourlyCounts.crashReports} + ${b.crashes}`,
+              negativeReports: sql`${reportHourlyCounts.negativeReports} + ${b.negative}`,
+            },
+          })
+          .run()
+      }
+      const last = rows.at(-1)!.seq
+      tx.insert(rollupCursors).values({ name: CURSOR, position: last }).onConflictDoUpdate({ target: rollupCursors.name, set: { position: last } }).run()
+      return rows.length
+    })
+    counted += n
+    if (n < STEP) break
+  }
+  return counted
+}
+
+/** New reports, crash reports and negative reports of a project since `since` (whole hours: the bucket holding `since` counts). */
+export function reportCountsSince(db: DbOrTx, projectId: string, since: Date) {
+  const from = new Date(Math.floor(since.getTime() / HOUR) * HOUR)
+  return (
+    db
+      .select({
+        reports: sql<number>`coalesce(sum(${reportHourlyCounts.reports}), 0)`,
+        crashReports: sql<number>`coalesce(sum(${reportHourlyCounts.crashReports}), 0)`,
+        negativeReports: sql<number>`coalesce(sum(${reportHourlyCounts.negativeReports}), 0)`,
+      })
+      .from(reportHourlyCounts)
+      .where(and(eq(reportHourlyCounts.projectId, projectId), gte(reportHourlyCounts.hour, from)))
+      .get() ?? { reports: 0, crashReports: 0, negativeReports: 0 }
+  )
+}

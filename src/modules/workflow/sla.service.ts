@@ -1,0 +1,152 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Db, DbOrTx, Tx } from '../../db/client'
+import type { DomainEvent } from '../../events/domain-events'
+import { badRequest } from '../../http/errors'
+import { recordAudit } from '../activity/activity.service'
+import { PRIORITIES, type Priority } from '../reports/reports.table'
+import { reportSla, slaRules } from './workflow.table'
+
+const HOUR = 3600_000
+export type SlaState = 'ok' | 'at_risk' | 'breached'
+const DONE = ['resolved', 'closed', 'wont_fix']
+/** The last fifth of a window is "at risk". */
+const AT_RISK_SHARE = 0.2
+
+export interface SlaRuleView {
+  priority: Priority
+  response_hours: number
+  resolve_hours: number
+}
+
+/** `GET /sla`: the rules in priority order. */
+export function readSla(db: DbOrTx, projectId: string): { rules: SlaRuleView[] } {
+  const rows = db.select().from(slaRules).where(eq(slaRules.projectId, projectId)).all()
+  rows.sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority))
+  return { rules: rows.map((r) => ({ priority: r.priority, response_hours: r.responseHours, resolve_hours: r.resolveHours })) }
+}
+
+/**
+ * `PUT /sla`: replaces every rule (one per priority). Clocks already running keep their due times;
+ * the new rules apply to reports filed or re-prioritized from now on.
+ */
+export function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { project: { id: string; accountId: string }; userId: string }, rules: SlaRuleView[]) {
+  const seen = new Set<string>()
+  for (const r of rules) {
+    if (seen.has(r.priority)) throw badRequest(`rules: ${r.priority} appears twice (one rule per priority)`)
+    seen.add(r.priority)
+  }
+  return deps.db.transaction((tx) => {
+    tx.delete(slaRules).where(eq(slaRules.projectId, ctx.project.id)).run()
+    if (rules.length) tx.insert(slaRules).values(rules.map((r) => ({ projectId: ctx.project.id, priority: r.priority, responseHours: r.response_hours, resolveHours: r.resolve_hours }))).run()
+    recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'sla.updated', details: { rules } })
+    return readSla(tx, ctx.project.id)
+  })
+}
+
+const ruleStatements = new WeakMap<Db, ReturnType<typeof prepareRule>>()
+const prepareRule = (db: Db) =>
+  db
+    .select()
+    .from(slaRules)
+    .where(and(eq(slaRules.projectId, sql.placeholder('projectId')), eq(slaRules.priority, sql.placeholder('priority'))))
+    .prepare()
+
+/** The rule of a project and priority; one prepared point lookup (it runs for every new report). */
+function ruleFor(deps: Pick<AppDeps, 'db'>, projectId: string, priority: string) {
+  // Prepared on the connection the writer's transaction runs on.
+  let st = ruleStatements.get(deps.db)
+  if (!st) ruleStatements.set(deps.db, (st = prepareRule(deps.db)))
+  return st.get({ projectId, priority })
+}
+
+/**
+ * Keeps SLA clocks in step with report events, inside the writer's transaction: a new report under a
+ * rule starts one; a priority change moves its due times; the first team comment or status change
+ * meets the response; a done status meets the resolve (reopening runs it again).
+ */
+export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
+  return (tx: Tx, e: DomainEvent) => {
+    const now = deps.clock.now()
+    if (e.type === 'bug_created') {
+      const rule = ruleFor(deps, e.projectId, String(e.data.priority))
+      if (!rule) return
+      const started = new Date(String(e.data.created_at))
+      tx.insert(reportSla)
+        .values({ reportId: e.reportId, projectId: e.projectId, startedAt: started, responseDueAt: new Date(started.getTime() + rule.responseHours * HOUR), resolveDueAt: new Date(started.getTime() + rule.resolveHours * HOUR) })
+        .onConflictDoNothing()
+        .run()
+      return
+    }
+    const clock = tx.select().from(reportSla).where(eq(reportSla.reportId, e.reportId)).get()
+    if (e.type === 'bug_updated' && e.changes?.priority) {
+      const rule = ruleFor(deps, e.projectId, String(e.changes.priority[1]))
+      if (!rule && clock) tx.update(reportSla).set({ responseDueAt: null, resolveDueAt: null }).where(eq(reportSla.reportId, e.reportId)).run()
+      if (rule) {
+        const started = clock?.startedAt ?? new Date(String(e.data.created_at))
+        const due = { responseDueAt: new Date(started.getTime() + rule.responseHours * HOUR), resolveDueAt: new Date(started.getTime() + rule.resolveHours * HOUR) }
+        tx.insert(reportSla).values({ reportId: e.reportId, projectId: e.projectId, startedAt: started, ...due }).onConflictDoUpdate({ target: reportSla.reportId, set: due }).run()
+      }
+    }
+    if (!clock || !e.actorId) return
+    const set: Partial<typeof reportSla.$inferInsert> = {}
+    const status = e.type === 'bug_updated' ? e.changes?.status : undefined
+    if (!clock.respondedAt && (e.type === 'comment_added' || status)) set.respondedAt = now
+    if (status && DONE.includes(String(status[1])) && !clock.resolvedAt) set.resolvedAt = now
+    if (status && !DONE.includes(String(status[1])) && clock.resolvedAt) set.resolvedAt = null
+    if (Object.keys(set).length) tx.update(reportSla).set(set).where(eq(reportSla.reportId, e.reportId)).run()
+  }
+}
+
+type Clock = typeof reportSla.$inferSelect
+type PartState = 'ok' | 'at_risk' | 'breached' | 'met'
+
+function partState(started: Date, due: Date | null, metAt: Date | null, breachedAt: Date | null, now: Date): PartState | null {
+  if (!due) return null
+  if (breachedAt || (metAt ? metAt > due : now > due)) return 'breached'
+  if (metAt) return 'met'
+  const window = due.getTime() - started.getTime()
+  return now.getTime() >= due.getTime() - window * AT_RISK_SHARE ? 'at_risk' : 'ok'
+}
+
+/** A clock as the API shows it: `state` is breached, at_risk or ok (met parts count as ok), with each part and its due time. */
+export function slaView(c: Clock | undefined, now: Date) {
+  if (!c || (!c.responseDueAt && !c.resolveDueAt)) return null
+  const response = partState(c.startedAt, c.responseDueAt, c.respondedAt, c.responseBreachedAt, now)
+  const resolve = partState(c.startedAt, c.resolveDueAt, c.resolvedAt, c.resolveBreachedAt, now)
+  const parts = [response, resolve]
+  const state = parts.includes('breached') ? 'breached' : parts.includes('at_risk') ? 'at_risk' : 'ok'
+  return {
+    state,
+    response: response === null ? null : { state: response, due_at: c.responseDueAt!.toISOString(), met_at: c.respondedAt?.toISOString() ?? null },
+    resolve: resolve === null ? null : { state: resolve, due_at: c.resolveDueAt!.toISOString(), met_at: c.resolvedAt?.toISOString() ?? null },
+  }
+}
+
+/** The clocks of many reports (a list page), by report id. */
+export function slaOfReports(db: DbOrTx, reportIds: string[], now: Date): Map<string, ReturnType<typeof slaView>> {
+  if (reportIds.length === 0) return new Map()
+  const rows = db.select().from(reportSla).where(inArray(reportSla.reportId, reportIds)).orderBy(asc(reportSla.reportId)).all()
+  return new Map(rows.map((r) => [r.reportId, slaView(r, now)]))
+}
+
+/**
+ * SQL for the list filter `sla=` over report_sla (alias-free, `now` as a placeholder): breached when a
+ * part is marked breached or past due while running; at_risk when not breached and a running part is in
+ * its last fifth; ok when it has a clock and neither.
+ */
+export function slaStateSql(state: SlaState) {
+  const now = sql.placeholder('now')
+  const breached = sql`(response_breached_at IS NOT NULL OR resolve_breached_at IS NOT NULL
+    OR (responded_at IS NULL AND response_due_at < ${now}) OR (resolved_at IS NULL AND resolve_due_at < ${now})
+    OR responded_at > response_due_at OR resolved_at > resolve_due_at)`
+  const atRisk = sql`((responded_at IS NULL AND ${now} >= response_due_at - (response_due_at - started_at) * ${AT_RISK_SHARE})
+    OR (resolved_at IS NULL AND ${now} >= resolve_due_at - (resolve_due_at - started_at) * ${AT_RISK_SHARE}))`
+  const hasClock = sql`(response_due_at IS NOT NULL OR resolve_due_at IS NOT NULL)`
+  // A part without a clock compares as NULL; coalesce keeps NOT from turning the whole test NULL.
+  const isBreached = sql`coalesce(${breached}, 0)`
+  const isAtRisk = sql`coalesce(${atRisk}, 0)`
+  if (state === 'breached') return sql`${hasClock} AND ${isBreached}`
+  if (state === 'at_risk') return sql`${hasClock} AND NOT ${isBreached} AND ${isAtRisk}`
+  return sql`${hasClock} AND NOT ${isBreached} AND NOT ${isAtRisk}`
+}
