@@ -13,7 +13,9 @@ const TITLE = 'Player falls through the floor in level 3'
 const INTERNAL = 'Internal: physics tick is 30 Hz on this map, suspect the collider'
 const PUBLIC = 'Thanks! We can reproduce it and a fix is coming in 1.1.'
 const ENTRY = 'Version 1.1: solid floors'
-const UI_TIMEOUT = 10_000
+const UI_TIMEOUT = 15_000
+/** expect.poll with room for a loaded CI machine (its default gives up after one second). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: UI_TIMEOUT, interval: 100 })
 
 describeBrowser('issue 15: the web app, end to end', () => {
   let h: BrowserHarness
@@ -78,7 +80,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     await page.waitForURL((u) => !u.pathname.startsWith('/signup'))
     const cookie = (await h.context.cookies()).find((c) => c.name === 'glitchbox_session')
     expect(cookie?.httpOnly).toBe(true)
-    await expect.poll(() => page.getByRole('heading', { name: 'Projects' }).count()).toBeGreaterThan(0)
+    await poll(() => page.getByRole('heading', { name: 'Projects' }).count()).toBeGreaterThan(0)
     await h.screenshot('02-projects-empty')
   })
 
@@ -92,7 +94,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     const { apiKey } = await project()
     expect(apiKey).toMatch(/^sk_live_/)
     // The setup checklist shows the key.
-    await expect.poll(async () => (await page.content()).includes(apiKey)).toBe(true)
+    await poll(async () => (await page.content()).includes(apiKey)).toBe(true)
     await h.screenshot('03-project-setup')
   })
 
@@ -110,7 +112,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     await page.getByRole('searchbox', { name: 'Search reports' }).fill('floor')
     await page.getByRole('searchbox', { name: 'Search reports' }).press('Enter')
     await page.waitForURL(/[?&]q=floor/)
-    await expect.poll(() => page.getByRole('link', { name: TITLE }).count()).toBe(1)
+    await poll(() => page.getByRole('link', { name: TITLE }).count()).toBe(1)
     expect(await page.getByRole('link', { name: 'Music stops after pause' }).count()).toBe(0)
     await h.screenshot('04-report-list-search')
   })
@@ -121,7 +123,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     if (!page.url().includes('q=floor')) await page.goto(`/projects/${slug}/reports?q=floor`)
     await page.getByRole('link', { name: TITLE }).click()
     await page.waitForURL(new RegExp(`/projects/${slug}/reports/${n}(\\?|$)`))
-    await expect.poll(() => page.getByRole('heading', { name: TITLE }).count()).toBeGreaterThan(0)
+    await poll(() => page.getByRole('heading', { name: TITLE }).count()).toBeGreaterThan(0)
     await h.screenshot('05-report-page')
   })
 
@@ -131,19 +133,19 @@ describeBrowser('issue 15: the web app, end to end', () => {
     if (!new URL(page.url()).pathname.endsWith(`/reports/${n}`)) await page.goto(`/projects/${slug}/reports/${n}`)
 
     await page.getByLabel('Status', { exact: true }).selectOption('in_progress')
-    await expect.poll(async () => (await read()).bug.status).toBe('in_progress')
+    await poll(async () => (await read()).bug.status).toBe('in_progress')
 
     await page.getByText('Create a label').click()
     await page.getByLabel('Label name').fill('physics')
     await page.getByRole('button', { name: 'Create label' }).click()
-    await expect.poll(async () => (await read()).labels.map((l) => l.name)).toContain('physics')
+    await poll(async () => (await read()).labels.map((l) => l.name)).toContain('physics')
 
     const comment = async (text: string, internal: boolean) => {
       await page.getByLabel('Comment', { exact: true }).fill(text)
       const box = page.getByLabel('Internal', { exact: true })
       if ((await box.isChecked()) !== internal) await box.setChecked(internal)
       await page.getByRole('button', { name: 'Add comment' }).click()
-      await expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0)
+      await poll(() => page.getByText(text).count()).toBeGreaterThan(0)
     }
     await comment(INTERNAL, true)
     await comment(PUBLIC, false)
@@ -171,7 +173,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     const upvotes = page.getByLabel('Allow upvotes')
     if (await upvotes.count()) await upvotes.check()
     await page.locator('form', { has: enable }).getByRole('button', { name: 'Save' }).click()
-    await expect.poll(async () => (await h.api('GET', `/api/projects/${slug}/tracker-settings`, { token: await token() })).body.data.enabled).toBe(true)
+    await poll(async () => (await h.api('GET', `/api/projects/${slug}/tracker-settings`, { token: await token() })).body.data.enabled).toBe(true)
     await h.screenshot('07-settings-public-pages')
   })
 
@@ -192,7 +194,7 @@ describeBrowser('issue 15: the web app, end to end', () => {
     p.setDefaultTimeout(UI_TIMEOUT)
     const list = await p.goto(`${h.baseUrl}/tracker/${slug}`)
     expect(list?.status()).toBe(200)
-    await expect.poll(() => p.getByRole('link', { name: TITLE }).count()).toBeGreaterThan(0)
+    await poll(() => p.getByRole('link', { name: TITLE }).count()).toBeGreaterThan(0)
     await h.screenshot('08-public-tracker', p)
     await p.getByRole('link', { name: TITLE }).first().click()
     await p.waitForURL(new RegExp(`/tracker/${slug}/${n}$`))
@@ -215,8 +217,8 @@ describeBrowser('issue 15: the web app, end to end', () => {
     await p.goto(`${h.baseUrl}/tracker/${slug}/${n}`)
     const button = p.getByRole('button', { name: `Upvote: ${TITLE}` })
     await button.click()
-    await expect.poll(upvotes).toBe(before + 1)
-    await expect.poll(() => p.getByRole('button', { name: `Upvoted: ${TITLE}` }).count()).toBe(1)
+    await poll(upvotes).toBe(before + 1)
+    await poll(() => p.getByRole('button', { name: `Upvoted: ${TITLE}` }).count()).toBe(1)
     // Clicked again (on the page as it is, and after a reload): still one vote.
     await p.getByRole('button', { name: new RegExp(`Upvote(d)?: ${TITLE}`) }).click({ force: true, timeout: 2000 }).catch(() => {})
     await p.reload()
@@ -241,13 +243,13 @@ describeBrowser('issue 15: the web app, end to end', () => {
     await page.getByLabel('Body (Markdown)').fill('**Fixed:** players no longer fall through the floor in level 3.')
     await page.getByLabel('Published').check()
     await page.getByRole('button', { name: 'Save entry' }).click()
-    await expect.poll(async () => JSON.stringify((await h.api('GET', `/api/projects/${slug}/changelog`)).body.data)).toContain(ENTRY)
+    await poll(async () => JSON.stringify((await h.api('GET', `/api/projects/${slug}/changelog`)).body.data)).toContain(ENTRY)
     await h.screenshot('11-settings-changelog')
 
     const p = await visitor.newPage()
     const res = await p.goto(`${h.baseUrl}/changelog/${slug}`)
     expect(res?.status()).toBe(200)
-    await expect.poll(() => p.getByRole('heading', { name: ENTRY }).count()).toBeGreaterThan(0)
+    await poll(() => p.getByRole('heading', { name: ENTRY }).count()).toBeGreaterThan(0)
     // The markdown is rendered.
     expect(await p.locator('strong', { hasText: 'Fixed:' }).count()).toBeGreaterThan(0)
     await h.screenshot('12-public-changelog', p)
