@@ -40,8 +40,22 @@ describe('translateSearch: boolean syntax', () => {
     ['+prefix* with a word', '+crash* load', [1]],
     ['matching is case and accent insensitive', 'CAFE resume', [6]],
     ['only exclusions: everything else', '-crash', [3, 5]],
+    ['OR matches either word', 'shadows OR crash', [1, 2, 3, 4, 6]],
+    ['OR chains', 'shadows OR segfault OR café', [3, 4, 6]],
+    ['OR binds tighter than the implicit AND', 'crash "boss fight" OR load', [1, 4]],
+    ['OR with an exclusion', 'audio OR lava -crash', [3]],
+    ['OR between prefixes', 'flick* OR segf*', [3, 4]],
+    ['lower-case or is a word', 'shadows or crash', []],
+    ['a leading OR is a word', 'OR crash', []],
+    ['a trailing OR is a word', 'shadows OR', []],
+    ['OR next to an exclusion is a word', '-audio OR crash', []],
+    ['a quoted "OR" is a word', '"OR"', [5]],
   ])('%s: %s', (_name, q, expected) => {
     expect(search(q)).toEqual(expected)
+  })
+
+  it('writes OR groups inside the AND of the other terms', () => {
+    expect(translateSearch('crash shadows OR "boss fight" -audio')).toEqual({ match: '("crash" AND ("shadows" OR "boss fight")) NOT ("audio")', excludeOnly: null })
   })
 
   it('quotes every term, so FTS operators are searched as words', () => {

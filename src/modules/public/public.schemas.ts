@@ -1,10 +1,11 @@
 import * as z from 'zod'
+import { SEARCH_SYNTAX } from '../reports/fts-query'
 import { CATEGORIES, STATUSES } from '../reports/reports.table'
 
 export const trackerQuery = z.object({
   status: z.enum(STATUSES).optional(),
   category: z.enum(CATEGORIES).optional(),
-  q: z.string().max(200).optional(),
+  q: z.string().max(200).optional().describe(SEARCH_SYNTAX),
   page: z.coerce.number().int().min(1).max(100_000).optional(),
 })
 export type TrackerQuery = z.infer<typeof trackerQuery>

@@ -2,10 +2,16 @@
  * Turns what a user types in the search box into FTS5 MATCH expressions that can never be a syntax
  * error: every term is emitted as a double-quoted FTS5 string, so operators (`AND`, `NEAR(`),
  * column filters (`title:`) and stray quotes or stars in the input are searched as plain words.
- *
- * Supported user syntax: `+must` and plain words (all must match), `-not` (must not match),
- * `"a phrase"` (also `+"…"` / `-"…"`), `prefix*`.
+ * The one operator taken from the input is `OR`, and only as the translator writes it.
  */
+
+/** The user syntax of `q`, for the API documentation. */
+export const SEARCH_SYNTAX =
+  'Full-text search over title and description. Words must all match (`crash boss`); `+word` is the same; `-word` excludes; ' +
+  '`"exact phrase"`; `prefix*`; `OR` in capitals between two words or phrases matches either (`shadows OR crash`, ' +
+  '`crash "boss fight" OR "final boss"`): it binds tighter than the implicit AND, and elsewhere (first, last, next to a `-word`) ' +
+  'it is the word "or". A `q` with only `-words` lists the reports without them. Any other character is searched as text.'
+
 export interface FtsQuery {
   /** MATCH expression for the rows to find, or null when the input has no positive term. */
   match: string | null
@@ -17,22 +23,26 @@ interface Term {
   text: string
   prefix: boolean
   negated: boolean
+  /** Joined to the term before it by OR (both positive). */
+  or: boolean
 }
 
 // A term that holds no letter or digit would tokenize to nothing; FTS5 would silently match nothing.
 const USABLE = /[\p{L}\p{N}]/u
 
-/** Splits the input into terms, honouring quotes (an unclosed quote runs to the end) and +/- markers. */
+/** Splits the input into terms, honouring quotes (an unclosed quote runs to the end), +/- markers and `OR` between two positive terms. */
 export function parseSearchTerms(input: string): Term[] {
-  const terms: Term[] = []
+  const tokens: (Term & { bareOr: boolean })[] = []
   let i = 0
   while (i < input.length) {
     while (i < input.length && /\s/.test(input[i]!)) i++
     if (i >= input.length) break
+    const marked = input[i] === '+' || input[i] === '-'
     let negated = false
     while (input[i] === '+' || input[i] === '-') negated = input[i++] === '-'
     let text: string
     let prefix = false
+    let bareOr = false
     if (input[i] === '"') {
       const end = input.indexOf('"', i + 1)
       text = input.slice(i + 1, end === -1 ? input.length : end)
@@ -45,10 +55,20 @@ export function parseSearchTerms(input: string): Term[] {
       const start = i
       while (i < input.length && !/\s/.test(input[i]!) && input[i] !== '"') i++
       text = input.slice(start, i)
+      bareOr = !marked && text === 'OR'
       prefix = /\*+$/.test(text)
       text = text.replace(/\*+/g, ' ').trim()
     }
-    if (USABLE.test(text)) terms.push({ text, prefix, negated })
+    if (USABLE.test(text)) tokens.push({ text, prefix, negated, or: false, bareOr })
+  }
+  const terms: Term[] = []
+  for (let k = 0; k < tokens.length; k++) {
+    const { bareOr, ...term } = tokens[k]!
+    const prev = terms.at(-1)
+    const next = tokens[k + 1]
+    // An OR between two positive terms joins them; anywhere else it is the word "or".
+    if (bareOr && prev && !prev.negated && next && !next.bareOr && !next.negated) next.or = true
+    else terms.push(term)
   }
   return terms
 }
@@ -59,7 +79,13 @@ const quote = (t: Term) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''
 /** The FTS5 expressions for a user query; both null when it has no usable term (the list ignores `q` then). */
 export function translateSearch(input: string): FtsQuery {
   const terms = parseSearchTerms(input.slice(0, 500)).slice(0, 32)
-  const must = terms.filter((t) => !t.negated).map(quote)
+  // Positive terms in groups of alternatives: `a b OR c` is a AND (b OR c).
+  const groups: Term[][] = []
+  for (const t of terms.filter((t) => !t.negated)) {
+    if (t.or && groups.length > 0) groups.at(-1)!.push(t)
+    else groups.push([t])
+  }
+  const must = groups.map((g) => (g.length === 1 ? quote(g[0]!) : `(${g.map(quote).join(' OR ')})`))
   const not = terms.filter((t) => t.negated).map(quote)
   const excluded = not.length ? `(${not.join(' OR ')})` : ''
   if (must.length === 0) return { match: null, excludeOnly: excluded || null }
