@@ -27,7 +27,7 @@ import { ErrorState, Spinner, Toasts } from './components'
 import { AuthShell, Shell } from './layout/Shell'
 import { buildUrl, currentPath, currentQuery, navigate, resolve, useRouter } from './router'
 import { routes } from './routes'
-import { loadSession, me } from './session'
+import { applyTheme, loadSession, me } from './session'
 import { NotFound } from './layout/NotFound'
 import { safeNext } from './auth/next'
 
@@ -102,6 +102,8 @@ class ScreenBoundary extends Component<{ children: ComponentChildren }, { error:
 
 const root = document.getElementById('app')
 if (root) {
+  // The system's theme until the profile says otherwise.
+  applyTheme(null)
   render(
     <>
       <App />

@@ -12,6 +12,10 @@ import { NotificationSettings } from './settings/Notifications'
 import { PublicPagesSettings } from './settings/PublicPages'
 import { SettingsIndex } from './settings/SettingsFrame'
 import { WebhookSettings } from './settings/Webhooks'
+import { AccountPage } from './account/Account'
+import { Billing } from './billing/Billing'
+import { AcceptInvite } from './team/AcceptInvite'
+import { Team } from './team/Team'
 import { ReportListPage } from './reports/ReportListPage'
 import { ReportPage } from './reports/ReportPage'
 
@@ -31,6 +35,13 @@ const projectRoutes: Route[] = [
   { path: '/projects/:slug/setup', component: ProjectSetup, title: 'Setup' },
 ]
 
+const accountRoutes: Route[] = [
+  { path: '/account', component: AccountPage, title: 'Your account' },
+  { path: '/team', component: Team, title: 'Team' },
+  { path: '/invite', component: AcceptInvite, title: 'Join a team' },
+  { path: '/billing', component: Billing, title: 'Billing' },
+]
+
 const settingsRoutes: Route[] = [
   { path: '/projects/:slug/settings', component: SettingsIndex, title: 'Settings' },
   { path: '/projects/:slug/settings/general', component: GeneralSettings, title: 'General settings' },
@@ -47,4 +58,4 @@ const reportRoutes: Route[] = [
   { path: '/projects/:slug/reports/:number', component: ReportPage, title: (p) => `Report #${p.number}` },
 ]
 
-export const routes: Route[] = [...authRoutes, ...projectRoutes, ...settingsRoutes, ...reportRoutes]
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...reportRoutes]
