@@ -11,7 +11,7 @@ const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
 const PUBLIC_ROUTES = [
   /^\/health$/,
   /^\/api\/maintenance\/active$/,
-  /^\/api\/auth\/(signup|login|verify-email)$/,
+  /^\/api\/auth\/(signup|login|verify-email|forgot-password|reset-password)$/,
   /^\/api\/(tracker|roadmap|branding|files)\//,
   /^\/api\/billing\/webhook$/,
   /^\/api\/notifications\/unsubscribe$/,
@@ -42,7 +42,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Auth', description: 'Sign-up, sign-in, sessions, profile, data export and account deletion' },
   { name: 'Projects', description: 'Projects, their API key, setup status, activity and audit log' },
   { name: 'Reports', description: 'Bug reports: list and search, filing, triage, bulk changes, occurrences, CSV export' },
-  { name: 'Report workflow', description: 'Dependencies, due dates, custom fields, templates and satisfaction ratings' },
+  { name: 'Report workflow', description: 'Dependencies, due dates, custom fields, templates, satisfaction, SLA and alert rules, saved filters and views' },
   { name: 'Comments', description: 'Comments on reports (internal ones are team-only)' },
   { name: 'Labels', description: 'Project labels and their use on reports' },
   { name: 'Attachments', description: 'Files attached to reports' },
@@ -64,6 +64,7 @@ const ERROR_TEXT: Record<ErrorStatus, string> = {
   404: 'Not found (also for projects the caller is not a member of)',
   409: 'Conflict with existing data',
   413: 'Request body too large',
+  414: 'Request URL (path or query string) too long',
   429: 'Rate limited; `Retry-After` gives the seconds to wait',
   502: 'An external service refused or could not be reached',
   503: 'Service unavailable',
@@ -76,7 +77,8 @@ const toSchema = (schema: z.ZodType): Json => {
 
 /** The error statuses `method path` can answer: from its credential, parameters and body, plus what its doc adds. */
 export function errorStatusesOf(method: string, path: string, op: Json, doc: OperationDoc): ErrorStatus[] {
-  const out = new Set<ErrorStatus>(doc.errors ?? [])
+  // Every URL past the length cap answers 414, /health included.
+  const out = new Set<ErrorStatus>([...(doc.errors ?? []), 414])
   if (!path.startsWith('/api/')) return [...out]
   out.add(429)
   const access = accessOf(method, path)

@@ -59,9 +59,11 @@ export const AccountExportResponse = z.object({
 
 export const authDocs: OperationDocs = {
   'POST /api/auth/signup': { status: 201, data: SessionResponse, errors: [409] },
-  'POST /api/auth/login': { data: SessionResponse },
+  'POST /api/auth/login': { data: SessionResponse, errors: [401] },
   'GET /api/auth/verify-email': { data: VerifyEmailResponse },
   'POST /api/auth/resend-verification': { data: MessageResponse },
+  'POST /api/auth/forgot-password': { data: MessageResponse, description: 'The same answer whether or not the account exists' },
+  'POST /api/auth/reset-password': { data: MessageResponse },
   'POST /api/auth/logout': { data: MessageResponse },
   'GET /api/auth/me': { data: ProfileResponse },
   'PATCH /api/auth/profile': { data: MessageResponse },

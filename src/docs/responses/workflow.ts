@@ -43,7 +43,38 @@ export const SatisfactionResponse = z.object({
 })
 export const RatingResponse = z.object({ id: z.string(), rating: z.number().int(), comment: z.string().nullable(), is_new: z.boolean() })
 
+export const SlaResponse = z.object({ rules: z.array(z.object({ priority: ReportPriority, response_hours: z.number(), resolve_hours: z.number() })) })
+export const AlertRule = z.object({
+  id: z.string(),
+  metric: z.string().describe('new_reports, new_crash_reports, crash_rate or negative_sentiment'),
+  threshold: z.number(),
+  window_hours: z.number(),
+  enabled: z.boolean(),
+  last_evaluated_at: isoDate.nullable(),
+  last_value: z.number().nullable(),
+  last_fired_at: isoDate.nullable(),
+  created_at: isoDate,
+})
+export const AlertRuleListResponse = z.array(AlertRule)
+export const SavedFilter = z.object({ id: z.string(), name: z.string(), project_id: z.string(), filters: z.unknown().describe('The list query it stands for'), created_at: isoDate })
+export const SavedFilterListResponse = z.array(SavedFilter)
+export const SavedView = SavedFilter.extend({ sort_by: z.string().nullable(), pinned: z.boolean(), position: z.number().int(), updated_at: isoDate })
+export const SavedViewListResponse = z.array(SavedView)
+
 export const workflowDocs: OperationDocs = {
+  'GET /api/projects/{slug}/sla': { data: SlaResponse },
+  'PUT /api/projects/{slug}/sla': { data: SlaResponse },
+  'GET /api/projects/{slug}/alerts': { data: AlertRuleListResponse },
+  'POST /api/projects/{slug}/alerts': { status: 201, data: AlertRule },
+  'PATCH /api/projects/{slug}/alerts/{ruleId}': { data: AlertRule },
+  'DELETE /api/projects/{slug}/alerts/{ruleId}': { data: MessageResponse },
+  'GET /api/saved-filters': { data: SavedFilterListResponse },
+  'POST /api/saved-filters': { status: 201, data: SavedFilter, errors: [404] },
+  'DELETE /api/saved-filters/{filterId}': { data: MessageResponse },
+  'GET /api/saved-views': { data: SavedViewListResponse },
+  'POST /api/saved-views': { status: 201, data: SavedView, errors: [404] },
+  'PATCH /api/saved-views/{viewId}': { data: SavedView },
+  'DELETE /api/saved-views/{viewId}': { data: MessageResponse },
   'GET /api/projects/{slug}/bugs/{number}/dependencies': { data: DependencyListResponse },
   'POST /api/projects/{slug}/bugs/{number}/dependencies': { status: 201, data: Dependency, errors: [409] },
   'DELETE /api/projects/{slug}/dependencies/{depId}': { data: MessageResponse },
