@@ -73,6 +73,17 @@ describe('the dashboard shell and its assets', () => {
     }
   })
 
+  it('gzips scripts and stylesheets for clients that accept it', async () => {
+    const script = assetUrls().find((u) => u.endsWith('.js'))!
+    const plain = await (await t.app.handle(new Request(`http://localhost${script}`))).arrayBuffer()
+    const res = await t.app.handle(new Request(`http://localhost${script}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }))
+    expect(res.headers.get('content-encoding')).toBe('gzip')
+    expect(res.headers.get('vary')).toMatch(/accept-encoding/i)
+    const zipped = new Uint8Array(await res.arrayBuffer())
+    expect(zipped.byteLength).toBeLessThan(plain.byteLength / 2)
+    expect(Buffer.from(Bun.gunzipSync(zipped)).equals(Buffer.from(plain))).toBe(true)
+  })
+
   it('answers 404 for an unknown asset, and JSON 404s under /api', async () => {
     expect((await t.request('GET', '/assets/nope-12345678.js')).status).toBe(404)
     for (const path of ['/api/nope', '/api/v1/projects/x/nope', '/api/projects/x/reports/1/zzz']) {
