@@ -2,15 +2,16 @@ import { useState } from 'preact/hooks'
 import { messageOf } from '../api/client'
 import type { Member } from '../api/types'
 import { Button, ConfirmDialog, Select, toast } from '../components'
-import { can, deniedReason } from '../session'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { BulkUpdateBody } from './report-types'
+import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
 const unchanged = (options: readonly { value: string; label: string }[]) => [{ value: '', label: 'No change' }, ...options]
 
 /** Bulk actions over the selected reports: set fields in one request, or delete them after a confirmation. */
 export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: string; selected: number[]; members: Member[] | undefined; onDone: () => void; onClear: () => void }) {
+  const { can, reason: deniedReason } = usePermissions(slug)
   const [status, setStatus] = useState('')
   const [priority, setPriority] = useState('')
   const [category, setCategory] = useState('')

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import { messageOf } from '../api/client'
 import { Badge, Button, Checkbox, EmptyState, formatDate, TextArea, toast } from '../components'
-import { deniedReason } from '../session'
 import { Linkified } from './Linkified'
 import type { ReportComment } from './report-types'
+import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
 /** The conversation on a report (internal comments marked) and the form to add one. */
@@ -12,7 +12,7 @@ export function ReportComments({ slug, number, comments, onAdded }: { slug: stri
   const [internal, setInternal] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const reason = deniedReason('comments.create')
+  const reason = usePermissions(slug).reason('comments.create')
   const submit = async () => {
     setBusy(true)
     setError(null)

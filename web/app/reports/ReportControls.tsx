@@ -2,9 +2,9 @@ import { useState } from 'preact/hooks'
 import { messageOf } from '../api/client'
 import type { Member } from '../api/types'
 import { Checkbox, Select, toast } from '../components'
-import { deniedReason } from '../session'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { Report, UpdateReportBody } from './report-types'
+import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
 /** Status, priority, category, assignee and private: each saves on change; what the member may not change is disabled with the reason. */
@@ -22,8 +22,9 @@ export function ReportControls({ slug, bug, members, onSaved }: { slug: string; 
       onSaved()
     }
   }
-  const editReason = deniedReason('bugs.edit')
-  const assignReason = deniedReason('bugs.assign')
+  const { reason } = usePermissions(slug)
+  const editReason = reason('bugs.edit')
+  const assignReason = reason('bugs.assign')
   const assignees = [{ value: '', label: 'Unassigned' }, ...(members ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))]
   if (bug.assigned_to && !assignees.some((a) => a.value === bug.assigned_to)) assignees.push({ value: bug.assigned_to, label: members ? 'Former member' : 'Loading…' })
   return (

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import { messageOf } from '../api/client'
 import { Button, Select, TextField, toast } from '../components'
-import { deniedReason } from '../session'
 import type { Label, ReportLabel } from './report-types'
+import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 import { LabelChips } from './ReportRows'
 
@@ -24,7 +24,7 @@ export function ReportLabels({
   const [name, setName] = useState('')
   const [color, setColor] = useState('#2E5BFF')
   const [busy, setBusy] = useState(false)
-  const reason = deniedReason('labels.manage')
+  const reason = usePermissions(slug).reason('labels.manage')
   const run = async (work: () => Promise<unknown>, done: string, created = false) => {
     setBusy(true)
     try {

@@ -3,11 +3,10 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
 import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
 import { currentSearch, navigate, type RouteProps } from '../router'
-import { can } from '../session'
 import { BulkBar } from './BulkBar'
 import { exportHref, hasFilters, listHref, listQueryString, parseListQuery, reportHref, withPage, type ListQuery } from './list-query'
 import { newReportsMessage } from './new-reports'
-import { useProjectLookups } from './project-lookups'
+import { usePermissions, useProjectLookups } from './project-lookups'
 import { QuickEditDialog, type QuickEdit } from './QuickEditDialog'
 import { ReportFilters } from './ReportFilters'
 import { ReportRows } from './ReportRows'
@@ -27,6 +26,7 @@ export function ReportListPage({ params }: RouteProps) {
   const lookups = useProjectLookups(slug)
   const members = lookups.members.data.value
   const labels = lookups.labels.data.value
+  const { can } = usePermissions(slug)
   const fresh = useNewReports(slug)
 
   const [cursor, setCursor] = useState(0)

@@ -3,8 +3,8 @@ import { messageOf } from '../api/client'
 import { createResource } from '../api/resource'
 import { Async, Button, EmptyState, formatDate, toast } from '../components'
 import { navigate } from '../router'
-import { deniedReason } from '../session'
 import { reportHref } from './list-query'
+import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
 /** Every submission stacked onto this report (50 a page), with a split of chosen ones into a new report. */
@@ -17,7 +17,7 @@ export function ReportOccurrences({ slug, number, count, onSplit }: { slug: stri
     setChosen(new Set())
     void occurrences.reload()
   }, [occurrences])
-  const reason = deniedReason('bugs.edit')
+  const reason = usePermissions(slug).reason('bugs.edit')
   const split = async () => {
     setBusy(true)
     try {

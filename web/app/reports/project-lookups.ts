@@ -1,11 +1,14 @@
 /** The project's labels, members and error types: read once per project visit and shared by the list and report screens. */
 import { useEffect, useMemo } from 'preact/hooks'
 import { createResource, type Resource } from '../api/resource'
-import type { Member } from '../api/types'
+import type { EffectivePermissions, Member, PermissionKey } from '../api/types'
+import { PERMISSION_NAMES } from '../session'
 import type { ErrorTypeCount, Label } from './report-types'
 import { reportsApi } from './reports-api'
 
 export interface ProjectLookups {
+  /** The member's permissions in the project's own account (the session's are those of the account they work in). */
+  permissions: Resource<EffectivePermissions>
   labels: Resource<Label[]>
   members: Resource<Member[]>
   errorTypes: Resource<ErrorTypeCount[]>
@@ -18,6 +21,7 @@ export function projectLookups(slug: string): ProjectLookups {
   let found = cache.get(slug)
   if (!found) {
     found = {
+      permissions: createResource(() => reportsApi.permissions(slug)),
       labels: createResource(() => reportsApi.labels(slug)),
       members: createResource(async () => (await reportsApi.members(slug)).members),
       errorTypes: createResource(() => reportsApi.errorTypes(slug)),
@@ -41,4 +45,17 @@ export function memberName(members: readonly Member[] | undefined, userId: strin
   if (!userId) return 'Unassigned'
   const m = members?.find((x) => x.user_id === userId)
   return m ? m.name || m.email : 'Former member'
+}
+
+/** What the member may do in the project: `can(key)`, and `reason(key)` to show on a disabled control (undefined when allowed). */
+export function usePermissions(slug: string) {
+  const { permissions } = useProjectLookups(slug)
+  const held = permissions.data.value?.permissions
+  const can = (key: PermissionKey) => held?.[key] === true
+  const reason = (key: PermissionKey): string | undefined => {
+    if (can(key)) return undefined
+    if (!held) return permissions.error.value ? `Your permissions could not be read: ${permissions.error.value.message}` : 'Loading your permissions…'
+    return `You need the “${PERMISSION_NAMES[key]}” permission: ask an owner or admin of the account.`
+  }
+  return { can, reason }
 }

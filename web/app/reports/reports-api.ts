@@ -1,6 +1,6 @@
 /** The report routes the dashboard calls, typed; paths are relative to /api. */
 import { api, projectPath } from '../api/client'
-import type { Roster } from '../api/types'
+import type { EffectivePermissions, Roster } from '../api/types'
 import type {
   ActivityEntry,
   Attachment,
@@ -39,5 +39,6 @@ export const reportsApi = {
   createLabel: (slug: string, body: CreateLabelBody) => api.post<Label>(projectPath(slug, '/labels'), body),
   addLabel: (slug: string, number: number, labelId: string) => api.post<{ message: string }>(bug(slug, number, '/labels'), { label_id: labelId }),
   removeLabel: (slug: string, number: number, labelId: string) => api.delete<{ message: string }>(bug(slug, number, `/labels/${encodeURIComponent(labelId)}`)),
+  permissions: (slug: string) => api.get<EffectivePermissions>(projectPath(slug, '/permissions')),
   members: (slug: string) => api.get<Roster>(projectPath(slug, '/members')),
 }
