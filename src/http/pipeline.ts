@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps'
 import { bodyLimitFor, MAX_URL_LENGTH } from './body-limit'
 import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
+import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
 import { budgetRules } from './rate-limit'
 
@@ -36,6 +37,7 @@ function envelope(request: Request, response: unknown) {
 export function httpPipeline(deps: AppDeps) {
   const { rateLimiter, config, logger } = deps
   const budgetsFor = budgetRules(config)
+  const diskWatch = diskWatchOf(deps)
   // Request ids: the caller's X-Request-Id, else a per-process prefix and a counter (cheaper than a UUID per request).
   const idPrefix = crypto.randomUUID().slice(0, 8)
   let counter = 0
@@ -65,6 +67,11 @@ export function httpPipeline(deps: AppDeps) {
     .onParse({ as: 'global' }, guardBody)
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
+      if (isDiskFull(error)) {
+        diskWatch.failed(error)
+        set.status = 507
+        return { ok: false, error: DISK_FULL }
+      }
       // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.
       const appError = error instanceof AppError ? error : code === 'PARSE' && error.cause instanceof AppError ? error.cause : null
       if (appError) {
