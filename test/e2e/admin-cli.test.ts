@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest'
-import { runCli, startServer } from '../helpers/server-process'
+import { afterAll, describe, expect, it } from 'vitest'
+import { removeTempDataDirs, runCli, startServer } from '../helpers/server-process'
+
+afterAll(removeTempDataDirs)
 
 const login = (url: string, email: string, password: string) =>
   fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })

@@ -1,13 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/config'
 import { openSqlite } from '../../src/db/client'
 import { buildDeps, DB_FILE } from '../../src/deps'
 import { silentLogger } from '../../src/lib/logger'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
-import { runCli, startServer, tempDataDir } from '../helpers/server-process'
+import { removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
 import type { TestApp } from '../helpers/test-app'
+
+afterAll(removeTempDataDirs)
 
 describe('the server process', () => {
   it('serves health, the API under /api and /api/v1, and the docs; stops cleanly on SIGTERM', async () => {

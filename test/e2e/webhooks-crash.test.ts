@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/config'
 import { rawSqlite } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
 import { silentLogger } from '../../src/lib/logger'
 import { createProject, createUser } from '../helpers/fixtures'
-import { startServer, tempDataDir } from '../helpers/server-process'
+import { removeTempDataDirs, startServer, tempDataDir } from '../helpers/server-process'
 import type { TestApp } from '../helpers/test-app'
+
+afterAll(removeTempDataDirs)
 
 const REPORTS = 10
 

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { removeTempDir, tempDir } from './temp-dirs'
 
 export const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..')
 
@@ -18,7 +17,20 @@ export function freePort(): Promise<number> {
   })
 }
 
-export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'glitchbox-e2e-'))
+const made = new Set<string>()
+
+/** A fresh data directory (`glitchbox-e2e-…`), removed by removeTempDataDirs (`afterAll(removeTempDataDirs)` in each file that makes them). */
+export function tempDataDir(): string {
+  const dir = tempDir('e2e')
+  made.add(dir)
+  return dir
+}
+
+/** Removes every data directory tempDataDir made in this file (stop the servers on them first). */
+export function removeTempDataDirs(): void {
+  for (const dir of made) removeTempDir(dir)
+  made.clear()
+}
 
 /** Runs `glitchbox <args>` (source via bun, or a compiled binary) to completion. */
 export async function runCli(args: string[], env: Record<string, string>, binary?: string) {

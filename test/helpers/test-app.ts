@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config/config'
 import { rawSqlite } from '../../src/db/client'
@@ -10,6 +7,7 @@ import { collectJobs } from '../../src/jobs/registry'
 import { FakeClock } from '../../src/lib/clock'
 import { createLogger } from '../../src/lib/logger'
 import type { MailTransport } from '../../src/mail/mailer'
+import { removeTempDir, tempDir } from './temp-dirs'
 
 export interface RequestOptions {
   body?: unknown
@@ -34,7 +32,7 @@ export interface TestResponse<T = any> {
  * SMTP transport built from `GLITCHBOX_SMTP_URL` in `env`.
  */
 export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null | 'smtp'; start?: string } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-test-'))
+  const dir = tempDir('test')
   const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_PUBLIC_URL: 'http://glitchbox.test', ...opts.env }, {}, '0.0.0-test')
   const clock = new FakeClock(opts.start)
   const logs: Record<string, unknown>[] = []
@@ -73,7 +71,7 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
     sqlite: rawSqlite(deps.db),
     close() {
       rawSqlite(deps.db).close()
-      rmSync(dir, { recursive: true, force: true })
+      removeTempDir(dir)
     },
   }
 }

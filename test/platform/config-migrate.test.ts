@@ -1,17 +1,16 @@
 import { Database } from 'bun:sqlite'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config/config'
 import { openSqlite } from '../../src/db/client'
 import { migrate, SchemaTooNewError } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
+import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({})
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', trustProxy: { hops: 0 }, defaultPlan: 'free', logLevel: 'info', publicUrl: 'http://localhost:8080' })
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', trustProxy: { hops: 0 }, defaultPlan: 'self_hosted', retentionDays: 90, replayRetentionDays: 30, logLevel: 'info', publicUrl: 'http://localhost:8080' })
     expect(c.dataDir.endsWith('glitchbox-data')).toBe(true)
   })
 
@@ -38,7 +37,19 @@ describe('configuration', () => {
 })
 
 describe('migrations', () => {
-  const freshDb = () => openSqlite(join(mkdtempSync(join(tmpdir(), 'glitchbox-mig-')), 'glitchbox.db'))
+  const opened: { dir: string; db: Database }[] = []
+  const freshDb = () => {
+    const dir = tempDir('mig')
+    const db = openSqlite(join(dir, 'glitchbox.db'))
+    opened.push({ dir, db })
+    return db
+  }
+  afterEach(() => {
+    for (const { dir, db } of opened.splice(0)) {
+      db.close()
+      removeTempDir(dir)
+    }
+  })
 
   it('creates the schema once and is a no-op afterwards', () => {
     const db = freshDb()

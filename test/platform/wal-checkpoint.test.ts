@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from 'bun:sqlite'
 import { checkpointWal, checkpointWalWhileWriting, deferCheckpoints, REQUEST_THREAD_AUTOCHECKPOINT_PAGES } from '../../src/db/checkpoint'
 import { openSqlite } from '../../src/db/client'
 import { collectJobs } from '../../src/jobs/registry'
+import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { createTestApp } from '../helpers/test-app'
 
 /** WAL frames not yet copied into the database file, as the writer sees them. */
@@ -16,7 +16,7 @@ describe('WAL checkpoints off the request thread', () => {
   let writer: Database
   let checkpointer: Database
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'glitchbox-wal-'))
+    dir = tempDir('wal')
     writer = openSqlite(join(dir, 'db.sqlite'))
     checkpointer = openSqlite(join(dir, 'db.sqlite'))
     writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)')
@@ -24,7 +24,7 @@ describe('WAL checkpoints off the request thread', () => {
   afterEach(() => {
     writer.close()
     checkpointer.close()
-    rmSync(dir, { recursive: true, force: true })
+    removeTempDir(dir)
   })
 
   /** Commits `n` transactions of 1 KB rows: about `n * 4` pages of WAL. */

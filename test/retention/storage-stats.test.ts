@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
-import { runCli, startServer } from '../helpers/server-process'
+import { removeTempDataDirs, runCli, startServer } from '../helpers/server-process'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { PNG, pngDataUrl, WEBM } from '../sdk/sdk-helpers'
+
+afterAll(removeTempDataDirs)
 
 describe('GET /api/account usage.storage_bytes', () => {
   let t: TestApp
