@@ -5,15 +5,26 @@ import type { RouteProps } from '../router'
 import { me } from '../session'
 
 /**
- * `/verify-email`: the landing page of the verification link. With `?token=…` it verifies the address through the
- * API; a link the server already verified may arrive with `?verified=1` (or `status=verified`), or `error=…`.
+ * `/verify-email`: the landing page of the verification link. The server verifies the mailed link and redirects
+ * here with `?status=ok` or `?status=invalid`; with `?token=…` the page verifies the address through the API itself.
  */
 export function VerifyEmail({ query }: RouteProps) {
-  const already = query.verified === '1' || query.verified === 'true' || query.status === 'verified' || query.status === 'ok'
+  const already = query.status === 'ok'
   const [state, setState] = useState<{ kind: 'busy' } | { kind: 'ok' } | { kind: 'error'; message: string }>(
-    already ? { kind: 'ok' } : query.token ? { kind: 'busy' } : { kind: 'error', message: query.error || 'This verification link has no token. Ask for a new email from the banner of the dashboard.' },
+    already
+      ? { kind: 'ok' }
+      : query.token
+        ? { kind: 'busy' }
+        : {
+            kind: 'error',
+            message:
+              query.status === 'invalid'
+                ? 'This verification link is invalid, already used or expired. Sign in and ask for a new email from the banner of the dashboard.'
+                : 'This verification link has no token. Ask for a new email from the banner of the dashboard.',
+          },
   )
   useEffect(() => {
+    if (already && me.value) me.value = { ...me.value, email_verified: true }
     if (already || !query.token) return
     api
       .get('/auth/verify-email', { query: { token: query.token }, redirectOn401: false })
