@@ -38,6 +38,8 @@ describe('GET /api/account usage.storage_bytes', () => {
 })
 
 describe('glitchbox admin stats', () => {
+  afterAll(removeTempDataDirs)
+
   it('reports database and files size, free disk, rows per table and the oldest event while the server runs', async () => {
     const s = await startServer()
     const env = { GLITCHBOX_DATA_DIR: s.dataDir }
