@@ -121,7 +121,11 @@ export function ReportListPage({ params }: RouteProps) {
       )}
       {selected.size > 0 && <BulkBar slug={slug} selected={[...selected]} members={members} onDone={reload} onClear={() => setSelected(new Set())} />}
       {list.error.value && !page ? (
-        <ErrorState title="Could not load the reports" message={list.error.value.message} onRetry={reload} />
+        <ErrorState
+          title={list.error.value.status === 404 ? 'Project not found' : 'Could not load the reports'}
+          message={list.error.value.message}
+          onRetry={list.error.value.status === 404 ? undefined : reload}
+        />
       ) : !page ? (
         <Spinner label="Loading reports…" />
       ) : bugs.length === 0 ? (
