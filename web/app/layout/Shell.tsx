@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { Button, toast } from '../components'
 import { billingConfigured, can, me, projects, signOut } from '../session'
@@ -90,11 +90,26 @@ function ProjectSwitcher({ slug }: { slug: string | null }) {
 function UserMenu() {
   const user = me.value
   const [open, setOpen] = useState(false)
+  const box = useRef<HTMLDivElement>(null)
+  // Closes when the click or the focus goes elsewhere.
+  useEffect(() => {
+    if (!open) return
+    const away = (e: Event) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('click', away)
+    document.addEventListener('focusin', away)
+    return () => {
+      document.removeEventListener('click', away)
+      document.removeEventListener('focusin', away)
+    }
+  }, [open])
   if (!user) return null
   const name = user.display_name || user.name || user.email
   return (
     <div
       class="usermenu"
+      ref={box}
       onKeyDown={(e) => {
         if (e.key === 'Escape') setOpen(false)
       }}
