@@ -89,4 +89,41 @@ describeBrowser('the report list and report page in a browser', () => {
     await expect.poll(() => h.page.locator('.timeline').textContent()).toContain('changed status from Open to Resolved')
     await h.screenshot('report-page')
   })
+
+  it('bulk-updates and bulk-deletes the selected reports', async () => {
+    await h.page.goto(`/projects/${slug}/reports`)
+    await expect.poll(() => rows().count()).toBe(4)
+    await h.page.getByLabel('Select report #2').check()
+    await h.page.getByLabel('Select report #3').check()
+    await h.page.getByLabel('Set priority').selectOption('critical')
+    await h.page.getByRole('button', { name: 'Apply to 2 selected' }).click()
+    await expect.poll(async () => (await call('GET', `/api/projects/${slug}/bugs?priority=critical`)).body.data.total).toBe(3)
+
+    await h.page.getByRole('button', { name: 'Delete selected' }).click()
+    await h.page.getByRole('dialog', { name: 'Delete 2 reports?' }).getByRole('button', { name: 'Delete' }).click()
+    await expect.poll(() => rows().count()).toBe(2)
+    expect((await call('GET', `/api/projects/${slug}/bugs`)).body.data.bugs.map((b: { report_number: number }) => b.report_number)).toEqual([4, 1])
+  })
+
+  it('shows a member without edit rights the controls disabled, with the reason', async () => {
+    const invite = await call('POST', '/api/account/invites', { email: 'viewer@studio.example', role: 'member' })
+    expect(invite.status).toBe(201)
+    const ctx = await h.newContext()
+    // signUp lands the viewer's cookie in the main context: sign the owner back in there afterwards.
+    const viewer = await h.signUp({ email: 'viewer@studio.example' })
+    await h.signIn({ email: me.email, password: me.password })
+    expect((await h.api('POST', '/api/account/invites/accept', { token: viewer.token, body: { token: invite.body.data.token } })).status).toBe(200)
+    const denied = await call('PUT', `/api/account/members/${viewer.user_id}/permissions`, { permissions: { 'bugs.edit': false, 'comments.create': false } })
+    expect(denied.status).toBe(200)
+    await h.signIn({ email: viewer.email, password: viewer.password }, ctx)
+    const page = await ctx.newPage()
+    await page.goto(`/projects/${slug}/reports/1`)
+    const status = page.getByLabel('Status', { exact: true })
+    await expect.poll(() => status.isDisabled()).toBe(true)
+    expect(await page.textContent('main')).toContain('You need the “Edit reports” permission')
+    expect(await page.getByRole('button', { name: 'Add comment' }).count()).toBe(0)
+    expect(await page.textContent('main')).toContain('You need the “Comment” permission')
+    await h.screenshot('report-page-read-only', page)
+  })
 })
+
