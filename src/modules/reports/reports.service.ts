@@ -102,8 +102,12 @@ export function reserveReport(deps: Pick<AppDeps, 'db' | 'clock'>, project: { id
   return { id: newId(), number, now }
 }
 
-/** The second half: the report row (with the reserved id, number and time), its activity entry and `bug_created`. */
-export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, project: { id: string }, input: NewReport, reserved: ReservedReport): Report {
+/**
+ * The second half: the report row (with the reserved id, number and time), its activity entry and
+ * `bug_created`. `quiet` (imports) leaves out the activity entry and the event: an import records one
+ * entry for all its reports and sends no webhook or mail per report.
+ */
+export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, project: { id: string }, input: NewReport, reserved: ReservedReport, opts: { quiet?: boolean } = {}): Report {
   const q = reportWriteStatements(deps.db)
   const { now } = reserved
   const priority = input.priority ?? 'medium'
@@ -135,6 +139,7 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
     createdBy: input.createdBy ?? null,
     now,
   })!
+  if (opts.quiet) return report
   q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
   deps.events.emit(tx, {
     type: 'bug_created',

@@ -6,7 +6,9 @@ import { createField, deleteField, listFields, readValues, setValue } from './cu
 import { addDependency, dependenciesOf, removeDependency } from './dependencies.service'
 import { setDueDate } from './due-dates.service'
 import { rate, readRatings } from './satisfaction.service'
+import { importItemsOf, importReports, listImports } from './import.service'
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './templates.service'
+import * as z from 'zod'
 import { createCustomFieldBody, createTemplateBody, dependencyBody, dueDateBody, ratingBody, setCustomFieldBody, updateTemplateBody } from './workflow.schemas'
 
 const tags = ['Report workflow']
@@ -107,3 +109,21 @@ export const workflowRoutes = (deps: AppDeps) =>
       },
       { project: 'bugs.view', body: ratingBody, detail: { tags, summary: 'Rate a report 1 to 5 (a second rating by the same rater replaces the first)' } },
     )
+    .post(
+      '/projects/:slug/import',
+      ({ project, user, body }) => importReports(deps, { project, userId: user.id }, importItemsOf(body)),
+      {
+        project: 'bugs.create',
+        // CSV bodies arrive as text; JSON goes through the usual (depth-capped) parser.
+        parse: ({ request, contentType }) => (contentType.startsWith('text/csv') ? request.text() : undefined),
+        detail: {
+          tags,
+          summary: 'Import up to 1,000 reports (JSON {bugs:[…]} or text/csv in our, GitHub’s or Jira’s export layout); idempotent on external_id',
+        },
+      },
+    )
+    .get('/projects/:slug/imports', ({ project, query }) => listImports(deps.db, project.id, query.page), {
+      project: 'bugs.view',
+      query: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) }),
+      detail: { tags, summary: 'Imported reports with their external links, 50 a page' },
+    })

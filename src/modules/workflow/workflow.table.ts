@@ -206,3 +206,18 @@ export const rollupCursors = sqliteTable('rollup_cursors', {
   name: text('name').primaryKey(),
   position: integer('position').notNull(),
 })
+
+/** Reports created by an import, with where they came from; `external_id` makes imports idempotent per project. */
+export const reportImports = sqliteTable(
+  'report_imports',
+  {
+    reportId: text('report_id').primaryKey().references(() => reports.id, { onDelete: 'cascade' }),
+    projectId: projectRef(),
+    externalId: text('external_id'),
+    externalUrl: text('external_url'),
+    importId: text('import_id').notNull(),
+    importedBy: text('imported_by'),
+    importedAt: timestamp('imported_at').notNull(),
+  },
+  (t) => [uniqueIndex('report_imports_external_unique').on(t.projectId, t.externalId), index('report_imports_project_idx').on(t.projectId, t.importedAt)],
+)
