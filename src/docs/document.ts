@@ -138,6 +138,9 @@ export function completeDocument(generated: Json): { document: Json; undocumente
         paths[path][method] = op
         continue
       }
+      if (doc.requestBody && !op.requestBody) {
+        op.requestBody = { required: true, content: Object.fromEntries(Object.entries(doc.requestBody).map(([media, schema]) => [media, { schema: toSchema(schema) }])) }
+      }
       const status = doc.status ?? 200
       const responses: Json = { [status]: successResponse(doc, doc.description ?? (status === 201 ? 'Created' : 'Success')) }
       if (doc.alsoStatus) responses[doc.alsoStatus.status] = successResponse({ ...doc, example: undefined }, doc.alsoStatus.description)

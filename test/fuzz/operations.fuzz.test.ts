@@ -61,6 +61,8 @@ function inputFor(o: Operation) {
           fc.record({ kind: fc.constant('field' as const), name: props.length ? fc.oneof(fc.constantFrom(...props), hostileString) : hostileString, value: hostileValue }),
           fc.record({ kind: fc.constant('fields' as const), values: fc.array(fc.tuple(props.length ? fc.constantFrom(...props) : hostileString, hostileValue), { maxLength: 4 }) }),
           fc.record({ kind: fc.constant('whole' as const), value: hostileValue }),
+          // Nesting written as text: deeper than any value the test itself could stringify.
+          fc.record({ kind: fc.constant('deep' as const), name: props.length ? fc.constantFrom(...props, 'metadata') : fc.constant('metadata'), depth: fc.constantFrom(1_000, 20_000, 100_000) }),
           fc.record({ kind: fc.constant('raw' as const), text: fc.oneof(fc.constantFrom(...RAW_BODIES), hostileString), contentType: fc.constantFrom(...CONTENT_TYPES) }),
           fc.record({ kind: fc.constant('form' as const), values: fc.array(fc.tuple(props.length ? fc.constantFrom(...props) : hostileString, hostileString), { maxLength: 4 }), file: fc.boolean(), fileType: fc.constantFrom('image/png', 'text/plain', 'application/x-msdownload', '', 'video/webm') }),
         )
@@ -119,6 +121,10 @@ async function send(o: Operation, w: World, full: Input) {
     case 'valid':
       body = valid.body
       break
+    case 'deep':
+      body = JSON.stringify(base).replace(/}$/, `${Object.keys(base).length ? ',' : ''}${JSON.stringify(b.name)}:${'['.repeat(b.depth)}${']'.repeat(b.depth)}}`)
+      headers['content-type'] = 'application/json'
+      break
     case 'raw':
       body = b.text
       if (b.contentType) headers['content-type'] = b.contentType
@@ -132,8 +138,8 @@ async function send(o: Operation, w: World, full: Input) {
     }
   }
   // A plain string is sent as the raw body; JSON strings go through 'whole' as values.
-  if (typeof body === 'string' && b.kind !== 'raw') body = JSON.stringify(body)
-  if (!(body instanceof FormData) && b.kind !== 'raw' && body !== undefined && typeof body !== 'string') body = JSON.stringify(body)
+  if (typeof body === 'string' && b.kind !== 'raw' && b.kind !== 'deep') body = JSON.stringify(body)
+  if (!(body instanceof FormData) && b.kind !== 'raw' && b.kind !== 'deep' && body !== undefined && typeof body !== 'string') body = JSON.stringify(body)
   if ((b.kind === 'valid' && typeof body === 'string') || (b.kind === 'field' || b.kind === 'fields' || b.kind === 'whole' || b.kind === 'edges') && !headers['content-type']) headers['content-type'] = 'application/json'
   const token = input.credential === 'valid' ? valid.token : input.credential === 'garbage' ? 'garbage-token' : undefined
   const apiKey = input.credential === 'valid' ? valid.apiKey : input.credential === 'garbage' && valid.apiKey ? 'sk_live_garbage' : undefined
@@ -175,6 +181,24 @@ describe('every operation survives hostile input', () => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: false },
     )
+  })
+
+  // The probe's finding, in every field of every JSON body: 100,000 levels of nesting cost a 4xx, quickly.
+  const jsonBodied = ordered.filter((o) => o.op.requestBody?.content?.['application/json'] && !DISPOSABLE.test(`${o.method} ${o.path}`))
+  it.each(jsonBodied.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: deep nesting in each field', { timeout: 60_000 }, async (key, o) => {
+    const valid = validRequest(world, o)
+    const base = JSON.stringify(valid.body ?? {})
+    for (const name of [...propertiesOf(o).slice(0, 12), 'metadata']) {
+      const depth = 100_000
+      const body = base.replace(/}$/, `${base === '{}' ? '' : ','}${JSON.stringify(name)}:${'['.repeat(depth)}${']'.repeat(depth)}}`)
+      const started = performance.now()
+      const res = await t.request(o.method, valid.path, { body, token: valid.token, apiKey: valid.apiKey, headers: { 'content-type': 'application/json' } })
+      const ms = performance.now() - started
+      observed.get(key)?.add(res.status)
+      expect(res.status, `${key} ${name}: ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(500)
+      expect(ms, `${key} ${name} took ${Math.round(ms)} ms`).toBeLessThan(1_000)
+      if (res.status >= 400) expect(res.body).toMatchObject({ ok: false, error: expect.any(String) })
+    }
   })
 
   it('answers only statuses the document lists for the operation', () => {

@@ -17,6 +17,8 @@ export interface OperationDoc {
   errors?: ErrorStatus[]
   /** Answers that are not the JSON envelope: a CSV file, a stored file, or plain JSON (health). */
   content?: 'csv' | 'file' | 'plain-json'
+  /** The request body by media type, for routes that read it with their own parser (no body schema to generate from). */
+  requestBody?: Record<string, z.ZodType>
   /** Example of the success `data`. */
   example?: unknown
 }

@@ -65,7 +65,14 @@ export const ReportComment = z.object({
   created_at: isoDate,
 })
 
-export const ReportDetailResponse = z.object({ bug: Report, comments: z.array(ReportComment), labels: z.array(ReportLabel) })
+export const ReportDetailResponse = z.object({
+  bug: Report.extend({
+    perf_snapshot_count: z.number().int().describe('Performance snapshots the game sent with this report'),
+    replay_count: z.number().int().describe('Session replays of this report'),
+  }),
+  comments: z.array(ReportComment),
+  labels: z.array(ReportLabel),
+})
 export const BulkUpdateResponse = z.object({ updated: z.number().int() })
 export const BulkDeleteResponse = z.object({ deleted: z.number().int() })
 export const SimilarReportsResponse = z.array(

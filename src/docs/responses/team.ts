@@ -6,7 +6,13 @@ export const AccountMember = z.object({ user_id: uuid, email: z.string(), name: 
 export const PendingInvitation = z.object({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member']), expires_at: isoDate, created_at: isoDate })
 
 /** Counts of an account, and a plan's limits on them (null: no limit). */
-export const PlanUsage = z.object({ projects: z.number().int(), reports: z.number().int(), upload_bytes: z.number().int(), seats: z.number().int() })
+export const PlanUsage = z.object({
+  projects: z.number().int(),
+  reports: z.number().int(),
+  upload_bytes: z.number().int().describe("The upload quota's counter: only grows"),
+  seats: z.number().int(),
+  storage_bytes: z.number().int().describe("Bytes of the account's files stored now (screenshots, attachments, replays)"),
+})
 export const PlanLimits = z.object({
   projects: z.number().int().nullable(),
   reports: z.number().int().nullable(),

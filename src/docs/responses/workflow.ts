@@ -61,7 +61,39 @@ export const SavedFilterListResponse = z.array(SavedFilter)
 export const SavedView = SavedFilter.extend({ sort_by: z.string().nullable(), pinned: z.boolean(), position: z.number().int(), updated_at: isoDate })
 export const SavedViewListResponse = z.array(SavedView)
 
+export const ImportResponse = z.object({
+  created: z.number().int(),
+  skipped: z.number().int().describe('Items whose external_id was imported before'),
+  errors: z.array(z.object({ index: z.number().int(), error: z.string() })).describe('Items refused, with their index and the reason'),
+  report_numbers: z.array(z.number().int()),
+})
+export const ImportListResponse = z.array(
+  z.object({
+    report_number: z.number().int(),
+    title: z.string(),
+    status: ReportStatus,
+    external_id: z.string().nullable(),
+    external_url: z.string().nullable(),
+    import_id: z.string(),
+    imported_at: isoDate,
+  }),
+)
+
 export const workflowDocs: OperationDocs = {
+  'POST /api/projects/{slug}/import': {
+    data: ImportResponse,
+    errors: [400, 413],
+    requestBody: {
+      'application/json': z.object({
+        bugs: z
+          .array(z.looseObject({ title: z.string(), description: z.string().optional(), external_id: z.string().optional(), external_url: z.string().optional() }))
+          .max(1000)
+          .describe('Also status, priority, category, platform, game_version, steps_to_reproduce, source'),
+      }),
+      'text/csv': z.string().describe("Our CSV export's layout, GitHub's or Jira's"),
+    },
+  },
+  'GET /api/projects/{slug}/imports': { data: ImportListResponse },
   'GET /api/projects/{slug}/sla': { data: SlaResponse },
   'PUT /api/projects/{slug}/sla': { data: SlaResponse },
   'GET /api/projects/{slug}/alerts': { data: AlertRuleListResponse },
