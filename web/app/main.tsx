@@ -22,7 +22,7 @@
  *    only through its custom properties (light and dark themes).
  */
 import { Component, render, type ComponentChildren } from 'preact'
-import { useEffect } from 'preact/hooks'
+import { useEffect, useRef } from 'preact/hooks'
 import { ErrorState, Spinner, Toasts } from './components'
 import { AuthShell, Shell } from './layout/Shell'
 import { buildUrl, currentPath, currentQuery, navigate, resolve, useRouter } from './router'
@@ -49,6 +49,16 @@ function App() {
     if (!found.route.public && user === null) navigate(buildUrl('/login', { next: path === '/' ? undefined : path + window.location.search }), { replace: true })
     if (found.route.public && found.route.bare && user && /^\/(login|signup)$/.test(path)) navigate(safeNext(query.next), { replace: true })
   }, [found?.route, user, path])
+
+  // After an in-app navigation, screen readers and keyboard users start at the new screen's content.
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    document.getElementById('main')?.focus({ preventScroll: true })
+  }, [path])
 
   useEffect(() => {
     if (!found?.route.title) return

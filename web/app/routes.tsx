@@ -13,7 +13,7 @@ import { PublicPagesSettings } from './settings/PublicPages'
 import { SettingsIndex } from './settings/SettingsFrame'
 import { WebhookSettings } from './settings/Webhooks'
 import { AccountPage } from './account/Account'
-import { Billing } from './billing/Billing'
+import { Billing, BillingSuccess } from './billing/Billing'
 import { AcceptInvite } from './team/AcceptInvite'
 import { Team } from './team/Team'
 import { ReportListPage } from './reports/ReportListPage'
@@ -40,6 +40,7 @@ const accountRoutes: Route[] = [
   { path: '/team', component: Team, title: 'Team' },
   { path: '/invite', component: AcceptInvite, title: 'Join a team' },
   { path: '/billing', component: Billing, title: 'Billing' },
+  { path: '/billing/success', component: BillingSuccess, title: 'Billing' },
 ]
 
 const settingsRoutes: Route[] = [

@@ -7,8 +7,8 @@ import type { EffectivePermissions, Me, PermissionKey, ProjectSummary, Theme } f
 export const me = signal<Me | null | undefined>(undefined)
 export const permissions = signal<EffectivePermissions | undefined>(undefined)
 export const projects = signal<ProjectSummary[] | undefined>(undefined)
-/** Whether Stripe billing is configured on this server (probed once; hides /billing when not). */
-export const billingConfigured = signal(false)
+/** Whether Stripe billing is configured on this server (probed once; hides /billing when not); undefined while unknown. */
+export const billingConfigured = signal<boolean | undefined>(undefined)
 
 /** Loads the profile; null when the browser has no valid session (no redirect: the caller decides). */
 export async function loadSession(): Promise<Me | null> {

@@ -1,14 +1,16 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Subscription } from '../api/types'
-import { Async, Badge, Button, EmptyState, Page, Section, UsageBar, formatBytes, formatDate, toast } from '../components'
-import { billingConfigured, can } from '../session'
+import { Async, Badge, Button, EmptyState, Page, Section, Spinner, UsageBar, formatBytes, formatDate, toast } from '../components'
+import type { RouteProps } from '../router'
+import { billingConfigured, can, loadSession, permissions } from '../session'
 
 const PLAN_NAMES: Record<string, string> = { self_hosted: 'Self-hosted', free: 'Free', pro: 'Pro', studio: 'Studio' }
 
 /** `/billing` (when Stripe is configured): plan, usage against the limits, upgrade and the customer portal. */
 export function Billing() {
+  if (billingConfigured.value === undefined || permissions.value === undefined) return <Spinner />
   if (!billingConfigured.value) {
     return (
       <Page title="Billing">
@@ -86,6 +88,41 @@ function BillingView() {
           </>
         )}
       </Async>
+    </Page>
+  )
+}
+
+/** `/billing/success?session_id=…`: where Stripe Checkout returns; applies the completed checkout. */
+export function BillingSuccess({ query }: RouteProps) {
+  const [state, setState] = useState<{ kind: 'busy' } | { kind: 'done'; plan: string; status: string } | { kind: 'error'; message: string }>({ kind: 'busy' })
+  useEffect(() => {
+    if (!query.session_id) {
+      setState({ kind: 'error', message: 'This page needs the session_id Stripe adds to the link.' })
+      return
+    }
+    api
+      .get<{ plan: string; status: string }>('/billing/verify-session', { query: { session_id: query.session_id } })
+      .then((r) => {
+        setState({ kind: 'done', ...r })
+        void loadSession()
+      })
+      .catch((err) => setState({ kind: 'error', message: messageOf(err) }))
+  }, [query.session_id])
+  return (
+    <Page title="Billing">
+      <Section title="Checkout">
+        {state.kind === 'busy' && <Spinner label="Confirming your payment…" />}
+        {state.kind === 'done' && (
+          <p class="notice" role="status">
+            {state.status === 'complete' ? `You are now on the ${PLAN_NAMES[state.plan] ?? state.plan} plan. Thank you!` : `The checkout is ${state.status}.`} <a href="/billing">Back to billing</a>
+          </p>
+        )}
+        {state.kind === 'error' && (
+          <p class="form-error" role="alert">
+            {state.message} <a href="/billing">Back to billing</a>
+          </p>
+        )}
+      </Section>
     </Page>
   )
 }
