@@ -51,6 +51,7 @@ describe('the dashboard shell and its assets', () => {
     '/team',
     '/account',
     '/billing',
+    '/invite?token=abc',
   ]
   it.each(deepLinks)('answers the shell at %s (a fresh visit loads)', async (path) => {
     const res = await t.request('GET', path)
