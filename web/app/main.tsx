@@ -57,7 +57,9 @@ function App() {
       first.current = false
       return
     }
-    document.getElementById('main')?.focus({ preventScroll: true })
+    const main = document.getElementById('main')
+    // A screen that focused one of its own controls keeps it.
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true })
   }, [path])
 
   useEffect(() => {
