@@ -13,6 +13,8 @@ export const accounts = sqliteTable('accounts', {
   /** Monotonic usage counters: deleting reports or projects never gives quota back. */
   reportsCreated: integer('reports_created').notNull().default(0),
   uploadBytesUsed: integer('upload_bytes_used').notNull().default(0),
+  /** Bytes of the account's files stored now; null until first read (then counted once, see retention.stats.ts). */
+  storageBytes: integer('storage_bytes'),
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),
   createdAt: createdAt(),

@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `storage_bytes` integer;
