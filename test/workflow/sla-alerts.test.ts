@@ -54,6 +54,7 @@ describe('SLA rules', () => {
     expect(await listSla('breached')).toEqual([1])
     expect(markSlaBreaches(t.deps)).toBe(1)
     expect(markSlaBreaches(t.deps)).toBe(0)
+    await t.runner.drain()
     expect(mails('SLA breached').map((m) => m.to)).toEqual([owner.user.email])
     const activity = (await t.request('GET', `${base}/bugs/1/activity`, { token: owner.token })).body.data.map((a: { action: string }) => a.action)
     expect(activity).toContain('sla_breached')

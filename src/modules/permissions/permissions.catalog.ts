@@ -29,14 +29,14 @@ export const GROUP_NAMES: Record<PermissionGroup, string> = {
 
 /** Display name and description of every key. */
 export const PERMISSION_INFO: Record<PermissionKey, { name: string; description: string }> = {
-  'bugs.view': { name: 'View reports', description: 'List, read and export bug reports' },
+  'bugs.view': { name: 'View reports', description: 'List, read and export bug reports; read templates, SLA and alert rules; rate reports; keep saved filters and views' },
   'bugs.create': { name: 'File reports', description: 'File and import bug reports' },
-  'bugs.edit': { name: 'Edit reports', description: 'Change report fields and file reports in an issue tracker' },
+  'bugs.edit': { name: 'Edit reports', description: 'Change report fields, dependencies, due dates and custom field values; file reports in an issue tracker' },
   'bugs.assign': { name: 'Assign reports', description: 'Change who a report is assigned to' },
   'bugs.delete': { name: 'Delete reports', description: 'Delete reports, one by one or in bulk' },
   'comments.create': { name: 'Comment', description: 'Add comments to reports' },
   'labels.manage': { name: 'Manage labels', description: 'Create, change and delete labels and put them on reports' },
-  'project.settings': { name: 'Project settings', description: 'Change project settings, public pages, templates and the API key' },
+  'project.settings': { name: 'Project settings', description: 'Change project settings, public pages, templates, custom fields, SLA and alert rules, and the API key' },
   'project.integrations': { name: 'Integrations', description: 'Create, change, test and remove integrations; reply to store reviews' },
   'webhooks.manage': { name: 'Webhooks', description: 'Create and remove generic webhooks' },
   'team.invite': { name: 'Invite teammates', description: 'Invite people to the account and revoke invitations' },

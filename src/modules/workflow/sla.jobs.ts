@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lte } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
-import type { Schedule } from '../../jobs/jobs.types'
+import type { JobHandler, Schedule } from '../../jobs/jobs.types'
 import { accountMembers } from '../accounts/accounts.table'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
@@ -10,9 +10,16 @@ import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 import { reportSla } from './workflow.table'
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
-/** Clocks handled per run and part; a backlog is worked off over the next minutes. */
-const BATCH = 500
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config' | 'jobs'>
+/** Clocks marked per run and part; a larger backlog is worked off over the next minutes. */
+const BATCH = 1000
+const NOTICE_KIND = 'workflow.sla-breach-notice'
+
+interface NoticePayload {
+  reportId: string
+  part: 'response' | 'resolve'
+  due: number
+}
 
 /** Notifies a breach once: the assignee, or the account's owner and admins when nobody is assigned. */
 function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | 'resolve', due: Date) {
@@ -38,8 +45,9 @@ function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | '
 }
 
 /**
- * Marks the clocks that ran past their due time as breached and notifies each once. Reads only the
- * partial indexes of running clocks up to now (never the reports): cheap whatever the project's size.
+ * Marks the clocks that ran past their due time as breached and enqueues one notice job for each (the
+ * mail and the activity entry are written by the job). Reads only the partial indexes of running
+ * clocks up to now, never the reports: cheap whatever the project's size.
  */
 export function markSlaBreaches(deps: Deps): number {
   const now = deps.clock.now()
@@ -56,16 +64,20 @@ export function markSlaBreaches(deps: Deps): number {
       .where(and(lte(reportSla.resolveDueAt, now), isNull(reportSla.resolvedAt), isNull(reportSla.resolveBreachedAt)))
       .limit(BATCH)
       .all()
-    for (const c of response) {
-      tx.update(reportSla).set({ responseBreachedAt: now }).where(eq(reportSla.reportId, c.reportId)).run()
-      notifyBreach(deps, tx, c.reportId, 'response', c.due!)
-    }
-    for (const c of resolve) {
-      tx.update(reportSla).set({ resolveBreachedAt: now }).where(eq(reportSla.reportId, c.reportId)).run()
-      notifyBreach(deps, tx, c.reportId, 'resolve', c.due!)
-    }
+    if (response.length) tx.update(reportSla).set({ responseBreachedAt: now }).where(inArray(reportSla.reportId, response.map((c) => c.reportId))).run()
+    if (resolve.length) tx.update(reportSla).set({ resolveBreachedAt: now }).where(inArray(reportSla.reportId, resolve.map((c) => c.reportId))).run()
+    const notices: NoticePayload[] = [...response.map((c) => ({ reportId: c.reportId, part: 'response' as const, due: c.due!.getTime() })), ...resolve.map((c) => ({ reportId: c.reportId, part: 'resolve' as const, due: c.due!.getTime() }))]
+    for (const p of notices) deps.jobs.enqueue(tx, { kind: NOTICE_KIND, payload: p, idempotencyKey: `sla:${p.reportId}:${p.part}:${p.due}` })
     return response.length + resolve.length
   })
 }
+
+/** Writes one breach's activity entry and mail. */
+export const slaNoticeHandler = (deps: Deps): JobHandler<NoticePayload> => ({
+  kind: NOTICE_KIND,
+  async run(p) {
+    deps.db.transaction((tx) => notifyBreach(deps, tx, p.reportId, p.part, new Date(p.due)))
+  },
+})
 
 export const slaSchedule = (deps: Deps): Schedule => ({ name: 'workflow.sla-breaches', pattern: '* * * * *', run: () => void markSlaBreaches(deps), yieldsToRequests: true })
