@@ -16,7 +16,7 @@ export async function loadSession(): Promise<Me | null> {
     const profile = await api.get<Me>('/auth/me', { redirectOn401: false })
     me.value = profile
     applyTheme(profile.theme)
-    void Promise.all([loadPermissions(), loadProjects(), probeBilling()])
+    void Promise.all([loadPermissions(), loadProjects().catch(() => undefined), probeBilling()])
     return profile
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
@@ -32,9 +32,9 @@ export async function loadPermissions(): Promise<void> {
   permissions.value = await api.get<EffectivePermissions>('/permissions').catch(() => permissions.value)
 }
 
-/** The project list used by the switcher and the projects screen. */
+/** The project list used by the switcher and the projects screen; throws when it cannot be loaded. */
 export async function loadProjects(): Promise<void> {
-  projects.value = await api.get<ProjectSummary[]>('/projects').catch(() => projects.value ?? [])
+  projects.value = await api.get<ProjectSummary[]>('/projects')
 }
 
 /** Billing routes other than the subscription answer 400 "billing is not configured" without Stripe. */

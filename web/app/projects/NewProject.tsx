@@ -23,7 +23,7 @@ export function NewProject() {
       if (description.trim()) body.description = description.trim()
       if (website.trim()) body.website_url = website.trim()
       const created = await api.post<CreatedProject>('/projects', body)
-      await loadProjects()
+      await loadProjects().catch(() => undefined)
       navigate(`/projects/${encodeURIComponent(created.slug)}/setup`)
     } catch (err) {
       setError(messageOf(err))

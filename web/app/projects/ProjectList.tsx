@@ -3,18 +3,23 @@ import type { ProjectSummary } from '../api/types'
 import { ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
 import { loadProjects, projects } from '../session'
 import { useSignal } from '@preact/signals'
+import { messageOf } from '../api/client'
 
 /** `/`: the account's projects with their report counts. */
 export function ProjectList() {
-  const failed = useSignal(false)
-  useEffect(() => {
-    loadProjects().catch(() => (failed.value = true))
-  }, [])
+  const failed = useSignal<string | null>(null)
+  const load = () => {
+    failed.value = null
+    loadProjects().catch((err) => (failed.value = messageOf(err)))
+  }
+  useEffect(load, [])
   const list = projects.value
   return (
     <Page title="Projects" actions={<ButtonLink href="/projects/new" variant="primary">New project</ButtonLink>}>
-      {list === undefined ? (
-        failed.value ? <ErrorState message="The projects could not be loaded." onRetry={() => void loadProjects()} /> : <Spinner label="Loading projects…" />
+      {failed.value && list === undefined ? (
+        <ErrorState title="Could not load your projects" message={failed.value} onRetry={load} />
+      ) : list === undefined ? (
+        <Spinner label="Loading projects…" />
       ) : list.length === 0 ? (
         <EmptyState title="No projects yet" action={<ButtonLink href="/projects/new" variant="primary">Create your first project</ButtonLink>}>
           A project is one game: it gets an SDK key, a report list and its public pages.

@@ -54,7 +54,7 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
     try {
       await api.patch(projectPath(slug), changes)
       toast('Project settings saved')
-      await loadProjects()
+      await loadProjects().catch(() => undefined)
       onSaved()
     } catch (err) {
       setError(messageOf(err))
@@ -146,7 +146,7 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
           await api.delete(projectPath(slug))
-          await loadProjects()
+          await loadProjects().catch(() => undefined)
           toast('Project deleted')
           navigate('/')
         }}
