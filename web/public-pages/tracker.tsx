@@ -115,6 +115,8 @@ export interface TrackerPageProps {
   description: string
   bugs: PublicBug[]
   total: number
+  /** The count stopped at `total` (a very large project): shown as "10000+". */
+  totalCapped: boolean
   totalPages: number
   voted: Set<number>
 }
@@ -136,7 +138,8 @@ export function TrackerPage(p: TrackerPageProps) {
       )}
       <Filters o={p.o} f={p.f} />
       <p class="meta" aria-live="polite">
-        {p.total} {p.total === 1 ? 'report' : 'reports'}
+        {p.total}
+        {p.totalCapped ? '+' : ''} {p.total === 1 ? 'report' : 'reports'}
         {filtered ? ' match' : ''}
         {p.totalPages > 1 ? ` · page ${p.f.page} of ${p.totalPages}` : ''}
       </p>

@@ -175,7 +175,7 @@ export function publicPagesRoutes(deps: AppDeps) {
         const description = settings.page_description || `Known issues and bug reports for ${project.name}`
         return page(
           { meta: { title, description, url: absolute(path), image: brand.logoUrl || undefined }, brand, customCss: settings.custom_css, withVoteScript: settings.allow_upvotes, nav: navOf(project, params.slug, 'tracker') },
-          <TrackerPage o={o} f={f} title={title} description={settings.page_description} bugs={list.bugs} total={list.total} totalPages={list.total_pages} voted={voted} />,
+          <TrackerPage o={o} f={f} title={title} description={settings.page_description} bugs={list.bugs} total={list.total} totalCapped={'total_capped' in list} totalPages={list.total_pages} voted={voted} />,
         )
       }),
     )
