@@ -35,7 +35,13 @@ export function sessionCookieOf(headers: Headers): string | null {
     const eq = part.indexOf('=')
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue
     const value = part.slice(eq + 1).trim()
-    return value === '' ? null : decodeURIComponent(value)
+    if (value === '') return null
+    try {
+      return decodeURIComponent(value)
+    } catch {
+      // A mangled cookie authenticates nobody (401), rather than failing the request.
+      return null
+    }
   }
   return null
 }

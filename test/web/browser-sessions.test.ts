@@ -73,6 +73,10 @@ describe('browser sessions (cookie glitchbox_session)', () => {
     expect(me.body.data.email).toBe(email)
     const bad = await t.request('GET', '/api/auth/me', { headers: { cookie: 'glitchbox_session=nope' } })
     expect(bad.status).toBe(401)
+    const mangled = await t.request('GET', '/api/auth/me', { headers: { cookie: 'glitchbox_session=%E0%A4%A' } })
+    expect(mangled.status).toBe(401)
+    const empty = await t.request('GET', '/api/auth/me', { headers: { cookie: 'glitchbox_session=; other=1' } })
+    expect(empty.status).toBe(401)
     expect((await t.request('GET', '/api/auth/me')).status).toBe(401)
   })
 
