@@ -111,7 +111,8 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
   const baseUrl = `http://127.0.0.1:${port}`
   const dataDir = tempDataDir()
   let log = ''
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), 'serve'], {
+  // The same command line as `npm start`.
+  const proc = Bun.spawn([process.execPath, '--max-http-header-size=65536', join(ROOT, 'src/main.ts'), 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),
