@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
-import type { Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from '../api/types'
+import type { Account, Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from '../api/types'
+import { useApi } from '../api/resource'
 import { Button, Checkbox, Select, TextArea, TextField, toast } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
@@ -110,12 +111,15 @@ type Theme = WidgetSettings['theme']
 
 function WidgetSection({ slug }: { slug: string }) {
   const [version, setVersion] = useState(0)
+  const account = useApi<Account>('/account')
+  const locked = account.data.value && !account.data.value.features.widget_themes ? `Custom widget themes need the Pro plan or higher (this account is on ${account.data.value.plan.name}).` : undefined
   return (
     <SettingsForm<WidgetSettings>
       key={version}
+      lockedReason={locked}
       path={projectPath(slug, '/widget-settings')}
       title="Report widget"
-      description="The “Report a bug” button of web games and the SDK's in-game form. Custom themes need the Pro plan or higher."
+      description="The “Report a bug” button of web games and the SDK's in-game form."
       fields={(v, set) => {
         const theme = (k: keyof Theme, x: string) => set('theme', { ...v.theme, [k]: x } as Theme)
         return (
@@ -147,7 +151,7 @@ function WidgetSection({ slug }: { slug: string }) {
               />
             </div>
             <TextField label="Background image URL" type="url" value={v.background_image_url} onValue={(x) => set('background_image_url', x)} />
-            <BackgroundUpload slug={slug} onUploaded={() => setVersion((n) => n + 1)} />
+            <BackgroundUpload slug={slug} locked={locked} onUploaded={() => setVersion((n) => n + 1)} />
             <div class="widget-preview" style={{ background: v.theme.background_color, color: v.theme.text_color }} aria-label="Widget preview" role="img">
               <span class="widget-preview-button" style={{ background: v.theme.primary_color }}>
                 {v.button_text || 'Report a bug'}
@@ -160,10 +164,10 @@ function WidgetSection({ slug }: { slug: string }) {
   )
 }
 
-function BackgroundUpload({ slug, onUploaded }: { slug: string; onUploaded: () => void }) {
+function BackgroundUpload({ slug, locked, onUploaded }: { slug: string; locked?: string; onUploaded: () => void }) {
   const [busy, setBusy] = useState(false)
   const [file, setFile] = useState<File | null>(null)
-  const reason = deniedReason('project.settings')
+  const reason = deniedReason('project.settings') ?? locked
   const upload = async () => {
     if (!file) return
     setBusy(true)

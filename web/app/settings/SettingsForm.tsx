@@ -20,6 +20,7 @@ export function SettingsForm<T extends Record<string, unknown>>({
   fields,
   method = 'put',
   savedMessage,
+  lockedReason,
 }: {
   path: string
   title: string
@@ -30,11 +31,13 @@ export function SettingsForm<T extends Record<string, unknown>>({
   fields: (value: T, set: <K extends keyof T>(k: K, v: T[K]) => void) => ComponentChildren
   method?: 'put' | 'patch'
   savedMessage?: string
+  /** Why the form cannot be saved beyond permissions (e.g. a plan feature). */
+  lockedReason?: string
 }) {
   const res = useApi<T>(path)
   return (
     <Section title={title} description={description} actions={actions}>
-      <Async resource={res}>{(value) => <Editor value={value} path={path} permission={permission} fields={fields} method={method} savedMessage={savedMessage ?? `${title} saved`} onSaved={(v) => res.set(v)} />}</Async>
+      <Async resource={res}>{(value) => <Editor value={value} path={path} permission={permission} lockedReason={lockedReason} fields={fields} method={method} savedMessage={savedMessage ?? `${title} saved`} onSaved={(v) => res.set(v)} />}</Async>
     </Section>
   )
 }
@@ -47,9 +50,11 @@ function Editor<T extends Record<string, unknown>>({
   method,
   savedMessage,
   onSaved,
+  lockedReason,
 }: {
   value: T
   path: string
+  lockedReason?: string
   permission: PermissionKey | null
   fields: (value: T, set: <K extends keyof T>(k: K, v: T[K]) => void) => ComponentChildren
   method: 'put' | 'patch'
@@ -60,7 +65,7 @@ function Editor<T extends Record<string, unknown>>({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => setForm(value), [value])
-  const reason = permission ? deniedReason(permission) : undefined
+  const reason = (permission ? deniedReason(permission) : undefined) ?? lockedReason
   const changes = changedFields(value, form)
   const dirty = Object.keys(changes).length > 0
   const set = <K extends keyof T>(k: K, v: T[K]) => setForm((f) => ({ ...f, [k]: v }))
