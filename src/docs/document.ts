@@ -131,7 +131,14 @@ export function completeDocument(generated: Json): { document: Json; undocumente
       op.tags = (op.tags ?? ['Public']).map((t: string) => TAG_NAMES[t] ?? t)
       const access = accessOf(method.toUpperCase(), path)
       op.security = SECURITY[access]
-      if (access === 'bodyApiKey') op.description = [op.description, 'Authenticated by the project API key in the body field `api_key` (no `X-API-Key` header).'].filter(Boolean).join('\n\n')
+      if (access === 'bodyApiKey') {
+        op.description = [op.description, 'Authenticated by the project API key in the body field `api_key` (no `X-API-Key` header).'].filter(Boolean).join('\n\n')
+        const body = op.requestBody?.content?.['application/json']?.schema
+        if (body?.properties?.api_key) {
+          body.properties.api_key = { ...body.properties.api_key, description: 'Project API key (sk_live_…)', example: 'sk_live_…' }
+          body.required = [...new Set(['api_key', ...(body.required ?? [])])]
+        }
+      }
       if (access === 'optionalSession') op.description = [op.description, 'Signed in: resends to you. Signed out: send `email`.'].filter(Boolean).join('\n\n')
       if (!doc) {
         undocumented.push(key)

@@ -95,7 +95,9 @@ describe('OpenAPI document', () => {
     for (const key of ['POST /api/sessions/start', 'POST /api/sessions/end']) {
       expect(op(key).security, key).toEqual([])
       expect(op(key).description, key).toContain('api_key')
-      expect(op(key).requestBody.content['application/json'].schema.properties.api_key, key).toBeTruthy()
+      const body = op(key).requestBody.content['application/json'].schema
+      expect(body.properties.api_key.description, key).toContain('API key')
+      expect(body.required, key).toContain('api_key')
     }
     for (const key of ['GET /api/projects', 'PATCH /api/projects/{slug}/bugs/{number}', 'GET /api/account', 'GET /api/auth/me', 'GET /api/billing/subscription']) {
       expect(op(key).security, key).toEqual([{ session: [] }, { cookie: [] }])

@@ -12,6 +12,10 @@ export const Attachment = z.object({
 export const AttachmentListResponse = z.array(Attachment)
 export const AttachmentCreatedResponse = Attachment
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type AttachmentListResponse = z.output<typeof AttachmentListResponse>
+export type AttachmentCreatedResponse = z.output<typeof AttachmentCreatedResponse>
+
 export const attachmentsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs/{number}/attachments': { data: AttachmentListResponse },
   'POST /api/projects/{slug}/bugs/{number}/attachments': { status: 201, data: AttachmentCreatedResponse },

@@ -57,6 +57,13 @@ export const AccountExportResponse = z.object({
   comments: z.array(z.object({ id: uuid, project_slug: z.string(), report_number: z.number().int(), body: z.string(), is_internal: z.boolean(), created_at: isoDate })),
 })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type SessionResponse = z.output<typeof SessionResponse>
+export type ProfileResponse = z.output<typeof ProfileResponse>
+export type ShareCodeResponse = z.output<typeof ShareCodeResponse>
+export type VerifyEmailResponse = z.output<typeof VerifyEmailResponse>
+export type AccountExportResponse = z.output<typeof AccountExportResponse>
+
 export const authDocs: OperationDocs = {
   'POST /api/auth/signup': { status: 201, data: SessionResponse, errors: [409] },
   'POST /api/auth/login': { data: SessionResponse, errors: [401] },

@@ -44,6 +44,17 @@ export const SetupIntentResponse = z.object({ client_secret: z.string() })
 export const PendingDowngradeResponse = z.object({ pending_downgrade: PendingDowngrade })
 export const StripeWebhookResponse = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type SubscriptionResponse = z.output<typeof SubscriptionResponse>
+export type CheckoutResponse = z.output<typeof CheckoutResponse>
+export type VerifySessionResponse = z.output<typeof VerifySessionResponse>
+export type PortalResponse = z.output<typeof PortalResponse>
+export type InvoiceListResponse = z.output<typeof InvoiceListResponse>
+export type PaymentMethodListResponse = z.output<typeof PaymentMethodListResponse>
+export type SetupIntentResponse = z.output<typeof SetupIntentResponse>
+export type PendingDowngradeResponse = z.output<typeof PendingDowngradeResponse>
+export type StripeWebhookResponse = z.output<typeof StripeWebhookResponse>
+
 // Every route but the subscription view calls Stripe: 400 when billing is not configured, 502 when Stripe fails.
 export const billingDocs: OperationDocs = {
   'POST /api/billing/webhook': { data: StripeWebhookResponse, description: 'Called by Stripe, signed with the endpoint secret (`Stripe-Signature`)' },

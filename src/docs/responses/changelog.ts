@@ -6,6 +6,10 @@ export const PublishedChangelogResponse = z.array(PublishedChangelogEntry)
 export const ChangelogEntry = PublishedChangelogEntry.extend({ published_at: isoDate.nullable().describe('null for a draft'), created_at: isoDate, updated_at: isoDate })
 export const ChangelogListResponse = z.array(ChangelogEntry)
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type PublishedChangelogResponse = z.output<typeof PublishedChangelogResponse>
+export type ChangelogListResponse = z.output<typeof ChangelogListResponse>
+
 export const changelogDocs: OperationDocs = {
   'GET /api/projects/{slug}/changelog': { data: PublishedChangelogResponse },
   'GET /api/projects/{slug}/changelog/all': { data: ChangelogListResponse },

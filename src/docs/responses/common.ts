@@ -34,3 +34,9 @@ export const CreatedIdResponse = z.object({ id: uuid })
 
 /** `{ok: false, error}`: every error answer. */
 export const ErrorEnvelope = z.object({ ok: z.literal(false), error: z.string().describe('A sentence for people; never echoes large input') })
+
+export type MessageResponse = z.output<typeof MessageResponse>
+export type CreatedIdResponse = z.output<typeof CreatedIdResponse>
+export type ErrorEnvelope = z.output<typeof ErrorEnvelope>
+/** What every JSON route answers: `{ok: true, data}` or the error envelope. */
+export type Envelope<T> = { ok: true; data: T } | ErrorEnvelope

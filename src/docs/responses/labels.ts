@@ -5,6 +5,10 @@ export const Label = z.object({ id: z.string(), name: z.string(), color: z.strin
 export const LabelListResponse = z.array(Label.extend({ created_at: isoDate }))
 export const LabelCreatedResponse = Label
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type LabelListResponse = z.output<typeof LabelListResponse>
+export type LabelCreatedResponse = z.output<typeof LabelCreatedResponse>
+
 export const labelsDocs: OperationDocs = {
   'GET /api/projects/{slug}/labels': { data: LabelListResponse },
   'POST /api/projects/{slug}/labels': { status: 201, data: LabelCreatedResponse, errors: [409] },

@@ -9,6 +9,9 @@ export const NotificationPreferencesResponse = z.object({
   email_weekly_digest: z.boolean(),
 })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type NotificationPreferencesResponse = z.output<typeof NotificationPreferencesResponse>
+
 export const notificationsDocs: OperationDocs = {
   'GET /api/notifications/preferences': { data: NotificationPreferencesResponse },
   'PUT /api/notifications/preferences': { data: NotificationPreferencesResponse },

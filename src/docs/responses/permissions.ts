@@ -16,6 +16,12 @@ export const ProjectPermissionsResponse = EffectivePermissionsResponse.extend({
   members: z.array(AccountMember.extend({ permissions: PermissionMap, overrides: z.record(z.string(), z.boolean()).nullable() })),
 })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type EffectivePermissionsResponse = z.output<typeof EffectivePermissionsResponse>
+export type MemberPermissionsResponse = z.output<typeof MemberPermissionsResponse>
+export type PermissionCatalogResponse = z.output<typeof PermissionCatalogResponse>
+export type ProjectPermissionsResponse = z.output<typeof ProjectPermissionsResponse>
+
 export const permissionsDocs: OperationDocs = {
   'GET /api/permissions': { data: EffectivePermissionsResponse },
   'GET /api/permissions/available': { data: PermissionCatalogResponse },

@@ -94,6 +94,16 @@ export const AuditLogResponse = z.object({
   per_page: z.number().int(),
 })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type ProjectListResponse = z.output<typeof ProjectListResponse>
+export type ProjectCreatedResponse = z.output<typeof ProjectCreatedResponse>
+export type ProjectDetailResponse = z.output<typeof ProjectDetailResponse>
+export type RotateKeyResponse = z.output<typeof RotateKeyResponse>
+export type SetupStatusResponse = z.output<typeof SetupStatusResponse>
+export type TestReportResponse = z.output<typeof TestReportResponse>
+export type ProjectActivityResponse = z.output<typeof ProjectActivityResponse>
+export type AuditLogResponse = z.output<typeof AuditLogResponse>
+
 export const projectsDocs: OperationDocs = {
   'GET /api/projects': { data: ProjectListResponse },
   'POST /api/projects': { status: 201, data: ProjectCreatedResponse, errors: [403, 409] },

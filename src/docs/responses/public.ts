@@ -53,6 +53,14 @@ export const RoadmapResponse = z.object({
 export const MaintenanceResponse = z.object({ active: z.boolean(), message: z.string().nullable(), ends_at: isoDate.nullable(), started_at: isoDate.nullable() })
 export const HealthResponse = z.object({ status: z.enum(['healthy', 'unhealthy']), error: z.string().optional() })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type PublicTrackerResponse = z.output<typeof PublicTrackerResponse>
+export type PublicBugResponse = z.output<typeof PublicBugResponse>
+export type VoteResponse = z.output<typeof VoteResponse>
+export type RoadmapResponse = z.output<typeof RoadmapResponse>
+export type MaintenanceResponse = z.output<typeof MaintenanceResponse>
+export type HealthResponse = z.output<typeof HealthResponse>
+
 export const publicDocs: OperationDocs = {
   'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` when the database is unreachable' },
   'GET /api/maintenance/active': { data: MaintenanceResponse },

@@ -107,6 +107,17 @@ export const Occurrence = z.object({
 })
 export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type ReportListResponse = z.output<typeof ReportListResponse>
+export type ReportCreatedResponse = z.output<typeof ReportCreatedResponse>
+export type ReportDetailResponse = z.output<typeof ReportDetailResponse>
+export type BulkUpdateResponse = z.output<typeof BulkUpdateResponse>
+export type BulkDeleteResponse = z.output<typeof BulkDeleteResponse>
+export type SimilarReportsResponse = z.output<typeof SimilarReportsResponse>
+export type ErrorTypesResponse = z.output<typeof ErrorTypesResponse>
+export type ReportActivityResponse = z.output<typeof ReportActivityResponse>
+export type OccurrenceListResponse = z.output<typeof OccurrenceListResponse>
+
 export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs': { data: ReportListResponse },
   'POST /api/projects/{slug}/bugs': { status: 201, data: ReportCreatedResponse },

@@ -62,6 +62,16 @@ export const TrackEventsResponse = z.object({ tracked: z.number().int() })
 export const PerfSnapshotResponse = z.object({ id: uuid })
 export const SessionReplayResponse = z.object({ id: uuid, file_url: z.string() })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type SubmitResponse = z.output<typeof SubmitResponse>
+export type SdkSettingsResponse = z.output<typeof SdkSettingsResponse>
+export type SdkAttachmentResponse = z.output<typeof SdkAttachmentResponse>
+export type SessionStartResponse = z.output<typeof SessionStartResponse>
+export type SessionEndResponse = z.output<typeof SessionEndResponse>
+export type TrackEventsResponse = z.output<typeof TrackEventsResponse>
+export type PerfSnapshotResponse = z.output<typeof PerfSnapshotResponse>
+export type SessionReplayResponse = z.output<typeof SessionReplayResponse>
+
 export const sdkDocs: OperationDocs = {
   'POST /api/bugs/submit': {
     status: 201,

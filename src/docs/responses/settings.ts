@@ -9,6 +9,13 @@ export const BrandingResponse = brandingSchema
 export const WidgetSettingsResponse = widgetSettingsSchema
 export const WidgetBackgroundResponse = z.object({ background_image_url: z.string() })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type TrackerSettingsResponse = z.output<typeof TrackerSettingsResponse>
+export type RoadmapSettingsResponse = z.output<typeof RoadmapSettingsResponse>
+export type BrandingResponse = z.output<typeof BrandingResponse>
+export type WidgetSettingsResponse = z.output<typeof WidgetSettingsResponse>
+export type WidgetBackgroundResponse = z.output<typeof WidgetBackgroundResponse>
+
 export const settingsDocs: OperationDocs = {
   'GET /api/projects/{slug}/tracker-settings': { data: TrackerSettingsResponse },
   'PUT /api/projects/{slug}/tracker-settings': { data: TrackerSettingsResponse },

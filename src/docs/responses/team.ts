@@ -44,6 +44,12 @@ export const InvitationCreatedResponse = z.object({
 })
 export const InvitationAcceptedResponse = z.object({ account_id: uuid, account_name: z.string(), role: z.enum(['admin', 'member']) })
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type AccountResponse = z.output<typeof AccountResponse>
+export type RosterResponse = z.output<typeof RosterResponse>
+export type InvitationCreatedResponse = z.output<typeof InvitationCreatedResponse>
+export type InvitationAcceptedResponse = z.output<typeof InvitationAcceptedResponse>
+
 export const teamDocs: OperationDocs = {
   'GET /api/account': { data: AccountResponse },
   'PATCH /api/account': { data: MessageResponse },

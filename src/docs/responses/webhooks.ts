@@ -35,6 +35,11 @@ export const WebhookDelivery = z.object({
 })
 export const WebhookDeliveryListResponse = z.array(WebhookDelivery)
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type WebhookListResponse = z.output<typeof WebhookListResponse>
+export type WebhookTestResponse = z.output<typeof WebhookTestResponse>
+export type WebhookDeliveryListResponse = z.output<typeof WebhookDeliveryListResponse>
+
 export const webhooksDocs: OperationDocs = {
   'GET /api/projects/{slug}/webhooks/generic': { data: WebhookListResponse },
   'POST /api/projects/{slug}/webhooks/generic': { status: 201, data: CreatedIdResponse },

@@ -79,6 +79,21 @@ export const ImportListResponse = z.array(
   }),
 )
 
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type DependencyListResponse = z.output<typeof DependencyListResponse>
+export type DueDateResponse = z.output<typeof DueDateResponse>
+export type CustomFieldListResponse = z.output<typeof CustomFieldListResponse>
+export type CustomFieldValuesResponse = z.output<typeof CustomFieldValuesResponse>
+export type ReportTemplateListResponse = z.output<typeof ReportTemplateListResponse>
+export type SatisfactionResponse = z.output<typeof SatisfactionResponse>
+export type RatingResponse = z.output<typeof RatingResponse>
+export type SlaResponse = z.output<typeof SlaResponse>
+export type AlertRuleListResponse = z.output<typeof AlertRuleListResponse>
+export type SavedFilterListResponse = z.output<typeof SavedFilterListResponse>
+export type SavedViewListResponse = z.output<typeof SavedViewListResponse>
+export type ImportResponse = z.output<typeof ImportResponse>
+export type ImportListResponse = z.output<typeof ImportListResponse>
+
 export const workflowDocs: OperationDocs = {
   'POST /api/projects/{slug}/import': {
     data: ImportResponse,
