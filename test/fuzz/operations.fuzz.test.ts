@@ -33,6 +33,12 @@ const DISPOSABLE = /^(POST \/api\/auth\/logout|DELETE \/api\/auth\/account|POST 
 const ordered = [...operations].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))
 const observed = new Map<string, Set<number>>()
 
+/** The server's log line of a 500 (message and stack), to say what broke. */
+const serverError = (headers: Headers) => {
+  const entry = t.logs.findLast((l) => l.msg === 'unhandled error' && l.request_id === headers.get('x-request-id'))
+  return entry ? `${entry.error}\n${String(entry.stack).split('\n').slice(0, 6).join('\n')}` : ''
+}
+
 async function disposableWorld(): Promise<World> {
   const owner = await createUser(t, { plan: 'studio' })
   const project = createProject(t, owner)
@@ -171,7 +177,7 @@ describe('every operation survives hostile input', () => {
         const { api, sameRoute, res } = await send(o, w, input)
         if (sameRoute) statuses.add(res.status)
         // 502 is the documented answer of routes that call out (a webhook test), not a server fault.
-        if (!(res.status === 502 && o.op.responses?.['502'])) expect(res.status, JSON.stringify(res.body)?.slice(0, 300)).toBeLessThan(500)
+        if (!(res.status === 502 && o.op.responses?.['502'])) expect(res.status, `${JSON.stringify(res.body)?.slice(0, 300)} ${serverError(res.headers)}`).toBeLessThan(500)
         if (res.status >= 400 && api) {
           expect(res.headers.get('content-type') ?? '').toContain('application/json')
           expect(res.body).toMatchObject({ ok: false, error: expect.any(String) })

@@ -39,7 +39,8 @@ export function importReports(deps: Deps, ctx: { project: { id: string; accountI
   raw.forEach((value, index) => {
     const parsed = importItem.safeParse(value)
     if (!parsed.success) return void result.errors.push({ index, error: describeIssues(parsed.error.issues) })
-    const externalId = parsed.data.external_id === null || parsed.data.external_id === undefined ? null : String(parsed.data.external_id)
+    // Well-formed as SQLite stores it (lone surrogates become U+FFFD), so the skip check below matches the stored ids.
+    const externalId = parsed.data.external_id === null || parsed.data.external_id === undefined ? null : String(parsed.data.external_id).toWellFormed()
     items.push({ index, item: parsed.data, externalId })
   })
   const importId = newId()
