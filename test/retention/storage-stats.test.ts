@@ -1,4 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { DAY } from '../../src/lib/clock'
+import { createSession } from '../../src/modules/auth/auth.sessions'
+import { runRetention } from '../../src/modules/retention/retention.service'
+import { recountStorage } from '../../src/modules/retention/retention.stats'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { removeTempDataDirs, runCli, startServer } from '../helpers/server-process'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -30,10 +34,39 @@ describe('GET /api/account usage.storage_bytes', () => {
     // Another account's file does not count.
     await t.request('POST', '/api/bugs/submit', { apiKey: createProject(t, other).apiKey, body: { title: 'Theirs', description: 'x', screenshot: pngDataUrl() } })
 
-    const expected = PNG.length + 'twelve bytes'.length + WEBM.length
+    const background = new FormData()
+    background.append('file', new File([PNG], 'bg.png', { type: 'image/png' }))
+    expect((await t.request('POST', `/api/projects/${project.slug}/widget-settings/background`, { token: owner.token, body: background })).status).toBe(201)
+
+    const expected = 2 * PNG.length + 'twelve bytes'.length + WEBM.length
     expect((await usage()).storage_bytes).toBe(expected)
     const sub = (await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data
     expect(sub.usage.storage_bytes).toBe(expected)
+    // The kept counter and a full count agree (a server upgraded from a version without it counts once).
+    recountStorage(t.deps.db, owner.account.id)
+    expect((await usage()).storage_bytes).toBe(expected)
+  })
+
+  it('goes down when retention removes replays, and is counted again when a project is deleted', async () => {
+    t = createTestApp()
+    const owner = await createUser(t, { plan: 'self_hosted' })
+    const [kept, doomed] = [createProject(t, owner), createProject(t, owner)]
+    const usage = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.storage_bytes
+    expect(await usage()).toBe(0)
+    for (const project of [kept, doomed]) {
+      const replay = new FormData()
+      replay.set('bug_report_id', createReportIn(t, project).id)
+      replay.set('file', new File([WEBM], 'replay.webm', { type: 'video/webm' }))
+      expect((await t.request('POST', '/api/session-replays', { apiKey: project.apiKey, body: replay })).status).toBe(201)
+    }
+    expect(await usage()).toBe(2 * WEBM.length)
+    expect((await t.request('DELETE', `/api/projects/${doomed.slug}`, { token: owner.token })).status).toBe(200)
+    expect(await usage()).toBe(WEBM.length)
+
+    t.clock.advance(31 * DAY)
+    const token = createSession(t.deps.db, owner.user.id, t.clock.now())
+    expect((await runRetention(t.deps, { pause: async () => {} })).deleted.session_replays).toBe(1)
+    expect((await t.request('GET', '/api/account', { token })).body.data.usage.storage_bytes).toBe(0)
   })
 })
 

@@ -10,5 +10,9 @@ export function chargeUpload(tx: DbOrTx, accountId: string, bytes: number): void
   if (!acc) throw forbidden('account not found')
   const plan = PLANS[acc.plan as PlanKey]
   if (exceeds(acc.used + bytes, plan.limits.uploadBytes)) throw new PlanLimitError(`the ${plan.name} plan's upload quota is reached`, 'upload more')
-  tx.update(accounts).set({ uploadBytesUsed: sql`${accounts.uploadBytesUsed} + ${bytes}` }).where(eq(accounts.id, accountId)).run()
+  // storage_bytes stays null (not counted yet) until it is first read, which counts it.
+  tx.update(accounts)
+    .set({ uploadBytesUsed: sql`${accounts.uploadBytesUsed} + ${bytes}`, storageBytes: sql`${accounts.storageBytes} + ${bytes}` })
+    .where(eq(accounts.id, accountId))
+    .run()
 }

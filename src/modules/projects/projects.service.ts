@@ -8,6 +8,7 @@ import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
+import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
@@ -204,6 +205,7 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
   const keys = deps.db.transaction((tx) => {
     const keys = projectFileKeys(tx, ctx.project.id)
     tx.delete(projects).where(eq(projects.id, ctx.project.id)).run()
+    recountStorage(tx, ctx.project.accountId)
     deleteProjectActivity(tx, ctx.project.id)
     recordAudit(tx, now, {
       accountId: ctx.project.accountId,

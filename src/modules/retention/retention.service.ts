@@ -66,8 +66,12 @@ function deleteStatements(sqlite: Database) {
     sessions: sqlite.query<never, [string, number, number]>(
       'DELETE FROM play_sessions WHERE rowid IN (SELECT rowid FROM play_sessions WHERE project_id = ? AND started_at < ? ORDER BY started_at LIMIT ?)',
     ),
-    expiredReplays: sqlite.query<{ id: string; file_key: string }, [number, number]>('SELECT id, file_key FROM session_replays WHERE created_at < ? LIMIT ?'),
+    expiredReplays: sqlite.query<{ id: string; file_key: string; file_size: number; project_id: string }, [number, number]>(
+      'SELECT id, file_key, file_size, project_id FROM session_replays WHERE created_at < ? LIMIT ?',
+    ),
     deleteReplay: sqlite.query<never, [string]>('DELETE FROM session_replays WHERE id = ?'),
+    // The account's stored-bytes counter (null: not counted yet, stays null).
+    uncount: sqlite.query<never, [number, string]>('UPDATE accounts SET storage_bytes = storage_bytes - ? WHERE id = (SELECT account_id FROM projects WHERE id = ?)'),
   }
 }
 
@@ -127,7 +131,16 @@ async function retain(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>, 
     const removed: string[] = []
     run.deleted.session_replays = await inBatches(run, o, (limit) => {
       const expired = st.expiredReplays.all(replayCutoff, limit)
-      if (expired.length > 0) sqlite.transaction(() => expired.forEach((r) => st.deleteReplay.run(r.id))).immediate()
+      if (expired.length > 0) {
+        sqlite
+          .transaction(() => {
+            for (const r of expired) {
+              st.deleteReplay.run(r.id)
+              st.uncount.run(r.file_size, r.project_id)
+            }
+          })
+          .immediate()
+      }
       removed.push(...expired.map((r) => r.file_key))
       return expired.length
     })
