@@ -18,6 +18,9 @@ import { AcceptInvite } from './team/AcceptInvite'
 import { Team } from './team/Team'
 import { ReportListPage } from './reports/ReportListPage'
 import { ReportPage } from './reports/ReportPage'
+import { ImportPage } from './workflow/ImportPage'
+import { NewReport } from './workflow/NewReport'
+import { WorkflowSettings } from './workflow/WorkflowSettings'
 
 const authRoutes: Route[] = [
   { path: '/login', component: Login, public: true, bare: true, title: 'Sign in' },
@@ -59,4 +62,11 @@ const reportRoutes: Route[] = [
   { path: '/projects/:slug/reports/:number', component: ReportPage, title: (p) => `Report #${p.number}` },
 ]
 
-export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...reportRoutes]
+// Workflow screens (web/app/workflow/); /reports/new must come before /reports/:number.
+const workflowRoutes: Route[] = [
+  { path: '/projects/:slug/reports/new', component: NewReport, title: 'New report' },
+  { path: '/projects/:slug/import', component: ImportPage, title: 'Import reports' },
+  { path: '/projects/:slug/settings/workflow', component: WorkflowSettings, title: 'Workflow settings' },
+]
+
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...workflowRoutes, ...reportRoutes]

@@ -66,7 +66,8 @@ async function errorOf(res: Response): Promise<ApiError> {
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Glitchbox-Client': 'web', ...opts.headers }
   let payload: BodyInit | undefined
-  if (body instanceof FormData) payload = body
+  // FormData (uploads) and Blobs (a CSV import) go as they are, typed by the browser from the value.
+  if (body instanceof FormData || body instanceof Blob) payload = body
   else if (body !== undefined) {
     headers['Content-Type'] = 'application/json'
     payload = JSON.stringify(body)

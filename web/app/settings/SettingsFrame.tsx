@@ -8,6 +8,7 @@ export const SETTINGS_TABS = [
   { key: 'general', label: 'General' },
   { key: 'public-pages', label: 'Public pages' },
   { key: 'changelog', label: 'Changelog' },
+  { key: 'workflow', label: 'Workflow' },
   { key: 'webhooks', label: 'Webhooks' },
   { key: 'notifications', label: 'Notifications' },
   { key: 'audit', label: 'Audit log' },

@@ -1,0 +1,99 @@
+import { useState } from 'preact/hooks'
+import { api, messageOf, projectPath } from '../api/client'
+import { useApi } from '../api/resource'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, Section, Select, Table, TextField, toast } from '../components'
+import { deniedReason } from '../session'
+import { type CreateCustomFieldBody, type CustomField, FIELD_TYPES } from './types'
+
+/** Custom field definitions: list, add (options for the select types), delete (with their values). */
+export function CustomFieldsSection({ slug }: { slug: string }) {
+  const list = useApi<CustomField[]>(projectPath(slug, '/custom-fields'))
+  const [adding, setAdding] = useState(false)
+  const [deleting, setDeleting] = useState<CustomField | null>(null)
+  const reason = deniedReason('project.settings')
+  return (
+    <Section
+      title="Custom fields"
+      description="Extra fields on every report. Required fields must be filled when your team files a report (reports from the game are not held to them)."
+      actions={<Button variant="primary" reason={reason} onClick={() => setAdding(true)}>Add field</Button>}
+    >
+      <Async resource={list} empty={<EmptyState title="No custom fields yet">Add fields such as build number, affected area or a repro video link.</EmptyState>}>
+        {(rows) => (
+          <Table<CustomField>
+            caption="Custom fields"
+            rows={rows}
+            rowKey={(f) => f.id}
+            columns={[
+              { key: 'name', header: 'Field', render: (f) => (<strong>{f.name}</strong>) },
+              { key: 'type', header: 'Type', render: (f) => f.field_type },
+              { key: 'options', header: 'Options', render: (f) => (f.options?.length ? f.options.join(', ') : '–') },
+              { key: 'required', header: 'Required', render: (f) => (f.is_required ? <Badge tone="warning">required</Badge> : 'No') },
+              { key: 'actions', header: <span class="sr-only">Actions</span>, render: (f) => (<Button size="sm" variant="danger" reason={reason} onClick={() => setDeleting(f)} aria-label={`Delete field ${f.name}`}>Delete</Button>) },
+            ]}
+          />
+        )}
+      </Async>
+      <Dialog open={adding} title="Add custom field" onClose={() => setAdding(false)}>
+        {adding && (
+          <FieldForm
+            slug={slug}
+            onDone={() => {
+              setAdding(false)
+              void list.reload()
+            }}
+          />
+        )}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the field ${deleting?.name ?? ''}?`}
+        message={<>Its value is removed from every report.</>}
+        confirmLabel="Delete field"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await api.delete(projectPath(slug, `/custom-fields/${encodeURIComponent(deleting!.id)}`))
+          toast('Field deleted')
+          await list.reload()
+        }}
+      />
+    </Section>
+  )
+}
+
+function FieldForm({ slug, onDone }: { slug: string; onDone: () => void }) {
+  const [name, setName] = useState('')
+  const [type, setType] = useState<string>('text')
+  const [options, setOptions] = useState('')
+  const [required, setRequired] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const selectType = type === 'select' || type === 'multiselect'
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    const body: CreateCustomFieldBody = { name: name.trim(), field_type: type as CreateCustomFieldBody['field_type'], is_required: required }
+    if (selectType) body.options = options.split(',').map((o) => o.trim()).filter(Boolean)
+    try {
+      await api.post(projectPath(slug, '/custom-fields'), body)
+      toast('Field added')
+      onDone()
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form class="stack" onSubmit={submit}>
+      <TextField label="Field name" required maxLength={100} value={name} onValue={setName} />
+      <Select label="Field type" value={type} onValue={setType} options={FIELD_TYPES.map((t) => ({ value: t, label: t }))} />
+      {selectType && <TextField label="Options" required value={options} onValue={setOptions} hint="Separated by commas, e.g. beta, release candidate, release" />}
+      <Checkbox label="Required on reports the team files" checked={required} onChecked={setRequired} />
+      {error && <p class="form-error" role="alert">{error}</p>}
+      <div class="row" style="justify-content:flex-end">
+        <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>Add field</Button>
+      </div>
+    </form>
+  )
+}
