@@ -100,7 +100,7 @@ export interface SafeFetchOptions extends TargetPolicy {
 
 /**
  * fetch for user-supplied URLs (webhooks, integrations): resolves the host once, checks every address
- * (DNS may have changed since creation), then connects to the first of those very addresses, so a
+ * (DNS may have changed since creation), then connects to one of those very addresses, so a
  * name that answers differently the second time (DNS rebinding) cannot lead elsewhere. The Host
  * header and, for https, SNI and certificate verification keep the URL's name. Never follows
  * redirects (a 3xx is the answer) and gives up after `timeoutMs`.
@@ -109,8 +109,11 @@ export async function safeFetch(raw: string, init: BunFetchRequestInit, opts: Sa
   const timeout = AbortSignal.timeout(opts.timeoutMs)
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout
   const url = parseTarget(raw)
-  const [address] = await checkedAddresses(url, opts, signal)
-  const target = pinnedTarget(url, address!)
+  const addresses = await checkedAddresses(url, opts, signal)
+  // IPv4 first: many servers (default Docker networks among them) have no IPv6 route, and a pinned
+  // address gets none of fetch's own fallback between families.
+  const address = addresses.find((a) => !a.includes(':')) ?? addresses[0]!
+  const target = pinnedTarget(url, address)
   if (!target) throw new UnsafeTargetError(`url host ${url.hostname} resolves to an address that cannot be called (${address})`)
   const headers = new Headers(init.headers)
   headers.set('host', target.host)

@@ -102,6 +102,23 @@ describe('safeFetch connects to the address it checked', () => {
     expect(init.redirect).toBe('manual')
   })
 
+  it('prefers an IPv4 address of a dual-stack name (a pinned address gets no fallback between families)', async () => {
+    const { resolve } = resolverOf(['2606:4700:4700::1111', '93.184.216.34'])
+    const spy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('ok'))
+    await safeFetch('https://dual.example.test/hook', {}, { allowPrivate: false, timeoutMs: 2000, resolve })
+    const [target, init] = spy.mock.calls[0]! as [URL, BunFetchRequestInit]
+    expect(String(target)).toBe('https://93.184.216.34/hook')
+    expect(init.tls).toEqual({ serverName: 'dual.example.test' })
+    expect(new Headers(init.headers).get('host')).toBe('dual.example.test')
+  })
+
+  it('connects to an IPv6 address in brackets when there is no IPv4 one', async () => {
+    const { resolve } = resolverOf(['2606:4700:4700::1111'])
+    const spy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('ok'))
+    await safeFetch('http://v6.example.test:8080/hook', {}, { allowPrivate: false, timeoutMs: 2000, resolve })
+    expect(String(spy.mock.calls[0]![0])).toBe('http://[2606:4700:4700::1111]:8080/hook')
+  })
+
   it.each([
     ['the name resolves to loopback', [['127.0.0.1']]],
     ['one of its addresses is private', [['93.184.216.34', '10.0.0.7']]],
