@@ -8,7 +8,7 @@ import { apiPathOf, pathOf } from './pipeline'
  * Routes under /api that take a body without a session: sign-in and its kin, public pages, inbound
  * webhooks, and the SDK routes (their key may sit in the body; their own parser checks a header key
  * before reading and counts bytes). Every other body-taking route needs a session, so a request
- * carrying none is refused before its body is read. test/http/body-guard.test.ts checks this list
+ * carrying none is refused before its body is read. test/http/body-limits.test.ts checks this list
  * against the routes' auth guards.
  */
 const OPEN_ROUTES =
