@@ -43,6 +43,8 @@ const refused: [string, string][] = [
   ['.a { width: expression(alert(1)) }', 'expression( is not allowed'],
   ['.a { width: ex\\70 ression(alert(1)) }', 'expression( is not allowed'],
   ['.a { background: url(javascript:alert(1)) }', 'javascript: is not allowed'],
+  ['.a { background: url(JavaScript:alert(1)) }', 'javascript: is not allowed'],
+  ['.a { width: EXPRESSION (alert(1)) }', 'expression( is not allowed'],
   ['.a { behavior: url(x.htc) }', 'behavior is not allowed'],
   ['.a { -moz-binding: url(x.xml#b) }', '-moz-binding is not allowed'],
   ['body{}</style><script>alert(1)</script>', 'markup (<tag, </ or <!) is not allowed'],

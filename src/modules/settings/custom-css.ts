@@ -35,7 +35,7 @@ function unescapeCss(text: string): string {
 function problemInText(raw: string): string | null {
   const text = unescapeCss(raw)
   const script = SCRIPT_IN_VALUE.exec(text)
-  if (script) return `${script[1]!.replace(/\s*\($/, '(')} is not allowed`
+  if (script) return `${script[1]!.replace(/\s*\($/, '(').toLowerCase()} is not allowed`
   for (const m of text.matchAll(URL_FUNCTION)) {
     const target = (m[1] ?? m[2] ?? m[3] ?? '').trim()
     if (!DATA_IMAGE.test(target)) return 'url() is only allowed with a data:image (png, jpeg, gif or webp) URL'
