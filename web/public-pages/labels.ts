@@ -20,5 +20,8 @@ export const CATEGORY_LABELS: Record<string, string> = {
 
 export const PRIORITY_LABELS: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' }
 
+// One formatter for every call: toLocaleDateString builds a new one each time (~50 µs, 25 a page).
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+
 /** A date as players read it, e.g. "23 Nov 2026". */
-export const shortDate = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+export const shortDate = (iso: string): string => DAY.format(new Date(iso))
