@@ -4,6 +4,7 @@ import { createResource } from '../api/resource'
 import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
 import { currentSearch, navigate, type RouteProps } from '../router'
 import { BulkBar } from './BulkBar'
+import { lastOpened } from './last-opened'
 import { exportHref, hasFilters, listHref, listQueryString, parseListQuery, reportHref, withPage, type ListQuery } from './list-query'
 import { newReportsMessage } from './new-reports'
 import { usePermissions, useProjectLookups } from './project-lookups'
@@ -29,7 +30,14 @@ export function ReportListPage({ params }: RouteProps) {
   const { can } = usePermissions(slug)
   const fresh = useNewReports(slug)
 
-  const [cursor, setCursor] = useState(0)
+  // The cursor also lives in a ref: keys typed faster than the page re-renders (k then o) must act on
+  // the row the previous key moved to, not on the one last painted.
+  const cursorRef = useRef(0)
+  const [cursor, setCursorState] = useState(0)
+  const setCursor = (i: number) => {
+    cursorRef.current = i
+    setCursorState(i)
+  }
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [quick, setQuick] = useState<QuickEdit | null>(null)
   const [help, setHelp] = useState(false)
@@ -42,6 +50,13 @@ export function ReportListPage({ params }: RouteProps) {
 
   const page = list.data.value
   const bugs = page?.bugs ?? []
+  // Back from a report: the cursor goes to that report, so j/k carry on from where the user was.
+  useEffect(() => {
+    if (!page) return
+    const i = page.bugs.findIndex((b) => b.report_number === lastOpened.number)
+    if (i >= 0) setCursor(i)
+    lastOpened.number = null
+  }, [page])
   const go = (next: ListQuery, opts?: { replace?: boolean }) => navigate(listHref(slug, next), opts)
   const reload = () => {
     void list.reload()
@@ -53,16 +68,17 @@ export function ReportListPage({ params }: RouteProps) {
       if (!next.delete(n)) next.add(n)
       return next
     })
-  const targets = () => (selected.size > 0 ? [...selected] : bugs[cursor] ? [bugs[cursor]!.report_number] : [])
+  const current = () => bugs[cursorRef.current]
+  const targets = () => (selected.size > 0 ? [...selected] : current() ? [current()!.report_number] : [])
 
   // Rebuilt on every render and read through a ref, so a key pressed right after new rows are painted
   // already sees them (an effect-registered handler would still hold the previous render's rows).
   const dispatch = useRef<ReturnType<typeof createShortcutDispatcher<ListAction>> | null>(null)
   dispatch.current = createShortcutDispatcher(LIST_SHORTCUTS, {
-    next: () => setCursor((c) => Math.min(c + 1, Math.max(0, bugs.length - 1))),
-    previous: () => setCursor((c) => Math.max(c - 1, 0)),
-    select: () => bugs[cursor] && toggle(bugs[cursor]!.report_number),
-    open: () => bugs[cursor] && navigate(reportHref(slug, bugs[cursor]!.report_number, query)),
+    next: () => setCursor(Math.min(cursorRef.current + 1, Math.max(0, bugs.length - 1))),
+    previous: () => setCursor(Math.max(cursorRef.current - 1, 0)),
+    select: () => current() && toggle(current()!.report_number),
+    open: () => current() && navigate(reportHref(slug, current()!.report_number, query)),
     search: () => {
       searchRef.current?.focus()
       searchRef.current?.select()

@@ -6,6 +6,7 @@ import type { Member } from '../api/types'
 import { Async, Badge, formatDate, Page } from '../components'
 import { currentSearch, type RouteProps } from '../router'
 import { splitDescription } from './description-sections'
+import { lastOpened } from './last-opened'
 import { Linkified } from './Linkified'
 import { listFromReportSearch } from './list-query'
 import { useProjectLookups } from './project-lookups'
@@ -29,6 +30,9 @@ export function ReportPage({ params }: RouteProps) {
   const from = useMemo(() => listFromReportSearch(currentSearch.value), [currentSearch.value])
   const detail = useMemo(() => createResource((signal) => reportsApi.read(slug, number, signal)), [slug, number])
   const [version, setVersion] = useState(0)
+  useEffect(() => {
+    lastOpened.number = number
+  }, [number])
   useEffect(() => void detail.reload(), [detail])
   const lookups = useProjectLookups(slug)
   const members = lookups.members.data.value

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createShortcutDispatcher, describeKeys, isTypingTarget, LIST_SHORTCUTS, type KeyEventLike } from './shortcuts'
+import { createShortcutDispatcher, describeKeys, isTypingTarget, LIST_SHORTCUTS, REPORT_SHORTCUTS, type KeyEventLike } from './shortcuts'
 
 const setup = () => {
   const calls: string[] = []
@@ -71,5 +71,13 @@ describe('list shortcut dispatcher', () => {
     expect(isTypingTarget({ tagName: 'INPUT', getAttribute: () => 'email' })).toBe(true)
     expect(isTypingTarget({ tagName: 'INPUT', type: 'radio' })).toBe(false)
     expect(isTypingTarget(null)).toBe(false)
+  })
+
+  it('the report page walks the list with j/k, goes back with u and shows help with ?', () => {
+    const calls: string[] = []
+    const dispatch = createShortcutDispatcher(REPORT_SHORTCUTS, { next: () => calls.push('next'), previous: () => calls.push('previous'), back: () => calls.push('back'), help: () => calls.push('help') })
+    for (const key of ['j', 'k', 'u', '?', 'x']) dispatch({ key, target: body })
+    dispatch({ key: 'j', target: { tagName: 'TEXTAREA' } })
+    expect(calls).toEqual(['next', 'previous', 'back', 'help'])
   })
 })

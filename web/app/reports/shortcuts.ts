@@ -32,6 +32,16 @@ export const LIST_SHORTCUTS: readonly Shortcut<ListAction>[] = [
   { action: 'help', keys: ['?'], description: 'Show these shortcuts' },
 ]
 
+export type ReportAction = 'next' | 'previous' | 'back' | 'help'
+
+/** The report page's shortcuts: walk the list it was opened from without going back to it. */
+export const REPORT_SHORTCUTS: readonly Shortcut<ReportAction>[] = [
+  { action: 'next', keys: ['j'], description: 'Open the next report of the list' },
+  { action: 'previous', keys: ['k'], description: 'Open the previous report of the list' },
+  { action: 'back', keys: ['u'], description: 'Back to the list' },
+  { action: 'help', keys: ['?'], description: 'Show these shortcuts' },
+]
+
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week'])
 
 /** Whether keys pressed in `target` are the user's typing (inputs, text areas, selects, editable content). */
