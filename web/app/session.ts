@@ -2,6 +2,7 @@
 import { computed, signal } from '@preact/signals'
 import { api, ApiError } from './api/client'
 import type { EffectivePermissions, Me, PermissionKey, ProjectSummary, Theme } from './api/types'
+import type { ServerInfoResponse } from '../../src/docs/responses/public'
 
 /** undefined while loading, null when signed out. */
 export const me = signal<Me | null | undefined>(undefined)
@@ -37,14 +38,10 @@ export async function loadProjects(): Promise<void> {
   projects.value = await api.get<ProjectSummary[]>('/projects')
 }
 
-/** Billing routes other than the subscription answer 400 "billing is not configured" without Stripe. */
+/** Whether billing is configured, from the server's public info (the billing screens exist only then). */
 async function probeBilling(): Promise<void> {
-  try {
-    await api.get('/billing/pending-downgrade', { redirectOn401: false })
-    billingConfigured.value = true
-  } catch (err) {
-    billingConfigured.value = !(err instanceof ApiError && /not configured/i.test(err.message)) && (err as ApiError).status !== 403
-  }
+  const info = await api.get<ServerInfoResponse>('/server-info', { redirectOn401: false }).catch(() => null)
+  billingConfigured.value = info?.billing_configured ?? false
 }
 
 /** Names of the permissions, for "you need …" reasons. */

@@ -61,9 +61,17 @@ export type RoadmapResponse = z.output<typeof RoadmapResponse>
 export type MaintenanceResponse = z.output<typeof MaintenanceResponse>
 export type HealthResponse = z.output<typeof HealthResponse>
 
+export const ServerInfoResponse = z.object({
+  version: z.string(),
+  billing_configured: z.boolean().describe('Stripe billing is set up: plans can be bought; else the operator sets them'),
+  sign_in: z.object({ google: z.boolean(), apple: z.boolean() }).describe('Social sign-ins the server accepts identity tokens for'),
+})
+export type ServerInfoResponse = z.output<typeof ServerInfoResponse>
+
 export const publicDocs: OperationDocs = {
   'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` when the database is unreachable' },
   'GET /api/maintenance/active': { data: MaintenanceResponse },
+  'GET /api/server-info': { data: ServerInfoResponse },
   'GET /api/tracker/{slug}': { data: PublicTrackerResponse },
   'GET /api/tracker/{slug}/bugs/{number}': { data: PublicBugResponse },
   'POST /api/tracker/{slug}/bugs/{number}/vote': { data: VoteResponse, errors: [403] },

@@ -1,0 +1,19 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+
+let t: TestApp
+afterEach(() => t.close())
+
+describe('GET /api/server-info', () => {
+  it('tells a signed-out client whether billing and social sign-in are configured, and nothing secret', async () => {
+    t = createTestApp()
+    const plain = await t.request('GET', '/api/server-info')
+    expect(plain.status).toBe(200)
+    expect(plain.body.data).toEqual({ version: '0.0.0-test', billing_configured: false, sign_in: { google: false, apple: false } })
+    t.close()
+    t = createTestApp({ env: { GLITCHBOX_STRIPE_SECRET_KEY: 'sk_test_secret', GLITCHBOX_GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com' } })
+    const configured = await t.request('GET', '/api/v1/server-info')
+    expect(configured.body.data).toEqual({ version: '0.0.0-test', billing_configured: true, sign_in: { google: true, apple: false } })
+    expect(JSON.stringify(configured.body)).not.toContain('sk_test_secret')
+  })
+})
