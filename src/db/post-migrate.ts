@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { reportCountsSql } from '../modules/reports/reports.counts'
+import { analyticsTriggersSql } from '../modules/analytics/analytics.triggers'
 import { publicTrackerIndexSql } from '../modules/public/public.indexes'
 import { reportsFtsSql } from '../modules/reports/reports.fts'
 import { backfillOpenTitleTerms, openTitleTermsSql, OPEN_TITLE_TERMS_TABLE } from '../modules/sdk/open-title-terms'
@@ -9,7 +10,7 @@ import { backfillWithdrawnFiles, withdrawnFilesSql, WITHDRAWN_FILES_TABLE } from
  * Idempotent SQL that drizzle-kit cannot express (FTS5 virtual tables, WITHOUT ROWID tables, triggers),
  * declared by each domain beside its tables and applied after every migration run.
  */
-export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitleTermsSql, ...withdrawnFilesSql, ...publicTrackerIndexSql]
+export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitleTermsSql, ...withdrawnFilesSql, ...publicTrackerIndexSql, ...analyticsTriggersSql]
 
 /** Run once, right after `postMigrationSql` first creates `table`: fills an index added to a database that already had rows. */
 export const postMigrationBackfills: { table: string; run: (sqlite: Database) => void }[] = [

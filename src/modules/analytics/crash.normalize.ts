@@ -1,0 +1,50 @@
+/** Text normalizations behind crash groups and log-stack lines (README "Analytics" states them). */
+
+const FRAME_MAX = 200
+const LOG_LINE_MAX = 200
+
+/** The lines of a `--- <name> ---` section of an auto-filed description, or null when absent. */
+export function sectionLines(description: string, name: 'Stack Trace' | 'Recent Logs'): string[] | null {
+  if (!description.includes('---')) return null
+  const m = new RegExp(`---\\s*${name.replace(' ', '\\s*')}\\s*---([\\s\\S]*?)(?=\\n\\s*---\\s*[A-Za-z][A-Za-z ]*---|$)`, 'i').exec(description)
+  return m ? m[1]!.split('\n').map((l) => l.trim()).filter(Boolean) : null
+}
+
+/**
+ * The top stack frame: the first line of the Stack Trace section, else the first description line
+ * starting with `at `; with addresses (`0x…`), line and column numbers (`:12`, `:12:5`, `line 12`)
+ * and IL offsets (`[0x…]`, `+ 0x…`) removed, whitespace collapsed, at most 200 characters.
+ */
+export function topFrame(description: string): string {
+  const lines = sectionLines(description, 'Stack Trace') ?? description.split('\n').map((l) => l.trim()).filter((l) => /^at\s/.test(l))
+  const first = lines[0]
+  if (!first) return ''
+  return first
+    .replace(/\[0x[0-9a-f]+\]/gi, '')
+    .replace(/\+\s*0x[0-9a-f]+/gi, '')
+    .replace(/0x[0-9a-f]+/gi, '')
+    .replace(/\bline\s*\d+/gi, '')
+    .replace(/:\d+(?::\d+)?/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([)\]])/g, '$1')
+    .trim()
+    .slice(0, FRAME_MAX)
+}
+
+/**
+ * A recent-log line as grouped by /log-stack: a leading `[timestamp]` or time removed, every digit run
+ * replaced by `#`, hex addresses by `0x#`, whitespace collapsed, at most 200 characters.
+ */
+export function normalizeLogLine(line: string): string {
+  return line
+    .replace(/^\s*\[[^\]]*\d{1,2}:\d{2}[^\]]*\]\s*/, '')
+    .replace(/^\s*\d{1,4}[-/:.]\d{1,2}[-/:.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\s*/, '')
+    .replace(/0x[0-9a-f]+/gi, '0x#')
+    .replace(/\d+/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, LOG_LINE_MAX)
+}
+
+/** A report counts as a crash report when its category is `crash` or it carries an error type. */
+export const isCrashReport = (r: { category: string; errorType: string }): boolean => r.category === 'crash' || r.errorType !== ''
