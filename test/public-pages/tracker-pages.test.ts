@@ -108,6 +108,24 @@ describe('GET /tracker/{slug}', () => {
     expect(listed((await tracker('?status=bogus')).body)).toHaveLength(25)
   })
 
+  it('counts up to 1,000 matches ("1000+ reports") and still pages past them', async () => {
+    for (let i = 0; i < 1010; i++) createReportIn(t, project, { title: `Bug ${i}` })
+    await enable()
+    const first = await tracker()
+    expect(first.body).toContain('1000+ reports')
+    expect(first.body).not.toContain('Page 1 of')
+    expect(first.body).toContain(`<a href="/tracker/${project.slug}?page=2" rel="next">`)
+    const p40 = await tracker('?page=40')
+    expect(listed(p40.body)).toHaveLength(25)
+    expect(p40.body).toContain('rel="next"')
+    const last = await tracker('?page=41')
+    expect(listed(last.body)).toHaveLength(10)
+    expect(last.body).not.toContain('rel="next"')
+    expect(last.body).toContain('rel="prev"')
+    // The API keeps its own cap: the exact total below 10,000.
+    expect((await t.request('GET', `/api/tracker/${project.slug}`)).body.data.total).toBe(1010)
+  }, 60_000)
+
   it('ignores search and filters the tracker does not allow', async () => {
     createReportIn(t, project, { title: 'Zeppelin bug' })
     createReportIn(t, project, { title: 'Other bug' })

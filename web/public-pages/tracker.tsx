@@ -32,6 +32,8 @@ export interface TrackerFilters {
   page: number
 }
 
+const TRACKER_PAGE = 25
+
 /** The tracker URL with these filters (empty ones left out), e.g. for paging links. */
 export function trackerHref(slug: string, f: Partial<TrackerFilters>): string {
   const qs = new URLSearchParams()
@@ -125,6 +127,8 @@ export interface TrackerPageProps {
 export function TrackerPage(p: TrackerPageProps) {
   const back = trackerHref(p.o.slug, p.f)
   const filtered = !!(p.f.q || p.f.status || p.f.category)
+  // Past a capped count the page count is unknown: a full page may have a next one.
+  const hasNext = p.f.page < p.totalPages || (p.totalCapped && p.bugs.length === TRACKER_PAGE)
   return (
     <>
       <h1>{p.title}</h1>
@@ -141,7 +145,7 @@ export function TrackerPage(p: TrackerPageProps) {
         {p.total}
         {p.totalCapped ? '+' : ''} {p.total === 1 ? 'report' : 'reports'}
         {filtered ? ' match' : ''}
-        {p.totalPages > 1 ? ` · page ${p.f.page} of ${p.totalPages}` : ''}
+        {p.totalPages > 1 || p.f.page > 1 ? ` · page ${p.f.page}${p.totalCapped ? '' : ` of ${p.totalPages}`}` : ''}
       </p>
       {p.bugs.length === 0 ? (
         <p class="card">{filtered ? 'No report matches these filters.' : 'No reports yet.'}</p>
@@ -166,7 +170,7 @@ export function TrackerPage(p: TrackerPageProps) {
           ))}
         </ol>
       )}
-      {p.totalPages > 1 && (
+      {(p.totalPages > 1 || p.f.page > 1) && (
         <nav class="pager" aria-label="Pages">
           {p.f.page > 1 ? (
             <a href={trackerHref(p.o.slug, { ...p.f, page: p.f.page - 1 })} rel="prev">
@@ -176,9 +180,10 @@ export function TrackerPage(p: TrackerPageProps) {
             <span />
           )}
           <span>
-            Page {p.f.page} of {p.totalPages}
+            Page {p.f.page}
+            {p.totalCapped ? '' : ` of ${p.totalPages}`}
           </span>
-          {p.f.page < p.totalPages ? (
+          {hasNext ? (
             <a href={trackerHref(p.o.slug, { ...p.f, page: p.f.page + 1 })} rel="next">
               Next page →
             </a>

@@ -33,6 +33,11 @@ type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
 
 const DEFAULT_BRAND: Branding = { name: 'Glitchbox', logoUrl: '', accent: safeColor('') }
 const NUMBER = /^[1-9][0-9]{0,9}$/
+/**
+ * The tracker page counts matches up to this many ("1000+ reports"): past it a sparse filter or a
+ * common search word made the count walk most of a large project's index. Pages past it still load.
+ */
+const PAGE_COUNT_CAP = 1000
 
 interface PageOptions {
   status?: number
@@ -169,7 +174,7 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!settings.allow_search) f.q = undefined
         if (!settings.show_status_filter) f.status = undefined
         if (!settings.show_categories) f.category = undefined
-        const list = listTracker(db, params.slug, f)
+        const list = listTracker(db, params.slug, f, PAGE_COUNT_CAP)
         const voted = settings.allow_upvotes ? votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voterOf(request, server)) : new Set<number>()
         const title = settings.page_title || `${brand.name} known issues`
         const description = settings.page_description || `Known issues and bug reports for ${project.name}`

@@ -104,8 +104,11 @@ function publicTrackerSettings({ enabled: _, ...rest }: TrackerSettings) {
 // row from the table to check `is_private`; this one answers from the index alone.
 const publicIndex = sql`${reports} indexed by reports_public_upvotes_idx`
 
-/** One page of the public tracker: most upvoted first, then newest (filing order); search and category filters only where allowed. */
-export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery) {
+/**
+ * One page of the public tracker: most upvoted first, then newest (filing order); search and category
+ * filters only where allowed. The total is counted up to `countCap` (the HTML page asks for less).
+ */
+export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery, countCap = COUNT_CAP) {
   const { project, settings } = enabledTracker(db, slug)
   const conds: SQL[] = [publicReportsOf(project.id)]
   if (query.status) conds.push(eq(reports.status, query.status))
@@ -131,14 +134,14 @@ export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery) {
   const rows = db.select(publicColumns).from(reports).where(inArray(reports.seq, pageSeqs)).orderBy(desc(reports.upvotes), desc(reports.seq)).all()
   // Counted up to COUNT_CAP + 1 rows, as the team list does: an exact COUNT read every public report
   // of the project (~100 ms at 100,000). Past the cap the answer says `total: 10000, total_capped: true`.
-  const matching = db.select({ one: sql`1` }).from(source).where(where).limit(COUNT_CAP + 1).as('matching')
+  const matching = db.select({ one: sql`1` }).from(source).where(where).limit(countCap + 1).as('matching')
   const counted = db.select({ n: count() }).from(matching).get()!.n
-  const total = Math.min(counted, COUNT_CAP)
+  const total = Math.min(counted, countCap)
   return {
     settings: publicTrackerSettings(settings),
     bugs: rows.map((r) => publicBug(r, settings)),
     total,
-    ...(counted > COUNT_CAP ? { total_capped: true } : {}),
+    ...(counted > countCap ? { total_capped: true } : {}),
     page,
     limit: TRACKER_PAGE_SIZE,
     total_pages: Math.ceil(total / TRACKER_PAGE_SIZE),
