@@ -1,7 +1,15 @@
 /** The search syntax, explained beside the search box (a disclosure: keyboard and screen-reader friendly). */
 export function SearchHelp() {
   return (
-    <details class="search-help">
+    <details
+      class="search-help"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && e.currentTarget.open) {
+          e.currentTarget.open = false
+          e.currentTarget.querySelector('summary')?.focus()
+        }
+      }}
+    >
       <summary>Search syntax</summary>
       <div class="search-help-body" role="note" aria-label="Search syntax">
         <p>Searches titles and descriptions. Every word must match, unless two are joined by OR.</p>
