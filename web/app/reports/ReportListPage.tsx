@@ -1,7 +1,8 @@
 import './reports.css'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
+import type { PermissionKey } from '../api/types'
+import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner, toast } from '../components'
 import { currentSearch, navigate, type RouteProps } from '../router'
 import { BulkBar } from './BulkBar'
 import { lastOpened } from './last-opened'
@@ -27,7 +28,7 @@ export function ReportListPage({ params }: RouteProps) {
   const lookups = useProjectLookups(slug)
   const members = lookups.members.data.value
   const labels = lookups.labels.data.value
-  const { can } = usePermissions(slug)
+  const { reason } = usePermissions(slug)
   const fresh = useNewReports(slug)
 
   // The cursor also lives in a ref: keys typed faster than the page re-renders (k then o) must act on
@@ -69,6 +70,12 @@ export function ReportListPage({ params }: RouteProps) {
       return next
     })
   const current = () => bugs[cursorRef.current]
+  /** Opens the e/a/l dialog, or says which permission is missing (the server would answer 403). */
+  const quickEdit = (mode: QuickEdit, needs: PermissionKey[]) => {
+    const why = needs.map(reason).find(Boolean)
+    if (why) toast(why, 'info')
+    else if (targets().length > 0) setQuick(mode)
+  }
   const targets = () => (selected.size > 0 ? [...selected] : current() ? [current()!.report_number] : [])
 
   // Rebuilt on every render and read through a ref, so a key pressed right after new rows are painted
@@ -83,9 +90,9 @@ export function ReportListPage({ params }: RouteProps) {
       searchRef.current?.focus()
       searchRef.current?.select()
     },
-    status: () => can('bugs.edit') && targets().length > 0 && setQuick('status'),
-    assign: () => can('bugs.assign') && targets().length > 0 && setQuick('assign'),
-    label: () => can('labels.manage') && targets().length > 0 && setQuick('label'),
+    status: () => quickEdit('status', ['bugs.edit']),
+    assign: () => quickEdit('assign', ['bugs.edit', 'bugs.assign']),
+    label: () => quickEdit('label', ['labels.manage']),
     help: () => setHelp(true),
   })
   useEffect(() => {
