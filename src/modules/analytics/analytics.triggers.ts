@@ -16,8 +16,9 @@ export const analyticsTriggersSql = [
     ${dims('old', -1, 'AND old.deleted_at IS NULL')}
     ${dims('new', 1, 'AND new.deleted_at IS NULL')}
   END`,
+  // Reports deleted with their project (a cascade) have no counts left to keep: the project's rows go with it.
   `CREATE TRIGGER IF NOT EXISTS analytics_dims_ad AFTER DELETE ON reports WHEN old.deleted_at IS NULL BEGIN
-    ${dims('old', -1)}
+    ${dims('old', -1, 'AND EXISTS (SELECT 1 FROM projects WHERE id = old.project_id)')}
   END`,
   `CREATE TRIGGER IF NOT EXISTS analytics_resolved_au AFTER UPDATE OF status ON reports
     WHEN new.status = 'resolved' AND old.status <> 'resolved' AND new.deleted_at IS NULL BEGIN
