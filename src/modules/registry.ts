@@ -1,8 +1,10 @@
+import { analyticsModule } from './analytics/analytics.module'
 import { attachmentsModule } from './attachments/attachments.module'
 import { authModule } from './auth/auth.module'
 import { billingModule } from './billing/billing.module'
 import { changelogModule } from './changelog/changelog.module'
 import { commentsModule } from './comments/comments.module'
+import { integrationsModule } from './integrations/integrations.module'
 import { labelsModule } from './labels/labels.module'
 import { maintenanceModule } from './maintenance/maintenance.module'
 import type { DomainModule } from './module'
@@ -13,6 +15,7 @@ import { publicModule } from './public/public.module'
 import { reportsModule } from './reports/reports.module'
 import { retentionModule } from './retention/retention.module'
 import { sdkModule } from './sdk/sdk.module'
+import { steamModule } from './steam/steam.module'
 import { settingsModule } from './settings/settings.module'
 import { teamModule } from './team/team.module'
 import { webhooksModule } from './webhooks/webhooks.module'
@@ -35,9 +38,12 @@ export const modules: DomainModule[] = [
   settingsModule,
   changelogModule,
   webhooksModule,
+  integrationsModule,
   notificationsModule,
   teamModule,
   permissionsModule,
   billingModule,
   retentionModule,
+  analyticsModule,
+  steamModule,
 ]

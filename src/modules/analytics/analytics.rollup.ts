@@ -16,7 +16,7 @@ import {
   analyticsVersionPlayers,
   analyticsVersions,
 } from './analytics.table'
-import { PERF_METRICS } from './perf.metrics'
+import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 
 /** Rows per step: one step holds the write lock for a few milliseconds. */
 const STEP = 2_000
@@ -135,6 +135,7 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
       .select({
         rowid: sql<number>`${perfSnapshots}.rowid`,
         projectId: perfSnapshots.projectId,
+        reportId: perfSnapshots.reportId,
         gameVersion: sql<string>`coalesce(${reports.gameVersion}, '')`,
         platform: sql<string>`coalesce(${reports.platform}, '')`,
         fps: perfSnapshots.fps,
@@ -154,8 +155,9 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
         const raw = s[m.field]
         if (raw === null || !Number.isFinite(raw)) continue
         const value = m.round(raw)
-        const key = `${s.projectId}|${s.gameVersion}|${s.platform}|${m.key}|${value}`
-        const b = buckets.get(key) ?? { projectId: s.projectId, gameVersion: s.gameVersion, platform: s.platform, metric: m.key, value, count: 0 }
+        const metric = s.reportId ? m.key : `${SCENE_LOAD}${m.key}`
+        const key = `${s.projectId}|${s.gameVersion}|${s.platform}|${metric}|${value}`
+        const b = buckets.get(key) ?? { projectId: s.projectId, gameVersion: s.gameVersion, platform: s.platform, metric, value, count: 0 }
         b.count++
         buckets.set(key, b)
       }

@@ -118,7 +118,7 @@ export const analyticsLogLines = sqliteTable(
 /**
  * Performance samples per project, game version, platform and metric, as a histogram of rounded
  * values (fps to 1, milliseconds to 0.1, megabytes to 1, seconds to 0.01): percentiles are exact over
- * the rounded values. Scene-load samples (no report) count under version and platform `''`.
+ * the rounded values. Samples without a report (scene loads) count under `scene_load.<metric>`.
  */
 export const analyticsPerfHistogram = sqliteTable(
   'analytics_perf_histogram',

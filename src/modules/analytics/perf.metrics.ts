@@ -6,6 +6,9 @@ export const PERF_METRICS = [
   { key: 'load_time_sec', field: 'loadTimeSec', round: (v: number) => Math.round(v * 100) / 100 },
 ] as const
 
+/** Metric-name prefix of samples without a report (scene loads), kept apart from the report samples. */
+export const SCENE_LOAD = 'scene_load.'
+
 export type PerfMetric = (typeof PERF_METRICS)[number]['key']
 
 /** Nearest-rank percentile of a histogram sorted by value: the first value whose cumulative count reaches ceil(p × n). */

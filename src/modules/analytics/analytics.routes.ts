@@ -1,0 +1,98 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { requireFeature } from '../billing/plans'
+import { crashGroupsQuery, daysQuery, regressionBody, regressionsQuery, versionQuery } from './analytics.schemas'
+import { churnRisk } from './churn.service'
+import { badDeploy, crashAnalytics, crashGroups } from './crash.service'
+import { decideRegression, detectRegressions, listRegressions } from './regressions.service'
+import { releaseHealth, versionHealth } from './release-health.service'
+import { triage } from './triage.service'
+import { accountProjects, dashboard, satisfaction, usage } from './usage.service'
+
+const tags = ['Analytics']
+const view = 'analytics.view' as const
+
+/** Spec 4.11: dashboard, usage, crashes, release health, regressions, triage, churn and satisfaction. Numbers defined in README "Analytics". */
+export const analyticsRoutes = (deps: AppDeps) => {
+  const now = () => deps.clock.now()
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get('/analytics/dashboard', ({ account }) => dashboard(deps.db, account.id, now()), {
+      accountPermission: view,
+      detail: { tags, summary: "Across the account's projects: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
+    })
+    .get('/usage', ({ account }) => usage(deps.db, account.id, accountProjects(deps.db, account.id).map((p) => p.id), now()), {
+      accountPermission: view,
+      detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects; stored bytes" },
+    })
+    .get('/projects/:slug/usage', ({ account, project }) => usage(deps.db, account.id, [project.id], now()), {
+      project: view,
+      detail: { tags, summary: "The project's reports and sessions today, in 7 and 30 days; the account's stored bytes" },
+    })
+    .get('/projects/:slug/crash-analytics', ({ project, query }) => crashAnalytics(deps.db, project.id, now(), query.days), {
+      project: view,
+      query: daysQuery,
+      detail: { tags, summary: 'Crash reports and crash-free session rate per version, platform and day' },
+    })
+    .get('/projects/:slug/bad-deploy', ({ project }) => badDeploy(deps.db, project.id), {
+      project: view,
+      detail: { tags, summary: 'The two newest versions with 10+ ended sessions compared (two-proportion z-test, p < 0.05)' },
+    })
+    .get(
+      '/projects/:slug/crash-groups',
+      ({ project, account, query }) => {
+        requireFeature(account.plan, 'crash_groups')
+        return crashGroups(deps.db, project.id, { limit: query.limit, version: query.version })
+      },
+      { project: view, query: crashGroupsQuery, detail: { tags, summary: 'Crash and error reports grouped by error type and normalized top frame (tier 2)' } },
+    )
+    .get('/projects/:slug/release-health', ({ project }) => releaseHealth(deps.db, project.id, now()), {
+      project: view,
+      detail: { tags, summary: 'Per version: sessions, crash-free rate, reports, players, 7-day adoption share' },
+    })
+    .get('/projects/:slug/release-health/version', ({ project, query }) => versionHealth(deps.db, project.id, now(), query.version, query.days), {
+      project: view,
+      query: versionQuery,
+      detail: { tags, summary: "One version's daily series and top crash groups (400 for an unknown version)" },
+    })
+    .get('/projects/:slug/regressions/detect', ({ project }) => detectRegressions(deps.db, project.id), {
+      project: view,
+      detail: { tags, summary: 'Suggested regressions: a resolved report and a newer similar one from a later version' },
+    })
+    .get('/projects/:slug/regressions', ({ project, query }) => listRegressions(deps.db, project.id, query.status), {
+      project: view,
+      query: regressionsQuery,
+      detail: { tags, summary: 'Confirmed and dismissed regressions' },
+    })
+    .post(
+      '/projects/:slug/regressions',
+      ({ project, user, body, set }) => {
+        const r = decideRegression(deps, project.id, user.id, body)
+        set.status = r.created ? 201 : 200
+        return r.regression
+      },
+      { project: view, body: regressionBody, detail: { tags, summary: 'Confirm or dismiss a regression pair (dismissed pairs are not suggested again)' } },
+    )
+    .get(
+      '/projects/:slug/bugs/:number/triage',
+      ({ project, account, params }) => {
+        requireFeature(account.plan, 'triage')
+        return triage(deps.db, project.id, params.number)
+      },
+      { project: view, detail: { tags, summary: 'Suggested priority, category, duplicates and assignee with reasons (tier 2)' } },
+    )
+    .get(
+      '/projects/:slug/churn-risk',
+      ({ project, account }) => {
+        requireFeature(account.plan, 'churn_risk')
+        return churnRisk(deps.db, project.id, now())
+      },
+      { project: view, detail: { tags, summary: 'Players at risk of leaving, with the reasons (tier 2)' } },
+    )
+    .get('/projects/:slug/satisfaction', ({ project, query }) => satisfaction(deps.db, project.id, now(), query.days), {
+      project: view,
+      query: daysQuery,
+      detail: { tags, summary: 'Satisfaction ratings: average, distribution and daily trend' },
+    })
+}

@@ -1,0 +1,128 @@
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { DAY } from '../../lib/clock'
+import { analyticsCrashGroups, analyticsCrashGroupVersions, analyticsDailyReports, analyticsVersions } from './analytics.table'
+import { newestFirst, twoProportionZTest } from './stats'
+import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+
+/** Significance threshold of the bad-deploy verdict. */
+export const BAD_DEPLOY_ALPHA = 0.05
+/** Ended sessions each compared version needs (spec 8). */
+export const BAD_DEPLOY_MIN_SESSIONS = 10
+
+/** Reports per UTC day, version and platform from `from` on (analytics_daily_reports). */
+export function reportDays(db: DbOrTx, projectId: string, from: string, version?: string) {
+  return db
+    .select({ day: analyticsDailyReports.day, game_version: analyticsDailyReports.gameVersion, platform: analyticsDailyReports.platform, reports: analyticsDailyReports.reports, crash_reports: analyticsDailyReports.crashReports })
+    .from(analyticsDailyReports)
+    .where(and(eq(analyticsDailyReports.projectId, projectId), gte(analyticsDailyReports.day, from), version === undefined ? undefined : eq(analyticsDailyReports.gameVersion, version)))
+    .all()
+}
+
+type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number }
+
+function rowsBy(db: DbOrTx, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string) {
+  const sessions = sumBy(sessionDays(db, projectId, from), key, ['started', 'ended', 'crashed'])
+  const reports = sumBy(reportDays(db, projectId, from), key, ['reports', 'crash_reports'])
+  const out = new Map<string, Row>()
+  for (const k of new Set([...sessions.keys(), ...reports.keys()])) {
+    const s = sessions.get(k)
+    const r = reports.get(k)
+    out.set(k, { sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0 })
+  }
+  return out
+}
+
+const withRate = (r: Row) => ({ ...r, crash_free_rate: crashFreeRate(r.ended, r.crashed) })
+
+/** `/crash-analytics`: crash reports and crash-free session rate per version, platform and day over the last `days` UTC days. */
+export function crashAnalytics(db: DbOrTx, projectId: string, now: Date, days: number) {
+  const dayList = lastDays(now, days)
+  const from = dayList[0]!
+  const byVersion = rowsBy(db, projectId, from, (r) => r.game_version)
+  const byPlatform = rowsBy(db, projectId, from, (r) => r.platform)
+  const byDay = rowsBy(db, projectId, from, (r) => r.day)
+  const total = [...byDay.values()].reduce<Row>((t, r) => ({ sessions: t.sessions + r.sessions, ended: t.ended + r.ended, crashed: t.crashed + r.crashed, reports: t.reports + r.reports, crash_reports: t.crash_reports + r.crash_reports }), { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0 })
+  const empty: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0 }
+  return {
+    days,
+    from,
+    to: dayList.at(-1)!,
+    totals: withRate(total),
+    by_version: [...byVersion].map(([game_version, r]) => ({ game_version, ...withRate(r) })).sort((a, b) => b.crash_reports - a.crash_reports || b.sessions - a.sessions),
+    by_platform: [...byPlatform].map(([platform, r]) => ({ platform, ...withRate(r) })).sort((a, b) => b.crash_reports - a.crash_reports || b.sessions - a.sessions),
+    daily: dayList.map((day) => ({ day, ...withRate(byDay.get(day) ?? empty) })),
+  }
+}
+
+/** Every version's all-time sessions and reports with when it was first seen; versions named `''` are left out. */
+export function versionTotals(db: DbOrTx, projectId: string) {
+  const rows = rowsBy(db, projectId, '1970-01-01', (r) => r.game_version)
+  const seen = new Map(db.select({ v: analyticsVersions.gameVersion, t: analyticsVersions.firstSeen }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.t.getTime()]))
+  return [...rows].filter(([v]) => v !== '').map(([version, r]) => ({ version, firstSeen: seen.get(version) ?? 0, ...r }))
+}
+
+/** `/bad-deploy`: the two newest versions with enough ended sessions, compared by crash-free rate (two-proportion z-test). */
+export function badDeploy(db: DbOrTx, projectId: string) {
+  const eligible = newestFirst(versionTotals(db, projectId).filter((v) => v.ended >= BAD_DEPLOY_MIN_SESSIONS))
+  const threshold = { alpha: BAD_DEPLOY_ALPHA, min_sessions: BAD_DEPLOY_MIN_SESSIONS, rule: `worse or better when the two-sided p-value < ${BAD_DEPLOY_ALPHA}` }
+  const describe = (v: (typeof eligible)[number]) => ({
+    version: v.version,
+    sessions: v.ended,
+    crashed: v.crashed,
+    crash_free_rate: crashFreeRate(v.ended, v.crashed),
+    reports: v.reports,
+    reports_per_100_sessions: round((v.reports / v.ended) * 100, 2),
+  })
+  if (eligible.length < 2) return { verdict: 'not_enough_data' as const, threshold, current: eligible[0] ? describe(eligible[0]) : null, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
+  const [current, previous] = [eligible[0]!, eligible[1]!]
+  const test = twoProportionZTest(previous.ended - previous.crashed, previous.ended, current.ended - current.crashed, current.ended)
+  const a = describe(current)
+  const b = describe(previous)
+  const verdict = test.p < BAD_DEPLOY_ALPHA ? (test.z < 0 ? ('worse' as const) : ('better' as const)) : ('no_difference' as const)
+  return {
+    verdict,
+    threshold,
+    current: a,
+    previous: b,
+    crash_free_rate_change: round(a.crash_free_rate! - b.crash_free_rate!, 4),
+    reports_per_100_change: round(a.reports_per_100_sessions - b.reports_per_100_sessions, 2),
+    z: round(test.z, 4),
+    p_value: round(test.p, 6),
+  }
+}
+
+/** `/crash-groups`: crash and error report groups, most reports first, with their versions; `version` narrows to one. */
+export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; version?: string }) {
+  const groups = o.version
+    ? db
+        .select({ g: analyticsCrashGroups, inVersion: analyticsCrashGroupVersions.count })
+        .from(analyticsCrashGroupVersions)
+        .innerJoin(analyticsCrashGroups, eq(analyticsCrashGroups.id, analyticsCrashGroupVersions.groupId))
+        .where(and(eq(analyticsCrashGroups.projectId, projectId), eq(analyticsCrashGroupVersions.gameVersion, o.version)))
+        .orderBy(desc(analyticsCrashGroupVersions.count), desc(analyticsCrashGroups.lastSeen))
+        .limit(o.limit)
+        .all()
+    : db.select({ g: analyticsCrashGroups, inVersion: sql<number | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
+  const ids = groups.map((r) => r.g.id)
+  const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
+  return groups.map(({ g, inVersion }) => ({
+    id: g.id,
+    error_type: g.errorType,
+    top_frame: g.frame,
+    sample_title: g.sampleTitle,
+    sample_report_number: g.sampleReportNumber,
+    count: g.count,
+    ...(inVersion !== null && { count_in_version: inVersion }),
+    affected_players: g.players,
+    first_seen: g.firstSeen.toISOString(),
+    last_seen: g.lastSeen.toISOString(),
+    versions: versions
+      .filter((v) => v.groupId === g.id)
+      .sort((a, b) => b.count - a.count || (a.gameVersion < b.gameVersion ? -1 : 1))
+      .map((v) => ({ game_version: v.gameVersion, count: v.count })),
+  }))
+}
+
+/** Days between now and `days` ago as a UTC day string (inclusive window start). */
+export const windowStart = (now: Date, days: number): string => dayOf(now.getTime() - (days - 1) * DAY)

@@ -1,0 +1,61 @@
+import { count, eq } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { badRequest } from '../../http/errors'
+import { analyticsVersionPlayers } from './analytics.table'
+import { crashGroups, reportDays, versionTotals } from './crash.service'
+import { newestFirst } from './stats'
+import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+
+const ADOPTION_DAYS = 7
+
+/** `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports, players, and its share of the last 7 days' sessions. */
+export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
+  const versions = newestFirst(versionTotals(db, projectId))
+  const players = new Map(
+    db.select({ v: analyticsVersionPlayers.gameVersion, n: count() }).from(analyticsVersionPlayers).where(eq(analyticsVersionPlayers.projectId, projectId)).groupBy(analyticsVersionPlayers.gameVersion).all().map((r) => [r.v, r.n]),
+  )
+  const recent = sumBy(sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
+  const recentTotal = [...recent.values()].reduce((s, r) => s + r.started, 0)
+  return {
+    adoption_days: ADOPTION_DAYS,
+    sessions_last_7_days: recentTotal,
+    versions: versions.map((v) => {
+      const last7 = recent.get(v.version)?.started ?? 0
+      return {
+        version: v.version,
+        first_seen: v.firstSeen ? new Date(v.firstSeen).toISOString() : null,
+        sessions: v.sessions,
+        ended_sessions: v.ended,
+        crashed_sessions: v.crashed,
+        crash_free_rate: crashFreeRate(v.ended, v.crashed),
+        reports: v.reports,
+        crash_reports: v.crash_reports,
+        players: players.get(v.version) ?? 0,
+        sessions_last_7_days: last7,
+        adoption_share: recentTotal ? round(last7 / recentTotal, 4) : null,
+      }
+    }),
+  }
+}
+
+/** `/release-health/version`: one version's daily series over the last `days` UTC days and its top crash groups; 400 for a version never seen. */
+export function versionHealth(db: DbOrTx, projectId: string, now: Date, version: string, days: number) {
+  const totals = versionTotals(db, projectId).find((v) => v.version === version)
+  if (!totals) throw badRequest(`version: unknown version "${version}"`)
+  const dayList = lastDays(now, days)
+  const sessions = sumBy(sessionDays(db, projectId, dayList[0]!, version), (r) => r.day, ['started', 'ended', 'crashed'])
+  const reports = sumBy(reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports'])
+  return {
+    version,
+    days,
+    sessions: totals.sessions,
+    crash_free_rate: crashFreeRate(totals.ended, totals.crashed),
+    reports: totals.reports,
+    daily: dayList.map((day) => {
+      const s = sessions.get(day)
+      const r = reports.get(day)
+      return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.ended ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0 }
+    }),
+    top_crash_groups: crashGroups(db, projectId, { limit: 10, version }),
+  }
+}

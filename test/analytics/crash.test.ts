@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createReportIn } from '../helpers/fixtures'
+import { addSessions, rollUp, setup } from './analytics-helpers'
+
+let close: (() => void) | undefined
+afterEach(() => close?.())
+
+describe('crash-free rate and crash analytics', () => {
+  it('counts ended sessions that did not crash over ended sessions, per version, platform and day', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    // 1.0.0 windows today: 10 ended, 2 crashed, 3 still open (not counted in the rate)
+    addSessions(t, project, { n: 13, open: 3, crashed: 2, version: '1.0.0', platform: 'windows' })
+    // 1.1.0 linux yesterday: 4 ended, 1 crashed
+    addSessions(t, project, { n: 4, crashed: 1, version: '1.1.0', platform: 'linux', daysAgo: 1 })
+    createReportIn(t, project, { title: 'Crash on load', description: 'x', category: 'crash', gameVersion: '1.0.0', platform: 'windows' })
+    createReportIn(t, project, { title: 'Wrong colour', description: 'x', category: 'visual', gameVersion: '1.1.0', platform: 'linux' })
+    rollUp(t)
+    const res = await get('/crash-analytics?days=7')
+    expect(res.status).toBe(200)
+    const d = res.body.data
+    // total: ended 14, crashed 3 → 11/14
+    expect(d.totals).toMatchObject({ sessions: 17, ended: 14, crashed: 3, crash_free_rate: Math.round((11 / 14) * 1e4) / 1e4, reports: 2, crash_reports: 1 })
+    const v100 = d.by_version.find((v: any) => v.game_version === '1.0.0')
+    expect(v100).toMatchObject({ sessions: 13, ended: 10, crashed: 2, crash_free_rate: 0.8, crash_reports: 1 })
+    expect(d.by_platform.find((p: any) => p.platform === 'linux')).toMatchObject({ ended: 4, crashed: 1, crash_free_rate: 0.75, reports: 1, crash_reports: 0 })
+    expect(d.daily).toHaveLength(7)
+    expect(d.daily.at(-1)).toMatchObject({ day: '2026-01-05', ended: 10, crash_free_rate: 0.8 })
+    expect(d.daily.at(-2)).toMatchObject({ day: '2026-01-04', ended: 4, crash_free_rate: 0.75 })
+    expect(d.daily[0]).toMatchObject({ day: '2025-12-30', ended: 0, crash_free_rate: null })
+  })
+
+  it.each(['0', '91', 'abc', '2.5'])('answers 400 naming days for days=%s', async (days) => {
+    const { t, get } = await setup()
+    close = t.close
+    const res = await get(`/crash-analytics?days=${days}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error).toContain('days')
+  })
+})
+
+describe('bad deploy', () => {
+  it('compares the two newest semantic versions with 10+ ended sessions by a two-proportion z-test', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    addSessions(t, project, { n: 100, crashed: 10, version: '1.9.0', daysAgo: 3 })
+    addSessions(t, project, { n: 100, crashed: 25, version: '1.10.0', daysAgo: 1 })
+    // newer by semver but only 9 ended sessions: not eligible
+    addSessions(t, project, { n: 9, version: '1.11.0' })
+    for (let i = 0; i < 5; i++) createReportIn(t, project, { title: `Bug ${i}`, description: 'x', gameVersion: '1.10.0' })
+    createReportIn(t, project, { title: 'Old bug', description: 'x', gameVersion: '1.9.0' })
+    rollUp(t)
+    const d = (await get('/bad-deploy')).body.data
+    // By hand: old 90/100, new 75/100; pooled p = 165/200 = 0.825;
+    // se = sqrt(0.825 * 0.175 * (1/100 + 1/100)) = sqrt(0.0028875) = 0.0537355;
+    // z = (0.75 - 0.90) / 0.0537355 = -2.79145; Φ(2.79145) = 0.997376 (normal table) → p = 2 * (1 - 0.997376) = 0.005248.
+    expect(d.current).toMatchObject({ version: '1.10.0', sessions: 100, crashed: 25, crash_free_rate: 0.75, reports: 5, reports_per_100_sessions: 5 })
+    expect(d.previous).toMatchObject({ version: '1.9.0', sessions: 100, crash_free_rate: 0.9, reports_per_100_sessions: 1 })
+    expect(d.crash_free_rate_change).toBe(-0.15)
+    expect(d.reports_per_100_change).toBe(4)
+    expect(d.z).toBeCloseTo(-2.7915, 3)
+    expect(d.p_value).toBeCloseTo(0.005248, 4)
+    expect(d.verdict).toBe('worse')
+    expect(d.threshold).toMatchObject({ alpha: 0.05, min_sessions: 10 })
+  })
+
+  it('says no_difference when p >= 0.05 and not_enough_data with one eligible version', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    addSessions(t, project, { n: 20, crashed: 2, version: 'alpha', daysAgo: 2 })
+    rollUp(t)
+    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null })
+    // Non-semantic names: first-seen order. beta 18/20 vs alpha 18/20: z = 0, p = 1.
+    addSessions(t, project, { n: 20, crashed: 2, version: 'beta', daysAgo: 1 })
+    rollUp(t)
+    const d = (await get('/bad-deploy')).body.data
+    expect(d).toMatchObject({ verdict: 'no_difference', current: { version: 'beta' }, previous: { version: 'alpha' }, z: 0, p_value: 1 })
+  })
+})
+
+describe('crash groups (tier 2)', () => {
+  it('groups crash and error reports by error type and top frame without line numbers and addresses', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    const desc = (line: number, addr: string) => `Boom\n--- Stack Trace ---\nat Game.Player.Update () [0x${addr}] in Player.cs:${line}\nat Game.Loop ()\n--- Recent Logs ---\nloaded`
+    createReportIn(t, project, { title: '[Error] NullReferenceException: a', description: desc(10, '00a1'), gameVersion: '1.0', playerId: 'p1', source: 'system' })
+    createReportIn(t, project, { title: '[Error] NullReferenceException: b', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p2', source: 'system' })
+    createReportIn(t, project, { title: '[Error] NullReferenceException: c', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p1', source: 'system' })
+    createReportIn(t, project, { title: 'Game freezes', description: 'no trace', category: 'crash', gameVersion: '1.1' })
+    createReportIn(t, project, { title: 'Typo in menu', description: 'no trace', category: 'ui' })
+    rollUp(t)
+    const res = await get('/crash-groups')
+    expect(res.status).toBe(200)
+    expect(res.body.data).toHaveLength(2)
+    expect(res.body.data[0]).toMatchObject({
+      error_type: 'NullReferenceException',
+      top_frame: 'at Game.Player.Update () in Player.cs',
+      count: 3,
+      affected_players: 2,
+      sample_title: '[Error] NullReferenceException: c',
+      versions: [
+        { game_version: '1.1', count: 2 },
+        { game_version: '1.0', count: 1 },
+      ],
+    })
+    expect(res.body.data[1]).toMatchObject({ error_type: '', top_frame: '', count: 1, affected_players: 0 })
+  })
+
+  it('is 403 on the free plan and 200 on pro', async () => {
+    for (const [plan, status] of [
+      ['free', 403],
+      ['pro', 200],
+    ] as const) {
+      const { t, get } = await setup(plan)
+      const res = await get('/crash-groups')
+      t.close()
+      expect(res.status).toBe(status)
+    }
+  })
+})
