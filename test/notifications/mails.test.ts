@@ -45,6 +45,8 @@ describe('new report mails', () => {
     const [mail] = outbox(t)
     expect(mail!.subject).toBe('[Space Game] New report #1: Crash on load')
     expect(mail!.text).toContain('Ada filed a new report in Space Game.')
+    // The link opens the report in the dashboard (a URL the web app serves).
+    expect(mail!.text).toContain(`http://glitchbox.test/projects/${project.slug}/reports/1`)
     expect(mail!.html).toContain('<html>')
     expect(mail!.html).toContain('Crash on load')
   })
@@ -58,6 +60,7 @@ describe('new report mails', () => {
     expect(recipients(t, /New report/)).toEqual(emails(owner, ada, bob, cy))
     const mail = outbox(t)[0]!
     expect(mail.text).toContain('A player filed a new report')
+    expect(mail.text).toContain(`http://glitchbox.test/projects/${project.slug}/reports/1`)
     expect(mail.html).not.toContain('<script>')
     expect(mail.html).toContain('&#60;script&#62;')
   })

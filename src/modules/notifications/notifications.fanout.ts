@@ -12,6 +12,7 @@ import type { PreferenceKey } from './notifications.schemas'
 import { type Recipient, recipientsFor } from './notifications.service'
 import { reportSubscriptions } from './notifications.table'
 import { unsubscribeToken } from './notifications.tokens'
+import { reportPageUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 
@@ -52,7 +53,7 @@ function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): void {
   const who = actor ? (actor.displayName ?? actor.name) : null
   const ref = `#${r.reportNumber} ${r.title}`
   const tag = `[${project.name}]`
-  const link = { label: 'Open the report', url: `${deps.config.publicUrl}/projects/${project.slug}/bugs/${r.reportNumber}` }
+  const link = { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, project.slug, r.reportNumber) }
   const followers = () => {
     const ids = tx.select({ id: reportSubscriptions.userId }).from(reportSubscriptions).where(eq(reportSubscriptions.reportId, r.id)).all().map((s) => s.id)
     return r.assignedTo ? [...new Set([...ids, r.assignedTo])] : ids

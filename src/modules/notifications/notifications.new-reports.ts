@@ -9,6 +9,7 @@ import { reports } from '../reports/reports.table'
 import { mailEach } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
 import { recipientsFor } from './notifications.service'
+import { reportPageUrl, reportListUrl } from '../reports/report-links'
 
 export const NEW_REPORTS_KIND = 'notifications.new-reports'
 /** Reports listed in one mail; the rest are counted. */
@@ -56,14 +57,13 @@ function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): void {
   const [{ total }] = tx.select({ total: count() }).from(reports).where(inWindow).all() as [{ total: number }]
   const to = recipientsFor(tx, { accountId: project.accountId, userIds: 'all', preference: 'email_bug_created' })
   const tag = `[${project.name}]`
-  const projectUrl = `${deps.config.publicUrl}/projects/${project.slug}`
   if (total === 1) {
     const r = listed[0]!
     mailEach(deps, tx, to, 'email_bug_created', () => ({
       subject: `${tag} New report #${r.reportNumber}: ${r.title}`,
       intro: `A player filed a new report in ${project.name}.`,
       body: [`#${r.reportNumber} ${r.title}`, `Priority: ${r.priority} · Category: ${r.category}${r.platform ? ` · Platform: ${r.platform}` : ''}`, r.description.slice(0, 500)],
-      link: { label: 'Open the report', url: `${projectUrl}/bugs/${r.reportNumber}` },
+      link: { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, project.slug, r.reportNumber) },
     }))
     return
   }
@@ -71,7 +71,7 @@ function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): void {
     subject: `${tag} ${total} new reports`,
     intro: `Players filed ${total} new reports in ${project.name} within a minute.`,
     body: [...listed.map((r) => `#${r.reportNumber} ${r.title} (${r.priority}, ${r.category})`), ...(total > LISTED ? [`…and ${total - LISTED} more.`] : [])],
-    link: { label: 'Open the reports', url: `${projectUrl}/bugs` },
+    link: { label: 'Open the reports', url: reportListUrl(deps.config.publicUrl, project.slug) },
   }))
 }
 

@@ -9,6 +9,7 @@ import { projects } from '../projects/projects.table'
 import { metricValue } from './alerts.service'
 import { countNewReports } from './hourly-counts'
 import { alertRules } from './workflow.table'
+import { reportListUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 const HOUR = 3600_000
@@ -53,7 +54,7 @@ export function evaluateAlerts(deps: Deps): string[] {
         subject: `[${project.name}] Alert: ${METRIC_NAMES[rule.metric]} at ${value}`,
         intro: `In ${project.name}, ${what}.`,
         body: [],
-        link: { label: 'Open the reports', url: `${deps.config.publicUrl}/projects/${project.slug}/reports` },
+        link: { label: 'Open the reports', url: reportListUrl(deps.config.publicUrl, project.slug) },
       }))
     })
     if (fires) fired.push(rule.id)

@@ -6,6 +6,7 @@ import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
 import { reports } from '../reports/reports.table'
 import { dueNotices } from './workflow.table'
+import { reportPageUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 
@@ -43,7 +44,7 @@ export function noticeOverdueReports(deps: Deps): number {
         subject: `[${r.projectName}] Overdue: #${r.number} ${r.title}`,
         intro: `#${r.number} ${r.title} was due ${r.dueDate!.toISOString().slice(0, 16).replace('T', ' ')} UTC and is not resolved yet.`,
         body: [],
-        link: { label: 'Open the report', url: `${deps.config.publicUrl}/projects/${r.slug}/reports/${r.number}` },
+        link: { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, r.slug, r.number) },
       }))
       tx.insert(dueNotices).values({ reportId: r.id, dueDate: r.dueDate!, sentAt: now }).onConflictDoNothing().run()
     }

@@ -9,6 +9,7 @@ import { recipientsFor } from '../notifications/notifications.service'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 import { reportSla } from './workflow.table'
+import { reportPageUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config' | 'jobs'>
 /** Clocks marked per run and part; a larger backlog is worked off over the next minutes. */
@@ -40,7 +41,7 @@ function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | '
     subject: `[${r.projectName}] SLA breached: #${r.number} ${r.title}`,
     intro: `#${r.number} ${r.title} missed its SLA for ${what}, due ${due.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     body: [],
-    link: { label: 'Open the report', url: `${deps.config.publicUrl}/projects/${r.slug}/reports/${r.number}` },
+    link: { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, r.slug, r.number) },
   }))
 }
 
