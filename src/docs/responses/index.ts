@@ -12,6 +12,7 @@ import { publicDocs } from './public'
 import { reportsDocs } from './reports'
 import { sdkDocs } from './sdk'
 import { settingsDocs } from './settings'
+import { steamDocs } from './steam'
 import { teamDocs } from './team'
 import { webhooksDocs } from './webhooks'
 import { workflowDocs } from './workflow'
@@ -30,6 +31,7 @@ export * from './public'
 export * from './reports'
 export * from './sdk'
 export * from './settings'
+export * from './steam'
 export * from './team'
 export * from './webhooks'
 export * from './workflow'
@@ -52,4 +54,5 @@ export const operationDocs: OperationDocs = {
   ...teamDocs,
   ...permissionsDocs,
   ...billingDocs,
+  ...steamDocs,
 }

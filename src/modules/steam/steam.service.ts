@@ -1,0 +1,89 @@
+import { eq } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badGateway, conflict, notFound } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { recordAudit } from '../activity/activity.service'
+import { SteamError } from './steam.client'
+import type { ConnectSteamBody } from './steam.schemas'
+import { syncReviews } from './steam.sync'
+import { steamApps } from './steam.table'
+
+export const SYNC_KIND = 'steam.sync'
+
+interface ProjectRef {
+  id: string
+  accountId: string
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+/** The project's Steam app, or 404. */
+export function steamAppOf(db: DbOrTx, projectId: string) {
+  const app = db.select().from(steamApps).where(eq(steamApps.projectId, projectId)).get()
+  if (!app) throw notFound('Steam is not connected to this project')
+  return app
+}
+
+/** The connection as the API shows it. */
+export function steamView(app: typeof steamApps.$inferSelect) {
+  return {
+    id: app.id,
+    app_id: app.appId,
+    store_url: `https://store.steampowered.com/app/${app.appId}/`,
+    sync_enabled: app.syncEnabled,
+    last_sync_at: iso(app.lastSyncAt),
+    created_at: app.createdAt.toISOString(),
+    updated_at: app.updatedAt.toISOString(),
+  }
+}
+
+/** Enqueues an import of the app's reviews, at most one per app and hour. */
+export function enqueueSync(deps: Pick<AppDeps, 'jobs' | 'clock'>, tx: DbOrTx, appRowId: string): void {
+  const hour = Math.floor(deps.clock.now().getTime() / 3_600_000)
+  deps.jobs.enqueue(tx, { kind: SYNC_KIND, payload: { steamAppId: appRowId }, idempotencyKey: `${SYNC_KIND}:${appRowId}:${hour}` })
+}
+
+/** Connects the project to a Steam app; the first import is queued when sync is on. 409 when one is connected. */
+export function connectSteam(deps: AppDeps, project: ProjectRef, actorId: string, body: ConnectSteamBody) {
+  if (deps.db.select({ id: steamApps.id }).from(steamApps).where(eq(steamApps.projectId, project.id)).get()) {
+    throw conflict('Steam is already connected to this project; change it with PATCH or remove it first')
+  }
+  const now = deps.clock.now()
+  const id = newId()
+  const syncEnabled = body.sync_enabled ?? true
+  deps.db.transaction((tx) => {
+    tx.insert(steamApps).values({ id, projectId: project.id, appId: body.app_id, syncEnabled, createdBy: actorId, createdAt: now, updatedAt: now }).run()
+    if (syncEnabled) enqueueSync(deps, tx, id)
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.connected', target: id, details: { app_id: body.app_id } })
+  })
+  return steamView(steamAppOf(deps.db, project.id))
+}
+
+/** Turns the hourly import on or off. */
+export function updateSteam(deps: AppDeps, project: ProjectRef, body: { sync_enabled: boolean }) {
+  const app = steamAppOf(deps.db, project.id)
+  deps.db.update(steamApps).set({ syncEnabled: body.sync_enabled, updatedAt: deps.clock.now() }).where(eq(steamApps.id, app.id)).run()
+  return { message: body.sync_enabled ? 'Steam sync enabled' : 'Steam sync disabled' }
+}
+
+/** Disconnects Steam; imported reviews are kept and shown again if the same app is connected later. */
+export function deleteSteam(deps: AppDeps, project: ProjectRef, actorId: string) {
+  const app = steamAppOf(deps.db, project.id)
+  deps.db.transaction((tx) => {
+    tx.delete(steamApps).where(eq(steamApps.id, app.id)).run()
+    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.disconnected', target: app.id, details: { app_id: app.appId } })
+  })
+  return { message: 'Steam disconnected' }
+}
+
+/** Imports reviews now; 502 with Steam's answer when it refuses or cannot be reached. */
+export async function syncNow(deps: AppDeps, projectId: string) {
+  const app = steamAppOf(deps.db, projectId)
+  try {
+    return await syncReviews(deps, app)
+  } catch (err) {
+    if (err instanceof SteamError) throw badGateway(err.message)
+    throw err
+  }
+}
