@@ -1,0 +1,231 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badGateway, badRequest, notFound } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { recordAudit } from '../activity/activity.service'
+import { type PlanKey, requireFeature } from '../billing/plans'
+import { encryptSecret, secretHint } from './credentials.crypto'
+import { contextOf, releaseHeld } from './integrations.delivery'
+import type { CreateIntegrationBody, TargetsBody, UpdateIntegrationBody } from './integrations.schemas'
+import { integrationAttempts, integrationDeliveries, integrations } from './integrations.table'
+import { PROVIDERS, providerInfo, providerInfos } from './providers/catalog'
+import { type Provider, type ProviderContext, ProviderError } from './providers/provider.types'
+
+interface ProjectRef {
+  id: string
+  accountId: string
+  slug: string
+  name: string
+}
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger'>
+const DELIVERIES_LISTED = 50
+
+/** `GET /integrations/providers`: every provider with its events, plan, credential and config fields. */
+export function providersView() {
+  return providerInfos().map((p) => ({
+    key: p.key,
+    name: p.name,
+    kind: p.kind,
+    events: p.events,
+    default_events: p.defaultEvents,
+    ...(p.plan && { plan: p.plan }),
+    default_min_priority: p.defaultMinPriority,
+    credential: p.credential,
+    config: p.config,
+    available: p.key in PROVIDERS,
+  }))
+}
+
+/** A connectable provider; 404 for an unknown key, 403 when `plan` lacks it, 400 for one this server cannot connect yet. */
+function providerOf(key: string, plan?: PlanKey): Provider {
+  const info = providerInfo(key)
+  if (!info) throw notFound(`unknown provider ${key}`)
+  if (plan && info.key === 'jira') requireFeature(plan, 'jira')
+  const p = PROVIDERS[key]
+  if (!p) throw badRequest(`the ${info.name} integration is not available on this server yet`)
+  return p
+}
+
+const view = (r: typeof integrations.$inferSelect) => ({
+  id: r.id,
+  provider: r.provider,
+  provider_name: providerInfo(r.provider)?.name ?? r.provider,
+  kind: providerInfo(r.provider)?.kind ?? null,
+  name: r.name,
+  secret_hint: r.secretHint,
+  event_types: r.eventTypes,
+  min_priority: r.minPriority,
+  config: r.config,
+  is_active: r.isActive,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+})
+
+/** The project's connections, oldest first, optionally of one provider; the credential never leaves. */
+export function listIntegrations(db: DbOrTx, projectId: string, provider?: string) {
+  return db
+    .select()
+    .from(integrations)
+    .where(and(eq(integrations.projectId, projectId), provider ? eq(integrations.provider, provider) : undefined))
+    .orderBy(integrations.createdAt, sql`rowid`)
+    .all()
+    .map(view)
+}
+
+/** The event types a provider takes, in its order; its defaults when none are given; 400 naming the strangers. */
+function eventTypesFor(p: Provider, requested: string[] | undefined): string[] {
+  if (requested === undefined) return p.defaultEvents
+  const unknown = requested.filter((e) => !(p.events as string[]).includes(e))
+  if (unknown.length) throw badRequest(`event_types: ${p.name} does not take ${unknown.join(', ')} (it takes ${p.events.join(', ')})`)
+  return p.events.filter((e) => requested.includes(e))
+}
+
+/** `ctx` without the config, for validation. */
+const bare = (deps: Deps, secret: string) => ({ deps, secret })
+
+/** Creates a connection: provider, plan, credential and config checked, the credential encrypted; with an audit entry. */
+export async function createIntegration(deps: Deps, project: ProjectRef, plan: PlanKey, actorId: string, providerKey: string, body: CreateIntegrationBody) {
+  const p = providerOf(providerKey, plan)
+  const eventTypes = eventTypesFor(p, body.event_types)
+  const config = await p.validate(bare(deps, body.secret), body.config ?? {})
+  const id = newId()
+  const secretEnc = await encryptSecret(deps.config.dataDir, body.secret, id)
+  const now = deps.clock.now()
+  const name = body.name ?? p.name
+  const minPriority = body.min_priority ?? p.defaultMinPriority
+  deps.db.transaction((tx) => {
+    tx.insert(integrations)
+      .values({ id, projectId: project.id, provider: p.key, name, secretEnc, secretHint: secretHint(body.secret), eventTypes, minPriority, config, createdBy: actorId, createdAt: now, updatedAt: now })
+      .run()
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.created', target: id, details: { provider: p.key, name, event_types: eventTypes, min_priority: minPriority } })
+  })
+  return { id }
+}
+
+function findIntegration(db: DbOrTx, projectId: string, providerKey: string, id: string) {
+  const row = db
+    .select()
+    .from(integrations)
+    .where(and(eq(integrations.id, id), eq(integrations.projectId, projectId), eq(integrations.provider, providerKey)))
+    .get()
+  if (!row) throw notFound('integration not found')
+  return row
+}
+
+/** Changes a connection; `is_active` pauses it or resumes it (releasing held retries). Audit entry names the changed fields. */
+export async function updateIntegration(deps: Deps, project: ProjectRef, plan: PlanKey, actorId: string, providerKey: string, id: string, body: UpdateIntegrationBody) {
+  const row = findIntegration(deps.db, project.id, providerKey, id)
+  // Resuming needs the plan that carries the provider (an account may have moved down since).
+  const p = providerOf(providerKey, body.is_active ? plan : undefined)
+  const changed = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined)
+  if (!changed.length) throw badRequest('no valid fields to update (name, secret, event_types, min_priority, config, is_active)')
+  const set: Partial<typeof integrations.$inferInsert> = {}
+  if (body.secret !== undefined || body.config !== undefined) {
+    const secret = body.secret ?? (await contextOf(deps, row)).secret
+    set.config = await p.validate(bare(deps, secret), body.config ?? row.config)
+    if (body.secret !== undefined) {
+      set.secretEnc = await encryptSecret(deps.config.dataDir, body.secret, row.id)
+      set.secretHint = secretHint(body.secret)
+    }
+  }
+  if (body.name !== undefined) set.name = body.name
+  if (body.event_types !== undefined) set.eventTypes = eventTypesFor(p, body.event_types)
+  if (body.min_priority !== undefined) set.minPriority = body.min_priority
+  if (body.is_active !== undefined) set.isActive = body.is_active
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(integrations).set({ ...set, updatedAt: now }).where(eq(integrations.id, row.id)).run()
+    if (body.is_active && !row.isActive) releaseHeld(tx, row.id, now)
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
+  })
+  return { message: body.is_active === false ? 'Integration paused' : body.is_active && !row.isActive ? 'Integration resumed' : 'Integration updated' }
+}
+
+/** Deletes a connection with its deliveries (queued ones find nothing and stop); links it made stay on the reports. */
+export function deleteIntegration(deps: Deps, project: ProjectRef, actorId: string, providerKey: string, id: string) {
+  const row = findIntegration(deps.db, project.id, providerKey, id)
+  deps.db.transaction((tx) => {
+    tx.delete(integrations).where(eq(integrations.id, row.id)).run()
+    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.deleted', target: row.id, details: { provider: row.provider, name: row.name } })
+  })
+  return { message: 'Integration deleted' }
+}
+
+/** Runs a provider call for a route: the tool's refusal becomes a 502 carrying its answer. */
+async function viaProvider<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof ProviderError) throw badGateway(err.message)
+    throw err
+  }
+}
+
+/** The targets a pasted credential (or a saved connection's) reaches; 502 when the tool refuses it. */
+export async function listTargets(deps: Deps, project: ProjectRef, providerKey: string, body: TargetsBody) {
+  const p = providerOf(providerKey)
+  if (!p.targets) throw badRequest(`${p.name} has no targets to pick: the credential names the destination`)
+  let ctx: ProviderContext
+  if (body.secret) ctx = { deps, secret: body.secret, config: body.config ?? {} }
+  else if (body.id) {
+    const row = findIntegration(deps.db, project.id, providerKey, body.id)
+    ctx = { ...(await contextOf(deps, row)), config: { ...row.config, ...body.config } }
+  } else throw badRequest('secret or id is required')
+  return viaProvider(() => p.targets!(ctx))
+}
+
+/** Posts a test message (chat) or checks the credential and target; 502 with the tool's answer when it refuses. */
+export async function testIntegration(deps: Deps, project: ProjectRef, providerKey: string, id: string) {
+  const row = findIntegration(deps.db, project.id, providerKey, id)
+  const p = providerOf(providerKey)
+  const ctx = await contextOf(deps, row)
+  return { message: await viaProvider(() => p.test(ctx, { slug: project.slug, name: project.name })) }
+}
+
+/** `/sync` runs a store's review import now; stores are not built yet, so every other kind answers 400. */
+export function syncIntegration(deps: Deps, project: ProjectRef, providerKey: string, id: string): never {
+  findIntegration(deps.db, project.id, providerKey, id)
+  const info = providerInfo(providerKey)!
+  if (info.kind !== 'store') throw badRequest(`sync is for store providers (google_play, app_store), not ${info.name}`)
+  throw badRequest(`the ${info.name} import is not available on this server yet`)
+}
+
+/** The 50 most recent deliveries of a connection, newest first, each with its attempts and the provider's answers. */
+export function listIntegrationDeliveries(db: DbOrTx, projectId: string, providerKey: string, id: string) {
+  findIntegration(db, projectId, providerKey, id)
+  const rows = db
+    .select()
+    .from(integrationDeliveries)
+    .where(eq(integrationDeliveries.integrationId, id))
+    .orderBy(desc(integrationDeliveries.createdAt), sql`rowid desc`)
+    .limit(DELIVERIES_LISTED)
+    .all()
+  const attempts = rows.length
+    ? db
+        .select()
+        .from(integrationAttempts)
+        .where(inArray(integrationAttempts.deliveryId, rows.map((r) => r.id)))
+        .orderBy(integrationAttempts.deliveryId, integrationAttempts.attempt)
+        .all()
+    : []
+  const iso = (d: Date | null) => (d ? d.toISOString() : null)
+  return rows.map((d) => ({
+    id: d.id,
+    event: d.event,
+    action: d.action,
+    report_id: d.reportId,
+    status: d.status,
+    attempt_count: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    response: d.response,
+    next_attempt_at: iso(d.nextAttemptAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
+    attempts: attempts
+      .filter((a) => a.deliveryId === d.id)
+      .map((a) => ({ attempt: a.attempt, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error, response: a.response, created_at: iso(a.createdAt) })),
+  }))
+}

@@ -1,0 +1,74 @@
+import { badRequest } from '../../../http/errors'
+import { callProvider, checkedWebhookUrl, expectOk } from './provider-http'
+import { chatMessage, type ChatMessage } from './chat-message'
+import type { DeliveryInput, Provider, ProviderContext } from './provider.types'
+
+const NAME = 'Microsoft Teams'
+
+/**
+ * Hosts of Teams workflow webhooks (Power Automate's "when a Teams webhook request is received"):
+ * older flows answer on `*.logic.azure.com`, newer ones on `*.powerplatform.com` or `*.powerautomate.com`.
+ * The retired Office 365 connector URLs (`*.webhook.office.com`) are refused.
+ */
+const WORKFLOW_HOSTS = ['logic.azure.com', 'powerplatform.com', 'powerautomate.com', 'flow.microsoft.com']
+
+const isWorkflowHost = (host: string) => WORKFLOW_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))
+
+/** A message as an Adaptive Card in the envelope workflow webhooks take. */
+export function teamsBody(m: ChatMessage) {
+  const body: Record<string, unknown>[] = [{ type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true }]
+  if (m.facts.length) body.push({ type: 'FactSet', facts: m.facts.map(([title, value]) => ({ title, value })) })
+  if (m.text) body.push({ type: 'TextBlock', text: m.text, wrap: true })
+  const card = {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: '1.4',
+    body,
+    ...(m.link && { actions: [{ type: 'Action.OpenUrl', title: m.link.label, url: m.link.url }] }),
+  }
+  return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] }
+}
+
+async function post(ctx: ProviderContext, m: ChatMessage) {
+  // A workflow webhook answers 202 Accepted; a refused call answers JSON `{error: {code, message}}`.
+  const a = expectOk(NAME, await callProvider(ctx, NAME, ctx.secret, { method: 'POST', body: JSON.stringify(teamsBody(m)) }, { userUrl: true }))
+  return { statusCode: a.status, response: a.text }
+}
+
+/** Microsoft Teams through a workflow webhook: each subscribed event as an Adaptive Card with a link to the report. */
+export const teams: Provider = {
+  key: 'teams',
+  name: NAME,
+  kind: 'chat',
+  events: ['bug_created', 'bug_updated', 'comment_added', 'digest'],
+  defaultEvents: ['bug_created', 'bug_updated'],
+  defaultMinPriority: 'low',
+  credential: {
+    label: 'Workflow webhook URL',
+    help: 'In the Teams channel, open Workflows, pick "Send webhook alerts to a channel" (or "Post to a channel when a webhook request is received") and copy the URL it shows.',
+    url: 'https://support.microsoft.com/office/create-incoming-webhooks-with-workflows-for-microsoft-teams-8ae491c7-0394-4861-ba59-055e33f75498',
+  },
+  config: {},
+  async validate(ctx) {
+    let url: URL
+    try {
+      url = new URL(ctx.secret.trim())
+    } catch {
+      throw badRequest('secret must be the workflow webhook URL')
+    }
+    // The operator's GLITCHBOX_PROVIDER_URL_TEAMS stands for where Teams lives (a proxy, a test fake).
+    const override = ctx.deps.config.providerUrls.teams
+    const trusted = override !== undefined && new URL(override).origin === url.origin
+    if (!trusted && (url.protocol !== 'https:' || !isWorkflowHost(url.hostname.toLowerCase()))) {
+      throw badRequest(`secret must be a Teams workflow webhook URL (https on ${WORKFLOW_HOSTS.map((h) => `*.${h}`).join(', ')}); connector URLs are retired`)
+    }
+    await checkedWebhookUrl(ctx, ctx.secret)
+    return {}
+  },
+  async test(ctx, project) {
+    await post(ctx, chatMessage({ event: 'test', action: 'post', payload: { project: { id: '', ...project }, at: 0 } }, ctx.deps.config.publicUrl))
+    return 'Test message posted to Microsoft Teams'
+  },
+  actionsFor: () => ['post'],
+  deliver: (ctx, input: DeliveryInput) => post(ctx, chatMessage(input, ctx.deps.config.publicUrl)),
+}
