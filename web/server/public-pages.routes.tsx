@@ -10,7 +10,7 @@ import { sdkCallerOf } from '../../src/http/sdk-callers'
 import { publishedEntries } from '../../src/modules/changelog/changelog.service'
 import { projects } from '../../src/modules/projects/projects.table'
 import { listTracker, publicProjectInfo, trackerBug } from '../../src/modules/public/public.service'
-import { type TrackerQuery, trackerQuery } from '../../src/modules/public/public.schemas'
+import type { TrackerQuery } from '../../src/modules/public/public.schemas'
 import { roadmapOf } from '../../src/modules/public/roadmap.service'
 import { type Voter, votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
@@ -26,6 +26,7 @@ import { NotFoundPage } from '../public-pages/not-found'
 import { RoadmapPage } from '../public-pages/roadmap'
 import { pageStyles, safeColor, safeCustomCss } from '../public-pages/styles'
 import { ReportFiledPage, ReportFormPage, type ReportFormValues, ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
+import { filtersFrom, scriptResponse, voteOrIgnore } from './public-pages.helpers'
 import { htmlSecurityHeaders } from './security-headers'
 import { voteScriptUrl, webScript } from './static-assets'
 
@@ -57,7 +58,8 @@ export function publicPagesRoutes(deps: AppDeps) {
   const { db, config } = deps
   const submitRepo = createSubmitRepository(db)
   const writes = new WriteBatcher(db)
-  const apiKeyOf = db.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, projects.id)).$dynamic()
+  // Read on the server only, to file as the SDK would: the key is never rendered.
+  const apiKeyOf = (projectId: string) => db.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, projectId)).get()?.apiKey
   const absolute = (path: string) => `${config.publicUrl}${path}`
   const budgetsFor = budgetRules(config)
 
@@ -145,7 +147,7 @@ export function publicPagesRoutes(deps: AppDeps) {
       category: typeof form.category === 'string' ? form.category : undefined,
       email: typeof form.email === 'string' ? form.email.trim() : '',
     }
-    const key = o.canReport ? apiKeyOf.where(eq(projects.id, project.id)).get()?.apiKey : undefined
+    const key = o.canReport ? apiKeyOf(project.id) : undefined
     const caller = key ? sdkCallerOf(db, key) : undefined
     if (!caller) throw new PageNotFound()
     const meta = { title: `Report a bug · ${brand.name}`, description: `Report a bug in ${project.name}`, url: absolute(path) }
@@ -275,42 +277,4 @@ export function publicPagesRoutes(deps: AppDeps) {
       // A fixed URL that game pages embed: cached briefly, revalidated by ETag.
       return scriptResponse(widget.body, widget.hash, 'public, max-age=300')
     })
-}
-
-/**
- * The tracker filters of a query string, each checked on its own: empty fields (the GET form sends
- * every select) and bad values (an old link, a typo) are dropped rather than refused.
- */
-function filtersFrom(query: Record<string, unknown>): TrackerQuery {
-  const out: Record<string, unknown> = {}
-  for (const key of ['status', 'category', 'q', 'page'] as const) {
-    const value = typeof query[key] === 'string' ? (query[key] as string).trim() : undefined
-    if (!value) continue
-    const one = trackerQuery.safeParse({ [key]: value })
-    if (one.success) out[key] = one.data[key]
-  }
-  return out as TrackerQuery
-}
-
-/** A vote through a form: 403 (voting off) sends the visitor back unchanged; 404 shows the 404 page. */
-function voteOrIgnore(vote: () => unknown): void {
-  try {
-    vote()
-  } catch (e) {
-    if (e instanceof AppError && e.status === 403) return
-    throw e
-  }
-}
-
-function scriptResponse(body: Uint8Array<ArrayBuffer>, hash: string, cacheControl: string): Response {
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': cacheControl,
-      etag: `"${hash}"`,
-      'x-content-type-options': 'nosniff',
-      // Game pages on other origins load the widget.
-      'cross-origin-resource-policy': 'cross-origin',
-    },
-  })
 }
