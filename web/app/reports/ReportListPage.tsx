@@ -97,8 +97,9 @@ export function ReportListPage({ params }: RouteProps) {
   })
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      // A dialog open on top of the list has the keyboard to itself.
-      if (document.querySelector('dialog[open]')) return
+      // A modal dialog keeps the focus inside it, so its keys are its own (the `open` attribute itself
+      // lingers for a moment after the dialog was dismissed, so it is no guide).
+      if (e.target instanceof Element && e.target.closest('dialog')) return
       dispatch.current?.(e)
     }
     document.addEventListener('keydown', onKey)

@@ -52,7 +52,8 @@ export function ReportNeighbours({ slug, number, from }: { slug: string; number:
   })
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!document.querySelector('dialog[open]')) dispatch.current?.(e)
+      // Keys typed inside a dialog (it keeps the focus while open) are the dialog's.
+      if (!(e.target instanceof Element && e.target.closest('dialog'))) dispatch.current?.(e)
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)

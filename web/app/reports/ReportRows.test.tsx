@@ -23,6 +23,7 @@ const bug = (n: number, over: Partial<ReportListItem> = {}): ReportListItem => (
   labels: [],
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
+  sla: null,
   ...over,
 })
 
