@@ -6,6 +6,12 @@ export const ReportPriority = z.enum(['critical', 'high', 'medium', 'low'])
 export const ReportCategory = z.enum(['crash', 'visual', 'gameplay', 'performance', 'audio', 'ui', 'network', 'other'])
 export const ReportLabel = z.object({ id: z.string(), name: z.string(), color: z.string() })
 
+const SlaPart = z.object({ state: z.enum(['ok', 'at_risk', 'breached', 'met']), due_at: isoDate, met_at: isoDate.nullable() }).nullable()
+export const ReportSla = z
+  .object({ state: z.enum(['ok', 'at_risk', 'breached']), response: SlaPart, resolve: SlaPart })
+  .nullable()
+  .describe('The SLA clock: at_risk in the last 20% of a window, breached past due; null when no rule applied')
+
 export const ReportListItem = z.object({
   id: uuid,
   report_number: z.number().int(),
@@ -24,6 +30,7 @@ export const ReportListItem = z.object({
   labels: z.array(ReportLabel),
   created_at: isoDate,
   updated_at: isoDate,
+  sla: ReportSla,
 })
 
 export const ReportListResponse = z.object({
@@ -65,13 +72,25 @@ export const ReportComment = z.object({
   created_at: isoDate,
 })
 
+export const LinkedReport = z.object({ id: z.string(), number: z.number().int(), title: z.string(), status: ReportStatus })
+export const Dependency = z.object({
+  id: z.string(),
+  relationship: z.enum(['blocks', 'blocked_by']).describe('Seen from the report in the path'),
+  report: LinkedReport,
+  created_at: isoDate,
+})
+export const CustomFieldValue = z.object({ field_id: z.string(), name: z.string(), field_type: z.string(), value: z.unknown().describe('Typed by field_type; null when unset') })
+
 export const ReportDetailResponse = z.object({
   bug: Report.extend({
     perf_snapshot_count: z.number().int().describe('Performance snapshots the game sent with this report'),
     replay_count: z.number().int().describe('Session replays of this report'),
+    blocked_by: z.array(LinkedReport).describe('Unresolved reports blocking this one'),
   }),
   comments: z.array(ReportComment),
   labels: z.array(ReportLabel),
+  dependencies: z.array(Dependency),
+  custom_fields: z.array(CustomFieldValue),
 })
 export const BulkUpdateResponse = z.object({ updated: z.number().int() })
 export const BulkDeleteResponse = z.object({ deleted: z.number().int() })

@@ -1,13 +1,9 @@
 import * as z from 'zod'
 import { isoDate, MessageResponse, type OperationDocs } from './common'
-import { ReportCategory, ReportPriority, ReportStatus } from './reports'
+import { CustomFieldValue, Dependency, ReportCategory, ReportPriority, ReportStatus } from './reports'
 
-export const Dependency = z.object({
-  id: z.string(),
-  relationship: z.enum(['blocks', 'blocked_by']).describe('Seen from the report in the path'),
-  report: z.object({ id: z.string(), number: z.number().int(), title: z.string(), status: ReportStatus }),
-  created_at: isoDate,
-})
+export { Dependency }
+
 export const DependencyListResponse = z.array(Dependency)
 export const DueDateResponse = z.object({ due_date: isoDate.nullable() })
 
@@ -20,7 +16,7 @@ export const CustomField = z.object({
   created_at: isoDate,
 })
 export const CustomFieldListResponse = z.array(CustomField)
-export const CustomFieldValuesResponse = z.array(z.object({ field_id: z.string(), name: z.string(), field_type: z.string(), value: z.unknown().describe('Typed by field_type; null when unset') }))
+export const CustomFieldValuesResponse = z.array(CustomFieldValue)
 
 export const ReportTemplate = z.object({
   id: z.string(),
