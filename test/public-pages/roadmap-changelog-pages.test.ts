@@ -42,6 +42,7 @@ describe('GET /roadmap/{slug}', () => {
     expect(res.body).toContain('<h2 id="col-in_progress">In progress')
     expect(res.body).not.toContain('col-resolved')
     expect(res.body).toContain(`#${open.reportNumber} Sky flickers`)
+    expect(res.body).not.toContain(`href="/tracker/${project.slug}/${open.reportNumber}"`)
     expect(res.body).not.toContain('Private roadmap item')
     expect(res.body).toContain(`data-api="/api/roadmap/${project.slug}/bugs/${doing.reportNumber}/vote"`)
     const vote = await postForm(t, `/roadmap/${project.slug}/${doing.reportNumber}/vote`, {}, '192.0.2.1')
@@ -50,6 +51,14 @@ describe('GET /roadmap/{slug}', () => {
     const after = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
     expect(after.body).toContain('<span class="count">5</span>')
     expect(after.body).toContain('aria-pressed="true"')
+  })
+
+  it('links each item to its tracker page while the tracker is on', async () => {
+    const bug = createReportIn(t, project, { title: 'Linked item' })
+    await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
+    const res = await getPage(t, `/roadmap/${project.slug}`)
+    expect(res.body).toContain(`<a href="/tracker/${project.slug}/${bug.reportNumber}">#${bug.reportNumber} Linked item</a>`)
   })
 
   it('shows no vote buttons or counts when upvotes are hidden', async () => {

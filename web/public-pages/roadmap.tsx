@@ -7,7 +7,7 @@ export interface RoadmapColumn {
 }
 
 /** The public roadmap: one column per shown status; vote buttons when the roadmap shows upvotes. */
-export function RoadmapPage(p: { slug: string; title: string; description: string; showUpvotes: boolean; columns: RoadmapColumn[]; voted: Set<number> }) {
+export function RoadmapPage(p: { slug: string; title: string; description: string; showUpvotes: boolean; columns: RoadmapColumn[]; voted: Set<number>; linkToTracker: boolean }) {
   const self = `/roadmap/${encodeURIComponent(p.slug)}`
   return (
     <>
@@ -35,7 +35,13 @@ export function RoadmapPage(p: { slug: string; title: string; description: strin
                     )}
                     <div class="body">
                       <h3>
-                        #{b.report_number} {b.title}
+                        {p.linkToTracker ? (
+                          <a href={`/tracker/${encodeURIComponent(p.slug)}/${b.report_number}`}>
+                            #{b.report_number} {b.title}
+                          </a>
+                        ) : (
+                          `#${b.report_number} ${b.title}`
+                        )}
                       </h3>
                       <p class="meta">{CATEGORY_LABELS[b.category] ?? b.category}</p>
                     </div>

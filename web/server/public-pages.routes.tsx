@@ -236,7 +236,7 @@ export function publicPagesRoutes(deps: AppDeps) {
         const title = roadmap.settings.title || `${brand.name} roadmap`
         return page(
           { meta: { title, description: roadmap.settings.description || `What is being worked on in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, withVoteScript: roadmap.settings.show_upvotes, nav: navOf(project, params.slug, 'roadmap') },
-          <RoadmapPage slug={params.slug} title={title} description={roadmap.settings.description} showUpvotes={roadmap.settings.show_upvotes} columns={roadmap.columns} voted={voted} />,
+          <RoadmapPage slug={params.slug} title={title} description={roadmap.settings.description} showUpvotes={roadmap.settings.show_upvotes} columns={roadmap.columns} voted={voted} linkToTracker={readSettings(db, project.id, 'tracker').enabled} />,
         )
       }),
     )
