@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { addSessions, rollUp, setup } from './analytics-helpers'
 
@@ -28,6 +29,10 @@ describe('crash-free rate and crash analytics', () => {
     expect(d.daily.at(-1)).toMatchObject({ day: '2026-01-05', ended: 10, crash_free_rate: 0.8 })
     expect(d.daily.at(-2)).toMatchObject({ day: '2026-01-04', ended: 4, crash_free_rate: 0.75 })
     expect(d.daily[0]).toMatchObject({ day: '2025-12-30', ended: 0, crash_free_rate: null })
+    // Retention rolls up complete days and deletes their raw sessions: the numbers stay.
+    await rollUpTelemetry(t.sqlite, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
+    t.sqlite.run('DELETE FROM play_sessions WHERE started_at < ?', [Date.parse('2026-01-05T00:00:00Z')])
+    expect((await get('/crash-analytics?days=7')).body.data).toEqual(d)
   })
 
   it.each(['0', '91', 'abc', '2.5'])('answers 400 naming days for days=%s', async (days) => {

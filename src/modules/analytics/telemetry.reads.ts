@@ -11,7 +11,7 @@ export const lastDays = (now: Date, n: number): string[] => Array.from({ length:
 
 /** The last day the retention job rolled up (telemetry_daily_*), or null before its first run. */
 function rolledThrough(db: DbOrTx, rollup: 'events' | 'sessions'): string | null {
-  return db.get<{ through_day: string } | undefined>(sql`SELECT through_day FROM telemetry_rollup_state WHERE name = ${rollup}`)?.through_day ?? null
+  return db.all<{ through_day: string }>(sql`SELECT through_day FROM telemetry_rollup_state WHERE name = ${rollup}`)[0]?.through_day ?? null
 }
 
 /** The first day read from raw rows: the day after the rollup's watermark, never before `from`. */
