@@ -55,6 +55,9 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Team', description: 'The account, its members and invitations' },
   { name: 'Permissions', description: 'Permission catalog and per-member overrides' },
   { name: 'Billing', description: 'Plans and Stripe billing (400 when billing is not configured)' },
+  { name: 'Analytics', description: 'Dashboards, crash and release health, performance, players and telemetry, read from daily rollups' },
+  { name: 'Integrations', description: 'Chat, alerting, issue tracker, crash-tracking and store-review connections' },
+  { name: 'Steam', description: 'Steam apps, reviews and refund signals' },
 ]
 
 const ERROR_TEXT: Record<ErrorStatus, string> = {
@@ -89,7 +92,7 @@ export function errorStatusesOf(method: string, path: string, op: Json, doc: Ope
   if (params.some((p) => p.in === 'path')) out.add(404).add(400)
   // Project routes: 404 for non-members, 403 for members without the route's permission.
   if (access === 'session' && path.startsWith('/api/projects/{slug}')) out.add(404).add(403)
-  if (access === 'session' && /^\/api\/(account|permissions|billing|invites)/.test(path)) out.add(403)
+  if (access === 'session' && /^\/api\/(account|permissions|billing|invites|analytics|usage)/.test(path)) out.add(403)
   if (/^\/api\/billing\//.test(path) && path !== '/api/billing/subscription') out.add(400)
   return [...out].sort()
 }

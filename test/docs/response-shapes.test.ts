@@ -56,7 +56,9 @@ describe('documented response shapes', () => {
     const mismatches: string[] = []
     for (const o of ordered) {
       const key = `${o.method} ${o.path}`
-      const doc = operationDocs[key]!
+      const doc = operationDocs[key]
+      // Undocumented operations are reported by openapi.test.ts.
+      if (!doc) continue
       const r = validRequest(world, o)
       const res = await t.request(o.method, r.path, { token: r.token, apiKey: r.apiKey, body: BODIES[key]?.(world) ?? r.body })
       if (res.status >= 300) continue

@@ -1,7 +1,9 @@
+import { analyticsDocs } from './analytics'
 import { attachmentsDocs } from './attachments'
 import { authDocs } from './auth'
 import { billingDocs } from './billing'
 import { changelogDocs } from './changelog'
+import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import type { OperationDocs } from './common'
 import { labelsDocs } from './labels'
@@ -17,10 +19,12 @@ import { teamDocs } from './team'
 import { webhooksDocs } from './webhooks'
 import { workflowDocs } from './workflow'
 
+export * from './analytics'
 export * from './attachments'
 export * from './auth'
 export * from './billing'
 export * from './changelog'
+export * from './chat-channels'
 export * from './comments'
 export * from './common'
 export * from './labels'
@@ -55,4 +59,6 @@ export const operationDocs: OperationDocs = {
   ...permissionsDocs,
   ...billingDocs,
   ...steamDocs,
+  ...chatChannelsDocs,
+  ...analyticsDocs,
 }

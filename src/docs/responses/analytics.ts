@@ -1,0 +1,270 @@
+import * as z from 'zod'
+import { isoDate, type OperationDocs } from './common'
+import { ReportCategory, ReportPriority, ReportStatus } from './reports'
+
+const day = z.string().describe('YYYY-MM-DD (UTC)')
+const rate = z.number().nullable().describe('Share of ended sessions that did not crash, 0 to 1; null without ended sessions')
+const period = { days: z.number().int(), from: day, to: day }
+const crashCounts = { sessions: z.number().int(), ended: z.number().int(), crashed: z.number().int(), reports: z.number().int(), crash_reports: z.number().int(), crash_free_rate: rate }
+const volume = z.object({ today: z.number().int(), last_7_days: z.number().int(), last_30_days: z.number().int() })
+const percentiles = z.object({ samples: z.number().int(), p50: z.number().nullable(), p95: z.number().nullable() })
+const perfSummary = { fps: percentiles, frame_time_ms: percentiles, memory_used_mb: percentiles, load_time_sec: percentiles }
+const byKey = <T extends z.ZodType>(v: T) => z.record(z.string(), v)
+
+export const AnalyticsDashboardResponse = z.object({
+  projects: z.number().int(),
+  by_status: byKey(z.number().int()),
+  by_priority: byKey(z.number().int()),
+  by_category: byKey(z.number().int()),
+  daily: z.array(z.object({ day, new: z.number().int(), resolved: z.number().int(), sessions: z.number().int() })),
+  crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
+})
+export const UsageResponse = z.object({ reports: volume, sessions: volume, storage_bytes: z.number().int() })
+export const CrashAnalyticsResponse = z.object({
+  ...period,
+  totals: z.object(crashCounts),
+  by_version: z.array(z.object({ game_version: z.string(), ...crashCounts })),
+  by_platform: z.array(z.object({ platform: z.string(), ...crashCounts })),
+  daily: z.array(z.object({ day, ...crashCounts })),
+})
+const deployVersion = z.object({ version: z.string(), sessions: z.number().int(), crashed: z.number().int(), crash_free_rate: rate, reports: z.number().int() }).loose()
+export const BadDeployResponse = z.object({
+  verdict: z.string().describe('not_enough_data, or the comparison of the two newest versions'),
+  threshold: z.object({ alpha: z.number(), min_sessions: z.number().int(), rule: z.string() }),
+  current: deployVersion.nullable(),
+  previous: deployVersion.nullable(),
+  crash_free_rate_change: z.number().nullable(),
+  reports_per_100_change: z.number().nullable(),
+  z: z.number().nullable(),
+  p_value: z.number().nullable(),
+})
+export const CrashGroup = z.object({
+  id: z.string(),
+  error_type: z.string(),
+  top_frame: z.string(),
+  sample_title: z.string(),
+  sample_report_number: z.number().int(),
+  count: z.number().int(),
+  affected_players: z.number().int(),
+  first_seen: isoDate,
+  last_seen: isoDate,
+  versions: z.array(z.object({ game_version: z.string(), count: z.number().int() })),
+}).loose()
+export const CrashGroupListResponse = z.array(CrashGroup)
+export const ReleaseHealthResponse = z.object({
+  adoption_days: z.number().int(),
+  sessions_last_7_days: z.number().int(),
+  versions: z.array(
+    z.object({
+      version: z.string(),
+      first_seen: isoDate.nullable(),
+      sessions: z.number().int(),
+      ended_sessions: z.number().int(),
+      crashed_sessions: z.number().int(),
+      crash_free_rate: rate,
+      reports: z.number().int(),
+      crash_reports: z.number().int(),
+      players: z.number().int(),
+      adoption_share: z.number().nullable(),
+    }).loose(),
+  ),
+})
+export const VersionHealthResponse = z.object({
+  sessions: z.number().int(),
+  crash_free_rate: rate,
+  reports: z.number().int(),
+  daily: z.array(z.object({ day, sessions: z.number().int(), ended: z.number().int(), crashed: z.number().int(), crash_free_rate: rate }).loose()),
+  top_crash_groups: z.array(CrashGroup),
+}).loose()
+const regressionReport = z.object({ id: z.string(), report_number: z.number().int(), title: z.string(), status: ReportStatus, game_version: z.string().nullable(), created_at: isoDate, updated_at: isoDate })
+export const RegressionSuggestionsResponse = z.array(
+  z.object({ original: regressionReport, new: regressionReport, error_type: z.string(), title_similarity: z.number(), resolved_version: z.string().nullable(), regressed_version: z.string().nullable() }),
+)
+export const Regression = z.object({
+  id: z.string(),
+  original_bug_id: z.string(),
+  new_bug_id: z.string(),
+  original_report_number: z.number().int().nullable(),
+  new_report_number: z.number().int().nullable(),
+  original_title: z.string().nullable(),
+  new_title: z.string().nullable(),
+  status: z.enum(['confirmed', 'dismissed']),
+  resolved_version: z.string().nullable(),
+  regressed_version: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+export const RegressionListResponse = z.array(Regression)
+const suggestion = <T extends z.ZodType>(value: T) => z.object({ value, reason: z.string() })
+export const TriageResponse = z.object({
+  report_number: z.number().int(),
+  priority: suggestion(ReportPriority),
+  category: suggestion(ReportCategory),
+  duplicates: z.array(z.object({ report_number: z.number().int(), title: z.string(), status: ReportStatus, score: z.number(), reason: z.string() })),
+  assignee: z.object({ user_id: z.string().nullable(), name: z.string().nullable(), reason: z.string() }),
+  similar: z.array(z.object({ report_number: z.number().int(), title: z.string(), status: ReportStatus, score: z.number() })),
+})
+export const ChurnRiskResponse = z.object({
+  total: z.number().int(),
+  players: z.array(z.object({ player_id: z.string(), name: z.string().nullable(), last_seen: isoDate.nullable(), reasons: z.array(z.string()) })),
+})
+export const PerfSnapshot = z.object({
+  id: z.string(),
+  fps: z.number().nullable(),
+  frame_time_ms: z.number().nullable(),
+  memory_used_mb: z.number().nullable(),
+  memory_total_mb: z.number().nullable(),
+  draw_calls: z.number().nullable(),
+  triangles: z.number().nullable(),
+  cpu_usage: z.number().nullable(),
+  gpu_usage: z.number().nullable(),
+  load_time_sec: z.number().nullable(),
+  network_latency_ms: z.number().nullable(),
+  custom_metrics: z.unknown(),
+  created_at: isoDate,
+})
+export const ReportPerfResponse = z.object({
+  report_number: z.number().int(),
+  game_version: z.string().nullable(),
+  platform: z.string().nullable(),
+  count: z.number().int(),
+  summary: z.object(perfSummary),
+  snapshots: z.array(PerfSnapshot),
+})
+export const PerfSummaryResponse = z.object({
+  by_version_platform: z.array(z.object({ game_version: z.string().nullable(), platform: z.string().nullable(), ...perfSummary })),
+  scene_loads: z.object({ ...perfSummary, samples: z.array(PerfSnapshot) }),
+})
+export const ReportReplaysResponse = z.array(
+  z.object({ id: z.string(), file_url: z.string(), mime_type: z.string().nullable(), file_size: z.number().int(), duration_sec: z.number().nullable(), metadata: z.unknown(), created_at: isoDate }),
+)
+export const ProjectSatisfactionResponse = z.object({
+  count: z.number().int(),
+  average: z.number().nullable(),
+  distribution: byKey(z.number().int()).describe('Rating 1 to 5 to count'),
+  days: z.number().int(),
+  trend: z.array(z.object({ day, count: z.number().int(), average: z.number().nullable() })),
+})
+export const Player = z.object({
+  player_id: z.string(),
+  name: z.string().nullable(),
+  first_seen: isoDate,
+  last_seen: isoDate,
+  session_count: z.number().int(),
+  notes: z.string(),
+  sentiment: z.string().nullable(),
+}).loose()
+export const PlayerListResponse = z.object({ players: z.array(Player), page: z.number().int(), per_page: z.number().int(), total: z.number().int() })
+export const PlayerResponse = Player.extend({
+  stored_sessions: z.object({ ended: z.number().int(), crashed: z.number().int(), play_seconds: z.number() }),
+  reports: z.number().int(),
+})
+export const PlayerSessionsResponse = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      session_token: z.string(),
+      platform: z.string().nullable(),
+      game_version: z.string().nullable(),
+      device_info: z.string().nullable(),
+      os_info: z.string().nullable(),
+      started_at: isoDate,
+      ended_at: isoDate.nullable(),
+      duration_sec: z.number().nullable(),
+      crashed: z.boolean().nullable(),
+    }),
+  ),
+}).loose()
+export const PlayerReportsResponse = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  bugs: z.array(
+    z.object({ report_number: z.number().int(), title: z.string(), status: ReportStatus, priority: ReportPriority, category: ReportCategory, game_version: z.string().nullable(), sentiment_level: z.string().nullable(), created_at: isoDate }),
+  ),
+}).loose()
+export const CustomersOverviewResponse = z.object({
+  players: z.number().int(),
+  active_7_days: z.number().int(),
+  active_30_days: z.number().int(),
+  reporting_players: z.number().int(),
+  sentiment: byKey(z.number().int()).describe('positive, neutral, negative, unrated'),
+})
+export const EventsResponse = z.object({ ...period, events: z.array(z.object({ name: z.string(), total: z.number().int(), daily: z.array(z.object({ day, count: z.number().int() })) })) })
+export const EventsSummaryResponse = z.object({
+  ...period,
+  total_events: z.number().int(),
+  event_names: z.number().int(),
+  top_events: z.array(z.object({ name: z.string(), count: z.number().int(), session_days: z.number().int() })),
+})
+export const EventDetailsResponse = z.object({
+  name: z.string(),
+  days: z.number().int(),
+  events: z.array(z.object({ id: z.string(), created_at: isoDate, session_token: z.string().nullable(), platform: z.string().nullable(), game_version: z.string().nullable(), data: z.record(z.string(), z.unknown()) })),
+})
+export const LogStackResponse = z.object({
+  days: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  lines: z.array(z.object({ line: z.string(), reports: z.number().int(), last_seen: isoDate })),
+})
+
+// Types of the `data` the routes answer, for clients (the web app) that import them.
+export type AnalyticsDashboardResponse = z.output<typeof AnalyticsDashboardResponse>
+export type UsageResponse = z.output<typeof UsageResponse>
+export type CrashAnalyticsResponse = z.output<typeof CrashAnalyticsResponse>
+export type BadDeployResponse = z.output<typeof BadDeployResponse>
+export type CrashGroupListResponse = z.output<typeof CrashGroupListResponse>
+export type ReleaseHealthResponse = z.output<typeof ReleaseHealthResponse>
+export type VersionHealthResponse = z.output<typeof VersionHealthResponse>
+export type RegressionSuggestionsResponse = z.output<typeof RegressionSuggestionsResponse>
+export type RegressionListResponse = z.output<typeof RegressionListResponse>
+export type TriageResponse = z.output<typeof TriageResponse>
+export type ChurnRiskResponse = z.output<typeof ChurnRiskResponse>
+export type ReportPerfResponse = z.output<typeof ReportPerfResponse>
+export type PerfSummaryResponse = z.output<typeof PerfSummaryResponse>
+export type ReportReplaysResponse = z.output<typeof ReportReplaysResponse>
+export type ProjectSatisfactionResponse = z.output<typeof ProjectSatisfactionResponse>
+export type PlayerListResponse = z.output<typeof PlayerListResponse>
+export type PlayerResponse = z.output<typeof PlayerResponse>
+export type PlayerSessionsResponse = z.output<typeof PlayerSessionsResponse>
+export type PlayerReportsResponse = z.output<typeof PlayerReportsResponse>
+export type CustomersOverviewResponse = z.output<typeof CustomersOverviewResponse>
+export type EventsResponse = z.output<typeof EventsResponse>
+export type EventsSummaryResponse = z.output<typeof EventsSummaryResponse>
+export type EventDetailsResponse = z.output<typeof EventDetailsResponse>
+export type LogStackResponse = z.output<typeof LogStackResponse>
+
+// Plan-gated reads answer 403 on plans without the feature.
+export const analyticsDocs: OperationDocs = {
+  'GET /api/analytics/dashboard': { data: AnalyticsDashboardResponse },
+  'GET /api/usage': { data: UsageResponse },
+  'GET /api/projects/{slug}/usage': { data: UsageResponse },
+  'GET /api/projects/{slug}/crash-analytics': { data: CrashAnalyticsResponse },
+  'GET /api/projects/{slug}/bad-deploy': { data: BadDeployResponse },
+  'GET /api/projects/{slug}/crash-groups': { data: CrashGroupListResponse },
+  'GET /api/projects/{slug}/release-health': { data: ReleaseHealthResponse },
+  'GET /api/projects/{slug}/release-health/version': { data: VersionHealthResponse },
+  'GET /api/projects/{slug}/regressions/detect': { data: RegressionSuggestionsResponse },
+  'GET /api/projects/{slug}/regressions': { data: RegressionListResponse },
+  'POST /api/projects/{slug}/regressions': { status: 201, data: Regression, alsoStatus: { status: 200, description: 'The pair was decided before; its decision is replaced' } },
+  'GET /api/projects/{slug}/bugs/{number}/triage': { data: TriageResponse },
+  'GET /api/projects/{slug}/churn-risk': { data: ChurnRiskResponse },
+  'GET /api/projects/{slug}/bugs/{number}/perf': { data: ReportPerfResponse },
+  'GET /api/projects/{slug}/perf-summary': { data: PerfSummaryResponse },
+  'GET /api/projects/{slug}/bugs/{number}/replays': { data: ReportReplaysResponse },
+  'GET /api/projects/{slug}/satisfaction': { data: ProjectSatisfactionResponse },
+  'GET /api/projects/{slug}/players': { data: PlayerListResponse },
+  'GET /api/projects/{slug}/players/{playerId}': { data: PlayerResponse },
+  'PATCH /api/projects/{slug}/players/{playerId}': { data: PlayerResponse },
+  'GET /api/projects/{slug}/players/{playerId}/sessions': { data: PlayerSessionsResponse },
+  'GET /api/projects/{slug}/players/{playerId}/bugs': { data: PlayerReportsResponse },
+  'GET /api/projects/{slug}/customers/overview': { data: CustomersOverviewResponse },
+  'GET /api/projects/{slug}/events': { data: EventsResponse },
+  'GET /api/projects/{slug}/events/summary': { data: EventsSummaryResponse },
+  'GET /api/projects/{slug}/events/{name}/details': { data: EventDetailsResponse },
+  'GET /api/projects/{slug}/log-stack': { data: LogStackResponse },
+}
