@@ -3,7 +3,6 @@ import { attachmentsDocs } from './attachments'
 import { authDocs } from './auth'
 import { billingDocs } from './billing'
 import { changelogDocs } from './changelog'
-import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import type { OperationDocs } from './common'
 import { labelsDocs } from './labels'
@@ -24,7 +23,6 @@ export * from './attachments'
 export * from './auth'
 export * from './billing'
 export * from './changelog'
-export * from './chat-channels'
 export * from './comments'
 export * from './common'
 export * from './labels'
@@ -59,6 +57,5 @@ export const operationDocs: OperationDocs = {
   ...permissionsDocs,
   ...billingDocs,
   ...steamDocs,
-  ...chatChannelsDocs,
   ...analyticsDocs,
 }
