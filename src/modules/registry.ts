@@ -3,6 +3,7 @@ import { attachmentsModule } from './attachments/attachments.module'
 import { authModule } from './auth/auth.module'
 import { billingModule } from './billing/billing.module'
 import { changelogModule } from './changelog/changelog.module'
+import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
 import { integrationsModule } from './integrations/integrations.module'
 import { labelsModule } from './labels/labels.module'
@@ -46,4 +47,5 @@ export const modules: DomainModule[] = [
   retentionModule,
   analyticsModule,
   steamModule,
+  chatChannelsModule,
 ]

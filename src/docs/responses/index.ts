@@ -3,6 +3,7 @@ import { attachmentsDocs } from './attachments'
 import { authDocs } from './auth'
 import { billingDocs } from './billing'
 import { changelogDocs } from './changelog'
+import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import type { OperationDocs } from './common'
 import { labelsDocs } from './labels'
@@ -23,6 +24,7 @@ export * from './attachments'
 export * from './auth'
 export * from './billing'
 export * from './changelog'
+export * from './chat-channels'
 export * from './comments'
 export * from './common'
 export * from './labels'
@@ -57,5 +59,6 @@ export const operationDocs: OperationDocs = {
   ...permissionsDocs,
   ...billingDocs,
   ...steamDocs,
+  ...chatChannelsDocs,
   ...analyticsDocs,
 }

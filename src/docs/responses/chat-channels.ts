@@ -1,0 +1,34 @@
+import * as z from 'zod'
+import { isoDate, MessageResponse, type OperationDocs } from './common'
+
+export const ChatChannel = z.object({
+  id: z.string(),
+  provider: z.enum(['discord', 'slack']),
+  channel_name: z.string(),
+  webhook_url_hint: z.string().describe('Host and the last four characters; the URL itself is a credential, stored encrypted and never returned'),
+  event_types: z.array(z.enum(['bug_created', 'bug_updated', 'comment_added'])),
+  is_active: z.boolean().describe('False pauses the channel: nothing new is posted and queued retries wait'),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+export const ChatChannelListResponse = z.array(ChatChannel)
+export const ChatChannelTestResponse = z.object({ status_code: z.number().int().describe("The provider's HTTP status"), message: z.string() })
+
+export type ChatChannel = z.output<typeof ChatChannel>
+export type ChatChannelListResponse = z.output<typeof ChatChannelListResponse>
+export type ChatChannelTestResponse = z.output<typeof ChatChannelTestResponse>
+
+/** The same five operations for Discord and Slack. */
+const channelDocs = (provider: string): OperationDocs => ({
+  [`GET /api/projects/{slug}/webhooks/${provider}`]: { data: ChatChannelListResponse },
+  [`POST /api/projects/{slug}/webhooks/${provider}`]: { status: 201, data: ChatChannel },
+  [`PATCH /api/projects/{slug}/webhooks/${provider}/{channelId}`]: { data: ChatChannel },
+  [`DELETE /api/projects/{slug}/webhooks/${provider}/{channelId}`]: { data: MessageResponse },
+  [`POST /api/projects/{slug}/webhooks/${provider}/{channelId}/test`]: {
+    data: ChatChannelTestResponse,
+    errors: [502],
+    description: "Posted; 502 with the provider's answer when it refuses or cannot be reached",
+  },
+})
+
+export const chatChannelsDocs: OperationDocs = { ...channelDocs('discord'), ...channelDocs('slack') }

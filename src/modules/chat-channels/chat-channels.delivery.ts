@@ -1,0 +1,126 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import type { EventSubscriber } from '../../events/domain-events'
+import { jobs } from '../../jobs/jobs.table'
+import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
+import { HOUR } from '../../lib/clock'
+import { newId } from '../../lib/ids'
+import { decryptSecret } from '../integrations/credentials.crypto'
+import { chatMessage } from '../integrations/providers/chat-message'
+import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
+import { ProviderError } from '../integrations/providers/provider.types'
+import { projects } from '../projects/projects.table'
+import { postMessage } from './chat-channels.post'
+import { CHANNEL_PROVIDERS } from './chat-channels.providers'
+import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
+
+export const POST_KIND = 'chat_channel.post'
+/** The first try and the retries after 1, 5, 25 and 125 minutes (spec 4.7). */
+export const POST_ATTEMPTS = 5
+/** How long a paused channel's delivery waits before it looks again; resuming releases it at once. */
+const HOLD_MS = HOUR
+
+const jobKey = (deliveryId: string) => `${POST_KIND}:${deliveryId}`
+
+/**
+ * The event subscriber: in the writer's transaction, one delivery (the rendered message) and one job
+ * per active channel of the project subscribed to the event. Internal comments are never posted.
+ */
+export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>): EventSubscriber {
+  // One prepared single-table lookup per report write; most projects have no chat channel.
+  const anyActive = deps.db
+    .select({ id: chatChannels.id })
+    .from(chatChannels)
+    .where(and(eq(chatChannels.projectId, sql.placeholder('projectId')), eq(chatChannels.isActive, true)))
+    .prepare()
+  return (tx, event) => {
+    if (event.type === 'comment_added' && event.data.is_internal) return
+    if (!anyActive.get({ projectId: event.projectId })) return
+    const channels = tx
+      .select()
+      .from(chatChannels)
+      .where(and(eq(chatChannels.projectId, event.projectId), eq(chatChannels.isActive, true)))
+      .all()
+      .filter((c) => c.eventTypes.includes(event.type))
+    if (!channels.length) return
+    const project = tx.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, event.projectId)).get()!
+    const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
+    const comment = event.type === 'comment_added' ? (({ report: _r, ...c }) => c)(event.data) : undefined
+    const message = chatMessage({ event: event.type, action: 'post', payload: { project, report, changes: event.changes, comment, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
+    const now = deps.clock.now()
+    for (const c of channels) {
+      const id = newId()
+      const body = JSON.stringify(CHANNEL_PROVIDERS[c.provider].render(message, event.type))
+      tx.insert(chatChannelDeliveries).values({ id, channelId: c.id, event: event.type, reportId: event.reportId, body, createdAt: now, updatedAt: now }).run()
+      deps.jobs.enqueue(tx, { kind: POST_KIND, payload: { deliveryId: id }, idempotencyKey: jobKey(id), maxAttempts: POST_ATTEMPTS })
+    }
+  }
+}
+
+/** Lets a resumed channel's held deliveries run now instead of at the end of their hold. */
+export function releaseHeld(deps: Pick<AppDeps, 'clock'>, tx: DbOrTx, channelId: string): void {
+  const pending = tx
+    .select({ id: chatChannelDeliveries.id })
+    .from(chatChannelDeliveries)
+    .where(and(eq(chatChannelDeliveries.channelId, channelId), eq(chatChannelDeliveries.status, 'pending')))
+    .all()
+  if (!pending.length) return
+  const now = deps.clock.now()
+  tx.update(jobs)
+    .set({ runAt: now, updatedAt: now })
+    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, pending.map((p) => jobKey(p.id)))))
+    .run()
+}
+
+/**
+ * The `chat_channel.post` job: posts one stored message and records the outcome on its delivery.
+ * A paused channel's delivery is put back without using an attempt (DeferJob) until it is resumed;
+ * a refusal is thrown so the job runner retries it after 1, 5, 25 and 125 minutes.
+ */
+export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
+  return {
+    kind: POST_KIND,
+    timeoutMs: PROVIDER_TIMEOUT_MS + 2_000,
+    maxAttempts: POST_ATTEMPTS,
+    async run({ deliveryId }, ctx) {
+      const found = deps.db
+        .select({ d: chatChannelDeliveries, c: chatChannels })
+        .from(chatChannelDeliveries)
+        .innerJoin(chatChannels, eq(chatChannels.id, chatChannelDeliveries.channelId))
+        .where(eq(chatChannelDeliveries.id, deliveryId))
+        .get()
+      // Gone with its channel, or answered before a crash kept the job from finishing.
+      if (!found || found.d.status !== 'pending') return
+      const { d, c } = found
+      if (!c.isActive) throw new DeferJob(HOLD_MS)
+      let failure: ProviderError | null = null
+      let status: number | null = null
+      let response: string | null = null
+      try {
+        const url = await decryptSecret(deps.config.dataDir, c.webhookUrlEnc, c.id)
+        const answer = await postMessage(deps, c.provider, url, d.body, ctx.signal)
+        status = answer.status
+        response = answer.text
+      } catch (err) {
+        failure = err instanceof ProviderError ? err : new ProviderError(err instanceof Error ? err.message : String(err))
+        status = failure.statusCode
+        response = failure.response
+      }
+      const last = ctx.attempt >= ctx.maxAttempts
+      deps.db
+        .update(chatChannelDeliveries)
+        .set({
+          status: failure ? (last ? 'failed' : 'pending') : 'succeeded',
+          attempts: d.attempts + 1,
+          lastStatusCode: status,
+          lastError: failure?.message ?? null,
+          response,
+          updatedAt: deps.clock.now(),
+        })
+        .where(eq(chatChannelDeliveries.id, deliveryId))
+        .run()
+      if (failure) throw failure
+    },
+  }
+}

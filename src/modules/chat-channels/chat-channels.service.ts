@@ -1,0 +1,145 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { badGateway, badRequest, notFound } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
+import { recordAudit } from '../activity/activity.service'
+import { decryptSecret, encryptSecret } from '../integrations/credentials.crypto'
+import { chatMessage } from '../integrations/providers/chat-message'
+import { ProviderError } from '../integrations/providers/provider.types'
+import { releaseHeld } from './chat-channels.delivery'
+import { postMessage } from './chat-channels.post'
+import { CHANNEL_PROVIDERS, checkProviderUrl, urlHint } from './chat-channels.providers'
+import { CHANNEL_EVENTS, type ChatChannelProvider, type CreateChannelBody, type UpdateChannelBody } from './chat-channels.schemas'
+import { chatChannels } from './chat-channels.table'
+
+interface ProjectRef {
+  id: string
+  accountId: string
+  slug: string
+  name: string
+}
+
+type Channel = typeof chatChannels.$inferSelect
+
+/** A channel as the API shows it: the webhook URL only as a hint. */
+function view(c: Channel) {
+  return {
+    id: c.id,
+    provider: c.provider,
+    channel_name: c.channelName,
+    webhook_url_hint: c.webhookUrlHint,
+    event_types: c.eventTypes,
+    is_active: c.isActive,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  }
+}
+
+/** The project's channels of one provider, oldest first. */
+export function listChannels(db: DbOrTx, projectId: string, provider: ChatChannelProvider) {
+  return db
+    .select()
+    .from(chatChannels)
+    .where(and(eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
+    .orderBy(chatChannels.createdAt, sql`rowid`)
+    .all()
+    .map(view)
+}
+
+/** The event names asked for, in canonical order; all three when none are given. 400 naming event_types otherwise. */
+function parseEvents(input: CreateChannelBody['event_types']): string[] {
+  if (input === undefined) return [...CHANNEL_EVENTS]
+  const names = (Array.isArray(input) ? input : input.split(',')).map((s) => s.trim()).filter(Boolean)
+  const unknown = names.filter((n) => !(CHANNEL_EVENTS as readonly string[]).includes(n))
+  if (!names.length || unknown.length) throw badRequest(`event_types must name one or more of ${CHANNEL_EVENTS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`)
+  return CHANNEL_EVENTS.filter((e) => names.includes(e))
+}
+
+/** The provider's webhook host and path, then the SSRF guard; 400 naming webhook_url. */
+async function checkedUrl(deps: AppDeps, provider: ChatChannelProvider, raw: string): Promise<string> {
+  const url = checkProviderUrl(deps.config, provider, raw)
+  try {
+    await assertPublicUrl(url, { allowPrivate: deps.config.allowPrivateTargets })
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw badRequest(`webhook_url: ${err.message}`)
+    throw err
+  }
+  return url
+}
+
+function findChannel(db: DbOrTx, projectId: string, provider: ChatChannelProvider, id: string): Channel {
+  const c = db
+    .select()
+    .from(chatChannels)
+    .where(and(eq(chatChannels.id, id), eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
+    .get()
+  if (!c) throw notFound(`${CHANNEL_PROVIDERS[provider].name} channel not found`)
+  return c
+}
+
+/** Creates a channel; its webhook URL is checked and stored encrypted. */
+export async function createChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, body: CreateChannelBody) {
+  const eventTypes = parseEvents(body.event_types)
+  const url = await checkedUrl(deps, provider, body.webhook_url)
+  const id = newId()
+  const now = deps.clock.now()
+  const enc = await encryptSecret(deps.config.dataDir, url, id)
+  const channelName = body.channel_name ?? `${CHANNEL_PROVIDERS[provider].name} channel`
+  deps.db.transaction((tx) => {
+    tx.insert(chatChannels)
+      .values({ id, projectId: project.id, provider, webhookUrlEnc: enc, webhookUrlHint: urlHint(url), channelName, eventTypes, isActive: body.is_active ?? true, createdBy: actorId, createdAt: now, updatedAt: now })
+      .run()
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.created', target: id, details: { provider, channel_name: channelName, event_types: eventTypes } })
+  })
+  return view(findChannel(deps.db, project.id, provider, id))
+}
+
+/** Changes a channel; `is_active` false pauses it (queued retries wait), true resumes it and releases them. */
+export async function updateChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, id: string, body: UpdateChannelBody) {
+  const c = findChannel(deps.db, project.id, provider, id)
+  const set: Partial<typeof chatChannels.$inferInsert> = {}
+  if (body.webhook_url !== undefined) {
+    const url = await checkedUrl(deps, provider, body.webhook_url)
+    set.webhookUrlEnc = await encryptSecret(deps.config.dataDir, url, c.id)
+    set.webhookUrlHint = urlHint(url)
+  }
+  if (body.channel_name !== undefined) set.channelName = body.channel_name
+  if (body.event_types !== undefined) set.eventTypes = parseEvents(body.event_types)
+  if (body.is_active !== undefined) set.isActive = body.is_active
+  const changed = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined)
+  if (!changed.length) throw badRequest('no valid fields to update (webhook_url, channel_name, event_types, is_active)')
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(chatChannels).set({ ...set, updatedAt: now }).where(eq(chatChannels.id, c.id)).run()
+    if (body.is_active && !c.isActive) releaseHeld(deps, tx, c.id)
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.updated', target: c.id, details: { provider, fields: changed } })
+  })
+  return view(findChannel(deps.db, project.id, provider, id))
+}
+
+/** Deletes a channel with its deliveries; queued retries find nothing and stop. */
+export function deleteChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, id: string) {
+  const c = findChannel(deps.db, project.id, provider, id)
+  deps.db.transaction((tx) => {
+    tx.delete(chatChannels).where(eq(chatChannels.id, c.id)).run()
+    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.deleted', target: c.id, details: { provider, channel_name: c.channelName } })
+  })
+  return { message: `${CHANNEL_PROVIDERS[provider].name} channel deleted` }
+}
+
+/** Posts a test message now, unrecorded and not retried; 502 with the provider's answer when it refuses. */
+export async function testChannel(deps: AppDeps, project: ProjectRef, provider: ChatChannelProvider, id: string) {
+  const c = findChannel(deps.db, project.id, provider, id)
+  const url = await decryptSecret(deps.config.dataDir, c.webhookUrlEnc, c.id)
+  const message = chatMessage({ event: 'test', action: 'post', payload: { project: { id: project.id, slug: project.slug, name: project.name }, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
+  const body = JSON.stringify(CHANNEL_PROVIDERS[provider].render(message, 'test'))
+  try {
+    const answer = await postMessage(deps, provider, url, body)
+    return { status_code: answer.status, message: `Test message posted to ${CHANNEL_PROVIDERS[provider].name}` }
+  } catch (err) {
+    if (err instanceof ProviderError) throw badGateway(err.message)
+    throw err
+  }
+}
