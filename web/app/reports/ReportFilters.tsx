@@ -7,6 +7,12 @@ import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, STATU
 import type { ErrorTypeCount, Label } from './report-types'
 import { SearchHelp } from './SearchHelp'
 
+const SLA_OPTIONS = [
+  { value: 'ok', label: 'On track' },
+  { value: 'at_risk', label: 'At risk' },
+  { value: 'breached', label: 'Breached' },
+]
+
 const any = (label: string, options: readonly { value: string; label: string }[]): Option[] => [{ value: '', label }, ...options]
 
 /** An option for a value the lookups do not (or not yet) know, so the select still shows what the URL filters by. */
@@ -76,6 +82,9 @@ export function ReportFilters({
         <Select label="Label" value={query.label ?? ''} onValue={set('label')} options={labelOptions} />
         <Select label="Source" value={query.source ?? ''} onValue={set('source')} options={any('Any source', SOURCE_OPTIONS)} />
         <Select label="Error type" value={query.error_type ?? ''} onValue={set('error_type')} options={errorOptions} />
+        <Select label="Blocked" value={query.blocked ?? ''} onValue={set('blocked')} options={[{ value: '', label: 'Blocked or not' }, { value: 'true', label: 'Blocked only' }]} />
+        <Select label="Due" value={query.overdue ?? ''} onValue={set('overdue')} options={[{ value: '', label: 'Any due date' }, { value: 'true', label: 'Overdue only' }]} />
+        <Select label="SLA" value={query.sla ?? ''} onValue={set('sla')} options={any('Any SLA state', SLA_OPTIONS)} />
         <Select label="Sort" value={query.sort ?? 'newest'} onValue={set('sort')} options={[...SORT_OPTIONS]} />
       </div>
       {hasFilters(query) && (

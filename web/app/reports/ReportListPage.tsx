@@ -16,10 +16,13 @@ import { reportsApi } from './reports-api'
 import { ShortcutsDialog } from './ShortcutsDialog'
 import { createShortcutDispatcher, LIST_SHORTCUTS, type ListAction } from './shortcuts'
 import { useNewReports } from './use-new-reports'
+import { projects } from '../session'
+import { SavedViewTabs } from '../workflow/SavedViewTabs'
 
 /** `/projects/:slug/reports`: the filtered, searchable, paged list; everything that selects the page lives in the URL. */
 export function ReportListPage({ params }: RouteProps) {
   const slug = params.slug!
+  const projectId = projects.value?.find((p) => p.slug === slug)?.id
   const search = currentSearch.value
   const query = useMemo(() => parseListQuery(search), [search])
   const key = `${slug}${listQueryString(query)}`
@@ -116,6 +119,10 @@ export function ReportListPage({ params }: RouteProps) {
       subtitle={total}
       actions={
         <>
+          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/reports/new`} variant="primary">
+            New report
+          </ButtonLink>
+          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/import`}>Import</ButtonLink>
           <ButtonLink href={exportHref(slug, query)} download="">
             Export CSV
           </ButtonLink>
@@ -139,6 +146,7 @@ export function ReportListPage({ params }: RouteProps) {
           </Button>
         </div>
       )}
+      {projectId && <SavedViewTabs slug={slug} projectId={projectId} search={listQueryString(query).replace(/^\?/, '')} />}
       <ReportFilters query={query} onChange={go} labels={labels} members={members} errorTypes={lookups.errorTypes.data.value} searchRef={searchRef} />
       {(query.status || query.priority) && (query.q || query.category || query.label || query.assigned_to || query.source || query.error_type) && (
         <p class="muted small">The CSV export applies the status and priority filters only.</p>

@@ -22,6 +22,7 @@ import type { Report } from './report-types'
 import { PriorityBadge, StatusBadge } from './ReportRows'
 import { reportsApi } from './reports-api'
 import { SimilarReports } from './SimilarReports'
+import { WorkflowPanel } from '../workflow/WorkflowPanel'
 
 /** `/projects/:slug/reports/:number`: everything about one report and the controls to triage it. */
 export function ReportPage({ params }: RouteProps) {
@@ -74,6 +75,7 @@ export function ReportPage({ params }: RouteProps) {
                   changed()
                 }}
               />
+              <WorkflowPanel slug={slug} number={bug.report_number} dueDate={bug.due_date} sla={bug.sla} onChange={changed} />
               <Details bug={bug} />
               <Reporter bug={bug} members={members} />
               <SimilarReports slug={slug} number={bug.report_number} title={bug.title} />

@@ -13,17 +13,26 @@ export interface ListQuery {
   source?: Source
   error_type?: string
   q?: string
+  /** Only reports with an unresolved blocker (`true`). */
+  blocked?: 'true'
+  /** Only reports past their due date and not done (`true`). */
+  overdue?: 'true'
+  /** Only reports whose SLA clock is in this state. */
+  sla?: 'ok' | 'at_risk' | 'breached'
+  /** `<select field id>:<option>`: reports whose select custom field has that option. */
+  custom_field?: string
   /** Absent means newest first, the server's default. */
   sort?: Exclude<Sort, 'newest'>
   page: number
 }
 
 /** The filter keys, in the order they appear in URLs (a stable order keeps shared links identical). */
-export const FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q'] as const
+export const FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q', 'blocked', 'overdue', 'sla', 'custom_field'] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 
 // Free-text filters get the server's own length limits, so a hand-edited URL never yields a 400.
-const MAX_LENGTH: Record<'assigned_to' | 'label' | 'error_type' | 'q', number> = { assigned_to: 100, label: 100, error_type: 200, q: 500 }
+const MAX_LENGTH: Record<'assigned_to' | 'label' | 'error_type' | 'q' | 'custom_field', number> = { assigned_to: 100, label: 100, error_type: 200, q: 500, custom_field: 300 }
+const SLA_STATES = ['ok', 'at_risk', 'breached'] as const
 const MAX_PAGE = 1_000_000
 
 const text = (params: URLSearchParams, key: keyof typeof MAX_LENGTH): string | undefined => {
@@ -47,7 +56,10 @@ export function parseListQuery(search: string | URLSearchParams): ListQuery {
   if (isOption(SOURCE_OPTIONS, source)) query.source = source
   const sort = params.get('sort')
   if (isOption(SORT_OPTIONS, sort) && sort !== 'newest') query.sort = sort
-  for (const key of ['assigned_to', 'label', 'error_type', 'q'] as const) {
+  for (const key of ['blocked', 'overdue'] as const) if (params.get(key) === 'true') query[key] = 'true'
+  const sla = params.get('sla')
+  if ((SLA_STATES as readonly (string | null)[]).includes(sla)) query.sla = sla as ListQuery['sla']
+  for (const key of ['assigned_to', 'label', 'error_type', 'q', 'custom_field'] as const) {
     const v = text(params, key)
     if (v !== undefined) query[key] = v
   }

@@ -44,7 +44,8 @@ export const SORT_OPTIONS = [
   { value: 'updated', label: 'Recently updated' },
   { value: 'priority', label: 'Priority' },
   { value: 'upvotes', label: 'Most upvoted' },
-] as const satisfies readonly EnumOption<'newest' | 'updated' | 'priority' | 'upvotes'>[]
+  { value: 'due', label: 'Due date' },
+] as const satisfies readonly EnumOption<'newest' | 'updated' | 'priority' | 'upvotes' | 'due'>[]
 
 export type Source = (typeof SOURCE_OPTIONS)[number]['value']
 export type Sort = (typeof SORT_OPTIONS)[number]['value']
