@@ -31,7 +31,7 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
   const cases: [string, string, Record<string, unknown>, number, RegExp][] = [
     ['no secret', 'pagerduty', { config: { region: 'us' } }, 400, /secret is required/],
     ['unknown provider', 'myspace', { secret: 'x' }, 404, /unknown provider myspace/],
-    ['provider not built yet', 'linear', { secret: 'lin_api_x' }, 400, /Linear integration is not available/],
+    ['provider not built yet', 'clickup', { secret: 'pk_x' }, 400, /ClickUp integration is not available/],
     ['bad region', 'pagerduty', { secret: PD_KEY, config: { region: 'mars' } }, 400, /config\.region must be us or eu/],
     ['event the provider does not take', 'pagerduty', { secret: PD_KEY, event_types: ['digest'] }, 400, /event_types: PagerDuty does not take digest/],
     ['unknown event type', 'slack', { secret: 'https://hooks.slack.com/services/T/B/x', event_types: ['bug_deleted'] }, 400, /event_types/],

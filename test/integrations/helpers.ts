@@ -62,7 +62,7 @@ export function integrationsTestbed(o: { plan?: PlanKey; env?: Record<string, st
   beforeEach(async () => {
     bed.fake = startFake()
     const env: Record<string, string> = { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', ...o.env }
-    for (const key of ['PAGERDUTY', 'OPSGENIE', 'SENTRY', 'TEAMS']) env[`GLITCHBOX_PROVIDER_URL_${key}`] = bed.fake.url
+    for (const key of ['PAGERDUTY', 'OPSGENIE', 'SENTRY', 'TEAMS', 'LINEAR']) env[`GLITCHBOX_PROVIDER_URL_${key}`] = bed.fake.url
     bed.t = createTestApp({ env })
     bed.owner = await createUser(bed.t, { plan: o.plan ?? 'self_hosted' })
     bed.project = createProject(bed.t, bed.owner)

@@ -56,14 +56,14 @@ export async function contextOf(deps: Pick<AppDeps, 'config' | 'clock' | 'logger
 }
 
 /** The link a connection made for a report earlier (a tracker issue to move), or null. */
-function linkOf(db: DbOrTx, integrationId: string, reportId: string | null): ExternalLink | null {
+export function linkOf(db: DbOrTx, integrationId: string, reportId: string | null): ExternalLink | null {
   if (!reportId) return null
   const l = db.select().from(integrationLinks).where(and(eq(integrationLinks.integrationId, integrationId), eq(integrationLinks.reportId, reportId))).get()
   return l ? { externalId: l.externalId, url: l.url, title: l.title, state: l.state } : null
 }
 
 /** Stores (or updates) the link a delivery made on its report. */
-function saveLink(tx: DbOrTx, row: Row, reportId: string, link: ExternalLink, now: Date): void {
+export function saveLink(tx: DbOrTx, row: Row, reportId: string, link: ExternalLink, now: Date): void {
   tx.insert(integrationLinks)
     .values({ id: newId(), reportId, integrationId: row.id, provider: row.provider, externalId: link.externalId, url: link.url, title: link.title, state: link.state ?? null, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({

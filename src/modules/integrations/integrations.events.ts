@@ -4,11 +4,11 @@ import type { EventSubscriber } from '../../events/domain-events'
 import { projects } from '../projects/projects.table'
 import { PRIORITIES, type Priority } from '../reports/reports.table'
 import { enqueueDelivery } from './integrations.delivery'
-import { integrationDeliveries, integrations } from './integrations.table'
+import { integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 import { PROVIDERS } from './providers/catalog'
 import type { DeliveryPayload } from './providers/provider.types'
 
-/** Actions that follow up on what a connection did for the report before (resolve an incident, move an issue). */
+/** Actions that follow up on what a connection did for the report before (resolve an incident, move a filed issue). */
 const FOLLOW_UPS = new Set(['resolve', 'move'])
 
 /** True when a report of `priority` is at or above `min` (critical is the highest). */
@@ -44,11 +44,10 @@ export function integrationsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
       if (!provider || !c.eventTypes.includes(event.type)) continue
       for (const action of provider.actionsFor({ type: event.type, report, changes: event.changes })) {
         if (FOLLOW_UPS.has(action)) {
-          const before = tx
-            .select({ id: integrationDeliveries.id })
-            .from(integrationDeliveries)
-            .where(and(eq(integrationDeliveries.reportId, event.reportId), eq(integrationDeliveries.integrationId, c.id)))
-            .get()
+          // A report filed by hand (POST /bugs/{number}/issues) has a link and no earlier delivery.
+          const before =
+            tx.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(and(eq(integrationDeliveries.reportId, event.reportId), eq(integrationDeliveries.integrationId, c.id))).get() ??
+            tx.select({ id: integrationLinks.id }).from(integrationLinks).where(and(eq(integrationLinks.reportId, event.reportId), eq(integrationLinks.integrationId, c.id))).get()
           if (!before) continue
         } else if (!atOrAbove(report.priority, c.minPriority)) continue
         enqueueDelivery(deps, tx, { integrationId: c.id, event: event.type, action, reportId: event.reportId, payload })

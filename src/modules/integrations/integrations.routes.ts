@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { createIntegrationBody, listIntegrationsQuery, targetsBody, updateIntegrationBody } from './integrations.schemas'
+import { createIntegrationBody, fileIssueBody, listIntegrationsQuery, targetsBody, updateIntegrationBody } from './integrations.schemas'
 import {
   createIntegration,
   deleteIntegration,
@@ -13,7 +13,7 @@ import {
   testIntegration,
   updateIntegration,
 } from './integrations.service'
-import { reportIssues } from './issue-links.service'
+import { fileReport, reportIssues } from './issue-links.service'
 
 const tags = ['Integrations']
 const one = '/projects/:slug/integrations/:provider/:integrationId'
@@ -70,3 +70,12 @@ export const integrationsRoutes = (deps: AppDeps) =>
       project: true,
       detail: { tags, summary: 'Items linked to the report in other tools, and the tracker connections to file it through' },
     })
+    .post(
+      '/projects/:slug/bugs/:number/issues',
+      async ({ project, params, body, set }) => {
+        const { created, link } = await fileReport(deps, project, params.number, body.integration_id)
+        set.status = created ? 201 : 200
+        return link
+      },
+      { project: 'bugs.edit', body: fileIssueBody, detail: { tags, summary: 'File the report in a tracker through a connection; filing again returns the existing link' } },
+    )

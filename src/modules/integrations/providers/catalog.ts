@@ -1,3 +1,4 @@
+import { linear } from './linear'
 import { opsgenie } from './opsgenie'
 import { pagerduty } from './pagerduty'
 import type { Provider, ProviderInfo } from './provider.types'
@@ -20,7 +21,6 @@ const STORE_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | 'de
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
-  { key: 'linear', name: 'Linear', ...TRACKER_EVENTS, credential: { label: 'Personal API key', help: 'In Linear, open Settings, Security & access, Personal API keys, and create a key.', url: 'https://linear.app/docs/api-and-webhooks' }, config: { team_id: 'the team to file in, picked from targets', status_map: 'optional: our status → workflow state name' } },
   { key: 'jira', name: 'Jira', ...TRACKER_EVENTS, plan: 'pro', credential: { label: 'API token', help: 'At id.atlassian.com, open Security, API tokens, and create a token; use it with your Atlassian account email.', url: 'https://id.atlassian.com/manage-profile/security/api-tokens' }, config: { site: 'your *.atlassian.net host', email: 'the Atlassian account email the token belongs to', project_id: 'picked from targets', status_map: 'optional' } },
   { key: 'clickup', name: 'ClickUp', ...TRACKER_EVENTS, credential: { label: 'API token', help: 'In ClickUp, open Settings, Apps, and generate a personal API token (pk_…).', url: 'https://developer.clickup.com/docs/authentication' }, config: { list_id: 'picked from targets', status_map: 'optional' } },
   { key: 'asana', name: 'Asana', ...TRACKER_EVENTS, credential: { label: 'Personal access token', help: 'In Asana, open the developer console and create a personal access token.', url: 'https://app.asana.com/0/my-apps' }, config: { project_gid: 'picked from targets' } },
@@ -33,7 +33,7 @@ const PLANNED: ProviderInfo[] = [
 ]
 
 /** Providers that can be connected, by key. */
-export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, sentry].map((p) => [p.key, p]))
+export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, sentry].map((p) => [p.key, p]))
 
 /** All 13 provider keys of CONTRACT.md in its order (chat, alerting, trackers, crash link, stores). */
 const ORDER = ['slack', 'teams', 'pagerduty', 'opsgenie', 'linear', 'jira', 'clickup', 'asana', 'trello', 'airtable', 'monday', 'notion', 'sentry', 'google_play', 'app_store']
