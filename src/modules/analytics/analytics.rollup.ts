@@ -29,57 +29,85 @@ function setCursor(tx: Tx, name: string, position: number) {
   tx.insert(rollupCursors).values({ name, position }).onConflictDoUpdate({ target: rollupCursors.name, set: { position } }).run()
 }
 
-function seeVersion(tx: Tx, projectId: string, gameVersion: string, at: Date, playerId: string | null) {
+const ph = sql.placeholder
+
+/** The rollup's writes as prepared statements (a million reports would otherwise rebuild each query a million times). */
+function prepare(db: Db) {
+  return {
+    version: db.insert(analyticsVersions).values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), firstSeen: ph('at') }).onConflictDoNothing().prepare(),
+    versionPlayer: db.insert(analyticsVersionPlayers).values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), playerId: ph('playerId') }).onConflictDoNothing().prepare(),
+    daily: db
+      .insert(analyticsDailyReports)
+      .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: 1, crashReports: ph('crash') })
+      .onConflictDoUpdate({
+        target: [analyticsDailyReports.projectId, analyticsDailyReports.day, analyticsDailyReports.gameVersion, analyticsDailyReports.platform],
+        set: { reports: sql`${analyticsDailyReports.reports} + 1`, crashReports: sql`${analyticsDailyReports.crashReports} + excluded.crash_reports` },
+      })
+      .prepare(),
+    playerReport: db.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
+    group: db
+      .insert(analyticsCrashGroups)
+      .values({ projectId: ph('projectId'), errorType: ph('errorType'), frame: ph('frame'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
+      .onConflictDoUpdate({
+        target: [analyticsCrashGroups.projectId, analyticsCrashGroups.errorType, analyticsCrashGroups.frame],
+        set: {
+          count: sql`${analyticsCrashGroups.count} + 1`,
+          sampleTitle: sql`excluded.sample_title`,
+          sampleReportNumber: sql`excluded.sample_report_number`,
+          lastSeen: sql`max(${analyticsCrashGroups.lastSeen}, excluded.last_seen)`,
+          firstSeen: sql`min(${analyticsCrashGroups.firstSeen}, excluded.first_seen)`,
+        },
+      })
+      .returning({ id: analyticsCrashGroups.id })
+      .prepare(),
+    groupVersion: db
+      .insert(analyticsCrashGroupVersions)
+      .values({ groupId: ph('groupId'), gameVersion: ph('gameVersion'), count: 1 })
+      .onConflictDoUpdate({ target: [analyticsCrashGroupVersions.groupId, analyticsCrashGroupVersions.gameVersion], set: { count: sql`${analyticsCrashGroupVersions.count} + 1` } })
+      .prepare(),
+    groupPlayer: db.insert(analyticsCrashGroupPlayers).values({ groupId: ph('groupId'), playerId: ph('playerId') }).onConflictDoNothing().returning({ g: analyticsCrashGroupPlayers.groupId }).prepare(),
+    groupPlayers: db.update(analyticsCrashGroups).set({ players: sql`${analyticsCrashGroups.players} + 1` }).where(eq(analyticsCrashGroups.id, ph('groupId'))).prepare(),
+    logLine: db
+      .insert(analyticsLogLines)
+      .values({ projectId: ph('projectId'), day: ph('day'), line: ph('line'), count: 1, lastSeen: ph('at') })
+      .onConflictDoUpdate({
+        target: [analyticsLogLines.projectId, analyticsLogLines.day, analyticsLogLines.line],
+        set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: sql`max(${analyticsLogLines.lastSeen}, excluded.last_seen)` },
+      })
+      .prepare(),
+  }
+}
+
+const statements = new WeakMap<Db, ReturnType<typeof prepare>>()
+function statementsFor(db: Db) {
+  let st = statements.get(db)
+  if (!st) statements.set(db, (st = prepare(db)))
+  return st
+}
+type Statements = ReturnType<typeof prepare>
+
+function seeVersion(st: Statements, projectId: string, gameVersion: string, at: Date, playerId: string | null) {
   if (gameVersion === '') return
-  tx.insert(analyticsVersions).values({ projectId, gameVersion, firstSeen: at }).onConflictDoNothing().run()
-  if (playerId) tx.insert(analyticsVersionPlayers).values({ projectId, gameVersion, playerId }).onConflictDoNothing().run()
+  st.version.run({ projectId, gameVersion, at })
+  if (playerId) st.versionPlayer.run({ projectId, gameVersion, playerId })
 }
 
 type ReportRow = Pick<typeof reports.$inferSelect, 'seq' | 'projectId' | 'reportNumber' | 'title' | 'description' | 'category' | 'errorType' | 'platform' | 'gameVersion' | 'playerId' | 'createdAt'>
 
-function rollUpReport(tx: Tx, r: ReportRow) {
+function rollUpReport(st: Statements, r: ReportRow) {
   const day = dayOf(r.createdAt)
+  const at = r.createdAt
   const crash = isCrashReport(r) ? 1 : 0
-  tx.insert(analyticsDailyReports)
-    .values({ projectId: r.projectId, day, gameVersion: r.gameVersion, platform: r.platform, reports: 1, crashReports: crash })
-    .onConflictDoUpdate({
-      target: [analyticsDailyReports.projectId, analyticsDailyReports.day, analyticsDailyReports.gameVersion, analyticsDailyReports.platform],
-      set: { reports: sql`${analyticsDailyReports.reports} + 1`, crashReports: sql`${analyticsDailyReports.crashReports} + ${crash}` },
-    })
-    .run()
-  seeVersion(tx, r.projectId, r.gameVersion, r.createdAt, r.playerId)
-  if (r.playerId) tx.insert(analyticsPlayerReports).values({ projectId: r.projectId, playerId: r.playerId, reportSeq: r.seq }).onConflictDoNothing().run()
+  st.daily.run({ projectId: r.projectId, day, gameVersion: r.gameVersion, platform: r.platform, crash })
+  seeVersion(st, r.projectId, r.gameVersion, r.createdAt, r.playerId)
+  if (r.playerId) st.playerReport.run({ projectId: r.projectId, playerId: r.playerId, seq: r.seq })
   if (crash) {
-    const group = tx
-      .insert(analyticsCrashGroups)
-      .values({ projectId: r.projectId, errorType: r.errorType, frame: topFrame(r.description), sampleTitle: r.title, sampleReportNumber: r.reportNumber, count: 1, firstSeen: r.createdAt, lastSeen: r.createdAt })
-      .onConflictDoUpdate({
-        target: [analyticsCrashGroups.projectId, analyticsCrashGroups.errorType, analyticsCrashGroups.frame],
-        set: { count: sql`${analyticsCrashGroups.count} + 1`, sampleTitle: r.title, sampleReportNumber: r.reportNumber, lastSeen: sql`max(${analyticsCrashGroups.lastSeen}, excluded.last_seen)`, firstSeen: sql`min(${analyticsCrashGroups.firstSeen}, excluded.first_seen)` },
-      })
-      .returning({ id: analyticsCrashGroups.id })
-      .get()!
-    tx.insert(analyticsCrashGroupVersions)
-      .values({ groupId: group.id, gameVersion: r.gameVersion, count: 1 })
-      .onConflictDoUpdate({ target: [analyticsCrashGroupVersions.groupId, analyticsCrashGroupVersions.gameVersion], set: { count: sql`${analyticsCrashGroupVersions.count} + 1` } })
-      .run()
-    if (r.playerId) {
-      const added = tx.insert(analyticsCrashGroupPlayers).values({ groupId: group.id, playerId: r.playerId }).onConflictDoNothing().returning({ g: analyticsCrashGroupPlayers.groupId }).all()
-      if (added.length) tx.update(analyticsCrashGroups).set({ players: sql`${analyticsCrashGroups.players} + 1` }).where(eq(analyticsCrashGroups.id, group.id)).run()
-    }
+    const group = st.group.get({ projectId: r.projectId, errorType: r.errorType, frame: topFrame(r.description), title: r.title, number: r.reportNumber, at })!
+    st.groupVersion.run({ groupId: group.id, gameVersion: r.gameVersion })
+    if (r.playerId && st.groupPlayer.all({ groupId: group.id, playerId: r.playerId }).length) st.groupPlayers.run({ groupId: group.id })
   }
   const logs = sectionLines(r.description, 'Recent Logs')
-  if (logs) {
-    for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) {
-      tx.insert(analyticsLogLines)
-        .values({ projectId: r.projectId, day, line, count: 1, lastSeen: r.createdAt })
-        .onConflictDoUpdate({
-          target: [analyticsLogLines.projectId, analyticsLogLines.day, analyticsLogLines.line],
-          set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: sql`max(${analyticsLogLines.lastSeen}, excluded.last_seen)` },
-        })
-        .run()
-    }
-  }
+  if (logs) for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) st.logLine.run({ projectId: r.projectId, day, line, at })
 }
 
 /** Runs `step` in transactions until it reports a short step or `maxSteps` ran; returns the rows handled. */
@@ -104,7 +132,8 @@ export function rollUpReports(db: Db, maxSteps = 100): number {
       .orderBy(reports.seq)
       .limit(STEP)
       .all()
-    for (const r of rows) rollUpReport(tx, r)
+    const st = statementsFor(db)
+    for (const r of rows) rollUpReport(st, r)
     if (rows.length) setCursor(tx, 'analytics_reports', rows.at(-1)!.seq)
     return rows.length
   })
@@ -121,7 +150,8 @@ export function rollUpSessions(db: Db, maxSteps = 100): number {
       .orderBy(sql`${playSessions}.rowid`)
       .limit(STEP)
       .all()
-    for (const s of rows) seeVersion(tx, s.projectId, s.gameVersion, s.startedAt, s.playerId)
+    const st = statementsFor(db)
+    for (const s of rows) seeVersion(st, s.projectId, s.gameVersion, s.startedAt, s.playerId)
     if (rows.length) setCursor(tx, 'analytics_sessions', rows.at(-1)!.rowid)
     return rows.length
   })
