@@ -182,7 +182,7 @@ describe('every operation survives hostile input', () => {
           expect(res.headers.get('content-type') ?? '').toContain('application/json')
           expect(res.body).toMatchObject({ ok: false, error: expect.any(String) })
           expect(Object.keys(res.body)).toEqual(['ok', 'error'])
-          expect(res.body.error.length).toBeLessThanOrEqual(MAX_ERROR_LENGTH)
+          expect(res.body.error.length, `${res.status} ${res.body.error.slice(0, 200)}…`).toBeLessThanOrEqual(MAX_ERROR_LENGTH)
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: false },
