@@ -6,6 +6,7 @@ import { changelogDocs } from './changelog'
 import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import type { OperationDocs } from './common'
+import { integrationsDocs } from './integrations'
 import { labelsDocs } from './labels'
 import { notificationsDocs } from './notifications'
 import { permissionsDocs } from './permissions'
@@ -27,6 +28,7 @@ export * from './changelog'
 export * from './chat-channels'
 export * from './comments'
 export * from './common'
+export * from './integrations'
 export * from './labels'
 export * from './notifications'
 export * from './permissions'
@@ -54,6 +56,7 @@ export const operationDocs: OperationDocs = {
   ...settingsDocs,
   ...changelogDocs,
   ...webhooksDocs,
+  ...integrationsDocs,
   ...notificationsDocs,
   ...teamDocs,
   ...permissionsDocs,
