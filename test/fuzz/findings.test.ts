@@ -27,3 +27,13 @@ describe('fuzz findings', () => {
     expect(pair.body.data).toMatchObject({ created: 1, skipped: 1 })
   })
 })
+
+describe('fuzz findings: bounded messages', () => {
+  it('integrations: an unknown provider key of 5,000 characters is not echoed whole (was a 5,017-character error)', async () => {
+    const key = 'a'.repeat(5_000)
+    const res = await t.request('POST', `/api/projects/${w.project.slug}/integrations/${key}/targets`, { token: w.owner.token, body: { secret: 'x' } })
+    expect(res.status).toBe(404)
+    expect(res.body.ok).toBe(false)
+    expect(res.body.error).toMatch(/^unknown provider a{40}…$/)
+  })
+})

@@ -41,7 +41,8 @@ export function providersView() {
 /** A connectable provider; 404 for an unknown key, 403 when `plan` lacks it, 400 for one this server cannot connect yet. */
 function providerOf(key: string, plan?: PlanKey): Provider {
   const info = providerInfo(key)
-  if (!info) throw notFound(`unknown provider ${key}`)
+  // The key comes from the path: echo a bounded piece of it, never the whole input.
+  if (!info) throw notFound(`unknown provider ${key.length > 40 ? `${key.slice(0, 40)}…` : key}`)
   if (plan && info.key === 'jira') requireFeature(plan, 'jira')
   const p = PROVIDERS[key]
   if (!p) throw badRequest(`the ${info.name} integration is not available on this server yet`)
