@@ -1,10 +1,11 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as tar from 'tar'
 import { openSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
+import { SECRETS_KEY_FILE } from '../modules/integrations/credentials.crypto'
 
 /** Hard-links every blob under `from` into `to` (cheap, and a link survives the original's deletion). */
 function linkTree(from: string, to: string): number {
@@ -27,7 +28,8 @@ function linkTree(from: string, to: string): number {
  * Writes a consistent snapshot of a (possibly running) server into one .tar.gz: the database via
  * `VACUUM INTO` (a transactionally consistent copy that WAL readers take without blocking writers)
  * and the files. Files are linked before and after the snapshot, so every file the snapshot
- * references is in the archive unless it was created and deleted in between.
+ * references is in the archive unless it was created and deleted in between. The key of stored
+ * integration credentials (`secrets.key`) goes with them: without it they cannot be read.
  */
 export async function backup(dataDir: string, file: string): Promise<{ files: number; bytes: number }> {
   if (!existsSync(join(dataDir, DB_FILE))) throw new Error(`no database in ${dataDir}`)
@@ -43,8 +45,10 @@ export async function backup(dataDir: string, file: string): Promise<{ files: nu
     }
     files += linkTree(join(dataDir, 'files'), join(staging, 'files'))
     mkdirSync(join(staging, 'files'), { recursive: true })
+    const withKey = existsSync(join(dataDir, SECRETS_KEY_FILE))
+    if (withKey) copyFileSync(join(dataDir, SECRETS_KEY_FILE), join(staging, SECRETS_KEY_FILE))
     const target = resolve(file)
-    await tar.c({ gzip: true, file: target, cwd: staging, portable: true }, [DB_FILE, 'files'])
+    await tar.c({ gzip: true, file: target, cwd: staging, portable: true }, [DB_FILE, 'files', ...(withKey ? [SECRETS_KEY_FILE] : [])])
     return { files, bytes: statSync(target).size }
   } finally {
     rmSync(staging, { recursive: true, force: true })
@@ -56,8 +60,9 @@ export async function restore(dataDir: string, file: string): Promise<void> {
   if (!existsSync(file)) throw new Error(`backup file ${file} does not exist`)
   if (existsSync(join(dataDir, DB_FILE))) throw new Error(`${dataDir} already holds a database; restore needs an empty data directory`)
   mkdirSync(dataDir, { recursive: true })
-  await tar.x({ file, cwd: dataDir, strict: true, filter: (path) => path === DB_FILE || path.startsWith('files/') || path === 'files' })
+  await tar.x({ file, cwd: dataDir, strict: true, filter: (path) => path === DB_FILE || path === SECRETS_KEY_FILE || path.startsWith('files/') || path === 'files' })
   if (!existsSync(join(dataDir, DB_FILE))) throw new Error('the archive holds no glitchbox.db: not a Glitchbox backup')
+  if (existsSync(join(dataDir, SECRETS_KEY_FILE))) chmodSync(join(dataDir, SECRETS_KEY_FILE), 0o600)
   const sqlite = openSqlite(join(dataDir, DB_FILE))
   try {
     const check = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()

@@ -1,0 +1,34 @@
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { describe, expect, it } from 'vitest'
+import { backup, restore } from '../../src/cli/backup'
+import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
+import { removeTempDir, tempDir } from '../helpers/temp-dirs'
+import { connect, integrationsTestbed } from './helpers'
+
+const bed = integrationsTestbed()
+const PD_KEY = 'R0UT1NGKEY0123456789abcdefABCDEF'
+
+describe('backups carry secrets.key', () => {
+  it('restores a data directory whose stored credentials still decrypt, the key at mode 0600', async () => {
+    const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
+    const work = tempDir('integrations-backup')
+    try {
+      const archive = join(work, 'backup.tar.gz')
+      await backup(bed.t.dir, archive)
+      const restored = join(work, 'restored')
+      await restore(restored, archive)
+      expect(readFileSync(join(restored, 'secrets.key'), 'utf8')).toBe(readFileSync(join(bed.t.dir, 'secrets.key'), 'utf8'))
+      expect(statSync(join(restored, 'secrets.key')).mode & 0o777).toBe(0o600)
+      const db = new Database(join(restored, 'glitchbox.db'), { readonly: true })
+      const row = db.query('select secret_enc from integrations where id = ?').get(id) as { secret_enc: string }
+      db.close()
+      expect(await decryptSecret(restored, row.secret_enc, id)).toBe(PD_KEY)
+      // Bound to its connection: the same ciphertext does not open as another one's.
+      await expect(decryptSecret(restored, row.secret_enc, 'another-id')).rejects.toThrow()
+    } finally {
+      removeTempDir(work)
+    }
+  })
+})
