@@ -67,6 +67,14 @@ function prepare(db: Db) {
       .prepare(),
     groupPlayer: db.insert(analyticsCrashGroupPlayers).values({ groupId: ph('groupId'), playerId: ph('playerId') }).onConflictDoNothing().returning({ g: analyticsCrashGroupPlayers.groupId }).prepare(),
     groupPlayers: db.update(analyticsCrashGroups).set({ players: sql`${analyticsCrashGroups.players} + 1` }).where(eq(analyticsCrashGroups.id, ph('groupId'))).prepare(),
+    histogram: db
+      .insert(analyticsPerfHistogram)
+      .values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), platform: ph('platform'), metric: ph('metric'), value: ph('value'), count: ph('count') })
+      .onConflictDoUpdate({
+        target: [analyticsPerfHistogram.projectId, analyticsPerfHistogram.gameVersion, analyticsPerfHistogram.platform, analyticsPerfHistogram.metric, analyticsPerfHistogram.value],
+        set: { count: sql`${analyticsPerfHistogram.count} + excluded.count` },
+      })
+      .prepare(),
     logLine: db
       .insert(analyticsLogLines)
       .values({ projectId: ph('projectId'), day: ph('day'), line: ph('line'), count: 1, lastSeen: ph('at') })
@@ -192,15 +200,8 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
         buckets.set(key, b)
       }
     }
-    for (const b of buckets.values()) {
-      tx.insert(analyticsPerfHistogram)
-        .values(b)
-        .onConflictDoUpdate({
-          target: [analyticsPerfHistogram.projectId, analyticsPerfHistogram.gameVersion, analyticsPerfHistogram.platform, analyticsPerfHistogram.metric, analyticsPerfHistogram.value],
-          set: { count: sql`${analyticsPerfHistogram.count} + ${b.count}` },
-        })
-        .run()
-    }
+    const st = statementsFor(db)
+    for (const b of buckets.values()) st.histogram.run(b)
     if (rows.length) setCursor(tx, 'analytics_perf', rows.at(-1)!.rowid)
     return rows.length
   })
