@@ -32,3 +32,16 @@ describe('backups carry secrets.key', () => {
     }
   })
 })
+
+describe('a credential the key cannot open', () => {
+  it('says to enter it again instead of failing obscurely', async () => {
+    const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
+    bed.t.sqlite.query('update integrations set secret_enc = ? where id = ?').run('v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA', id)
+    const res = await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatch(/cannot be read with this server's secrets\.key; enter it again/)
+    expect((await bed.t.request('PATCH', `${bed.base}/pagerduty/${id}`, { token: bed.owner.token, body: { secret: PD_KEY } })).status).toBe(200)
+    bed.fake.answer = () => new Response(JSON.stringify({ status: 'success' }), { status: 202 })
+    expect((await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })).status).toBe(200)
+  })
+})

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { jobs } from '../../jobs/jobs.table'
 import { defaultBackoff } from '../../jobs/jobs.runner'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
+import { badRequest } from '../../http/errors'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
 import { decryptSecret } from './credentials.crypto'
@@ -52,7 +53,14 @@ export function releaseHeld(tx: DbOrTx, integrationId: string, now: Date): void 
 
 /** The provider context of a stored connection: its credential decrypted, its config. */
 export async function contextOf(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, row: Row, signal?: AbortSignal): Promise<ProviderContext> {
-  return { deps, secret: await decryptSecret(deps.config.dataDir, row.secretEnc, row.id), config: row.config, signal }
+  let secret: string
+  try {
+    secret = await decryptSecret(deps.config.dataDir, row.secretEnc, row.id)
+  } catch {
+    // A database restored without the secrets.key it was written with.
+    throw badRequest(`the stored credential of ${row.name} cannot be read with this server's secrets.key; enter it again (PATCH secret)`)
+  }
+  return { deps, secret, config: row.config, signal }
 }
 
 /** The link a connection made for a report earlier (a tracker issue to move), or null. */

@@ -1,3 +1,5 @@
+import { airtable } from './airtable'
+import { jira } from './jira'
 import { linear } from './linear'
 import { opsgenie } from './opsgenie'
 import { pagerduty } from './pagerduty'
@@ -21,11 +23,9 @@ const STORE_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | 'de
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
-  { key: 'jira', name: 'Jira', ...TRACKER_EVENTS, plan: 'pro', credential: { label: 'API token', help: 'At id.atlassian.com, open Security, API tokens, and create a token; use it with your Atlassian account email.', url: 'https://id.atlassian.com/manage-profile/security/api-tokens' }, config: { site: 'your *.atlassian.net host', email: 'the Atlassian account email the token belongs to', project_id: 'picked from targets', status_map: 'optional' } },
   { key: 'clickup', name: 'ClickUp', ...TRACKER_EVENTS, credential: { label: 'API token', help: 'In ClickUp, open Settings, Apps, and generate a personal API token (pk_…).', url: 'https://developer.clickup.com/docs/authentication' }, config: { list_id: 'picked from targets', status_map: 'optional' } },
   { key: 'asana', name: 'Asana', ...TRACKER_EVENTS, credential: { label: 'Personal access token', help: 'In Asana, open the developer console and create a personal access token.', url: 'https://app.asana.com/0/my-apps' }, config: { project_gid: 'picked from targets' } },
   { key: 'trello', name: 'Trello', ...TRACKER_EVENTS, credential: { label: 'User token', help: 'Create a Power-Up in the Trello admin portal, copy its API key, then generate a user token from it.', url: 'https://trello.com/power-ups/admin' }, config: { api_key: 'the Power-Up API key', list_id: 'picked from targets' } },
-  { key: 'airtable', name: 'Airtable', ...TRACKER_EVENTS, credential: { label: 'Personal access token', help: 'In Airtable, open the builder hub and create a token with data.records:write and schema.bases:read on the base.', url: 'https://airtable.com/create/tokens' }, config: { table: '<appId>/<tableId>, picked from targets' } },
   { key: 'monday', name: 'monday.com', ...TRACKER_EVENTS, credential: { label: 'API token', help: 'In monday.com, open your avatar menu, Developers, My access tokens, and copy the token.', url: 'https://developer.monday.com/api-reference/docs/authentication' }, config: { board_id: 'picked from targets' } },
   { key: 'notion', name: 'Notion', ...TRACKER_EVENTS, credential: { label: 'Internal integration secret', help: 'Create an internal integration at notion.so/my-integrations, copy its secret, and share the database with it.', url: 'https://www.notion.so/my-integrations' }, config: { database_id: 'picked from targets' } },
   { key: 'google_play', name: 'Google Play', ...STORE_EVENTS, credential: { label: 'Service-account JSON key', help: 'In Google Cloud, create a service account with a JSON key, then invite its email in Play Console under Users and permissions with reply-to-reviews access.', url: 'https://developers.google.com/android-publisher/getting_started' }, config: { package_name: 'the app package, e.g. com.studio.game' } },
@@ -33,7 +33,7 @@ const PLANNED: ProviderInfo[] = [
 ]
 
 /** Providers that can be connected, by key. */
-export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, sentry].map((p) => [p.key, p]))
+export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, airtable, sentry].map((p) => [p.key, p]))
 
 /** All 13 provider keys of CONTRACT.md in its order (chat, alerting, trackers, crash link, stores). */
 const ORDER = ['slack', 'teams', 'pagerduty', 'opsgenie', 'linear', 'jira', 'clickup', 'asana', 'trello', 'airtable', 'monday', 'notion', 'sentry', 'google_play', 'app_store']
