@@ -1,4 +1,6 @@
 import { airtable } from './airtable'
+import { appStore } from './app-store'
+import { googlePlay } from './google-play'
 import { jira } from './jira'
 import { linear } from './linear'
 import { opsgenie } from './opsgenie'
@@ -14,12 +16,6 @@ const TRACKER_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | '
   defaultEvents: ['bug_created', 'bug_updated'],
   defaultMinPriority: 'low',
 }
-const STORE_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | 'defaultMinPriority'> = {
-  kind: 'store',
-  events: ['reviews', 'review_bugs'],
-  defaultEvents: ['reviews'],
-  defaultMinPriority: 'low',
-}
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
@@ -28,12 +24,10 @@ const PLANNED: ProviderInfo[] = [
   { key: 'trello', name: 'Trello', ...TRACKER_EVENTS, credential: { label: 'User token', help: 'Create a Power-Up in the Trello admin portal, copy its API key, then generate a user token from it.', url: 'https://trello.com/power-ups/admin' }, config: { api_key: 'the Power-Up API key', list_id: 'picked from targets' } },
   { key: 'monday', name: 'monday.com', ...TRACKER_EVENTS, credential: { label: 'API token', help: 'In monday.com, open your avatar menu, Developers, My access tokens, and copy the token.', url: 'https://developer.monday.com/api-reference/docs/authentication' }, config: { board_id: 'picked from targets' } },
   { key: 'notion', name: 'Notion', ...TRACKER_EVENTS, credential: { label: 'Internal integration secret', help: 'Create an internal integration at notion.so/my-integrations, copy its secret, and share the database with it.', url: 'https://www.notion.so/my-integrations' }, config: { database_id: 'picked from targets' } },
-  { key: 'google_play', name: 'Google Play', ...STORE_EVENTS, credential: { label: 'Service-account JSON key', help: 'In Google Cloud, create a service account with a JSON key, then invite its email in Play Console under Users and permissions with reply-to-reviews access.', url: 'https://developers.google.com/android-publisher/getting_started' }, config: { package_name: 'the app package, e.g. com.studio.game' } },
-  { key: 'app_store', name: 'App Store', ...STORE_EVENTS, credential: { label: 'App Store Connect API key (.p8)', help: 'In App Store Connect, open Users and Access, Integrations, App Store Connect API, and generate a key; paste the .p8 file.', url: 'https://developer.apple.com/documentation/appstoreconnectapi/creating-api-keys-for-app-store-connect-api' }, config: { issuer_id: 'shown above the keys list', key_id: 'the key id', app_id: 'the app\'s Apple id' } },
 ]
 
 /** Providers that can be connected, by key. */
-export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, airtable, sentry].map((p) => [p.key, p]))
+export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, airtable, sentry, googlePlay, appStore].map((p) => [p.key, p]))
 
 /** All 13 provider keys of CONTRACT.md in its order (chat, alerting, trackers, crash link, stores). */
 const ORDER = ['slack', 'teams', 'pagerduty', 'opsgenie', 'linear', 'jira', 'clickup', 'asana', 'trello', 'airtable', 'monday', 'notion', 'sentry', 'google_play', 'app_store']
