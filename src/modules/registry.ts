@@ -5,6 +5,7 @@ import { billingModule } from './billing/billing.module'
 import { changelogModule } from './changelog/changelog.module'
 import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
+import { gitModule } from './git/git.module'
 import { integrationsModule } from './integrations/integrations.module'
 import { labelsModule } from './labels/labels.module'
 import { maintenanceModule } from './maintenance/maintenance.module'
@@ -48,4 +49,5 @@ export const modules: DomainModule[] = [
   analyticsModule,
   steamModule,
   chatChannelsModule,
+  gitModule,
 ]

@@ -6,6 +6,7 @@ import { changelogDocs } from './changelog'
 import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import type { OperationDocs } from './common'
+import { gitDocs } from './git'
 import { integrationsDocs } from './integrations'
 import { labelsDocs } from './labels'
 import { notificationsDocs } from './notifications'
@@ -28,6 +29,7 @@ export * from './changelog'
 export * from './chat-channels'
 export * from './comments'
 export * from './common'
+export * from './git'
 export * from './integrations'
 export * from './labels'
 export * from './notifications'
@@ -63,5 +65,6 @@ export const operationDocs: OperationDocs = {
   ...billingDocs,
   ...steamDocs,
   ...chatChannelsDocs,
+  ...gitDocs,
   ...analyticsDocs,
 }

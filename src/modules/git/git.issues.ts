@@ -1,0 +1,147 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import type { EventSubscriber } from '../../events/domain-events'
+import type { JobHandler } from '../../jobs/jobs.types'
+import { conflict, notFound } from '../../http/errors'
+import { newId } from '../../lib/ids'
+import { liveReportByNumber } from '../projects/project-reports'
+import { projects } from '../projects/projects.table'
+import { reportPageUrl } from '../reports/report-links'
+import type { Report } from '../reports/reports.service'
+import { reports } from '../reports/reports.table'
+import { createIssue, getIssue } from './git.client'
+import type { ReportIssueBody } from './git.schemas'
+import { asGateway, connectionOf, type GitConnection, repoOf } from './git.service'
+import { gitConnections, gitIssueLinks } from './git.table'
+
+export const FILE_KIND = 'git.file_issue'
+/** The first try and the retries after 1, 5, 25 and 125 minutes (spec 4.7). */
+const FILE_ATTEMPTS = 5
+
+type Link = typeof gitIssueLinks.$inferSelect
+
+/** A link as the API shows it. */
+function view(l: Link) {
+  return { provider: l.provider, issue_number: l.issueNumber, issue_url: l.issueUrl, issue_title: l.issueTitle, created_by_glitchbox: l.created, created_at: l.createdAt.toISOString() }
+}
+
+const linkOf = (db: DbOrTx, reportId: string) => db.select().from(gitIssueLinks).where(eq(gitIssueLinks.reportId, reportId)).get()
+
+/** The issue body: the report's fields as Markdown and a link back to the report. */
+export function issueBody(report: Report, publicUrl: string, slug: string): string {
+  const facts: [string, string][] = [
+    ['Priority', report.priority],
+    ['Category', report.category],
+    ['Status', report.status],
+    ['Platform', report.platform],
+    ['Game version', report.gameVersion],
+    ['OS', report.osInfo],
+    ['Device', report.deviceInfo],
+    ['Error type', report.errorType],
+    ['Occurrences', String(report.occurrenceCount)],
+  ]
+  const sections: [string, string][] = [
+    ['Steps to reproduce', report.stepsToReproduce],
+    ['Expected behaviour', report.expectedBehavior],
+    ['Actual behaviour', report.actualBehavior],
+  ]
+  return [
+    report.description,
+    '',
+    '| Field | Value |',
+    '|---|---|',
+    ...facts.filter(([, v]) => v).map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`),
+    ...sections.filter(([, v]) => v).flatMap(([k, v]) => ['', `### ${k}`, v]),
+    '',
+    `[Glitchbox report #${report.reportNumber}](${reportPageUrl(publicUrl, slug, report.reportNumber)})`,
+  ].join('\n')
+}
+
+function saveLink(db: DbOrTx, report: Report, c: GitConnection, issue: { issue_number: number; issue_url: string; issue_title: string }, created: boolean, actorId: string | null, now: Date): Link {
+  db.insert(gitIssueLinks)
+    .values({ id: newId(), reportId: report.id, projectId: report.projectId, provider: c.provider, issueNumber: issue.issue_number, issueUrl: issue.issue_url, issueTitle: issue.issue_title, created, createdBy: actorId, createdAt: now })
+    .onConflictDoNothing()
+    .run()
+  return linkOf(db, report.id)!
+}
+
+/** The repository issue linked to a report: `{issue: null}` when none. */
+export function reportIssue(db: DbOrTx, projectId: string, number: string) {
+  const report = liveReportByNumber(db, projectId, number)
+  const l = linkOf(db, report.id)
+  return { issue: l ? view(l) : null }
+}
+
+/**
+ * Files the report as a new issue (empty body, or a `title`), or links an existing one by
+ * `issue_number` (URL and title looked up unless given); status 201 with the new link. A report
+ * already linked answers its link with 200; linking it to another issue is a 409. 502 with the
+ * provider's words when it refuses.
+ */
+export async function fileReportIssue(deps: AppDeps, project: { id: string; slug: string }, actorId: string, number: string, body: ReportIssueBody) {
+  const report = liveReportByNumber(deps.db, project.id, number)
+  const existing = linkOf(deps.db, report.id)
+  if (existing && body?.issue_number !== undefined && body.issue_number !== existing.issueNumber) {
+    throw conflict(`report #${report.reportNumber} is already linked to issue #${existing.issueNumber}; unlink it first`)
+  }
+  if (existing) return { status: 200 as const, link: view(existing) }
+  const c = connectionOf(deps.db, project.id)
+  const { repo, token } = await repoOf(deps, c)
+  let issue: { issue_number: number; issue_url: string; issue_title: string }
+  let created: boolean
+  if (body?.issue_number !== undefined) {
+    created = false
+    issue =
+      body.issue_url && body.issue_title
+        ? { issue_number: body.issue_number, issue_url: body.issue_url, issue_title: body.issue_title }
+        : await asGateway(() => getIssue(deps, repo, token, body.issue_number!))
+  } else {
+    created = true
+    issue = await asGateway(() => createIssue(deps, repo, token, { title: body?.title ?? report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }))
+  }
+  const link = saveLink(deps.db, report, c, issue, created, actorId, deps.clock.now())
+  return { status: 201 as const, link: view(link) }
+}
+
+/** Removes a report's issue link (the issue itself stays in the repository). */
+export function unlinkReportIssue(db: DbOrTx, projectId: string, number: string) {
+  const report = liveReportByNumber(db, projectId, number)
+  if (!linkOf(db, report.id)) throw notFound('this report is not linked to an issue')
+  db.delete(gitIssueLinks).where(eq(gitIssueLinks.reportId, report.id)).run()
+  return { message: 'Issue unlinked' }
+}
+
+/** On `bug_created`, queues filing an issue when the project's repository has auto_create_issues on. */
+export function autoIssueSubscriber(deps: Pick<AppDeps, 'db' | 'jobs'>): EventSubscriber {
+  // Prepared once: it runs in every report write's transaction, and most projects have no repository.
+  const autoOn = deps.db
+    .select({ id: gitConnections.id })
+    .from(gitConnections)
+    .where(and(eq(gitConnections.projectId, sql.placeholder('projectId')), eq(gitConnections.autoCreateIssues, true)))
+    .prepare()
+  return (tx, event) => {
+    if (event.type !== 'bug_created' || !autoOn.get({ projectId: event.projectId })) return
+    deps.jobs.enqueue(tx, { kind: FILE_KIND, payload: { reportId: event.reportId }, idempotencyKey: `${FILE_KIND}:${event.reportId}`, maxAttempts: FILE_ATTEMPTS })
+  }
+}
+
+/** The `git.file_issue` job: files one report as an issue unless it is linked already; a refusal is retried after 1, 5, 25, 125 minutes. */
+export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }> {
+  return {
+    kind: FILE_KIND,
+    maxAttempts: FILE_ATTEMPTS,
+    timeoutMs: 12_000,
+    async run({ reportId }, ctx) {
+      const report = deps.db.select().from(reports).where(and(eq(reports.id, reportId), isNull(reports.deletedAt))).get()
+      if (!report || linkOf(deps.db, report.id)) return
+      const c = deps.db.select().from(gitConnections).where(eq(gitConnections.projectId, report.projectId)).get()
+      // Disconnected, or automatic issues turned off, since the report came in.
+      if (!c || !c.autoCreateIssues) return
+      const { repo, token } = await repoOf(deps, c)
+      const project = deps.db.select({ slug: projects.slug }).from(projects).where(eq(projects.id, report.projectId)).get()!
+      const issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }, ctx.signal)
+      saveLink(deps.db, report, c, issue, true, null, deps.clock.now())
+    },
+  }
+}
