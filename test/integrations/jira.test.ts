@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { MINUTE } from '../../src/lib/clock'
 import { createProject, createUser } from '../helpers/fixtures'
-import { type Call, connect, fileBug, integrationsTestbed, json, setStatus } from './helpers'
+import { type Call, connect, fileBug, json, setStatus } from './helpers'
+import { trackerTestbed } from './tracker-bed'
 
-const bed = integrationsTestbed({ env: { GLITCHBOX_PROVIDER_URL_JIRA: 'http://127.0.0.1:1' } })
+const bed = trackerTestbed('jira')
 const TOKEN = 'ATATT3xFfGF0T4nK1ngT0k3n0123456789'
 const EMAIL = 'lead@studio.example'
 const SITE = 'studio.atlassian.net'

@@ -78,6 +78,7 @@ export function adfDescription(markdown: string): Record<string, unknown> {
   const content: object[] = []
   const linkLine = lines.pop() ?? ''
   const fields: object[] = []
+  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop()
   while (lines.length && /^- \*\*[a-z_]+\*\*: /.test(lines[lines.length - 1]!)) {
     const [, k, v] = /^- \*\*([a-z_]+)\*\*: (.*)$/.exec(lines.pop()!)!
     fields.unshift({ type: 'listItem', content: [paragraph([{ ...text(k!), marks: [{ type: 'strong' }] }, text(`: ${v}`)])] })
