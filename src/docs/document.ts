@@ -58,6 +58,8 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Analytics', description: 'Dashboards, crash and release health, performance, players and telemetry, read from daily rollups' },
   { name: 'Integrations', description: 'Chat, alerting, issue tracker, crash-tracking and store-review connections' },
   { name: 'Steam', description: 'Steam apps, reviews and refund signals' },
+  { name: 'Chat channels', description: 'Discord and Slack channels that receive report events through incoming webhooks' },
+  { name: 'Git', description: 'A GitHub or GitLab repository: issue search, and reports filed or linked as issues' },
 ]
 
 const ERROR_TEXT: Record<ErrorStatus, string> = {
