@@ -142,3 +142,23 @@ describe('teams', () => {
     expect(refused.body.error).toBe('Microsoft Teams answered 401: The request needs a valid signature.')
   })
 })
+
+describe('workflow alert firings', () => {
+  it('are posted to the project\'s active chat connections, not to alerting ones', async () => {
+    const { evaluateAlerts } = await import('../../src/modules/workflow/alerts.jobs')
+    await connect(bed, 'slack', { secret: hook(), event_types: ['digest'] })
+    const paused = await connect(bed, 'slack', { secret: `${hook()}-paused` })
+    await bed.t.request('PATCH', `${bed.base}/slack/${paused}`, { token: bed.owner.token, body: { is_active: false } })
+    await connect(bed, 'pagerduty', { secret: 'R0UT1NGKEY0123456789abcdefABCDEF', event_types: ['bug_updated'] })
+    const rule = await bed.t.request('POST', `/api/projects/${bed.project.slug}/alerts`, { token: bed.owner.token, body: { metric: 'new_reports', threshold: 2, window_hours: 1 } })
+    expect(rule.status).toBe(201)
+    await fileBug(bed, { title: 'One', priority: 'low' })
+    await fileBug(bed, { title: 'Two', priority: 'low' })
+    expect(evaluateAlerts(bed.t.deps)).toEqual([rule.body.data.id])
+    await bed.t.runner.drain()
+    expect(bed.fake.calls.map((c) => c.path)).toEqual(['/services/T000/B000/secretToken'])
+    const body = bed.fake.calls[0]!.json
+    expect(body.blocks[0].text.text).toBe(`Alert in ${bed.project.name}`)
+    expect(body.blocks[1].text.text).toBe(`In ${bed.project.name}, new reports reached 2 in the last 1 h (threshold 2).`)
+  })
+})

@@ -1,7 +1,15 @@
 import type { AppDeps } from '../../app-deps'
 import type { DomainJobs } from '../../jobs/jobs.types'
+import { onAlertFired } from '../workflow/alerts.jobs'
+import { alertFiringPoster } from './integrations.alerts'
 import { digestSchedule } from './integrations.digest'
 import { deliveryHandler } from './integrations.delivery'
 
-/** Every outgoing integration call as a retried job; the daily chat digest at 09:00 enqueues its posts. */
-export const integrationsJobs = (deps: AppDeps): DomainJobs => ({ handlers: [deliveryHandler(deps)], schedules: [digestSchedule(deps)] })
+/**
+ * Every outgoing integration call as a retried job; the daily chat digest at 09:00 enqueues its posts.
+ * Alert rules are evaluated where jobs run (the job thread), so their firings are hooked here.
+ */
+export const integrationsJobs = (deps: AppDeps): DomainJobs => {
+  onAlertFired(deps.db, alertFiringPoster(deps))
+  return { handlers: [deliveryHandler(deps)], schedules: [digestSchedule(deps)] }
+}

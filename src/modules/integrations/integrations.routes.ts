@@ -14,6 +14,7 @@ import {
   updateIntegration,
 } from './integrations.service'
 import { fileReport, reportIssues } from './issue-links.service'
+import { storeReviewsRoutes } from './store-reviews.routes'
 
 const tags = ['Integrations']
 const one = '/projects/:slug/integrations/:provider/:integrationId'
@@ -22,6 +23,7 @@ const one = '/projects/:slug/integrations/:provider/:integrationId'
 export const integrationsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
+    .use(storeReviewsRoutes(deps))
     .get('/integrations/providers', () => providersView(), {
       auth: true,
       detail: { tags, summary: 'Every provider: events, default events, plan, the credential it needs and where to get it' },

@@ -11,6 +11,7 @@ import type { CreateIntegrationBody, TargetsBody, UpdateIntegrationBody } from '
 import { integrationAttempts, integrationDeliveries, integrations } from './integrations.table'
 import { PROVIDERS, providerInfo, providerInfos } from './providers/catalog'
 import { type Provider, type ProviderContext, ProviderError } from './providers/provider.types'
+import { syncNow } from './store-reviews.service'
 
 interface ProjectRef {
   id: string
@@ -185,12 +186,9 @@ export async function testIntegration(deps: Deps, project: ProjectRef, providerK
   return { message: await viaProvider(() => p.test(ctx, { slug: project.slug, name: project.name })) }
 }
 
-/** `/sync` runs a store's review import now; stores are not built yet, so every other kind answers 400. */
-export function syncIntegration(deps: Deps, project: ProjectRef, providerKey: string, id: string): never {
-  findIntegration(deps.db, project.id, providerKey, id)
-  const info = providerInfo(providerKey)!
-  if (info.kind !== 'store') throw badRequest(`sync is for store providers (google_play, app_store), not ${info.name}`)
-  throw badRequest(`the ${info.name} import is not available on this server yet`)
+/** `/sync` runs a store's review import now (store-reviews.service.ts); every other kind answers 400. */
+export function syncIntegration(deps: Deps & Pick<AppDeps, 'events'>, project: ProjectRef, providerKey: string, id: string) {
+  return syncNow(deps, findIntegration(deps.db, project.id, providerKey, id))
 }
 
 /** The 50 most recent deliveries of a connection, newest first, each with its attempts and the provider's answers. */

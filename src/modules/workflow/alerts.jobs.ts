@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
 import type { Schedule } from '../../jobs/jobs.types'
 import { accountMembers } from '../accounts/accounts.table'
 import { recordActivity } from '../activity/activity.service'
@@ -13,6 +14,26 @@ import { reportListUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 const HOUR = 3600_000
+
+/** One rule firing, as hooks see it. */
+export interface AlertFiring {
+  ruleId: string
+  projectId: string
+  metric: string
+  value: number
+  /** The sentence the mail and the activity entry carry. */
+  text: string
+}
+
+/** Runs in the firing's transaction (so what it enqueues commits with it); integrations post firings to chat. */
+export type AlertFiredHook = (tx: DbOrTx, firing: AlertFiring) => void
+// Per database, so apps built side by side in one process (tests) keep their hooks apart.
+const firedHooks = new WeakMap<object, AlertFiredHook[]>()
+
+/** Adds a hook called for every firing evaluated on `db`. */
+export function onAlertFired(db: object, hook: AlertFiredHook): void {
+  firedHooks.set(db, [...(firedHooks.get(db) ?? []), hook])
+}
 
 const METRIC_NAMES = {
   new_reports: 'new reports',
@@ -48,6 +69,7 @@ export function evaluateAlerts(deps: Deps): string[] {
       if (!fires) return
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
+      for (const hook of firedHooks.get(deps.db) ?? []) hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
       const admins = tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, project.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all()
       const to = recipientsFor(tx, { accountId: project.accountId, userIds: admins.map((a) => a.id), preference: 'email_bug_created' })
       mailEach(deps, tx, to, 'email_bug_created', () => ({

@@ -1,0 +1,43 @@
+import { and, eq, inArray, like } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { JobHandler, Schedule } from '../../jobs/jobs.types'
+import { integrations } from './integrations.table'
+import { PROVIDER_TIMEOUT_MS } from './providers/provider-http'
+import { MAX_PAGES } from './providers/store'
+import { syncStoreConnection } from './store-reviews.service'
+
+export const STORE_SYNC_KIND = 'integration.store_sync'
+const STORE_KEYS = ['google_play', 'app_store']
+
+/** Enqueues one import job per active store connection subscribed to `reviews` (once per connection and hour); returns how many. */
+export function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): number {
+  const hour = deps.clock.now().toISOString().slice(0, 13)
+  const rows = deps.db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(and(inArray(integrations.provider, STORE_KEYS), eq(integrations.isActive, true), like(integrations.eventTypes, '%"reviews"%')))
+    .all()
+  deps.db.transaction((tx) => {
+    for (const r of rows) deps.jobs.enqueue(tx, { kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 3 })
+  })
+  return rows.length
+}
+
+/** Every hour on the hour. */
+export const storeSyncSchedule = (deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Schedule => ({ name: 'integrations.store-sync', pattern: '0 * * * *', run: () => void enqueueStoreSyncs(deps) })
+
+/** The hourly import of one connection; a connection deleted, paused or unsubscribed since is skipped, a store's refusal retried. */
+export function storeSyncHandler(deps: AppDeps): JobHandler<{ integrationId: string }> {
+  return {
+    kind: STORE_SYNC_KIND,
+    // Token request plus up to MAX_PAGES pages, each within the provider timeout.
+    timeoutMs: PROVIDER_TIMEOUT_MS * (MAX_PAGES + 2),
+    maxAttempts: 3,
+    async run({ integrationId }, ctx) {
+      const row = deps.db.select().from(integrations).where(eq(integrations.id, integrationId)).get()
+      if (!row || !row.isActive || !row.eventTypes.includes('reviews')) return
+      const result = await syncStoreConnection(deps, row, ctx.signal)
+      deps.logger.info('store reviews imported', { integration: row.id, provider: row.provider, ...result })
+    },
+  }
+}
