@@ -21,6 +21,15 @@ import { ReportPage } from './reports/ReportPage'
 import { ImportPage } from './workflow/ImportPage'
 import { NewReport } from './workflow/NewReport'
 import { WorkflowSettings } from './workflow/WorkflowSettings'
+import { AnalyticsOverview } from './analytics/Overview'
+import { CrashGroupsPage } from './analytics/Crashes'
+import { PerformancePage } from './analytics/Performance'
+import { PlayerPage, PlayersPage } from './analytics/Players'
+import { ReleaseHealthPage } from './analytics/Releases'
+import { TelemetryPage } from './analytics/Telemetry'
+import { IntegrationsPage } from './integrations/IntegrationsPage'
+import { SteamPage } from './integrations/Steam'
+import { StoreReviewsPage } from './integrations/StoreReviews'
 
 const authRoutes: Route[] = [
   { path: '/login', component: Login, public: true, bare: true, title: 'Sign in' },
@@ -69,4 +78,12 @@ const workflowRoutes: Route[] = [
   { path: '/projects/:slug/settings/workflow', component: WorkflowSettings, title: 'Workflow settings' },
 ]
 
-export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...workflowRoutes, ...reportRoutes]
+// Integration screens (web/app/integrations/).
+const integrationRoutes: Route[] = [
+  { path: '/projects/:slug/integrations', component: IntegrationsPage, title: 'Integrations' },
+  { path: '/projects/:slug/settings/integrations', component: IntegrationsPage, title: 'Integrations' },
+  { path: '/projects/:slug/integrations/steam', component: SteamPage, title: 'Steam reviews' },
+  { path: '/projects/:slug/store-reviews', component: StoreReviewsPage, title: 'Store reviews' },
+]
+
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...workflowRoutes, ...reportRoutes, ...integrationRoutes]

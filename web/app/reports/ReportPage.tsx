@@ -23,6 +23,7 @@ import { PriorityBadge, StatusBadge } from './ReportRows'
 import { reportsApi } from './reports-api'
 import { SimilarReports } from './SimilarReports'
 import { WorkflowPanel } from '../workflow/WorkflowPanel'
+import { LinkedIssues } from '../integrations/LinkedIssues'
 
 /** `/projects/:slug/reports/:number`: everything about one report and the controls to triage it. */
 export function ReportPage({ params }: RouteProps) {
@@ -76,6 +77,7 @@ export function ReportPage({ params }: RouteProps) {
                 }}
               />
               <WorkflowPanel slug={slug} number={bug.report_number} dueDate={bug.due_date} sla={bug.sla} onChange={changed} />
+              <LinkedIssues slug={slug} number={bug.report_number} />
               <Details bug={bug} />
               <Reporter bug={bug} members={members} />
               <SimilarReports slug={slug} number={bug.report_number} title={bug.title} />

@@ -10,6 +10,7 @@ export const SETTINGS_TABS = [
   { key: 'changelog', label: 'Changelog' },
   { key: 'workflow', label: 'Workflow' },
   { key: 'webhooks', label: 'Webhooks' },
+  { key: 'integrations', label: 'Integrations' },
   { key: 'notifications', label: 'Notifications' },
   { key: 'audit', label: 'Audit log' },
 ] as const

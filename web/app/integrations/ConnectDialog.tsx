@@ -1,0 +1,143 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, messageOf, projectPath } from '../api/client'
+import { Button, Checkbox, Dialog, Select, TextArea, TextField, toast } from '../components'
+import { connectBody, eventLabel, fieldChoices, initialForm, isOptionalField, PRIORITIES, targetField, type ConnectForm } from './helpers'
+import type { ProviderView, Target } from './types'
+
+/** The connect form of one provider: credential (password field), config fields, target picker, events, minimum priority. */
+export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: string; provider: ProviderView | null; onClose: () => void; onCreated: () => void }) {
+  const [form, setForm] = useState<ConnectForm | null>(null)
+  const [targets, setTargets] = useState<Target[] | null>(null)
+  const [targetsError, setTargetsError] = useState<string | null>(null)
+  const [loadingTargets, setLoadingTargets] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    setForm(provider ? initialForm(provider) : null)
+    setTargets(null)
+    setTargetsError(null)
+    setError(null)
+  }, [provider?.key])
+  if (!provider || !form) return <Dialog open={false} title="Connect" onClose={onClose}>{null}</Dialog>
+  const p = provider
+  const tField = targetField(p)
+  const set = (patch: Partial<ConnectForm>) => setForm({ ...form, ...patch })
+  const setConfig = (k: string, v: string) => setForm({ ...form, config: { ...form.config, [k]: v } })
+
+  const loadTargets = async () => {
+    setLoadingTargets(true)
+    setTargetsError(null)
+    try {
+      const config = Object.fromEntries(Object.entries(form.config).filter(([k, v]) => v.trim() && k !== tField && k !== 'status_map'))
+      const list = await api.post<Target[]>(projectPath(slug, `/integrations/${p.key}/targets`), { secret: form.secret.trim(), ...(Object.keys(config).length && { config }) })
+      setTargets(list)
+      if (tField && list.length && !form.config[tField]) setConfig(tField, list[0]!.id)
+    } catch (err) {
+      setTargets(null)
+      setTargetsError(messageOf(err))
+    } finally {
+      setLoadingTargets(false)
+    }
+  }
+
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setError(null)
+    let body
+    try {
+      body = connectBody(p, form)
+    } catch (err) {
+      setError(messageOf(err))
+      return
+    }
+    setBusy(true)
+    try {
+      await api.post(projectPath(slug, `/integrations/${p.key}`), body)
+      toast(`${p.name} connected`)
+      onCreated()
+      onClose()
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const formId = `connect-${p.key}`
+  return (
+    <Dialog
+      open
+      wide
+      title={`Connect ${p.name}`}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form={formId} busy={busy} disabled={!form.secret.trim()}>
+            Connect
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} class="stack" onSubmit={submit}>
+        <p class="muted small">
+          {p.credential.help}{' '}
+          <a href={p.credential.url} target="_blank" rel="noopener noreferrer">
+            Where to get it
+          </a>
+        </p>
+        <TextField label={p.credential.label} type="password" autoComplete="off" value={form.secret} onValue={(v) => set({ secret: v })} required />
+        <TextField label="Connection name" hint={`Optional; “${p.name}” when empty.`} value={form.name} onValue={(v) => set({ name: v })} maxLength={100} />
+        {Object.entries(p.config).map(([k, description]) => {
+          if (k === tField) return null
+          const choices = fieldChoices(description)
+          if (choices)
+            return <Select key={k} label={k} hint={description} value={form.config[k] || choices[0]!} onValue={(v) => setConfig(k, v)} options={choices.map((c) => ({ value: c, label: c }))} />
+          if (k === 'status_map') return <TextArea key={k} label={k} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} rows={2} />
+          return <TextField key={k} label={k} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} required={!isOptionalField(description)} />
+        })}
+        {tField && (
+          <div class="stack">
+            <div class="row">
+              <Button onClick={loadTargets} busy={loadingTargets} disabled={!form.secret.trim()}>
+                Load targets
+              </Button>
+              <span class="muted small">Lists what the pasted credential reaches.</span>
+            </div>
+            {targetsError && (
+              <p class="field-error" role="alert">
+                {targetsError}
+              </p>
+            )}
+            {targets && targets.length === 0 && <p class="muted">The credential reaches no {tField.replace(/_/g, ' ')}: check its access.</p>}
+            {targets && targets.length > 0 ? (
+              <Select
+                label={`Target (${tField})`}
+                hint={p.config[tField]}
+                value={form.config[tField] ?? ''}
+                onValue={(v) => setConfig(tField, v)}
+                options={targets.map((t) => ({ value: t.id, label: t.group ? `${t.group} / ${t.name}` : t.name }))}
+              />
+            ) : (
+              <TextField label={`Target (${tField})`} hint={`${p.config[tField]}; or type its id.`} value={form.config[tField] ?? ''} onValue={(v) => setConfig(tField, v)} />
+            )}
+          </div>
+        )}
+        <fieldset class="stack">
+          <legend>Events</legend>
+          {p.events.map((ev) => (
+            <Checkbox key={ev} label={eventLabel(ev)} checked={form.events.includes(ev)} onChecked={(on) => set({ events: on ? [...form.events, ev] : form.events.filter((x) => x !== ev) })} />
+          ))}
+        </fieldset>
+        {p.kind !== 'store' && (
+          <Select label="Minimum priority" hint="Only reports at or above it are sent." value={form.minPriority} onValue={(v) => set({ minPriority: v as ConnectForm['minPriority'] })} options={PRIORITIES.map((x) => ({ value: x, label: x }))} />
+        )}
+        {error && (
+          <p class="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Dialog>
+  )
+}

@@ -1,0 +1,86 @@
+import './integrations.css'
+import { useState } from 'preact/hooks'
+import { projectPath } from '../api/client'
+import { useApi } from '../api/resource'
+import type { Account } from '../api/types'
+import { Async, Badge, Button, ButtonLink, EmptyState, Section } from '../components'
+import type { RouteProps } from '../router'
+import { deniedReason } from '../session'
+import { SettingsFrame } from '../settings/SettingsFrame'
+import { ChatChannels } from './ChatChannels'
+import { ConnectDialog } from './ConnectDialog'
+import { Connections } from './Connections'
+import { GitSection } from './GitSection'
+import { eventLabel, groupByKind, unavailableReason } from './helpers'
+import { SteamSection } from './Steam'
+import type { Connection, ProviderView } from './types'
+
+/**
+ * `/projects/:slug/integrations`: the project's connections (test, pause/resume, deliveries, delete), the providers
+ * grouped by kind with the credential each needs and where to get it, then chat channels, git and Steam.
+ */
+export function IntegrationsPage({ params }: RouteProps) {
+  const slug = params.slug!
+  const providers = useApi<ProviderView[]>('/integrations/providers')
+  const connections = useApi<Connection[]>(projectPath(slug, '/integrations'))
+  const account = useApi<Account>('/account')
+  const [connecting, setConnecting] = useState<ProviderView | null>(null)
+  const reason = deniedReason('project.integrations')
+  const acc = account.data.value
+  return (
+    <SettingsFrame slug={slug} title="Integrations">
+      <Section title="Connections" description="Failed deliveries are retried after 1, 5, 25 and 125 minutes; a paused connection holds its retries until it is resumed.">
+        <Connections slug={slug} connections={connections} reason={reason} />
+      </Section>
+      <Async resource={providers} empty={<EmptyState title="No providers on this server" />}>
+        {(list) => (
+          <>
+            {groupByKind(list).map((g) => (
+              <Section
+                key={g.kind}
+                title={g.title}
+                description={g.description}
+                actions={g.kind === 'store' ? <ButtonLink href={projectPath(slug, '/store-reviews')}>Store reviews</ButtonLink> : undefined}
+              >
+                <ul class="provider-list">
+                  {g.providers.map((p) => (
+                    <ProviderItem key={p.key} p={p} reason={reason ?? unavailableReason(p, acc?.features, acc?.plan.name)} onConnect={() => setConnecting(p)} />
+                  ))}
+                </ul>
+              </Section>
+            ))}
+          </>
+        )}
+      </Async>
+      <ChatChannels slug={slug} reason={reason} />
+      <GitSection slug={slug} reason={reason} />
+      <SteamSection slug={slug} reason={reason} />
+      <ConnectDialog slug={slug} provider={connecting} onClose={() => setConnecting(null)} onCreated={() => void connections.reload()} />
+    </SettingsFrame>
+  )
+}
+
+function ProviderItem({ p, reason, onConnect }: { p: ProviderView; reason?: string; onConnect: () => void }) {
+  return (
+    <li class="provider" aria-label={p.name}>
+      <div class="provider-text">
+        <div class="row">
+          <strong>{p.name}</strong>
+          {p.plan && <Badge tone="info">{p.plan === 'pro' ? 'Pro plan' : p.plan}</Badge>}
+          {!p.available && <Badge>coming soon</Badge>}
+        </div>
+        <p class="small">
+          Needs: <strong>{p.credential.label}</strong>.{' '}
+          <a href={p.credential.url} target="_blank" rel="noopener noreferrer" aria-label={`Where to get the ${p.name} ${p.credential.label}`}>
+            Where to get it
+          </a>
+        </p>
+        <p class="muted small">Events: {p.events.map(eventLabel).join(', ')}</p>
+        {reason && <p class="muted small">{reason}</p>}
+      </div>
+      <Button onClick={onConnect} reason={reason}>
+        Connect {p.name}
+      </Button>
+    </li>
+  )
+}

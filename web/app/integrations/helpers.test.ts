@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { connectBody, fieldChoices, groupByKind, initialForm, replyLimit, targetField, unavailableReason } from './helpers'
+import type { ProviderView } from './types'
+
+const provider = (over: Partial<ProviderView>): ProviderView => ({
+  key: 'slack',
+  name: 'Slack',
+  kind: 'chat',
+  events: ['bug_created', 'bug_updated', 'comment_added', 'digest'],
+  default_events: ['bug_created', 'bug_updated'],
+  default_min_priority: 'low',
+  credential: { label: 'Incoming webhook URL', help: '…', url: 'https://api.slack.com/messaging/webhooks' },
+  config: {},
+  available: true,
+  ...over,
+})
+const linear = provider({ key: 'linear', name: 'Linear', kind: 'tracker', events: ['bug_created', 'bug_updated'], config: { team_id: 'the team to file in, picked from targets', status_map: 'optional: our status → state' } })
+const jira = provider({ key: 'jira', name: 'Jira', kind: 'tracker', plan: 'pro', config: { site: 'host', email: 'email', project_id: 'picked from targets' } })
+
+describe('groupByKind', () => {
+  it('orders kinds chat, alerting, trackers, crash link, stores and drops empty ones', () => {
+    const groups = groupByKind([linear, provider({ key: 'sentry', kind: 'crash_link' }), provider({}), jira])
+    expect(groups.map((g) => [g.title, g.providers.map((p) => p.key)])).toEqual([
+      ['Chat', ['slack']],
+      ['Issue trackers', ['linear', 'jira']],
+      ['Crash link', ['sentry']],
+    ])
+  })
+})
+
+describe('unavailableReason', () => {
+  it('names the plan when the account lacks the feature, nothing when it has it', () => {
+    expect(unavailableReason(jira, { jira: false }, 'Free')).toBe('Jira needs the Pro plan or higher (this account is on Free).')
+    expect(unavailableReason(jira, { jira: true }, 'Pro')).toBeUndefined()
+    expect(unavailableReason(provider({}), { jira: false }, 'Free')).toBeUndefined()
+  })
+  it('says when the server cannot connect a provider yet', () => {
+    expect(unavailableReason(provider({ name: 'Notion', available: false }), {}, 'Free')).toBe('Notion is not available on this server yet.')
+  })
+})
+
+describe('connect form', () => {
+  it('starts with the default events and priority, and finds the field targets fill', () => {
+    expect(initialForm(linear)).toEqual({ name: '', secret: '', events: ['bug_created', 'bug_updated'], minPriority: 'low', config: { team_id: '', status_map: '' } })
+    expect(targetField(linear)).toBe('team_id')
+    expect(targetField(provider({}))).toBeUndefined()
+  })
+  it('builds the body: trimmed secret, events in provider order, empty config left out, status_map parsed', () => {
+    const f = { ...initialForm(linear), secret: '  lin_api_key ', events: ['bug_updated', 'bug_created'], config: { team_id: 'T1', status_map: '{"resolved":"Done"}' } }
+    expect(connectBody(linear, f)).toEqual({ secret: 'lin_api_key', event_types: ['bug_created', 'bug_updated'], min_priority: 'low', config: { team_id: 'T1', status_map: { resolved: 'Done' } } })
+    expect(connectBody(provider({}), { ...initialForm(provider({})), secret: 'https://hooks', name: ' Bugs ' })).toEqual({ secret: 'https://hooks', name: 'Bugs', event_types: ['bug_created', 'bug_updated'], min_priority: 'low' })
+    expect(() => connectBody(linear, { ...f, config: { team_id: 'T1', status_map: '{nope' } })).toThrow(/status_map must be JSON/)
+  })
+  it('offers the two choices a region field names', () => {
+    expect(fieldChoices('us or eu (the PagerDuty service region; default us)')).toEqual(['us', 'eu'])
+    expect(fieldChoices('the app package, e.g. com.studio.game')).toBeUndefined()
+  })
+})
+
+it('reply limits: 350 characters on Google Play', () => {
+  expect(replyLimit('google_play')).toBe(350)
+  expect(replyLimit('app_store')).toBe(5970)
+})

@@ -1,0 +1,102 @@
+/** Pure helpers of the integration screens: grouping, labels, plan gates, form → request body. */
+import type { CreateIntegrationBody, IntegrationEvent, Priority, ProviderKind, ProviderView } from './types'
+
+export const KINDS: { kind: ProviderKind; title: string; description: string }[] = [
+  { kind: 'chat', title: 'Chat', description: 'Post report events to a channel.' },
+  { kind: 'alerting', title: 'Alerting', description: 'Open an incident per new report and resolve it with the report.' },
+  { kind: 'tracker', title: 'Issue trackers', description: 'File reports as issues and move them when the status changes.' },
+  { kind: 'crash_link', title: 'Crash link', description: 'Link the matching crash-tracker issue on each report.' },
+  { kind: 'store', title: 'Stores', description: 'Import app-store reviews, reply to them, file bad ones as reports.' },
+]
+
+/** Providers in the order the server lists them, grouped by kind in KINDS order; empty kinds left out. */
+export function groupByKind(providers: ProviderView[]): { kind: ProviderKind; title: string; description: string; providers: ProviderView[] }[] {
+  return KINDS.map((k) => ({ ...k, providers: providers.filter((p) => p.kind === k.kind) })).filter((g) => g.providers.length > 0)
+}
+
+export const EVENT_LABELS: Record<IntegrationEvent, string> = {
+  bug_created: 'Report created',
+  bug_updated: 'Report updated',
+  comment_added: 'Comment added',
+  digest: 'Daily digest (09:00)',
+  reviews: 'Import reviews',
+  review_bugs: 'File 1- and 2-star reviews as reports',
+}
+export const eventLabel = (e: string) => EVENT_LABELS[e as IntegrationEvent] ?? e
+
+export const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'critical']
+
+const PLAN_NAMES: Record<string, string> = { pro: 'Pro' }
+
+/**
+ * Why a provider cannot be connected here, or undefined when it can: not built on this server yet, or a plan
+ * feature (Jira: `features.jira`) the account lacks.
+ */
+export function unavailableReason(p: ProviderView, features: Record<string, boolean> | undefined, planName: string | undefined): string | undefined {
+  if (p.plan && features && features[p.key] === false) return `${p.name} needs the ${PLAN_NAMES[p.plan] ?? p.plan} plan or higher (this account is on ${planName ?? 'another plan'}).`
+  if (!p.available) return `${p.name} is not available on this server yet.`
+  return undefined
+}
+
+/** The config field a target picked from `targets` fills (its description says "from targets"), if any. */
+export function targetField(p: ProviderView): string | undefined {
+  return Object.keys(p.config).find((k) => /from targets/i.test(p.config[k]!))
+}
+
+/** Whether a config field is optional (its description starts with "optional"). */
+export const isOptionalField = (description: string) => /^optional/i.test(description.trim())
+
+/** Config fields with a choice of values ("us or eu …") → their choices. */
+export function fieldChoices(description: string): string[] | undefined {
+  const m = /^([a-z]{2,3}) or ([a-z]{2,3})\b/.exec(description.trim())
+  return m ? [m[1]!, m[2]!] : undefined
+}
+
+export type ConnectForm = { name: string; secret: string; events: string[]; minPriority: Priority; config: Record<string, string> }
+
+/** The form's state as the create body; empty config fields left out, `status_map` parsed as JSON (throws a sentence). */
+export function connectBody(p: ProviderView, f: ConnectForm): CreateIntegrationBody {
+  const config: Record<string, unknown> = {}
+  for (const [k, raw] of Object.entries(f.config)) {
+    const v = raw.trim()
+    if (!v || !(k in p.config)) continue
+    if (k === 'status_map') {
+      try {
+        config[k] = JSON.parse(v)
+      } catch {
+        throw new Error('status_map must be JSON, e.g. {"resolved": "Done"}')
+      }
+    } else config[k] = v
+  }
+  return {
+    secret: f.secret.trim(),
+    ...(f.name.trim() && { name: f.name.trim() }),
+    event_types: p.events.filter((e) => f.events.includes(e)),
+    min_priority: f.minPriority,
+    ...(Object.keys(config).length > 0 && { config }),
+  }
+}
+
+/** The first form state of a provider: its default events checked, its default minimum priority. */
+export function initialForm(p: ProviderView): ConnectForm {
+  return { name: '', secret: '', events: [...p.default_events], minPriority: p.default_min_priority, config: Object.fromEntries(Object.keys(p.config).map((k) => [k, ''])) }
+}
+
+/** Characters a store allows in a reply: Google Play 350, the App Store 5970. */
+export function replyLimit(provider: string): number | undefined {
+  if (provider === 'google_play') return 350
+  if (provider === 'app_store') return 5970
+  return undefined
+}
+
+/** A delivery status as a badge tone. */
+export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
+  if (status === 'succeeded' || status === 'delivered' || status === 'success') return 'success'
+  if (status === 'failed' || status === 'dead') return 'danger'
+  if (status === 'retrying' || status === 'held' || status === 'paused') return 'warning'
+  if (status === 'pending' || status === 'queued') return 'info'
+  return 'neutral'
+}
+
+/** A 0-1 share as a whole percent, or a dash. */
+export const percent = (share: number | null | undefined) => (share === null || share === undefined ? '–' : `${Math.round(share * 100)}%`)
