@@ -96,3 +96,16 @@ describe('opsgenie', () => {
     expect(res.body.error).toBe('Opsgenie answered 401: Could not authenticate')
   })
 })
+
+describe('regions', () => {
+  it('pick each region\'s public base URL unless GLITCHBOX_PROVIDER_URL_<KEY> overrides them all', async () => {
+    const { regionBase } = await import('../../src/modules/integrations/providers/provider-http')
+    const { loadConfig } = await import('../../src/config/config')
+    const urls = { us: 'https://events.pagerduty.com', eu: 'https://events.eu.pagerduty.com' }
+    const plain = { deps: { config: loadConfig({}) } } as never
+    expect(regionBase(plain, 'pagerduty', urls, 'eu')).toBe('https://events.eu.pagerduty.com')
+    expect(regionBase(plain, 'pagerduty', urls, 'us')).toBe('https://events.pagerduty.com')
+    const overridden = { deps: { config: loadConfig({ GLITCHBOX_PROVIDER_URL_PAGERDUTY: 'http://127.0.0.1:9999/' }) } } as never
+    expect(regionBase(overridden, 'pagerduty', urls, 'eu')).toBe('http://127.0.0.1:9999')
+  })
+})
