@@ -7,6 +7,7 @@ import { healthRoutes } from './modules/health/health.routes'
 import { modules } from './modules/registry'
 import { publicPagesRoutes } from '../web/server/public-pages.routes'
 import { dashboardRoutes, type DashboardSource } from '../web/server/dashboard'
+import { socialSignInSources } from '../web/server/security-headers'
 
 /**
  * Builds the whole HTTP app over `deps` without listening; tests call `app.handle(request)`.
@@ -21,7 +22,7 @@ export function createApp(deps: AppDeps, web: { dashboard?: DashboardSource } = 
     app.use(api)
   }
   app.use(publicPagesRoutes(deps))
-  app.use(dashboardRoutes(web.dashboard))
+  app.use(dashboardRoutes(web.dashboard, socialSignInSources({ google: Boolean(deps.config.googleClientId), apple: Boolean(deps.config.appleClientId) })))
   return app
 }
 

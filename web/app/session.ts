@@ -38,10 +38,18 @@ export async function loadProjects(): Promise<void> {
   projects.value = await api.get<ProjectSummary[]>('/projects')
 }
 
+/** The server's public info (billing, social sign-in), loaded once; undefined until then. */
+export const serverInfo = signal<ServerInfoResponse | undefined>(undefined)
+
+/** Loads the server's public info once (sign-in pages need it before anyone is signed in). */
+export async function loadServerInfo(): Promise<ServerInfoResponse | undefined> {
+  serverInfo.value ??= await api.get<ServerInfoResponse>('/server-info', { redirectOn401: false }).catch(() => undefined)
+  return serverInfo.value
+}
+
 /** Whether billing is configured, from the server's public info (the billing screens exist only then). */
 async function probeBilling(): Promise<void> {
-  const info = await api.get<ServerInfoResponse>('/server-info', { redirectOn401: false }).catch(() => null)
-  billingConfigured.value = info?.billing_configured ?? false
+  billingConfigured.value = (await loadServerInfo())?.billing_configured ?? false
 }
 
 /** Names of the permissions, for "you need …" reasons. */

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Elysia } from 'elysia'
-import { htmlSecurityHeaders } from './security-headers'
+import { htmlSecurityHeaders, type ThirdPartySources } from './security-headers'
 
 /**
  * Serves the dashboard: its one HTML shell at `/` and at every dashboard URL (web/README.md), so a
@@ -109,9 +109,9 @@ function loadShell(source: DashboardSource): Promise<Shell> {
 }
 
 /** The dashboard shell and its assets (see the comment at the top of this file). */
-export function dashboardRoutes(source: DashboardSource = dashboardFromSource()) {
+export function dashboardRoutes(source: DashboardSource = dashboardFromSource(), thirdParty?: ThirdPartySources) {
   const load = () => loadShell(source)
-  const shellResponse = async () => new Response((await load()).html, { headers: htmlSecurityHeaders() })
+  const shellResponse = async () => new Response((await load()).html, { headers: htmlSecurityHeaders({ thirdParty }) })
   const app = new Elysia()
     .get('/', shellResponse)
     .get(`${ASSET_PREFIX}*`, async ({ params, request }) => {

@@ -14,18 +14,41 @@ export interface HtmlHeaderOptions {
   inlineStyles?: string[]
   /** Defaults to `no-cache`: pages change with every vote and report. */
   cacheControl?: string
+  /** Other origins the page may load scripts, frames and styles from and connect to (the dashboard's Google/Apple sign-in, when configured). */
+  thirdParty?: ThirdPartySources
+}
+
+export interface ThirdPartySources {
+  scripts: string[]
+  frames: string[]
+  styles: string[]
+  connect: string[]
+}
+
+/** The origins Google Identity Services and Sign in with Apple JS need, for the sign-ins that are configured. */
+export function socialSignInSources(o: { google: boolean; apple: boolean }): ThirdPartySources {
+  const google = o.google ? ['https://accounts.google.com/gsi/'] : []
+  const apple = o.apple ? ['https://appleid.cdn-apple.com'] : []
+  return {
+    scripts: [...(o.google ? ['https://accounts.google.com/gsi/client'] : []), ...apple],
+    frames: [...google, ...(o.apple ? ['https://appleid.apple.com'] : [])],
+    styles: o.google ? ['https://accounts.google.com/gsi/style'] : [],
+    connect: [...google, ...(o.apple ? ['https://appleid.apple.com'] : [])],
+  }
 }
 
 /** The headers of an HTML page: CSP, nosniff, referrer policy, no framing, and `text/html`. */
 export function htmlSecurityHeaders(opts: HtmlHeaderOptions = {}): Record<string, string> {
-  const styles = ["'self'", ...(opts.inlineStyles ?? []).map(styleHashSource)]
+  const extra = opts.thirdParty ?? { scripts: [], frames: [], styles: [], connect: [] }
+  const styles = ["'self'", ...(opts.inlineStyles ?? []).map(styleHashSource), ...extra.styles]
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...extra.scripts].join(' '),
     `style-src ${styles.join(' ')}`,
     // Logos and avatars are http(s) URLs the studio chose; images cannot run code.
     "img-src 'self' data: https: http:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...extra.connect].join(' '),
+    ...(extra.frames.length ? [`frame-src ${extra.frames.join(' ')}`] : []),
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -64,7 +64,9 @@ export type HealthResponse = z.output<typeof HealthResponse>
 export const ServerInfoResponse = z.object({
   version: z.string(),
   billing_configured: z.boolean().describe('Stripe billing is set up: plans can be bought; else the operator sets them'),
-  sign_in: z.object({ google: z.boolean(), apple: z.boolean() }).describe('Social sign-ins the server accepts identity tokens for'),
+  sign_in: z
+    .object({ google: z.string().nullable(), apple: z.string().nullable() })
+    .describe('The client id of each social sign-in the server accepts identity tokens for (null when not configured)'),
 })
 export type ServerInfoResponse = z.output<typeof ServerInfoResponse>
 

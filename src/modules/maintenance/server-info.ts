@@ -1,11 +1,14 @@
 import type { Config } from '../../config/config'
 import { billingConfigured } from '../billing/plans'
 
-/** `GET /server-info`: what a client (the dashboard) needs to know before anyone signs in; no secrets. */
+/**
+ * `GET /server-info`: what a client (the dashboard) needs to know before anyone signs in; no secrets.
+ * The Google and Apple client ids are public by design: every sign-in button on the web carries its own.
+ */
 export function serverInfo(config: Config) {
   return {
     version: config.version,
     billing_configured: billingConfigured(config),
-    sign_in: { google: Boolean(config.googleClientId), apple: Boolean(config.appleClientId) },
+    sign_in: { google: config.googleClientId ?? null, apple: config.appleClientId ?? null },
   }
 }

@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError, messageOf } from '../api/client'
 import type { Session, SignupBody } from '../api/types'
 import { Button, TextField } from '../components'
 import { buildUrl, navigate, type RouteProps } from '../router'
-import { loadSession } from '../session'
+import { loadServerInfo, loadSession } from '../session'
+import { SocialSignIn } from './SocialSignIn'
 import { safeNext } from './next'
 
 /** A form's submit state: busy flag, error message and a runner that catches `ApiError`s. */
@@ -33,8 +34,9 @@ function FormError({ error }: { error: string | null }) {
   ) : null
 }
 
-/** `/login`: email and password. Social sign-in buttons are not shown: no API tells the web app whether Google or Apple is configured. */
+/** `/login`: email and password, and Google or Apple when the server is configured for them. */
 export function Login({ query }: RouteProps) {
+  useEffect(() => void loadServerInfo(), [])
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const { busy, error, run } = useSubmit()
@@ -47,6 +49,7 @@ export function Login({ query }: RouteProps) {
     <>
       <h1>Sign in</h1>
       {query.reset === '1' && <p class="notice" role="status">Your password was changed: sign in with the new one.</p>}
+      <SocialSignIn onSignedIn={async () => (await loadSession(), navigate(safeNext(query.next), { replace: true }))} />
       <form onSubmit={submit} class="stack" noValidate>
         <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
         <TextField label="Password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
@@ -65,8 +68,9 @@ export function Login({ query }: RouteProps) {
   )
 }
 
-/** `/signup`: name, email, password (min 8). */
+/** `/signup`: name, email, password (min 8); or Google or Apple when configured (the account is created on first sign-in). */
 export function Signup({ query }: RouteProps) {
+  useEffect(() => void loadServerInfo(), [])
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -81,6 +85,7 @@ export function Signup({ query }: RouteProps) {
   return (
     <>
       <h1>Create your account</h1>
+      <SocialSignIn onSignedIn={async () => (await loadSession(), navigate(safeNext(query.next), { replace: true }))} />
       <form onSubmit={submit} class="stack" noValidate>
         <TextField label="Name" autoComplete="name" maxLength={100} value={name} onValue={setName} hint="Shown to your teammates. Optional." />
         <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
