@@ -24,15 +24,6 @@ import { WorkflowSettings } from './workflow/WorkflowSettings'
 import { IntegrationsPage } from './integrations/IntegrationsPage'
 import { SteamPage } from './integrations/Steam'
 import { StoreReviewsPage } from './integrations/StoreReviews'
-import { AnalyticsOverview } from './analytics/Overview'
-import { CrashGroupsPage } from './analytics/Crashes'
-import { PerformancePage } from './analytics/Performance'
-import { PlayerPage, PlayersPage } from './analytics/Players'
-import { ReleaseHealthPage } from './analytics/Releases'
-import { TelemetryPage } from './analytics/Telemetry'
-import { IntegrationsPage } from './integrations/IntegrationsPage'
-import { SteamPage } from './integrations/Steam'
-import { StoreReviewsPage } from './integrations/StoreReviews'
 
 const authRoutes: Route[] = [
   { path: '/login', component: Login, public: true, bare: true, title: 'Sign in' },
