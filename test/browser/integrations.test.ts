@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
+
+/** A fake Slack incoming webhook on 127.0.0.1: records each posted message and answers `ok` as Slack does. */
+function fakeSlack() {
+  const received: { path: string; body: { text?: string; blocks?: unknown[] } }[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const path = new URL(req.url).pathname
+      if (req.method !== 'POST' || !path.startsWith('/services/')) return new Response('no_service', { status: 404 })
+      received.push({ path, body: (await req.json()) as { text?: string; blocks?: unknown[] } })
+      return new Response('ok', { headers: { 'content-type': 'text/plain' } })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) }
+}
+
+describeBrowser('the integrations screen in a browser', () => {
+  let h: BrowserHarness
+  let me: SignedUp
+  let slug: string
+  let apiKey: string
+  let slack: ReturnType<typeof fakeSlack>
+  const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
+
+  beforeAll(async () => {
+    slack = fakeSlack()
+    // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
+    // lets it reach 127.0.0.1 only with private targets allowed.
+    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
+    me = await h.signUp({ name: 'Ines Integrations' })
+    const project = await h.api('POST', '/api/projects', { token: me.token, body: { name: 'Comet Drift' } })
+    expect(project.status).toBe(201)
+    ;({ slug, api_key: apiKey } = project.body.data)
+  })
+  afterAll(async () => {
+    await h?.close()
+    slack?.stop()
+  })
+
+  it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    await poll(() => h.page.getByRole('button', { name: 'Connect Slack' }).count()).toBe(1)
+    for (const kind of ['Chat', 'Alerting', 'Issue trackers', 'Crash link', 'Stores']) expect(await h.page.getByRole('region', { name: kind, exact: true }).count()).toBe(1)
+    const link = h.page.getByRole('link', { name: 'Where to get the Slack Incoming webhook URL' })
+    expect(await link.getAttribute('href')).toBe('https://api.slack.com/messaging/webhooks')
+    expect(await h.page.getByRole('region', { name: 'Connections' }).getByText('No connections yet').count()).toBe(1)
+    expect(await h.page.getByRole('listitem', { name: 'Jira' }).getByText('Pro plan').count()).toBe(1)
+    await h.screenshot('integrations-providers')
+  })
+
+  it('connects Slack to a fake webhook, tests it, and shows a filed report as a succeeded delivery', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    await h.page.getByRole('button', { name: 'Connect Slack' }).click()
+    const dialog = h.page.getByRole('dialog', { name: 'Connect Slack' })
+    const secret = dialog.getByLabel('Incoming webhook URL')
+    expect(await secret.getAttribute('type')).toBe('password')
+    expect(await dialog.getByLabel('Report created').isChecked()).toBe(true)
+    expect(await dialog.getByLabel('Comment added').isChecked()).toBe(false)
+    await secret.fill(`${slack.url}/services/T000/B000/secret-a1b2`)
+    await dialog.getByLabel('Connection name').fill('Bugs channel')
+    await dialog.getByLabel('Minimum priority').selectOption('low')
+    await h.screenshot('integrations-connect-slack')
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click()
+
+    const connections = h.page.getByRole('region', { name: 'Connections' })
+    await poll(() => connections.getByText('Bugs channel').count()).toBe(1)
+    expect(await connections.getByText('…a1b2').count()).toBe(1)
+    expect(await connections.getByText('active', { exact: true }).count()).toBe(1)
+
+    await h.page.getByRole('button', { name: 'Test Bugs channel' }).click()
+    await poll(() => connections.getByRole('status').textContent()).toBe('Test message posted to Slack')
+    expect(slack.received).toHaveLength(1)
+
+    const filed = await h.api('POST', '/api/bugs/submit', { apiKey, body: { title: 'Ship clips through the asteroid', description: 'Flying into the big asteroid at full speed goes straight through it', priority: 'high' } })
+    expect(filed.status).toBe(201)
+    await poll(() => slack.received.some((m) => JSON.stringify(m.body).includes('Ship clips through the asteroid'))).toBe(true)
+    expect(slack.received.every((m) => m.path === '/services/T000/B000/secret-a1b2')).toBe(true)
+
+    await h.page.getByRole('button', { name: 'Deliveries of Bugs channel' }).click()
+    const deliveries = h.page.getByRole('dialog', { name: 'Deliveries of Bugs channel' })
+    await poll(async () => {
+      if ((await deliveries.getByText('succeeded', { exact: true }).count()) === 0) await deliveries.getByRole('button', { name: 'Refresh' }).click()
+      return deliveries.getByText('succeeded', { exact: true }).count()
+    }).toBe(1)
+    expect(await deliveries.getByRole('cell', { name: /Report created/ }).count()).toBe(1)
+    expect(await deliveries.getByText('ok', { exact: true }).count()).toBe(1)
+    await h.screenshot('integrations-deliveries')
+    await deliveries.getByRole('button', { name: 'Close' }).click()
+
+    await h.page.getByRole('button', { name: 'Pause Bugs channel' }).click()
+    await poll(() => connections.getByText('paused', { exact: true }).count()).toBe(1)
+    await h.page.getByRole('button', { name: 'Resume Bugs channel' }).click()
+    await poll(() => connections.getByText('active', { exact: true }).count()).toBe(1)
+  })
+
+  it('shows the test failure as the provider answered it', async () => {
+    slack.stop()
+    await h.page.goto(`/projects/${slug}/integrations`)
+    await h.page.getByRole('button', { name: 'Test Bugs channel' }).click()
+    const connections = h.page.getByRole('region', { name: 'Connections' })
+    await poll(() => connections.getByRole('status').textContent()).toMatch(/Slack could not be reached/)
+    await h.screenshot('integrations-test-failed')
+  })
+
+  it('shows the linked-issues panel on the report page and the store reviews screen empty', async () => {
+    await h.page.goto(`/projects/${slug}/reports/1`)
+    const panel = h.page.getByRole('region', { name: 'Linked issues' })
+    await poll(() => panel.getByText('Not linked to any issue yet.').count()).toBe(1)
+    expect(await panel.getByRole('link', { name: 'connect one' }).count()).toBe(1)
+    await h.screenshot('integrations-report-linked-issues')
+
+    await h.page.goto(`/projects/${slug}/store-reviews?max_rating=2`)
+    await poll(() => h.page.getByRole('heading', { name: 'No reviews' }).count()).toBe(1)
+    expect(await h.page.getByLabel('Max rating').inputValue()).toBe('2')
+  })
+})
