@@ -169,8 +169,8 @@ describe('report events', () => {
     expect(JSON.stringify(slack[0]!.json.blocks)).toContain('Fixed in 1.2')
   })
 
-  it('retries a refused post after 1 and 5 minutes', async () => {
-    await create('discord')
+  it('retries a refused post after 1 and 5 minutes, recording each answer', async () => {
+    const id = await create('discord')
     fake.state.failNext = 2
     createReportIn(t, project)
     await t.runner.drain()
@@ -181,11 +181,13 @@ describe('report events', () => {
     t.clock.advance(1)
     await t.runner.drain()
     expect(fake.hits).toHaveLength(2)
+    const pending = await t.request('GET', path('discord', `/${id}/deliveries`), { token: owner.token })
+    expect(pending.body.data[0]).toMatchObject({ status: 'pending', attempts: 2, last_status_code: 500, last_error: 'Discord answered 500: Internal Server Error' })
     t.clock.advance(5 * MINUTE)
     await t.runner.drain()
     expect(fake.hits).toHaveLength(3)
-    const d = t.sqlite.query('select status, attempts, last_status_code from chat_channel_deliveries').get()
-    expect(d).toEqual({ status: 'succeeded', attempts: 3, last_status_code: 204 })
+    const list = await t.request('GET', path('discord', `/${id}/deliveries`), { token: owner.token })
+    expect(list.body.data).toEqual([expect.objectContaining({ event: 'bug_created', status: 'succeeded', attempts: 3, last_status_code: 204, last_error: null })])
   })
 
   it('holds queued retries while paused, posts nothing new, and releases them on resume', async () => {

@@ -12,13 +12,27 @@ export const ChatChannel = z.object({
   updated_at: isoDate,
 })
 export const ChatChannelListResponse = z.array(ChatChannel)
+export const ChatChannelDelivery = z.object({
+  id: z.string(),
+  event: z.enum(['bug_created', 'bug_updated', 'comment_added']),
+  report_id: z.string().nullable(),
+  status: z.enum(['pending', 'succeeded', 'failed']).describe('pending: waiting for its next try (after 1, 5, 25, 125 minutes) or held while the channel is paused'),
+  attempts: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  response: z.string().nullable().describe("The provider's last answer (first 500 characters)"),
+  created_at: isoDate,
+  updated_at: isoDate,
+})
+export const ChatChannelDeliveryListResponse = z.array(ChatChannelDelivery)
 export const ChatChannelTestResponse = z.object({ status_code: z.number().int().describe("The provider's HTTP status"), message: z.string() })
 
 export type ChatChannel = z.output<typeof ChatChannel>
 export type ChatChannelListResponse = z.output<typeof ChatChannelListResponse>
 export type ChatChannelTestResponse = z.output<typeof ChatChannelTestResponse>
+export type ChatChannelDeliveryListResponse = z.output<typeof ChatChannelDeliveryListResponse>
 
-/** The same five operations for Discord and Slack. */
+/** The same six operations for Discord and Slack. */
 const channelDocs = (provider: string): OperationDocs => ({
   [`GET /api/projects/{slug}/webhooks/${provider}`]: { data: ChatChannelListResponse },
   [`POST /api/projects/{slug}/webhooks/${provider}`]: { status: 201, data: ChatChannel },
@@ -29,6 +43,7 @@ const channelDocs = (provider: string): OperationDocs => ({
     errors: [502],
     description: "Posted; 502 with the provider's answer when it refuses or cannot be reached",
   },
+  [`GET /api/projects/{slug}/webhooks/${provider}/{channelId}/deliveries`]: { data: ChatChannelDeliveryListResponse },
 })
 
 export const chatChannelsDocs: OperationDocs = { ...channelDocs('discord'), ...channelDocs('slack') }

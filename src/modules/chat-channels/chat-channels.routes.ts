@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { CHANNEL_PROVIDERS } from './chat-channels.providers'
 import { CHAT_CHANNEL_PROVIDERS, type ChatChannelProvider, createChannelBody, updateChannelBody } from './chat-channels.schemas'
-import { createChannel, deleteChannel, listChannels, testChannel, updateChannel } from './chat-channels.service'
+import { createChannel, deleteChannel, listChannelDeliveries, listChannels, testChannel, updateChannel } from './chat-channels.service'
 
 const tags = ['Chat channels']
 
@@ -35,6 +35,10 @@ function providerRoutes(deps: AppDeps, provider: ChatChannelProvider) {
     .post(`${base}/:channelId/test`, ({ project, params }) => testChannel(deps, project, provider, params.channelId), {
       project: 'project.integrations',
       detail: { tags, summary: `Post a test message to a ${name} channel now` },
+    })
+    .get(`${base}/:channelId/deliveries`, ({ project, params }) => listChannelDeliveries(deps.db, project.id, provider, params.channelId), {
+      project: true,
+      detail: { tags, summary: `The ${name} channel's 50 most recent posts, newest first, with their status and the provider's answer` },
     })
 }
 

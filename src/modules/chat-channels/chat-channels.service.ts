@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
@@ -12,7 +12,7 @@ import { releaseHeld } from './chat-channels.delivery'
 import { postMessage } from './chat-channels.post'
 import { CHANNEL_PROVIDERS, checkProviderUrl, urlHint } from './chat-channels.providers'
 import { CHANNEL_EVENTS, type ChatChannelProvider, type CreateChannelBody, type UpdateChannelBody } from './chat-channels.schemas'
-import { chatChannels } from './chat-channels.table'
+import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 
 interface ProjectRef {
   id: string
@@ -127,6 +127,32 @@ export function deleteChannel(deps: AppDeps, project: ProjectRef, actorId: strin
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.deleted', target: c.id, details: { provider, channel_name: c.channelName } })
   })
   return { message: `${CHANNEL_PROVIDERS[provider].name} channel deleted` }
+}
+
+const DELIVERIES_LISTED = 50
+
+/** The channel's 50 most recent posts, newest first: status, attempts and the provider's last answer. */
+export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: ChatChannelProvider, id: string) {
+  const c = findChannel(db, projectId, provider, id)
+  return db
+    .select()
+    .from(chatChannelDeliveries)
+    .where(eq(chatChannelDeliveries.channelId, c.id))
+    .orderBy(desc(chatChannelDeliveries.createdAt), sql`rowid desc`)
+    .limit(DELIVERIES_LISTED)
+    .all()
+    .map((d) => ({
+      id: d.id,
+      event: d.event,
+      report_id: d.reportId,
+      status: d.status,
+      attempts: d.attempts,
+      last_status_code: d.lastStatusCode,
+      last_error: d.lastError,
+      response: d.response,
+      created_at: d.createdAt.toISOString(),
+      updated_at: d.updatedAt.toISOString(),
+    }))
 }
 
 /** Posts a test message now, unrecorded and not retried; 502 with the provider's answer when it refuses. */
