@@ -8,7 +8,8 @@ export interface GitHit {
 }
 
 /**
- * A fake GitHub API (at `/`) and GitLab API (at `/api/v4`) on one port, answering as they do:
+ * A fake GitHub API (at `/`, and at `/api/v3` as GitHub Enterprise serves it) and GitLab API (at
+ * `/api/v4`) on one port, answering as they do:
  * GitHub takes `Authorization: Bearer gh-good-token`, GitLab `PRIVATE-TOKEN: glpat-good-token`.
  * Repositories: GitHub `acme/game` (and `acme/no-issues` with issues off), GitLab `games/studio/engine`.
  * `failCreates` makes the next issue creations answer 500.
@@ -41,10 +42,12 @@ export function startFakeGit() {
       if (req.headers.get('authorization') !== 'Bearer gh-good-token') {
         return Response.json({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' }, { status: 401 })
       }
-      if (url.pathname === '/search/issues') {
+      // GitHub Enterprise serves the same API under /api/v3.
+      const path = url.pathname.replace(/^\/api\/v3(?=\/)/, '')
+      if (path === '/search/issues') {
         return Response.json({ total_count: 1, incomplete_results: false, items: [{ number: 5, title: 'Crash on boot', html_url: 'https://github.com/acme/game/issues/5', state: 'open' }] })
       }
-      const m = /^\/repos\/([\w.-]+\/[\w.-]+)(\/issues)?(?:\/(\d+))?$/.exec(url.pathname)
+      const m = /^\/repos\/([\w.-]+\/[\w.-]+)(\/issues)?(?:\/(\d+))?$/.exec(path)
       if (!m || !['acme/game', 'acme/no-issues'].includes(m[1]!)) return Response.json({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }, { status: 404 })
       if (!m[2]) return Response.json({ id: 1, full_name: m[1], html_url: `https://github.com/${m[1]}`, has_issues: m[1] === 'acme/game' })
       if (req.method === 'POST') {

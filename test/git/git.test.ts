@@ -89,6 +89,14 @@ describe('connect', () => {
     expect(fake.hits[0]!.headers.get('private-token')).toBe('glpat-good-token')
   })
 
+  it('reaches GitHub Enterprise through the repository host at /api/v3', async () => {
+    const data = await connect({ ...github, repo_url: `${fake.url}/acme/game` })
+    expect(data).toMatchObject({ repo_url: `${fake.url}/acme/game`, repo_path: 'acme/game' })
+    expect(fake.hits[0]!.path).toBe('/api/v3/repos/acme/game')
+    await t.request('GET', git('/issues?q=boot'), { token: owner.token })
+    expect(fake.hits.at(-1)!.path).toBe('/api/v3/search/issues')
+  })
+
   it('refuses a self-hosted host on a private address unless private targets are allowed (SSRF guard)', async () => {
     const guarded = createTestApp()
     try {
