@@ -31,7 +31,6 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
   const cases: [string, string, Record<string, unknown>, number, RegExp][] = [
     ['no secret', 'pagerduty', { config: { region: 'us' } }, 400, /secret is required/],
     ['unknown provider', 'myspace', { secret: 'x' }, 404, /unknown provider myspace/],
-    ['provider not built yet', 'clickup', { secret: 'pk_x' }, 400, /ClickUp integration is not available/],
     ['bad region', 'pagerduty', { secret: PD_KEY, config: { region: 'mars' } }, 400, /config\.region must be us or eu/],
     ['event the provider does not take', 'pagerduty', { secret: PD_KEY, event_types: ['digest'] }, 400, /event_types: PagerDuty does not take digest/],
     ['unknown event type', 'slack', { secret: 'https://hooks.slack.com/services/T/B/x', event_types: ['bug_deleted'] }, 400, /event_types/],
@@ -47,6 +46,14 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
     expect(res.body.ok).toBe(false)
     expect(res.body.error).toMatch(error)
     expect((await bed.t.request('GET', bed.base, { token: bed.owner.token })).body.data).toEqual([])
+  })
+
+  it('answers 400 for each provider the providers route lists as not available yet', async () => {
+    const providers = (await bed.t.request('GET', '/api/integrations/providers', { token: bed.owner.token })).body.data as { key: string; name: string; available: boolean }[]
+    for (const p of providers.filter((x) => !x.available)) {
+      const res = await bed.t.request('POST', `${bed.base}/${p.key}`, { token: bed.owner.token, body: { secret: 'some-credential' } })
+      expect([p.key, res.status, res.body.error]).toEqual([p.key, 400, `the ${p.name} integration is not available on this server yet`])
+    }
   })
 
   it('refuses a chat URL on a private address unless the server allows private targets', async () => {
