@@ -21,6 +21,12 @@ import { ReportPage } from './reports/ReportPage'
 import { ImportPage } from './workflow/ImportPage'
 import { NewReport } from './workflow/NewReport'
 import { WorkflowSettings } from './workflow/WorkflowSettings'
+import { AnalyticsOverview } from './analytics/Overview'
+import { CrashGroupsPage } from './analytics/Crashes'
+import { PerformancePage } from './analytics/Performance'
+import { PlayerPage, PlayersPage } from './analytics/Players'
+import { ReleaseHealthPage } from './analytics/Releases'
+import { TelemetryPage } from './analytics/Telemetry'
 import { IntegrationsPage } from './integrations/IntegrationsPage'
 import { SteamPage } from './integrations/Steam'
 import { StoreReviewsPage } from './integrations/StoreReviews'
@@ -80,4 +86,15 @@ const integrationRoutes: Route[] = [
   { path: '/projects/:slug/store-reviews', component: StoreReviewsPage, title: 'Store reviews' },
 ]
 
-export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...workflowRoutes, ...reportRoutes, ...integrationRoutes]
+// Analytics screens (web/app/analytics/).
+const analyticsRoutes: Route[] = [
+  { path: '/projects/:slug/analytics', component: AnalyticsOverview, title: 'Analytics' },
+  { path: '/projects/:slug/analytics/releases', component: ReleaseHealthPage, title: 'Release health' },
+  { path: '/projects/:slug/analytics/crashes', component: CrashGroupsPage, title: 'Crash groups' },
+  { path: '/projects/:slug/analytics/players', component: PlayersPage, title: 'Players' },
+  { path: '/projects/:slug/analytics/players/:playerId', component: PlayerPage, title: (p) => `Player ${p.playerId}` },
+  { path: '/projects/:slug/analytics/telemetry', component: TelemetryPage, title: 'Telemetry' },
+  { path: '/projects/:slug/analytics/performance', component: PerformancePage, title: 'Performance' },
+]
+
+export const routes: Route[] = [...authRoutes, ...projectRoutes, ...accountRoutes, ...settingsRoutes, ...workflowRoutes, ...reportRoutes, ...integrationRoutes, ...analyticsRoutes]

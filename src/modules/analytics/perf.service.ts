@@ -5,20 +5,21 @@ import { requireFeature } from '../billing/plans'
 import { findLiveReport } from '../reports/reports.read'
 import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
 import { analyticsPerfHistogram } from './analytics.table'
-import { PERF_METRICS, percentile, SCENE_LOAD } from './perf.metrics'
+import { PERF_METRICS, percentile, SCENE_LOAD, type PerfMetric } from './perf.metrics'
 
 type Deps = Pick<AppDeps, 'db' | 'files'>
 const SAMPLES = 200
 const SCENE_SAMPLES = 50
 
 type Hist = { value: number; count: number }[]
-const summary = (byMetric: Map<string, Hist>, prefix = '') =>
+type MetricSummary = { samples: number; p50: number | null; p95: number | null }
+const summary = (byMetric: Map<string, Hist>, prefix = ''): Record<PerfMetric, MetricSummary> =>
   Object.fromEntries(
     PERF_METRICS.map((m) => {
       const h = (byMetric.get(prefix + m.key) ?? []).sort((a, b) => a.value - b.value)
       return [m.key, { samples: h.reduce((s, b) => s + b.count, 0), p50: percentile(h, 0.5), p95: percentile(h, 0.95) }]
     }),
-  )
+  ) as Record<PerfMetric, MetricSummary>
 
 function snapshotView(s: typeof perfSnapshots.$inferSelect) {
   return {

@@ -36,6 +36,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
           {slug ? (
             <>
               <Link href={`/projects/${encodeURIComponent(slug)}/reports`}>Reports</Link>
+              <Link href={`/projects/${encodeURIComponent(slug)}/analytics`}>Analytics</Link>
               <Link href={`/projects/${encodeURIComponent(slug)}/settings`}>Settings</Link>
             </>
           ) : (
