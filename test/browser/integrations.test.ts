@@ -17,19 +17,47 @@ function fakeSlack() {
   return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) }
 }
 
+const GOOD_KEY = 'lin_api_good_0123456789abcdef'
+
+/** A fake Linear GraphQL API: teams for the target picker, issueCreate for filing; any other key is refused as Linear does. */
+function fakeLinear() {
+  let issues = 0
+  const json = (status: number, body: unknown) => Response.json(body, { status })
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      if (req.method !== 'POST' || new URL(req.url).pathname !== '/graphql') return json(404, { errors: [{ message: 'not found' }] })
+      if (req.headers.get('authorization') !== GOOD_KEY)
+        return json(400, { errors: [{ message: 'Authentication required, not authenticated', extensions: { userPresentableMessage: 'Your API key is invalid.' } }] })
+      const { query, variables } = (await req.json()) as { query: string; variables: { input?: { title: string } } }
+      if (query.includes('teams(')) return json(200, { data: { teams: { nodes: [{ id: 'team-game', name: 'Game', key: 'GAME' }, { id: 'team-web', name: 'Web', key: 'WEB' }] } } })
+      if (query.includes('issueCreate')) {
+        issues++
+        return json(200, { data: { issueCreate: { success: true, issue: { id: `uuid-${issues}`, identifier: `GAME-${issues}`, url: `https://linear.app/studio/issue/GAME-${issues}`, title: variables.input!.title, state: { name: 'Todo' } } } } })
+      }
+      if (query.includes('team(')) return json(200, { data: { team: { id: 'team-game', name: 'Game' } } })
+      return json(200, { data: null, errors: [{ message: 'unexpected query' }] })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, issues: () => issues, stop: () => server.stop(true) }
+}
+
 describeBrowser('the integrations screen in a browser', () => {
   let h: BrowserHarness
   let me: SignedUp
   let slug: string
   let apiKey: string
   let slack: ReturnType<typeof fakeSlack>
+  let linear: ReturnType<typeof fakeLinear>
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
 
   beforeAll(async () => {
     slack = fakeSlack()
+    linear = fakeLinear()
     // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
-    // lets it reach 127.0.0.1 only with private targets allowed.
-    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
+    // lets it reach 127.0.0.1 only with private targets allowed. Linear's base URL is the operator's override.
+    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_PROVIDER_URL_LINEAR: linear.url } })
     me = await h.signUp({ name: 'Ines Integrations' })
     const project = await h.api('POST', '/api/projects', { token: me.token, body: { name: 'Comet Drift' } })
     expect(project.status).toBe(201)
@@ -38,6 +66,7 @@ describeBrowser('the integrations screen in a browser', () => {
   afterAll(async () => {
     await h?.close()
     slack?.stop()
+    linear?.stop()
   })
 
   it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
@@ -115,5 +144,34 @@ describeBrowser('the integrations screen in a browser', () => {
     await h.page.goto(`/projects/${slug}/store-reviews?max_rating=2`)
     await poll(() => h.page.getByRole('heading', { name: 'No reviews' }).count()).toBe(1)
     expect(await h.page.getByLabel('Max rating').inputValue()).toBe('2')
+  })
+
+  it('connects Linear through the target picker (its refusal shown as it answered) and files the report from the report page', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    await h.page.getByRole('button', { name: 'Connect Linear' }).click()
+    const dialog = h.page.getByRole('dialog', { name: 'Connect Linear' })
+    await dialog.getByLabel('Personal API key').fill('lin_api_bad_0123456789abcdef')
+    await dialog.getByRole('button', { name: 'Load targets' }).click()
+    await poll(() => dialog.getByRole('alert').textContent()).toBe('Linear answered 400: Authentication required, not authenticated')
+
+    await dialog.getByLabel('Personal API key').fill(GOOD_KEY)
+    await dialog.getByRole('button', { name: 'Load targets' }).click()
+    const target = dialog.getByLabel('Target (team_id)')
+    await poll(() => target.locator('option').allTextContents()).toEqual(['GAME / Game', 'WEB / Web'])
+    await target.selectOption('team-game')
+    // Filed by hand below, not for every new report.
+    await dialog.getByLabel('Report created').uncheck()
+    await h.screenshot('integrations-connect-linear')
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click()
+    await poll(() => h.page.getByRole('region', { name: 'Connections' }).getByText('Linear', { exact: true }).count()).toBe(1)
+
+    await h.page.goto(`/projects/${slug}/reports/1`)
+    const panel = h.page.getByRole('region', { name: 'Linked issues' })
+    await panel.getByRole('button', { name: 'File in Linear' }).click()
+    await poll(() => panel.getByRole('link', { name: 'Ship clips through the asteroid' }).count()).toBe(1)
+    expect(await panel.getByText('Todo', { exact: true }).count()).toBe(1)
+    expect(await panel.getByRole('button', { name: 'File in Linear' }).count()).toBe(0)
+    expect(linear.issues()).toBe(1)
+    await h.screenshot('integrations-report-filed-in-linear')
   })
 })
