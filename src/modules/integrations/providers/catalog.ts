@@ -1,5 +1,6 @@
 import { airtable } from './airtable'
 import { appStore } from './app-store'
+import { asana } from './asana'
 import { clickup } from './clickup'
 import { googlePlay } from './google-play'
 import { jira } from './jira'
@@ -22,12 +23,11 @@ const TRACKER_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | '
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
-  { key: 'asana', name: 'Asana', ...TRACKER_EVENTS, credential: { label: 'Personal access token', help: 'In Asana, open the developer console and create a personal access token.', url: 'https://app.asana.com/0/my-apps' }, config: { project_gid: 'picked from targets' } },
   { key: 'trello', name: 'Trello', ...TRACKER_EVENTS, credential: { label: 'User token', help: 'Create a Power-Up in the Trello admin portal, copy its API key, then generate a user token from it.', url: 'https://trello.com/power-ups/admin' }, config: { api_key: 'the Power-Up API key', list_id: 'picked from targets' } },
 ]
 
 /** Providers that can be connected, by key. */
-export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, clickup, airtable, monday, notion, sentry, googlePlay, appStore].map((p) => [p.key, p]))
+export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, clickup, asana, airtable, monday, notion, sentry, googlePlay, appStore].map((p) => [p.key, p]))
 
 /** All 13 provider keys of CONTRACT.md in its order (chat, alerting, trackers, crash link, stores). */
 const ORDER = ['slack', 'teams', 'pagerduty', 'opsgenie', 'linear', 'jira', 'clickup', 'asana', 'trello', 'airtable', 'monday', 'notion', 'sentry', 'google_play', 'app_store']
