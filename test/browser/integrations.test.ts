@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { runCli } from '../helpers/server-process'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
 /** A fake Slack incoming webhook on 127.0.0.1: records each posted message and answers `ok` as Slack does. */
@@ -173,5 +174,16 @@ describeBrowser('the integrations screen in a browser', () => {
     expect(await panel.getByRole('button', { name: 'File in Linear' }).count()).toBe(0)
     expect(linear.issues()).toBe(1)
     await h.screenshot('integrations-report-filed-in-linear')
+  })
+
+  it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
+    const set = await runCli(['admin', 'set-plan', me.email, 'free'], { GLITCHBOX_DATA_DIR: h.dataDir })
+    expect(set.code, set.stderr).toBe(0)
+    await h.page.goto(`/projects/${slug}/integrations`)
+    const jira = h.page.getByRole('listitem', { name: 'Jira' })
+    await poll(() => jira.getByText('Jira needs the Pro plan or higher (this account is on Free).').count()).toBe(1)
+    expect(await jira.getByRole('button', { name: 'Connect Jira' }).isDisabled()).toBe(true)
+    expect(await h.page.getByRole('button', { name: 'Connect Linear' }).isEnabled()).toBe(true)
+    await h.screenshot('integrations-plan-gate')
   })
 })
