@@ -69,6 +69,27 @@ export const ReportIssuesResponse = z.object({
   trackers: z.array(z.object({ id: z.string(), provider: z.string(), provider_name: z.string(), name: z.string(), target: z.string() })),
 })
 
+export const StoreReview = z.object({
+  id: z.string().describe('Our id of the review (reply to it with this)'),
+  provider: z.enum(['google_play', 'app_store']),
+  integration_id: z.string().nullable().describe('The connection that imported it'),
+  store_review_id: z.string().describe('The store’s id of the review'),
+  author: z.string().nullable(),
+  rating: z.number().int().min(1).max(5),
+  title: z.string().nullable(),
+  body: z.string(),
+  language: z.string().nullable(),
+  app_version: z.string().nullable(),
+  device: z.string().nullable(),
+  territory: z.string().nullable(),
+  reviewed_at: isoDate,
+  reply: z.object({ body: z.string(), replied_at: isoDate.nullable(), state: z.string().nullable().describe('App Store: PENDING_PUBLISH or PUBLISHED') }).nullable(),
+  report_number: z.number().int().nullable().describe('The report review_bugs filed for it'),
+  created_at: isoDate,
+})
+export const StoreReviewListResponse = z.array(StoreReview)
+export type StoreReviewListResponse = z.output<typeof StoreReviewListResponse>
+
 export type IntegrationProviderListResponse = z.output<typeof IntegrationProviderListResponse>
 export type IntegrationListResponse = z.output<typeof IntegrationListResponse>
 export type IntegrationTargetListResponse = z.output<typeof IntegrationTargetListResponse>
@@ -87,6 +108,8 @@ export const integrationsDocs: OperationDocs = {
   [`POST ${one}/test`]: { data: MessageResponse, errors: [502] },
   [`GET ${one}/deliveries`]: { data: IntegrationDeliveryListResponse },
   [`POST ${one}/sync`]: { data: IntegrationSyncResponse, errors: [502] },
+  'GET /api/projects/{slug}/store-reviews': { data: StoreReviewListResponse },
+  'POST /api/projects/{slug}/store-reviews/{reviewId}/reply': { data: MessageResponse, description: 'Reply posted, or Reply replaced', errors: [502] },
   'GET /api/projects/{slug}/bugs/{number}/issues': { data: ReportIssuesResponse },
   'POST /api/projects/{slug}/bugs/{number}/issues': {
     status: 201,
