@@ -83,17 +83,11 @@ export interface Provider extends ProviderInfo {
   targets?(ctx: ProviderContext): Promise<Target[]>
   /** Posts a test message, or checks the credential and the target; returns what to tell the user. */
   test(ctx: ProviderContext, project: { slug: string; name: string }): Promise<string>
-  /** The actions an event asks of this provider ([] for none); `linked` tells whether the report was already sent. */
+  /** The actions an event asks of this provider ([] for none); trackers: see tracker.ts. `alert` is a workflow alert firing. */
   actionsFor(event: { type: string; report?: Record<string, unknown>; changes?: Record<string, [unknown, unknown]> }): string[]
+  /** Performs one action; `link` is what this connection linked on the report before (a filed issue), or null. */
   deliver(ctx: ProviderContext, input: DeliveryInput, link: ExternalLink | null): Promise<DeliveryResult>
 }
-
-/**
- * Tracker providers (linear, jira, …) also file a report on demand (POST /bugs/{number}/issues) and move
- * the linked issue when the report's status changes: `deliver` handles the `file` and `move` actions,
- * `file` returning the new issue as `link` and `move` its new `state`.
- */
-export type TrackerProvider = Provider & { kind: 'tracker' }
 
 /** The tool refused the call or could not be reached; `message` carries its answer. */
 export class ProviderError extends Error {
