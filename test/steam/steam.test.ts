@@ -177,11 +177,13 @@ describe('reads', () => {
   })
 
   it('flags negative reviews under two hours played and reviews mentioning refunds', async () => {
+    steam.state.reviews = [{ id: '106', up: true, ageDays: 0, text: 'Возврат не нужен, отличная игра' }, ...reviews()]
+    await t.request('POST', `${base()}/sync`, { token: owner.token })
     const res = await t.request('GET', `${base()}/refund-signals`, { token: owner.token })
     expect(res.body.data.playtime_threshold_minutes).toBe(120)
     expect(res.body.data.low_playtime_negative.total).toBe(1)
     expect(res.body.data.low_playtime_negative.reviews.map((r: any) => r.recommendation_id)).toEqual(['102'])
-    expect(res.body.data.refund_mentions.reviews.map((r: any) => r.recommendation_id)).toEqual(['103'])
+    expect(res.body.data.refund_mentions.reviews.map((r: any) => r.recommendation_id)).toEqual(['106', '103'])
   })
 
   it('answers 404 on every read when Steam is not connected', async () => {

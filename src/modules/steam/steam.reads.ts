@@ -103,7 +103,9 @@ export function dashboard(db: DbOrTx, projectId: string, now: Date, days = 30) {
 export function refundSignals(db: DbOrTx, projectId: string) {
   const app = steamAppOf(db, projectId)
   const lowPlaytime = and(ofApp(projectId, app.appId), eq(steamReviews.votedUp, false), lt(steamReviews.playtimeAtReview, REFUND_PLAYTIME_MINUTES))
-  const mentions = and(ofApp(projectId, app.appId), or(...REFUND_WORDS.map((w) => sql`lower(${steamReviews.review}) like ${`%${w}%`}`)))
+  // LIKE ignores case for ASCII letters only: other scripts are matched as written and capitalised.
+  const words = [...new Set(REFUND_WORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]))]
+  const mentions = and(ofApp(projectId, app.appId), or(...words.map((w) => sql`${steamReviews.review} like ${`%${w}%`}`)))
   const list = (where: ReturnType<typeof and>) => db.select().from(steamReviews).where(where).orderBy(...newestFirst).limit(SIGNALS_LISTED).all().map(reviewView)
   const total = (where: ReturnType<typeof and>) => db.select({ n: count() }).from(steamReviews).where(where).get()!.n
   return {
