@@ -58,6 +58,7 @@ export async function seedWorld(t: TestApp) {
     userId: mate.user.id,
     inviteId: invite.id ?? invite.invitation?.id ?? 'missing',
     key: fileKey,
+    provider: 'slack',
   }
   return { owner, project, report, apiKey: project.apiKey, params, invite }
 }
