@@ -44,6 +44,44 @@ function fakeLinear() {
   return { url: `http://127.0.0.1:${server.port}`, issues: () => issues, stop: () => server.stop(true) }
 }
 
+/** A fake Steam store review API: one page of three reviews (one a quick refund), then an empty page. */
+function fakeSteam() {
+  const now = Math.floor(Date.now() / 1000)
+  const review = (id: string, up: boolean, text: string, minutes: number, ago: number) => ({
+    recommendationid: id,
+    author: { steamid: `7656119800000${id}`, playtime_forever: minutes, playtime_at_review: minutes },
+    language: 'english',
+    review: text,
+    timestamp_created: now - ago,
+    voted_up: up,
+    votes_up: 0,
+    votes_funny: 0,
+    steam_purchase: true,
+    received_for_free: false,
+    written_during_early_access: false,
+  })
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req) {
+      const url = new URL(req.url)
+      if (!url.pathname.startsWith('/appreviews/')) return new Response('not found', { status: 404 })
+      if (url.searchParams.get('cursor') !== '*') return Response.json({ success: 1, query_summary: { num_reviews: 0 }, reviews: [], cursor: 'end' })
+      return Response.json({
+        success: 1,
+        query_summary: { num_reviews: 3, review_score: 6, review_score_desc: 'Mostly Positive', total_positive: 2, total_negative: 1, total_reviews: 3 },
+        reviews: [
+          review('3', false, 'Crashed twice in ten minutes, asked for a refund', 12, 3600),
+          review('2', true, 'Drifting around comets never gets old', 900, 86_400),
+          review('1', true, 'Great soundtrack and tight controls', 1500, 2 * 86_400),
+        ],
+        cursor: 'next',
+      })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
 describeBrowser('the integrations screen in a browser', () => {
   let h: BrowserHarness
   let me: SignedUp
@@ -51,14 +89,16 @@ describeBrowser('the integrations screen in a browser', () => {
   let apiKey: string
   let slack: ReturnType<typeof fakeSlack>
   let linear: ReturnType<typeof fakeLinear>
+  let steam: ReturnType<typeof fakeSteam>
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
 
   beforeAll(async () => {
     slack = fakeSlack()
     linear = fakeLinear()
+    steam = fakeSteam()
     // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
     // lets it reach 127.0.0.1 only with private targets allowed. Linear's base URL is the operator's override.
-    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_PROVIDER_URL_LINEAR: linear.url } })
+    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_PROVIDER_URL_LINEAR: linear.url, GLITCHBOX_PROVIDER_URL_STEAM: steam.url } })
     me = await h.signUp({ name: 'Ines Integrations' })
     const project = await h.api('POST', '/api/projects', { token: me.token, body: { name: 'Comet Drift' } })
     expect(project.status).toBe(201)
@@ -68,6 +108,7 @@ describeBrowser('the integrations screen in a browser', () => {
     await h?.close()
     slack?.stop()
     linear?.stop()
+    steam?.stop()
   })
 
   it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
@@ -174,6 +215,27 @@ describeBrowser('the integrations screen in a browser', () => {
     expect(await panel.getByRole('button', { name: 'File in Linear' }).count()).toBe(0)
     expect(linear.issues()).toBe(1)
     await h.screenshot('integrations-report-filed-in-linear')
+  })
+
+  it('connects a Steam app, syncs it and shows the score, the positive share chart, recent reviews and refund signals', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    const section = h.page.getByRole('region', { name: 'Steam' })
+    await section.getByLabel('Steam app id').fill('440')
+    await section.getByRole('button', { name: 'Connect Steam app' }).click()
+    await poll(() => section.getByRole('link', { name: 'Steam dashboard' }).count()).toBe(1)
+    await section.getByRole('link', { name: 'Steam dashboard' }).click()
+    await poll(() => h.page.getByRole('heading', { name: 'Steam reviews', level: 1 }).count()).toBe(1)
+    await h.page.getByRole('button', { name: 'Sync now' }).click()
+    await poll(() => h.page.getByText('Mostly Positive').count()).toBe(1)
+    expect(await h.page.getByText('67%', { exact: true }).count()).toBe(1)
+    await poll(() => h.page.locator('figure.chart canvas').count()).toBe(1)
+    const recent = h.page.getByRole('region', { name: 'Recent reviews' })
+    await poll(() => recent.locator('li.entry').count()).toBe(3)
+    const refunds = h.page.getByRole('region', { name: 'Refund signals' })
+    expect(await refunds.getByText('Crashed twice in ten minutes, asked for a refund').count()).toBe(2)
+    await h.page.getByLabel('Which reviews').selectOption('negative')
+    await poll(() => recent.locator('li.entry').count()).toBe(1)
+    await h.screenshot('integrations-steam-dashboard')
   })
 
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
