@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
 import { type Call, connect, fileBug, integrationsTestbed, json, setStatus } from './helpers'
 
 // The testbed builds its env in beforeEach after starting the fake, so a getter hands it the fake's URL.
@@ -22,7 +23,7 @@ const FIELDS = [
   { id: 'fld4', name: 'Game Version', type: 'singleLineText' },
   { id: 'fld5', name: 'Report number', type: 'number', options: { precision: 0 } },
   { id: 'fld6', name: 'Link', type: 'url' },
-  { id: 'fld7', name: 'Description', type: 'richText' },
+  { id: 'fld7', name: 'Description', type: 'singleLineText' },
   { id: 'fld8', name: 'platform', type: 'multipleSelects', options: choices('PC', 'Switch') },
   { id: 'fld9', name: 'Notes', type: 'multilineText' },
   { id: 'fld10', name: 'Assignee', type: 'singleCollaborator' },
@@ -110,8 +111,9 @@ describe('airtable', () => {
       Link: `http://glitchbox.test/projects/${bed.project.slug}/reports/1`,
       platform: ['Switch'],
     })
-    expect(Description).toContain('It broke')
-    expect(Description).toContain('- **platform**: Switch')
+    // A single line text field gets the description's Markdown on one line.
+    expect(Description).toMatch(/^It broke - \*\*priority\*\*: critical - \*\*status\*\*: open .* - \*\*platform\*\*: Switch .*\[Open report #1 in Glitchbox\]/)
+    expect(Description).not.toContain('\n')
 
     const issues = await bed.t.request('GET', `/api/projects/${bed.project.slug}/bugs/1/issues`, { token: bed.owner.token })
     expect(issues.body.data.links).toMatchObject([{ provider: 'airtable', external_id: 'rec00000000000001', url: `https://airtable.com/${BASE}/${TABLE}/rec00000000000001`, state: 'Todo' }])
@@ -169,5 +171,23 @@ describe('airtable', () => {
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect(refused.status).toBe(502)
     expect(refused.body.error).toBe('Airtable answered 403: Invalid permissions, or the requested model was not found.')
+  })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'airtable', { secret: PAT, config: { table: `${BASE}/${TABLE}` } })
+    bed.fake.answer = () => json(503, { error: { type: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable. Try again later.' } })
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/airtable/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = airtableFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/airtable/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/airtable/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts[0].error).toBe('Airtable answered 503: The service is temporarily unavailable. Try again later.')
   })
 })

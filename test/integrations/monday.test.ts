@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
 import { type Call, connect, fileBug, integrationsTestbed, json, setStatus } from './helpers'
 
 // The testbed builds its env in beforeEach after starting the fake, so a getter hands it the fake's URL.
@@ -169,5 +170,23 @@ describe('monday', () => {
     bed.fake.answer = (c) => (String(c.json?.query).includes('create_item') ? json(200, { data: { create_item: null }, errors: [{ message: 'User unauthorized to perform action', extensions: { code: 'UserUnauthorizedException', status_code: 403 } }] }) : mondayFake(c))
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect([refused.status, refused.body.error]).toEqual([502, 'monday.com answered: User unauthorized to perform action'])
+  })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'monday', { secret: TOKEN, config: { board_id: BOARD } })
+    bed.fake.answer = () => json(500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', status_code: 500 } }] })
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/monday/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = mondayFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/monday/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/monday/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts[0].error).toBe('monday.com answered 500: Internal server error')
   })
 })

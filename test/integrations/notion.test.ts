@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
 import { type Call, connect, fileBug, integrationsTestbed, json, setStatus } from './helpers'
 
 // The testbed builds its env in beforeEach after starting the fake, so a getter hands it the fake's URL.
@@ -177,5 +178,23 @@ describe('notion', () => {
     bed.fake.answer = (c) => (c.method === 'POST' && c.path === '/v1/pages' ? notionError(403, 'restricted_resource', 'Insufficient permissions for this endpoint.') : notionFake(c))
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect([refused.status, refused.body.error]).toEqual([502, 'Notion answered 403: Insufficient permissions for this endpoint.'])
+  })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'notion', { secret: SECRET, config: { database_id: DB } })
+    bed.fake.answer = () => notionError(503, 'service_unavailable', 'Notion is unavailable, try again later.')
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/notion/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = notionFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/notion/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/notion/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts[0].error).toBe('Notion answered 503: Notion is unavailable, try again later.')
   })
 })

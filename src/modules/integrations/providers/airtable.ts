@@ -48,7 +48,11 @@ async function tableSchema(ctx: ProviderContext): Promise<Table> {
 
 /** The value a field takes for one of our values, or undefined when the field's type cannot hold it (or no choice matches). */
 function cellValue(f: Field, field: MatchedField, value: string | number, config: Record<string, unknown>): unknown {
-  if (TEXT_TYPES.has(f.type)) return field === 'status' ? (statusMapOf(config)[String(value)] ?? String(value)) : String(value)
+  if (TEXT_TYPES.has(f.type)) {
+    const text = field === 'status' ? (statusMapOf(config)[String(value)] ?? String(value)) : String(value)
+    // A single line text field holds no line breaks (the description's Markdown has them).
+    return f.type === 'singleLineText' ? text.replace(/\s*\n+\s*/g, ' ').trim() : text
+  }
   if (f.type === 'number') return typeof value === 'number' && Number.isFinite(value) ? value : undefined
   if (f.type === 'url') return field === 'link' ? value : undefined
   if (SELECT_TYPES.has(f.type)) {
