@@ -23,11 +23,10 @@ const TRACKER_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | '
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
-  { key: 'trello', name: 'Trello', ...TRACKER_EVENTS, credential: { label: 'User token', help: 'Create a Power-Up in the Trello admin portal, copy its API key, then generate a user token from it.', url: 'https://trello.com/power-ups/admin' }, config: { api_key: 'the Power-Up API key', list_id: 'picked from targets' } },
 ]
 
 /** Providers that can be connected, by key. */
-export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, clickup, asana, airtable, monday, notion, sentry, googlePlay, appStore].map((p) => [p.key, p]))
+export const PROVIDERS: Record<string, Provider> = Object.fromEntries([slack, teams, pagerduty, opsgenie, linear, jira, clickup, asana, trello, airtable, monday, notion, sentry, googlePlay, appStore].map((p) => [p.key, p]))
 
 /** All 13 provider keys of CONTRACT.md in its order (chat, alerting, trackers, crash link, stores). */
 const ORDER = ['slack', 'teams', 'pagerduty', 'opsgenie', 'linear', 'jira', 'clickup', 'asana', 'trello', 'airtable', 'monday', 'notion', 'sentry', 'google_play', 'app_store']
