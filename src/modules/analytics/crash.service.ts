@@ -107,7 +107,7 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
   const ids = groups.map((r) => r.g.id)
   const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
   return groups.map(({ g, inVersion }) => ({
-    id: g.id,
+    id: String(g.id),
     error_type: g.errorType,
     top_frame: g.frame,
     sample_title: g.sampleTitle,

@@ -1,7 +1,7 @@
 // Answers of the analytics routes, typed from the server functions that build them (type-only imports).
 import type { badDeploy, crashAnalytics, crashGroups } from '../../../src/modules/analytics/crash.service'
 import type { customersOverview, listPlayers, playerReports, playerSessions, readPlayer } from '../../../src/modules/analytics/players.service'
-import type { perfSummary } from '../../../src/modules/analytics/perf.service'
+import type { perfSummary, reportPerf, reportReplays } from '../../../src/modules/analytics/perf.service'
 import type { releaseHealth, versionHealth } from '../../../src/modules/analytics/release-health.service'
 import type { eventDetails, eventsByDay, eventsSummary } from '../../../src/modules/analytics/telemetry.service'
 import type { dashboard, usage } from '../../../src/modules/analytics/usage.service'
@@ -17,6 +17,8 @@ export type PlayerSessions = ReturnType<typeof playerSessions>
 export type PlayerBugs = ReturnType<typeof playerReports>
 export type CustomersOverview = ReturnType<typeof customersOverview>
 export type PerfSummary = ReturnType<typeof perfSummary>
+export type ReportPerf = ReturnType<typeof reportPerf>
+export type ReportReplays = ReturnType<typeof reportReplays>
 export type EventsByDay = ReturnType<typeof eventsByDay>
 export type EventsSummary = ReturnType<typeof eventsSummary>
 export type EventDetails = ReturnType<typeof eventDetails>

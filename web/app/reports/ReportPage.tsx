@@ -24,6 +24,7 @@ import { reportsApi } from './reports-api'
 import { SimilarReports } from './SimilarReports'
 import { WorkflowPanel } from '../workflow/WorkflowPanel'
 import { LinkedIssues } from '../integrations/LinkedIssues'
+import { ReportTelemetry } from '../analytics/ReportTelemetry'
 
 /** `/projects/:slug/reports/:number`: everything about one report and the controls to triage it. */
 export function ReportPage({ params }: RouteProps) {
@@ -60,6 +61,7 @@ export function ReportPage({ params }: RouteProps) {
               {bug.screenshot_url && <Screenshot url={bug.screenshot_url} title={bug.title} />}
               <Attachments slug={slug} number={bug.report_number} version={version} />
               <Metadata value={bug.metadata} />
+              <ReportTelemetry slug={slug} number={bug.report_number} perfCount={bug.perf_snapshot_count} replayCount={bug.replay_count} />
               <ReportOccurrences slug={slug} number={bug.report_number} count={bug.occurrences} onSplit={changed} />
               <ReportComments slug={slug} number={bug.report_number} comments={comments} onAdded={changed} />
               <ReportActivity slug={slug} number={bug.report_number} version={version} members={members} reporter={bug.source === 'system' ? 'The game SDK' : (bug.reporter_name ?? 'A player')} />

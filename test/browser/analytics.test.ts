@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
+
+describeBrowser('the release-health page in a browser', () => {
+  let h: BrowserHarness
+  let me: SignedUp
+  let slug: string
+  const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
+
+  beforeAll(async () => {
+    h = await startBrowser()
+    me = await h.signUp({ name: 'Ana Analytics' })
+    const project = await h.api('POST', '/api/projects', { token: me.token, body: { name: 'Comet Kart' } })
+    expect(project.status).toBe(201)
+    slug = project.body.data.slug
+    const apiKey = project.body.data.api_key
+    // 12 ended sessions per version: 1.0.0 never crashes, 2.0.0 crashes in 6 of 12.
+    for (const [version, crashes] of [
+      ['1.0.0', 0],
+      ['2.0.0', 6],
+    ] as const) {
+      for (let i = 0; i < 12; i++) {
+        const session_token = `browser-${version}-${i}`
+        expect((await h.api('POST', '/api/sessions/start', { body: { api_key: apiKey, session_token, game_version: version, platform: 'windows', player_id: `p${i}` } })).status).toBeLessThan(300)
+        expect((await h.api('POST', '/api/sessions/end', { body: { api_key: apiKey, session_token, crashed: i < crashes } })).status).toBeLessThan(300)
+      }
+    }
+  })
+  afterAll(() => h?.close())
+
+  it('shows each version with its crash-free rate, the bad-deploy verdict, and one version’s chart', async () => {
+    await h.page.goto(`/projects/${slug}/analytics/releases`)
+    const table = h.page.getByRole('table', { name: 'Release health per version' })
+    await poll(() => table.locator('tbody tr').count()).toBe(2)
+    const rows = (await table.locator('tbody tr').allTextContents()).map((r) => r.replace(/\s+/g, ' '))
+    expect(rows[0]).toContain('2.0.0')
+    expect(rows[0]).toContain('50.00%')
+    expect(rows[1]).toContain('100.00%')
+    // 12/12 vs 6/12 crash-free: pooled 0.75, z = -2.83, p ≈ 0.0047 < 0.05
+    await poll(() => h.page.getByText('Worse: the newest version crashes significantly more').count()).toBe(1)
+    await h.page.getByLabel('Version details').selectOption('2.0.0')
+    await poll(() => h.page.getByText('Version 2.0.0: crash-free rate (%) and sessions per day').count()).toBeGreaterThan(0)
+    expect(new URL(h.page.url()).searchParams.get('version')).toBe('2.0.0')
+    await h.screenshot('analytics-release-health')
+  })
+})
