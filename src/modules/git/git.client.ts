@@ -34,8 +34,9 @@ const parse = (repo: Repo, i: unknown) => (repo.provider === 'github' ? fromGith
 /** Checks that the token reaches the repository and that its issues are on; ProviderError otherwise. */
 export async function checkRepo(deps: Deps, repo: Repo, token: string): Promise<void> {
   const a = await call(deps, repo, token, 'GET', repo.provider === 'github' ? `/repos/${repo.path}` : project(repo))
-  const enabled = repo.provider === 'github' ? a.json?.has_issues : a.json?.issues_enabled
-  if (enabled === false) throw new ProviderError(`${nameOf(repo)}: issues are turned off for ${repo.path}`)
+  // GitLab's `issues_enabled` gives way to `issues_access_level` in newer versions; either may say no.
+  const off = repo.provider === 'github' ? a.json?.has_issues === false : a.json?.issues_enabled === false || a.json?.issues_access_level === 'disabled'
+  if (off) throw new ProviderError(`${nameOf(repo)}: issues are turned off for ${repo.path}`)
 }
 
 /** Up to 20 issues matching `q` (title and body), or the most recently updated ones without it. */

@@ -5,6 +5,7 @@ import type { EventSubscriber } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
+import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
 import { liveReportByNumber } from '../projects/project-reports'
 import { projects } from '../projects/projects.table'
 import { reportPageUrl } from '../reports/report-links'
@@ -131,7 +132,7 @@ export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }
   return {
     kind: FILE_KIND,
     maxAttempts: FILE_ATTEMPTS,
-    timeoutMs: 12_000,
+    timeoutMs: PROVIDER_TIMEOUT_MS + 2_000,
     async run({ reportId }, ctx) {
       const report = deps.db.select().from(reports).where(and(eq(reports.id, reportId), isNull(reports.deletedAt))).get()
       if (!report || linkOf(deps.db, report.id)) return

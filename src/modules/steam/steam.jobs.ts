@@ -12,6 +12,7 @@ export const steamJobs = (deps: AppDeps): DomainJobs => ({
     {
       name: 'steam.hourly-sync',
       pattern: '23 * * * *',
+      yieldsToRequests: true,
       run: () => {
         const apps = deps.db.select({ id: steamApps.id }).from(steamApps).where(eq(steamApps.syncEnabled, true)).all()
         deps.db.transaction((tx) => {
