@@ -13,13 +13,7 @@ import type { Provider, ProviderInfo } from './provider.types'
 import { sentry } from './sentry'
 import { slack } from './slack'
 import { teams } from './teams'
-
-const TRACKER_EVENTS: Pick<ProviderInfo, 'kind' | 'events' | 'defaultEvents' | 'defaultMinPriority'> = {
-  kind: 'tracker',
-  events: ['bug_created', 'bug_updated'],
-  defaultEvents: ['bug_created', 'bug_updated'],
-  defaultMinPriority: 'low',
-}
+import { trello } from './trello'
 
 /** Providers of CONTRACT.md not built yet: listed (the dashboard shows what each will need), not connectable. */
 const PLANNED: ProviderInfo[] = [
