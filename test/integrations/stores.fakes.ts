@@ -85,7 +85,7 @@ async function googleToken(keys: Keys, state: StoreState, c: Call) {
   return json(200, { access_token: ACCESS_TOKEN, expires_in: 3599, token_type: 'Bearer' })
 }
 
-/** The Android Publisher API v3 reviews resource: list (two reviews a page) and reply. */
+/** The Android Publisher API v3 reviews resource: list (newest first, at most 40 a page) and reply. */
 function androidPublisher(state: StoreState, c: Call) {
   if (c.headers.get('authorization') !== `Bearer ${ACCESS_TOKEN}`)
     return json(401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } })
@@ -94,7 +94,9 @@ function androidPublisher(state: StoreState, c: Call) {
   if (c.method === 'GET' && u.pathname === base) {
     const start = Number(u.searchParams.get('token') ?? 0)
     const size = Math.min(Number(u.searchParams.get('maxResults') ?? 10), 40)
-    const page = state.playReviews.slice(start, start + size)
+    // Newest first, as Play lists them.
+    const newest = [...state.playReviews].sort((a, b) => Number(b.comments[0]!.userComment!.lastModified.seconds) - Number(a.comments[0]!.userComment!.lastModified.seconds))
+    const page = newest.slice(start, start + size)
     const next = start + size < state.playReviews.length ? String(start + size) : undefined
     return json(200, { reviews: page, pageInfo: { totalResults: page.length }, ...(next && { tokenPagination: { nextPageToken: next } }) })
   }

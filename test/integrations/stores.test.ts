@@ -148,6 +148,8 @@ describe('google_play sync', () => {
     bed.state.playReviews = Array.from({ length: 61 }, (_, i) => playReview(`gp-${i}`, 3, `review ${i}`, T0 + i * 60_000))
     const id = await connectPlay()
     expect((await req('POST', `/integrations/google_play/${id}/sync`)).body.data).toEqual({ fetched: 61, new: 61, filed: 0 })
+    // The fake lists 40 a page and Play lists newest first: the first page, all known, ends the next import.
+    expect((await req('POST', `/integrations/google_play/${id}/sync`)).body.data).toEqual({ fetched: 40, new: 0, filed: 0 })
     const p1 = await reviews()
     const p2 = await reviews('?page=2')
     expect(p1).toHaveLength(50)
@@ -252,11 +254,13 @@ describe('replies', () => {
 })
 
 describe('app_store sync', () => {
-  it('imports every page once with ES256 tokens, files low-star reviews once; 502 with Apple\'s message for a refused key', async () => {
+  it('imports every page once with ES256 tokens, stops at a page with nothing new, files low-star reviews once; 502 with Apple\'s message for a refused key', async () => {
     const id = await connectApple({ event_types: ['reviews', 'review_bugs'] })
     expect((await req('POST', `/integrations/app_store/${id}/sync`)).body.data).toEqual({ fetched: 3, new: 3, filed: 2 })
-    expect((await req('POST', `/integrations/app_store/${id}/sync`)).body.data).toEqual({ fetched: 3, new: 0, filed: 0 })
+    // Newest first: a page holding nothing new ends the import.
+    expect((await req('POST', `/integrations/app_store/${id}/sync`)).body.data).toEqual({ fetched: 2, new: 0, filed: 0 })
     const gets = bed.fake.calls.filter((c) => c.method === 'GET')
+    expect(gets).toHaveLength(3)
     expect(gets[0]!.path).toBe(`/v1/apps/${APP_ID}/customerReviews?sort=-createdDate&limit=200&include=response`)
     // links.next is followed on the configured base, not on the host the answer names.
     expect(gets[1]!.path).toBe(`/v1/apps/${APP_ID}/customerReviews?cursor=1&limit=200`)

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
@@ -100,7 +100,15 @@ function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): numb
     const summary = (r.title || r.body || 'No text').replace(/\s+/g, ' ').trim()
     const stars = '★'.repeat(r.rating)
     try {
-      deps.db.transaction((tx) => {
+      const done = deps.db.transaction((tx) => {
+        // Claimed first: the hourly job (on the job thread) and a sync request may file at the same time.
+        const claimed = tx
+          .update(storeReviews)
+          .set({ filedAt: deps.clock.now() })
+          .where(and(eq(storeReviews.id, r.id), isNull(storeReviews.filedAt)))
+          .returning({ id: storeReviews.id })
+          .all()
+        if (!claimed.length) return false
         const report = createReport(deps, tx, project, {
           title: `${provider.name} review ${stars}: ${summary}`.slice(0, 200),
           description: [
@@ -118,9 +126,10 @@ function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): numb
           reporterName: r.author,
           metadata: { store: r.provider, store_review_id: r.storeReviewId, rating: r.rating },
         })
-        tx.update(storeReviews).set({ reportId: report.id, filedAt: deps.clock.now(), updatedAt: deps.clock.now() }).where(eq(storeReviews.id, r.id)).run()
+        tx.update(storeReviews).set({ reportId: report.id, updatedAt: deps.clock.now() }).where(eq(storeReviews.id, r.id)).run()
+        return true
       })
-      filed++
+      if (done) filed++
     } catch (err) {
       if (err instanceof PlanLimitError) {
         deps.logger.warn('store review filing stopped by the report quota', { integration: row.id, reason: err.reason })
@@ -133,14 +142,25 @@ function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): numb
 }
 
 /**
- * One import of a store connection: every review the store lists, stored once per store review id,
+ * One import of a store connection: the reviews the store lists, newest first, until a page holds
+ * nothing new (or MAX_PAGES), stored once per store review id,
  * then (with `review_bugs`) one- and two-star reviews filed as reports once each. Throws ProviderError
  * with the store's answer when it refuses.
  */
 export async function syncStoreConnection(deps: Deps, row: Row, signal?: AbortSignal) {
   const provider = storeProvider(row.provider)
   if (!provider) throw badRequest(`sync is for store providers (google_play, app_store), not ${row.provider}`)
-  const fetched = await provider.fetchReviews(await contextOf(deps, row, signal))
+  const known = (page: FetchedReview[]) => {
+    if (!page.length) return true
+    const ids = page.map((r) => r.storeReviewId)
+    const n = deps.db
+      .select({ n: sql<number>`count(*)` })
+      .from(storeReviews)
+      .where(and(eq(storeReviews.projectId, row.projectId), eq(storeReviews.provider, row.provider), inArray(storeReviews.storeReviewId, ids)))
+      .get()!.n
+    return n === ids.length
+  }
+  const fetched = await provider.fetchReviews(await contextOf(deps, row, signal), known)
   const added = storeFetched(deps, row, fetched)
   const filed = row.eventTypes.includes('review_bugs') ? fileLowStarReviews(deps, row, provider) : 0
   return { fetched: fetched.length, new: added, filed }

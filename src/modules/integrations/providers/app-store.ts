@@ -100,17 +100,18 @@ export const appStore: StoreProvider = {
   },
   actionsFor: noStoreActions,
   deliver: noStoreDelivery,
-  async fetchReviews(ctx) {
+  async fetchReviews(ctx, known) {
     const out: FetchedReview[] = []
     let path: string | null = firstPage(String(ctx.config.app_id))
     for (let page = 0; path && page < MAX_PAGES; page++) {
       const a = (await api(ctx, 'GET', path)) as { data?: AppleResource[]; included?: AppleResource[]; links?: { next?: string } } | null
       const responses = new Map((a?.included ?? []).filter((r) => r.type === 'customerReviewResponses').map((r) => [r.id, r]))
+      const reviews: FetchedReview[] = []
       for (const r of a?.data ?? []) {
         const at = r.attributes ?? {}
         if (r.type !== 'customerReviews' || !r.id || !at.rating) continue
         const resp = r.relationships?.response?.data ? responses.get(r.relationships.response.data.id) : undefined
-        out.push({
+        reviews.push({
           storeReviewId: r.id,
           author: at.reviewerNickname ?? null,
           rating: Math.min(5, Math.max(1, Math.round(Number(at.rating)))),
@@ -126,7 +127,8 @@ export const appStore: StoreProvider = {
             : null,
         })
       }
-      path = nextPage(a?.links)
+      out.push(...reviews)
+      path = known(reviews) ? null : nextPage(a?.links)
     }
     return out
   },

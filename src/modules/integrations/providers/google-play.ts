@@ -155,18 +155,16 @@ export const googlePlay: StoreProvider = {
   },
   actionsFor: noStoreActions,
   deliver: noStoreDelivery,
-  async fetchReviews(ctx) {
+  async fetchReviews(ctx, known) {
     const out: FetchedReview[] = []
     let token: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const qs = new URLSearchParams({ maxResults: '100', ...(token && { token }) })
       const a = await api(ctx, 'GET', `/reviews?${qs}`)
-      for (const r of (a?.reviews ?? []) as PlayReview[]) {
-        const review = fromPlay(r, ctx.deps.clock.now())
-        if (review) out.push(review)
-      }
+      const reviews = ((a?.reviews ?? []) as PlayReview[]).map((r) => fromPlay(r, ctx.deps.clock.now())).filter((r): r is FetchedReview => r !== null)
+      out.push(...reviews)
       token = a?.tokenPagination?.nextPageToken
-      if (!token) break
+      if (!token || known(reviews)) break
     }
     return out
   },

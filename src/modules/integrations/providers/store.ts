@@ -36,7 +36,8 @@ export interface StoreProvider extends Provider {
   replyLimit: number
   /** Platform written on reports filed from its reviews. */
   platform: string
-  fetchReviews(ctx: ProviderContext): Promise<FetchedReview[]>
+  /** The store's reviews, newest first, page by page until `known(page)` says a page holds nothing new. */
+  fetchReviews(ctx: ProviderContext, known: (page: FetchedReview[]) => boolean): Promise<FetchedReview[]>
   reply(ctx: ProviderContext, review: { storeReviewId: string; replyExternalId: string | null }, body: string): Promise<PostedReply>
 }
 
