@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { exportPKCS8, generateKeyPair } from 'jose'
 import { runCli } from '../helpers/server-process'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
@@ -82,6 +83,44 @@ function fakeSteam() {
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
 }
 
+/** A fake Google token endpoint and Android Publisher reviews API: two reviews, and replies of at most 350 characters. */
+function fakePlay() {
+  const replies: { id: string; text: string }[] = []
+  const at = String(Math.floor(Date.now() / 1000) - 3600)
+  const review = (id: string, stars: number, text: string) => ({
+    reviewId: id,
+    authorName: `Player ${id}`,
+    comments: [{ userComment: { text, lastModified: { seconds: at, nanos: 0 }, starRating: stars, reviewerLanguage: 'en', device: 'a52q', appVersionName: '1.4.2' } }],
+  })
+  const reviews = [review('gp-1', 1, 'Crashes on launch since the last update'), review('gp-2', 5, 'Best drifting game on my phone')]
+  const base = '/androidpublisher/v3/applications/com.studio.game/reviews'
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const url = new URL(req.url)
+      if (url.pathname === '/token' && req.method === 'POST') return Response.json({ access_token: 'ya29.fake', expires_in: 3599, token_type: 'Bearer' })
+      if (req.headers.get('authorization') !== 'Bearer ya29.fake') return Response.json({ error: { code: 401, message: 'Request had invalid authentication credentials.' } }, { status: 401 })
+      if (req.method === 'GET' && url.pathname === base) return Response.json({ reviews, pageInfo: { totalResults: reviews.length } })
+      const m = /\/reviews\/([^/:]+):reply$/.exec(decodeURIComponent(url.pathname))
+      if (req.method === 'POST' && m) {
+        const { replyText } = (await req.json()) as { replyText: string }
+        if (replyText.length > 350) return Response.json({ error: { code: 400, message: 'Reply text is too long.' } }, { status: 400 })
+        replies.push({ id: m[1]!, text: replyText })
+        return Response.json({ result: { replyText, lastEdited: { seconds: at, nanos: 0 } } })
+      }
+      return Response.json({ error: { code: 404, message: 'Not found' } }, { status: 404 })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, replies, stop: () => server.stop(true) }
+}
+
+/** A Google service-account JSON key with a fresh RSA key (the fake does not check signatures). */
+async function serviceAccountKey() {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
+  return JSON.stringify({ type: 'service_account', project_id: 'studio-game', private_key: await exportPKCS8(privateKey), client_email: 'glitchbox@studio-game.iam.gserviceaccount.com', token_uri: 'https://oauth2.googleapis.com/token' })
+}
+
 describeBrowser('the integrations screen in a browser', () => {
   let h: BrowserHarness
   let me: SignedUp
@@ -90,15 +129,25 @@ describeBrowser('the integrations screen in a browser', () => {
   let slack: ReturnType<typeof fakeSlack>
   let linear: ReturnType<typeof fakeLinear>
   let steam: ReturnType<typeof fakeSteam>
+  let play: ReturnType<typeof fakePlay>
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
 
   beforeAll(async () => {
     slack = fakeSlack()
     linear = fakeLinear()
     steam = fakeSteam()
+    play = fakePlay()
     // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
-    // lets it reach 127.0.0.1 only with private targets allowed. Linear's base URL is the operator's override.
-    h = await startBrowser({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_PROVIDER_URL_LINEAR: linear.url, GLITCHBOX_PROVIDER_URL_STEAM: steam.url } })
+    // lets it reach 127.0.0.1 only with private targets allowed. The other providers take the operator's base-URL overrides.
+    h = await startBrowser({
+      env: {
+        GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true',
+        GLITCHBOX_PROVIDER_URL_LINEAR: linear.url,
+        GLITCHBOX_PROVIDER_URL_STEAM: steam.url,
+        GLITCHBOX_PROVIDER_URL_GOOGLE_OAUTH: play.url,
+        GLITCHBOX_PROVIDER_URL_GOOGLE_PLAY: play.url,
+      },
+    })
     me = await h.signUp({ name: 'Ines Integrations' })
     const project = await h.api('POST', '/api/projects', { token: me.token, body: { name: 'Comet Drift' } })
     expect(project.status).toBe(201)
@@ -109,6 +158,7 @@ describeBrowser('the integrations screen in a browser', () => {
     slack?.stop()
     linear?.stop()
     steam?.stop()
+    play?.stop()
   })
 
   it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
@@ -236,6 +286,40 @@ describeBrowser('the integrations screen in a browser', () => {
     await h.page.getByLabel('Which reviews').selectOption('negative')
     await poll(() => recent.locator('li.entry').count()).toBe(1)
     await h.screenshot('integrations-steam-dashboard')
+  })
+
+  it('connects Google Play with its key file, syncs, filters the store reviews and replies within 350 characters', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    await h.page.getByRole('button', { name: 'Connect Google Play' }).click()
+    const dialog = h.page.getByRole('dialog', { name: 'Connect Google Play' })
+    await dialog.getByLabel('Service-account JSON key file').setInputFiles({ name: 'studio-game-abc123.json', mimeType: 'application/json', buffer: Buffer.from(await serviceAccountKey()) })
+    await poll(() => dialog.getByText('studio-game-abc123.json').count()).toBe(1)
+    await dialog.getByLabel('package_name').fill('com.studio.game')
+    expect(await dialog.getByLabel('Import reviews').isChecked()).toBe(true)
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click()
+    const connections = h.page.getByRole('region', { name: 'Connections' })
+    await poll(() => connections.getByText('Google Play', { exact: true }).count()).toBe(1)
+    await h.page.getByRole('button', { name: 'Sync Google Play' }).click()
+    await poll(() => connections.getByRole('status').textContent()).toBe('Imported: 2 fetched, 2 new, 0 filed as reports')
+
+    await h.page.getByRole('link', { name: 'Store reviews' }).click()
+    await poll(() => h.page.locator('li.entry').count()).toBe(2)
+    await h.page.getByLabel('Max rating').selectOption('2')
+    await poll(() => h.page.locator('li.entry').count()).toBe(1)
+    expect(new URL(h.page.url()).searchParams.get('max_rating')).toBe('2')
+
+    await h.page.getByRole('button', { name: 'Reply to Player gp-1' }).click()
+    const reply = h.page.getByLabel('Reply to Player gp-1')
+    await reply.fill('x'.repeat(351))
+    await poll(() => h.page.getByText('Google Play allows 350 characters').count()).toBe(1)
+    expect(await h.page.getByRole('button', { name: 'Post reply' }).isDisabled()).toBe(true)
+    await reply.fill('Sorry about that! Version 1.4.3 fixes the crash on launch.')
+    expect(await h.page.getByText('58 / 350 characters').count()).toBe(1)
+    await h.page.getByRole('button', { name: 'Post reply' }).click()
+    await poll(() => h.page.getByText('Your reply').count()).toBe(1)
+    expect(play.replies).toEqual([{ id: 'gp-1', text: 'Sorry about that! Version 1.4.3 fixes the crash on launch.' }])
+    expect(await h.page.getByRole('button', { name: 'Edit reply to Player gp-1' }).count()).toBe(1)
+    await h.screenshot('integrations-store-reviews')
   })
 
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
-import { Button, Checkbox, Dialog, Select, TextArea, TextField, toast } from '../components'
+import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast } from '../components'
 import { connectBody, eventLabel, fieldChoices, initialForm, isOptionalField, PRIORITIES, targetField, type ConnectForm } from './helpers'
 import type { ProviderView, Target } from './types'
 
@@ -12,7 +12,9 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
   const [loadingTargets, setLoadingTargets] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [keyFile, setKeyFile] = useState<string | null>(null)
   useEffect(() => {
+    setKeyFile(null)
     setForm(provider ? initialForm(provider) : null)
     setTargets(null)
     setTargetsError(null)
@@ -86,7 +88,37 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
             Where to get it
           </a>
         </p>
-        <TextField label={p.credential.label} type="password" autoComplete="off" value={form.secret} onValue={(v) => set({ secret: v })} required />
+        {keyFile ? (
+          <div class="row">
+            <span>
+              {p.credential.label}: loaded from <strong>{keyFile}</strong> ({form.secret.length} characters)
+            </span>
+            <Button size="sm" onClick={() => (setKeyFile(null), set({ secret: '' }))}>
+              Clear key
+            </Button>
+          </div>
+        ) : (
+          <TextField label={p.credential.label} type="password" autoComplete="off" value={form.secret} onValue={(v) => set({ secret: v })} required />
+        )}
+        {p.kind === 'store' && !keyFile && (
+          // A key file keeps its line breaks only when read as a file: a password field drops them.
+          <Field label={`${p.credential.label} file`} hint="Or choose the downloaded key file.">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="file"
+                aria-describedby={describedBy}
+                accept=".json,.p8,application/json,text/plain"
+                onChange={async (e) => {
+                  const file = e.currentTarget.files?.[0]
+                  if (!file) return
+                  set({ secret: (await file.text()).trim() })
+                  setKeyFile(file.name)
+                }}
+              />
+            )}
+          </Field>
+        )}
         <TextField label="Connection name" hint={`Optional; “${p.name}” when empty.`} value={form.name} onValue={(v) => set({ name: v })} maxLength={100} />
         {Object.entries(p.config).map(([k, description]) => {
           if (k === tField) return null

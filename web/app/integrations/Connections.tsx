@@ -8,7 +8,7 @@ import type { Connection, Delivery } from './types'
 
 type TestState = Record<string, { ok: boolean; text: string } | 'busy'>
 
-/** The project's connections: status, test (the provider's answer or the 502 message), pause/resume, deliveries, delete. */
+/** The project's connections: status, test (the provider's answer or the 502 message), store sync, pause/resume, deliveries, delete. */
 export function Connections({ slug, connections, reason }: { slug: string; connections: Resource<Connection[]>; reason?: string }) {
   const [tests, setTests] = useState<TestState>({})
   const [deleting, setDeleting] = useState<Connection | null>(null)
@@ -20,6 +20,15 @@ export function Connections({ slug, connections, reason }: { slug: string; conne
     try {
       const r = await api.post<Message>(path(c, '/test'))
       setTests((t) => ({ ...t, [c.id]: { ok: true, text: r.message } }))
+    } catch (err) {
+      setTests((t) => ({ ...t, [c.id]: { ok: false, text: messageOf(err) } }))
+    }
+  }
+  const sync = async (c: Connection) => {
+    setTests((t) => ({ ...t, [c.id]: 'busy' }))
+    try {
+      const r = await api.post<{ fetched: number; new: number; filed: number }>(path(c, '/sync'))
+      setTests((t) => ({ ...t, [c.id]: { ok: true, text: `Imported: ${r.fetched} fetched, ${r.new} new, ${r.filed} filed as reports` } }))
     } catch (err) {
       setTests((t) => ({ ...t, [c.id]: { ok: false, text: messageOf(err) } }))
     }
@@ -69,6 +78,11 @@ export function Connections({ slug, connections, reason }: { slug: string; conne
                         <Button size="sm" onClick={() => test(c)} busy={t === 'busy'} reason={reason} aria-label={`Test ${c.name}`}>
                           Test
                         </Button>
+                        {c.kind === 'store' && (
+                          <Button size="sm" onClick={() => sync(c)} busy={t === 'busy'} reason={reason} aria-label={`Sync ${c.name}`}>
+                            Sync now
+                          </Button>
+                        )}
                         <Button size="sm" onClick={() => toggle(c)} reason={reason} aria-label={`${c.is_active ? 'Pause' : 'Resume'} ${c.name}`}>
                           {c.is_active ? 'Pause' : 'Resume'}
                         </Button>
