@@ -121,6 +121,21 @@ async function serviceAccountKey() {
   return JSON.stringify({ type: 'service_account', project_id: 'studio-game', private_key: await exportPKCS8(privateKey), client_email: 'glitchbox@studio-game.iam.gserviceaccount.com', token_uri: 'https://oauth2.googleapis.com/token' })
 }
 
+/** A fake Discord webhook endpoint: records posted bodies and answers 204 as Discord does. */
+function fakeDiscord() {
+  const received: unknown[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      if (req.method !== 'POST' || !/^\/api\/webhooks\/\d+\/[\w-]+$/.test(new URL(req.url).pathname)) return Response.json({ message: 'Unknown Webhook', code: 10015 }, { status: 404 })
+      received.push(await req.json())
+      return new Response(null, { status: 204 })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) }
+}
+
 describeBrowser('the integrations screen in a browser', () => {
   let h: BrowserHarness
   let me: SignedUp
@@ -130,6 +145,7 @@ describeBrowser('the integrations screen in a browser', () => {
   let linear: ReturnType<typeof fakeLinear>
   let steam: ReturnType<typeof fakeSteam>
   let play: ReturnType<typeof fakePlay>
+  let discord: ReturnType<typeof fakeDiscord>
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
 
   beforeAll(async () => {
@@ -137,6 +153,7 @@ describeBrowser('the integrations screen in a browser', () => {
     linear = fakeLinear()
     steam = fakeSteam()
     play = fakePlay()
+    discord = fakeDiscord()
     // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
     // lets it reach 127.0.0.1 only with private targets allowed. The other providers take the operator's base-URL overrides.
     h = await startBrowser({
@@ -146,6 +163,7 @@ describeBrowser('the integrations screen in a browser', () => {
         GLITCHBOX_PROVIDER_URL_STEAM: steam.url,
         GLITCHBOX_PROVIDER_URL_GOOGLE_OAUTH: play.url,
         GLITCHBOX_PROVIDER_URL_GOOGLE_PLAY: play.url,
+        GLITCHBOX_PROVIDER_URL_DISCORD: discord.url,
       },
     })
     me = await h.signUp({ name: 'Ines Integrations' })
@@ -159,6 +177,7 @@ describeBrowser('the integrations screen in a browser', () => {
     linear?.stop()
     steam?.stop()
     play?.stop()
+    discord?.stop()
   })
 
   it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
@@ -320,6 +339,32 @@ describeBrowser('the integrations screen in a browser', () => {
     expect(play.replies).toEqual([{ id: 'gp-1', text: 'Sorry about that! Version 1.4.3 fixes the crash on launch.' }])
     expect(await h.page.getByRole('button', { name: 'Edit reply to Player gp-1' }).count()).toBe(1)
     await h.screenshot('integrations-store-reviews')
+  })
+
+  it('adds a Discord channel (a URL on another host refused with the reason), tests, pauses and deletes it', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    const section = h.page.getByRole('region', { name: 'Chat channels' })
+    await poll(() => section.getByText('No Discord channel yet.').count()).toBe(1)
+    await section.getByRole('button', { name: 'Add Discord channel' }).click()
+    const dialog = h.page.getByRole('dialog', { name: 'Add Discord channel' })
+    await dialog.getByLabel('Webhook URL').fill('https://example.com/api/webhooks/1/abc')
+    await dialog.getByLabel('Channel name').fill('#bugs')
+    await dialog.getByRole('button', { name: 'Add channel' }).click()
+    await poll(() => dialog.getByRole('alert').textContent()).toMatch(/webhook_url must be a Discord webhook URL/)
+    await dialog.getByLabel('Webhook URL').fill(`${discord.url}/api/webhooks/123456/tok-en_x9z8`)
+    await dialog.getByRole('button', { name: 'Add channel' }).click()
+    await poll(() => section.getByText('#bugs').count()).toBe(1)
+    expect(await section.getByText(/…x9z8$/).count()).toBe(1)
+
+    await section.getByRole('button', { name: 'Test Discord channel #bugs' }).click()
+    await poll(() => section.getByRole('status').textContent()).toMatch(/\(HTTP 204\)$/)
+    expect(discord.received).toHaveLength(1)
+    await section.getByRole('button', { name: 'Pause Discord channel #bugs' }).click()
+    await poll(() => section.getByText('paused', { exact: true }).count()).toBe(1)
+    await h.screenshot('integrations-chat-channels')
+    await section.getByRole('button', { name: 'Delete Discord channel #bugs' }).click()
+    await h.page.getByRole('dialog', { name: 'Delete Discord channel' }).getByRole('button', { name: 'Delete' }).click()
+    await poll(() => section.getByText('No Discord channel yet.').count()).toBe(1)
   })
 
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
