@@ -5,6 +5,7 @@ import type { Config } from '../config/config'
 import { rawSqlite } from '../db/client'
 import { buildDeps } from '../deps'
 import { JobRunner } from './jobs.runner'
+import { modules } from '../modules/registry'
 import { collectJobs } from './registry'
 import { BUSY_LAG_MS, requestLagMs } from './request-pressure'
 
@@ -21,6 +22,8 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
   try {
     if (msg.type === 'start') {
       const deps = buildDeps(msg.config)
+      // Jobs write reports too (store reviews filed as reports): their events reach the same subscribers as the request thread's.
+      for (const m of modules) m.subscribe?.(deps)
       const pressure = msg.pressure
       runner = new JobRunner({
         db: deps.db,
