@@ -1,7 +1,8 @@
 /**
  * Workflow benchmark (issue 16): one project with N reports (default 1,000,000) in a temp data dir,
  * then times, in-process:
- *   - a 1,000-item JSON import through `app.handle` (target < 2 s), three runs;
+ *   - a 1,000-item JSON import through `app.handle` (target < 2 s), three runs (the first one reads the
+ *     seeded indexes from disk: a server that has been running has them in its page cache);
  *   - the SLA breach job over 300,000 running clocks, with 500 newly due and with none due (target < 100 ms);
  *   - the alert job with four rules once the hourly counts are caught up, and with 1,000 new reports to count (target < 100 ms).
  *
@@ -22,6 +23,7 @@ import { projects } from '../../src/modules/projects/projects.table'
 import { evaluateAlerts } from '../../src/modules/workflow/alerts.jobs'
 import { countNewReports } from '../../src/modules/workflow/hourly-counts'
 import { markSlaBreaches } from '../../src/modules/workflow/sla.jobs'
+import { mergeSearchSegments } from '../../src/modules/reports/reports.fts-merge'
 import { seedReports } from './reports-seed'
 
 const args = process.argv.slice(2)
@@ -46,6 +48,8 @@ try {
   console.log(`seeding ${N.toLocaleString('en')} reports …`)
   const seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
   console.log(`seeded in ${seed.seconds.toFixed(1)} s`)
+  // As a running server's merge tick would have done by now (the seed writes many small search segments).
+  await mergeSearchSegments(deps)
   // 300,000 running SLA clocks spread over the next 300,000 minutes, as a busy project would have.
   sqlite.run(
     `INSERT INTO report_sla (report_id, project_id, started_at, response_due_at, resolve_due_at)
@@ -77,9 +81,9 @@ try {
   }
   let counted = 0
   const catchUp = time(() => {
-    for (let n; (n = countNewReports(deps.db)) > 0; ) counted += n
+    for (let n; (n = countNewReports(deps.db, clock.now())) > 0; ) counted += n
   })
-  console.log(`hourly counts, first catch-up over ${counted.toLocaleString('en')} reports (once after upgrading): ${ms(catchUp)}`)
+  console.log(`hourly counts, first catch-up over the ${counted.toLocaleString('en')} reports of the last 30 days (once after upgrading): ${ms(catchUp)}`)
   console.log(`alert job, 4 rules, counts caught up: ${ms(time(() => evaluateAlerts(deps)))}`)
   await app.handle(new Request(`http://localhost/api/projects/${slug}/import`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ bugs: Array.from({ length: 1000 }, (_, k) => ({ title: `New ${k}` })) }) }))
   clock.advance(HOUR)

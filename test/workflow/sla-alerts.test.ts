@@ -130,6 +130,15 @@ describe('alert rules', () => {
     expect(JSON.stringify(activity)).toContain('alert_fired')
   })
 
+  it('a first count starts at the reports of the last 30 days (the longest window), not at every report ever filed', async () => {
+    createReportIn(t, project, { title: 'old one' })
+    t.clock.advance(40 * 24 * HOUR)
+    createReportIn(t, project, { title: 'recent one' })
+    createReportIn(t, project, { title: 'recent two' })
+    evaluateAlerts(t.deps)
+    expect(t.sqlite.query('SELECT sum(reports) AS n, count(*) AS hours FROM report_hourly_counts').get()).toEqual({ n: 2, hours: 1 })
+  })
+
   it('crash_rate is crashed per 100 ended sessions started in the window', async () => {
     const id = (await create({ metric: 'crash_rate', threshold: 25, window_hours: 24 })).body.data.id
     const session = async (token: string, crashed: boolean | null) => {

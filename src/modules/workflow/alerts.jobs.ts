@@ -48,8 +48,8 @@ const METRIC_NAMES = {
  * at most once per window. Returns the ids of the rules that fired.
  */
 export function evaluateAlerts(deps: Deps): string[] {
-  countNewReports(deps.db)
   const now = deps.clock.now()
+  countNewReports(deps.db, now)
   const rules = deps.db
     .select({ rule: alertRules, project: { name: projects.name, slug: projects.slug, accountId: projects.accountId } })
     .from(alertRules)

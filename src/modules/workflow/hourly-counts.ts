@@ -7,16 +7,38 @@ const HOUR = 3600_000
 const CURSOR = 'report_hourly_counts'
 /** Reports counted per step: one step holds the write lock for a few milliseconds. */
 const STEP = 5_000
+/** The longest alert window (30 days): older reports never matter, so a first run starts there. */
+const LONGEST_WINDOW_MS = 30 * 24 * HOUR
+
+/**
+ * The first seq filed within the last 30 days, by binary search over the reports' primary key (filing
+ * time grows with seq): a server that had a million reports before alerts existed counts only the
+ * month that can matter, not every report it ever had.
+ */
+function startingCursor(tx: Tx, now: Date): number {
+  const since = now.getTime() - LONGEST_WINDOW_MS
+  const at = (seq: number) => tx.select({ seq: reports.seq, createdAt: reports.createdAt }).from(reports).where(gt(reports.seq, seq)).orderBy(reports.seq).limit(1).get()
+  const last = tx.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports).get()?.seq ?? 0
+  let lo = 0
+  let hi = last
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2)
+    const next = at(mid)
+    if (next && next.createdAt.getTime() < since) lo = next.seq
+    else hi = mid
+  }
+  return lo
+}
 
 /**
  * Counts the reports added since the cursor into hourly buckets (all, crash category, negative
  * sentiment), one step at a time; returns how many it counted. Walks the reports' primary key only.
  */
-export function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, maxSteps = 100): number {
+export function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, now: Date, maxSteps = 10): number {
   let counted = 0
   for (let step = 0; step < maxSteps; step++) {
     const n = db.transaction((tx) => {
-      const after = tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, CURSOR)).get()?.position ?? 0
+      const after = tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, CURSOR)).get()?.position ?? startingCursor(tx, now)
       const rows = tx
         .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
         .from(reports)
