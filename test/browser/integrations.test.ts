@@ -136,6 +136,26 @@ function fakeDiscord() {
   return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) }
 }
 
+/** A fake GitHub REST API: the repository (issues on) and issue search; any other token is refused. */
+function fakeGithub() {
+  const searches: string[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req) {
+      const url = new URL(req.url)
+      if (req.headers.get('authorization') !== 'Bearer ghp_goodtoken0123456789') return Response.json({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }, { status: 401 })
+      if (url.pathname === '/repos/studio/comet-drift') return Response.json({ full_name: 'studio/comet-drift', has_issues: true })
+      if (url.pathname === '/search/issues') {
+        searches.push(url.searchParams.get('q') ?? '')
+        return Response.json({ total_count: 1, items: [{ number: 7, html_url: 'https://github.com/studio/comet-drift/issues/7', title: 'Asteroid collision is off', state: 'open' }] })
+      }
+      return Response.json({ message: 'Not Found' }, { status: 404 })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, searches, stop: () => server.stop(true) }
+}
+
 describeBrowser('the integrations screen in a browser', () => {
   let h: BrowserHarness
   let me: SignedUp
@@ -146,6 +166,7 @@ describeBrowser('the integrations screen in a browser', () => {
   let steam: ReturnType<typeof fakeSteam>
   let play: ReturnType<typeof fakePlay>
   let discord: ReturnType<typeof fakeDiscord>
+  let github: ReturnType<typeof fakeGithub>
   const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 })
 
   beforeAll(async () => {
@@ -154,6 +175,7 @@ describeBrowser('the integrations screen in a browser', () => {
     steam = fakeSteam()
     play = fakePlay()
     discord = fakeDiscord()
+    github = fakeGithub()
     // The Slack provider posts to the webhook URL the user pastes (no base-URL override); the SSRF guard
     // lets it reach 127.0.0.1 only with private targets allowed. The other providers take the operator's base-URL overrides.
     h = await startBrowser({
@@ -164,6 +186,7 @@ describeBrowser('the integrations screen in a browser', () => {
         GLITCHBOX_PROVIDER_URL_GOOGLE_OAUTH: play.url,
         GLITCHBOX_PROVIDER_URL_GOOGLE_PLAY: play.url,
         GLITCHBOX_PROVIDER_URL_DISCORD: discord.url,
+        GLITCHBOX_PROVIDER_URL_GITHUB: github.url,
       },
     })
     me = await h.signUp({ name: 'Ines Integrations' })
@@ -178,6 +201,7 @@ describeBrowser('the integrations screen in a browser', () => {
     steam?.stop()
     play?.stop()
     discord?.stop()
+    github?.stop()
   })
 
   it('lists providers by kind with the credential each needs and where to get it; Jira is marked for the Pro plan', async () => {
@@ -365,6 +389,33 @@ describeBrowser('the integrations screen in a browser', () => {
     await section.getByRole('button', { name: 'Delete Discord channel #bugs' }).click()
     await h.page.getByRole('dialog', { name: 'Delete Discord channel' }).getByRole('button', { name: 'Delete' }).click()
     await poll(() => section.getByText('No Discord channel yet.').count()).toBe(1)
+  })
+
+  it('connects a GitHub repository (a refused token shown as GitHub said), searches its issues and disconnects it', async () => {
+    await h.page.goto(`/projects/${slug}/integrations`)
+    const section = h.page.getByRole('region', { name: 'Git repository' })
+    await section.getByLabel('Repository URL').fill('https://github.com/studio/comet-drift')
+    await section.getByLabel('Access token').fill('ghp_wrong')
+    await section.getByRole('button', { name: 'Connect repository' }).click()
+    await poll(() => section.getByRole('alert').textContent()).toMatch(/Bad credentials/)
+    await section.getByLabel('Access token').fill('ghp_goodtoken0123456789')
+    await section.getByLabel('Create an issue for every new report').check()
+    await section.getByRole('button', { name: 'Connect repository' }).click()
+    await poll(() => section.getByRole('link', { name: 'studio/comet-drift' }).count()).toBe(1)
+    expect(await section.getByLabel('Create an issue for every new report').isChecked()).toBe(true)
+    await section.getByLabel('Create an issue for every new report').uncheck()
+    await poll(() => h.page.getByText('Automatic issues turned off').count()).toBe(1)
+    expect(await section.getByLabel('Create an issue for every new report').isChecked()).toBe(false)
+
+    await section.getByLabel('Search issues').fill('asteroid')
+    await section.getByRole('button', { name: 'Search', exact: true }).click()
+    await poll(() => section.getByRole('link', { name: '#7 Asteroid collision is off' }).count()).toBe(1)
+    expect(github.searches).toEqual(['repo:studio/comet-drift is:issue asteroid'])
+    await h.screenshot('integrations-git')
+
+    await section.getByRole('button', { name: 'Disconnect repository' }).click()
+    await h.page.getByRole('dialog', { name: 'Disconnect repository' }).getByRole('button', { name: 'Disconnect' }).click()
+    await poll(() => section.getByText('No repository connected.').count()).toBe(1)
   })
 
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
