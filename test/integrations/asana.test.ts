@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
 import { type Call, connect, fileBug, json, setStatus } from './helpers'
 import { trackerTestbed } from './tracker-bed'
 
@@ -106,5 +107,24 @@ describe('asana', () => {
     bed.fake.answer = (c) => (c.method === 'POST' ? json(403, { errors: [{ message: 'You do not have permission to add tasks to this project', help: HELP }] }) : asanaFake(c))
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect([refused.status, refused.body.error]).toEqual([502, 'Asana answered 403: You do not have permission to add tasks to this project'])
+  })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'asana', { secret: TOKEN, config: { project_gid: PROJECT } })
+    bed.fake.answer = () => json(429, { errors: [{ message: 'You have made too many requests recently. Please, be chill.' }] })
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/asana/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = asanaFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/asana/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/asana/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([429, 201])
+    expect(d.attempts[0].error).toBe('Asana answered 429: You have made too many requests recently. Please, be chill.')
   })
 })

@@ -125,4 +125,23 @@ describe('clickup', () => {
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect([refused.status, refused.body.error]).toEqual([502, 'ClickUp answered 400: Task name invalid (INPUT_005)'])
   })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'clickup', { secret: TOKEN, config: { list_id: LIST } })
+    bed.fake.answer = () => json(429, { err: 'Rate limit reached', ECODE: 'APP_002' })
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/clickup/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = clickupFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/clickup/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/clickup/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([429, 200])
+    expect(d.attempts[0].error).toBe('ClickUp answered 429: Rate limit reached (APP_002)')
+  })
 })

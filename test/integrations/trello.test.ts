@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../src/lib/clock'
 import { type Call, connect, fileBug, json, setStatus } from './helpers'
 import { trackerTestbed } from './tracker-bed'
 
@@ -120,5 +121,24 @@ describe('trello', () => {
     bed.fake.answer = (c) => (c.method === 'POST' ? plain('unauthorized card permission requested', 401) : trelloFake(c))
     const refused = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/2/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect([refused.status, refused.body.error]).toEqual([502, 'Trello answered 401: unauthorized card permission requested'])
+  })
+
+  it('retries a refused filing after 1 minute, holding it while the connection is paused', async () => {
+    const id = await connect(bed, 'trello', { secret: TOKEN, config: CONFIG })
+    bed.fake.answer = () => json(429, { error: 'API_TOKEN_LIMIT_EXCEEDED', message: 'Rate limit exceeded' })
+    await fileBug(bed, { title: 'Crash', priority: 'high' })
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/trello/${id}`, { token: bed.owner.token, body: { is_active: false } })
+    bed.fake.answer = trelloFake
+    bed.t.clock.advance(MINUTE)
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    await bed.t.request('PATCH', `${bed.base}/trello/${id}`, { token: bed.owner.token, body: { is_active: true } })
+    await bed.t.runner.drain()
+    const [d] = (await bed.t.request('GET', `${bed.base}/trello/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(d).toMatchObject({ action: 'file', status: 'succeeded', attempt_count: 2 })
+    expect(d.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([429, 200])
+    expect(d.attempts[0].error).toBe('Trello answered 429: Rate limit exceeded; API_TOKEN_LIMIT_EXCEEDED')
   })
 })
