@@ -19,7 +19,6 @@ import { DAY, FakeClock } from '../../src/lib/clock'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
 import { rollUpPerf, rollUpReports, rollUpSessions } from '../../src/modules/analytics/analytics.rollup'
-import { countNewReports } from '../../src/modules/workflow/hourly-counts'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import { projects } from '../../src/modules/projects/projects.table'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
@@ -118,7 +117,6 @@ try {
     const s = (performance.now() - t1) / 1000
     console.log(`analytics rollup catch-up, ${part}: ${rows.toLocaleString('en')} rows in ${s.toFixed(1)} s (${Math.round(rows / s).toLocaleString('en')} rows/s)`)
   }
-  countNewReports(deps.db, Number.MAX_SAFE_INTEGER)
   console.log(`analytics rollup catch-up in all: ${secs(t0)}; rollup tables ${((pages() - beforeRollup) / 1e6).toFixed(1)} MB`)
   // Today's raw tail: a few hundred events and sessions since midnight, read from raw rows by every route.
   sqlite.run('PRAGMA optimize')

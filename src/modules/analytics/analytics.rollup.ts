@@ -2,7 +2,6 @@ import { eq, gt, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { reports } from '../reports/reports.table'
 import { perfSnapshots, playSessions } from '../sdk/sdk.table'
-import { countNewReports } from '../workflow/hourly-counts'
 import { rollupCursors } from '../workflow/workflow.table'
 import { isCrashReport, normalizeLogLine, sectionLines, topFrame } from './crash.normalize'
 import {
@@ -207,9 +206,8 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
   })
 }
 
-/** Brings every cursor-driven analytics rollup up to date (and the workflow's hourly report counts that usage reads). */
+/** Brings every cursor-driven analytics rollup up to date. */
 export function rollUpAnalytics(db: Db): { reports: number; sessions: number; perf: number } {
-  countNewReports(db)
   return { reports: rollUpReports(db), sessions: rollUpSessions(db), perf: rollUpPerf(db) }
 }
 

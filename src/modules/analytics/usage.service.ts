@@ -4,22 +4,22 @@ import { reports } from '../reports/reports.table'
 import { reportStatusCounts, STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
 import { projects } from '../projects/projects.table'
 import { accountStorageBytes } from '../retention/retention.stats'
-import { reportHourlyCounts, reportRatings } from '../workflow/workflow.table'
-import { analyticsDailyResolved, analyticsReportDimensions } from './analytics.table'
-import { crashFreeRate, dayOf, lastDays, round, sessionDays, startOfDay } from './telemetry.reads'
+import { reportRatings } from '../workflow/workflow.table'
+import { analyticsDailyReports, analyticsDailyResolved, analyticsReportDimensions } from './analytics.table'
+import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.reads'
 
 const WINDOWS = { today: 1, last_7_days: 7, last_30_days: 30 } as const
 
-/** Reports (hourly counts) and started sessions per UTC day of the given projects over the last 30 days. */
+/** Reports filed (analytics_daily_reports) and sessions started per UTC day of the given projects over the last 30 days. */
 function dailyVolumes(db: DbOrTx, projectIds: string[], now: Date) {
   const days = lastDays(now, 30)
   const reportsByDay = new Map<string, number>()
   if (projectIds.length) {
     const rows = db
-      .select({ day: sql<string>`strftime('%Y-%m-%d', ${reportHourlyCounts.hour} / 1000, 'unixepoch')`, n: sql<number>`sum(${reportHourlyCounts.reports})` })
-      .from(reportHourlyCounts)
-      .where(and(inArray(reportHourlyCounts.projectId, projectIds), gte(reportHourlyCounts.hour, new Date(startOfDay(days[0]!)))))
-      .groupBy(sql`1`)
+      .select({ day: analyticsDailyReports.day, n: sql<number>`sum(${analyticsDailyReports.reports})` })
+      .from(analyticsDailyReports)
+      .where(and(inArray(analyticsDailyReports.projectId, projectIds), gte(analyticsDailyReports.day, days[0]!)))
+      .groupBy(analyticsDailyReports.day)
       .all()
     for (const r of rows) reportsByDay.set(r.day, r.n)
   }

@@ -4,7 +4,7 @@ import { Async, Badge, Chart, EmptyState, Section, Select, Table } from '../comp
 import { setQuery, type RouteProps } from '../router'
 import { AnalyticsFrame } from './AnalyticsFrame'
 import { CrashGroupTable } from './Crashes'
-import { daySeconds, percent, ratePoint, verdictText } from './format'
+import { daySeconds, percent, ratePoint, verdictText, versionPoints } from './format'
 import type { BadDeploy, ReleaseHealth, VersionHealth } from './types'
 
 /** The bad-deploy comparison with its numbers and the stated threshold. */
@@ -46,6 +46,13 @@ export function BadDeployCard({ slug }: { slug: string }) {
   )
 }
 
+/** Crash-free rate per version, each placed at the time it was first seen (versions not rolled up yet are left out). */
+function VersionChart({ versions }: { versions: ReleaseHealth['versions'] }) {
+  const points = versionPoints(versions)
+  if (points.length === 0) return null
+  return <Chart title="Crash-free rate (%) per version, by when it was first seen" x={points.map((p) => p.x)} series={[{ label: 'Crash-free %', values: points.map((p) => p.y) }]} />
+}
+
 /** `/projects/:slug/analytics/releases?version=`: per-version health, the verdict, and one version's daily chart and crash groups. */
 export function ReleaseHealthPage({ params, query }: RouteProps) {
   const slug = params.slug!
@@ -59,11 +66,7 @@ export function ReleaseHealthPage({ params, query }: RouteProps) {
         <Async resource={health} empty={<EmptyState title="No versions yet">Sessions and reports name their game version.</EmptyState>} isEmpty={(h) => h.versions.length === 0}>
           {(h) => (
             <>
-              <Chart
-                title="Crash-free rate (%) per version, newest last"
-                x={h.versions.map((_, i) => i + 1)}
-                series={[{ label: 'Crash-free %', values: [...h.versions].reverse().map((v) => ratePoint(v.crash_free_rate)) }]}
-              />
+              <VersionChart versions={h.versions} />
               <Table
                 caption="Release health per version"
                 rows={h.versions}

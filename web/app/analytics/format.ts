@@ -18,3 +18,11 @@ const VERDICTS = {
 
 /** The bad-deploy verdict as a badge tone and a sentence. */
 export const verdictText = (v: keyof typeof VERDICTS) => VERDICTS[v]
+
+/** Chart points of versions by first-seen time (Unix seconds, strictly increasing), crash-free rate in percent; unseen versions left out. */
+export function versionPoints(versions: { first_seen: string | null; crash_free_rate: number | null }[]): { x: number; y: number | null }[] {
+  const seen = versions.filter((v) => v.first_seen).map((v) => ({ x: Math.floor(Date.parse(v.first_seen!) / 1000), y: ratePoint(v.crash_free_rate) }))
+  seen.sort((a, b) => a.x - b.x)
+  for (let i = 1; i < seen.length; i++) if (seen[i]!.x <= seen[i - 1]!.x) seen[i]!.x = seen[i - 1]!.x + 1
+  return seen
+}
