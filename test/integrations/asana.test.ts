@@ -13,7 +13,10 @@ function asanaFake(c: Call) {
   if (c.headers.get('authorization') !== `Bearer ${TOKEN}`) return json(401, { errors: [{ message: 'Not Authorized', help: HELP }] })
   const path = c.path.split('?')[0]!
   if (c.method === 'GET' && path === '/workspaces') return json(200, { data: [{ gid: '100', name: 'Studio', resource_type: 'workspace' }] })
-  if (c.method === 'GET' && path === '/projects') return json(200, { data: [{ gid: PROJECT, name: 'Bug triage' }, { gid: '1209000000000002', name: 'Roadmap' }] })
+  if (c.method === 'GET' && path === '/projects')
+    return c.path.includes('offset=eyJ0eXAi')
+      ? json(200, { data: [{ gid: '1209000000000002', name: 'Roadmap' }], next_page: null })
+      : json(200, { data: [{ gid: PROJECT, name: 'Bug triage' }], next_page: { offset: 'eyJ0eXAi', path: '/projects?offset=eyJ0eXAi', uri: 'https://app.asana.com/api/1.0/projects?offset=eyJ0eXAi' } })
   if (c.method === 'GET' && path === `/projects/${PROJECT}`) return json(200, { data: { gid: PROJECT, name: 'Bug triage' } })
   if (c.method === 'GET' && path === `/projects/${PROJECT}/sections`) return json(200, { data: [{ gid: '300', name: 'Inbox' }, { gid: '301', name: 'Doing' }, { gid: '302', name: 'Verified' }] })
   if (c.method === 'POST' && path === '/tasks') {
@@ -42,7 +45,7 @@ describe('asana', () => {
     bed.fake.answer = asanaFake
     const ok = await bed.t.request('POST', `${bed.base}/asana/targets`, { token: bed.owner.token, body: { secret: TOKEN } })
     expect(ok.body.data).toEqual([{ id: PROJECT, name: 'Bug triage', group: 'Studio' }, { id: '1209000000000002', name: 'Roadmap', group: 'Studio' }])
-    expect(bed.fake.calls.map((c) => c.path)).toEqual(['/workspaces?limit=100', '/projects?workspace=100&archived=false&limit=100&opt_fields=name'])
+    expect(bed.fake.calls.map((c) => c.path)).toEqual(['/workspaces?limit=100', '/projects?workspace=100&archived=false&limit=100&opt_fields=name', '/projects?workspace=100&archived=false&limit=100&opt_fields=name&offset=eyJ0eXAi'])
     const bad = await bed.t.request('POST', `${bed.base}/asana/targets`, { token: bed.owner.token, body: { secret: '2/0000/0000:wrongwrongwrong' } })
     expect([bad.status, bad.body.error]).toEqual([502, 'Asana answered 401: Not Authorized'])
 

@@ -38,8 +38,14 @@ export const asana: Provider = {
     const out: Target[] = []
     const workspaces = ((await call(ctx, 'GET', '/workspaces?limit=100')).json?.data ?? []) as { gid: string; name: string }[]
     for (const w of workspaces) {
-      const projects = ((await call(ctx, 'GET', `/projects?workspace=${w.gid}&archived=false&limit=100&opt_fields=name`)).json?.data ?? []) as { gid: string; name: string }[]
-      out.push(...projects.map((p) => ({ id: p.gid, name: p.name, group: w.name })))
+      // Pages of 100 (Asana's largest), following next_page, up to 1,000 projects per workspace.
+      let offset: string | undefined
+      for (let page = 0; page < 10; page++) {
+        const a = await call(ctx, 'GET', `/projects?workspace=${w.gid}&archived=false&limit=100&opt_fields=name${offset ? `&offset=${encodeURIComponent(offset)}` : ''}`)
+        out.push(...((a.json?.data ?? []) as { gid: string; name: string }[]).map((p) => ({ id: p.gid, name: p.name, group: w.name })))
+        offset = a.json?.next_page?.offset
+        if (!offset) break
+      }
     }
     return out
   },
