@@ -80,7 +80,7 @@ export const appStore: StoreProvider = {
   defaultMinPriority: 'low',
   credential: {
     label: 'App Store Connect API key (.p8)',
-    help: 'In App Store Connect, open Users and Access, Integrations, App Store Connect API, and generate a key with the Customer Support role; paste the .p8 file, its key id and the issuer id.',
+    help: 'In App Store Connect, open Users and Access, Integrations, App Store Connect API, and generate a key with a role that may reply to reviews (App Manager or Admin); paste the .p8 file, its key id and the issuer id.',
     url: 'https://developer.apple.com/documentation/appstoreconnectapi/creating-api-keys-for-app-store-connect-api',
   },
   config: { issuer_id: 'shown above the keys list', key_id: 'the key id', app_id: 'the app\'s Apple id (digits)' },
