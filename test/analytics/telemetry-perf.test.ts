@@ -37,6 +37,8 @@ describe('telemetry events', () => {
     const details = await get('/events/level_start/details?days=30')
     expect(details.body.data.events).toMatchObject([{ session_token: 's3', data: { level: 3 }, created_at: at(0).toISOString() }])
     expect((await get('/events/nothing/details')).status).toBe(404)
+    addEvents(t, project, '100% done', [{ daysAgo: 0, data: { ok: true } }])
+    expect((await get('/events/100%25%20done/details')).body.data).toMatchObject({ name: '100% done', events: [{ data: { ok: true } }] })
     expect((await get('/events?days=91')).status).toBe(400)
   })
 

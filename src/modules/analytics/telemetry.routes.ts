@@ -27,7 +27,7 @@ export const telemetryRoutes = (deps: AppDeps) => {
       query: daysQuery,
       detail: { tags, summary: 'Top events, totals and session-days' },
     })
-    .get('/projects/:slug/events/:name/details', ({ project, params, query }) => eventDetails(deps.db, project.id, now(), decodeURIComponent(params.name), query.days), {
+    .get('/projects/:slug/events/:name/details', ({ project, params, query }) => eventDetails(deps.db, project.id, now(), params.name, query.days), {
       project: view,
       query: daysQuery,
       detail: { tags, summary: 'The newest 50 raw events of a name with their data' },
