@@ -418,6 +418,41 @@ describeBrowser('the integrations screen in a browser', () => {
     await poll(() => section.getByText('No repository connected.').count()).toBe(1)
   })
 
+  it('shows a member without the integration and edit rights every control disabled with the reason, never a 403', async () => {
+    const call = (method: string, path: string, body?: unknown) => h.api(method, path, { token: me.token, body })
+    const filed = await h.api('POST', '/api/bugs/submit', { apiKey, body: { title: 'Comet trail flickers', description: 'The trail flickers on the second lap', priority: 'low' } })
+    expect(filed.status).toBe(201)
+    const invite = await call('POST', '/api/account/invites', { email: 'member@studio.example', role: 'member' })
+    expect(invite.status).toBe(201)
+    const ctx = await h.newContext()
+    // signUp lands the member's cookie in the main context: sign the owner back in there afterwards.
+    const member = await h.signUp({ email: 'member@studio.example' })
+    await h.signIn({ email: me.email, password: me.password })
+    expect((await h.api('POST', '/api/account/invites/accept', { token: member.token, body: { token: invite.body.data.token } })).status).toBe(200)
+    expect((await call('PUT', `/api/account/members/${member.user_id}/permissions`, { permissions: { 'bugs.edit': false } })).status).toBe(200)
+    await h.signIn({ email: member.email, password: member.password }, ctx)
+    const page = await ctx.newPage()
+
+    await page.goto(`/projects/${slug}/integrations`)
+    await poll(() => page.getByRole('button', { name: 'Test Bugs channel' }).count()).toBe(1)
+    const reason = 'You need the “Integrations” permission: ask an owner or admin of the account.'
+    for (const name of ['Test Bugs channel', 'Deliveries of Bugs channel', 'Delete Bugs channel', 'Connect Slack', 'Add Discord channel', 'Connect repository', 'Disconnect Steam', 'Sync Google Play']) {
+      const button = page.getByRole('button', { name, exact: true })
+      expect(await button.isDisabled(), name).toBe(true)
+      expect(await button.getAttribute('title'), name).toBe(reason)
+    }
+    expect(await page.getByText('Not available to you').count()).toBe(0)
+    expect(await page.getByText(/403/).count()).toBe(0)
+    await h.screenshot('integrations-member', page)
+
+    await page.goto(`/projects/${slug}/reports/${filed.body.data.report_number}`)
+    const panel = page.getByRole('region', { name: 'Linked issues' })
+    const file = panel.getByRole('button', { name: 'File in Linear' })
+    await poll(() => file.count()).toBe(1)
+    expect(await file.isDisabled()).toBe(true)
+    expect(await panel.textContent()).toContain('You need the “Edit reports” permission')
+  })
+
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
     const set = await runCli(['admin', 'set-plan', me.email, 'free'], { GLITCHBOX_DATA_DIR: h.dataDir })
     expect(set.code, set.stderr).toBe(0)

@@ -29,6 +29,11 @@ export function IntegrationsPage({ params }: RouteProps) {
   const acc = account.data.value
   return (
     <SettingsFrame slug={slug} title="Integrations">
+      {reason && (
+        <p class="integrations-note" role="note">
+          {reason} You can see the connections but not change them.
+        </p>
+      )}
       <Section title="Connections" description="Failed deliveries are retried after 1, 5, 25 and 125 minutes; a paused connection holds its retries until it is resumed.">
         <Connections slug={slug} connections={connections} reason={reason} />
       </Section>
@@ -43,9 +48,10 @@ export function IntegrationsPage({ params }: RouteProps) {
                 actions={g.kind === 'store' ? <ButtonLink href={projectPath(slug, '/store-reviews')}>Store reviews</ButtonLink> : undefined}
               >
                 <ul class="provider-list">
-                  {g.providers.map((p) => (
-                    <ProviderItem key={p.key} p={p} reason={reason ?? unavailableReason(p, acc?.features, acc?.plan.name)} onConnect={() => setConnecting(p)} />
-                  ))}
+                  {g.providers.map((p) => {
+                    const own = unavailableReason(p, acc?.features, acc?.plan.name)
+                    return <ProviderItem key={p.key} p={p} reason={reason ?? own} note={own} onConnect={() => setConnecting(p)} />
+                  })}
                 </ul>
               </Section>
             ))}
@@ -60,7 +66,8 @@ export function IntegrationsPage({ params }: RouteProps) {
   )
 }
 
-function ProviderItem({ p, reason, onConnect }: { p: ProviderView; reason?: string; onConnect: () => void }) {
+/** One provider: what it needs and where to get it, its events, and its Connect button (`note`: why this provider cannot be connected). */
+function ProviderItem({ p, reason, note, onConnect }: { p: ProviderView; reason?: string; note?: string; onConnect: () => void }) {
   return (
     <li class="provider" aria-label={p.name}>
       <div class="provider-text">
@@ -76,7 +83,7 @@ function ProviderItem({ p, reason, onConnect }: { p: ProviderView; reason?: stri
           </a>
         </p>
         <p class="muted small">Events: {p.events.map(eventLabel).join(', ')}</p>
-        {reason && <p class="muted small">{reason}</p>}
+        {note && <p class="muted small">{note}</p>}
       </div>
       <Button onClick={onConnect} reason={reason}>
         Connect {p.name}
