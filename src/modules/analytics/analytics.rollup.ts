@@ -1,4 +1,4 @@
-import { eq, gt, sql } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { reports } from '../reports/reports.table'
 import { perfSnapshots, playSessions } from '../sdk/sdk.table'
@@ -34,7 +34,17 @@ const ph = sql.placeholder
 function prepare(db: Db) {
   return {
     version: db.insert(analyticsVersions).values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), firstSeen: ph('at') }).onConflictDoNothing().prepare(),
-    versionPlayer: db.insert(analyticsVersionPlayers).values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), playerId: ph('playerId') }).onConflictDoNothing().prepare(),
+    versionPlayer: db
+      .insert(analyticsVersionPlayers)
+      .values({ projectId: ph('projectId'), gameVersion: ph('gameVersion'), playerId: ph('playerId') })
+      .onConflictDoNothing()
+      .returning({ v: analyticsVersionPlayers.gameVersion })
+      .prepare(),
+    versionPlayers: db
+      .update(analyticsVersions)
+      .set({ players: sql`${analyticsVersions.players} + 1` })
+      .where(and(eq(analyticsVersions.projectId, ph('projectId')), eq(analyticsVersions.gameVersion, ph('gameVersion'))))
+      .prepare(),
     daily: db
       .insert(analyticsDailyReports)
       .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: 1, crashReports: ph('crash') })
@@ -96,7 +106,7 @@ type Statements = ReturnType<typeof prepare>
 function seeVersion(st: Statements, projectId: string, gameVersion: string, at: Date, playerId: string | null) {
   if (gameVersion === '') return
   st.version.run({ projectId, gameVersion, at })
-  if (playerId) st.versionPlayer.run({ projectId, gameVersion, playerId })
+  if (playerId && st.versionPlayer.all({ projectId, gameVersion, playerId }).length) st.versionPlayers.run({ projectId, gameVersion })
 }
 
 type ReportRow = Pick<typeof reports.$inferSelect, 'seq' | 'projectId' | 'reportNumber' | 'title' | 'description' | 'category' | 'errorType' | 'platform' | 'gameVersion' | 'playerId' | 'createdAt'>

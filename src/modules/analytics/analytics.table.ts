@@ -76,6 +76,8 @@ export const analyticsVersions = sqliteTable(
     projectId: projectRef(),
     gameVersion: text('game_version').notNull(),
     firstSeen: timestamp('first_seen').notNull(),
+    /** Rows of analytics_version_players for this version, counted as they are added (release health reads it without counting them). */
+    players: integer('players').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.gameVersion] })],
 )

@@ -1,7 +1,7 @@
-import { count, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import { analyticsVersionPlayers } from './analytics.table'
+import { analyticsVersions } from './analytics.table'
 import { crashGroups, reportDays, versionTotals } from './crash.service'
 import { newestFirst } from './stats'
 import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
@@ -11,9 +11,7 @@ const ADOPTION_DAYS = 7
 /** `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports, players, and its share of the last 7 days' sessions. */
 export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
   const versions = newestFirst(versionTotals(db, projectId))
-  const players = new Map(
-    db.select({ v: analyticsVersionPlayers.gameVersion, n: count() }).from(analyticsVersionPlayers).where(eq(analyticsVersionPlayers.projectId, projectId)).groupBy(analyticsVersionPlayers.gameVersion).all().map((r) => [r.v, r.n]),
-  )
+  const players = new Map(db.select({ v: analyticsVersions.gameVersion, n: analyticsVersions.players }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.n]))
   const recent = sumBy(sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
   const recentTotal = [...recent.values()].reduce((s, r) => s + r.started, 0)
   return {
