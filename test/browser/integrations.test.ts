@@ -298,7 +298,20 @@ describeBrowser('the integrations screen in a browser', () => {
     await dialog.getByLabel('Report created').uncheck()
     await h.screenshot('integrations-connect-linear')
     await dialog.getByRole('button', { name: 'Connect', exact: true }).click()
-    await poll(() => h.page.getByRole('region', { name: 'Connections' }).getByText('Linear', { exact: true }).count()).toBe(1)
+    const connections = h.page.getByRole('region', { name: 'Connections' })
+    await poll(() => connections.getByText('Linear', { exact: true }).count()).toBe(1)
+
+    // Edit: the saved credential lists the targets again; only what changed is sent.
+    await h.page.getByRole('button', { name: 'Edit Linear' }).click()
+    const edit = h.page.getByRole('dialog', { name: 'Edit Linear' })
+    expect(await edit.getByLabel('Personal API key').inputValue()).toBe('')
+    expect(await edit.getByLabel('Target (team_id)').inputValue()).toBe('team-game')
+    await edit.getByRole('button', { name: 'Load targets' }).click()
+    await poll(() => edit.getByLabel('Target (team_id)').locator('option').allTextContents()).toEqual(['GAME / Game', 'WEB / Web'])
+    await edit.getByLabel('Minimum priority').selectOption('high')
+    await edit.getByRole('button', { name: 'Save' }).click()
+    await poll(() => connections.getByRole('cell', { name: 'high', exact: true }).count()).toBe(1)
+    expect(await connections.getByText('Report updated', { exact: true }).count()).toBe(1)
 
     await h.page.goto(`/projects/${slug}/reports/1`)
     const panel = h.page.getByRole('region', { name: 'Linked issues' })

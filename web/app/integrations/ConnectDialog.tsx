@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast } from '../components'
-import { connectBody, eventLabel, fieldChoices, initialForm, isOptionalField, PRIORITIES, targetField, type ConnectForm } from './helpers'
-import type { ProviderView, Target } from './types'
+import { connectBody, eventLabel, fieldChoices, formFromConnection, initialForm, isOptionalField, PRIORITIES, targetField, updateBody, type ConnectForm } from './helpers'
+import type { Connection, ProviderView, Target } from './types'
 
-/** The connect form of one provider: credential (password field), config fields, target picker, events, minimum priority. */
-export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: string; provider: ProviderView | null; onClose: () => void; onCreated: () => void }) {
+/**
+ * The connect form of one provider: credential (password field), config fields, target picker, events, minimum
+ * priority. With `connection` it edits that connection instead (PATCH of what changed; an empty secret keeps the saved one).
+ */
+export function ConnectDialog({ slug, provider, connection, onClose, onCreated }: { slug: string; provider: ProviderView | null; connection?: Connection | null; onClose: () => void; onCreated: () => void }) {
   const [form, setForm] = useState<ConnectForm | null>(null)
   const [targets, setTargets] = useState<Target[] | null>(null)
   const [targetsError, setTargetsError] = useState<string | null>(null)
@@ -15,11 +18,11 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
   const [keyFile, setKeyFile] = useState<string | null>(null)
   useEffect(() => {
     setKeyFile(null)
-    setForm(provider ? initialForm(provider) : null)
+    setForm(provider ? (connection ? formFromConnection(provider, connection) : initialForm(provider)) : null)
     setTargets(null)
     setTargetsError(null)
     setError(null)
-  }, [provider?.key])
+  }, [provider?.key, connection?.id])
   if (!provider || !form) return <Dialog open={false} title="Connect" onClose={onClose}>{null}</Dialog>
   const p = provider
   const tField = targetField(p)
@@ -31,7 +34,8 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
     setTargetsError(null)
     try {
       const config = Object.fromEntries(Object.entries(form.config).filter(([k, v]) => v.trim() && k !== tField && k !== 'status_map'))
-      const list = await api.post<Target[]>(projectPath(slug, `/integrations/${p.key}/targets`), { secret: form.secret.trim(), ...(Object.keys(config).length && { config }) })
+      const who = form.secret.trim() ? { secret: form.secret.trim() } : { id: connection!.id }
+      const list = await api.post<Target[]>(projectPath(slug, `/integrations/${p.key}/targets`), { ...who, ...(Object.keys(config).length && { config }) })
       setTargets(list)
       if (tField && list.length && !form.config[tField]) setConfig(tField, list[0]!.id)
     } catch (err) {
@@ -47,15 +51,25 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
     setError(null)
     let body
     try {
-      body = connectBody(p, form)
+      body = connection ? updateBody(p, form, connection) : connectBody(p, form)
     } catch (err) {
       setError(messageOf(err))
       return
     }
+    if (connection && Object.keys(body).length === 0) {
+      toast('Nothing changed')
+      onClose()
+      return
+    }
     setBusy(true)
     try {
-      await api.post(projectPath(slug, `/integrations/${p.key}`), body)
-      toast(`${p.name} connected`)
+      if (connection) {
+        const r = await api.patch<{ message: string }>(projectPath(slug, `/integrations/${p.key}/${encodeURIComponent(connection.id)}`), body)
+        toast(r.message)
+      } else {
+        await api.post(projectPath(slug, `/integrations/${p.key}`), body)
+        toast(`${p.name} connected`)
+      }
       onCreated()
       onClose()
     } catch (err) {
@@ -65,18 +79,18 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
     }
   }
 
-  const formId = `connect-${p.key}`
+  const formId = connection ? `edit-${connection.id}` : `connect-${p.key}`
   return (
     <Dialog
       open
       wide
-      title={`Connect ${p.name}`}
+      title={connection ? `Edit ${connection.name}` : `Connect ${p.name}`}
       onClose={onClose}
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form={formId} busy={busy} disabled={!form.secret.trim()}>
-            Connect
+          <Button variant="primary" type="submit" form={formId} busy={busy} disabled={!connection && !form.secret.trim()}>
+            {connection ? 'Save' : 'Connect'}
           </Button>
         </>
       }
@@ -98,7 +112,15 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
             </Button>
           </div>
         ) : (
-          <TextField label={p.credential.label} type="password" autoComplete="off" value={form.secret} onValue={(v) => set({ secret: v })} required />
+          <TextField
+            label={p.credential.label}
+            type="password"
+            autoComplete="off"
+            hint={connection ? `Leave empty to keep the saved one (${connection.secret_hint}).` : undefined}
+            value={form.secret}
+            onValue={(v) => set({ secret: v })}
+            required={!connection}
+          />
         )}
         {p.kind === 'store' && !keyFile && (
           // A key file keeps its line breaks only when read as a file: a password field drops them.
@@ -131,10 +153,10 @@ export function ConnectDialog({ slug, provider, onClose, onCreated }: { slug: st
         {tField && (
           <div class="stack">
             <div class="row">
-              <Button onClick={loadTargets} busy={loadingTargets} disabled={!form.secret.trim()}>
+              <Button onClick={loadTargets} busy={loadingTargets} disabled={!connection && !form.secret.trim()}>
                 Load targets
               </Button>
-              <span class="muted small">Lists what the pasted credential reaches.</span>
+              <span class="muted small">Lists what the {connection && !form.secret.trim() ? 'saved' : 'pasted'} credential reaches.</span>
             </div>
             {targetsError && (
               <p class="field-error" role="alert">

@@ -9,7 +9,7 @@ import type { Connection, Delivery } from './types'
 type TestState = Record<string, { ok: boolean; text: string } | 'busy'>
 
 /** The project's connections: status, test (the provider's answer or the 502 message), store sync, pause/resume, deliveries, delete. */
-export function Connections({ slug, connections, reason }: { slug: string; connections: Resource<Connection[]>; reason?: string }) {
+export function Connections({ slug, connections, reason, onEdit }: { slug: string; connections: Resource<Connection[]>; reason?: string; onEdit: (c: Connection) => void }) {
   const [tests, setTests] = useState<TestState>({})
   const [deleting, setDeleting] = useState<Connection | null>(null)
   const [deliveriesOf, setDeliveriesOf] = useState<Connection | null>(null)
@@ -85,6 +85,9 @@ export function Connections({ slug, connections, reason }: { slug: string; conne
                         )}
                         <Button size="sm" onClick={() => toggle(c)} reason={reason} aria-label={`${c.is_active ? 'Pause' : 'Resume'} ${c.name}`}>
                           {c.is_active ? 'Pause' : 'Resume'}
+                        </Button>
+                        <Button size="sm" onClick={() => onEdit(c)} reason={reason} aria-label={`Edit ${c.name}`}>
+                          Edit
                         </Button>
                         <Button size="sm" onClick={() => setDeliveriesOf(c)} reason={reason} aria-label={`Deliveries of ${c.name}`}>
                           Deliveries

@@ -25,6 +25,7 @@ export function IntegrationsPage({ params }: RouteProps) {
   const connections = useApi<Connection[]>(projectPath(slug, '/integrations'))
   const account = useApi<Account>('/account')
   const [connecting, setConnecting] = useState<ProviderView | null>(null)
+  const [editing, setEditing] = useState<Connection | null>(null)
   const reason = deniedReason('project.integrations')
   const acc = account.data.value
   return (
@@ -35,7 +36,7 @@ export function IntegrationsPage({ params }: RouteProps) {
         </p>
       )}
       <Section title="Connections" description="Failed deliveries are retried after 1, 5, 25 and 125 minutes; a paused connection holds its retries until it is resumed.">
-        <Connections slug={slug} connections={connections} reason={reason} />
+        <Connections slug={slug} connections={connections} reason={reason} onEdit={setEditing} />
       </Section>
       <Async resource={providers} empty={<EmptyState title="No providers on this server" />}>
         {(list) => (
@@ -62,6 +63,13 @@ export function IntegrationsPage({ params }: RouteProps) {
       <GitSection slug={slug} reason={reason} />
       <SteamSection slug={slug} reason={reason} />
       <ConnectDialog slug={slug} provider={connecting} onClose={() => setConnecting(null)} onCreated={() => void connections.reload()} />
+      <ConnectDialog
+        slug={slug}
+        provider={(editing && providers.data.value?.find((p) => p.key === editing.provider)) || null}
+        connection={editing}
+        onClose={() => setEditing(null)}
+        onCreated={() => void connections.reload()}
+      />
     </SettingsFrame>
   )
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectBody, fieldChoices, groupByKind, initialForm, replyLimit, targetField, unavailableReason } from './helpers'
+import { connectBody, fieldChoices, formFromConnection, groupByKind, initialForm, replyLimit, targetField, unavailableReason, updateBody } from './helpers'
 import type { ProviderView } from './types'
 
 const provider = (over: Partial<ProviderView>): ProviderView => ({
@@ -60,4 +60,31 @@ describe('connect form', () => {
 it('reply limits: 350 characters on Google Play', () => {
   expect(replyLimit('google_play')).toBe(350)
   expect(replyLimit('app_store')).toBe(5970)
+})
+
+describe('edit form', () => {
+  const saved = {
+    id: 'c1',
+    provider: 'linear',
+    provider_name: 'Linear',
+    kind: 'tracker' as const,
+    name: 'Linear',
+    secret_hint: '…cdef',
+    event_types: ['bug_created' as const],
+    min_priority: 'medium' as const,
+    config: { team_id: 'T1', status_map: { resolved: 'Done' } },
+    is_active: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  }
+  it('starts from the saved connection with the secret empty', () => {
+    expect(formFromConnection(linear, saved)).toEqual({ name: 'Linear', secret: '', events: ['bug_created'], minPriority: 'medium', config: { team_id: 'T1', status_map: '{"resolved":"Done"}' } })
+  })
+  it('sends only what changed', () => {
+    const f = formFromConnection(linear, saved)
+    expect(updateBody(linear, f, saved)).toEqual({})
+    expect(updateBody(linear, { ...f, events: ['bug_created', 'bug_updated'], minPriority: 'high' }, saved)).toEqual({ event_types: ['bug_created', 'bug_updated'], min_priority: 'high' })
+    expect(updateBody(linear, { ...f, secret: ' lin_api_new ', config: { ...f.config, team_id: 'T2' } }, saved)).toEqual({ secret: 'lin_api_new', config: { team_id: 'T2', status_map: { resolved: 'Done' } } })
+    expect(updateBody(linear, { ...f, name: 'Game team' }, saved)).toEqual({ name: 'Game team' })
+  })
 })

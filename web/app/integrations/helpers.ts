@@ -1,5 +1,5 @@
 /** Pure helpers of the integration screens: grouping, labels, plan gates, form → request body. */
-import type { CreateIntegrationBody, IntegrationEvent, Priority, ProviderKind, ProviderView } from './types'
+import type { Connection, CreateIntegrationBody, IntegrationEvent, Priority, ProviderKind, ProviderView, UpdateIntegrationBody } from './types'
 
 export const KINDS: { kind: ProviderKind; title: string; description: string }[] = [
   { kind: 'chat', title: 'Chat', description: 'Post report events to a channel.' },
@@ -80,6 +80,31 @@ export function connectBody(p: ProviderView, f: ConnectForm): CreateIntegrationB
 /** The first form state of a provider: its default events checked, its default minimum priority. */
 export function initialForm(p: ProviderView): ConnectForm {
   return { name: '', secret: '', events: [...p.default_events], minPriority: p.default_min_priority, config: Object.fromEntries(Object.keys(p.config).map((k) => [k, ''])) }
+}
+
+/** The edit form of a saved connection: its name, events, priority and config (status_map as JSON); the secret empty (kept). */
+export function formFromConnection(p: ProviderView, c: Connection): ConnectForm {
+  const config = Object.fromEntries(
+    Object.keys(p.config).map((k) => {
+      const v = c.config[k]
+      return [k, v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)]
+    }),
+  )
+  return { name: c.name, secret: '', events: [...c.event_types], minPriority: c.min_priority, config }
+}
+
+/** The PATCH body of an edit: only what changed; a new secret only when one was typed (throws a sentence for bad JSON). */
+export function updateBody(p: ProviderView, f: ConnectForm, c: Connection): UpdateIntegrationBody {
+  const next = connectBody(p, { ...f, secret: f.secret || 'unchanged' })
+  const body: UpdateIntegrationBody = {}
+  if (f.secret.trim()) body.secret = f.secret.trim()
+  if ((next.name ?? p.name) !== c.name) body.name = next.name ?? p.name
+  if (JSON.stringify(next.event_types) !== JSON.stringify(p.events.filter((e) => c.event_types.includes(e)))) body.event_types = next.event_types
+  if (next.min_priority !== c.min_priority) body.min_priority = next.min_priority
+  const config = next.config ?? {}
+  const before = Object.fromEntries(Object.keys(p.config).filter((k) => c.config[k] !== undefined && c.config[k] !== null && c.config[k] !== '').map((k) => [k, c.config[k]]))
+  if (JSON.stringify(config, Object.keys(config).sort()) !== JSON.stringify(before, Object.keys(before).sort())) body.config = config
+  return body
 }
 
 /** Characters a store allows in a reply: Google Play 350, the App Store 5970. */
