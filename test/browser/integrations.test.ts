@@ -136,16 +136,22 @@ function fakeDiscord() {
   return { url: `http://127.0.0.1:${server.port}`, received, stop: () => server.stop(true) }
 }
 
-/** A fake GitHub REST API: the repository (issues on) and issue search; any other token is refused. */
+/** A fake GitHub REST API: the repository (issues on), issue search and creation; any other token is refused. */
 function fakeGithub() {
   const searches: string[] = []
+  const created: string[] = []
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch(req) {
+    async fetch(req) {
       const url = new URL(req.url)
       if (req.headers.get('authorization') !== 'Bearer ghp_goodtoken0123456789') return Response.json({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }, { status: 401 })
       if (url.pathname === '/repos/studio/comet-drift') return Response.json({ full_name: 'studio/comet-drift', has_issues: true })
+      if (url.pathname === '/repos/studio/comet-drift/issues' && req.method === 'POST') {
+        const { title } = (await req.json()) as { title: string }
+        created.push(title)
+        return Response.json({ number: 8, html_url: 'https://github.com/studio/comet-drift/issues/8', title, state: 'open' }, { status: 201 })
+      }
       if (url.pathname === '/search/issues') {
         searches.push(url.searchParams.get('q') ?? '')
         return Response.json({ total_count: 1, items: [{ number: 7, html_url: 'https://github.com/studio/comet-drift/issues/7', title: 'Asteroid collision is off', state: 'open' }] })
@@ -153,7 +159,7 @@ function fakeGithub() {
       return Response.json({ message: 'Not Found' }, { status: 404 })
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, searches, stop: () => server.stop(true) }
+  return { url: `http://127.0.0.1:${server.port}`, searches, created, stop: () => server.stop(true) }
 }
 
 describeBrowser('the integrations screen in a browser', () => {
@@ -404,7 +410,7 @@ describeBrowser('the integrations screen in a browser', () => {
     await poll(() => section.getByText('No Discord channel yet.').count()).toBe(1)
   })
 
-  it('connects a GitHub repository (a refused token shown as GitHub said), searches its issues and disconnects it', async () => {
+  it('connects a GitHub repository (a refused token shown as GitHub said), searches its issues, files a report as an issue and disconnects', async () => {
     await h.page.goto(`/projects/${slug}/integrations`)
     const section = h.page.getByRole('region', { name: 'Git repository' })
     await section.getByLabel('Repository URL').fill('https://github.com/studio/comet-drift')
@@ -426,6 +432,16 @@ describeBrowser('the integrations screen in a browser', () => {
     expect(github.searches).toEqual(['repo:studio/comet-drift is:issue asteroid'])
     await h.screenshot('integrations-git')
 
+    await h.page.goto(`/projects/${slug}/reports/1`)
+    const panel = h.page.getByRole('region', { name: 'Linked issues' })
+    await panel.getByRole('button', { name: 'Create GitHub issue' }).click()
+    await poll(() => panel.getByRole('link', { name: '#8 Ship clips through the asteroid' }).count()).toBe(1)
+    expect(github.created).toEqual(['Ship clips through the asteroid'])
+    await h.screenshot('integrations-report-git-issue')
+    await panel.getByRole('button', { name: 'Unlink issue' }).click()
+    await poll(() => panel.getByRole('button', { name: 'Create GitHub issue' }).count()).toBe(1)
+
+    await h.page.goto(`/projects/${slug}/integrations`)
     await section.getByRole('button', { name: 'Disconnect repository' }).click()
     await h.page.getByRole('dialog', { name: 'Disconnect repository' }).getByRole('button', { name: 'Disconnect' }).click()
     await poll(() => section.getByText('No repository connected.').count()).toBe(1)

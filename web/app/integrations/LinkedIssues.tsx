@@ -2,9 +2,9 @@ import './integrations.css'
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Section, toast } from '../components'
+import { Async, Badge, Button, Section, TextField, toast } from '../components'
 import { deniedReason } from '../session'
-import type { IssueLink, ReportIssues } from './types'
+import type { GitConnection, GitIssueLink, IssueLink, ReportIssues } from './types'
 
 /** The report page's "Linked issues": items linked in other tools with their state, and a "File in …" button per tracker connection. */
 export function LinkedIssues({ slug, number }: { slug: string; number: number }) {
@@ -78,6 +78,65 @@ export function LinkedIssues({ slug, number }: { slug: string; number: number })
           )
         }}
       </Async>
+      <GitIssue slug={slug} number={number} reason={reason} />
     </Section>
+  )
+}
+
+/** The report's issue in the project's git repository (when one is connected): file it, link an existing one, or unlink. */
+function GitIssue({ slug, number, reason }: { slug: string; number: number; reason?: string }) {
+  const git = useApi<GitConnection>(projectPath(slug, '/git'))
+  const path = projectPath(slug, `/bugs/${number}/issue`)
+  const link = useApi<{ issue: GitIssueLink | null }>(git.data.value ? path : null)
+  const [issueNumber, setIssueNumber] = useState('')
+  const [busy, setBusy] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const conn = git.data.value
+  if (!conn) return null
+  const host = conn.provider === 'github' ? 'GitHub' : 'GitLab'
+  const run = async (what: string, fn: () => Promise<unknown>) => {
+    setBusy(what)
+    setError(null)
+    try {
+      await fn()
+      setIssueNumber('')
+      await link.reload()
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(null)
+    }
+  }
+  const issue = link.data.value?.issue
+  return (
+    <div class="stack">
+      <h3>{host} issue</h3>
+      {link.error.value && <p class="field-error" role="alert">{link.error.value.message}</p>}
+      {link.data.value === undefined && !link.error.value ? null : issue ? (
+        <div class="row">
+          <a href={issue.issue_url} target="_blank" rel="noopener noreferrer">
+            #{issue.issue_number} {issue.issue_title}
+          </a>
+          <Button size="sm" reason={reason} busy={busy === 'unlink'} onClick={() => run('unlink', () => api.delete(path))}>
+            Unlink issue
+          </Button>
+        </div>
+      ) : (
+        <div class="stack">
+          <div>
+            <Button size="sm" reason={reason} busy={busy === 'create'} onClick={() => run('create', () => api.post(path, {}))}>
+              Create {host} issue
+            </Button>
+          </div>
+          <form class="row" onSubmit={(e) => (e.preventDefault(), void run('link', () => api.post(path, { issue_number: Number(issueNumber) })))}>
+            <TextField label="Existing issue number" inputMode="numeric" pattern="[0-9]+" value={issueNumber} onValue={setIssueNumber} disabled={Boolean(reason)} />
+            <Button type="submit" size="sm" reason={reason} busy={busy === 'link'} disabled={!/^[1-9][0-9]*$/.test(issueNumber)}>
+              Link issue
+            </Button>
+          </form>
+        </div>
+      )}
+      {error && <p class="field-error" role="alert">{error}</p>}
+    </div>
   )
 }

@@ -123,3 +123,4 @@ export type GitConnection = {
   created_at?: string
 }
 export type GitIssue = { issue_number: number; issue_url: string; issue_title: string; state?: string | null }
+export type GitIssueLink = { provider: 'github' | 'gitlab'; issue_number: number; issue_url: string; issue_title: string; created_by_glitchbox: boolean; created_at: string }
