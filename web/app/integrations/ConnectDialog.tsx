@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast } from '../components'
-import { connectBody, eventLabel, fieldChoices, formFromConnection, initialForm, isOptionalField, PRIORITIES, targetField, updateBody, type ConnectForm } from './helpers'
+import { connectBody, eventLabel, fieldChoices, fieldLabel, formFromConnection, initialForm, isOptionalField, PRIORITIES, targetField, updateBody, type ConnectForm } from './helpers'
 import type { Connection, ProviderView, Target } from './types'
 
 /**
@@ -146,9 +146,9 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
           if (k === tField) return null
           const choices = fieldChoices(description)
           if (choices)
-            return <Select key={k} label={k} hint={description} value={form.config[k] || choices[0]!} onValue={(v) => setConfig(k, v)} options={choices.map((c) => ({ value: c, label: c }))} />
-          if (k === 'status_map') return <TextArea key={k} label={k} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} rows={2} />
-          return <TextField key={k} label={k} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} required={!isOptionalField(description)} />
+            return <Select key={k} label={fieldLabel(k)} hint={description} value={form.config[k] || choices[0]!} onValue={(v) => setConfig(k, v)} options={choices.map((c) => ({ value: c, label: c }))} />
+          if (k === 'status_map') return <TextArea key={k} label={fieldLabel(k)} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} rows={2} />
+          return <TextField key={k} label={fieldLabel(k)} hint={description} value={form.config[k] ?? ''} onValue={(v) => setConfig(k, v)} required={!isOptionalField(description)} />
         })}
         {tField && (
           <div class="stack">
@@ -166,14 +166,14 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
             {targets && targets.length === 0 && <p class="muted">The credential reaches no {tField.replace(/_/g, ' ')}: check its access.</p>}
             {targets && targets.length > 0 ? (
               <Select
-                label={`Target (${tField})`}
+                label={`Target (${fieldLabel(tField)})`}
                 hint={p.config[tField]}
                 value={form.config[tField] ?? ''}
                 onValue={(v) => setConfig(tField, v)}
                 options={targets.map((t) => ({ value: t.id, label: t.group ? `${t.group} / ${t.name}` : t.name }))}
               />
             ) : (
-              <TextField label={`Target (${tField})`} hint={`${p.config[tField]}; or type its id.`} value={form.config[tField] ?? ''} onValue={(v) => setConfig(tField, v)} />
+              <TextField label={`Target (${fieldLabel(tField)})`} hint={`${p.config[tField]}; or type its id.`} value={form.config[tField] ?? ''} onValue={(v) => setConfig(tField, v)} />
             )}
           </div>
         )}

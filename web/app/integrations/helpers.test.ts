@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectBody, fieldChoices, formFromConnection, groupByKind, initialForm, replyLimit, targetField, unavailableReason, updateBody } from './helpers'
+import { connectBody, fieldChoices, fieldLabel, formFromConnection, groupByKind, initialForm, replyLimit, targetField, unavailableReason, updateBody } from './helpers'
 import type { ProviderView } from './types'
 
 const provider = (over: Partial<ProviderView>): ProviderView => ({
@@ -87,4 +87,9 @@ describe('edit form', () => {
     expect(updateBody(linear, { ...f, secret: ' lin_api_new ', config: { ...f.config, team_id: 'T2' } }, saved)).toEqual({ secret: 'lin_api_new', config: { team_id: 'T2', status_map: { resolved: 'Done' } } })
     expect(updateBody(linear, { ...f, name: 'Game team' }, saved)).toEqual({ name: 'Game team' })
   })
+})
+
+it('config keys read as labels', () => {
+  expect(fieldLabel('package_name')).toBe('Package name')
+  expect(fieldLabel('team_id')).toBe('Team id')
 })

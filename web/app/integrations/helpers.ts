@@ -43,6 +43,9 @@ export function targetField(p: ProviderView): string | undefined {
   return Object.keys(p.config).find((k) => /from targets/i.test(p.config[k]!))
 }
 
+/** A config key as a label: `package_name` → "Package name", `project_gid` → "Project gid". */
+export const fieldLabel = (key: string) => key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ')
+
 /** Whether a config field is optional (its description starts with "optional"). */
 export const isOptionalField = (description: string) => /^optional/i.test(description.trim())
 
