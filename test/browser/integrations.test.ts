@@ -330,7 +330,9 @@ describeBrowser('the integrations screen in a browser', () => {
   })
 
   it('connects a Steam app, syncs it and shows the score, the positive share chart, recent reviews and refund signals', async () => {
-    await h.page.goto(`/projects/${slug}/integrations`)
+    await h.page.goto(`/projects/${slug}/integrations/steam`)
+    await poll(() => h.page.getByRole('heading', { name: 'Steam is not connected' }).count()).toBe(1)
+    await h.page.getByRole('link', { name: 'Connect a Steam app' }).click()
     const section = h.page.getByRole('region', { name: 'Steam' })
     await section.getByLabel('Steam app id').fill('440')
     await section.getByRole('button', { name: 'Connect Steam app' }).click()

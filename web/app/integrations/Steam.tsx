@@ -139,6 +139,12 @@ function SteamBody({ base }: { base: string }) {
   const [days, setDays] = useState(30)
   const dash = useApi<SteamDashboard>(`${base}/dashboard`, { query: { days } })
   const stats = useApi<SteamSyncStats>(`${base}/sync-stats`)
+  if (dash.error.value?.status === 404)
+    return (
+      <EmptyState title="Steam is not connected" action={<ButtonLink href={`${base.replace(/\/steam$/, '')}/integrations`} variant="primary">Connect a Steam app</ButtonLink>}>
+        Connect the game's Steam app id under Integrations to import its reviews.
+      </EmptyState>
+    )
   return (
     <>
       <Async resource={dash}>{(d) => <Overview d={d} days={days} setDays={setDays} />}</Async>
