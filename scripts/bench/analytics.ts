@@ -7,6 +7,8 @@
  *   - database bytes per million events (table and index pages added by the events).
  *
  *   bun scripts/bench/analytics.ts [--scale 1]     (--scale 0.1 seeds a tenth of everything)
+ *   bun scripts/bench/analytics.ts --keep DIR      (seeds into DIR and keeps it)
+ *   bun scripts/bench/analytics.ts --data DIR [--only churn]  (times the routes, or those whose path has the text, over a data dir seeded by --keep)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -34,7 +36,10 @@ const REPORTS = Math.round(1_000_000 * SCALE)
 const PLAYERS = Math.max(100, Math.round(100_000 * SCALE))
 const SPAN = 90 * DAY
 
-const dir = mkdtempSync(join(tmpdir(), 'glitchbox-analytics-bench-'))
+const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : null)
+const reuse = flag('--data')
+const keep = reuse ?? flag('--keep')
+const dir = keep ?? mkdtempSync(join(tmpdir(), 'glitchbox-analytics-bench-'))
 const clock = new FakeClock('2026-06-01T15:00:00Z')
 const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'error', GLITCHBOX_RATE_LIMIT_GLOBAL: '0' }, {}, 'bench')
 const deps = buildDeps(config, { clock })
@@ -46,81 +51,95 @@ const pages = () => sqlite.query<{ n: number }, []>('SELECT page_count * page_si
 try {
   const now = clock.now().getTime()
   const start = now - SPAN
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'self_hosted', new Date(now))
-  const token = createSession(deps.db, user.id, new Date())
-  const projectId = newId()
   const slug = 'bench-game'
-  deps.db.insert(projects).values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: new Date(start), updatedAt: new Date(start) }).run()
-  console.log(`# ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Bun ${Bun.version}, SQLite ${sqlite.query<{ v: string }, []>('select sqlite_version() v').get()!.v}, scale ${SCALE}`)
+  const token = reuse ? reuseSeed() : await seed()
+  console.log(`# ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Bun ${Bun.version}, SQLite ${sqlite.query<{ v: string }, []>('select sqlite_version() v').get()!.v}${reuse ? `, data dir ${reuse}` : `, scale ${SCALE}`}`)
 
-  let t0 = performance.now()
-  seedReports(sqlite, { projectId, userId: user.id, n: REPORTS, start: now - REPORTS * 1000 })
-  // A fifth of the reports come from a known player; versions as the sessions name them.
-  sqlite.run(`UPDATE reports SET player_id = 'player-' || (seq % ${PLAYERS}), game_version = '1.' || (seq * 10 / ${REPORTS + 1}) || '.0' WHERE seq % 5 = 0`)
-  console.log(`reports: ${REPORTS.toLocaleString('en')} in ${secs(t0)}`)
+  /** A session of the benchmark user of a data dir seeded before. */
+  function reuseSeed() {
+    const user = sqlite.query<{ id: string }, []>("SELECT id FROM users WHERE email = 'bench@example.com'").get()!
+    // Data dirs seeded before the players counter existed.
+    sqlite.run('UPDATE analytics_versions SET players = (SELECT count(*) FROM analytics_version_players v WHERE v.project_id = analytics_versions.project_id AND v.game_version = analytics_versions.game_version) WHERE players = 0')
+    return createSession(deps.db, user.id, new Date())
+  }
 
-  t0 = performance.now()
-  sqlite.run(
-    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?1)
-     INSERT INTO play_sessions (id, project_id, token, player_id, platform, game_version, started_at, ended_at, crashed, duration_sec)
-     SELECT 's' || i, ?2, printf('tok-%09d', i), 'player-' || (abs(random()) % ?3), (CASE i % 4 WHEN 0 THEN 'windows' WHEN 1 THEN 'ps5' WHEN 2 THEN 'switch' ELSE 'android' END),
-       '1.' || (i * 10 / (?1 + 1)) || '.0', ?4 + i * (?5 / ?1),
-       CASE WHEN i % 20 = 0 THEN NULL ELSE ?4 + i * (?5 / ?1) + 900000 END, (i % 20 <> 0 AND abs(random()) % 100 < 3), CASE WHEN i % 20 = 0 THEN NULL ELSE 900 END
-     FROM s`,
-    [SESSIONS, projectId, PLAYERS, start, SPAN],
-  )
-  sqlite.run(`INSERT INTO players (project_id, player_id, name, first_seen, last_seen, session_count)
-    SELECT project_id, player_id, NULL, min(started_at), max(started_at), count(*) FROM play_sessions WHERE project_id = ? GROUP BY player_id`, [projectId])
-  console.log(`sessions: ${SESSIONS.toLocaleString('en')} (${PLAYERS.toLocaleString('en')} players) in ${secs(t0)}`)
+  async function seed() {
+    const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'self_hosted', new Date(now))
+    const token = createSession(deps.db, user.id, new Date())
+    const projectId = newId()
+    deps.db.insert(projects).values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: new Date(start), updatedAt: new Date(start) }).run()
 
-  t0 = performance.now()
-  const before = pages()
-  const names = Array.from({ length: 20 }, (_, k) => `event_${k}`)
-  for (const name of names) sqlite.run('INSERT INTO event_names (project_id, name) VALUES (?, ?)', [projectId, name])
-  const firstName = sqlite.query<{ id: number }, [string]>('SELECT min(id) AS id FROM event_names WHERE project_id = ?').get(projectId)!.id
-  const CHUNK = 1_000_000
-  for (let from = 0; from < EVENTS; from += CHUNK) {
-    const n = Math.min(CHUNK, EVENTS - from)
+    let t0 = performance.now()
+    seedReports(sqlite, { projectId, userId: user.id, n: REPORTS, start: now - REPORTS * 1000 })
+    // A fifth of the reports come from a known player; versions as the sessions name them.
+    sqlite.run(`UPDATE reports SET player_id = 'player-' || (seq % ${PLAYERS}), game_version = '1.' || (seq * 10 / ${REPORTS + 1}) || '.0' WHERE seq % 5 = 0`)
+    console.log(`reports: ${REPORTS.toLocaleString('en')} in ${secs(t0)}`)
+
+    t0 = performance.now()
     sqlite.run(
-      `WITH RECURSIVE s(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM s WHERE i < ?2)
-       INSERT INTO events (name_id, created_at, session_token, platform, game_version, data)
-       SELECT ?3 + (abs(random()) % 20), ?4 + i * (?5 / ?6), printf('tok-%09d', 1 + (i * ?7 / ?6)), 'windows', '1.' || (i * 10 / (?6 + 1)) || '.0',
-         CASE WHEN i % 10 = 0 THEN '{"level":' || (i % 50) || ',"score":' || (i % 9973) || '}' END
+      `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?1)
+       INSERT INTO play_sessions (id, project_id, token, player_id, platform, game_version, started_at, ended_at, crashed, duration_sec)
+       SELECT 's' || i, ?2, printf('tok-%09d', i), 'player-' || (abs(random()) % ?3), (CASE i % 4 WHEN 0 THEN 'windows' WHEN 1 THEN 'ps5' WHEN 2 THEN 'switch' ELSE 'android' END),
+         '1.' || (i * 10 / (?1 + 1)) || '.0', ?4 + i * (?5 / ?1),
+         CASE WHEN i % 20 = 0 THEN NULL ELSE ?4 + i * (?5 / ?1) + 900000 END, (i % 20 <> 0 AND abs(random()) % 100 < 3), CASE WHEN i % 20 = 0 THEN NULL ELSE 900 END
        FROM s`,
-      [from, from + n - 1, firstName, start, SPAN, EVENTS, SESSIONS],
+      [SESSIONS, projectId, PLAYERS, start, SPAN],
     )
+    sqlite.run(`INSERT INTO players (project_id, player_id, name, first_seen, last_seen, session_count)
+      SELECT project_id, player_id, NULL, min(started_at), max(started_at), count(*) FROM play_sessions WHERE project_id = ? GROUP BY player_id`, [projectId])
+    console.log(`sessions: ${SESSIONS.toLocaleString('en')} (${PLAYERS.toLocaleString('en')} players) in ${secs(t0)}`)
+
+    t0 = performance.now()
+    const before = pages()
+    const names = Array.from({ length: 20 }, (_, k) => `event_${k}`)
+    for (const name of names) sqlite.run('INSERT INTO event_names (project_id, name) VALUES (?, ?)', [projectId, name])
+    const firstName = sqlite.query<{ id: number }, [string]>('SELECT min(id) AS id FROM event_names WHERE project_id = ?').get(projectId)!.id
+    const CHUNK = 1_000_000
+    for (let from = 0; from < EVENTS; from += CHUNK) {
+      const n = Math.min(CHUNK, EVENTS - from)
+      sqlite.run(
+        `WITH RECURSIVE s(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM s WHERE i < ?2)
+         INSERT INTO events (name_id, created_at, session_token, platform, game_version, data)
+         SELECT ?3 + (abs(random()) % 20), ?4 + i * (?5 / ?6), printf('tok-%09d', 1 + (i * ?7 / ?6)), 'windows', '1.' || (i * 10 / (?6 + 1)) || '.0',
+           CASE WHEN i % 10 = 0 THEN '{"level":' || (i % 50) || ',"score":' || (i % 9973) || '}' END
+         FROM s`,
+        [from, from + n - 1, firstName, start, SPAN, EVENTS, SESSIONS],
+      )
+    }
+    const eventBytes = pages() - before
+    console.log(`events: ${EVENTS.toLocaleString('en')} in ${secs(t0)}; ${(eventBytes / (EVENTS / 1e6) / 1e6).toFixed(1)} MB per million events (table + index)`)
+
+    t0 = performance.now()
+    sqlite.run(
+      `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?1)
+       INSERT INTO perf_snapshots (id, project_id, report_id, fps, frame_time_ms, memory_used_mb, load_time_sec, created_at)
+       SELECT 'p' || i, ?2, CASE WHEN i % 5 = 0 THEN NULL ELSE (SELECT id FROM reports WHERE seq = 1 + (i * 7919) % ?3) END,
+         30 + abs(random()) % 90, 5 + (abs(random()) % 300) / 10.0, 800 + abs(random()) % 3000, CASE WHEN i % 5 = 0 THEN (abs(random()) % 1000) / 100.0 END, ?4 + i * (?5 / ?1)
+       FROM s`,
+      [PERF, projectId, REPORTS, start, SPAN],
+    )
+    console.log(`perf snapshots: ${PERF.toLocaleString('en')} in ${secs(t0)}`)
+
+    t0 = performance.now()
+    const days = await rollUpTelemetry(sqlite, { now, retainedFrom: 0, pause: async () => {} })
+    console.log(`retention daily rollup (events and sessions, ${days} day-runs): ${secs(t0)}`)
+    const beforeRollup = pages()
+    t0 = performance.now()
+    const parts = { reports: rollUpReports, sessions: rollUpSessions, perf: rollUpPerf }
+    for (const [part, run] of Object.entries(parts)) {
+      const t1 = performance.now()
+      let rows = 0
+      for (let n; (n = run(deps.db)) > 0; ) rows += n
+      const s = (performance.now() - t1) / 1000
+      console.log(`analytics rollup catch-up, ${part}: ${rows.toLocaleString('en')} rows in ${s.toFixed(1)} s (${Math.round(rows / s).toLocaleString('en')} rows/s)`)
+    }
+    console.log(`analytics rollup catch-up in all: ${secs(t0)}; rollup tables ${((pages() - beforeRollup) / 1e6).toFixed(1)} MB`)
+    // Today's raw tail: a few hundred events and sessions since midnight, read from raw rows by every route.
+    sqlite.run('PRAGMA optimize')
+    return token
   }
-  const eventBytes = pages() - before
-  console.log(`events: ${EVENTS.toLocaleString('en')} in ${secs(t0)}; ${(eventBytes / (EVENTS / 1e6) / 1e6).toFixed(1)} MB per million events (table + index)`)
 
-  t0 = performance.now()
-  sqlite.run(
-    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?1)
-     INSERT INTO perf_snapshots (id, project_id, report_id, fps, frame_time_ms, memory_used_mb, load_time_sec, created_at)
-     SELECT 'p' || i, ?2, CASE WHEN i % 5 = 0 THEN NULL ELSE (SELECT id FROM reports WHERE seq = 1 + (i * 7919) % ?3) END,
-       30 + abs(random()) % 90, 5 + (abs(random()) % 300) / 10.0, 800 + abs(random()) % 3000, CASE WHEN i % 5 = 0 THEN (abs(random()) % 1000) / 100.0 END, ?4 + i * (?5 / ?1)
-     FROM s`,
-    [PERF, projectId, REPORTS, start, SPAN],
-  )
-  console.log(`perf snapshots: ${PERF.toLocaleString('en')} in ${secs(t0)}`)
-
-  t0 = performance.now()
-  const days = await rollUpTelemetry(sqlite, { now, retainedFrom: 0, pause: async () => {} })
-  console.log(`retention daily rollup (events and sessions, ${days} day-runs): ${secs(t0)}`)
-  const beforeRollup = pages()
-  t0 = performance.now()
-  const parts = { reports: rollUpReports, sessions: rollUpSessions, perf: rollUpPerf }
-  for (const [part, run] of Object.entries(parts)) {
-    const t1 = performance.now()
-    let rows = 0
-    for (let n; (n = run(deps.db)) > 0; ) rows += n
-    const s = (performance.now() - t1) / 1000
-    console.log(`analytics rollup catch-up, ${part}: ${rows.toLocaleString('en')} rows in ${s.toFixed(1)} s (${Math.round(rows / s).toLocaleString('en')} rows/s)`)
-  }
-  console.log(`analytics rollup catch-up in all: ${secs(t0)}; rollup tables ${((pages() - beforeRollup) / 1e6).toFixed(1)} MB`)
-  // Today's raw tail: a few hundred events and sessions since midnight, read from raw rows by every route.
-  sqlite.run('PRAGMA optimize')
-
+  const projectId = sqlite.query<{ id: string }, [string]>('SELECT id FROM projects WHERE slug = ?').get(slug)!.id
   const someNumber = sqlite.query<{ n: number }, [string]>("SELECT report_number AS n FROM reports WHERE project_id = ? AND error_type <> '' ORDER BY seq DESC LIMIT 1").get(projectId)!.n
   const perfNumber = sqlite.query<{ n: number }, []>('SELECT r.report_number AS n FROM perf_snapshots p JOIN reports r ON r.id = p.report_id LIMIT 1').get()!.n
   const routes = [
@@ -155,7 +174,8 @@ try {
   ]
   console.log('\nroute | p50 ms | p95 ms | status')
   console.log('--- | --- | --- | ---')
-  for (const path of routes) {
+  const only = flag('--only')
+  for (const path of routes.filter((r) => !only || r.includes(only))) {
     const once = async () => {
       const t = performance.now()
       const res = await app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } }))
@@ -176,5 +196,5 @@ try {
   console.log(`\ndatabase file: ${(pages() / 1e6).toFixed(0)} MB`)
 } finally {
   sqlite.close()
-  rmSync(dir, { recursive: true, force: true })
+  if (!keep) rmSync(dir, { recursive: true, force: true })
 }

@@ -76,14 +76,15 @@ describe('performance', () => {
     const { t, project, get } = await setup()
     close = t.close
     const r = createReportIn(t, project, { title: 'Laggy', description: 'x', gameVersion: '1.0', platform: 'ps5' })
+    // memory 1011, 1021, …, 1101 MB rounded to 3 significant digits: 1010, 1020, …, 1100.
     // fps 10..100 in tens: n = 10; p50 rank ceil(5) = 5th → 50; p95 rank ceil(9.5) = 10th → 100
-    for (let i = 1; i <= 10; i++) addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1000 + i })
+    for (let i = 1; i <= 10; i++) addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1001 + i * 10 })
     addPerf(t, project, { loadTimeSec: 2.5 })
     addPerf(t, project, { loadTimeSec: 4.004 })
     rollUp(t)
     const sum = (await get('/perf-summary')).body.data
     expect(sum.by_version_platform).toHaveLength(1)
-    expect(sum.by_version_platform[0]).toMatchObject({ game_version: '1.0', platform: 'ps5', fps: { samples: 10, p50: 50, p95: 100 }, memory_used_mb: { p50: 1005, p95: 1010 } })
+    expect(sum.by_version_platform[0]).toMatchObject({ game_version: '1.0', platform: 'ps5', fps: { samples: 10, p50: 50, p95: 100 }, memory_used_mb: { p50: 1050, p95: 1100 } })
     // frame times rounded to 0.1 ms: 100, 50, 33.3, 25, 20, 16.7, 14.3, 12.5, 11.1, 10 → ascending 10, 11.1, 12.5, 14.3, 16.7, …: 5th = 16.7, 10th = 100
     expect(sum.by_version_platform[0].frame_time_ms).toEqual({ samples: 10, p50: 16.7, p95: 100 })
     expect(sum.scene_loads).toMatchObject({ load_time_sec: { samples: 2, p50: 2.5, p95: 4 }, fps: { samples: 0, p50: null } })

@@ -119,7 +119,7 @@ export const analyticsLogLines = sqliteTable(
 
 /**
  * Performance samples per project, game version, platform and metric, as a histogram of rounded
- * values (fps to 1, milliseconds to 0.1, megabytes to 1, seconds to 0.01): percentiles are exact over
+ * values (fps to 1, milliseconds to 0.1, megabytes to 3 significant digits, seconds to 0.01): percentiles are exact over
  * the rounded values. Samples without a report (scene loads) count under `scene_load.<metric>`.
  */
 export const analyticsPerfHistogram = sqliteTable(

@@ -28,10 +28,12 @@ export function churnRisk(db: DbOrTx, projectId: string, now: Date) {
     WHERE r.player_id IS NOT NULL AND r.sentiment_level = 'negative' AND r.created_at >= ${t - 30 * DAY}
       AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.report_id = r.id AND c.is_internal = 0)
     GROUP BY r.player_id`)
+  // A player's last_seen is the start of their newest session: that one session is found by the
+  // (project, started_at) index, one probe per player, instead of sorting each player's sessions.
   const stopped = db.all<{ player_id: string; name: string | null; last_seen: number }>(sql`
     SELECT p.player_id, p.name, p.last_seen FROM players p
     WHERE p.project_id = ${projectId} AND p.last_seen >= ${t - 30 * DAY} AND p.last_seen < ${t - 7 * DAY}
-      AND (SELECT s.crashed FROM play_sessions s WHERE s.project_id = p.project_id AND s.player_id = p.player_id ORDER BY s.started_at DESC LIMIT 1) = 1`)
+      AND EXISTS (SELECT 1 FROM play_sessions s WHERE s.project_id = p.project_id AND s.started_at = p.last_seen AND s.player_id = p.player_id AND s.crashed = 1)`)
   const risks = new Map<string, Risk>()
   const add = (r: { player_id: string; name: string | null; last_seen: number | null }, reason: string) => {
     const risk = risks.get(r.player_id) ?? { player_id: r.player_id, name: r.name, last_seen: r.last_seen === null ? null : new Date(r.last_seen).toISOString(), reasons: [] }

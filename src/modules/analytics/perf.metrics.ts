@@ -1,8 +1,15 @@
+/** `v` rounded to `digits` significant digits (1234 → 1230, 987.4 → 987): a bounded number of buckets per decade. */
+export function significant(v: number, digits: number): number {
+  if (v === 0) return 0
+  const f = 10 ** (digits - 1 - Math.floor(Math.log10(Math.abs(v))))
+  return Math.round(v * f) / f
+}
+
 /** The performance metrics summarized, with the rounding their histograms keep (README "Analytics"). */
 export const PERF_METRICS = [
   { key: 'fps', field: 'fps', round: (v: number) => Math.round(v) },
   { key: 'frame_time_ms', field: 'frameTimeMs', round: (v: number) => Math.round(v * 10) / 10 },
-  { key: 'memory_used_mb', field: 'memoryUsedMb', round: (v: number) => Math.round(v) },
+  { key: 'memory_used_mb', field: 'memoryUsedMb', round: (v: number) => significant(v, 3) },
   { key: 'load_time_sec', field: 'loadTimeSec', round: (v: number) => Math.round(v * 100) / 100 },
 ] as const
 

@@ -1,10 +1,11 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Account } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
 import { findLiveReport } from '../reports/reports.read'
 import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
-import { analyticsPerfHistogram } from './analytics.table'
+import { analyticsPerfHistogram, analyticsVersions } from './analytics.table'
+import { newestFirst } from './stats'
 import { PERF_METRICS, percentile, SCENE_LOAD, type PerfMetric } from './perf.metrics'
 
 type Deps = Pick<AppDeps, 'db' | 'files'>
@@ -55,9 +56,14 @@ export function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
   return { report_number: report.reportNumber, game_version: report.gameVersion, platform: report.platform, count: rows.length, summary: summary(byMetric), snapshots: rows.slice(0, SAMPLES).map(snapshotView) }
 }
 
-/** `/perf-summary`: p50/p95 of fps, frame time, memory and load time per version and platform (report samples), scene-load percentiles and the newest scene-load samples. */
+/** Versions summarized by /perf-summary: the newest ten (release-health order) and samples without a version. */
+const SUMMARY_VERSIONS = 10
+
+/** `/perf-summary`: p50/p95 of fps, frame time, memory and load time per version (the 10 newest and none) and platform, scene-load percentiles and the newest scene-load samples. */
 export function perfSummary(deps: Deps, projectId: string) {
-  const rows = deps.db.select().from(analyticsPerfHistogram).where(eq(analyticsPerfHistogram.projectId, projectId)).all()
+  const seen = deps.db.select({ version: analyticsVersions.gameVersion, t: analyticsVersions.firstSeen }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all()
+  const versions = ['', ...newestFirst(seen.map((v) => ({ version: v.version, firstSeen: v.t.getTime() }))).slice(0, SUMMARY_VERSIONS).map((v) => v.version)]
+  const rows = deps.db.select().from(analyticsPerfHistogram).where(and(eq(analyticsPerfHistogram.projectId, projectId), inArray(analyticsPerfHistogram.gameVersion, versions))).all()
   const groups = new Map<string, { gameVersion: string; platform: string; byMetric: Map<string, Hist> }>()
   const scene = new Map<string, Hist>()
   for (const r of rows) {
