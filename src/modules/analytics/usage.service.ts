@@ -1,10 +1,8 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { reports } from '../reports/reports.table'
 import { reportStatusCounts, STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
 import { projects } from '../projects/projects.table'
 import { accountStorageBytes } from '../retention/retention.stats'
-import { reportRatings } from '../workflow/workflow.table'
 import { analyticsDailyReports, analyticsDailyResolved, analyticsReportDimensions } from './analytics.table'
 import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.reads'
 
@@ -83,12 +81,12 @@ export function dashboard(db: DbOrTx, accountId: string, now: Date) {
 
 /** `/satisfaction`: ratings of the project's live reports: average, count, distribution 1–5, and per UTC day over the last `days` days (by when each rating was last given). */
 export function satisfaction(db: DbOrTx, projectId: string, now: Date, days: number) {
+  // Ratings are few (one per team member and report): CROSS JOIN keeps them the outer loop, where
+  // the planner would otherwise walk a million reports of the project looking for ratings.
   const rows = db
-    .select({ rating: reportRatings.rating, at: reportRatings.updatedAt })
-    .from(reportRatings)
-    .innerJoin(reports, eq(reports.id, reportRatings.reportId))
-    .where(and(eq(reports.projectId, projectId), sql`${reports.deletedAt} IS NULL`))
-    .all()
+    .all<{ rating: number; at: number }>(sql`SELECT rr.rating AS rating, rr.updated_at AS at FROM report_ratings rr CROSS JOIN reports r ON r.id = rr.report_id
+      WHERE r.project_id = ${projectId} AND r.deleted_at IS NULL`)
+    .map((r) => ({ rating: r.rating, at: new Date(r.at) }))
   const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } as Record<number, number>
   for (const r of rows) distribution[r.rating] = (distribution[r.rating] ?? 0) + 1
   const dayList = lastDays(now, days)
