@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
-import { useApi } from '../api/resource'
+import { type Resource, useApi } from '../api/resource'
 import type { Message } from '../api/types'
 import { Async, Badge, Button, ButtonLink, Chart, Checkbox, ConfirmDialog, EmptyState, ErrorState, Page, Section, Spinner, TextField, formatDate, toast } from '../components'
 import type { RouteProps } from '../router'
@@ -129,16 +129,29 @@ export function SteamPage({ params }: RouteProps) {
         </>
       }
     >
-      <SteamBody key={version} base={base} />
+      <SteamBody version={version} base={base} />
     </Page>
   )
 }
 
-/** Everything the dashboard shows; remounted (so reloaded) after a sync. */
-function SteamBody({ base }: { base: string }) {
+/** Reloads the resources when `version` moves on (after a sync), keeping what they show meanwhile. */
+function useReloadOn(version: number, ...resources: Resource<unknown>[]) {
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    for (const r of resources) void r.reload()
+  }, [version])
+}
+
+/** Everything the dashboard shows; reloaded after a sync. */
+function SteamBody({ base, version }: { base: string; version: number }) {
   const [days, setDays] = useState(30)
   const dash = useApi<SteamDashboard>(`${base}/dashboard`, { query: { days } })
   const stats = useApi<SteamSyncStats>(`${base}/sync-stats`)
+  useReloadOn(version, dash as Resource<unknown>, stats as Resource<unknown>)
   if (dash.error.value?.status === 404)
     return (
       <EmptyState title="Steam is not connected" action={<ButtonLink href={`${base.replace(/\/steam$/, '')}/integrations`} variant="primary">Connect a Steam app</ButtonLink>}>
@@ -165,8 +178,8 @@ function SteamBody({ base }: { base: string }) {
           )}
         </Async>
       </Section>
-      <RecentReviews base={base} />
-      <RefundSignals base={base} />
+      <RecentReviews base={base} version={version} />
+      <RefundSignals base={base} version={version} />
     </>
   )
 }
@@ -222,10 +235,11 @@ function ReviewItem({ r }: { r: SteamReview }) {
   )
 }
 
-function RecentReviews({ base }: { base: string }) {
+function RecentReviews({ base, version }: { base: string; version: number }) {
   const [page, setPage] = useState(1)
   const [filter, setFilter] = useState<'all' | 'positive' | 'negative'>('all')
   const list = useApi<SteamReviewPage>(`${base}/reviews`, { query: { page, filter } })
+  useReloadOn(version, list as Resource<unknown>)
   return (
     <Section
       title="Recent reviews"
@@ -256,8 +270,9 @@ function RecentReviews({ base }: { base: string }) {
   )
 }
 
-function RefundSignals({ base }: { base: string }) {
+function RefundSignals({ base, version }: { base: string; version: number }) {
   const signals = useApi<SteamRefundSignals>(`${base}/refund-signals`)
+  useReloadOn(version, signals as Resource<unknown>)
   return (
     <Section title="Refund signals" description="Negative reviews written with little playtime (Steam refunds games played under two hours), and reviews mentioning refunds.">
       <Async resource={signals}>
