@@ -20,7 +20,7 @@ import { buildDeps } from '../../src/deps'
 import { DAY, FakeClock } from '../../src/lib/clock'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
-import { rollUpPerf, rollUpReports, rollUpSessions } from '../../src/modules/analytics/analytics.rollup'
+import { rollUpEvents, rollUpPerf, rollUpReports, rollUpSessions } from '../../src/modules/analytics/analytics.rollup'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import { projects } from '../../src/modules/projects/projects.table'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
@@ -60,6 +60,18 @@ try {
     const user = sqlite.query<{ id: string }, []>("SELECT id FROM users WHERE email = 'bench@example.com'").get()!
     // Data dirs seeded before the players counter existed.
     sqlite.run('UPDATE analytics_versions SET players = (SELECT count(*) FROM analytics_version_players v WHERE v.project_id = analytics_versions.project_id AND v.game_version = analytics_versions.game_version) WHERE players = 0')
+    if (args.includes('--reroll-perf')) {
+      // Histograms rolled up with an older rounding: count them again.
+      sqlite.run("DELETE FROM analytics_perf_histogram; DELETE FROM rollup_cursors WHERE name = 'analytics_perf'")
+      const t1 = performance.now()
+      let rows = 0
+      for (let n; (n = rollUpPerf(deps.db)) > 0; ) rows += n
+      console.log(`perf histograms rolled up again: ${rows.toLocaleString('en')} snapshots in ${secs(t1)}`)
+    }
+    const t2 = performance.now()
+    let rows = 0
+    for (let n; (n = rollUpEvents(deps.db, new Date(now))) > 0; ) rows += n
+    console.log(`analytics rollup, events since yesterday: ${rows.toLocaleString('en')} in ${secs(t2)}`)
     return createSession(deps.db, user.id, new Date())
   }
 
@@ -125,7 +137,7 @@ try {
     console.log(`retention daily rollup (events and sessions, ${days} day-runs): ${secs(t0)}`)
     const beforeRollup = pages()
     t0 = performance.now()
-    const parts = { reports: rollUpReports, sessions: rollUpSessions, perf: rollUpPerf }
+    const parts = { reports: rollUpReports, sessions: rollUpSessions, perf: rollUpPerf, events: (db: typeof deps.db) => rollUpEvents(db, new Date(now)) }
     for (const [part, run] of Object.entries(parts)) {
       const t1 = performance.now()
       let rows = 0

@@ -73,4 +73,4 @@ export function addPerf(t: TestApp, project: TestProject, o: { reportId?: string
 }
 
 /** Runs what the per-minute rollup job runs. */
-export const rollUp = (t: TestApp) => rollUpAnalytics(t.deps.db)
+export const rollUp = (t: TestApp) => rollUpAnalytics(t.deps.db, t.clock.now())

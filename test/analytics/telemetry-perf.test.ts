@@ -28,14 +28,25 @@ describe('telemetry events', () => {
     // session-days: level_start has 2 distinct sessions on 01-03 and 1 on 01-05 → 3
     const summary = { days: 3, from: '2026-01-03', to: '2026-01-05', total_events: 5, event_names: 2, top_events: [{ name: 'level_start', count: 4, session_days: 3 }, { name: 'shop_open', count: 1, session_days: 0 }] }
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
+    // The analytics job counts yesterday and today from its cursor: the same numbers.
+    expect(rollUp(t).events).toBe(2)
+    expect((await get('/events?days=3')).body.data).toEqual(expected)
+    expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
 
     await rollUpTelemetry(t.sqlite, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
     t.sqlite.run('DELETE FROM events WHERE created_at < ?', [Date.parse('2026-01-05T00:00:00Z')])
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
+    // Counted incrementally: a new event of a known session adds a count, not a session-day.
+    rollUp(t)
+    addEvents(t, project, 'level_start', [{ daysAgo: 0, session: 's3' }, { daysAgo: 0, session: 's4' }])
+    expect(rollUp(t).events).toBe(2)
+    const after = (await get('/events/summary?days=3')).body.data
+    expect(after.top_events[0]).toEqual({ name: 'level_start', count: 6, session_days: 4 })
 
     const details = await get('/events/level_start/details?days=30')
-    expect(details.body.data.events).toMatchObject([{ session_token: 's3', data: { level: 3 }, created_at: at(0).toISOString() }])
+    expect(details.body.data.events.map((e: any) => e.session_token)).toEqual(['s4', 's3', 's3'])
+    expect(details.body.data.events[2]).toMatchObject({ data: { level: 3 }, created_at: at(0).toISOString() })
     expect((await get('/events/nothing/details')).status).toBe(404)
     addEvents(t, project, '100% done', [{ daysAgo: 0, data: { ok: true } }])
     expect((await get('/events/100%25%20done/details')).body.data).toMatchObject({ name: '100% done', events: [{ data: { ok: true } }] })

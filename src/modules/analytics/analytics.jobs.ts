@@ -12,8 +12,8 @@ export function analyticsJobs(deps: AppDeps): DomainJobs {
         kind: ANALYTICS_ROLLUP_JOB,
         maxAttempts: 3,
         async run() {
-          const n = rollUpAnalytics(deps.db)
-          if (n.reports + n.sessions + n.perf) deps.logger.debug('analytics rollup', n)
+          const n = rollUpAnalytics(deps.db, deps.clock.now())
+          if (n.reports + n.sessions + n.perf + n.events) deps.logger.debug('analytics rollup', n)
         },
       },
     ],

@@ -1,7 +1,8 @@
-import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../db/client'
+import { and, eq, gt, lte, sql } from 'drizzle-orm'
+import type { Db, DbOrTx, Tx } from '../../db/client'
+import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
-import { perfSnapshots, playSessions } from '../sdk/sdk.table'
+import { eventNames, events, perfSnapshots, playSessions } from '../sdk/sdk.table'
 import { rollupCursors } from '../workflow/workflow.table'
 import { isCrashReport, normalizeLogLine, sectionLines, topFrame } from './crash.normalize'
 import {
@@ -9,6 +10,8 @@ import {
   analyticsCrashGroups,
   analyticsCrashGroupVersions,
   analyticsDailyReports,
+  analyticsEventDays,
+  analyticsEventDaySessions,
   analyticsLogLines,
   analyticsPerfHistogram,
   analyticsPlayerReports,
@@ -20,6 +23,7 @@ import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 /** Rows per step: one step holds the write lock for a few milliseconds. */
 const STEP = 2_000
 const dayOf = (d: Date) => d.toISOString().slice(0, 10)
+const startOfDay = (day: string) => Date.parse(`${day}T00:00:00.000Z`)
 
 function cursor(tx: Tx, name: string): number {
   return tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, name)).get()?.position ?? 0
@@ -82,6 +86,20 @@ function prepare(db: Db) {
       .onConflictDoUpdate({
         target: [analyticsPerfHistogram.projectId, analyticsPerfHistogram.gameVersion, analyticsPerfHistogram.platform, analyticsPerfHistogram.metric, analyticsPerfHistogram.value],
         set: { count: sql`${analyticsPerfHistogram.count} + excluded.count` },
+      })
+      .prepare(),
+    eventSession: db
+      .insert(analyticsEventDaySessions)
+      .values({ nameId: ph('nameId'), day: ph('day'), sessionToken: ph('token') })
+      .onConflictDoNothing()
+      .returning({ n: analyticsEventDaySessions.nameId })
+      .prepare(),
+    eventDay: db
+      .insert(analyticsEventDays)
+      .values({ projectId: ph('projectId'), day: ph('day'), eventName: ph('name'), count: ph('count'), sessions: ph('sessions') })
+      .onConflictDoUpdate({
+        target: [analyticsEventDays.projectId, analyticsEventDays.day, analyticsEventDays.eventName],
+        set: { count: sql`${analyticsEventDays.count} + excluded.count`, sessions: sql`${analyticsEventDays.sessions} + excluded.sessions` },
       })
       .prepare(),
     logLine: db
@@ -216,8 +234,69 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
   })
 }
 
+const EVENTS_FROM = 'analytics_events_from'
+
+/**
+ * Counts the events stored since the cursor into analytics_event_days (per project, day, name, with
+ * distinct session tokens), and prunes the days the retention rollup has reached. A first run starts
+ * at yesterday's first event: older days are the retention rollup's (or read raw until it runs).
+ */
+export function rollUpEvents(db: Db, now: Date, maxSteps = 100): number {
+  db.transaction((tx) => {
+    if (tx.select({ p: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, EVENTS_FROM)).get()) return
+    const from = startOfDay(dayOf(new Date(now.getTime() - DAY)))
+    // Per name, a range of the (name_id, created_at) index, which carries the id.
+    const first = tx.all<{ id: number | null }>(sql`SELECT min((SELECT min(id) FROM events WHERE name_id = n.id AND created_at >= ${from})) AS id FROM event_names n`)[0]?.id
+    const last = tx.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)[0]?.id ?? 0
+    setCursor(tx, 'analytics_events', first == null ? last : first - 1)
+    setCursor(tx, EVENTS_FROM, from)
+  })
+  // Deleting the newest events (a project's deletion) lets SQLite hand their ids out again: the
+  // cursor steps back to the newest id present, so later events are not skipped. Events stored
+  // between such a deletion and this run are missed until the retention rollup recounts their day.
+  db.transaction((tx) => {
+    const max = tx.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)[0]?.id ?? 0
+    if (cursor(tx, 'analytics_events') > max) setCursor(tx, 'analytics_events', max)
+  })
+  const through = db.all<{ through_day: string }>(sql`SELECT through_day FROM telemetry_rollup_state WHERE name = 'events'`)[0]?.through_day
+  if (through) {
+    db.delete(analyticsEventDays).where(lte(analyticsEventDays.day, through)).run()
+    db.delete(analyticsEventDaySessions).where(lte(analyticsEventDaySessions.day, through)).run()
+  }
+  const st = statementsFor(db)
+  return steps(db, maxSteps, (tx) => {
+    const after = cursor(tx, 'analytics_events')
+    const rows = tx
+      .select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken, projectId: eventNames.projectId, name: eventNames.name })
+      .from(events)
+      .innerJoin(eventNames, eq(eventNames.id, events.nameId))
+      .where(gt(events.id, after))
+      .orderBy(events.id)
+      .limit(STEP)
+      .all()
+    const buckets = new Map<string, { projectId: string; day: string; name: string; count: number; sessions: number }>()
+    for (const e of rows) {
+      const day = dayOf(new Date(e.createdAt))
+      const key = `${e.nameId}|${day}`
+      const b = buckets.get(key) ?? { projectId: e.projectId, day, name: e.name, count: 0, sessions: 0 }
+      b.count++
+      if (e.token !== null && st.eventSession.all({ nameId: e.nameId, day, token: e.token }).length) b.sessions++
+      buckets.set(key, b)
+    }
+    for (const b of buckets.values()) st.eventDay.run(b)
+    if (rows.length) setCursor(tx, 'analytics_events', rows.at(-1)!.id)
+    return rows.length
+  })
+}
+
+/** The first day analytics_event_days covers (its first run), or null before it ran. */
+export function eventDaysFrom(db: DbOrTx): string | null {
+  const p = db.select({ p: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, EVENTS_FROM)).get()?.p
+  return p === undefined ? null : dayOf(new Date(p))
+}
+
 /** Brings every cursor-driven analytics rollup up to date. */
-export function rollUpAnalytics(db: Db): { reports: number; sessions: number; perf: number } {
-  return { reports: rollUpReports(db), sessions: rollUpSessions(db), perf: rollUpPerf(db) }
+export function rollUpAnalytics(db: Db, now: Date): { reports: number; sessions: number; perf: number; events: number } {
+  return { reports: rollUpReports(db), sessions: rollUpSessions(db), perf: rollUpPerf(db), events: rollUpEvents(db, now) }
 }
 

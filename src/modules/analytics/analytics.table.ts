@@ -189,3 +189,32 @@ export const analyticsPlayerNotes = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.playerId] })],
 )
+
+/**
+ * Telemetry events per project, UTC day and name for the days the retention rollup has not reached
+ * yet (today, and yesterday until its nightly run), counted by the analytics job from a cursor on
+ * `events.id`; days the retention rollup covers are pruned.
+ */
+export const analyticsEventDays = sqliteTable(
+  'analytics_event_days',
+  {
+    projectId: projectRef(),
+    day: text('day').notNull(),
+    eventName: text('event_name').notNull(),
+    count: integer('count').notNull().default(0),
+    /** Distinct non-null session tokens of that name that day (rows of analytics_event_day_sessions). */
+    sessions: integer('sessions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.eventName] })],
+)
+
+/** The distinct session tokens behind `analytics_event_days.sessions`, pruned with it. */
+export const analyticsEventDaySessions = sqliteTable(
+  'analytics_event_day_sessions',
+  {
+    nameId: integer('name_id').notNull(),
+    day: text('day').notNull(),
+    sessionToken: text('session_token').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.nameId, t.sessionToken] })],
+)

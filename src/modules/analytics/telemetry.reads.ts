@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { DAY } from '../../lib/clock'
+import { eventDaysFrom } from './analytics.rollup'
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
@@ -56,7 +57,11 @@ export interface EventDay {
   sessions: number
 }
 
-/** Telemetry events per UTC day and name from `from` on, from the daily rollup and the raw days after its watermark. */
+/**
+ * Telemetry events per UTC day and name from `from` on: days up to the retention rollup's watermark
+ * from telemetry_daily_events, later days from analytics_event_days (kept by the analytics job), and
+ * raw rows only for days neither covers yet (before the job's first run).
+ */
 export function eventDays(db: DbOrTx, projectId: string, from: string): EventDay[] {
   const through = rolledThrough(db, 'events')
   const tail = tailStart(through, from)
@@ -64,11 +69,20 @@ export function eventDays(db: DbOrTx, projectId: string, from: string): EventDay
     ? db.all<EventDay>(sql`SELECT day, event_name AS name, count, sessions FROM telemetry_daily_events
         WHERE project_id = ${projectId} AND day >= ${from} AND day < ${tail}`)
     : []
-  const raw = db.all<EventDay>(sql`SELECT strftime('%Y-%m-%d', e.created_at / 1000, 'unixepoch') AS day, n.name AS name,
+  const covered = eventDaysFrom(db)
+  const jobFrom = covered === null ? null : covered > tail ? covered : tail
+  const counted = jobFrom
+    ? db.all<EventDay>(sql`SELECT day, event_name AS name, count, sessions FROM analytics_event_days WHERE project_id = ${projectId} AND day >= ${jobFrom}`)
+    : []
+  const rawUntil = jobFrom === null ? null : startOfDay(jobFrom)
+  const raw =
+    rawUntil !== null && rawUntil <= startOfDay(tail)
+      ? []
+      : db.all<EventDay>(sql`SELECT strftime('%Y-%m-%d', e.created_at / 1000, 'unixepoch') AS day, n.name AS name,
       count(*) AS count, count(DISTINCT e.session_token) AS sessions
-    FROM event_names n JOIN events e ON e.name_id = n.id AND e.created_at >= ${startOfDay(tail)}
+    FROM event_names n JOIN events e ON e.name_id = n.id AND e.created_at >= ${startOfDay(tail)}${rawUntil === null ? sql`` : sql` AND e.created_at < ${rawUntil}`}
     WHERE n.project_id = ${projectId} GROUP BY n.id, day`)
-  return [...rolled, ...raw]
+  return [...rolled, ...counted, ...raw]
 }
 
 /** Crash-free session rate: ended sessions that did not crash / ended sessions, rounded to 4 places; null without ended sessions. */
