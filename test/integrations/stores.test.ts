@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { integrationsJobs } from '../../src/modules/integrations/integrations.jobs'
+import { enqueueStoreSyncs } from '../../src/modules/integrations/store-reviews.jobs'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, type Fake, startFake } from './helpers'
@@ -308,5 +309,73 @@ describe('hourly import', () => {
     await bed.t.runner.drain()
     expect(await reviews()).toHaveLength(9)
     expect((await reviews('?max_rating=2&provider=google_play'))[0]).toMatchObject({ store_review_id: 'gp-9', report_number: 3 })
+  })
+})
+
+describe.each([
+  { provider: 'google_play', connectStore: () => connectPlay(), listPath: '/androidpublisher/', imported: 5 },
+  { provider: 'app_store', connectStore: () => connectApple(), listPath: '/v1/apps/', imported: 3 },
+])('$provider import job', ({ provider, connectStore, listPath, imported }) => {
+  /** The store's review list answers 503 while `down`; returns how many list calls it saw. */
+  function outage() {
+    const o = { down: true, lists: 0 }
+    const store = storeFake(keys, bed.state)
+    bed.fake.answer = (c) => {
+      if (!c.path.startsWith(listPath)) return store(c)
+      o.lists++
+      return o.down ? new Response('Service Unavailable', { status: 503 }) : store(c)
+    }
+    return o
+  }
+
+  it('retries a failed import after 1 and 5 minutes, then gives up until the next hour', async () => {
+    await connectStore()
+    const o = outage()
+    expect(enqueueStoreSyncs(bed.t.deps)).toBe(1)
+    await bed.t.runner.drain()
+    expect(o.lists).toBe(1)
+    for (const [minutes, lists] of [[0.9, 1], [0.2, 2], [4.9, 2], [0.2, 3], [500, 3]] as const) {
+      bed.t.clock.advance(minutes * 60_000)
+      await bed.t.runner.drain()
+      expect([minutes, o.lists]).toEqual([minutes, lists])
+    }
+    expect(await reviews()).toEqual([])
+
+    // A later hour's import finds the store back.
+    o.down = false
+    enqueueStoreSyncs(bed.t.deps)
+    await bed.t.runner.drain()
+    expect(await reviews()).toHaveLength(imported)
+  })
+
+  it('imports on the retry once the store answers again', async () => {
+    await connectStore()
+    const o = outage()
+    enqueueStoreSyncs(bed.t.deps)
+    await bed.t.runner.drain()
+    o.down = false
+    bed.t.clock.advance(60_000)
+    await bed.t.runner.drain()
+    expect(await reviews()).toHaveLength(imported)
+  })
+
+  it('holds the queued import of a paused connection and runs it on resume', async () => {
+    const id = await connectStore()
+    const o = outage()
+    enqueueStoreSyncs(bed.t.deps)
+    await bed.t.runner.drain()
+    expect(o.lists).toBe(1)
+    expect((await req('PATCH', `/integrations/${provider}/${id}`, { is_active: false })).status).toBe(200)
+    o.down = false
+    bed.t.clock.advance(300 * 60_000)
+    await bed.t.runner.drain()
+    expect(o.lists).toBe(1)
+    expect(await reviews()).toEqual([])
+
+    expect((await req('PATCH', `/integrations/${provider}/${id}`, { is_active: true })).body.data).toEqual({ message: 'Integration resumed' })
+    // Released at once, without waiting for the next hour.
+    await bed.t.runner.drain()
+    expect(o.lists).toBeGreaterThan(1)
+    expect(await reviews()).toHaveLength(imported)
   })
 })

@@ -11,6 +11,7 @@ import type { CreateIntegrationBody, TargetsBody, UpdateIntegrationBody } from '
 import { integrationAttempts, integrationDeliveries, integrations } from './integrations.table'
 import { PROVIDERS, providerInfo, providerInfos } from './providers/catalog'
 import { type Provider, type ProviderContext, ProviderError } from './providers/provider.types'
+import { releaseHeldSyncs } from './store-reviews.jobs'
 import { syncNow } from './store-reviews.service'
 
 interface ProjectRef {
@@ -139,7 +140,10 @@ export async function updateIntegration(deps: Deps, project: ProjectRef, plan: P
   const now = deps.clock.now()
   deps.db.transaction((tx) => {
     tx.update(integrations).set({ ...set, updatedAt: now }).where(eq(integrations.id, row.id)).run()
-    if (body.is_active && !row.isActive) releaseHeld(tx, row.id, now)
+    if (body.is_active && !row.isActive) {
+      releaseHeld(tx, row.id, now)
+      releaseHeldSyncs(tx, row.id, now)
+    }
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
   })
   return { message: body.is_active === false ? 'Integration paused' : body.is_active && !row.isActive ? 'Integration resumed' : 'Integration updated' }

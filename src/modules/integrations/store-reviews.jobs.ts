@@ -1,6 +1,9 @@
 import { and, eq, inArray, like } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { JobHandler, Schedule } from '../../jobs/jobs.types'
+import type { DbOrTx } from '../../db/client'
+import { jobs } from '../../jobs/jobs.table'
+import { DeferJob, type JobHandler, type Schedule } from '../../jobs/jobs.types'
+import { HOUR } from '../../lib/clock'
 import { integrations } from './integrations.table'
 import { PROVIDER_TIMEOUT_MS } from './providers/provider-http'
 import { MAX_PAGES } from './providers/store'
@@ -23,10 +26,21 @@ export function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>):
   return rows.length
 }
 
+/** Lets a resumed store connection's held import (and its retries) run now instead of at the end of their hold. */
+export function releaseHeldSyncs(tx: DbOrTx, integrationId: string, now: Date): void {
+  tx.update(jobs)
+    .set({ runAt: now, updatedAt: now })
+    .where(and(eq(jobs.kind, STORE_SYNC_KIND), eq(jobs.status, 'pending'), like(jobs.idempotencyKey, `${STORE_SYNC_KIND}:${integrationId}:%`)))
+    .run()
+}
+
 /** Every hour on the hour. */
 export const storeSyncSchedule = (deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Schedule => ({ name: 'integrations.store-sync', pattern: '0 * * * *', run: () => void enqueueStoreSyncs(deps) })
 
-/** The hourly import of one connection; a connection deleted, paused or unsubscribed since is skipped, a store's refusal retried. */
+/**
+ * The hourly import of one connection; a connection deleted or unsubscribed since is skipped, a paused
+ * one's import is held (without using an attempt) until it is resumed, a store's refusal retried.
+ */
 export function storeSyncHandler(deps: AppDeps): JobHandler<{ integrationId: string }> {
   return {
     kind: STORE_SYNC_KIND,
@@ -35,7 +49,8 @@ export function storeSyncHandler(deps: AppDeps): JobHandler<{ integrationId: str
     maxAttempts: 3,
     async run({ integrationId }, ctx) {
       const row = deps.db.select().from(integrations).where(eq(integrations.id, integrationId)).get()
-      if (!row || !row.isActive || !row.eventTypes.includes('reviews')) return
+      if (!row || !row.eventTypes.includes('reviews')) return
+      if (!row.isActive) throw new DeferJob(HOUR)
       const result = await syncStoreConnection(deps, row, ctx.signal)
       deps.logger.info('store reviews imported', { integration: row.id, provider: row.provider, ...result })
     },
