@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
@@ -266,19 +266,23 @@ export function rollUpEvents(db: Db, now: Date, maxSteps = 100): number {
   const st = statementsFor(db)
   return steps(db, maxSteps, (tx) => {
     const after = cursor(tx, 'analytics_events')
+    // Events alone by their key (joined to the names, the planner walked each name's whole index).
     const rows = tx
-      .select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken, projectId: eventNames.projectId, name: eventNames.name })
+      .select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken })
       .from(events)
-      .innerJoin(eventNames, eq(eventNames.id, events.nameId))
       .where(gt(events.id, after))
       .orderBy(events.id)
       .limit(STEP)
       .all()
+    const ids = [...new Set(rows.map((e) => e.nameId))]
+    const names = new Map(ids.length ? tx.select({ id: eventNames.id, projectId: eventNames.projectId, name: eventNames.name }).from(eventNames).where(inArray(eventNames.id, ids)).all().map((n) => [n.id, n]) : [])
     const buckets = new Map<string, { projectId: string; day: string; name: string; count: number; sessions: number }>()
     for (const e of rows) {
+      const n = names.get(e.nameId)
+      if (!n) continue
       const day = dayOf(new Date(e.createdAt))
       const key = `${e.nameId}|${day}`
-      const b = buckets.get(key) ?? { projectId: e.projectId, day, name: e.name, count: 0, sessions: 0 }
+      const b = buckets.get(key) ?? { projectId: n.projectId, day, name: n.name, count: 0, sessions: 0 }
       b.count++
       if (e.token !== null && st.eventSession.all({ nameId: e.nameId, day, token: e.token }).length) b.sessions++
       buckets.set(key, b)
