@@ -182,3 +182,19 @@ describe('providers without targets', () => {
     expect(bed.fake.calls).toEqual([])
   })
 })
+
+describe('teams status moves', () => {
+  it('posts a status change as an Adaptive Card with the move as a fact and a link to the report', async () => {
+    const id = await connect(bed, 'teams', { ...cases[0]!.connect(), event_types: ['bug_updated'] })
+    bed.fake.answer = cases[0]!.accept
+    await crash()
+    await setStatus(bed, 1, 'in_progress')
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(1)
+    const card = bed.fake.calls[0]!.json.attachments[0].content
+    expect(card.body[0].text).toBe(`Bug updated in ${bed.project.name} #1: [Error] NullReferenceException: Object reference not set`)
+    expect(card.body[1]).toEqual({ type: 'FactSet', facts: [{ title: 'status', value: 'open → in_progress' }] })
+    expect(card.actions).toMatchObject([{ type: 'Action.OpenUrl', url: `http://glitchbox.test/projects/${bed.project.slug}/reports/1` }])
+    expect((await deliveries('teams', id)).map((d) => [d.event, d.action, d.status, d.last_status_code])).toEqual([['bug_updated', 'post', 'succeeded', 202]])
+  })
+})
