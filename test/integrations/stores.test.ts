@@ -328,13 +328,13 @@ describe.each([
     return o
   }
 
-  it('retries a failed import after 1 and 5 minutes, then gives up until the next hour', async () => {
+  it('retries a failed import after 1, 5, 25 and 125 minutes like every outgoing call, then waits for the next hour', async () => {
     await connectStore()
     const o = outage()
     expect(enqueueStoreSyncs(bed.t.deps)).toBe(1)
     await bed.t.runner.drain()
     expect(o.lists).toBe(1)
-    for (const [minutes, lists] of [[0.9, 1], [0.2, 2], [4.9, 2], [0.2, 3], [500, 3]] as const) {
+    for (const [minutes, lists] of [[0.9, 1], [0.2, 2], [4.9, 2], [0.2, 3], [24.9, 3], [0.2, 4], [124.9, 4], [0.2, 5], [500, 5]] as const) {
       bed.t.clock.advance(minutes * 60_000)
       await bed.t.runner.drain()
       expect([minutes, o.lists]).toEqual([minutes, lists])

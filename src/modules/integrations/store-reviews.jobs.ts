@@ -21,7 +21,7 @@ export function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>):
     .where(and(inArray(integrations.provider, STORE_KEYS), eq(integrations.isActive, true), like(integrations.eventTypes, '%"reviews"%')))
     .all()
   deps.db.transaction((tx) => {
-    for (const r of rows) deps.jobs.enqueue(tx, { kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 3 })
+    for (const r of rows) deps.jobs.enqueue(tx, { kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 5 })
   })
   return rows.length
 }
@@ -46,7 +46,7 @@ export function storeSyncHandler(deps: AppDeps): JobHandler<{ integrationId: str
     kind: STORE_SYNC_KIND,
     // Token request plus up to MAX_PAGES pages, each within the provider timeout.
     timeoutMs: PROVIDER_TIMEOUT_MS * (MAX_PAGES + 2),
-    maxAttempts: 3,
+    maxAttempts: 5,
     async run({ integrationId }, ctx) {
       const row = deps.db.select().from(integrations).where(eq(integrations.id, integrationId)).get()
       if (!row || !row.eventTypes.includes('reviews')) return
