@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Account } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
@@ -63,7 +63,11 @@ const SUMMARY_VERSIONS = 10
 export function perfSummary(deps: Deps, projectId: string) {
   const seen = deps.db.select({ version: analyticsVersions.gameVersion, t: analyticsVersions.firstSeen }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all()
   const versions = ['', ...newestFirst(seen.map((v) => ({ version: v.version, firstSeen: v.t.getTime() }))).slice(0, SUMMARY_VERSIONS).map((v) => v.version)]
-  const rows = deps.db.select().from(analyticsPerfHistogram).where(and(eq(analyticsPerfHistogram.projectId, projectId), inArray(analyticsPerfHistogram.gameVersion, versions))).all()
+  const rows = deps.db
+    .select({ gameVersion: analyticsPerfHistogram.gameVersion, platform: analyticsPerfHistogram.platform, metric: analyticsPerfHistogram.metric, value: analyticsPerfHistogram.value, count: analyticsPerfHistogram.count })
+    .from(analyticsPerfHistogram)
+    .where(and(eq(analyticsPerfHistogram.projectId, projectId), inArray(analyticsPerfHistogram.gameVersion, versions)))
+    .all()
   const groups = new Map<string, { gameVersion: string; platform: string; byMetric: Map<string, Hist> }>()
   const scene = new Map<string, Hist>()
   for (const r of rows) {
@@ -80,7 +84,8 @@ export function perfSummary(deps: Deps, projectId: string) {
     g.byMetric.set(r.metric, h)
     groups.set(key, g)
   }
-  const samples = deps.db.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), isNull(perfSnapshots.reportId))).orderBy(desc(perfSnapshots.createdAt)).limit(SCENE_SAMPLES).all()
+  // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
+  const samples = deps.db.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(SCENE_SAMPLES).all()
   return {
     by_version_platform: [...groups.values()]
       .sort((a, b) => (a.gameVersion === b.gameVersion ? a.platform.localeCompare(b.platform) : b.gameVersion.localeCompare(a.gameVersion)))
