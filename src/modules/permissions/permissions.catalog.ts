@@ -41,7 +41,7 @@ export const PERMISSION_INFO: Record<PermissionKey, { name: string; description:
   'webhooks.manage': { name: 'Webhooks', description: 'Create and remove generic webhooks' },
   'team.invite': { name: 'Invite teammates', description: 'Invite people to the account and revoke invitations' },
   'team.permissions': { name: 'Edit permissions', description: 'Change the permissions of other members' },
-  'analytics.view': { name: 'Analytics', description: 'Read analytics, players and sessions' },
+  'analytics.view': { name: 'Analytics', description: 'Read analytics, players and sessions; keep notes on players and confirm or dismiss regressions' },
   'billing.manage': { name: 'Billing', description: 'Change the plan, payment methods and read invoices' },
 }
 
