@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { ANALYTICS_ROLLUP_JOB } from '../../src/modules/analytics/analytics.jobs'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { addSessions, rollUp, setup } from './analytics-helpers'
@@ -109,6 +110,16 @@ describe('crash groups (tier 2)', () => {
       ],
     })
     expect(res.body.data[1]).toMatchObject({ error_type: '', top_frame: '', count: 1, affected_players: 0 })
+  })
+
+  it('is kept by the queued rollup job', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
+    expect((await get('/crash-groups')).body.data).toEqual([])
+    t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
+    await t.runner.drain()
+    expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', top_frame: 'at Net.Send ()', count: 1 }])
   })
 
   it('is 403 on the free plan and 200 on pro', async () => {
