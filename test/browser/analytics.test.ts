@@ -43,4 +43,24 @@ describeBrowser('the release-health page in a browser', () => {
     expect(new URL(h.page.url()).searchParams.get('version')).toBe('2.0.0')
     await h.screenshot('analytics-release-health')
   })
+
+  it('shows the overview, and a player with their sessions, and saves notes on them', async () => {
+    await h.page.goto(`/projects/${slug}/analytics`)
+    await poll(() => h.page.getByText('Crash-free rate (%) and sessions per day').count()).toBeGreaterThan(0)
+    // 24 ended sessions, 6 crashed: 75.00%
+    await poll(() => h.page.getByText('75.00%').count()).toBeGreaterThan(0)
+    await h.screenshot('analytics-overview')
+
+    await h.page.getByRole('link', { name: 'Players' }).click()
+    await poll(() => h.page.getByRole('table', { name: /Players, page 1/ }).locator('tbody tr').count()).toBe(12)
+    await h.page.getByRole('searchbox', { name: 'Search players' }).fill('p11')
+    await poll(() => h.page.getByRole('table', { name: /Players, page 1/ }).locator('tbody tr').count()).toBe(1)
+    await h.page.getByRole('link', { name: 'p11' }).click()
+    await poll(() => h.page.getByRole('table', { name: 'Sessions, newest first' }).locator('tbody tr').count()).toBe(2)
+    await h.page.getByLabel('Notes').fill('Plays every evening')
+    await h.page.getByLabel('Sentiment').selectOption('positive')
+    await h.page.getByRole('button', { name: 'Save notes' }).click()
+    await poll(async () => (await h.api('GET', `/api/projects/${slug}/players/p11`, { token: me.token })).body.data).toMatchObject({ notes: 'Plays every evening', sentiment: 'positive' })
+    await h.screenshot('analytics-player')
+  })
 })
