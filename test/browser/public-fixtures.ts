@@ -13,3 +13,15 @@ export async function publicProject(h: BrowserHarness, name: string) {
   }
   return { me, slug, apiKey, call }
 }
+
+/**
+ * Waits until report `number` reads back: an SDK submit answered while the server is busy (the
+ * moment after it starts, on a loaded CI machine) is filed from the SDK inbox a moment later.
+ */
+export async function waitForReport(h: BrowserHarness, token: string, slug: string, number: number): Promise<void> {
+  const deadline = Date.now() + 15_000
+  while ((await h.api('GET', `/api/projects/${slug}/bugs/${number}`, { token })).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`report #${number} was not filed within 15 s`)
+    await Bun.sleep(100)
+  }
+}

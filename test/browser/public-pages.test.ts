@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type BrowserHarness, describeBrowser, startBrowser } from './harness'
-import { publicProject } from './public-fixtures'
+import { publicProject, waitForReport } from './public-fixtures'
 
 describeBrowser('public pages in a browser', () => {
   let h: BrowserHarness
@@ -16,6 +16,7 @@ describeBrowser('public pages in a browser', () => {
       body: { title: 'Door in the castle will not open', description: 'Pressing E does nothing', category: 'gameplay', reporter_email: 'pat@player.example' },
     })
     expect(filed.status).toBe(201)
+    await waitForReport(h, p.me.token, slug, 1)
     await call('POST', `/api/projects/${slug}/bugs/1/comments`, { body: 'Thanks, a fix is on the way', is_internal: false })
     await call('POST', `/api/projects/${slug}/bugs/1/comments`, { body: 'INTERNAL: the trigger volume is misplaced', is_internal: true })
     await call('PUT', `/api/projects/${slug}/tracker-settings`, { enabled: true, allow_upvotes: true, allow_search: true, show_categories: true, show_status_filter: true, page_title: 'Star Forge known issues' })
