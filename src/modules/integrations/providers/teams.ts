@@ -1,9 +1,6 @@
 import { badRequest } from '../../../http/errors'
-import { callProvider, checkedWebhookUrl, expectOk } from './provider-http'
-import { chatMessage, type ChatMessage } from './chat-message'
-import type { DeliveryInput, Provider, ProviderContext } from './provider.types'
-
-const NAME = 'Microsoft Teams'
+import type { ChatMessage } from './chat-message'
+import { webhookChatProvider } from './webhook-chat'
 
 /**
  * Hosts of Teams workflow webhooks (Power Automate's "when a Teams webhook request is received"):
@@ -29,27 +26,17 @@ export function teamsBody(m: ChatMessage) {
   return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] }
 }
 
-async function post(ctx: ProviderContext, m: ChatMessage) {
-  // A workflow webhook answers 202 Accepted; a refused call answers JSON `{error: {code, message}}`.
-  const a = expectOk(NAME, await callProvider(ctx, NAME, ctx.secret, { method: 'POST', body: JSON.stringify(teamsBody(m)) }, { userUrl: true }))
-  return { statusCode: a.status, response: a.text }
-}
-
-/** Microsoft Teams through a workflow webhook: each subscribed event as an Adaptive Card with a link to the report. */
-export const teams: Provider = {
+/** Microsoft Teams through a workflow webhook: each subscribed event as an Adaptive Card with a link to the report. A workflow answers 202; a refusal is JSON `{error: {code, message}}`. */
+export const teams = webhookChatProvider({
   key: 'teams',
-  name: NAME,
-  kind: 'chat',
-  events: ['bug_created', 'bug_updated', 'comment_added', 'digest'],
-  defaultEvents: ['bug_created', 'bug_updated'],
-  defaultMinPriority: 'low',
+  name: 'Microsoft Teams',
   credential: {
     label: 'Workflow webhook URL',
     help: 'In the Teams channel, open Workflows, pick "Send webhook alerts to a channel" (or "Post to a channel when a webhook request is received") and copy the URL it shows.',
     url: 'https://support.microsoft.com/office/create-incoming-webhooks-with-workflows-for-microsoft-teams-8ae491c7-0394-4861-ba59-055e33f75498',
   },
-  config: {},
-  async validate(ctx) {
+  body: teamsBody,
+  checkUrl(ctx) {
     let url: URL
     try {
       url = new URL(ctx.secret.trim())
@@ -62,13 +49,5 @@ export const teams: Provider = {
     if (!trusted && (url.protocol !== 'https:' || !isWorkflowHost(url.hostname.toLowerCase()))) {
       throw badRequest(`secret must be a Teams workflow webhook URL (https on ${WORKFLOW_HOSTS.map((h) => `*.${h}`).join(', ')}); connector URLs are retired`)
     }
-    await checkedWebhookUrl(ctx, ctx.secret)
-    return {}
   },
-  async test(ctx, project) {
-    await post(ctx, chatMessage({ event: 'test', action: 'post', payload: { project: { id: '', ...project }, at: 0 } }, ctx.deps.config.publicUrl))
-    return 'Test message posted to Microsoft Teams'
-  },
-  actionsFor: () => ['post'],
-  deliver: (ctx, input: DeliveryInput) => post(ctx, chatMessage(input, ctx.deps.config.publicUrl)),
-}
+})
