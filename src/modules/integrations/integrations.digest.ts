@@ -7,8 +7,8 @@ import { reports } from '../reports/reports.table'
 import { deliveryIdOf } from '../webhooks/webhooks.fanout'
 import { enqueueDelivery } from './integrations.delivery'
 import { integrations } from './integrations.table'
-import { reportUrl } from './providers/chat-message'
 import type { DeliveryPayload } from './providers/provider.types'
+import { reportPageUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>
 
@@ -32,7 +32,7 @@ function summaryOf(deps: Deps, project: { id: string; slug: string; name: string
   const total = byPriority.reduce((s, r) => s + r.n, 0)
   const lines = [
     `${total} new report${total === 1 ? '' : 's'} in the last 24 hours${total ? ` (${byPriority.map((r) => `${r.n} ${r.priority}`).join(', ')})` : ''}; ${open} open or in progress.`,
-    ...top.map((r) => `• #${r.number} [${r.priority}] ${r.title} — ${reportUrl(deps.config.publicUrl, project.slug, r.number)}`),
+    ...top.map((r) => `• #${r.number} [${r.priority}] ${r.title} — ${reportPageUrl(deps.config.publicUrl, project.slug, r.number)}`),
   ]
   return { title: `Daily digest for ${project.name}`, lines, link: `${deps.config.publicUrl}/projects/${project.slug}/reports` }
 }

@@ -1,6 +1,6 @@
 import type { Priority } from '../../reports/reports.table'
-import { reportUrl } from './chat-message'
 import type { DeliveryPayload } from './provider.types'
+import { reportPageUrl } from '../../reports/report-links'
 
 /** Statuses that end a report's incident: the incident is resolved (or the alert closed) with the report. */
 export const ENDING_STATUSES = ['resolved', 'closed', 'wont_fix']
@@ -22,7 +22,7 @@ export function incidentFacts(payload: DeliveryPayload, publicUrl: string) {
   return {
     summary: `[${payload.project.name}] #${r.report_number} ${r.title ?? ''}`.trim(),
     priority: (r.priority ?? 'medium') as Priority,
-    url: reportUrl(publicUrl, payload.project.slug, r.report_number),
+    url: reportPageUrl(publicUrl, payload.project.slug, Number(r.report_number)),
     details: {
       project: payload.project.name,
       report_number: r.report_number,

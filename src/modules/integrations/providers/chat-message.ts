@@ -1,4 +1,5 @@
 import type { DeliveryInput } from './provider.types'
+import { reportPageUrl } from '../../reports/report-links'
 
 /** A chat message in plain parts, rendered by each chat provider in its own format. */
 export interface ChatMessage {
@@ -12,15 +13,12 @@ export interface ChatMessage {
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s)
 
-/** The web app's page of a report: `{public_url}/projects/{slug}/reports/{number}`. */
-export const reportUrl = (publicUrl: string, slug: string, number: unknown) => `${publicUrl}/projects/${slug}/reports/${number}`
-
 /** What a chat post says about one event: the report, what changed or the comment, and a link to the report. */
 export function chatMessage(input: DeliveryInput, publicUrl: string): ChatMessage {
   const { payload } = input
   if (payload.summary) return { title: payload.summary.title, facts: [], text: payload.summary.lines.join('\n'), link: { label: 'Open Glitchbox', url: payload.summary.link } }
   const r = (payload.report ?? {}) as Record<string, any>
-  const link = { label: `Open report #${r.report_number}`, url: reportUrl(publicUrl, payload.project.slug, r.report_number) }
+  const link = { label: `Open report #${r.report_number}`, url: reportPageUrl(publicUrl, payload.project.slug, Number(r.report_number)) }
   const base: [string, string][] = [
     ['Priority', String(r.priority ?? '')],
     ['Status', String(r.status ?? '')],

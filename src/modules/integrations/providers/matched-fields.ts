@@ -1,6 +1,6 @@
-import { reportUrl } from './chat-message'
 import type { DeliveryPayload } from './provider.types'
 import { issueDescription, statusMapOf } from './tracker'
+import { reportPageUrl } from '../../reports/report-links'
 
 /**
  * Airtable, monday and Notion file a report into a table whose columns the studio chose: we fill the
@@ -32,7 +32,7 @@ export function fieldValues(payload: DeliveryPayload, publicUrl: string): Partia
     title: String(r.title ?? ''),
     description: issueDescription(payload, publicUrl),
     report_number: Number(r.report_number),
-    link: reportUrl(publicUrl, payload.project.slug, r.report_number),
+    link: reportPageUrl(publicUrl, payload.project.slug, Number(r.report_number)),
   }
   for (const k of ['status', 'priority', 'category', 'platform', 'game_version'] as const) {
     if (r[k] !== undefined && r[k] !== null && r[k] !== '') out[k] = String(r[k])

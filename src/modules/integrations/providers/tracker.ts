@@ -1,7 +1,7 @@
 import { badRequest } from '../../../http/errors'
 import { STATUSES } from '../../reports/reports.table'
-import { reportUrl } from './chat-message'
 import type { DeliveryPayload } from './provider.types'
+import { reportPageUrl } from '../../reports/report-links'
 
 /**
  * How issue trackers work here (linear.ts is the model for jira, clickup, asana, trello, airtable,
@@ -30,7 +30,7 @@ export function issueDescription(payload: DeliveryPayload, publicUrl: string): s
   const fields = ['priority', 'status', 'category', 'platform', 'game_version', 'error_type', 'occurrences', 'upvotes']
     .filter((k) => r[k] !== undefined && r[k] !== null && r[k] !== '')
     .map((k) => `- **${k}**: ${String(r[k])}`)
-  return [`${String(r.description ?? '')}`.slice(0, 20_000), '', ...fields, '', `[Open report #${r.report_number} in Glitchbox](${reportUrl(publicUrl, payload.project.slug, r.report_number)})`].join('\n')
+  return [`${String(r.description ?? '')}`.slice(0, 20_000), '', ...fields, '', `[Open report #${r.report_number} in Glitchbox](${reportPageUrl(publicUrl, payload.project.slug, Number(r.report_number))})`].join('\n')
 }
 
 /** `config.status_map`: our status → the tracker's state name; 400 naming the field for anything else. */
