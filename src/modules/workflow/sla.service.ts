@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
@@ -123,11 +123,20 @@ export function slaView(c: Clock | undefined, now: Date) {
   }
 }
 
-/** The clocks of many reports (a list page), by report id. */
-export function slaOfReports(db: DbOrTx, reportIds: string[], now: Date): Map<string, ReturnType<typeof slaView>> {
+const pageClocks = new WeakMap<Db, ReturnType<typeof preparePageClocks>>()
+const preparePageClocks = (db: Db) =>
+  db
+    .select()
+    .from(reportSla)
+    .where(sql`${reportSla.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
+    .prepare()
+
+/** The clocks of a list page's reports, by report id: one prepared statement (it runs for every list page). */
+export function slaOfReports(db: Db, reportIds: string[], now: Date): Map<string, ReturnType<typeof slaView>> {
   if (reportIds.length === 0) return new Map()
-  const rows = db.select().from(reportSla).where(inArray(reportSla.reportId, reportIds)).orderBy(asc(reportSla.reportId)).all()
-  return new Map(rows.map((r) => [r.reportId, slaView(r, now)]))
+  let st = pageClocks.get(db)
+  if (!st) pageClocks.set(db, (st = preparePageClocks(db)))
+  return new Map(st.all({ ids: JSON.stringify(reportIds) }).map((r) => [r.reportId, slaView(r, now)]))
 }
 
 /**
