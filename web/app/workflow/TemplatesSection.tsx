@@ -17,7 +17,7 @@ export function TemplatesSection({ slug }: { slug: string }) {
   return (
     <Section
       title="Report templates"
-      description="Starting points for reports your team files by hand: a title prefix, priority, category and a body to fill in."
+      description="Starting points for reports your team files by hand: a default priority and category and a body to fill in."
       actions={
         <Button variant="primary" reason={reason} onClick={() => setEditing('new')}>
           Add template
