@@ -23,6 +23,16 @@ export function pathOf(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q)
 }
 
+/** Whether a path's %-escapes decode to well-formed UTF-8 (`%FF`, `%zz` and lone surrogates such as `%ED%A0%80` do not). */
+function decodesCleanly(path: string): boolean {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Wraps a plain API result in the success envelope; Responses (files, CSV) and non-API routes (docs) pass through. */
 function envelope(request: Request, response: unknown) {
   if (response instanceof Response || response instanceof Blob) return response
@@ -50,6 +60,8 @@ export function httpPipeline(deps: AppDeps) {
       if (request.url.length > MAX_URL_LENGTH) throw new AppError(414, `request URL too long (max ${MAX_URL_LENGTH / 1024} KB)`)
       const apiPath = apiPathOf(pathOf(request.url))
       if (apiPath === null) return
+      // A path parameter that is not valid percent-encoded UTF-8 reaches handlers as null: refuse it here, once for every route.
+      if (apiPath.includes('%') && !decodesCleanly(apiPath)) throw new AppError(400, 'malformed percent-encoding in the request path')
       const budgets = budgetsFor(request.method, apiPath)
       if (budgets.length) {
         const decision = rateLimiter.hit(clientIp(request, server, config.trustProxy), budgets)
