@@ -2,7 +2,8 @@
 // Bun.serve + one prepared SQLite insert of the same report; event batches of 50 (also vs a bare
 // batch insert); 5 MB screenshot submits with the server's peak RSS and /health latency alongside.
 // Usage: bun scripts/bench/sdk-submit.ts   (BENCH_SECONDS=10 by default; ONLY=uploads runs the big-upload part
-// alone; ATTACH_MB=9 adds a 9 MB attachment to each of those bodies)
+// alone; ATTACH_MB=9 adds a 9 MB attachment to each of those bodies; BINARY=dist/glitchbox runs that part on the
+// compiled binary, BUN_ARGS='--smol' passes flags to bun from source)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -101,7 +102,8 @@ if (only !== 'uploads') {
 
 // 5 MB screenshots on a fresh server process (so its peak RSS is this run's): few connections, each
 // body is ~6.7 MB of JSON; /health is probed at the same time.
-const up = await startServer({ dataDir, env: serverEnv })
+// BINARY=dist/glitchbox measures the compiled binary (what a studio runs) instead of the server from source.
+const up = await startServer({ dataDir, env: serverEnv, binary: process.env.BINARY, bunArgs: process.env.BUN_ARGS?.split(' ') })
 // ATTACH_MB adds an attachment of that size (ATTACH_MB=9 makes each body ~19 MB of JSON).
 const attachMb = Number(process.env.ATTACH_MB ?? 0)
 const attachments = attachMb > 0 ? [{ filename: 'frame.png', mime_type: 'image/png', data: screenshotDataUrl(attachMb * 1024 * 1024).split(',')[1] }] : undefined

@@ -1,4 +1,4 @@
-import postcss, { type ChildNode, CssSyntaxError, type Root } from 'postcss'
+import type { ChildNode, Root } from 'postcss'
 
 /**
  * The safe subset of CSS a project may put on its public tracker page (`custom_css`). The page embeds
@@ -65,7 +65,12 @@ function problemInNode(node: ChildNode): string | null {
   }
 }
 
+// postcss (about 7 MB resident) is loaded on the first custom CSS a team saves, not by every server start.
+let postcssModule: typeof import('postcss') | undefined
+const loadPostcss = () => (postcssModule ??= require('postcss') as typeof import('postcss'))
+
 function parse(css: string): Root | string {
+  const { default: postcss, CssSyntaxError } = loadPostcss()
   try {
     return postcss.parse(css)
   } catch (err) {
