@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../db/client'
 import type { Clock } from '../lib/clock'
 import { DAY } from '../lib/clock'
@@ -59,6 +59,16 @@ export class JobQueue {
       const now = this.clock.now()
       stmt.run({ payload: input.payload, key: input.idempotencyKey ?? null, now, runAt: input.runAt ?? now })
     }
+  }
+
+  /** Lets the pending jobs with these idempotency keys run now (e.g. deliveries held while their target was paused). */
+  runNow(tx: DbOrTx, idempotencyKeys: string[]): void {
+    if (!idempotencyKeys.length) return
+    const now = this.clock.now()
+    tx.update(jobs)
+      .set({ runAt: now, updatedAt: now })
+      .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys)))
+      .run()
   }
 
   /** Deletes finished jobs older than `retainMs` (failed ones are kept for inspection). */

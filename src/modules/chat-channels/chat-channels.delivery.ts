@@ -1,8 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
-import { jobs } from '../../jobs/jobs.table'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
@@ -59,18 +58,13 @@ export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
 }
 
 /** Lets a resumed channel's held deliveries run now instead of at the end of their hold. */
-export function releaseHeld(deps: Pick<AppDeps, 'clock'>, tx: DbOrTx, channelId: string): void {
+export function releaseHeld(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, channelId: string): void {
   const pending = tx
     .select({ id: chatChannelDeliveries.id })
     .from(chatChannelDeliveries)
     .where(and(eq(chatChannelDeliveries.channelId, channelId), eq(chatChannelDeliveries.status, 'pending')))
     .all()
-  if (!pending.length) return
-  const now = deps.clock.now()
-  tx.update(jobs)
-    .set({ runAt: now, updatedAt: now })
-    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, pending.map((p) => jobKey(p.id)))))
-    .run()
+  deps.jobs.runNow(tx, pending.map((p) => jobKey(p.id)))
 }
 
 /**
@@ -103,7 +97,7 @@ export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
         status = answer.status
         response = answer.text
       } catch (err) {
-        failure = err instanceof ProviderError ? err : new ProviderError(err instanceof Error ? err.message : String(err))
+        failure = ProviderError.from(err)
         status = failure.statusCode
         response = failure.response
       }

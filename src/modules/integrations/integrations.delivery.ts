@@ -1,7 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
-import { jobs } from '../../jobs/jobs.table'
 import { defaultBackoff } from '../../jobs/jobs.runner'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { badRequest } from '../../http/errors'
@@ -37,18 +36,12 @@ export function enqueueDelivery(deps: Pick<AppDeps, 'jobs' | 'clock'>, tx: DbOrT
 }
 
 /** Lets a resumed connection's held deliveries run now instead of at the end of their hold. */
-export function releaseHeld(tx: DbOrTx, integrationId: string, now: Date): void {
-  const pending = tx
-    .select({ id: integrationDeliveries.id })
-    .from(integrationDeliveries)
-    .where(and(eq(integrationDeliveries.integrationId, integrationId), eq(integrationDeliveries.status, 'pending')))
-    .all()
+export function releaseHeld(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, integrationId: string, now: Date): void {
+  const held = and(eq(integrationDeliveries.integrationId, integrationId), eq(integrationDeliveries.status, 'pending'))
+  const pending = tx.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(held).all()
   if (!pending.length) return
-  tx.update(jobs)
-    .set({ runAt: now, updatedAt: now })
-    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, pending.map((p) => jobKey(p.id)))))
-    .run()
-  tx.update(integrationDeliveries).set({ nextAttemptAt: now }).where(and(eq(integrationDeliveries.integrationId, integrationId), eq(integrationDeliveries.status, 'pending'))).run()
+  deps.jobs.runNow(tx, pending.map((p) => jobKey(p.id)))
+  tx.update(integrationDeliveries).set({ nextAttemptAt: now }).where(held).run()
 }
 
 /** The provider context of a stored connection: its credential decrypted, its config. */
@@ -111,7 +104,7 @@ export function deliveryHandler(deps: AppDeps): JobHandler<{ deliveryId: string 
         const pc = await contextOf(deps, i, ctx.signal)
         result = await provider.deliver(pc, { event: d.event, action: d.action, payload: d.payload as unknown as DeliveryPayload }, linkOf(deps.db, i.id, d.reportId))
       } catch (err) {
-        failure = err instanceof ProviderError ? err : new ProviderError(err instanceof Error ? err.message : String(err))
+        failure = ProviderError.from(err)
       }
       const now = deps.clock.now()
       const last = ctx.attempt >= ctx.maxAttempts

@@ -118,7 +118,7 @@ function findIntegration(db: DbOrTx, projectId: string, providerKey: string, id:
 }
 
 /** Changes a connection; `is_active` pauses it or resumes it (releasing held retries). Audit entry names the changed fields. */
-export async function updateIntegration(deps: Deps, project: ProjectRef, plan: PlanKey, actorId: string, providerKey: string, id: string, body: UpdateIntegrationBody) {
+export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, project: ProjectRef, plan: PlanKey, actorId: string, providerKey: string, id: string, body: UpdateIntegrationBody) {
   const row = findIntegration(deps.db, project.id, providerKey, id)
   // Resuming needs the plan that carries the provider (an account may have moved down since).
   const p = providerOf(providerKey, body.is_active ? plan : undefined)
@@ -141,7 +141,7 @@ export async function updateIntegration(deps: Deps, project: ProjectRef, plan: P
   deps.db.transaction((tx) => {
     tx.update(integrations).set({ ...set, updatedAt: now }).where(eq(integrations.id, row.id)).run()
     if (body.is_active && !row.isActive) {
-      releaseHeld(tx, row.id, now)
+      releaseHeld(deps, tx, row.id, now)
       releaseHeldSyncs(tx, row.id, now)
     }
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })

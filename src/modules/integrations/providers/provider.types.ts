@@ -98,4 +98,9 @@ export class ProviderError extends Error {
   ) {
     super(message)
   }
+
+  /** Any failure of a provider call as a ProviderError (a network error or a bug keeps its message). */
+  static from(err: unknown): ProviderError {
+    return err instanceof ProviderError ? err : new ProviderError(err instanceof Error ? err.message : String(err))
+  }
 }
