@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
-import { eventNames, events, perfSnapshots, playSessions } from '../sdk/sdk.table'
+import { eventNames, events, perfSnapshots, players, playSessions } from '../sdk/sdk.table'
 import { rollupCursors } from '../workflow/workflow.table'
 import { isCrashReport, normalizeLogLine, sectionLines, topFrame } from './crash.normalize'
 import {
@@ -58,6 +58,15 @@ function prepare(db: Db) {
       })
       .prepare(),
     playerReport: db.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
+    // A player who files reports but never starts a session still has a player page (session_count 0).
+    reportingPlayer: db
+      .insert(players)
+      .values({ projectId: ph('projectId'), playerId: ph('playerId'), firstSeen: ph('at'), lastSeen: ph('at'), sessionCount: 0 })
+      .onConflictDoUpdate({
+        target: [players.projectId, players.playerId],
+        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
+      })
+      .prepare(),
     group: db
       .insert(analyticsCrashGroups)
       .values({ projectId: ph('projectId'), errorType: ph('errorType'), frame: ph('frame'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
@@ -135,7 +144,10 @@ function rollUpReport(st: Statements, r: ReportRow) {
   const crash = isCrashReport(r) ? 1 : 0
   st.daily.run({ projectId: r.projectId, day, gameVersion: r.gameVersion, platform: r.platform, crash })
   seeVersion(st, r.projectId, r.gameVersion, r.createdAt, r.playerId)
-  if (r.playerId) st.playerReport.run({ projectId: r.projectId, playerId: r.playerId, seq: r.seq })
+  if (r.playerId) {
+    st.playerReport.run({ projectId: r.projectId, playerId: r.playerId, seq: r.seq })
+    st.reportingPlayer.run({ projectId: r.projectId, playerId: r.playerId, at })
+  }
   if (crash) {
     const group = st.group.get({ projectId: r.projectId, errorType: r.errorType, frame: topFrame(r.description), title: r.title, number: r.reportNumber, at })!
     st.groupVersion.run({ groupId: group.id, gameVersion: r.gameVersion })
