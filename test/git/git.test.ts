@@ -225,10 +225,15 @@ describe('issues', () => {
     await t.runner.drain()
     expect(fake.hits.filter((h) => h.method === 'POST')).toHaveLength(1)
     expect((await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })).body.data.issue).toBeNull()
+    // The refusal shows on the connection until an attempt succeeds.
+    const failed = (await t.request('GET', git(), { token: owner.token })).body.data
+    expect(failed.last_auto_issue_error).toMatchObject({ report_number: report.reportNumber, at: t.clock.now().toISOString() })
+    expect(failed.last_auto_issue_error.message).toMatch(/GitHub/)
     t.clock.advance(MINUTE)
     await t.runner.drain()
     expect(fake.hits.filter((h) => h.method === 'POST')).toHaveLength(2)
     expect((await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })).body.data.issue).toMatchObject({ issue_number: 42, issue_title: 'Auto filed', created_by_glitchbox: true })
+    expect((await t.request('GET', git(), { token: owner.token })).body.data.last_auto_issue_error).toBeNull()
 
     await t.request('PATCH', git(), { token: owner.token, body: { auto_create_issues: false } })
     createReportIn(t, project)

@@ -7,6 +7,10 @@ export const GitConnection = z.object({
   repo_url: z.string().describe('Normalised web URL of the repository'),
   repo_path: z.string().describe('owner/name (GitHub) or group/…/name (GitLab)'),
   auto_create_issues: z.boolean().describe('Every new report files an issue (through the job table, retried)'),
+  last_auto_issue_error: z
+    .object({ message: z.string().describe("The provider's refusal or the network error"), report_number: z.number().int().nullable(), at: isoDate.nullable() })
+    .nullable()
+    .describe('The last failed attempt to file an issue automatically (each is retried after 1, 5, 25 and 125 minutes); null once one succeeds'),
   token_hint: z.string().describe('… and the last four characters; the token is stored encrypted and never returned'),
   created_at: isoDate,
   updated_at: isoDate,

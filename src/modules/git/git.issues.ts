@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
@@ -6,6 +6,7 @@ import type { JobHandler } from '../../jobs/jobs.types'
 import { conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
+import { ProviderError } from '../integrations/providers/provider.types'
 import { liveReportByNumber } from '../projects/project-reports'
 import { projects } from '../projects/projects.table'
 import { reportPageUrl } from '../reports/report-links'
@@ -139,10 +140,21 @@ export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }
       const c = deps.db.select().from(gitConnections).where(eq(gitConnections.projectId, report.projectId)).get()
       // Disconnected, or automatic issues turned off, since the report came in.
       if (!c || !c.autoCreateIssues) return
-      const { repo, token } = await repoOf(deps, c)
       const project = deps.db.select({ slug: projects.slug }).from(projects).where(eq(projects.id, report.projectId)).get()!
-      const issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }, ctx.signal)
-      saveLink(deps.db, report, c, issue, true, null, deps.clock.now())
+      let issue: Awaited<ReturnType<typeof createIssue>>
+      try {
+        const { repo, token } = await repoOf(deps, c)
+        issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }, ctx.signal)
+      } catch (err) {
+        // Kept on the connection, so the settings screen says why no issue appeared; the runner retries.
+        const message = ProviderError.from(err).message
+        deps.db.update(gitConnections).set({ autoErrorMessage: message, autoErrorReportNumber: report.reportNumber, autoErrorAt: deps.clock.now() }).where(eq(gitConnections.id, c.id)).run()
+        throw err
+      }
+      deps.db.transaction((tx) => {
+        saveLink(tx, report, c, issue, true, null, deps.clock.now())
+        tx.update(gitConnections).set({ autoErrorMessage: null, autoErrorReportNumber: null, autoErrorAt: null }).where(and(eq(gitConnections.id, c.id), isNotNull(gitConnections.autoErrorMessage))).run()
+      })
     },
   }
 }

@@ -27,6 +27,7 @@ function view(c: GitConnection) {
     repo_url: c.repoUrl,
     repo_path: c.repoPath,
     auto_create_issues: c.autoCreateIssues,
+    last_auto_issue_error: c.autoErrorMessage === null ? null : { message: c.autoErrorMessage, report_number: c.autoErrorReportNumber, at: c.autoErrorAt?.toISOString() ?? null },
     token_hint: c.tokenHint,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { bool, createdAt, updatedAt } from '../../db/columns'
+import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 
@@ -18,6 +18,10 @@ export const gitConnections = sqliteTable(
     tokenEnc: text('token_enc').notNull(),
     tokenHint: text('token_hint').notNull(),
     autoCreateIssues: bool('auto_create_issues').notNull().default(false),
+    /** The last failed attempt of an automatic issue (cleared by the next success), so the team sees why none appeared. */
+    autoErrorMessage: text('auto_error_message'),
+    autoErrorReportNumber: integer('auto_error_report_number'),
+    autoErrorAt: timestamp('auto_error_at'),
     createdBy: text('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
