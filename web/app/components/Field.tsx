@@ -27,6 +27,15 @@ export function Field({ label, hint, error, children }: FieldShell & { children:
   )
 }
 
+/** A form's failure message (e.g. the server's answer to a save), announced; nothing when there is none. */
+export function FormError({ error, style }: { error: string | null | undefined; style?: string }) {
+  return error ? (
+    <p class="form-error" role="alert" style={style}>
+      {error}
+    </p>
+  ) : null
+}
+
 type InputProps = FieldShell & Omit<InputHTMLAttributes<HTMLInputElement>, 'label' | 'value' | 'onChange'> & { value: string; onValue: (v: string) => void }
 
 /** A labelled text input (`type` email, password, url, number, color… as needed). */

@@ -1,5 +1,6 @@
 export { Button, ButtonLink } from './Button'
-export { Field, TextField, TextArea, Select, Checkbox, type Option } from './Field'
+export { Field, FormError, TextField, TextArea, Select, Checkbox, type Option } from './Field'
+export { useAction } from './use-action'
 export { Dialog, ConfirmDialog } from './Dialog'
 export { Spinner, Loading, EmptyState, ErrorState, Async, Badge } from './States'
 export { Toasts, toast } from './Toast'
