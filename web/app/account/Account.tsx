@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api/client'
+import { api } from '../api/client'
 import type { ChangePasswordBody, Me, ProfileBody, ProfileRole, Theme } from '../api/types'
 import { PROFILE_ROLES } from '../api/types'
-import { Button, ConfirmDialog, Page, Section, Select, Spinner, TextField, formatDate, toast } from '../components'
+import { Button, ConfirmDialog, FormError, Page, Section, Select, Spinner, TextField, formatDate, toast, useAction } from '../components'
 import { applyTheme, me, signOut } from '../session'
 import { changedFields } from '../settings/forms'
 import { NotificationPreferencesForm } from '../settings/Notifications'
@@ -35,36 +35,25 @@ const profileForm = (u: Me): ProfileForm => ({ display_name: u.display_name ?? '
 
 function Profile({ user }: { user: Me }) {
   const [form, setForm] = useState<ProfileForm>(() => profileForm(user))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const changes = changedFields(profileForm(user), form)
   const set = (k: keyof ProfileForm) => (v: string) => {
     setForm((f) => ({ ...f, [k]: v }))
     if (k === 'theme') applyTheme((v || null) as Theme | null)
   }
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const body: ProfileBody = {}
-      if (changes.display_name !== undefined) body.display_name = form.display_name.trim()
-      if (changes.avatar_url !== undefined) body.avatar_url = form.avatar_url.trim()
-      if (changes.theme !== undefined && form.theme) body.theme = form.theme as Theme
-      if (changes.role !== undefined && form.role) body.role = form.role as ProfileRole
-      await api.patch('/auth/profile', body)
-      me.value = await api.get<Me>('/auth/me')
-      applyTheme(me.value.theme)
-      toast('Profile saved')
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const body: ProfileBody = {}
+    if (changes.display_name !== undefined) body.display_name = form.display_name.trim()
+    if (changes.avatar_url !== undefined) body.avatar_url = form.avatar_url.trim()
+    if (changes.theme !== undefined && form.theme) body.theme = form.theme as Theme
+    if (changes.role !== undefined && form.role) body.role = form.role as ProfileRole
+    await api.patch('/auth/profile', body)
+    me.value = await api.get<Me>('/auth/me')
+    applyTheme(me.value.theme)
+    toast('Profile saved')
+  })
   return (
     <Section title="Profile" description="How teammates see you, and the dashboard's theme.">
-      <form class="stack" onSubmit={save}>
+      <form class="stack" onSubmit={onSubmit}>
         <div class="grid-2">
           <TextField label="Display name" maxLength={100} placeholder={user.name} value={form.display_name} onValue={set('display_name')} />
           <TextField label="Avatar URL" type="url" placeholder="https://" value={form.avatar_url} onValue={set('avatar_url')} />
@@ -81,11 +70,7 @@ function Profile({ user }: { user: Me }) {
             options={[{ value: '', label: 'Not set', disabled: Boolean(user.role) }, ...PROFILE_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
           />
         </div>
-        {error && (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div>
           <Button type="submit" variant="primary" busy={busy} disabled={Object.keys(changes).length === 0}>
             Save profile
@@ -99,34 +84,19 @@ function Profile({ user }: { user: Me }) {
 function ChangePassword() {
   const [current, setCurrent] = useState('')
   const [next, setNext] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const body: ChangePasswordBody = { current_password: current, new_password: next }
-      await api.post('/auth/change-password', body, { redirectOn401: false })
-      setCurrent('')
-      setNext('')
-      toast('Password changed')
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const body: ChangePasswordBody = { current_password: current, new_password: next }
+    await api.post('/auth/change-password', body, { redirectOn401: false })
+    setCurrent('')
+    setNext('')
+    toast('Password changed')
+  })
   return (
     <Section title="Password">
-      <form class="stack narrow" onSubmit={save}>
+      <form class="stack narrow" onSubmit={onSubmit}>
         <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
         <TextField label="New password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." value={next} onValue={setNext} />
-        {error && (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div>
           <Button type="submit" variant="primary" busy={busy} disabled={!current || next.length < 8}>
             Change password
@@ -138,11 +108,9 @@ function ChangePassword() {
 }
 
 function DataSection() {
-  const [exporting, setExporting] = useState(false)
   const [deleting, setDeleting] = useState(false)
-  const exportData = async () => {
-    setExporting(true)
-    try {
+  const exportData = useAction(
+    async () => {
       const data = await api.get<unknown>('/account/export')
       const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })
       const url = URL.createObjectURL(blob)
@@ -155,12 +123,9 @@ function DataSection() {
       a.remove()
       setTimeout(() => URL.revokeObjectURL(url), 1000)
       toast('Export downloaded')
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setExporting(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
     <Section title="Your data">
       <div class="stack">
@@ -168,7 +133,7 @@ function DataSection() {
           <p class="muted" style="margin:0">
             Download your profile, projects, reports and comments as JSON.
           </p>
-          <Button onClick={exportData} busy={exporting}>
+          <Button onClick={exportData.run} busy={exportData.busy}>
             Export my data
           </Button>
         </div>

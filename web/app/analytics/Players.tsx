@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, EmptyState, Section, Select, Table, TextArea, TextField, formatDate, toast } from '../components'
+import { Async, Button, EmptyState, Section, Select, Table, TextArea, TextField, formatDate, toast, useAction } from '../components'
 import { setQuery, type RouteProps } from '../router'
 import { AnalyticsFrame } from './AnalyticsFrame'
 import type { CustomersOverview, Player, PlayerBugs, PlayerList, PlayerSessions } from './types'
@@ -64,22 +64,16 @@ export function PlayersPage({ params, query }: RouteProps) {
 function NotesForm({ slug, player, onSaved }: { slug: string; player: Player; onSaved: () => void }) {
   const [notes, setNotes] = useState(player.notes)
   const [sentiment, setSentiment] = useState(player.sentiment ?? '')
-  const [busy, setBusy] = useState(false)
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    try {
+  const { busy, onSubmit } = useAction(
+    async () => {
       await api.patch(projectPath(slug, `/players/${encodeURIComponent(player.player_id)}`), { notes, sentiment: sentiment || null })
       toast('Player notes saved')
       onSaved()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
-    <form onSubmit={save}>
+    <form onSubmit={onSubmit}>
       <TextArea label="Notes" value={notes} onValue={setNotes} />
       <Select
         label="Sentiment"

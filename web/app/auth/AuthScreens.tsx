@@ -1,46 +1,18 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, ApiError, messageOf } from '../api/client'
+import { api, ApiError } from '../api/client'
 import type { Session, SignupBody } from '../api/types'
-import { Button, TextField } from '../components'
+import { Button, FormError, TextField, useAction } from '../components'
 import { buildUrl, navigate, type RouteProps } from '../router'
 import { loadServerInfo, loadSession } from '../session'
 import { SocialSignIn } from './SocialSignIn'
 import { safeNext } from './next'
-
-/** A form's submit state: busy flag, error message and a runner that catches `ApiError`s. */
-function useSubmit() {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const run = (fn: () => Promise<void>) => async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { busy, error, run }
-}
-
-function FormError({ error }: { error: string | null }) {
-  return error ? (
-    <p class="form-error" role="alert">
-      {error}
-    </p>
-  ) : null
-}
 
 /** `/login`: email and password, and Google or Apple when the server is configured for them. */
 export function Login({ query }: RouteProps) {
   useEffect(() => void loadServerInfo(), [])
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const { busy, error, run } = useSubmit()
-  const submit = run(async () => {
+  const { busy, error, onSubmit } = useAction(async () => {
     await api.post<Session>('/auth/login', { email, password }, { redirectOn401: false })
     await loadSession()
     navigate(safeNext(query.next), { replace: true })
@@ -50,7 +22,7 @@ export function Login({ query }: RouteProps) {
       <h1>Sign in</h1>
       {query.reset === '1' && <p class="notice" role="status">Your password was changed: sign in with the new one.</p>}
       <SocialSignIn onSignedIn={async () => (await loadSession(), navigate(safeNext(query.next), { replace: true }))} />
-      <form onSubmit={submit} class="stack" noValidate>
+      <form onSubmit={onSubmit} class="stack" noValidate>
         <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
         <TextField label="Password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
         <FormError error={error} />
@@ -74,9 +46,8 @@ export function Signup({ query }: RouteProps) {
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const { busy, error, run } = useSubmit()
   const short = password.length > 0 && password.length < 8
-  const submit = run(async () => {
+  const { busy, error, onSubmit } = useAction(async () => {
     const body: SignupBody = { email, password, ...(name.trim() ? { name: name.trim() } : {}) }
     await api.post<Session>('/auth/signup', body, { redirectOn401: false })
     await loadSession()
@@ -86,7 +57,7 @@ export function Signup({ query }: RouteProps) {
     <>
       <h1>Create your account</h1>
       <SocialSignIn onSignedIn={async () => (await loadSession(), navigate(safeNext(query.next), { replace: true }))} />
-      <form onSubmit={submit} class="stack" noValidate>
+      <form onSubmit={onSubmit} class="stack" noValidate>
         <TextField label="Name" autoComplete="name" maxLength={100} value={name} onValue={setName} hint="Shown to your teammates. Optional." />
         <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
         <TextField
@@ -118,8 +89,7 @@ export function Signup({ query }: RouteProps) {
 export function ForgotPassword() {
   const [email, setEmail] = useState('')
   const [sent, setSent] = useState(false)
-  const { busy, error, run } = useSubmit()
-  const submit = run(async () => {
+  const { busy, error, onSubmit } = useAction(async () => {
     await api.post('/auth/forgot-password', { email }, { redirectOn401: false })
     setSent(true)
   })
@@ -131,7 +101,7 @@ export function ForgotPassword() {
           If an account exists for <strong>{email}</strong>, we sent it a link to choose a new password. The link works for one hour.
         </p>
       ) : (
-        <form onSubmit={submit} class="stack" noValidate>
+        <form onSubmit={onSubmit} class="stack" noValidate>
           <p class="muted">Enter the email address of your account and we will send you a link to choose a new password.</p>
           <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
           <FormError error={error} />
@@ -151,10 +121,9 @@ export function ForgotPassword() {
 export function ResetPassword({ query }: RouteProps) {
   const [password, setPassword] = useState('')
   const [again, setAgain] = useState('')
-  const { busy, error, run } = useSubmit()
   const token = query.token ?? ''
   const mismatch = again.length > 0 && again !== password
-  const submit = run(async () => {
+  const { busy, error, onSubmit } = useAction(async () => {
     if (password.length < 8) throw new ApiError(400, 'The password must be at least 8 characters')
     if (password !== again) throw new ApiError(400, 'The two passwords differ')
     await api.post('/auth/reset-password', { token, new_password: password }, { redirectOn401: false })
@@ -164,9 +133,7 @@ export function ResetPassword({ query }: RouteProps) {
     return (
       <>
         <h1>Reset your password</h1>
-        <p class="form-error" role="alert">
-          This link has no reset token. Ask for a new link.
-        </p>
+        <FormError error="This link has no reset token. Ask for a new link." />
         <p class="auth-links">
           <a href="/forgot-password">Ask for a new link</a>
         </p>
@@ -176,7 +143,7 @@ export function ResetPassword({ query }: RouteProps) {
   return (
     <>
       <h1>Choose a new password</h1>
-      <form onSubmit={submit} class="stack" noValidate>
+      <form onSubmit={onSubmit} class="stack" noValidate>
         <TextField label="New password" type="password" autoComplete="new-password" required minLength={8} value={password} onValue={setPassword} hint="At least 8 characters." />
         <TextField label="Repeat the new password" type="password" autoComplete="new-password" required value={again} onValue={setAgain} error={mismatch ? 'The two passwords differ' : null} />
         <FormError error={error} />

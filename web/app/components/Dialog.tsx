@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useId, useRef, useState } from 'preact/hooks'
 import { Button } from './Button'
+import { useAction } from './use-action'
 
 /**
  * A modal dialog on the native <dialog> element: `showModal()` makes the rest of the page inert (the focus stays
@@ -73,8 +74,10 @@ export function ConfirmDialog({
   onClose: () => void
 }) {
   const [text, setText] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, setError, run } = useAction(async () => {
+    await onConfirm()
+    onClose()
+  })
   const inputId = useId()
   useEffect(() => {
     if (open) {
@@ -83,18 +86,6 @@ export function ConfirmDialog({
     }
   }, [open])
   const ready = !typed || text === typed
-  const run = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await onConfirm()
-      onClose()
-    } catch (err) {
-      setError((err as Error).message)
-    } finally {
-      setBusy(false)
-    }
-  }
   return (
     <Dialog
       open={open}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, Section, Table, TextField, toast } from '../components'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, Section, Table, TextField, toast, useAction } from '../components'
 import { eventLabel } from './helpers'
 import type { ChatChannel, ChatChannelTest } from './types'
 
@@ -107,27 +107,16 @@ function AddChannel({ base, name, onClose, onAdded }: { base: string; name: stri
   const [url, setUrl] = useState('')
   const [channel, setChannel] = useState('')
   const [events, setEvents] = useState<string[]>(['bug_created', 'bug_updated'])
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await api.post(base, { webhook_url: url.trim(), ...(channel.trim() && { channel_name: channel.trim() }), event_types: events })
-      toast(`${name} channel added`)
-      onAdded()
-      onClose()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    await api.post(base, { webhook_url: url.trim(), ...(channel.trim() && { channel_name: channel.trim() }), event_types: events })
+    toast(`${name} channel added`)
+    onAdded()
+    onClose()
+  })
   const formId = `add-${name.toLowerCase()}-channel`
   return (
     <Dialog open title={`Add ${name} channel`} onClose={onClose} footer={<><Button onClick={onClose}>Cancel</Button><Button variant="primary" type="submit" form={formId} busy={busy} disabled={!url.trim() || events.length === 0}>Add channel</Button></>}>
-      <form id={formId} class="stack" onSubmit={submit}>
+      <form id={formId} class="stack" onSubmit={onSubmit}>
         <TextField label="Webhook URL" type="password" autoComplete="off" hint={`The ${name} incoming webhook URL; it is a credential, stored encrypted.`} value={url} onValue={setUrl} required />
         <TextField label="Channel name" hint="Optional, as it is shown here." value={channel} onValue={setChannel} maxLength={100} />
         <fieldset class="stack">

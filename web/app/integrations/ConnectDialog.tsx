@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
-import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast } from '../components'
+import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast, useAction } from '../components'
 import { connectBody, eventLabel, fieldChoices, fieldLabel, formFromConnection, initialForm, isOptionalField, PRIORITIES, targetField, updateBody, type ConnectForm } from './helpers'
-import type { Connection, ProviderView, Target } from './types'
+import type { Connection, CreateIntegrationBody, ProviderView, Target, UpdateIntegrationBody } from './types'
 
 /**
  * The connect form of one provider: credential (password field), config fields, target picker, events, minimum
@@ -13,9 +13,18 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
   const [targets, setTargets] = useState<Target[] | null>(null)
   const [targetsError, setTargetsError] = useState<string | null>(null)
   const [loadingTargets, setLoadingTargets] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const [keyFile, setKeyFile] = useState<string | null>(null)
+  const { busy, error, setError, run } = useAction(async (p: ProviderView, body: CreateIntegrationBody | UpdateIntegrationBody) => {
+    if (connection) {
+      const r = await api.patch<{ message: string }>(projectPath(slug, `/integrations/${p.key}/${encodeURIComponent(connection.id)}`), body)
+      toast(r.message)
+    } else {
+      await api.post(projectPath(slug, `/integrations/${p.key}`), body)
+      toast(`${p.name} connected`)
+    }
+    onCreated()
+    onClose()
+  })
   useEffect(() => {
     setKeyFile(null)
     setForm(provider ? (connection ? formFromConnection(provider, connection) : initialForm(provider)) : null)
@@ -46,7 +55,7 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
     }
   }
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault()
     setError(null)
     let body
@@ -61,22 +70,7 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
       onClose()
       return
     }
-    setBusy(true)
-    try {
-      if (connection) {
-        const r = await api.patch<{ message: string }>(projectPath(slug, `/integrations/${p.key}/${encodeURIComponent(connection.id)}`), body)
-        toast(r.message)
-      } else {
-        await api.post(projectPath(slug, `/integrations/${p.key}`), body)
-        toast(`${p.name} connected`)
-      }
-      onCreated()
-      onClose()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
+    void run(p, body)
   }
 
   const formId = connection ? `edit-${connection.id}` : `connect-${p.key}`

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Button, Checkbox, ConfirmDialog, ErrorState, Section, Select, Spinner, TextField, toast } from '../components'
+import { Button, Checkbox, ConfirmDialog, ErrorState, Section, Select, Spinner, TextField, toast, useAction } from '../components'
 import type { GitConnection, GitIssue } from './types'
 
 /** The project's GitHub or GitLab repository: connect, automatic issues toggle, token replacement, issue search, disconnect. */
@@ -27,24 +27,13 @@ function ConnectGit({ base, reason, onConnected }: { base: string; reason?: stri
   const [repoUrl, setRepoUrl] = useState('')
   const [token, setToken] = useState('')
   const [auto, setAuto] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await api.post(base, { provider, repo_url: repoUrl.trim(), access_token: token.trim(), auto_create_issues: auto })
-      toast('Repository connected')
-      onConnected()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    await api.post(base, { provider, repo_url: repoUrl.trim(), access_token: token.trim(), auto_create_issues: auto })
+    toast('Repository connected')
+    onConnected()
+  })
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={onSubmit}>
       <p class="muted">No repository connected.</p>
       <Select label="Git provider" value={provider} onValue={(v) => setProvider(v as 'github' | 'gitlab')} options={[{ value: 'github', label: 'GitHub' }, { value: 'gitlab', label: 'GitLab' }]} disabled={Boolean(reason)} />
       <TextField label="Repository URL" type="url" placeholder={provider === 'github' ? 'https://github.com/studio/game' : 'https://gitlab.com/studio/game'} value={repoUrl} onValue={setRepoUrl} required disabled={Boolean(reason)} />
@@ -127,29 +116,24 @@ function Connected({ base, conn, reason, onChange }: { base: string; conn: GitCo
 
 function IssueSearch({ base }: { base: string }) {
   const [q, setQ] = useState('')
-  const [state, setState] = useState<{ busy: boolean; error?: string; issues?: GitIssue[] }>({ busy: false })
-  const search = async (e: Event) => {
-    e.preventDefault()
-    setState({ busy: true })
-    try {
-      setState({ busy: false, issues: await api.get<GitIssue[]>(`${base}/issues`, { query: { q: q.trim() } }) })
-    } catch (err) {
-      setState({ busy: false, error: messageOf(err) })
-    }
-  }
+  const [issues, setIssues] = useState<GitIssue[]>()
+  const { busy, error, onSubmit } = useAction(async () => {
+    setIssues(undefined)
+    setIssues(await api.get<GitIssue[]>(`${base}/issues`, { query: { q: q.trim() } }))
+  })
   return (
     <div class="stack">
-      <form class="row" role="search" onSubmit={search}>
+      <form class="row" role="search" onSubmit={onSubmit}>
         <TextField label="Search issues" type="search" value={q} onValue={setQ} />
-        <Button type="submit" busy={state.busy}>
+        <Button type="submit" busy={busy}>
           Search
         </Button>
       </form>
-      {state.error && <p class="field-error" role="alert">{state.error}</p>}
-      {state.issues && state.issues.length === 0 && <p class="muted">No matching issue.</p>}
-      {state.issues && state.issues.length > 0 && (
+      {error && <p class="field-error" role="alert">{error}</p>}
+      {issues && issues.length === 0 && <p class="muted">No matching issue.</p>}
+      {issues && issues.length > 0 && (
         <ul aria-label="Matching issues">
-          {state.issues.map((i) => (
+          {issues.map((i) => (
             <li key={i.issue_number}>
               <a href={i.issue_url} target="_blank" rel="noopener noreferrer">
                 #{i.issue_number} {i.issue_title}

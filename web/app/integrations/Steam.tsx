@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { type Resource, useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Async, Badge, Button, ButtonLink, Chart, Checkbox, ConfirmDialog, EmptyState, ErrorState, Page, Section, Spinner, TextField, formatDate, toast } from '../components'
+import { Async, Badge, Button, ButtonLink, Chart, Checkbox, ConfirmDialog, EmptyState, ErrorState, Page, Section, Spinner, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { percent } from './helpers'
@@ -13,34 +13,23 @@ export function SteamSection({ slug, reason }: { slug: string; reason?: string }
   const base = projectPath(slug, '/steam')
   const steam = useApi<SteamConnection>(base)
   const [appId, setAppId] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const [removing, setRemoving] = useState(false)
   const err = steam.error.value
-  const connect = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await api.post(base, { app_id: appId.trim() })
-      toast('Steam app connected: the first import is queued')
-      await steam.reload()
-    } catch (e2) {
-      setError(messageOf(e2))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const connect = useAction(async () => {
+    await api.post(base, { app_id: appId.trim() })
+    toast('Steam app connected: the first import is queued')
+    await steam.reload()
+  })
   let body
   if (err && err.status !== 404) body = <ErrorState title="Could not load Steam" message={err.message} onRetry={() => void steam.reload()} />
   else if (err?.status === 404)
     body = (
-      <form class="row" onSubmit={connect}>
+      <form class="row" onSubmit={connect.onSubmit}>
         <TextField label="Steam app id" inputMode="numeric" pattern="[0-9]*" hint="The number in the game's store URL (store.steampowered.com/app/…)." value={appId} onValue={setAppId} disabled={Boolean(reason)} required />
-        <Button type="submit" variant="primary" busy={busy} reason={reason} disabled={!appId.trim()}>
+        <Button type="submit" variant="primary" busy={connect.busy} reason={reason} disabled={!appId.trim()}>
           Connect Steam app
         </Button>
-        {error && <p class="field-error" role="alert">{error}</p>}
+        {connect.error && <p class="field-error" role="alert">{connect.error}</p>}
       </form>
     )
   else if (!steam.data.value) body = <Spinner />
@@ -93,21 +82,16 @@ export function SteamSection({ slug, reason }: { slug: string; reason?: string }
 }
 
 function SyncButton({ base, reason, onDone }: { base: string; reason?: string; onDone: () => void }) {
-  const [busy, setBusy] = useState(false)
-  const sync = async () => {
-    setBusy(true)
-    try {
+  const { busy, run } = useAction(
+    async () => {
       const r = await api.post<{ fetched: number; new: number }>(`${base}/sync`)
       toast(`Imported: ${r.fetched} fetched, ${r.new} new`)
       onDone()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
-    <Button onClick={sync} busy={busy} reason={reason}>
+    <Button onClick={run} busy={busy} reason={reason}>
       Sync now
     </Button>
   )

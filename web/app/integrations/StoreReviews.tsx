@@ -1,9 +1,9 @@
 import './integrations.css'
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Async, Badge, Button, ButtonLink, EmptyState, Page, Section, Select, TextArea, formatDate, toast } from '../components'
+import { Async, Badge, Button, ButtonLink, EmptyState, Page, Section, Select, TextArea, formatDate, toast, useAction } from '../components'
 import { setQuery, type RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { replyLimit } from './helpers'
@@ -73,25 +73,14 @@ function ReviewItem({ slug, review: r, reason, onReplied }: { slug: string; revi
   const existing = r.reply?.body ?? null
   const [open, setOpen] = useState(false)
   const [text, setText] = useState(existing ?? '')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const limit = replyLimit(r.provider)
   const over = limit !== undefined && text.length > limit
-  const send = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const res = await api.post<Message>(projectPath(slug, `/store-reviews/${encodeURIComponent(r.id)}/reply`), { body: text.trim() })
-      toast(res.message)
-      setOpen(false)
-      onReplied()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const res = await api.post<Message>(projectPath(slug, `/store-reviews/${encodeURIComponent(r.id)}/reply`), { body: text.trim() })
+    toast(res.message)
+    setOpen(false)
+    onReplied()
+  })
   const who = r.author ?? 'A player'
   return (
     <li class="entry">
@@ -115,7 +104,7 @@ function ReviewItem({ slug, review: r, reason, onReplied }: { slug: string; revi
         </div>
       )}
       {open ? (
-        <form class="stack" onSubmit={send}>
+        <form class="stack" onSubmit={onSubmit}>
           <TextArea label={`Reply to ${who}`} value={text} onValue={setText} rows={3} hint={limit ? `${text.length} / ${limit} characters` : `${text.length} characters`} error={over ? `${storeName(r.provider)} allows ${limit} characters` : error} />
           <div class="row">
             <Button type="submit" variant="primary" busy={busy} disabled={!text.trim() || over}>

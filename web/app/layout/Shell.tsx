@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, messageOf } from '../api/client'
-import { Button, toast } from '../components'
+import { api } from '../api/client'
+import { Button, toast, useAction } from '../components'
 import { billingConfigured, can, me, projects, signOut } from '../session'
 import { currentPath, Link, navigate } from '../router'
 
@@ -138,25 +138,20 @@ function UserMenu() {
 /** Shown until the email address is verified, with a resend button. */
 function VerifyBanner() {
   const user = me.value
-  const [busy, setBusy] = useState(false)
-  if (!user || user.email_verified) return null
-  const resend = async () => {
-    setBusy(true)
-    try {
+  const resend = useAction(
+    async () => {
       const r = await api.post<{ message: string }>('/auth/resend-verification')
       toast(r.message)
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
+  if (!user || user.email_verified) return null
   return (
     <div class="banner" role="region" aria-label="Email verification">
       <span>
         Please verify your email address <strong>{user.email}</strong>: we sent you a link.
       </span>
-      <Button size="sm" busy={busy} onClick={resend}>
+      <Button size="sm" busy={resend.busy} onClick={resend.run}>
         Resend verification email
       </Button>
     </div>

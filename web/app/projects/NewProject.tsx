@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api/client'
+import { api } from '../api/client'
 import type { CreatedProject, CreateProjectBody } from '../api/types'
-import { Button, Page, TextArea, TextField } from '../components'
+import { Button, FormError, Page, TextArea, TextField, useAction } from '../components'
 import { navigate } from '../router'
 import { loadProjects } from '../session'
 
@@ -11,38 +11,23 @@ export function NewProject() {
   const [slug, setSlug] = useState('')
   const [description, setDescription] = useState('')
   const [website, setWebsite] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const body: CreateProjectBody = { name: name.trim() }
-      if (slug.trim()) body.slug = slug.trim()
-      if (description.trim()) body.description = description.trim()
-      if (website.trim()) body.website_url = website.trim()
-      const created = await api.post<CreatedProject>('/projects', body)
-      await loadProjects().catch(() => undefined)
-      navigate(`/projects/${encodeURIComponent(created.slug)}/setup`)
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const body: CreateProjectBody = { name: name.trim() }
+    if (slug.trim()) body.slug = slug.trim()
+    if (description.trim()) body.description = description.trim()
+    if (website.trim()) body.website_url = website.trim()
+    const created = await api.post<CreatedProject>('/projects', body)
+    await loadProjects().catch(() => undefined)
+    navigate(`/projects/${encodeURIComponent(created.slug)}/setup`)
+  })
   return (
     <Page title="New project">
-      <form class="card stack narrow" onSubmit={submit} noValidate>
+      <form class="card stack narrow" onSubmit={onSubmit} noValidate>
         <TextField label="Project name" required maxLength={150} value={name} onValue={setName} />
         <TextField label="Slug" maxLength={60} value={slug} onValue={setSlug} hint="Optional: used in URLs. Default: the name in lowercase with hyphens (a short prefix is added)." />
         <TextArea label="Description" rows={3} value={description} onValue={setDescription} />
         <TextField label="Website" type="url" placeholder="https://" value={website} onValue={setWebsite} />
-        {error && (
-          <p class="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div class="row">
           <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>
             Create project

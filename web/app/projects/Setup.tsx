@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { ProjectDetail, SetupStatus, TestReport } from '../api/types'
-import { Async, Button, CodeBlock, CopyButton, Page, Section, Tabs, formatDate, toast } from '../components'
+import { Async, Button, CodeBlock, CopyButton, Page, Section, Tabs, formatDate, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { curlSubmit, httpSubmit, sdkConfig, widgetTag } from './snippets'
@@ -28,7 +28,6 @@ function SetupView({ project }: { project: ProjectDetail }) {
   const slug = project.slug
   const status = useApi<SetupStatus>(projectPath(slug, '/setup-status'))
   const origin = window.location.origin
-  const [sending, setSending] = useState(false)
   const [snippet, setSnippet] = useState('curl')
   const s = status.data.value
   const done = s ? s.has_reports && s.sdk_connected : false
@@ -40,18 +39,14 @@ function SetupView({ project }: { project: ProjectDetail }) {
     return () => clearInterval(t)
   }, [done])
 
-  const sendTest = async () => {
-    setSending(true)
-    try {
+  const sendTest = useAction(
+    async () => {
       const r = await api.post<TestReport>(projectPath(slug, '/send-test-report'))
       toast(`Test report #${r.report_number} filed`)
       await status.reload()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setSending(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
 
   const steps = [
     { key: 'key', title: 'Copy the SDK key', done: true, body: <KeyLine apiKey={project.api_key} /> },
@@ -104,7 +99,7 @@ function SetupView({ project }: { project: ProjectDetail }) {
             {s?.has_reports && !s.reports_from_sdk && ' No report has come from the SDK yet.'}
           </p>
           <div class="row">
-            <Button variant="primary" busy={sending} onClick={sendTest} reason={deniedReason('bugs.create')}>
+            <Button variant="primary" busy={sendTest.busy} onClick={sendTest.run} reason={deniedReason('bugs.create')}>
               Send test report
             </Button>
             {s?.has_reports && <a href={`/projects/${encodeURIComponent(slug)}/reports`}>Open the report list</a>}

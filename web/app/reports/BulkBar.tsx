@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks'
-import { messageOf } from '../api/client'
 import type { Member } from '../api/types'
-import { Button, ConfirmDialog, Select, toast } from '../components'
+import { Button, ConfirmDialog, Select, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { BulkUpdateBody } from './report-types'
 import { usePermissions } from './project-lookups'
@@ -17,7 +16,6 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
   const [category, setCategory] = useState('')
   const [assignee, setAssignee] = useState('')
   const [visibility, setVisibility] = useState('')
-  const [busy, setBusy] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const body: BulkUpdateBody = { bug_numbers: selected }
   if (status) body.status = status as BulkUpdateBody['status']
@@ -26,19 +24,15 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
   if (assignee) body.assigned_to = assignee === 'unassigned' ? '' : assignee
   if (visibility) body.is_private = visibility === 'private'
   const changes = Object.keys(body).length - 1
-  const apply = async () => {
-    setBusy(true)
-    try {
+  const { busy, run: apply } = useAction(
+    async () => {
       const { updated } = await reportsApi.bulkUpdate(slug, body)
       toast(`${updated} report${updated === 1 ? '' : 's'} updated`)
       for (const reset of [setStatus, setPriority, setCategory, setAssignee, setVisibility]) reset('')
       onDone()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   const n = selected.length
   return (
     <section class="bulk-bar card" aria-label="Bulk actions">

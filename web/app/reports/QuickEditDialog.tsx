@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { messageOf } from '../api/client'
 import type { Member } from '../api/types'
-import { Button, Dialog, Select, toast } from '../components'
+import { Button, Dialog, Select, toast, useAction } from '../components'
 import { STATUS_OPTIONS } from './report-enums'
 import type { Label } from './report-types'
 import { reportsApi } from './reports-api'
@@ -29,8 +28,13 @@ export function QuickEditDialog({
   onDone: () => void
 }) {
   const [value, setValue] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, setError, run } = useAction(async () => {
+    if (mode === 'label') for (const n of targets) await reportsApi.addLabel(slug, n, value)
+    else await reportsApi.bulkUpdate(slug, mode === 'status' ? { bug_numbers: targets, status: value as never } : { bug_numbers: targets, assigned_to: value === 'unassigned' ? '' : value })
+    toast(`${targets.length} report${targets.length === 1 ? '' : 's'} updated`)
+    onDone()
+    onClose()
+  })
   useEffect(() => {
     setValue('')
     setError(null)
@@ -41,21 +45,8 @@ export function QuickEditDialog({
       : mode === 'assign'
         ? [{ value: 'unassigned', label: 'Unassigned' }, ...(members ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))]
         : (labels ?? []).map((l) => ({ value: l.id, label: l.name }))
-  const apply = async () => {
-    if (!mode || !value) return
-    setBusy(true)
-    setError(null)
-    try {
-      if (mode === 'label') for (const n of targets) await reportsApi.addLabel(slug, n, value)
-      else await reportsApi.bulkUpdate(slug, mode === 'status' ? { bug_numbers: targets, status: value as never } : { bug_numbers: targets, assigned_to: value === 'unassigned' ? '' : value })
-      toast(`${targets.length} report${targets.length === 1 ? '' : 's'} updated`)
-      onDone()
-      onClose()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
+  const apply = () => {
+    if (mode && value) void run()
   }
   const which = targets.length === 1 ? `report #${targets[0]}` : `${targets.length} selected reports`
   return (

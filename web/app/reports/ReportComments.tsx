@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks'
-import { messageOf } from '../api/client'
-import { Badge, Button, Checkbox, EmptyState, formatDate, TextArea, toast } from '../components'
+import { Badge, Button, Checkbox, EmptyState, formatDate, TextArea, toast, useAction } from '../components'
 import { Linkified } from './Linkified'
 import type { ReportComment } from './report-types'
 import { usePermissions } from './project-lookups'
@@ -10,24 +9,14 @@ import { reportsApi } from './reports-api'
 export function ReportComments({ slug, number, comments, onAdded }: { slug: string; number: number; comments: ReportComment[]; onAdded: () => void }) {
   const [body, setBody] = useState('')
   const [internal, setInternal] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const reason = usePermissions(slug).reason('comments.create')
-  const submit = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await reportsApi.comment(slug, number, { body, is_internal: internal })
-      setBody('')
-      setInternal(false)
-      toast(internal ? 'Internal comment added' : 'Comment added')
-      onAdded()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, run } = useAction(async () => {
+    await reportsApi.comment(slug, number, { body, is_internal: internal })
+    setBody('')
+    setInternal(false)
+    toast(internal ? 'Internal comment added' : 'Comment added')
+    onAdded()
+  })
   return (
     <section class="card report-comments">
       <h2>Comments ({comments.length})</h2>
@@ -58,7 +47,7 @@ export function ReportComments({ slug, number, comments, onAdded }: { slug: stri
           class="stack"
           onSubmit={(e) => {
             e.preventDefault()
-            if (body.trim()) void submit()
+            if (body.trim()) void run()
           }}
         >
           <TextArea label="Comment" value={body} onValue={setBody} rows={4} maxLength={20_000} error={error} hint="Plain text; links become clickable." />

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks'
-import { messageOf } from '../api/client'
-import { Button, Select, TextField, toast } from '../components'
+import { Button, Select, TextField, toast, useAction } from '../components'
 import type { Label, ReportLabel } from './report-types'
 import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
@@ -23,22 +22,15 @@ export function ReportLabels({
   const [pick, setPick] = useState('')
   const [name, setName] = useState('')
   const [color, setColor] = useState('#2E5BFF')
-  const [busy, setBusy] = useState(false)
   const reason = usePermissions(slug).reason('labels.manage')
-  const run = async (work: () => Promise<unknown>, done: string, created = false) => {
-    setBusy(true)
-    try {
+  const { busy, run } = useAction(
+    async (work: () => Promise<unknown>, done: string, created?: boolean) => {
       await work()
       toast(done)
       onChanged(created)
-      return true
-    } catch (err) {
-      toast(messageOf(err), 'error')
-      return false
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   const available = (all ?? []).filter((l) => !current.some((c) => c.id === l.id))
   return (
     <section class="card report-labels">

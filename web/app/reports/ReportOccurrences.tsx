@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { messageOf } from '../api/client'
 import { createResource } from '../api/resource'
-import { Async, Button, EmptyState, formatDate, toast } from '../components'
+import { Async, Button, EmptyState, formatDate, toast, useAction } from '../components'
 import { navigate } from '../router'
 import { reportHref } from './list-query'
 import { usePermissions } from './project-lookups'
@@ -11,28 +10,23 @@ import { reportsApi } from './reports-api'
 export function ReportOccurrences({ slug, number, count, onSplit }: { slug: string; number: number; count: number; onSplit: () => void }) {
   const [page, setPage] = useState(1)
   const [chosen, setChosen] = useState<Set<string>>(new Set())
-  const [busy, setBusy] = useState(false)
   const occurrences = useMemo(() => createResource((signal) => reportsApi.occurrences(slug, number, page, signal)), [slug, number, page])
   useEffect(() => {
     setChosen(new Set())
     void occurrences.reload()
   }, [occurrences])
   const reason = usePermissions(slug).reason('bugs.edit')
-  const split = async () => {
-    setBusy(true)
-    try {
+  const { busy, run: split } = useAction(
+    async () => {
       const created = await reportsApi.split(slug, number, [...chosen])
       toast(`${chosen.size} occurrence${chosen.size === 1 ? '' : 's'} moved to report #${created.report_number}`)
       setChosen(new Set())
       onSplit()
       void occurrences.reload()
       navigate(reportHref(slug, created.report_number))
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
     <section class="card report-occurrences">
       <h2>Occurrences ({count})</h2>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { ChangelogEntry, CreateEntryBody } from '../api/types'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, Section, TextArea, TextField, formatDate, toast } from '../components'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, TextArea, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { SettingsFrame } from './SettingsFrame'
@@ -13,22 +13,17 @@ export function ChangelogSettings({ params }: RouteProps) {
   const entries = useApi<ChangelogEntry[]>(projectPath(slug, '/changelog/all'))
   const [editing, setEditing] = useState<ChangelogEntry | 'new' | null>(null)
   const [deleting, setDeleting] = useState<ChangelogEntry | null>(null)
-  const [generating, setGenerating] = useState(false)
   const reason = deniedReason('project.settings')
 
-  const generate = async () => {
-    setGenerating(true)
-    try {
+  const generate = useAction(
+    async () => {
       const entry = await api.post<ChangelogEntry>(projectPath(slug, '/changelog/auto-generate'))
       toast('Draft created from recently resolved reports')
       await entries.reload()
       setEditing(entry)
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setGenerating(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   const publish = async (e: ChangelogEntry, publish: boolean) => {
     try {
       await api.patch(projectPath(slug, `/changelog/${encodeURIComponent(e.id)}`), { publish })
@@ -50,7 +45,7 @@ export function ChangelogSettings({ params }: RouteProps) {
         }
         actions={
           <>
-            <Button onClick={generate} busy={generating} reason={reason}>
+            <Button onClick={generate.run} busy={generate.busy} reason={reason}>
               Auto-generate draft
             </Button>
             <Button variant="primary" onClick={() => setEditing('new')} reason={reason}>
@@ -130,35 +125,20 @@ function EntryForm({ slug, entry, onSaved, onCancel }: { slug: string; entry: Ch
   const [version, setVersion] = useState(entry?.version ?? '')
   const [body, setBody] = useState(entry?.body ?? '')
   const [publish, setPublish] = useState(Boolean(entry?.published_at))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
+  const { busy, error, onSubmit } = useAction(async () => {
     const payload: CreateEntryBody = { title: title.trim(), body, version: version.trim(), publish }
-    try {
-      if (entry) await api.patch(projectPath(slug, `/changelog/${encodeURIComponent(entry.id)}`), payload)
-      else await api.post(projectPath(slug, '/changelog'), payload)
-      toast(publish ? 'Entry saved and published' : 'Draft saved')
-      onSaved()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+    if (entry) await api.patch(projectPath(slug, `/changelog/${encodeURIComponent(entry.id)}`), payload)
+    else await api.post(projectPath(slug, '/changelog'), payload)
+    toast(publish ? 'Entry saved and published' : 'Draft saved')
+    onSaved()
+  })
   return (
-    <form onSubmit={save} class="stack">
+    <form onSubmit={onSubmit} class="stack">
       <TextField label="Entry title" required maxLength={200} value={title} onValue={setTitle} />
       <TextField label="Version" maxLength={50} placeholder="1.2.0" value={version} onValue={setVersion} />
       <TextArea label="Body (Markdown)" rows={12} class="mono" value={body} onValue={setBody} />
       <Checkbox label="Published" hint="Unchecked: a draft only the team sees." checked={publish} onChecked={setPublish} />
-      {error && (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy} disabled={!title.trim()}>

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { ProjectDetail, RotatedKey, UpdateProjectBody } from '../api/types'
-import { Async, Button, Checkbox, ConfirmDialog, CopyButton, Section, TextArea, TextField, toast } from '../components'
+import { Async, Button, Checkbox, ConfirmDialog, CopyButton, FormError, Section, TextArea, TextField, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason, loadProjects, me } from '../session'
 import { changedFields } from './forms'
@@ -34,8 +34,6 @@ export function GeneralSettings({ params }: RouteProps) {
 
 function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: () => void }) {
   const [form, setForm] = useState<Form>(() => formOf(project))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const [apiKey, setApiKey] = useState(project.api_key)
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null)
   useEffect(() => setForm(formOf(project)), [project])
@@ -47,25 +45,16 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
   const mayDelete = user?.account?.role === 'owner' || project.created_by === user?.id
   const slug = project.slug
 
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await api.patch(projectPath(slug), changes)
-      toast('Project settings saved')
-      await loadProjects().catch(() => undefined)
-      onSaved()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    await api.patch(projectPath(slug), changes)
+    toast('Project settings saved')
+    await loadProjects().catch(() => undefined)
+    onSaved()
+  })
 
   return (
     <>
-      <form onSubmit={save}>
+      <form onSubmit={onSubmit}>
         <Section title="Project" description="Name, description and links shown on the dashboard and the public pages.">
           <fieldset disabled={Boolean(reason)} class="stack" style="border:0;padding:0">
             {reason && <p class="muted">{reason}</p>}
@@ -87,11 +76,7 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
             <Checkbox label="Capture errors in the editor" checked={form.capture_editor_errors} onChecked={set('capture_editor_errors')} />
             <Checkbox label="Capture warnings" checked={form.capture_warnings} onChecked={set('capture_warnings')} />
           </fieldset>
-          {error && (
-            <p class="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <div class="row" style="margin-top:1rem">
             <Button type="submit" variant="primary" busy={busy} disabled={!dirty} reason={reason}>
               Save changes

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import type { Account, Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from '../api/types'
 import { useApi } from '../api/resource'
-import { Button, Checkbox, Select, TextArea, TextField, toast } from '../components'
+import { Button, Checkbox, Select, TextArea, TextField, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { ColorField, SettingsForm } from './SettingsForm'
@@ -165,30 +165,24 @@ function WidgetSection({ slug }: { slug: string }) {
 }
 
 function BackgroundUpload({ slug, locked, onUploaded }: { slug: string; locked?: string; onUploaded: () => void }) {
-  const [busy, setBusy] = useState(false)
   const [file, setFile] = useState<File | null>(null)
   const reason = deniedReason('project.settings') ?? locked
-  const upload = async () => {
-    if (!file) return
-    setBusy(true)
-    try {
+  const { busy, run } = useAction(
+    async (image: File) => {
       const form = new FormData()
-      form.set('file', file)
+      form.set('file', image)
       await api.post(projectPath(slug, '/widget-settings/background'), form)
       toast('Background image uploaded')
       onUploaded()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
     <div class="field">
       <label for="widget-bg-file">Upload a background image</label>
       <div class="row">
         <input id="widget-bg-file" type="file" accept="image/*" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
-        <Button size="sm" onClick={upload} busy={busy} disabled={!file} reason={reason}>
+        <Button size="sm" onClick={() => file && run(file)} busy={busy} disabled={!file} reason={reason}>
           Upload
         </Button>
       </div>

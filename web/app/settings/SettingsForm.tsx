@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useId, useState } from 'preact/hooks'
-import { api, messageOf } from '../api/client'
+import { api } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, Section, toast } from '../components'
+import { Async, Button, FormError, Section, toast, useAction } from '../components'
 import type { PermissionKey } from '../api/types'
 import { deniedReason } from '../session'
 import { changedFields, toColorInput } from './forms'
@@ -62,38 +62,23 @@ function Editor<T extends Record<string, unknown>>({
   onSaved: (v: T) => void
 }) {
   const [form, setForm] = useState<T>(value)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   useEffect(() => setForm(value), [value])
   const reason = (permission ? deniedReason(permission) : undefined) ?? lockedReason
   const changes = changedFields(value, form)
   const dirty = Object.keys(changes).length > 0
   const set = <K extends keyof T>(k: K, v: T[K]) => setForm((f) => ({ ...f, [k]: v }))
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const saved = await api[method]<T | { message: string }>(path, changes)
-      onSaved(saved && typeof saved === 'object' && !('message' in saved && Object.keys(saved).length === 1) ? (saved as T) : form)
-      toast(savedMessage)
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const saved = await api[method]<T | { message: string }>(path, changes)
+    onSaved(saved && typeof saved === 'object' && !('message' in saved && Object.keys(saved).length === 1) ? (saved as T) : form)
+    toast(savedMessage)
+  })
   return (
-    <form onSubmit={save} class="stack">
+    <form onSubmit={onSubmit} class="stack">
       {reason && <p class="muted">{reason}</p>}
       <fieldset disabled={Boolean(reason)} class="stack" style="border:0;padding:0">
         {fields(form, set)}
       </fieldset>
-      {error && (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="row">
         <Button type="submit" variant="primary" busy={busy} disabled={!dirty} reason={reason}>
           Save

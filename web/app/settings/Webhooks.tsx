@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { CreateWebhookBody, Webhook, WebhookDelivery, WebhookTestResult } from '../api/types'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, Section, Table, TextField, formatDate, toast } from '../components'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, Table, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { parseEvents } from './forms'
@@ -137,27 +137,16 @@ function CreateWebhook({ slug, onDone, onCancel }: { slug: string; onDone: () =>
   const [name, setName] = useState('')
   const [secret, setSecret] = useState('')
   const [events, setEvents] = useState<string[]>(EVENTS.map((e) => e.key))
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const body: CreateWebhookBody = { url: url.trim(), event_types: events.join(',') }
-      if (name.trim()) body.name = name.trim()
-      if (secret) body.secret = secret
-      await api.post(projectPath(slug, '/webhooks/generic'), body)
-      toast('Webhook added')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const body: CreateWebhookBody = { url: url.trim(), event_types: events.join(',') }
+    if (name.trim()) body.name = name.trim()
+    if (secret) body.secret = secret
+    await api.post(projectPath(slug, '/webhooks/generic'), body)
+    toast('Webhook added')
+    onDone()
+  })
   return (
-    <form onSubmit={submit} class="stack">
+    <form onSubmit={onSubmit} class="stack">
       <TextField label="Payload URL" type="url" required placeholder="https://example.com/hooks/glitchbox" value={url} onValue={setUrl} />
       <TextField label="Webhook name" maxLength={100} placeholder="Webhook" value={name} onValue={setName} />
       <TextField label="Signing secret" value={secret} onValue={setSecret} hint="Optional. With a secret every delivery carries X-Glitchbox-Signature: sha256=<HMAC of the body>." autoComplete="off" />
@@ -167,11 +156,7 @@ function CreateWebhook({ slug, onDone, onCancel }: { slug: string; onDone: () =>
           <Checkbox key={ev.key} label={ev.label} checked={events.includes(ev.key)} onChecked={(on) => setEvents(on ? EVENTS.map((x) => x.key).filter((k) => k === ev.key || events.includes(k)) : events.filter((k) => k !== ev.key))} />
         ))}
       </fieldset>
-      {error && (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy} disabled={!url.trim() || events.length === 0}>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Account, AccountRole, CreatedInvite, Invitation, Member, MemberPermissions, PermissionCatalog, PermissionMap } from '../api/types'
-import { Async, Badge, Button, Checkbox, CodeBlock, ConfirmDialog, Dialog, EmptyState, Page, Section, Select, Spinner, Table, TextField, UsageBar, formatDate, toast } from '../components'
+import { Async, Badge, Button, Checkbox, CodeBlock, ConfirmDialog, Dialog, EmptyState, FormError, Page, Section, Select, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
 import { can, deniedReason, loadPermissions, me } from '../session'
 import { inviteLink, overridesFor, permissionsEditable } from './matrix'
 
@@ -149,24 +149,18 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
 
 function AccountName({ account, onSaved }: { account: Account; onSaved: () => void }) {
   const [name, setName] = useState(account.name)
-  const [busy, setBusy] = useState(false)
   const mayRename = account.your_role === 'owner' || account.your_role === 'admin'
-  const save = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    try {
+  const { busy, onSubmit } = useAction(
+    async () => {
       await api.patch('/account', { name: name.trim() })
       toast('Account renamed')
       onSaved()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
     <Section title="Account" description={<>Plan: {account.plan.name}. Your role: {account.your_role}.</>}>
-      <form class="row" onSubmit={save} style="align-items:flex-end">
+      <form class="row" onSubmit={onSubmit} style="align-items:flex-end">
         <div style="flex:1;min-width:14rem">
           <TextField label="Account name" maxLength={100} value={name} onValue={setName} disabled={!mayRename} />
         </div>
@@ -181,29 +175,18 @@ function AccountName({ account, onSaved }: { account: Account; onSaved: () => vo
 function Invitations({ account, onChanged, onRevoke }: { account: Account; onChanged: () => void; onRevoke: (i: Invitation) => void }) {
   const [email, setEmail] = useState('')
   const [role, setRole] = useState('member')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const [created, setCreated] = useState<CreatedInvite | null>(null)
   const reason = deniedReason('team.invite')
-  const invite = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const inv = await api.post<CreatedInvite>('/account/invites', { email: email.trim(), role })
-      setCreated(inv)
-      setEmail('')
-      toast(`Invitation sent to ${inv.email}`)
-      onChanged()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const inv = await api.post<CreatedInvite>('/account/invites', { email: email.trim(), role })
+    setCreated(inv)
+    setEmail('')
+    toast(`Invitation sent to ${inv.email}`)
+    onChanged()
+  })
   return (
     <Section title="Invitations" description="Invitations are emailed and expire after 7 days. Each pending invitation takes a seat.">
-      <form class="row" onSubmit={invite} style="align-items:flex-end">
+      <form class="row" onSubmit={onSubmit} style="align-items:flex-end">
         <div style="flex:2;min-width:14rem">
           <TextField label="Email to invite" type="email" required value={email} onValue={setEmail} disabled={Boolean(reason)} />
         </div>
@@ -214,11 +197,7 @@ function Invitations({ account, onChanged, onRevoke }: { account: Account; onCha
           Send invitation
         </Button>
       </form>
-      {error && (
-        <p class="form-error" role="alert" style="margin-top:0.75rem">
-          {error}
-        </p>
-      )}
+      <FormError error={error} style="margin-top:0.75rem" />
       {created && (
         <div class="stack" style="margin-top:0.75rem">
           <p class="small muted">You can also send this link to {created.email} yourself:</p>
@@ -268,37 +247,16 @@ function PermissionMatrix({ member, onDone }: { member: Member; onDone: () => vo
 
 function MatrixForm({ member, catalog, current, onDone }: { member: Member; catalog: PermissionCatalog; current: MemberPermissions; onDone: () => void }) {
   const [wanted, setWanted] = useState<PermissionMap>(current.permissions)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const role = current.role as AccountRole
   const defaults = catalog.role_defaults[role] ?? {}
   const path = `/account/members/${encodeURIComponent(member.user_id)}/permissions`
-  const save = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await api.put(path, { permissions: overridesFor(wanted, defaults), reset: true })
-      toast('Permissions saved')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-  const reset = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await api.delete(path)
-      toast('Permissions reset to the role defaults')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  // Saving and resetting share one busy flag and one message: both end the dialog.
+  const { busy, error, run } = useAction(async (reset: boolean) => {
+    if (reset) await api.delete(path)
+    else await api.put(path, { permissions: overridesFor(wanted, defaults), reset: true })
+    toast(reset ? 'Permissions reset to the role defaults' : 'Permissions saved')
+    onDone()
+  })
   return (
     <div class="stack">
       <p class="muted">
@@ -326,16 +284,12 @@ function MatrixForm({ member, catalog, current, onDone }: { member: Member; cata
           </fieldset>
         ))}
       </div>
-      {error && (
-        <p class="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
-        <Button onClick={reset} busy={busy}>
+        <Button onClick={() => run(true)} busy={busy}>
           Reset to role defaults
         </Button>
-        <Button variant="primary" onClick={save} busy={busy}>
+        <Button variant="primary" onClick={() => run(false)} busy={busy}>
           Save permissions
         </Button>
       </div>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, ConfirmDialog, Dialog, EmptyState, Section, Select, Table, TextField, formatDate, toast } from '../components'
+import { Async, Badge, Button, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextField, formatDate, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import { ALERT_METRICS, type AlertBody, type AlertRule } from './types'
 
@@ -83,29 +83,18 @@ function AlertForm({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [metric, setMetric] = useState<string>('new_crash_reports')
   const [threshold, setThreshold] = useState('10')
   const [hours, setHours] = useState('1')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const body: AlertBody = { metric: metric as AlertBody['metric'], threshold: Number(threshold), window_hours: Number(hours) }
-      await api.post(projectPath(slug, '/alerts'), body)
-      toast('Alert added')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const body: AlertBody = { metric: metric as AlertBody['metric'], threshold: Number(threshold), window_hours: Number(hours) }
+    await api.post(projectPath(slug, '/alerts'), body)
+    toast('Alert added')
+    onDone()
+  })
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={onSubmit}>
       <Select label="Metric" value={metric} onValue={setMetric} options={ALERT_METRICS.map((m) => ({ value: m.value, label: m.label }))} />
       <TextField label="Threshold" type="number" min={0} step="any" required value={threshold} onValue={setThreshold} />
       <TextField label="Window (hours)" type="number" min={1} max={720} required value={hours} onValue={setHours} />
-      {error && <p class="form-error" role="alert">{error}</p>}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button type="submit" variant="primary" busy={busy}>Add alert</Button>
       </div>

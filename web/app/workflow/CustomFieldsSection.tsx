@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, Section, Select, Table, TextField, toast } from '../components'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextField, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import { type CreateCustomFieldBody, type CustomField, FIELD_TYPES } from './types'
 
@@ -65,32 +65,21 @@ function FieldForm({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [type, setType] = useState<string>('text')
   const [options, setOptions] = useState('')
   const [required, setRequired] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const selectType = type === 'select' || type === 'multiselect'
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
+  const { busy, error, onSubmit } = useAction(async () => {
     const body: CreateCustomFieldBody = { name: name.trim(), field_type: type as CreateCustomFieldBody['field_type'], is_required: required }
     if (selectType) body.options = options.split(',').map((o) => o.trim()).filter(Boolean)
-    try {
-      await api.post(projectPath(slug, '/custom-fields'), body)
-      toast('Field added')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+    await api.post(projectPath(slug, '/custom-fields'), body)
+    toast('Field added')
+    onDone()
+  })
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={onSubmit}>
       <TextField label="Field name" required maxLength={100} value={name} onValue={setName} />
       <Select label="Field type" value={type} onValue={setType} options={FIELD_TYPES.map((t) => ({ value: t, label: t }))} />
       {selectType && <TextField label="Options" required value={options} onValue={setOptions} hint="Separated by commas, e.g. beta, release candidate, release" />}
       <Checkbox label="Required on reports the team files" checked={required} onChecked={setRequired} />
-      {error && <p class="form-error" role="alert">{error}</p>}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>Add field</Button>
       </div>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Section, Select, TextField, toast } from '../components'
+import { Async, Badge, Button, FormError, Section, Select, TextField, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import type { Dependency } from './types'
 
@@ -10,28 +10,17 @@ export function DependenciesPanel({ slug, number, onChange }: { slug: string; nu
   const list = useApi<Dependency[]>(projectPath(slug, `/bugs/${number}/dependencies`))
   const [related, setRelated] = useState('')
   const [relationship, setRelationship] = useState<'blocks' | 'blocked_by'>('blocked_by')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const reason = deniedReason('bugs.edit')
   const changed = async () => {
     await list.reload()
     onChange?.()
   }
-  const add = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      await api.post(projectPath(slug, `/bugs/${number}/dependencies`), { related_number: Number(related.replace(/^#/, '')), relationship })
-      setRelated('')
-      toast('Dependency added')
-      await changed()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const add = useAction(async () => {
+    await api.post(projectPath(slug, `/bugs/${number}/dependencies`), { related_number: Number(related.replace(/^#/, '')), relationship })
+    setRelated('')
+    toast('Dependency added')
+    await changed()
+  })
   const remove = async (d: Dependency) => {
     try {
       await api.delete(projectPath(slug, `/dependencies/${encodeURIComponent(d.id)}`))
@@ -60,13 +49,13 @@ export function DependenciesPanel({ slug, number, onChange }: { slug: string; nu
         )}
       </Async>
       {!reason && (
-        <form class="row" onSubmit={add} aria-label="Add a dependency">
+        <form class="row" onSubmit={add.onSubmit} aria-label="Add a dependency">
           <Select label="This report" value={relationship} onValue={(v) => setRelationship(v as typeof relationship)} options={[{ value: 'blocked_by', label: 'is blocked by' }, { value: 'blocks', label: 'blocks' }]} />
           <TextField label="Report number" inputMode="numeric" pattern="#?[0-9]+" required placeholder="#12" value={related} onValue={setRelated} />
-          <Button type="submit" busy={busy} disabled={!related.trim()}>Add dependency</Button>
+          <Button type="submit" busy={add.busy} disabled={!related.trim()}>Add dependency</Button>
         </form>
       )}
-      {error && <p class="form-error" role="alert">{error}</p>}
+      <FormError error={add.error} />
     </Section>
   )
 }

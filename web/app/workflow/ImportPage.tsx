@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, EmptyState, Page, Section, Table, formatDate, toast } from '../components'
+import { Async, Button, EmptyState, FormError, Page, Section, Table, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import type { ImportedReport, ImportResult } from './types'
@@ -12,27 +12,19 @@ export function ImportPage({ params }: RouteProps) {
   const imported = useApi<ImportedReport[]>(projectPath(slug, '/imports'))
   const [file, setFile] = useState<File | null>(null)
   const [result, setResult] = useState<ImportResult | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const reason = deniedReason('bugs.create')
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    if (!file) return
-    setBusy(true)
-    setError(null)
+  const { busy, error, run } = useAction(async (upload: File) => {
     setResult(null)
-    try {
-      const text = await file.text()
-      const json = file.name.toLowerCase().endsWith('.json')
-      const r = await api.post<ImportResult>(projectPath(slug, '/import'), json ? JSON.parse(text) : new Blob([text], { type: 'text/csv' }))
-      setResult(r)
-      toast(`${r.created} report${r.created === 1 ? '' : 's'} imported`)
-      await imported.reload()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
+    const text = await upload.text()
+    const json = upload.name.toLowerCase().endsWith('.json')
+    const r = await api.post<ImportResult>(projectPath(slug, '/import'), json ? JSON.parse(text) : new Blob([text], { type: 'text/csv' }))
+    setResult(r)
+    toast(`${r.created} report${r.created === 1 ? '' : 's'} imported`)
+    await imported.reload()
+  })
+  const submit = (e: Event) => {
+    e.preventDefault()
+    if (file) void run(file)
   }
   return (
     <Page title="Import reports">
@@ -44,7 +36,7 @@ export function ImportPage({ params }: RouteProps) {
           </label>
           <Button type="submit" variant="primary" busy={busy} reason={reason} disabled={!file}>Import</Button>
         </form>
-        {error && <p class="form-error" role="alert">{error}</p>}
+        <FormError error={error} />
         {result && (
           <div role="status">
             <p>

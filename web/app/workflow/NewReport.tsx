@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Button, Page, Select, TextArea, TextField, toast } from '../components'
+import { Button, FormError, Page, Select, TextArea, TextField, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS } from '../reports/report-enums'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason } from '../session'
@@ -20,8 +20,6 @@ export function NewReport({ params }: RouteProps) {
   const [category, setCategory] = useState('other')
   const [steps, setSteps] = useState('')
   const [custom, setCustom] = useState<Record<string, unknown>>({})
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const reason = deniedReason('bugs.create')
 
   const apply = (id: string) => {
@@ -32,25 +30,16 @@ export function NewReport({ params }: RouteProps) {
     if (t.category) setCategory(t.category)
     if (t.body_template) setDescription(t.body_template)
   }
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      const custom_fields = Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)))
-      const made = await api.post<{ report_number: number }>(projectPath(slug, '/bugs'), { title: title.trim(), description, priority, category, steps_to_reproduce: steps || undefined, custom_fields })
-      toast(`Report #${made.report_number} filed`)
-      navigate(`/projects/${encodeURIComponent(slug)}/reports/${made.report_number}`)
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, onSubmit } = useAction(async () => {
+    const custom_fields = Object.fromEntries(Object.entries(custom).filter(([, v]) => v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)))
+    const made = await api.post<{ report_number: number }>(projectPath(slug, '/bugs'), { title: title.trim(), description, priority, category, steps_to_reproduce: steps || undefined, custom_fields })
+    toast(`Report #${made.report_number} filed`)
+    navigate(`/projects/${encodeURIComponent(slug)}/reports/${made.report_number}`)
+  })
   const templateOptions = [{ value: '', label: 'No template' }, ...(templates.data.value ?? []).map((t) => ({ value: t.id, label: t.name }))]
   return (
     <Page title="New report">
-      <form class="card stack" onSubmit={submit}>
+      <form class="card stack" onSubmit={onSubmit}>
         {(templates.data.value?.length ?? 0) > 0 && <Select label="Template" value={template} onValue={apply} options={templateOptions} />}
         <TextField label="Title" required maxLength={300} value={title} onValue={setTitle} />
         <TextArea label="Description" required rows={8} maxLength={50000} value={description} onValue={setDescription} />
@@ -62,7 +51,7 @@ export function NewReport({ params }: RouteProps) {
         {(fields.data.value ?? []).map((f) => (
           <CustomFieldInput key={f.id} field={f} value={custom[f.id] ?? null} onValue={(v) => setCustom((c) => ({ ...c, [f.id]: v }))} />
         ))}
-        {error && <p class="form-error" role="alert">{error}</p>}
+        <FormError error={error} />
         <div class="row" style="justify-content:flex-end">
           <Button type="submit" variant="primary" busy={busy} reason={reason} disabled={!title.trim() || !description.trim()}>File report</Button>
         </div>

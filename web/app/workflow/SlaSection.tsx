@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, Section, TextField, toast } from '../components'
+import { Async, Button, FormError, Section, TextField, toast, useAction } from '../components'
 import { PRIORITY_OPTIONS } from '../reports/report-enums'
 import { deniedReason } from '../session'
 import type { SlaBody, SlaRules } from './types'
@@ -12,8 +12,11 @@ type Row = { response: string; resolve: string }
 export function SlaSection({ slug }: { slug: string }) {
   const sla = useApi<SlaRules>(projectPath(slug, '/sla'))
   const [rows, setRows] = useState<Record<string, Row>>({})
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, setError, run } = useAction(async (rules: SlaBody['rules']) => {
+    await api.put(projectPath(slug, '/sla'), { rules })
+    toast('SLA rules saved')
+    await sla.reload()
+  })
   const reason = deniedReason('project.settings')
   useEffect(() => {
     const rules = sla.data.value?.rules ?? []
@@ -22,7 +25,7 @@ export function SlaSection({ slug }: { slug: string }) {
       return [p.value, { response: r ? String(r.response_hours) : '', resolve: r ? String(r.resolve_hours) : '' }]
     })))
   }, [sla.data.value])
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault()
     setError(null)
     const rules: SlaBody['rules'] = []
@@ -32,16 +35,7 @@ export function SlaSection({ slug }: { slug: string }) {
       if (!r.response || !r.resolve) return setError(`${p.label}: give both the response and the resolve hours, or neither`)
       rules.push({ priority: p.value, response_hours: Number(r.response), resolve_hours: Number(r.resolve) })
     }
-    setBusy(true)
-    try {
-      await api.put(projectPath(slug, '/sla'), { rules })
-      toast('SLA rules saved')
-      await sla.reload()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
+    void run(rules)
   }
   const set = (priority: string, key: keyof Row, value: string) => setRows((r) => ({ ...r, [priority]: { ...r[priority]!, [key]: value } }))
   return (
@@ -56,7 +50,7 @@ export function SlaSection({ slug }: { slug: string }) {
                 <TextField label={`${p.label}: resolve hours`} type="number" min={0} step="any" value={rows[p.value]?.resolve ?? ''} onValue={(v) => set(p.value, 'resolve', v)} disabled={Boolean(reason)} />
               </fieldset>
             ))}
-            {error && <p class="form-error" role="alert">{error}</p>}
+            <FormError error={error} />
             <div class="row" style="justify-content:flex-end">
               <Button type="submit" variant="primary" busy={busy} reason={reason}>Save SLA rules</Button>
             </div>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { api, messageOf, projectPath } from '../api/client'
+import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, ConfirmDialog, Dialog, EmptyState, Section, Select, Table, TextArea, TextField, toast } from '../components'
+import { Async, Button, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextArea, TextField, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS } from '../reports/report-enums'
 import { deniedReason } from '../session'
 import type { ReportTemplate, TemplateBody } from './types'
@@ -82,26 +82,15 @@ function TemplateForm({ slug, template, onDone }: { slug: string; template: Repo
   const [priority, setPriority] = useState<string>(template?.priority ?? '')
   const [category, setCategory] = useState<string>(template?.category ?? '')
   const [body, setBody] = useState(template?.body_template ?? '')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
+  const { busy, error, onSubmit } = useAction(async () => {
     const payload = { name: name.trim(), description, priority: priority || null, category: category || null, body_template: body } as TemplateBody
-    try {
-      if (template) await api.patch(projectPath(slug, `/templates/${encodeURIComponent(template.id)}`), payload)
-      else await api.post(projectPath(slug, '/templates'), payload)
-      toast(template ? 'Template saved' : 'Template added')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+    if (template) await api.patch(projectPath(slug, `/templates/${encodeURIComponent(template.id)}`), payload)
+    else await api.post(projectPath(slug, '/templates'), payload)
+    toast(template ? 'Template saved' : 'Template added')
+    onDone()
+  })
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={onSubmit}>
       <TextField label="Template name" required maxLength={100} value={name} onValue={setName} />
       <TextField label="Template description" maxLength={1000} value={description} onValue={setDescription} />
       <div class="row">
@@ -109,7 +98,7 @@ function TemplateForm({ slug, template, onDone }: { slug: string; template: Repo
         <Select label="Default category" value={category} onValue={setCategory} options={[...NONE, ...CATEGORY_OPTIONS]} />
       </div>
       <TextArea label="Body" rows={6} value={body} onValue={setBody} hint="Prefilled into the description of a new report." />
-      {error && <p class="form-error" role="alert">{error}</p>}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>{template ? 'Save template' : 'Add template'}</Button>
       </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Section, Select, TextArea, TextField, formatDate, toast } from '../components'
+import { Async, Badge, Button, Section, Select, TextArea, TextField, formatDate, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import { CustomFieldInput } from './CustomFieldInput'
 import { DependenciesPanel } from './DependenciesPanel'
@@ -93,30 +93,24 @@ function SatisfactionPanel({ slug, number }: { slug: string; number: number }) {
   const data = useApi<Satisfaction>(projectPath(slug, `/bugs/${number}/satisfaction`))
   const [rating, setRating] = useState('5')
   const [comment, setComment] = useState('')
-  const [busy, setBusy] = useState(false)
-  const rate = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    try {
+  const rate = useAction(
+    async () => {
       await api.post(projectPath(slug, `/bugs/${number}/satisfaction`), { rating: Number(rating), comment })
       toast('Rating saved')
       setComment('')
       await data.reload()
-    } catch (err) {
-      toast(messageOf(err), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    { toastErrors: true },
+  )
   return (
     <Section title="Satisfaction">
       <Async resource={data}>
         {(s) => <p>{s.count === 0 ? 'No ratings yet.' : `Average ${s.average} of 5 from ${s.count} rating${s.count === 1 ? '' : 's'}.`}</p>}
       </Async>
-      <form class="stack" onSubmit={rate}>
+      <form class="stack" onSubmit={rate.onSubmit}>
         <Select label="Your rating" value={rating} onValue={setRating} options={[5, 4, 3, 2, 1].map((n) => ({ value: String(n), label: `${n} of 5` }))} />
         <TextArea label="Rating comment" rows={2} maxLength={5000} value={comment} onValue={setComment} />
-        <Button type="submit" busy={busy}>Rate</Button>
+        <Button type="submit" busy={rate.busy}>Rate</Button>
       </form>
     </Section>
   )
