@@ -139,6 +139,8 @@ export function fakeDiscord() {
 export function fakeGithub() {
   const searches: string[] = []
   const created: string[] = []
+  /** While true, issue creation is refused as GitHub refuses a token without write access. */
+  const state = { refuseCreates: false }
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -147,6 +149,7 @@ export function fakeGithub() {
       if (req.headers.get('authorization') !== 'Bearer ghp_goodtoken0123456789') return Response.json({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }, { status: 401 })
       if (url.pathname === '/repos/studio/comet-drift') return Response.json({ full_name: 'studio/comet-drift', has_issues: true })
       if (url.pathname === '/repos/studio/comet-drift/issues' && req.method === 'POST') {
+        if (state.refuseCreates) return Response.json({ message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' }, { status: 403 })
         const { title } = (await req.json()) as { title: string }
         created.push(title)
         return Response.json({ number: 8, html_url: 'https://github.com/studio/comet-drift/issues/8', title, state: 'open' }, { status: 201 })
@@ -158,5 +161,5 @@ export function fakeGithub() {
       return Response.json({ message: 'Not Found' }, { status: 404 })
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, searches, created, stop: () => server.stop(true) }
+  return { url: `http://127.0.0.1:${server.port}`, searches, created, state, stop: () => server.stop(true) }
 }

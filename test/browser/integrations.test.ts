@@ -266,6 +266,15 @@ describeBrowser('the integrations screen in a browser', () => {
     await section.getByRole('button', { name: 'Connect repository' }).click()
     await poll(() => section.getByRole('link', { name: 'studio/comet-drift' }).count()).toBe(1)
     expect(await section.getByLabel('Create an issue for every new report').isChecked()).toBe(true)
+    // An automatic issue GitHub refuses: the section says which report and what GitHub answered.
+    github.state.refuseCreates = true
+    const refused = await h.api('POST', '/api/bugs/submit', { apiKey, body: { title: 'Ring gate does not open', description: 'The third ring gate stays shut' } })
+    expect(refused.status).toBe(201)
+    await poll(async () => (await h.api('GET', `/api/projects/${slug}/git`, { token: me.token })).body.data.last_auto_issue_error?.report_number ?? null).toBe(refused.body.data.report_number)
+    github.state.refuseCreates = false
+    await h.page.reload()
+    await poll(() => section.getByText(/The last automatic issue failed/).textContent()).toMatch(new RegExp(`report #${refused.body.data.report_number}.*Resource not accessible by personal access token`))
+    await h.screenshot('integrations-git-auto-issue-failed')
     await section.getByLabel('Create an issue for every new report').uncheck()
     await poll(() => h.page.getByText('Automatic issues turned off').count()).toBe(1)
     expect(await section.getByLabel('Create an issue for every new report').isChecked()).toBe(false)

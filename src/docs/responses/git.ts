@@ -28,6 +28,7 @@ export const GitIssueLink = z.object({
 export const GitReportIssueResponse = z.object({ issue: GitIssueLink.nullable() })
 
 export type GitConnection = z.output<typeof GitConnection>
+export type GitIssue = z.output<typeof GitIssue>
 export type GitIssueSearchResponse = z.output<typeof GitIssueSearchResponse>
 export type GitIssueLink = z.output<typeof GitIssueLink>
 export type GitReportIssueResponse = z.output<typeof GitReportIssueResponse>

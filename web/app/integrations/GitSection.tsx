@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Button, Checkbox, ConfirmDialog, ErrorState, Section, Select, Spinner, TextField, toast, useAction } from '../components'
+import { Button, Checkbox, ConfirmDialog, ErrorState, formatDate, Section, Select, Spinner, TextField, toast, useAction } from '../components'
 import type { GitConnection, GitIssue } from './types'
 
 /** The project's GitHub or GitLab repository: connect, automatic issues toggle, token replacement, issue search, disconnect. */
@@ -14,7 +14,7 @@ export function GitSection({ slug, reason }: { slug: string; reason?: string }) 
   if (error && error.status !== 404) body = <ErrorState title="Could not load the repository" message={error.message} onRetry={() => void git.reload()} />
   else if (error?.status === 404) body = <ConnectGit base={base} reason={reason} onConnected={() => void git.reload()} />
   else if (!git.data.value) body = <Spinner />
-  else body = <Connected base={base} conn={git.data.value} reason={reason} onChange={() => void git.reload()} />
+  else body = <Connected slug={slug} base={base} conn={git.data.value} reason={reason} onChange={() => void git.reload()} />
   return (
     <Section title="Git repository" description="File reports as GitHub or GitLab issues, by hand from a report or automatically for every new one.">
       {body}
@@ -58,7 +58,22 @@ function ConnectGit({ base, reason, onConnected }: { base: string; reason?: stri
   )
 }
 
-function Connected({ base, conn, reason, onChange }: { base: string; conn: GitConnection; reason?: string; onChange: () => void }) {
+/** Why the last automatic issue was not filed (it is retried after 1, 5, 25 and 125 minutes); gone once one is filed. */
+function AutoIssueError({ slug, failure }: { slug: string; failure: NonNullable<GitConnection['last_auto_issue_error']> }) {
+  return (
+    <p class="field-error" role="status">
+      The last automatic issue failed
+      {failure.report_number !== null && (
+        <>
+          {' '}for <a href={`/projects/${encodeURIComponent(slug)}/reports/${failure.report_number}`}>report #{failure.report_number}</a>
+        </>
+      )}
+      {failure.at && <> ({formatDate(failure.at)})</>}: {failure.message}. It is retried after 1, 5, 25 and 125 minutes.
+    </p>
+  )
+}
+
+function Connected({ slug, base, conn, reason, onChange }: { slug: string; base: string; conn: GitConnection; reason?: string; onChange: () => void }) {
   const [token, setToken] = useState('')
   const [removing, setRemoving] = useState(false)
   const patch = async (body: Record<string, unknown>, done: string) => {
@@ -79,6 +94,7 @@ function Connected({ base, conn, reason, onChange }: { base: string; conn: GitCo
         </a>
         {conn.token_hint && <span class="muted small"> · token {conn.token_hint}</span>}
       </p>
+      {conn.last_auto_issue_error && <AutoIssueError slug={slug} failure={conn.last_auto_issue_error} />}
       <Checkbox
         label="Create an issue for every new report"
         checked={conn.auto_create_issues}

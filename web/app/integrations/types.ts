@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod'
 import type * as chatDocs from '../../../src/docs/responses/chat-channels'
+import type * as gitDocs from '../../../src/docs/responses/git'
 import type * as steamDocs from '../../../src/docs/responses/steam'
 import type * as schemas from '../../../src/modules/integrations/integrations.schemas'
 import type * as chatSchemas from '../../../src/modules/chat-channels/chat-channels.schemas'
@@ -112,15 +113,6 @@ export type SteamRefundSignals = steamDocs.SteamRefundSignals
 export type SteamSyncStats = steamDocs.SteamSyncStats
 export type SteamReview = SteamReviewPage['reviews'][number]
 
-/** The git routes' answers, written from `git.service.ts` (not in src/docs/responses yet). */
-export type GitConnection = {
-  id: string
-  provider: 'github' | 'gitlab'
-  repo_url: string
-  repo_path?: string
-  auto_create_issues: boolean
-  token_hint?: string | null
-  created_at?: string
-}
-export type GitIssue = { issue_number: number; issue_url: string; issue_title: string; state?: string | null }
-export type GitIssueLink = { provider: 'github' | 'gitlab'; issue_number: number; issue_url: string; issue_title: string; created_by_glitchbox: boolean; created_at: string }
+export type GitConnection = gitDocs.GitConnection
+export type GitIssue = gitDocs.GitIssue
+export type GitIssueLink = gitDocs.GitIssueLink
