@@ -32,7 +32,7 @@ export function ReportListPage({ params }: RouteProps) {
   const members = lookups.members.data.value
   const labels = lookups.labels.data.value
   const { reason } = usePermissions(slug)
-  const fresh = useNewReports(slug)
+  const fresh = useNewReports(slug, query)
 
   // The cursor also lives in a ref: keys typed faster than the page re-renders (k then o) must act on
   // the row the previous key moved to, not on the one last painted.
@@ -142,7 +142,7 @@ export function ReportListPage({ params }: RouteProps) {
               reload()
             }}
           >
-            {newReportsMessage(fresh)}: show them
+            {newReportsMessage(fresh, hasFilters(query))}: show them
           </Button>
         </div>
       )}

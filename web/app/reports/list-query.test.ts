@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exportHref, hasFilters, listApiPath, listFromReportSearch, listHref, listQueryString, parseListQuery, reportHref, withFilter, withPage, type ListQuery } from './list-query'
+import { exportHref, hasFilters, listApiPath, listFromReportSearch, listHref, listQueryString, newestMatching, parseListQuery, reportHref, withFilter, withPage, type ListQuery } from './list-query'
 
 describe('parseListQuery', () => {
   it.each<[string, ListQuery]>([
@@ -102,5 +102,12 @@ describe('report links remember their list', () => {
     expect(listFromReportSearch(new URL(reportHref('g', 1, { page: 1 }), 'http://x').search)).toEqual({ page: 1 })
     expect(reportHref('g', 1)).toBe('/projects/g/reports/1')
     expect(listFromReportSearch('')).toBeNull()
+  })
+})
+
+describe('the new-reports notice watches the list it sits on', () => {
+  it('keeps every filter and the search, drops the sort and the page', () => {
+    expect(newestMatching({ status: 'open', assigned_to: 'unassigned', q: 'crash', sort: 'priority', page: 4 })).toEqual({ status: 'open', assigned_to: 'unassigned', q: 'crash', page: 1 })
+    expect(newestMatching({ page: 2 })).toEqual({ page: 1 })
   })
 })

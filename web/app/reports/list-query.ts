@@ -97,6 +97,12 @@ export function withFilter<K extends FilterKey | 'sort'>(query: ListQuery, key: 
 /** The query on another page. */
 export const withPage = (query: ListQuery, page: number): ListQuery => ({ ...query, page: Math.min(Math.max(1, Math.floor(page)), MAX_PAGE) })
 
+/** The same filters, newest first, first page: where reports filed since the list was opened show up. */
+export function newestMatching(query: ListQuery): ListQuery {
+  const { sort: _sort, page: _page, ...filters } = query
+  return { ...filters, page: 1 }
+}
+
 /** Whether any filter (not the sort or page) is set. */
 export const hasFilters = (query: ListQuery): boolean => FILTER_KEYS.some((k) => query[k] !== undefined)
 

@@ -4,7 +4,7 @@ export function countNewReports(baseline: number, newestNumbers: readonly number
   return { count, more: count > 0 && count === newestNumbers.length }
 }
 
-/** "1 new report", "3 new reports", "25+ new reports". */
-export function newReportsMessage({ count, more }: { count: number; more: boolean }): string {
-  return `${count}${more ? '+' : ''} new report${count === 1 && !more ? '' : 's'}`
+/** "1 new report", "3 new reports", "25+ new reports"; with filters set, "3 new matching reports". */
+export function newReportsMessage({ count, more }: { count: number; more: boolean }, filtered = false): string {
+  return `${count}${more ? '+' : ''} new ${filtered ? 'matching ' : ''}report${count === 1 && !more ? '' : 's'}`
 }

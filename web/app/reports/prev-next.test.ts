@@ -45,4 +45,8 @@ describe('new reports notice', () => {
     expect(newReportsMessage({ count: 1, more: false })).toBe('1 new report')
     expect(newReportsMessage({ count: 2, more: false })).toBe('2 new reports')
   })
+  it('says "matching" when the list is filtered', () => {
+    expect(newReportsMessage({ count: 1, more: false }, true)).toBe('1 new matching report')
+    expect(newReportsMessage({ count: 25, more: true }, true)).toBe('25+ new matching reports')
+  })
 })
