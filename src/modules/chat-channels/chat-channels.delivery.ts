@@ -5,7 +5,7 @@ import type { EventSubscriber } from '../../events/domain-events'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
-import { decryptSecret } from '../integrations/credentials.crypto'
+import { readStoredSecret } from '../integrations/credentials.crypto'
 import { chatMessage } from '../integrations/providers/chat-message'
 import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
 import { ProviderError } from '../integrations/providers/provider.types'
@@ -92,7 +92,7 @@ export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
       let status: number | null = null
       let response: string | null = null
       try {
-        const url = await decryptSecret(deps.config.dataDir, c.webhookUrlEnc, c.id)
+        const url = await readStoredSecret(deps.config.dataDir, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
         const answer = await postMessage(deps, c.provider, url, d.body, ctx.signal)
         status = answer.status
         response = answer.text

@@ -37,7 +37,8 @@ function providerRoutes(deps: AppDeps, provider: ChatChannelProvider) {
       detail: { tags, summary: `Post a test message to a ${name} channel now` },
     })
     .get(`${base}/:channelId/deliveries`, ({ project, params }) => listChannelDeliveries(deps.db, project.id, provider, params.channelId), {
-      project: true,
+      // The posted messages carry report titles and comments: only for those who manage integrations.
+      project: 'project.integrations',
       detail: { tags, summary: `The ${name} channel's 50 most recent posts, newest first, with their status and the provider's answer` },
     })
 }

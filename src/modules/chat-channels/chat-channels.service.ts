@@ -5,7 +5,7 @@ import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
 import { recordAudit } from '../activity/activity.service'
-import { decryptSecret, encryptSecret } from '../integrations/credentials.crypto'
+import { encryptSecret, readStoredSecret } from '../integrations/credentials.crypto'
 import { chatMessage } from '../integrations/providers/chat-message'
 import { ProviderError } from '../integrations/providers/provider.types'
 import { releaseHeld } from './chat-channels.delivery'
@@ -158,7 +158,7 @@ export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: C
 /** Posts a test message now, unrecorded and not retried; 502 with the provider's answer when it refuses. */
 export async function testChannel(deps: AppDeps, project: ProjectRef, provider: ChatChannelProvider, id: string) {
   const c = findChannel(deps.db, project.id, provider, id)
-  const url = await decryptSecret(deps.config.dataDir, c.webhookUrlEnc, c.id)
+  const url = await readStoredSecret(deps.config.dataDir, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
   const message = chatMessage({ event: 'test', action: 'post', payload: { project: { id: project.id, slug: project.slug, name: project.name }, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
   const body = JSON.stringify(CHANNEL_PROVIDERS[provider].render(message, 'test'))
   try {

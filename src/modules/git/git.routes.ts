@@ -30,11 +30,12 @@ export const gitRoutes = (deps: AppDeps) =>
     })
     .delete(base, ({ project, user }) => deleteGit(deps, project, user.id), { project: 'project.integrations', detail: { tags, summary: 'Disconnect the repository' } })
     .get(`${base}/issues`, ({ project, query }) => searchRepoIssues(deps, project.id, query.q), {
-      project: true,
+      // The repository may be private: its issues are for those who may read reports.
+      project: 'bugs.view',
       query: searchIssuesQuery,
       detail: { tags, summary: "Search the repository's issues (q; up to 20, most recently updated first)" },
     })
-    .get(issue, ({ project, params }) => reportIssue(deps.db, project.id, params.number), { project: true, detail: { tags, summary: 'The repository issue linked to a report' } })
+    .get(issue, ({ project, params }) => reportIssue(deps.db, project.id, params.number), { project: 'bugs.view', detail: { tags, summary: 'The repository issue linked to a report' } })
     .post(
       issue,
       async ({ project, user, params, body, set }) => {

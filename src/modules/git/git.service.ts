@@ -5,7 +5,7 @@ import { badGateway, badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
 import { recordAudit } from '../activity/activity.service'
-import { decryptSecret, encryptSecret, secretHint } from '../integrations/credentials.crypto'
+import { encryptSecret, readStoredSecret, secretHint } from '../integrations/credentials.crypto'
 import { ProviderError } from '../integrations/providers/provider.types'
 import { checkRepo, searchIssues } from './git.client'
 import { parseRepoUrl, type Repo } from './git.repo'
@@ -43,7 +43,7 @@ export function connectionOf(db: DbOrTx, projectId: string): GitConnection {
 
 /** The repository and decrypted token of a stored connection. */
 export async function repoOf(deps: Pick<AppDeps, 'config'>, c: GitConnection): Promise<{ repo: Repo; token: string }> {
-  return { repo: parseRepoUrl(deps.config, c.provider, c.repoUrl), token: await decryptSecret(deps.config.dataDir, c.tokenEnc, c.id) }
+  return { repo: parseRepoUrl(deps.config, c.provider, c.repoUrl), token: await readStoredSecret(deps.config.dataDir, c.tokenEnc, c.id, 'access token', 'enter it again (PATCH access_token)') }
 }
 
 /** Runs a provider call from a request: its refusal becomes 502 with the provider's words. */

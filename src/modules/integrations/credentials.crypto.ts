@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { badRequest } from '../../http/errors'
 
 /** The file in the data directory holding the key of stored integration credentials (CONTRACT.md). */
 export const SECRETS_KEY_FILE = 'secrets.key'
@@ -56,6 +57,19 @@ export async function decryptSecret(dataDir: string, stored: string, boundTo: st
     Buffer.from(data, 'base64'),
   )
   return new TextDecoder().decode(plain)
+}
+
+/**
+ * `decryptSecret` for a credential about to be used: when this server's secrets.key cannot read it (a
+ * database restored without the key it was written with) the caller gets a 400 saying how to fix it,
+ * not a 500. `what` names the credential, `fix` the request that replaces it.
+ */
+export async function readStoredSecret(dataDir: string, stored: string, boundTo: string, what: string, fix: string): Promise<string> {
+  try {
+    return await decryptSecret(dataDir, stored, boundTo)
+  } catch {
+    throw badRequest(`the stored ${what} cannot be read with this server's ${SECRETS_KEY_FILE}; ${fix}`)
+  }
 }
 
 /** `…` and the last four characters: enough to tell two credentials apart, never enough to use one. */

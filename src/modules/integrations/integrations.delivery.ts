@@ -3,10 +3,9 @@ import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { defaultBackoff } from '../../jobs/jobs.runner'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
-import { badRequest } from '../../http/errors'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
-import { decryptSecret } from './credentials.crypto'
+import { readStoredSecret } from './credentials.crypto'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 import { PROVIDERS } from './providers/catalog'
 import { PROVIDER_TIMEOUT_MS } from './providers/provider-http'
@@ -46,13 +45,7 @@ export function releaseHeld(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, integration
 
 /** The provider context of a stored connection: its credential decrypted, its config. */
 export async function contextOf(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, row: Row, signal?: AbortSignal): Promise<ProviderContext> {
-  let secret: string
-  try {
-    secret = await decryptSecret(deps.config.dataDir, row.secretEnc, row.id)
-  } catch {
-    // A database restored without the secrets.key it was written with.
-    throw badRequest(`the stored credential of ${row.name} cannot be read with this server's secrets.key; enter it again (PATCH secret)`)
-  }
+  const secret = await readStoredSecret(deps.config.dataDir, row.secretEnc, row.id, `credential of ${row.name}`, 'enter it again (PATCH secret)')
   return { deps, secret, config: row.config, signal }
 }
 

@@ -69,7 +69,7 @@ export const integrationsRoutes = (deps: AppDeps) =>
       detail: { tags, summary: 'Run a store’s review import now (store providers only)' },
     })
     .get('/projects/:slug/bugs/:number/issues', ({ project, params }) => reportIssues(deps.db, project.id, params.number), {
-      project: true,
+      project: 'bugs.view',
       detail: { tags, summary: 'Items linked to the report in other tools, and the tracker connections to file it through' },
     })
     .post(

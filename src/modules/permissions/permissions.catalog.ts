@@ -29,7 +29,7 @@ export const GROUP_NAMES: Record<PermissionGroup, string> = {
 
 /** Display name and description of every key. */
 export const PERMISSION_INFO: Record<PermissionKey, { name: string; description: string }> = {
-  'bugs.view': { name: 'View reports', description: 'List, read and export bug reports; read templates, SLA and alert rules; rate reports; keep saved filters and views' },
+  'bugs.view': { name: 'View reports', description: "List, read and export bug reports; see a report's linked tracker and repository issues and search the repository's issues; read templates, SLA and alert rules; rate reports; keep saved filters and views" },
   'bugs.create': { name: 'File reports', description: 'File and import bug reports' },
   'bugs.edit': { name: 'Edit reports', description: 'Change report fields, dependencies, due dates and custom field values; file reports in an issue tracker' },
   'bugs.assign': { name: 'Assign reports', description: 'Change who a report is assigned to' },
@@ -37,7 +37,7 @@ export const PERMISSION_INFO: Record<PermissionKey, { name: string; description:
   'comments.create': { name: 'Comment', description: 'Add comments to reports' },
   'labels.manage': { name: 'Manage labels', description: 'Create, change and delete labels and put them on reports' },
   'project.settings': { name: 'Project settings', description: 'Change project settings, public pages, templates, custom fields, SLA and alert rules, and the API key' },
-  'project.integrations': { name: 'Integrations', description: 'Create, change, test and remove integrations; reply to store reviews' },
+  'project.integrations': { name: 'Integrations', description: "Create, change, test and remove integrations and chat channels; read their deliveries; reply to store reviews" },
   'webhooks.manage': { name: 'Webhooks', description: 'Create and remove generic webhooks' },
   'team.invite': { name: 'Invite teammates', description: 'Invite people to the account and revoke invitations' },
   'team.permissions': { name: 'Edit permissions', description: 'Change the permissions of other members' },
