@@ -3,6 +3,7 @@ import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
 import { Button, Checkbox, ConfirmDialog, ErrorState, formatDate, Section, Select, Spinner, TextField, toast, useAction } from '../components'
+import { deniedReason } from '../session'
 import type { GitConnection, GitIssue } from './types'
 
 /** The project's GitHub or GitLab repository: connect, automatic issues toggle, token replacement, issue search, disconnect. */
@@ -131,6 +132,8 @@ function Connected({ slug, base, conn, reason, onChange }: { slug: string; base:
 }
 
 function IssueSearch({ base }: { base: string }) {
+  // The repository may be private: its issues are for members who may read reports.
+  const reason = deniedReason('bugs.view')
   const [q, setQ] = useState('')
   const [issues, setIssues] = useState<GitIssue[]>()
   const { busy, error, onSubmit } = useAction(async () => {
@@ -140,8 +143,8 @@ function IssueSearch({ base }: { base: string }) {
   return (
     <div class="stack">
       <form class="row" role="search" onSubmit={onSubmit}>
-        <TextField label="Search issues" type="search" value={q} onValue={setQ} />
-        <Button type="submit" busy={busy}>
+        <TextField label="Search issues" type="search" value={q} onValue={setQ} disabled={Boolean(reason)} />
+        <Button type="submit" busy={busy} reason={reason}>
           Search
         </Button>
       </form>
