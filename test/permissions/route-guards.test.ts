@@ -4,10 +4,7 @@ import { createProject, createReportIn, createUser, type TestProject, type TestU
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember } from '../team/team-helpers'
 
-/**
- * Each permission key on a real route it guards. project.integrations and analytics.view have no
- * routes yet; the guard itself is covered for every key in guard.test.ts.
- */
+/** Each permission key on a real route it guards; the guard itself is covered for every key in guard.test.ts. */
 interface Case {
   key: PermissionKey
   memberDefault: boolean
@@ -27,6 +24,12 @@ const cases: Case[] = [
   { key: 'team.invite', memberDefault: false, request: () => ['POST', '/api/account/invites', { email: 'new@example.com' }] },
   { key: 'team.permissions', memberDefault: false, request: ({ member }) => ['PUT', `/api/account/members/${member.user.id}/permissions`, { permissions: { 'bugs.view': true } }] },
   { key: 'billing.manage', memberDefault: false, request: () => ['GET', '/api/billing/subscription'] },
+  {
+    key: 'project.integrations',
+    memberDefault: false,
+    request: ({ project }) => ['POST', `/api/projects/${project.slug}/integrations/slack`, { name: 'Bugs channel', secret: 'https://hooks.slack.com/services/T0000/B0000/abcdefghijklmnop' }],
+  },
+  { key: 'analytics.view', memberDefault: true, request: ({ project }) => ['GET', `/api/projects/${project.slug}/crash-analytics`] },
 ]
 
 let t: TestApp
