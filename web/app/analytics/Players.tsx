@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, EmptyState, Section, Select, Table, TextArea, TextField, formatDate, toast, useAction } from '../components'
+import { Async, Button, EmptyState, Pager, Section, Select, Table, TextArea, TextField, formatDate, pageCount, toast, useAction } from '../components'
 import { setQuery, type RouteProps } from '../router'
 import { AnalyticsFrame } from './AnalyticsFrame'
 import type { CustomersOverview, Player, PlayerBugs, PlayerList, PlayerSessions } from './types'
@@ -27,7 +27,7 @@ export function PlayersPage({ params, query }: RouteProps) {
         <TextField label="Search players" type="search" value={query.q ?? ''} onValue={(q: string) => setQuery({ q: q || null, page: null }, { replace: true })} />
         <Async resource={list} empty={<EmptyState title="No players found" />} isEmpty={(d) => d.players.length === 0}>
           {(d) => {
-            const pages = Math.max(1, Math.ceil(d.total / d.per_page))
+            const pages = pageCount(d.total, d.per_page)
             return (
               <>
                 <Table
@@ -41,17 +41,7 @@ export function PlayersPage({ params, query }: RouteProps) {
                     { key: 'm', header: 'Sentiment', render: (p) => p.sentiment ?? '–' },
                   ]}
                 />
-                <nav class="pager" aria-label="Player pages">
-                  <Button size="sm" disabled={d.page <= 1} onClick={() => setQuery({ page: d.page - 1 > 1 ? d.page - 1 : null })}>
-                    Previous page
-                  </Button>
-                  <span class="small">
-                    Page {d.page} of {pages} · {d.total} players
-                  </span>
-                  <Button size="sm" disabled={d.page >= pages} onClick={() => setQuery({ page: d.page + 1 })}>
-                    Next page
-                  </Button>
-                </nav>
+                <Pager label="Player pages" page={d.page} pages={pages} count={`${d.total} players`} />
               </>
             )
           }}

@@ -1,8 +1,8 @@
 import { projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { AuditEntry, AuditPage } from '../api/types'
-import { Async, Button, EmptyState, Section, Spinner, Table, formatDate } from '../components'
-import { setQuery, type RouteProps } from '../router'
+import { Async, EmptyState, Pager, Section, Spinner, Table, formatDate, pageCount } from '../components'
+import type { RouteProps } from '../router'
 import { can, permissions } from '../session'
 import { SettingsFrame } from '../settings/SettingsFrame'
 
@@ -36,7 +36,7 @@ export function AuditLog({ params, query }: RouteProps) {
         ) : (
           <Async resource={log} empty={<EmptyState title="Nothing recorded yet" />} isEmpty={(d) => d.entries.length === 0}>
             {(d) => {
-              const pages = Math.max(1, Math.ceil(d.total / d.per_page))
+              const pages = pageCount(d.total, d.per_page)
               return (
                 <>
                   <Table<AuditEntry>
@@ -50,17 +50,7 @@ export function AuditLog({ params, query }: RouteProps) {
                       { key: 'details', header: 'Details', render: (e) => <span class="small muted break">{detailsText(e.details)}</span> },
                     ]}
                   />
-                  <nav class="pager" aria-label="Audit log pages">
-                    <Button size="sm" disabled={d.page <= 1} onClick={() => setQuery({ page: d.page - 1 > 1 ? d.page - 1 : null })}>
-                      Previous page
-                    </Button>
-                    <span class="small">
-                      Page {d.page} of {pages} · {d.total} entries
-                    </span>
-                    <Button size="sm" disabled={d.page >= pages} onClick={() => setQuery({ page: d.page + 1 })}>
-                      Next page
-                    </Button>
-                  </nav>
+                  <Pager label="Audit log pages" page={d.page} pages={pages} count={`${d.total} entries`} />
                 </>
               )
             }}

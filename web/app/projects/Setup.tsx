@@ -7,6 +7,14 @@ import { navigate, type RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { curlSubmit, httpSubmit, sdkConfig, widgetTag } from './snippets'
 
+/** The snippet tabs: each tab's label, what its code block is called, and the code it shows. */
+const SNIPPETS = [
+  { key: 'curl', label: 'curl', name: 'curl request', code: curlSubmit },
+  { key: 'http', label: 'HTTP', name: 'HTTP request', code: httpSubmit },
+  { key: 'config', label: 'SDK config', name: 'SDK configuration', code: sdkConfig },
+  { key: 'widget', label: 'Web widget', name: 'widget script tag', code: widgetTag },
+]
+
 /** `/projects/:slug`: the setup checklist until the first report arrives, then the report list. */
 export function ProjectHome({ params }: RouteProps) {
   const project = useApi<ProjectDetail>(projectPath(params.slug!))
@@ -29,6 +37,7 @@ function SetupView({ project }: { project: ProjectDetail }) {
   const status = useApi<SetupStatus>(projectPath(slug, '/setup-status'))
   const origin = window.location.origin
   const [snippet, setSnippet] = useState('curl')
+  const shown = SNIPPETS.find((x) => x.key === snippet)!
   const s = status.data.value
   const done = s ? s.has_reports && s.sdk_connected : false
 
@@ -69,21 +78,8 @@ function SetupView({ project }: { project: ProjectDetail }) {
               <CopyButton text={project.api_key} label="Copy API key" />
             </dd>
           </dl>
-          <Tabs
-            label="Snippet"
-            active={snippet}
-            onChange={setSnippet}
-            tabs={[
-              { key: 'curl', label: 'curl' },
-              { key: 'http', label: 'HTTP' },
-              { key: 'config', label: 'SDK config' },
-              { key: 'widget', label: 'Web widget' },
-            ]}
-          >
-            {snippet === 'curl' && <CodeBlock label="curl request" code={curlSubmit(origin, project.api_key)} />}
-            {snippet === 'http' && <CodeBlock label="HTTP request" code={httpSubmit(origin, project.api_key)} />}
-            {snippet === 'config' && <CodeBlock label="SDK configuration" code={sdkConfig(origin, project.api_key)} />}
-            {snippet === 'widget' && <CodeBlock label="widget script tag" code={widgetTag(origin, project.api_key)} />}
+          <Tabs label="Snippet" active={snippet} onChange={setSnippet} tabs={SNIPPETS}>
+            <CodeBlock key={snippet} label={shown.name} code={shown.code(origin, project.api_key)} />
           </Tabs>
         </div>
       ),

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { ChangelogEntry, CreateEntryBody } from '../api/types'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, TextArea, TextField, formatDate, toast, useAction } from '../components'
+import { Async, Badge, Button, Checkbox, DeleteConfirm, EmptyState, FormDialog, FormError, Section, TextArea, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { SettingsFrame } from './SettingsFrame'
@@ -85,38 +85,23 @@ export function ChangelogSettings({ params }: RouteProps) {
           )}
         </Async>
       </Section>
-      <EntryDialog
-        slug={slug}
-        entry={editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null)
-          void entries.reload()
+      <FormDialog open={editing !== null} title={editing === 'new' ? 'New changelog entry' : 'Edit changelog entry'} wide onClose={() => setEditing(null)} onDone={entries.reload}>
+        {(done) => {
+          const entry = editing === 'new' ? null : editing
+          return <EntryForm key={entry?.id ?? 'new'} slug={slug} entry={entry} onSaved={done} onCancel={() => setEditing(null)} />
         }}
-      />
-      <ConfirmDialog
-        open={deleting !== null}
+      </FormDialog>
+      <DeleteConfirm
+        item={deleting}
+        collection={projectPath(slug, '/changelog')}
         title="Delete this entry?"
         message={<>“{deleting?.title}” is removed from the changelog and its feed.</>}
         confirmLabel="Delete entry"
+        deleted="Entry deleted"
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete(projectPath(slug, `/changelog/${encodeURIComponent(deleting!.id)}`))
-          toast('Entry deleted')
-          await entries.reload()
-        }}
+        onDeleted={entries.reload}
       />
     </SettingsFrame>
-  )
-}
-
-function EntryDialog({ slug, entry, onClose, onSaved }: { slug: string; entry: ChangelogEntry | 'new' | null; onClose: () => void; onSaved: () => void }) {
-  const isNew = entry === 'new'
-  const current = entry && entry !== 'new' ? entry : null
-  return (
-    <Dialog open={entry !== null} title={isNew ? 'New changelog entry' : 'Edit changelog entry'} onClose={onClose} wide>
-      {entry !== null && <EntryForm key={current?.id ?? 'new'} slug={slug} entry={current} onSaved={onSaved} onCancel={onClose} />}
-    </Dialog>
   )
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { CreateWebhookBody, Webhook, WebhookDelivery, WebhookTestResult } from '../api/types'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, Table, TextField, formatDate, toast, useAction } from '../components'
+import { Async, Badge, Button, Checkbox, DeleteConfirm, Dialog, EmptyState, FormDialog, FormError, Section, Table, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { parseEvents } from './forms'
@@ -101,32 +101,21 @@ export function WebhookSettings({ params }: RouteProps) {
           )}
         </Async>
       </Section>
-      <Dialog open={creating} title="Add webhook" onClose={() => setCreating(false)}>
-        {creating && (
-          <CreateWebhook
-            slug={slug}
-            onDone={() => {
-              setCreating(false)
-              void hooks.reload()
-            }}
-            onCancel={() => setCreating(false)}
-          />
-        )}
-      </Dialog>
+      <FormDialog open={creating} title="Add webhook" onClose={() => setCreating(false)} onDone={hooks.reload}>
+        {(done) => <CreateWebhook slug={slug} onDone={done} onCancel={() => setCreating(false)} />}
+      </FormDialog>
       <Dialog open={deliveriesOf !== null} title={`Deliveries of ${deliveriesOf?.name ?? ''}`} onClose={() => setDeliveriesOf(null)} wide>
         {deliveriesOf && <Deliveries slug={slug} webhook={deliveriesOf} />}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteConfirm
+        item={deleting}
+        collection={projectPath(slug, '/webhooks/generic')}
         title="Delete this webhook?"
         message={<>Events stop being sent to {deleting?.url}.</>}
         confirmLabel="Delete webhook"
+        deleted="Webhook deleted"
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete(projectPath(slug, `/webhooks/generic/${encodeURIComponent(deleting!.id)}`))
-          toast('Webhook deleted')
-          await hooks.reload()
-        }}
+        onDeleted={hooks.reload}
       />
     </SettingsFrame>
   )

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Account, AccountRole, CreatedInvite, Invitation, Member, MemberPermissions, PermissionCatalog, PermissionMap } from '../api/types'
-import { Async, Badge, Button, Checkbox, CodeBlock, ConfirmDialog, Dialog, EmptyState, FormError, Page, Section, Select, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
+import { Async, Badge, Button, Checkbox, CodeBlock, ConfirmDialog, DeleteConfirm, Dialog, EmptyState, FormError, Page, Section, Select, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
 import { can, deniedReason, loadPermissions, me } from '../session'
 import { inviteLink, overridesFor, permissionsEditable } from './matrix'
 
@@ -120,17 +120,15 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
           reload()
         }}
       />
-      <ConfirmDialog
-        open={revoking !== null}
+      <DeleteConfirm
+        item={revoking}
+        collection="/account/invites"
         title="Revoke this invitation?"
         message={<>The link sent to {revoking?.email} stops working.</>}
         confirmLabel="Revoke invitation"
+        deleted="Invitation revoked"
         onClose={() => setRevoking(null)}
-        onConfirm={async () => {
-          await api.delete(`/account/invites/${encodeURIComponent(revoking!.id)}`)
-          toast('Invitation revoked')
-          reload()
-        }}
+        onDeleted={reload}
       />
       <Dialog open={editing !== null} title={`Permissions of ${editing?.name || editing?.email || ''}`} onClose={() => setEditing(null)} wide>
         {editing && (

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextField, formatDate, toast, useAction } from '../components'
+import { Async, Badge, Button, DeleteConfirm, EmptyState, FormDialog, FormError, Section, Select, Table, TextField, formatDate, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import { ALERT_METRICS, type AlertBody, type AlertRule } from './types'
 
@@ -52,28 +52,18 @@ export function AlertsSection({ slug }: { slug: string }) {
           />
         )}
       </Async>
-      <Dialog open={adding} title="Add alert" onClose={() => setAdding(false)}>
-        {adding && (
-          <AlertForm
-            slug={slug}
-            onDone={() => {
-              setAdding(false)
-              void list.reload()
-            }}
-          />
-        )}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <FormDialog open={adding} title="Add alert" onClose={() => setAdding(false)} onDone={list.reload}>
+        {(done) => <AlertForm slug={slug} onDone={done} />}
+      </FormDialog>
+      <DeleteConfirm
+        item={deleting}
+        collection={projectPath(slug, '/alerts')}
         title="Delete this alert rule?"
         message={<>It stops being checked.</>}
         confirmLabel="Delete alert"
+        deleted="Alert deleted"
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete(projectPath(slug, `/alerts/${encodeURIComponent(deleting!.id)}`))
-          toast('Alert deleted')
-          await list.reload()
-        }}
+        onDeleted={list.reload}
       />
     </Section>
   )

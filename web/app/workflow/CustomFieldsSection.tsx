@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Checkbox, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextField, toast, useAction } from '../components'
+import { Async, Badge, Button, Checkbox, DeleteConfirm, EmptyState, FormDialog, FormError, Section, Select, Table, TextField, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import { type CreateCustomFieldBody, type CustomField, FIELD_TYPES } from './types'
 
@@ -33,28 +33,18 @@ export function CustomFieldsSection({ slug }: { slug: string }) {
           />
         )}
       </Async>
-      <Dialog open={adding} title="Add custom field" onClose={() => setAdding(false)}>
-        {adding && (
-          <FieldForm
-            slug={slug}
-            onDone={() => {
-              setAdding(false)
-              void list.reload()
-            }}
-          />
-        )}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <FormDialog open={adding} title="Add custom field" onClose={() => setAdding(false)} onDone={list.reload}>
+        {(done) => <FieldForm slug={slug} onDone={done} />}
+      </FormDialog>
+      <DeleteConfirm
+        item={deleting}
+        collection={projectPath(slug, '/custom-fields')}
         title={`Delete the field ${deleting?.name ?? ''}?`}
         message={<>Its value is removed from every report.</>}
         confirmLabel="Delete field"
+        deleted="Field deleted"
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete(projectPath(slug, `/custom-fields/${encodeURIComponent(deleting!.id)}`))
-          toast('Field deleted')
-          await list.reload()
-        }}
+        onDeleted={list.reload}
       />
     </Section>
   )

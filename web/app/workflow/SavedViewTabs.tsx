@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
-import { Button, Checkbox, Dialog, TextField, toast } from '../components'
+import { Button, Checkbox, Dialog, FormDialog, FormError, TextField, toast, useAction } from '../components'
 import type { SavedView } from './types'
 
 /** The list URL a view stands for. */
@@ -43,18 +43,9 @@ export function SavedViewTabs({ slug, projectId, search }: { slug: string; proje
       ))}
       <Button size="sm" onClick={() => setSaving(true)}>Save view</Button>
       {(views.data.value?.length ?? 0) > 0 && <Button size="sm" onClick={() => setManaging(true)}>Manage views</Button>}
-      <Dialog open={saving} title="Save this view" onClose={() => setSaving(false)}>
-        {saving && (
-          <SaveView
-            projectId={projectId}
-            search={search}
-            onDone={() => {
-              setSaving(false)
-              void views.reload()
-            }}
-          />
-        )}
-      </Dialog>
+      <FormDialog open={saving} title="Save this view" onClose={() => setSaving(false)} onDone={views.reload}>
+        {(done) => <SaveView projectId={projectId} search={search} onDone={done} />}
+      </FormDialog>
       <Dialog open={managing} title="Your saved views" onClose={() => setManaging(false)}>
         <ManageViews views={views.data.value ?? []} onChange={() => void views.reload()} />
       </Dialog>
@@ -65,23 +56,17 @@ export function SavedViewTabs({ slug, projectId, search }: { slug: string; proje
 function SaveView({ projectId, search, onDone }: { projectId: string; search: string; onDone: () => void }) {
   const [name, setName] = useState('')
   const [pinned, setPinned] = useState(true)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    try {
-      const { filters, sort_by } = filtersOf(search)
-      await api.post('/saved-views', { name: name.trim(), project_id: projectId, filters, sort_by, pinned })
-      toast('View saved')
-      onDone()
-    } catch (err) {
-      setError(messageOf(err))
-    }
-  }
+  const { error, onSubmit } = useAction(async () => {
+    const { filters, sort_by } = filtersOf(search)
+    await api.post('/saved-views', { name: name.trim(), project_id: projectId, filters, sort_by, pinned })
+    toast('View saved')
+    onDone()
+  })
   return (
-    <form class="stack" onSubmit={submit}>
+    <form class="stack" onSubmit={onSubmit}>
       <TextField label="View name" required maxLength={100} value={name} onValue={setName} />
       <Checkbox label="Pin as a tab over the list" checked={pinned} onChecked={setPinned} />
-      {error && <p class="form-error" role="alert">{error}</p>}
+      <FormError error={error} />
       <div class="row" style="justify-content:flex-end">
         <Button type="submit" variant="primary" disabled={!name.trim()}>Save view</Button>
       </div>

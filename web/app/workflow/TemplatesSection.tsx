@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, ConfirmDialog, Dialog, EmptyState, FormError, Section, Select, Table, TextArea, TextField, toast, useAction } from '../components'
+import { Async, Button, DeleteConfirm, EmptyState, FormDialog, FormError, Section, Select, Table, TextArea, TextField, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS } from '../reports/report-enums'
 import { deniedReason } from '../session'
 import type { ReportTemplate, TemplateBody } from './types'
@@ -48,29 +48,18 @@ export function TemplatesSection({ slug }: { slug: string }) {
           />
         )}
       </Async>
-      <Dialog open={editing !== null} title={editing === 'new' ? 'Add template' : 'Edit template'} onClose={() => setEditing(null)}>
-        {editing !== null && (
-          <TemplateForm
-            slug={slug}
-            template={editing === 'new' ? null : editing}
-            onDone={() => {
-              setEditing(null)
-              void list.reload()
-            }}
-          />
-        )}
-      </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <FormDialog open={editing !== null} title={editing === 'new' ? 'Add template' : 'Edit template'} onClose={() => setEditing(null)} onDone={list.reload}>
+        {(done) => <TemplateForm slug={slug} template={editing === 'new' ? null : editing} onDone={done} />}
+      </FormDialog>
+      <DeleteConfirm
+        item={deleting}
+        collection={projectPath(slug, '/templates')}
         title="Delete this template?"
         message={<>Reports filed from it keep their fields.</>}
         confirmLabel="Delete template"
+        deleted="Template deleted"
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete(projectPath(slug, `/templates/${encodeURIComponent(deleting!.id)}`))
-          toast('Template deleted')
-          await list.reload()
-        }}
+        onDeleted={list.reload}
       />
     </Section>
   )
