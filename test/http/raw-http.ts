@@ -28,7 +28,7 @@ function parseAnswer(raw: Buffer, closed: boolean): Omit<RawAnswer, 'sent'> | nu
  * Sends `head` (request line and headers, without the blank line) and then up to `total` bytes of
  * `Transfer-Encoding: chunked` body in `chunk`-byte pieces, stopping as soon as an answer arrives.
  */
-export function chunkedRequest(port: number, head: string, total: number, chunk = 64 * 1024, fill = 'a'): Promise<RawAnswer> {
+export function chunkedRequest(port: number, head: string, total: number, chunk = 64 * 1024, fill = 'a', o: { pauseMsPerMb?: number } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1')
     const received: Buffer[] = []
@@ -52,7 +52,10 @@ export function chunkedRequest(port: number, head: string, total: number, chunk 
     const pump = () => {
       while (!done && sent < total) {
         sent += chunk
-        if (!socket.write(piece)) return void socket.once('drain', pump)
+        const wrote = socket.write(piece)
+        // A client on a real network: the next megabyte after a pause (loopback takes 50 MB in a few ms).
+        if (o.pauseMsPerMb && sent % (1024 * 1024) === 0) return void setTimeout(pump, o.pauseMsPerMb)
+        if (!wrote) return void socket.once('drain', pump)
       }
       if (!done) socket.write('0\r\n\r\n')
     }
