@@ -163,8 +163,11 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
     throw err
   }
   const contexts: BrowserContext[] = []
+  // Uncaught exceptions in any page fail the file at close(): a screen can break at run time while its assertions still pass.
+  const pageErrors: string[] = []
   const newContext = async () => {
     const c = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
+    c.on('page', (p) => p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`)))
     contexts.push(c)
     return c
   }
@@ -230,6 +233,7 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
       for (const c of contexts) await c.close().catch(() => {})
       await browser.close().catch(() => {})
       await stopServer()
+      if (pageErrors.length) throw new Error(`uncaught errors in the browser:\n${pageErrors.join('\n\n')}`)
     },
   }
 }
