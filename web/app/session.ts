@@ -1,6 +1,7 @@
 /** Who is signed in, what they may do, and their projects: loaded once at boot, reloaded after changes. */
 import { computed, signal } from '@preact/signals'
 import { api, ApiError } from './api/client'
+import { missingPermission } from './api/permission-names'
 import type { EffectivePermissions, Me, PermissionKey, ProjectSummary, Theme } from './api/types'
 import type { ServerInfoResponse } from '../../src/docs/responses/public'
 
@@ -52,24 +53,6 @@ async function probeBilling(): Promise<void> {
   billingConfigured.value = (await loadServerInfo())?.billing_configured ?? false
 }
 
-/** Names of the permissions, for "you need …" reasons. */
-export const PERMISSION_NAMES: Record<PermissionKey, string> = {
-  'bugs.view': 'View reports',
-  'bugs.create': 'File reports',
-  'bugs.edit': 'Edit reports',
-  'bugs.assign': 'Assign reports',
-  'bugs.delete': 'Delete reports',
-  'comments.create': 'Comment',
-  'labels.manage': 'Manage labels',
-  'project.settings': 'Project settings',
-  'project.integrations': 'Integrations',
-  'webhooks.manage': 'Webhooks',
-  'team.invite': 'Invite teammates',
-  'team.permissions': 'Edit permissions',
-  'analytics.view': 'Analytics',
-  'billing.manage': 'Billing',
-}
-
 /** Whether the member holds a permission (false while permissions load). */
 export function can(key: PermissionKey): boolean {
   return permissions.value?.permissions[key] === true
@@ -79,7 +62,7 @@ export function can(key: PermissionKey): boolean {
 export function deniedReason(key: PermissionKey): string | undefined {
   if (can(key)) return undefined
   if (!permissions.value) return 'Loading your permissions…'
-  return `You need the “${PERMISSION_NAMES[key]}” permission: ask an owner or admin of the account.`
+  return missingPermission(key)
 }
 
 export const accountRole = computed(() => me.value?.account?.role ?? permissions.value?.role)

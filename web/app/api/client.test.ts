@@ -59,7 +59,9 @@ describe('api requests', () => {
 
   it.each([
     [400, { ok: false, error: 'name is required' }, 'name is required'],
-    [403, { ok: false, error: 'you need the project.settings permission' }, 'you need the project.settings permission'],
+    // A refusal names the permission as the dashboard does, not by its key.
+    [403, { ok: false, error: 'you need the project.settings permission' }, 'You need the “Project settings” permission: ask an owner or admin of the account.'],
+    [403, { ok: false, error: 'only the owner can do that' }, 'only the owner can do that'],
     [404, { ok: false, error: 'project not found' }, 'project not found'],
     [409, { ok: false, error: 'email already registered' }, 'email already registered'],
   ])('throws ApiError %i with the server message', async (status, body, message) => {

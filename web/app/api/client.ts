@@ -3,6 +3,7 @@
  * the `{ok, data}` envelope unwrapped, failures thrown as `ApiError` (status + the server's message),
  * and a 401 sending the browser to `/login?next=…`.
  */
+import { explainRefusal } from './permission-names'
 
 export class ApiError extends Error {
   constructor(
@@ -59,7 +60,8 @@ async function errorOf(res: Response): Promise<ApiError> {
     // not JSON: fall back to the status
   }
   if (!message) message = res.status === 429 ? 'Too many requests: wait a moment and try again' : `Request failed (${res.status} ${res.statusText})`.trim()
-  return new ApiError(res.status, message)
+  // A refusal names the permission by its key; members read its name.
+  return new ApiError(res.status, res.status === 403 ? explainRefusal(message) : message)
 }
 
 /** Sends one request and returns the envelope's `data` (or the raw Response for non-JSON answers when asked). */
@@ -88,7 +90,7 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   if (!type.includes('json')) return (await res.text()) as T
   const json = (await res.json()) as { ok?: boolean; data?: T; error?: string }
   if (json && typeof json === 'object' && 'ok' in json) {
-    if (json.ok === false) throw new ApiError(res.status, json.error ?? 'Request failed')
+    if (json.ok === false) throw new ApiError(res.status, res.status === 403 && json.error ? explainRefusal(json.error) : (json.error ?? 'Request failed'))
     return json.data as T
   }
   return json as T

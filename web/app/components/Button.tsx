@@ -28,8 +28,12 @@ export function Button({ variant = 'secondary', size = 'md', busy, reason, disab
   )
 }
 
-/** A link styled as a button (navigation, not an action). */
-export function ButtonLink({ href, variant = 'secondary', children, ...rest }: { href: string; variant?: ButtonProps['variant']; children?: ComponentChildren; target?: string; rel?: string; download?: string }) {
+/**
+ * A link styled as a button (navigation, not an action). With a `reason` (a permission the member lacks) it is
+ * a disabled button saying why, so nobody follows it into a refusal.
+ */
+export function ButtonLink({ href, variant = 'secondary', reason, children, ...rest }: { href: string; variant?: ButtonProps['variant']; reason?: string; children?: ComponentChildren; target?: string; rel?: string; download?: string }) {
+  if (reason) return <Button variant={variant} reason={reason}>{children}</Button>
   return (
     <a href={href} class={`btn btn-${variant}`} {...rest}>
       {children}

@@ -119,11 +119,13 @@ export function ReportListPage({ params }: RouteProps) {
       subtitle={total}
       actions={
         <>
-          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/reports/new`} variant="primary">
+          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/reports/new`} variant="primary" reason={reason('bugs.create')}>
             New report
           </ButtonLink>
-          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/import`}>Import</ButtonLink>
-          <ButtonLink href={exportHref(slug, query)} download="">
+          <ButtonLink href={`/projects/${encodeURIComponent(slug)}/import`} reason={reason('bugs.create')}>
+            Import
+          </ButtonLink>
+          <ButtonLink href={exportHref(slug, query)} download="" reason={reason('bugs.view')}>
             Export CSV
           </ButtonLink>
           <Button variant="ghost" onClick={() => setHelp(true)} aria-keyshortcuts="?">
@@ -154,9 +156,9 @@ export function ReportListPage({ params }: RouteProps) {
       {selected.size > 0 && <BulkBar slug={slug} selected={[...selected]} members={members} onDone={reload} onClear={() => setSelected(new Set())} />}
       {list.error.value && !page ? (
         <ErrorState
-          title={list.error.value.status === 404 ? 'Project not found' : 'Could not load the reports'}
+          title={list.error.value.status === 404 ? 'Project not found' : list.error.value.status === 403 ? 'Not available to you' : 'Could not load the reports'}
           message={list.error.value.message}
-          onRetry={list.error.value.status === 404 ? undefined : reload}
+          onRetry={list.error.value.status === 404 || list.error.value.status === 403 ? undefined : reload}
         />
       ) : !page ? (
         <Spinner label="Loading reports…" />

@@ -2,7 +2,7 @@
 import { useEffect, useMemo } from 'preact/hooks'
 import { createResource, type Resource } from '../api/resource'
 import type { EffectivePermissions, Member, PermissionKey } from '../api/types'
-import { PERMISSION_NAMES } from '../session'
+import { missingPermission } from '../api/permission-names'
 import type { ErrorTypeCount, Label } from './report-types'
 import { reportsApi } from './reports-api'
 
@@ -55,7 +55,7 @@ export function usePermissions(slug: string) {
   const reason = (key: PermissionKey): string | undefined => {
     if (can(key)) return undefined
     if (!held) return permissions.error.value ? `Your permissions could not be read: ${permissions.error.value.message}` : 'Loading your permissions…'
-    return `You need the “${PERMISSION_NAMES[key]}” permission: ask an owner or admin of the account.`
+    return missingPermission(key)
   }
   return { can, reason }
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
 import { Button, Checkbox, Dialog, FormDialog, FormError, TextField, toast, useAction } from '../components'
+import { usePermissions } from '../reports/project-lookups'
 import type { SavedView } from './types'
 
 /** The list URL a view stands for. */
@@ -29,6 +30,7 @@ export function SavedViewTabs({ slug, projectId, search }: { slug: string; proje
   const views = useApi<SavedView[]>('/saved-views', { query: { project_id: projectId } })
   const [saving, setSaving] = useState(false)
   const [managing, setManaging] = useState(false)
+  const { reason } = usePermissions(slug)
   const here = viewHref(slug, filtersOf(search))
   const pinned = (views.data.value ?? []).filter((v) => v.pinned)
   return (
@@ -41,7 +43,7 @@ export function SavedViewTabs({ slug, projectId, search }: { slug: string; proje
           {v.name}
         </a>
       ))}
-      <Button size="sm" onClick={() => setSaving(true)}>Save view</Button>
+      <Button size="sm" onClick={() => setSaving(true)} reason={reason('bugs.view')}>Save view</Button>
       {(views.data.value?.length ?? 0) > 0 && <Button size="sm" onClick={() => setManaging(true)}>Manage views</Button>}
       <FormDialog open={saving} title="Save this view" onClose={() => setSaving(false)} onDone={views.reload}>
         {(done) => <SaveView projectId={projectId} search={search} onDone={done} />}
