@@ -81,6 +81,11 @@ describe('translateSearch: hostile input never breaks the query', () => {
     ['empty', '', null],
     ['SQL-looking', "'; DROP TABLE reports; --", []],
     ['embedded double quotes', 'say ""hi""', []],
+    // FTS5 reads a NUL as the end of its query string ("unterminated string"); the fuzz test found it.
+    ['NUL inside a word', 'cr\u0000ash', []],
+    ['NUL between words', 'boss\u0000fight', [4]],
+    ['NUL in a phrase', '"boss\u0000fight"', [4]],
+    ['other control characters', 'crash\u0001\u001fboss', [4]],
   ])('%s: %s', (_name, q, expected) => {
     expect(() => search(q)).not.toThrow()
     expect(search(q)).toEqual(expected)

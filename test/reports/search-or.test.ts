@@ -47,3 +47,17 @@ describe('q with OR', () => {
     expect(param.description ?? param.schema?.description).toMatch(/`OR` in capitals between two words/)
   })
 })
+
+describe('q with a NUL (the fuzz test: "unterminated string", a 500)', () => {
+  it('searches the words around it on the team list, the public tracker and its HTML page', async () => {
+    const put = await t.request('PUT', `/api/projects/${project.slug}/tracker-settings`, { token: owner.token, body: { enabled: true, allow_search: true } })
+    expect(put.status).toBe(200)
+    const team = await t.request('GET', `/api/projects/${project.slug}/bugs${q('"shadows\u0000flicker"')}`, { token: owner.token })
+    expect(team.status).toBe(200)
+    expect(titles(team)).toEqual(['Shadows flicker on water'])
+    const tracker = await t.request('GET', `/api/tracker/${project.slug}${q('a\u0000b OR *')}`)
+    expect(tracker.status).toBe(200)
+    const page = await t.request('GET', `/tracker/${project.slug}${q('crash\u0000')}`)
+    expect(page.status).toBe(200)
+  })
+})

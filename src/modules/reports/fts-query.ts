@@ -78,7 +78,9 @@ const quote = (t: Term) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''
 
 /** The FTS5 expressions for a user query; both null when it has no usable term (the list ignores `q` then). */
 export function translateSearch(input: string): FtsQuery {
-  const terms = parseSearchTerms(input.slice(0, 500)).slice(0, 32)
+  // FTS5 reads its query as a C string: a NUL inside a quoted term ends it ("unterminated string", a 500).
+  // Control characters separate words for the tokenizer anyway.
+  const terms = parseSearchTerms(input.slice(0, 500).replace(/[\u0000-\u001f]/g, ' ')).slice(0, 32)
   // Positive terms in groups of alternatives: `a b OR c` is a AND (b OR c).
   const groups: Term[][] = []
   for (const t of terms.filter((t) => !t.negated)) {
