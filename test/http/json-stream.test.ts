@@ -190,3 +190,36 @@ describe('JsonStreamParser: sink paths', () => {
     expect(() => parse(bytes('{"screenshot":"abcd'), undefined, { sinkPaths, open })).toThrow(JsonSyntaxError)
   })
 })
+
+describe('JsonStreamParser: the cap on JSON outside the sinks', () => {
+  const tooLarge = () => new Error('too much JSON besides the files')
+  const sinkPaths = [['screenshot']]
+
+  it('stops megabytes of numbers within 64 KB of the cap, before reading the rest', () => {
+    const parser = new JsonStreamParser({ maxOutsideSinks: { bytes: 256 * 1024, tooLarge } })
+    const body = bytes(`{"metadata":[${'1,'.repeat(2_000_000)}1]}`)
+    let written = 0
+    expect(() => {
+      for (let at = 0; at < body.length; at += 1024 * 1024) {
+        parser.write(body.subarray(at, at + 1024 * 1024))
+        written += 1024 * 1024
+      }
+    }).toThrow('too much JSON besides the files')
+    // Thrown during the first megabyte written, not after all four.
+    expect(written).toBe(0)
+  })
+
+  it('does not count the sink strings: a 3 MB screenshot passes a 64 KB cap', () => {
+    const { received, open } = collectingSinks()
+    const doc = JSON.stringify({ title: 'Crash', screenshot: 'A'.repeat(3 * 1024 * 1024), description: 'x'.repeat(10_000) })
+    const value = parse(bytes(doc), [100_000], { sinkPaths, open, maxOutsideSinks: { bytes: 64 * 1024, tooLarge } }) as Record<string, unknown>
+    expect(received[0]!.text.length).toBe(3 * 1024 * 1024)
+    expect(value.description).toHaveLength(10_000)
+  })
+
+  it('counts every other value, at any path', () => {
+    const { open } = collectingSinks()
+    const doc = JSON.stringify({ screenshot: 'AAAA', zzz: ['ab'.repeat(100_000)] })
+    expect(() => parse(bytes(doc), [4096], { sinkPaths, open, maxOutsideSinks: { bytes: 64 * 1024, tooLarge } })).toThrow('too much JSON')
+  })
+})

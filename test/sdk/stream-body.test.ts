@@ -194,6 +194,32 @@ describe('POST /api/bugs/submit with a big body', () => {
     await dataDirHolds(0)
   })
 
+  it('answers 413 to megabytes of JSON besides the files, after reading about 2 MB of it', async () => {
+    const { key } = await sdkProject(t)
+    // 19 MB of numbers cost ~1.2 s of parsing before the schema refused them; nothing of it is a file.
+    const body = Buffer.from(`{"title":"x","description":"y","metadata":[${'1,'.repeat(9_500_000)}1]}`)
+    const res = await postChunked('/api/bugs/submit', body, { 'x-api-key': key })
+    expect(res.status).toBe(413)
+    expect(res.body).toEqual({ ok: false, error: 'the JSON besides the files is too large (max 2 MB)' })
+    expect(res.pulled).toBeLessThan(3 * MB)
+    await dataDirHolds(0)
+  })
+
+  it('still takes long text fields, \\u-escaped, beside a 5 MB screenshot', async () => {
+    const { key } = await sdkProject(t)
+    // What a serializer that escapes every non-ASCII character sends: 6 bytes a character.
+    const russian = 'ошибка '.repeat(7_000).slice(0, 49_000)
+    const escaped = (s: string) => JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    const fields = ['description', 'steps_to_reproduce', 'expected_behavior', 'actual_behavior'].map((f) => `"${f}":${escaped(russian)}`).join(',')
+    const shot = b64(png(5 * MB))
+    const body = Buffer.from(`{"title":"Crash","screenshot":"${shot}",${fields}}`)
+    // About 1 MB of JSON besides the screenshot: half the cap.
+    expect(body.length - shot.length).toBeGreaterThan(0.95 * MB)
+    const res = await postChunked('/api/bugs/submit', body, { 'x-api-key': key })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(rows(t, 'SELECT description FROM reports')[0]!.description).toBe(russian)
+  })
+
   it('answers 403 and keeps no file when the upload quota is reached', async () => {
     const { key, owner } = await sdkProject(t)
     t.deps.db.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes - 5 }).where(eq(accounts.id, owner.account.id)).run()

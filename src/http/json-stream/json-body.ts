@@ -17,6 +17,8 @@ export interface StreamedJsonOptions {
   tempPath: () => string
   /** Runs before a big body is read; throwing refuses the request without reading it. */
   beforeRead?: (request: Request) => void
+  /** Most bytes of JSON besides the base64 files (413 past it, found while reading); unlimited when absent. */
+  maxJsonBesideFiles?: number
 }
 
 /**
@@ -36,7 +38,7 @@ export function streamedJsonBody(opts: StreamedJsonOptions) {
     opts.beforeRead?.(request)
     const set = new SpillSet(opts.tempPath, opts.maxFileBytes)
     spills.set(request, set)
-    return readJson(request.body, bodyLimitFor(apiPathOf(pathOf(request.url)) ?? ''), opts.base64Paths, set)
+    return readJson(request.body, bodyLimitFor(apiPathOf(pathOf(request.url)) ?? ''), opts, set)
   }
   return {
     // When `streamed` leaves the body (a small one), Elysia's own JSON parser takes it.
@@ -53,7 +55,7 @@ const utf8 = new TextDecoder()
  * Parses a body stream. Up to `SMALL_BODY` it is only gathered (and JSON.parse'd if it ends there);
  * past it, the parser takes over, waiting for each chunk's file writes before taking the next chunk.
  */
-async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, base64Paths: readonly PathPattern[], spills: SpillSet): Promise<unknown> {
+async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, opts: Pick<StreamedJsonOptions, 'base64Paths' | 'maxJsonBesideFiles'>, spills: SpillSet): Promise<unknown> {
   let parser: JsonStreamParser | null = null
   const head: Uint8Array[] = []
   let size = 0
@@ -64,7 +66,12 @@ async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, 
       if (!parser) {
         head.push(chunk)
         if (size <= SMALL_BODY) continue
-        parser = new JsonStreamParser({ sinkPaths: base64Paths, open: () => spills.open() })
+        const besides = opts.maxJsonBesideFiles
+        parser = new JsonStreamParser({
+          sinkPaths: opts.base64Paths,
+          open: () => spills.open(),
+          ...(besides !== undefined && { maxOutsideSinks: { bytes: besides, tooLarge: () => payloadTooLarge(`the JSON besides the files is too large (max ${Math.round(besides / 1024 / 1024)} MB)`) } }),
+        })
         head.forEach((c, k) => parser!.write(k === 0 ? withoutBom(c) : c))
         head.length = 0
       } else parser.write(chunk)

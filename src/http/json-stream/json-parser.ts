@@ -57,6 +57,8 @@ const latin1 = new TextDecoder('latin1')
 const CONTROL = /[\x00-\x1f]/
 /** Raw characters handed to a sink at a time: small pieces keep the garbage strings small. */
 const SINK_PIECE = 64 * 1024
+/** How often (in bytes written) the cap on JSON outside the sinks is checked. */
+const CHECK_EVERY = 64 * 1024
 
 /** Parses JSON fed in chunks; `end()` returns the value. Throws `JsonSyntaxError` where JSON.parse would throw. */
 export class JsonStreamParser {
@@ -81,11 +83,31 @@ export class JsonStreamParser {
       open?: (path: (string | number)[]) => StringSink
       /** Deepest nesting accepted (`MAX_JSON_DEPTH` by default); deeper is a 400 as soon as it opens. */
       maxDepth?: number
+      /**
+       * Most bytes of JSON outside the sink strings (the files): past it `tooLarge()` is thrown within
+       * CHECK_EVERY bytes, so a body of megabytes of numbers or unknown keys costs no more than this.
+       */
+      maxOutsideSinks?: { bytes: number; tooLarge: () => Error }
     } = {},
   ) {}
 
+  // Bytes written, and those of them that went to sinks.
+  private read = 0
+  private sunk = 0
+
   /** Parses the next bytes of the document. */
   write(chunk: Uint8Array): void {
+    const cap = this.opts.maxOutsideSinks
+    if (!cap) return this.writePiece(chunk)
+    for (let at = 0; at < chunk.length; at += CHECK_EVERY) {
+      const piece = chunk.subarray(at, Math.min(chunk.length, at + CHECK_EVERY))
+      this.writePiece(piece)
+      this.read += piece.length
+      if (this.read - this.sunk > cap.bytes) throw cap.tooLarge()
+    }
+  }
+
+  private writePiece(chunk: Uint8Array): void {
     let i = 0
     const n = chunk.length
     while (i < n) {
@@ -242,6 +264,7 @@ export class JsonStreamParser {
     const quote = chunk.indexOf(QUOTE, from)
     const backslash = chunk.indexOf(BACKSLASH, from)
     const end = quote < 0 ? (backslash < 0 ? chunk.length : backslash) : backslash < 0 ? quote : Math.min(quote, backslash)
+    this.sunk += end - from
     for (let i = from; i < end; i += SINK_PIECE) {
       const text = latin1.decode(chunk.subarray(i, Math.min(end, i + SINK_PIECE)))
       if (CONTROL.test(text)) this.fail()

@@ -9,7 +9,7 @@ import { streamedJsonBody } from '../../http/json-stream/json-body'
 import { newId } from '../../lib/ids'
 import { attachments } from '../attachments/attachments.table'
 import { base64Upload } from './base64-upload'
-import { MAX_BASE64_FILE_BYTES } from './sdk.schemas'
+import { MAX_BASE64_FILE_BYTES, MAX_JSON_BESIDE_FILES } from './sdk.schemas'
 
 export interface Base64File {
   filename: string
@@ -25,6 +25,8 @@ export function sdkUploadBody(deps: Pick<AppDeps, 'db' | 'files'>, base64Paths: 
   return streamedJsonBody({
     base64Paths,
     maxFileBytes: MAX_BASE64_FILE_BYTES,
+    // Text fields and metadata fit in a few hundred KB even \u-escaped; megabytes of other JSON only cost CPU.
+    maxJsonBesideFiles: MAX_JSON_BESIDE_FILES,
     tempPath: () => deps.files.tempPath(),
     // The apiKey macro decides, after the body is parsed; a wrong key in the header is refused here
     // already, so that its body is never read and spilled to disk.

@@ -7,6 +7,8 @@ export const MAX_BASE64_FILE_BYTES = 10 * MB
 /** Base64 of 10 MB, plus room for a data-URL prefix. */
 const MAX_BASE64_CHARS = Math.ceil((MAX_BASE64_FILE_BYTES * 4) / 3) + 256
 export const MAX_METADATA_BYTES = 16 * 1024
+/** Most JSON a body with base64 files may carry besides them (its text fields and metadata). */
+export const MAX_JSON_BESIDE_FILES = 2 * MB
 export const MAX_EVENT_DATA_BYTES = 4 * 1024
 export const MAX_CUSTOM_METRICS_BYTES = 16 * 1024
 
