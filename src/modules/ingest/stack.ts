@@ -1,0 +1,28 @@
+/**
+ * A stack trace as clients send it, before any normalising: the common shape that every adapter
+ * (the Bugnet-style `--- Stack Trace ---` text, Sentry events, minidumps, Unreal crash contexts)
+ * produces, and that grouping (fingerprint.ts) reads.
+ */
+
+/** One frame, as the client gave it; every field optional because every client omits some. */
+export interface StackFrame {
+  /** Function or method name, e.g. `InventoryPanel.Refresh` or `UEngine::Exec`. */
+  function?: string
+  /** Module, package, namespace or binary (`Assembly-CSharp`, `game.exe`). */
+  module?: string
+  /** Source file path as sent. */
+  file?: string
+  line?: number
+  column?: number
+  /** Instruction address as hex text (`0x7ff6a1b2c3d4`). */
+  address?: string
+  /** True for the game's own code, false for engine and system code, undefined when unknown. */
+  inApp?: boolean
+}
+
+/** One exception of a chain: `type` (`NullReferenceException`), `value` (its message) and its frames, innermost first. */
+export interface ExceptionInfo {
+  type: string
+  value: string
+  frames: StackFrame[]
+}
