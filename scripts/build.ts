@@ -7,9 +7,8 @@ const root = join(import.meta.dir, '..')
 const MAX_HEADER_FLAG = '--max-http-header-size=65536'
 mkdirSync(join(root, 'dist'), { recursive: true })
 const target = process.env.GLITCHBOX_BUILD_TARGET // e.g. bun-linux-x64-baseline for old CPUs
-// The job and scoring workers are extra entry points, so the binary carries them (see src/jobs/jobs.thread.ts
-// and src/modules/sdk/scoring.ts).
-const args = ['build', '--compile', 'src/main.ts', 'src/jobs/jobs.worker.ts', 'src/modules/sdk/scoring.worker.ts', '--outfile', 'dist/glitchbox']
+// The job worker is an extra entry point, so the binary carries it (see src/jobs/jobs.thread.ts).
+const args = ['build', '--compile', 'src/main.ts', 'src/jobs/jobs.worker.ts', '--outfile', 'dist/glitchbox']
 // Request heads up to 64 KB reach the app, which answers long URLs with 414 in the envelope (src/http/body-limit.ts);
 // past Bun's default 16 KB it would close them with an empty 431 itself.
 args.push(`--compile-exec-argv=${MAX_HEADER_FLAG}`)

@@ -7,7 +7,6 @@ import type { JobQueue } from './jobs/jobs.queue'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
 import type { Mailer } from './mail/mailer'
-import type { Scorer } from './modules/sdk/scoring'
 
 /** Everything a module may use; built once by `buildDeps` (main and tests alike). */
 export interface AppDeps {
@@ -20,16 +19,6 @@ export interface AppDeps {
   jobs: JobQueue
   events: DomainEvents
   rateLimiter: RateLimiter
-  /**
-   * True while the request thread is behind (its event loop runs late); set by `serve` once the job
-   * thread measures it. SDK submits then go through the inbox (modules/sdk/report-inbox.ts).
-   */
-  requestsBehind?: () => boolean
-  /**
-   * Scores reports answered from the SDK inbox on the scoring thread; set by `serve` once it runs
-   * (modules/sdk/scoring.ts). Without it they are scored on the request thread.
-   */
-  scoring?: Scorer
   /** Distinguishes apps built in one process (tests), so named Elysia plugins register once per app. */
   instanceId: string
 }

@@ -20,7 +20,7 @@ import { buildDeps } from '../../src/deps'
 import { DAY, FakeClock } from '../../src/lib/clock'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
-import { rollUpEvents, rollUpPerf, rollUpReports, rollUpSessions } from '../../src/modules/analytics/analytics.rollup'
+import { rollUpEvents, rollUpPerf, rollUpOccurrences, rollUpSessions } from '../../src/modules/analytics/analytics.rollup'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import { projects } from '../../src/modules/projects/projects.table'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
@@ -137,7 +137,7 @@ try {
     console.log(`retention daily rollup (events and sessions, ${days} day-runs): ${secs(t0)}`)
     const beforeRollup = pages()
     t0 = performance.now()
-    const parts = { reports: rollUpReports, sessions: rollUpSessions, perf: rollUpPerf, events: (db: typeof deps.db) => rollUpEvents(db, new Date(now)) }
+    const parts = { reports: rollUpOccurrences, sessions: rollUpSessions, perf: rollUpPerf, events: (db: typeof deps.db) => rollUpEvents(db, new Date(now)) }
     for (const [part, run] of Object.entries(parts)) {
       const t1 = performance.now()
       let rows = 0

@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { reportsFtsSql } from '../../src/modules/reports/reports.fts'
 import { extractErrorType } from '../../src/modules/reports/error-type'
 import { titleTermsOf } from '../../src/modules/reports/title-terms'
-import { openTitleTermsSql } from '../../src/modules/sdk/open-title-terms'
+import { openTitleTermsSql } from '../../src/modules/ingest/open-title-terms'
 
 /** A word that appears in about one report in 10,000: the "rare term" of the benchmark. */
 export const RARE_TERM = 'zeppelin'

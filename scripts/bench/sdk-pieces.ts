@@ -12,9 +12,9 @@ import { createLogger } from '../../src/lib/logger'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
 import { projects } from '../../src/modules/projects/projects.table'
 import { createReport } from '../../src/modules/reports/reports.service'
-import { findPossibleDuplicates } from '../../src/modules/sdk/duplicates'
-import { scoreSentiment } from '../../src/modules/sdk/sentiment'
-import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
+import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
+import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { scoreSentiment } from '../../src/modules/ingest/sentiment'
 import { seedReports } from './reports-seed'
 
 const dir = mkdtempSync(join(tmpdir(), 'glitchbox-pieces-'))
@@ -30,7 +30,7 @@ if (seed > 0) {
 }
 // What-if measurements: EXTRA_SQL="DROP TRIGGER …;…" runs before measuring.
 for (const stmt of (process.env.EXTRA_SQL ?? '').split(';').filter(Boolean)) rawSqlite(deps.db).exec(stmt)
-const repo = createSubmitRepository(deps.db)
+const repo = ingestRepository(deps.db)
 const words = 'crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics camera player quest npc dialog cutscene checkpoint respawn minimap tooltip keybind controller vsync framerate lighting shadow particle collision ragdoll pathfinding spawn loot chest'.split(' ')
 const desc = 'When I open the inventory during the boss fight the game stutters and sometimes freezes completely. '.repeat(20).slice(0, 1800)
 let n = seed
@@ -49,7 +49,7 @@ const raw = rawSqlite(deps.db)
 const quota = raw.prepare('SELECT plan, reports_created FROM accounts WHERE id = ?')
 const charge = raw.prepare('UPDATE accounts SET reports_created = reports_created + 1 WHERE id = ?')
 const number = raw.prepare('UPDATE projects SET last_report_number = last_report_number + 1, live_report_count = live_report_count + 1 WHERE id = ? RETURNING last_report_number AS n')
-const insert = raw.prepare(`INSERT INTO reports (id, project_id, report_number, title, description, title_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+const insert = raw.prepare(`INSERT INTO reports (id, project_id, report_number, title, description, fingerprint, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
 const activity = raw.prepare("INSERT INTO activity (project_id, report_id, action, created_at) VALUES (?, ?, 'created', ?)")
 const preparedReport = () => {
   quota.get(project.accountId)

@@ -1,14 +1,10 @@
-import { join } from 'node:path'
 import { createApp } from '../app'
 import type { Config } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
-import { buildDeps, DB_FILE } from '../deps'
+import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
-import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
-import { startInboxFiling } from '../modules/sdk/report-inbox'
-import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
 import { warmDashboard } from '../../web/server/dashboard'
 import { dashboardBundle } from '../../web/server/dashboard-bundle'
 
@@ -24,16 +20,6 @@ export async function serve(config: Config): Promise<void> {
   const jobs = await startJobThread(config)
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
   deferCheckpoints(rawSqlite(deps.db))
-  // From now on SDK submits answered during a load spike wait in the inbox, filed between requests.
-  deps.requestsBehind = jobs.requestsBehind
-  const stopFiling = startInboxFiling(deps, jobs.requestsBehind)
-  // Their answers are scored beside this thread; without the scoring thread, on it.
-  const index = { similarOpenTitles: similarOpenTitlesQuery(rawSqlite(deps.db)) }
-  const scoring = await startScoringThread(join(config.dataDir, DB_FILE), (req) => scoreInline(index, req), logger).catch((err) => {
-    logger.error('the scoring thread did not start; SDK answers are scored on the request thread', { error: String(err) })
-    return null
-  })
-  if (scoring) deps.scoring = scoring
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
@@ -57,9 +43,6 @@ export async function serve(config: Config): Promise<void> {
     logger.info('shutting down', { signal })
     // stop(false): no new connections, in-flight requests finish.
     await server.stop(false)
-    // Reports still queued stay in the inbox and are filed after the next start.
-    stopFiling()
-    scoring?.stop()
     await jobs.stop()
     const sqlite = rawSqlite(deps.db)
     // Right after the job thread stops, the checkpoint can find the database busy for a moment

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
-import { postMigrationBackfills, postMigrationSql } from './post-migrate'
+import { migrationBackfills, postMigrationBackfills, postMigrationSql } from './post-migrate'
 
 export class SchemaTooNewError extends Error {}
 
@@ -46,6 +46,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embe
     const missing = postMigrationBackfills.filter((b) => exists.get(b.table)!.n === 0)
     for (const stmt of postMigrationSql) sqlite.exec(stmt)
     for (const b of missing) b.run(sqlite)
+    for (const b of migrationBackfills) if (applied.includes(b.tag)) b.run(sqlite)
   })()
   return { applied }
 }

@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Fields answered beside `error` in the envelope (e.g. `merged_into` of a redirect). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message)
   }

@@ -89,7 +89,7 @@ export function httpPipeline(deps: AppDeps) {
       if (appError) {
         set.status = appError.status
         Object.assign(set.headers, appError.headers)
-        return { ok: false, error: appError.messageFor(config) }
+        return { ok: false, error: appError.messageFor(config), ...appError.details }
       }
       switch (code) {
         case 'VALIDATION': {

@@ -1,9 +1,9 @@
 import type { Config } from '../config/config'
 import type { WorkerMessage, WorkerReply } from './jobs.worker'
-import { BUSY_LAG_MS, measureRequestPressure, requestLagMs } from './request-pressure'
+import { measureRequestPressure } from './request-pressure'
 
 /** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. */
-export async function startJobThread(config: Config): Promise<{ reclaimed: number; requestsBehind(): boolean; stop(): Promise<void> }> {
+export async function startJobThread(config: Config): Promise<{ reclaimed: number; stop(): Promise<void> }> {
   // In the binary the worker is the extra entry point scripts/build.ts compiles in, addressed by its
   // build path (as .js); from source it is the file beside this one.
   const worker = new Worker(Bun.isStandaloneExecutable ? './jobs/jobs.worker.js' : new URL('./jobs.worker.ts', import.meta.url).href)
@@ -24,8 +24,6 @@ export async function startJobThread(config: Config): Promise<{ reclaimed: numbe
   const started = await send({ type: 'start', config, pressure: pressure.buffer })
   return {
     reclaimed: started.type === 'started' ? started.reclaimed : 0,
-    /** The same signal the job thread slows down on, for the request thread's own choices. */
-    requestsBehind: () => requestLagMs(pressure.buffer) > BUSY_LAG_MS,
     async stop() {
       await send({ type: 'stop' })
       pressure.stop()

@@ -6,6 +6,7 @@ import { changelogModule } from './changelog/changelog.module'
 import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
 import { gitModule } from './git/git.module'
+import { ingestModule } from './ingest/ingest.module'
 import { integrationsModule } from './integrations/integrations.module'
 import { labelsModule } from './labels/labels.module'
 import { maintenanceModule } from './maintenance/maintenance.module'
@@ -36,6 +37,7 @@ export const modules: DomainModule[] = [
   labelsModule,
   attachmentsModule,
   sdkModule,
+  ingestModule,
   publicModule,
   settingsModule,
   changelogModule,

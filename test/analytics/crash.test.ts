@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ANALYTICS_ROLLUP_JOB } from '../../src/modules/analytics/analytics.jobs'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
+import { rows } from '../sdk/sdk-helpers'
 import { addSessions, rollUp, setup } from './analytics-helpers'
 
 let close: (() => void) | undefined
@@ -85,7 +86,7 @@ describe('bad deploy', () => {
 })
 
 describe('crash groups (tier 2)', () => {
-  it('groups crash and error reports by error type and top frame without line numbers and addresses', async () => {
+  it('groups crash and error occurrences by fingerprint: error type and top frame without line numbers and addresses', async () => {
     const { t, project, get } = await setup()
     close = t.close
     const desc = (line: number, addr: string) => `Boom\n--- Stack Trace ---\nat Game.Player.Update () [0x${addr}] in Player.cs:${line}\nat Game.Loop ()\n--- Recent Logs ---\nloaded`
@@ -100,16 +101,21 @@ describe('crash groups (tier 2)', () => {
     expect(res.body.data).toHaveLength(2)
     expect(res.body.data[0]).toMatchObject({
       error_type: 'NullReferenceException',
-      top_frame: 'at Game.Player.Update () in Player.cs',
+      grouped_by: 'NullReferenceException at Game.Player.Update (Player.cs)',
+      top_frame: 'NullReferenceException at Game.Player.Update (Player.cs)',
       count: 3,
+      events: 3,
       affected_players: 2,
+      players: 2,
       sample_title: '[Error] NullReferenceException: c',
       versions: [
         { game_version: '1.1', count: 2 },
         { game_version: '1.0', count: 1 },
       ],
     })
-    expect(res.body.data[1]).toMatchObject({ error_type: '', top_frame: '', count: 1, affected_players: 0 })
+    expect(res.body.data[1]).toMatchObject({ error_type: '', grouped_by: 'Game freezes', count: 1, affected_players: 0 })
+    // The group's fingerprint is the reports' own, as the report list groups them.
+    expect(res.body.data[0].fingerprint).toBe(rows(t, "SELECT fingerprint FROM reports WHERE title LIKE '%: c'")[0]!.fingerprint)
   })
 
   it('is kept by the queued rollup job', async () => {
@@ -119,7 +125,7 @@ describe('crash groups (tier 2)', () => {
     expect((await get('/crash-groups')).body.data).toEqual([])
     t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
     await t.runner.drain()
-    expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', top_frame: 'at Net.Send ()', count: 1 }])
+    expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', grouped_by: '[Error] TimeoutException: net', count: 1 }])
   })
 
   it('is 403 on the free plan and 200 on pro', async () => {

@@ -35,12 +35,12 @@ describe('release health', () => {
     const res = await get('/release-health/version?version=2.0.0&days=3')
     expect(res.status).toBe(200)
     expect(res.body.data.daily).toEqual([
-      { day: '2026-01-03', sessions: 0, ended: 0, crashed: 0, crash_free_rate: null, reports: 0, crash_reports: 0 },
-      { day: '2026-01-04', sessions: 4, ended: 4, crashed: 1, crash_free_rate: 0.75, reports: 0, crash_reports: 0 },
-      { day: '2026-01-05', sessions: 5, ended: 5, crashed: 0, crash_free_rate: 1, reports: 1, crash_reports: 1 },
+      { day: '2026-01-03', sessions: 0, ended: 0, crashed: 0, crash_free_rate: null, reports: 0, crash_reports: 0, events: 0, crash_events: 0 },
+      { day: '2026-01-04', sessions: 4, ended: 4, crashed: 1, crash_free_rate: 0.75, reports: 0, crash_reports: 0, events: 0, crash_events: 0 },
+      { day: '2026-01-05', sessions: 5, ended: 5, crashed: 0, crash_free_rate: 1, reports: 1, crash_reports: 1, events: 1, crash_events: 1 },
     ])
     expect(res.body.data.crash_free_rate).toBe(Math.round((8 / 9) * 1e4) / 1e4)
-    expect(res.body.data.top_crash_groups).toMatchObject([{ error_type: 'IndexOutOfRangeException', top_frame: 'at A.B ()', count_in_version: 1 }])
+    expect(res.body.data.top_crash_groups).toMatchObject([{ error_type: 'IndexOutOfRangeException', grouped_by: '[Error] IndexOutOfRangeException: x', count_in_version: 1 }])
     for (const q of ['?version=9.9.9', '', '?version=2.0.0&days=0']) {
       const bad = await get(`/release-health/version${q}`)
       expect(bad.status).toBe(400)

@@ -125,6 +125,6 @@ describe('OpenAPI document', () => {
     const submit = op('POST /api/bugs/submit')
     expect(submit.requestBody.content['application/json'].example).toMatchObject({ title: expect.any(String), description: expect.any(String) })
     expect(submit.responses['201'].content['application/json'].example).toMatchObject({ ok: true, data: { id: expect.any(String), report_number: expect.any(Number) } })
-    expect(submit.responses['200'].description).toMatch(/stacked/i)
+    expect(submit.responses['200'].description).toMatch(/occurrence of an existing report/i)
   })
 })

@@ -24,7 +24,7 @@ describe('GET /projects/:slug/bugs/export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.csv"$/)
     const csv = res.body as string
-    expect(csv.startsWith('report_number,title,description,status,priority,category,platform,game_version,error_type,source,assigned_to,upvotes,occurrences,reporter_name,created_at,updated_at\r\n')).toBe(true)
+    expect(csv.startsWith('report_number,title,description,status,priority,category,platform,game_version,error_type,source,assigned_to,upvotes,occurrences,occurrence_count,player_count,first_seen,last_seen,first_version,last_version,reporter_name,created_at,updated_at\r\n')).toBe(true)
     expect(csv).toContain('1,"Crash, on ""load""","line1\nline2",open,high,')
     expect(csv).toContain(`2,"'=HYPERLINK(""http://evil.example"",""click"")",'@SUM(A1),open,medium,`)
     expect(csv).not.toContain('Gone')

@@ -57,6 +57,13 @@ describe('GET /projects/:slug/bugs', () => {
         'is_private',
         'labels',
         'occurrences',
+        'occurrence_count',
+        'player_count',
+        'first_seen',
+        'last_seen',
+        'first_version',
+        'last_version',
+        'versions',
         'platform',
         'priority',
         'report_number',
@@ -174,7 +181,8 @@ describe('GET /projects/:slug/bugs', () => {
     expect(numbers({ data: first }).slice(0, 3)).toEqual([n, n - 2, n - 4])
     const last = await list(`q=-lighthouse&page=${COUNT_CAP / 25}`)
     expect(numbers({ data: last })).toEqual(Array.from({ length: 25 }, (_, k) => n - 2 * (COUNT_CAP - 25 + k)))
-  })
+    // 30,000 reports written with every index and trigger: slow on a busy CI machine.
+  }, 120_000)
 
   it('excluding a word most recent reports hold still finds the older ones', async () => {
     const { owner, project, base } = await team(t)
@@ -208,7 +216,7 @@ function insertMany(t: TestApp, project: TestProject, n: number, description: (i
   t.deps.db.transaction((tx) => {
     for (let i = 1; i <= n; i++) {
       tx.insert(reports)
-        .values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: description(i), titleKey: `bug ${i}`, createdAt: now, updatedAt: now })
+        .values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: description(i), createdAt: now, updatedAt: now })
         .run()
     }
   })

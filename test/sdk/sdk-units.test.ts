@@ -3,13 +3,13 @@ import { sql } from 'drizzle-orm'
 import { migrate } from '../../src/db/migrate'
 import { reports } from '../../src/modules/reports/reports.table'
 import { decodeBase64Upload } from '../../src/modules/sdk/base64-upload'
-import { findPossibleDuplicates } from '../../src/modules/sdk/duplicates'
+import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
 import { significantWords, titleTermsOf } from '../../src/modules/reports/title-terms'
-import { splitOccurrences } from '../../src/modules/sdk/occurrences.service'
-import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/sdk/sentiment'
-import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
-import { submitReport } from '../../src/modules/sdk/submit.service'
-import { WriteBatcher } from '../../src/modules/sdk/write-batcher'
+import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { splitOccurrences } from '../../src/modules/ingest/occurrences.service'
+import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/ingest/sentiment'
+import { WriteBatcher } from '../../src/modules/ingest/write-batcher'
+import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import { createEventsRepository, trackEvents } from '../../src/modules/sdk/events.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
@@ -59,24 +59,23 @@ describe('services', () => {
   })
   afterEach(() => t.close())
 
-  it('findPossibleDuplicates ranks by shared words, excludes the report itself and closed or deleted reports', async () => {
+  it('findPossibleDuplicates ranks by shared words and leaves out closed or deleted reports', async () => {
     const { project } = await sdkProject(t)
-    const repo = createSubmitRepository(t.deps.db)
-    const a = createReportIn(t, project, { title: 'Save file corrupted after update' })
+    const repo = ingestRepository(t.deps.db)
     const b = createReportIn(t, project, { title: 'Save file corrupted' })
     const c = createReportIn(t, project, { title: 'Save button missing' })
     const gone = createReportIn(t, project, { title: 'Save file corrupted after update again' })
     t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(gone.id)
-    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update', a.seq)).toEqual([b.reportNumber, c.reportNumber])
+    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([b.reportNumber, c.reportNumber])
     t.deps.db.update(reports).set({ status: 'closed' }).where(sql`${reports.id} = ${b.id}`).run()
-    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update', a.seq)).toEqual([c.reportNumber])
-    expect(findPossibleDuplicates(repo, project.id, 'of the', a.seq)).toEqual([])
+    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([c.reportNumber])
+    expect(findPossibleDuplicates(repo, project.id, 'of the')).toEqual([])
   })
 
   it('findPossibleDuplicates follows reopened, renamed and removed reports and stays inside the project', async () => {
     const { project, owner } = await sdkProject(t)
     const other = createProject(t, await createUser(t))
-    const repo = createSubmitRepository(t.deps.db)
+    const repo = ingestRepository(t.deps.db)
     const a = createReportIn(t, project, { title: 'Lighthouse door stuck' })
     createReportIn(t, other, { title: 'Lighthouse door stuck' })
     const probe = () => findPossibleDuplicates(repo, project.id, 'Lighthouse door stuck forever')
@@ -102,17 +101,15 @@ describe('services', () => {
     t.sqlite.exec('UPDATE reports SET title_terms = NULL')
     t.sqlite.exec('DROP TABLE open_title_terms')
     migrate(t.sqlite)
-    expect(findPossibleDuplicates(createSubmitRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
+    expect(findPossibleDuplicates(ingestRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
     expect(rows(t, 'SELECT title_terms FROM reports ORDER BY seq')).toEqual([{ title_terms: '["ferris","wheel","spins","backwards"]' }, { title_terms: '["ferris","wheel","closed","ride"]' }])
   })
 
   it('submitReport stacks a same-title submission and leaves the original report fields as they were', async () => {
     const { project } = await sdkProject(t)
-    const repo = createSubmitRepository(t.deps.db)
-    const writes = new WriteBatcher(t.deps.db)
     const input = (o: Record<string, unknown>) => submitSchema.parse({ title: 'Hang at save', description: 'x', ...o })
-    const first = await submitReport(t.deps, repo, writes, project, input({ device_info: 'A' }))
-    const second = await submitReport(t.deps, repo, writes, project, input({ title: 'HANG  at save', device_info: 'B' }))
+    const first = await submitFromSdk(t.deps, project, input({ device_info: 'A' }))
+    const second = await submitFromSdk(t.deps, project, input({ title: 'HANG  at save', device_info: 'B' }))
     expect(first.created).toBe(true)
     expect(second).toMatchObject({ created: false, body: { id: first.body.id, deduplicated: true } })
     expect(rows(t, 'SELECT device_info, occurrence_count FROM reports')).toEqual([{ device_info: 'A', occurrence_count: 2 }])
@@ -120,9 +117,7 @@ describe('services', () => {
 
   it('a renamed report groups submissions under its new title, not its old one', async () => {
     const { project, owner } = await sdkProject(t)
-    const repo = createSubmitRepository(t.deps.db)
-    const writes = new WriteBatcher(t.deps.db)
-    const submit = (title: string) => submitReport(t.deps, repo, writes, project, submitSchema.parse({ title, description: 'x' }))
+    const submit = (title: string) => submitFromSdk(t.deps, project, submitSchema.parse({ title, description: 'x' }))
     const first = await submit('Sky flickers')
     await t.request('PATCH', `/api/projects/${project.slug}/bugs/${first.body.report_number}`, { token: owner.token, body: { title: 'Sky  FLICKERS at night' } })
     expect(await submit('sky flickers at night')).toMatchObject({ created: false, body: { id: first.body.id } })
@@ -131,25 +126,22 @@ describe('services', () => {
 
   it('submitReport removes stored files when the transaction fails', async () => {
     const { project } = await sdkProject(t)
-    const repo = createSubmitRepository(t.deps.db)
-    const writes = new WriteBatcher(t.deps.db)
     t.sqlite.exec('DROP TABLE attachments')
     const input = submitSchema.parse({ title: 'x', description: 'y', screenshot: Buffer.from(PNG).toString('base64'), attachments: [{ filename: 'a.txt', data: Buffer.from('hello').toString('base64') }] })
-    await expect(submitReport(t.deps, repo, writes, project, input)).rejects.toThrow()
+    await expect(submitFromSdk(t.deps, project, input)).rejects.toThrow()
     expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
     expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
   })
 
-  it('splitOccurrences with every occurrence leaves the original at one occurrence', async () => {
+  it('splitOccurrences keeps at least one occurrence with the original', async () => {
     const { project, owner } = await sdkProject(t)
-    const repo = createSubmitRepository(t.deps.db)
-    const writes = new WriteBatcher(t.deps.db)
     const input = submitSchema.parse({ title: 'Same', description: 'x' })
-    const first = await submitReport(t.deps, repo, writes, project, input)
-    await submitReport(t.deps, repo, writes, project, input)
-    await submitReport(t.deps, repo, writes, project, input)
+    const first = await submitFromSdk(t.deps, project, input)
+    await submitFromSdk(t.deps, project, input)
+    await submitFromSdk(t.deps, project, input)
     const ids = rows(t, 'SELECT id FROM report_occurrences').map((r) => r.id as string)
-    const split = splitOccurrences(t.deps, project, owner.user.id, first.body.report_number, [...ids, ids[0]!])
+    expect(() => splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), [...ids, ids[0]!])).toThrow('at least one occurrence must stay')
+    const split = splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), ids.slice(1))
     expect(rows(t, 'SELECT report_number, occurrence_count FROM reports ORDER BY report_number')).toEqual([
       { report_number: 1, occurrence_count: 1 },
       { report_number: split.report_number, occurrence_count: 2 },

@@ -247,11 +247,13 @@ describe('POST /api/bugs/submit: grouping by title', () => {
       possible_duplicates: [],
     })
     expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(1)
-    const [r] = rows(t, 'SELECT occurrence_count, updated_at, created_at FROM reports')
+    const [r] = rows(t, 'SELECT occurrence_count, updated_at, created_at, last_seen FROM reports')
     expect(r!.occurrence_count).toBe(2)
-    expect(r!.updated_at - r!.created_at).toBe(60_000)
-    const [o] = rows(t, 'SELECT * FROM report_occurrences')
-    expect(o).toMatchObject({ report_id: first.body.data.id, device_info: 'GTX 970', os_info: 'Windows 10', platform: 'Windows', game_version: '1.1', player_id: '7656', reporter_name: 'P2', metadata: '{"map":"forest"}' })
+    // The latest occurrence moves last_seen; updated_at is the team's last change.
+    expect(r!.last_seen - r!.created_at).toBe(60_000)
+    expect(r!.updated_at).toBe(r!.created_at)
+    const [o] = rows(t, 'SELECT * FROM report_occurrences ORDER BY seq DESC LIMIT 1')
+    expect(o).toMatchObject({ report_id: first.body.data.id, title: 'game FREEZES on the   loading screen', device_info: 'GTX 970', os_info: 'Windows 10', platform: 'Windows', game_version: '1.1', player_id: '7656', reporter_name: 'P2', metadata: '{"map":"forest"}' })
     expect(o!.screenshot_key).toMatch(/\.png$/)
   })
 
@@ -284,15 +286,14 @@ describe('POST /api/bugs/submit: grouping by title', () => {
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: other.key, body: bug() })).status).toBe(201)
   })
 
-  it('keeps attachments of stacked submissions up to 10 per report, the occurrence always', async () => {
+  it('keeps the attachments of every submission with its own occurrence', async () => {
     const { key } = await sdkProject(t)
     const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `log${i}.txt`, data: b64(`log ${i}`) }))
     const first = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ attachments: files(8) }) })
     const again = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ attachments: files(4) }) })
     expect(again.status).toBe(200)
-    expect(rows(t, 'SELECT count(*) AS n FROM attachments WHERE report_id = ?', first.body.data.id)[0]!.n).toBe(10)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(10)
-    expect(rows(t, 'SELECT count(*) AS n FROM report_occurrences')[0]!.n).toBe(1)
+    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(12)
+    expect(rows(t, 'SELECT o.seq, count(a.id) AS files FROM report_occurrences o LEFT JOIN attachments a ON a.occurrence_id = o.id WHERE o.report_id = ? GROUP BY o.seq ORDER BY o.seq', first.body.data.id).map((r) => r.files)).toEqual([8, 4])
   })
 
   it('groups concurrent identical submissions onto one report', async () => {

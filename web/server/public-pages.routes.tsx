@@ -14,9 +14,7 @@ import type { TrackerQuery } from '../../src/modules/public/public.schemas'
 import { roadmapOf } from '../../src/modules/public/roadmap.service'
 import { type Voter, votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
-import { createSubmitRepository } from '../../src/modules/sdk/submit.repository'
-import { submitReport } from '../../src/modules/sdk/submit.service'
-import { WriteBatcher } from '../../src/modules/sdk/write-batcher'
+import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import type { TrackerSettings } from '../../src/modules/settings/settings.schemas'
 import { readSettings } from '../../src/modules/settings/settings.service'
 import { ChangelogPage } from '../public-pages/changelog'
@@ -56,8 +54,6 @@ class PageNotFound extends Error {}
 /** Public pages, rendered on the server: tracker, report, roadmap, changelog and its feed, plus the vote script and /widget.js. */
 export function publicPagesRoutes(deps: AppDeps) {
   const { db, config } = deps
-  const submitRepo = createSubmitRepository(db)
-  const writes = new WriteBatcher(db)
   // Read on the server only, to file as the SDK would: the key is never rendered.
   const apiKeyOf = (projectId: string) => db.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, projectId)).get()?.apiKey
   const absolute = (path: string) => `${config.publicUrl}${path}`
@@ -156,7 +152,7 @@ export function publicPagesRoutes(deps: AppDeps) {
     const input = submitSchema.safeParse({ title: values.title, description: values.description, category: values.category, reporter_email: values.email || undefined, platform: 'web' })
     if (!input.success) return formPage(400, `Please check the form: ${describeIssues(input.error.issues as never)}`)
     try {
-      const { created, body } = await submitReport(deps, submitRepo, writes, caller.project, input.data)
+      const { created, body } = await submitFromSdk(deps, caller.project, input.data)
       return page(
         { status: created ? 201 : 200, brand, meta: { ...meta, title: `Report #${body.report_number} filed · ${brand.name}` }, customCss: settings.custom_css },
         <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible />,

@@ -5,7 +5,16 @@ import { ReportCategory, ReportPriority, ReportStatus } from './reports'
 const day = z.string().describe('YYYY-MM-DD (UTC)')
 const rate = z.number().nullable().describe('Share of ended sessions that did not crash, 0 to 1; null without ended sessions')
 const period = { days: z.number().int(), from: day, to: day }
-const crashCounts = { sessions: z.number().int(), ended: z.number().int(), crashed: z.number().int(), reports: z.number().int(), crash_reports: z.number().int(), crash_free_rate: rate }
+const crashCounts = {
+  sessions: z.number().int(),
+  ended: z.number().int(),
+  crashed: z.number().int(),
+  reports: z.number().int().describe('New reports filed'),
+  crash_reports: z.number().int(),
+  events: z.number().int().describe('Occurrences: every submission, the first of each report included'),
+  crash_events: z.number().int(),
+  crash_free_rate: rate,
+}
 const volume = z.object({ today: z.number().int(), last_7_days: z.number().int(), last_30_days: z.number().int() })
 const percentiles = z.object({ samples: z.number().int(), p50: z.number().nullable(), p95: z.number().nullable() })
 const perfSummary = { fps: percentiles, frame_time_ms: percentiles, memory_used_mb: percentiles, load_time_sec: percentiles }
@@ -40,12 +49,16 @@ export const BadDeployResponse = z.object({
 })
 export const CrashGroup = z.object({
   id: z.string(),
+  fingerprint: z.string().describe("The reports' grouping key (the same as the report list's)"),
+  grouped_by: z.string().describe('The grouping key as a person reads it'),
   error_type: z.string(),
   top_frame: z.string(),
   sample_title: z.string(),
-  sample_report_number: z.number().int(),
-  count: z.number().int(),
+  sample_report_number: z.number().int().describe('The latest report with this fingerprint'),
+  count: z.number().int().describe('Events: occurrences of the group'),
+  events: z.number().int().describe('Same as count'),
   affected_players: z.number().int(),
+  players: z.number().int().describe('Distinct players, same as affected_players'),
   first_seen: isoDate,
   last_seen: isoDate,
   versions: z.array(z.object({ game_version: z.string(), count: z.number().int() })),
@@ -62,8 +75,10 @@ export const ReleaseHealthResponse = z.object({
       ended_sessions: z.number().int(),
       crashed_sessions: z.number().int(),
       crash_free_rate: rate,
-      reports: z.number().int(),
+      reports: z.number().int().describe('New reports first seen in this version'),
       crash_reports: z.number().int(),
+      events: z.number().int().describe('Occurrences in this version: every submission'),
+      crash_events: z.number().int(),
       players: z.number().int(),
       adoption_share: z.number().nullable(),
     }).loose(),

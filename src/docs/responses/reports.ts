@@ -26,7 +26,14 @@ export const ReportListItem = z.object({
   error_type: z.string().describe('Exception or error class read from the title and stack trace; empty when none'),
   source: z.enum(['user', 'system']),
   upvotes: z.number().int(),
-  occurrences: z.number().int(),
+  occurrences: z.number().int().describe('Same as occurrence_count (kept for earlier clients)'),
+  occurrence_count: z.number().int().describe('Submissions grouped into this report (events), the first included'),
+  player_count: z.number().int().describe('Distinct players among its occurrences'),
+  first_seen: isoDate.describe('When its first occurrence arrived'),
+  last_seen: isoDate.describe('When its latest occurrence arrived'),
+  first_version: z.string().describe('Game version of the first occurrence that named one; empty when none did'),
+  last_version: z.string().describe('Game version of the latest occurrence that named one; empty when none did'),
+  versions: z.array(z.string()).describe('Distinct game versions of its occurrences, most recently seen first (at most 20)'),
   labels: z.array(ReportLabel),
   created_at: isoDate,
   updated_at: isoDate,
@@ -61,6 +68,12 @@ export const Report = ReportListItem.extend({
   screenshot_url: z.string().nullable(),
   created_by: z.string().nullable(),
   due_date: isoDate.nullable(),
+  fingerprint: z.string().describe('The grouping key: submissions with the same one are occurrences of this report'),
+  grouping_label: z.string().describe('The grouping key as a person reads it, e.g. "NullReferenceException at InventoryPanel.Refresh (InventoryPanel.cs)"'),
+  resolved_in_version: z.string().nullable().describe('The newest game version seen on it when it was last resolved'),
+  regressed_in_version: z.string().nullable().describe('The version whose occurrence reopened it after it was resolved (a regression)'),
+  regressed_at: isoDate.nullable(),
+  merged_into: z.number().int().nullable().describe('Always null on a live report; a merged report number answers 308 to its survivor'),
 })
 
 export const ReportComment = z.object({
@@ -112,19 +125,40 @@ export const ReportActivityResponse = z.array(
   }),
 )
 
+export const OccurrenceAttachment = z.object({ id: uuid, file_name: z.string(), file_size: z.number().int(), mime_type: z.string().nullable(), file_url: z.string() })
 export const Occurrence = z.object({
   id: z.string(),
-  device_info: z.string().nullable(),
-  os_info: z.string().nullable(),
-  platform: z.string().nullable(),
-  game_version: z.string().nullable(),
+  title: z.string().describe('The title this submission came with'),
+  description: z.string().describe('Its own text: message, stack trace, recent logs'),
+  steps_to_reproduce: z.string(),
+  expected_behavior: z.string(),
+  actual_behavior: z.string(),
+  source: z.enum(['user', 'system']),
+  error_type: z.string(),
+  device_info: z.string(),
+  os_info: z.string(),
+  platform: z.string(),
+  game_version: z.string(),
   player_id: z.string().nullable(),
   reporter_name: z.string().nullable(),
+  reporter_email: z.string().nullable(),
   metadata: z.unknown(),
   screenshot_url: z.string().nullable(),
+  attachments: z.array(OccurrenceAttachment).describe('Files sent with this submission'),
+  client: z.string().nullable().describe('The client when not Glitchbox\'s SDK, e.g. "sentry.python 1.9.10"'),
+  event_id: z.string().nullable().describe("The client's own event id (Sentry's event_id)"),
   created_at: isoDate,
 })
 export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
+export const SplitResponse = ReportCreatedResponse.extend({ occurrences: z.number().int().describe('Occurrences moved into the new report') })
+export const MergeResponse = z.object({
+  id: uuid,
+  report_number: z.number().int(),
+  merged: z.array(z.number().int()).describe('Numbers of the reports folded in (they now redirect here)'),
+  occurrence_count: z.number().int(),
+  player_count: z.number().int(),
+  upvotes: z.number().int(),
+})
 
 // Types of the `data` the routes answer, for clients (the web app) that import them.
 export type ReportListResponse = z.output<typeof ReportListResponse>
@@ -136,6 +170,8 @@ export type SimilarReportsResponse = z.output<typeof SimilarReportsResponse>
 export type ErrorTypesResponse = z.output<typeof ErrorTypesResponse>
 export type ReportActivityResponse = z.output<typeof ReportActivityResponse>
 export type OccurrenceListResponse = z.output<typeof OccurrenceListResponse>
+export type SplitResponse = z.output<typeof SplitResponse>
+export type MergeResponse = z.output<typeof MergeResponse>
 
 export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs': { data: ReportListResponse },
@@ -150,5 +186,6 @@ export const reportsDocs: OperationDocs = {
   'DELETE /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
   'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences': { data: OccurrenceListResponse },
-  'POST /api/projects/{slug}/bugs/{number}/split': { status: 201, data: ReportCreatedResponse },
+  'POST /api/projects/{slug}/bugs/{number}/split': { status: 201, data: SplitResponse },
+  'POST /api/projects/{slug}/bugs/{number}/merge': { data: MergeResponse },
 }

@@ -7,7 +7,11 @@ export const SubmitResponse = z.object({
   id: z.string().describe('Report id (a string) for /api/bugs/{id}/attachments, perf snapshots and replays'),
   report_number: z.number().int(),
   message: z.string(),
-  deduplicated: z.literal(true).optional().describe('Present (true) when the report was stacked onto an open report with the same title (status 200)'),
+  deduplicated: z.literal(true).optional().describe('Present (true) when the submission became an occurrence of an existing report with the same grouping key (status 200)'),
+  regression: z
+    .object({ resolved_in_version: z.string().nullable(), version: z.string() })
+    .optional()
+    .describe('Present when this occurrence reopened a resolved report: it came from a newer build than the one the fix was seen in'),
   category: ReportCategory,
   priority: ReportPriority,
   sentiment_score: z.number().nullable(),
@@ -77,7 +81,7 @@ export const sdkDocs: OperationDocs = {
     status: 201,
     data: SubmitResponse,
     description: 'A new report',
-    alsoStatus: { status: 200, description: 'Stacked onto an existing open report with the same title (`deduplicated: true`)' },
+    alsoStatus: { status: 200, description: 'An occurrence of an existing report with the same grouping key (`deduplicated: true`)' },
     errors: [403],
     example: {
       id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd',

@@ -4,7 +4,7 @@ import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
 import { eventNames, events, perfSnapshots, players, playSessions } from '../sdk/sdk.table'
 import { rollupCursors } from '../workflow/workflow.table'
-import { isCrashReport, normalizeLogLine, sectionLines, topFrame } from './crash.normalize'
+import { isCrashReport, normalizeLogLine, sectionLines } from './crash.normalize'
 import {
   analyticsCrashGroupPlayers,
   analyticsCrashGroups,
@@ -51,10 +51,15 @@ function prepare(db: Db) {
       .prepare(),
     daily: db
       .insert(analyticsDailyReports)
-      .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: 1, crashReports: ph('crash') })
+      .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: ph('first'), crashReports: ph('crashFirst'), events: 1, crashEvents: ph('crash') })
       .onConflictDoUpdate({
         target: [analyticsDailyReports.projectId, analyticsDailyReports.day, analyticsDailyReports.gameVersion, analyticsDailyReports.platform],
-        set: { reports: sql`${analyticsDailyReports.reports} + 1`, crashReports: sql`${analyticsDailyReports.crashReports} + excluded.crash_reports` },
+        set: {
+          reports: sql`${analyticsDailyReports.reports} + excluded.reports`,
+          crashReports: sql`${analyticsDailyReports.crashReports} + excluded.crash_reports`,
+          events: sql`${analyticsDailyReports.events} + 1`,
+          crashEvents: sql`${analyticsDailyReports.crashEvents} + excluded.crash_events`,
+        },
       })
       .prepare(),
     playerReport: db.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
@@ -69,11 +74,14 @@ function prepare(db: Db) {
       .prepare(),
     group: db
       .insert(analyticsCrashGroups)
-      .values({ projectId: ph('projectId'), errorType: ph('errorType'), frame: ph('frame'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
+      .values({ projectId: ph('projectId'), fingerprint: ph('fingerprint'), label: ph('label'), errorType: ph('errorType'), frame: ph('label'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
       .onConflictDoUpdate({
-        target: [analyticsCrashGroups.projectId, analyticsCrashGroups.errorType, analyticsCrashGroups.frame],
+        target: [analyticsCrashGroups.projectId, analyticsCrashGroups.fingerprint],
         set: {
           count: sql`${analyticsCrashGroups.count} + 1`,
+          label: sql`excluded.label`,
+          errorType: sql`excluded.error_type`,
+          frame: sql`excluded.frame`,
           sampleTitle: sql`excluded.sample_title`,
           sampleReportNumber: sql`excluded.sample_report_number`,
           lastSeen: sql`max(${analyticsCrashGroups.lastSeen}, excluded.last_seen)`,
@@ -136,25 +144,43 @@ function seeVersion(st: Statements, projectId: string, gameVersion: string, at: 
   if (playerId && st.versionPlayer.all({ projectId, gameVersion, playerId }).length) st.versionPlayers.run({ projectId, gameVersion })
 }
 
-type ReportRow = Pick<typeof reports.$inferSelect, 'seq' | 'projectId' | 'reportNumber' | 'title' | 'description' | 'category' | 'errorType' | 'platform' | 'gameVersion' | 'playerId' | 'createdAt'>
+/** An occurrence as the rollup reads it, with what its report says about it. */
+interface OccurrenceRow {
+  seq: number
+  projectId: string
+  reportSeq: number
+  reportNumber: number
+  title: string
+  description: string
+  category: string
+  errorType: string
+  fingerprint: string
+  label: string
+  platform: string
+  gameVersion: string
+  playerId: string | null
+  createdAt: Date
+  /** 1 when it filed its report (its report's oldest occurrence). */
+  first: number
+}
 
-function rollUpReport(st: Statements, r: ReportRow) {
-  const day = dayOf(r.createdAt)
-  const at = r.createdAt
-  const crash = isCrashReport(r) ? 1 : 0
-  st.daily.run({ projectId: r.projectId, day, gameVersion: r.gameVersion, platform: r.platform, crash })
-  seeVersion(st, r.projectId, r.gameVersion, r.createdAt, r.playerId)
-  if (r.playerId) {
-    st.playerReport.run({ projectId: r.projectId, playerId: r.playerId, seq: r.seq })
-    st.reportingPlayer.run({ projectId: r.projectId, playerId: r.playerId, at })
+function rollUpOccurrence(st: Statements, o: OccurrenceRow) {
+  const day = dayOf(o.createdAt)
+  const at = o.createdAt
+  const crash = isCrashReport(o) ? 1 : 0
+  st.daily.run({ projectId: o.projectId, day, gameVersion: o.gameVersion, platform: o.platform, first: o.first, crashFirst: o.first * crash, crash })
+  seeVersion(st, o.projectId, o.gameVersion, o.createdAt, o.playerId)
+  if (o.playerId) {
+    st.playerReport.run({ projectId: o.projectId, playerId: o.playerId, seq: o.reportSeq })
+    st.reportingPlayer.run({ projectId: o.projectId, playerId: o.playerId, at })
   }
   if (crash) {
-    const group = st.group.get({ projectId: r.projectId, errorType: r.errorType, frame: topFrame(r.description), title: r.title, number: r.reportNumber, at })!
-    st.groupVersion.run({ groupId: group.id, gameVersion: r.gameVersion })
-    if (r.playerId && st.groupPlayer.all({ groupId: group.id, playerId: r.playerId }).length) st.groupPlayers.run({ groupId: group.id })
+    const group = st.group.get({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at })!
+    st.groupVersion.run({ groupId: group.id, gameVersion: o.gameVersion })
+    if (o.playerId && st.groupPlayer.all({ groupId: group.id, playerId: o.playerId }).length) st.groupPlayers.run({ groupId: group.id })
   }
-  const logs = sectionLines(r.description, 'Recent Logs')
-  if (logs) for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) st.logLine.run({ projectId: r.projectId, day, line, at })
+  const logs = sectionLines(o.description, 'Recent Logs')
+  if (logs) for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) st.logLine.run({ projectId: o.projectId, day, line, at })
 }
 
 /** Runs `step` in transactions until it reports a short step or `maxSteps` ran; returns the rows handled. */
@@ -168,20 +194,25 @@ function steps(db: Db, maxSteps: number, step: (tx: Tx) => number): number {
   return total
 }
 
-/** Counts the reports filed since the cursor into the daily, crash-group, player and log-line rollups. */
-export function rollUpReports(db: Db, maxSteps = 100): number {
+/**
+ * Counts the occurrences stored since the cursor (every submission, the first of each report
+ * included) into the daily, crash-group, player and log-line rollups, under their report's
+ * fingerprint and category as they are now.
+ */
+export function rollUpOccurrences(db: Db, maxSteps = 100): number {
   return steps(db, maxSteps, (tx) => {
-    const after = cursor(tx, 'analytics_reports')
-    const rows = tx
-      .select({ seq: reports.seq, projectId: reports.projectId, reportNumber: reports.reportNumber, title: reports.title, description: reports.description, category: reports.category, errorType: reports.errorType, platform: reports.platform, gameVersion: reports.gameVersion, playerId: reports.playerId, createdAt: reports.createdAt })
-      .from(reports)
-      .where(gt(reports.seq, after))
-      .orderBy(reports.seq)
-      .limit(STEP)
-      .all()
+    const after = cursor(tx, 'analytics_occurrences')
+    const rows = tx.all<OccurrenceRow & { createdAt: number }>(sql`
+      SELECT o.seq, o.project_id AS projectId, r.seq AS reportSeq, r.report_number AS reportNumber, r.title, o.description, r.category,
+        CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS errorType, r.fingerprint, r.grouping_label AS label,
+        o.platform, o.game_version AS gameVersion, o.player_id AS playerId, o.created_at AS createdAt,
+        NOT EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) AS first
+      FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
+      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${STEP}`)
     const st = statementsFor(db)
-    for (const r of rows) rollUpReport(st, r)
-    if (rows.length) setCursor(tx, 'analytics_reports', rows.at(-1)!.seq)
+    // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
+    for (const r of rows) if (r.reportSeq !== null) rollUpOccurrence(st, { ...r, createdAt: new Date(r.createdAt) })
+    if (rows.length) setCursor(tx, 'analytics_occurrences', rows.at(-1)!.seq)
     return rows.length
   })
 }
@@ -313,6 +344,6 @@ export function eventDaysFrom(db: DbOrTx): string | null {
 
 /** Brings every cursor-driven analytics rollup up to date. */
 export function rollUpAnalytics(db: Db, now: Date): { reports: number; sessions: number; perf: number; events: number } {
-  return { reports: rollUpReports(db), sessions: rollUpSessions(db), perf: rollUpPerf(db), events: rollUpEvents(db, now) }
+  return { reports: rollUpOccurrences(db), sessions: rollUpSessions(db), perf: rollUpPerf(db), events: rollUpEvents(db, now) }
 }
 

@@ -8,8 +8,9 @@ const projectRef = () =>
     .references(() => projects.id, { onDelete: 'cascade' })
 
 /**
- * Reports filed per project, UTC day, game version and platform, counted by the analytics rollup job
- * from the reports added since its cursor (analytics.rollup.ts): reports are counted when filed.
+ * Submissions per project, UTC day, game version and platform, counted by the analytics rollup job
+ * from the occurrences added since its cursor (analytics.rollup.ts): `events` counts every
+ * occurrence, `reports` the ones that filed a new report.
  */
 export const analyticsDailyReports = sqliteTable(
   'analytics_daily_reports',
@@ -21,16 +22,22 @@ export const analyticsDailyReports = sqliteTable(
     reports: integer('reports').notNull().default(0),
     /** Reports in the `crash` category or carrying an `error_type`. */
     crashReports: integer('crash_reports').notNull().default(0),
+    /** Occurrences (every submission, the first of each report included), and those of crash reports. */
+    events: integer('events').notNull().default(0),
+    crashEvents: integer('crash_events').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] })],
 )
 
-/** Crash and error reports grouped by error type and normalized top stack frame (crash.normalize.ts). */
+/** Crash and error occurrences grouped by their reports' fingerprint (ingest/fingerprint.ts), as the report list groups them. */
 export const analyticsCrashGroups = sqliteTable(
   'analytics_crash_groups',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     projectId: projectRef(),
+    fingerprint: text('fingerprint').notNull().default(''),
+    /** The fingerprint as a person reads it (`NullReferenceException at Shop.Buy (Shop.cs)`). */
+    label: text('label').notNull().default(''),
     errorType: text('error_type').notNull(),
     frame: text('frame').notNull(),
     /** Title of the newest report in the group. */
@@ -41,10 +48,10 @@ export const analyticsCrashGroups = sqliteTable(
     firstSeen: timestamp('first_seen').notNull(),
     lastSeen: timestamp('last_seen').notNull(),
   },
-  (t) => [uniqueIndex('analytics_crash_groups_key').on(t.projectId, t.errorType, t.frame), index('analytics_crash_groups_count_idx').on(t.projectId, t.count)],
+  (t) => [uniqueIndex('analytics_crash_groups_fingerprint').on(t.projectId, t.fingerprint), index('analytics_crash_groups_count_idx').on(t.projectId, t.count)],
 )
 
-/** Reports of a crash group per game version. */
+/** Occurrences of a crash group per game version. */
 export const analyticsCrashGroupVersions = sqliteTable(
   'analytics_crash_group_versions',
   {

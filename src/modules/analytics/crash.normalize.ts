@@ -1,6 +1,5 @@
-/** Text normalizations behind crash groups and log-stack lines (README "Analytics" states them). */
+/** Text normalizations behind log-stack lines and the crash test of reports (README "Analytics" states them). */
 
-const FRAME_MAX = 200
 const LOG_LINE_MAX = 200
 
 /** The lines of a `--- <name> ---` section of an auto-filed description, or null when absent. */
@@ -8,27 +7,6 @@ export function sectionLines(description: string, name: 'Stack Trace' | 'Recent 
   if (!description.includes('---')) return null
   const m = new RegExp(`---\\s*${name.replace(' ', '\\s*')}\\s*---([\\s\\S]*?)(?=\\n\\s*---\\s*[A-Za-z][A-Za-z ]*---|$)`, 'i').exec(description)
   return m ? m[1]!.split('\n').map((l) => l.trim()).filter(Boolean) : null
-}
-
-/**
- * The top stack frame: the first line of the Stack Trace section, else the first description line
- * starting with `at `; with addresses (`0x…`), line and column numbers (`:12`, `:12:5`, `line 12`)
- * and IL offsets (`[0x…]`, `+ 0x…`) removed, whitespace collapsed, at most 200 characters.
- */
-export function topFrame(description: string): string {
-  const lines = sectionLines(description, 'Stack Trace') ?? description.split('\n').map((l) => l.trim()).filter((l) => /^at\s/.test(l))
-  const first = lines[0]
-  if (!first) return ''
-  return first
-    .replace(/\[0x[0-9a-f]+\]/gi, '')
-    .replace(/\+\s*0x[0-9a-f]+/gi, '')
-    .replace(/0x[0-9a-f]+/gi, '')
-    .replace(/\bline\s*\d+/gi, '')
-    .replace(/:\d+(?::\d+)?/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s+([)\]])/g, '$1')
-    .trim()
-    .slice(0, FRAME_MAX)
 }
 
 /**

@@ -13,22 +13,33 @@ export const BAD_DEPLOY_MIN_SESSIONS = 10
 /** Reports per UTC day, version and platform from `from` on (analytics_daily_reports). */
 export function reportDays(db: DbOrTx, projectId: string, from: string, version?: string) {
   return db
-    .select({ day: analyticsDailyReports.day, game_version: analyticsDailyReports.gameVersion, platform: analyticsDailyReports.platform, reports: analyticsDailyReports.reports, crash_reports: analyticsDailyReports.crashReports })
+    .select({
+      day: analyticsDailyReports.day,
+      game_version: analyticsDailyReports.gameVersion,
+      platform: analyticsDailyReports.platform,
+      reports: analyticsDailyReports.reports,
+      crash_reports: analyticsDailyReports.crashReports,
+      events: analyticsDailyReports.events,
+      crash_events: analyticsDailyReports.crashEvents,
+    })
     .from(analyticsDailyReports)
     .where(and(eq(analyticsDailyReports.projectId, projectId), gte(analyticsDailyReports.day, from), version === undefined ? undefined : eq(analyticsDailyReports.gameVersion, version)))
     .all()
 }
 
-type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number }
+/** Sessions, new reports and events (occurrences: every submission) of a slice of days, versions or platforms. */
+type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number; events: number; crash_events: number }
+const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0 }
+const REPORT_COUNTS = ['reports', 'crash_reports', 'events', 'crash_events'] as const
 
 function rowsBy(db: DbOrTx, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string) {
   const sessions = sumBy(sessionDays(db, projectId, from), key, ['started', 'ended', 'crashed'])
-  const reports = sumBy(reportDays(db, projectId, from), key, ['reports', 'crash_reports'])
+  const reports = sumBy(reportDays(db, projectId, from), key, [...REPORT_COUNTS])
   const out = new Map<string, Row>()
   for (const k of new Set([...sessions.keys(), ...reports.keys()])) {
     const s = sessions.get(k)
     const r = reports.get(k)
-    out.set(k, { sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0 })
+    out.set(k, { sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 })
   }
   return out
 }
@@ -42,16 +53,15 @@ export function crashAnalytics(db: DbOrTx, projectId: string, now: Date, days: n
   const byVersion = rowsBy(db, projectId, from, (r) => r.game_version)
   const byPlatform = rowsBy(db, projectId, from, (r) => r.platform)
   const byDay = rowsBy(db, projectId, from, (r) => r.day)
-  const total = [...byDay.values()].reduce<Row>((t, r) => ({ sessions: t.sessions + r.sessions, ended: t.ended + r.ended, crashed: t.crashed + r.crashed, reports: t.reports + r.reports, crash_reports: t.crash_reports + r.crash_reports }), { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0 })
-  const empty: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0 }
+  const total = [...byDay.values()].reduce<Row>((t, r) => Object.fromEntries(Object.keys(EMPTY).map((k) => [k, t[k as keyof Row] + r[k as keyof Row]])) as Row, EMPTY)
   return {
     days,
     from,
     to: dayList.at(-1)!,
     totals: withRate(total),
-    by_version: [...byVersion].map(([game_version, r]) => ({ game_version, ...withRate(r) })).sort((a, b) => b.crash_reports - a.crash_reports || b.sessions - a.sessions),
-    by_platform: [...byPlatform].map(([platform, r]) => ({ platform, ...withRate(r) })).sort((a, b) => b.crash_reports - a.crash_reports || b.sessions - a.sessions),
-    daily: dayList.map((day) => ({ day, ...withRate(byDay.get(day) ?? empty) })),
+    by_version: [...byVersion].map(([game_version, r]) => ({ game_version, ...withRate(r) })).sort((a, b) => b.crash_events - a.crash_events || b.sessions - a.sessions),
+    by_platform: [...byPlatform].map(([platform, r]) => ({ platform, ...withRate(r) })).sort((a, b) => b.crash_events - a.crash_events || b.sessions - a.sessions),
+    daily: dayList.map((day) => ({ day, ...withRate(byDay.get(day) ?? EMPTY) })),
   }
 }
 
@@ -92,7 +102,7 @@ export function badDeploy(db: DbOrTx, projectId: string) {
   }
 }
 
-/** `/crash-groups`: crash and error report groups, most reports first, with their versions; `version` narrows to one. */
+/** `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their versions; `version` narrows to one. */
 export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; version?: string }) {
   const groups = o.version
     ? db
@@ -108,13 +118,17 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
   const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
   return groups.map(({ g, inVersion }) => ({
     id: String(g.id),
+    fingerprint: g.fingerprint,
+    grouped_by: g.label,
     error_type: g.errorType,
     top_frame: g.frame,
     sample_title: g.sampleTitle,
     sample_report_number: g.sampleReportNumber,
     count: g.count,
+    events: g.count,
     ...(inVersion !== null && { count_in_version: inVersion }),
     affected_players: g.players,
+    players: g.players,
     first_seen: g.firstSeen.toISOString(),
     last_seen: g.lastSeen.toISOString(),
     versions: versions

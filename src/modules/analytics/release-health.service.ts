@@ -28,6 +28,8 @@ export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
         crash_free_rate: crashFreeRate(v.ended, v.crashed),
         reports: v.reports,
         crash_reports: v.crash_reports,
+        events: v.events,
+        crash_events: v.crash_events,
         players: players.get(v.version) ?? 0,
         sessions_last_7_days: last7,
         adoption_share: recentTotal ? round(last7 / recentTotal, 4) : null,
@@ -42,17 +44,18 @@ export function versionHealth(db: DbOrTx, projectId: string, now: Date, version:
   if (!totals) throw badRequest(`version: unknown version "${version}"`)
   const dayList = lastDays(now, days)
   const sessions = sumBy(sessionDays(db, projectId, dayList[0]!, version), (r) => r.day, ['started', 'ended', 'crashed'])
-  const reports = sumBy(reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports'])
+  const reports = sumBy(reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports', 'events', 'crash_events'])
   return {
     version,
     days,
     sessions: totals.sessions,
     crash_free_rate: crashFreeRate(totals.ended, totals.crashed),
     reports: totals.reports,
+    events: totals.events,
     daily: dayList.map((day) => {
       const s = sessions.get(day)
       const r = reports.get(day)
-      return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.ended ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0 }
+      return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.ended ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 }
     }),
     top_crash_groups: crashGroups(db, projectId, { limit: 10, version }),
   }

@@ -74,6 +74,7 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
     id: newId(),
     reportId: input.report.id,
     projectId: input.project.id,
+    occurrenceId: null,
     fileKey: stored.key,
     fileName: stored.fileName,
     fileSize: stored.size,

@@ -8,6 +8,8 @@ export const attachments = sqliteTable(
     id: text('id').primaryKey(),
     reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
     projectId: text('project_id').notNull(),
+    /** The occurrence whose submission carried the file (it moves with it on split and merge); null when added later. */
+    occurrenceId: text('occurrence_id'),
     fileKey: text('file_key').notNull(),
     fileName: text('file_name').notNull(),
     fileSize: integer('file_size').notNull(),

@@ -2,7 +2,8 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { attachments } from '../attachments/attachments.table'
 import { reports } from '../reports/reports.table'
-import { reportOccurrences, sessionReplays } from '../sdk/sdk.table'
+import { reportOccurrences } from '../ingest/ingest.table'
+import { sessionReplays } from '../sdk/sdk.table'
 
 /** Keys of every stored file of a project's reports (deleted ones too): screenshots, attachments, replays. */
 export function projectFileKeys(db: DbOrTx, projectId: string): string[] {

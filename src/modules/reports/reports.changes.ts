@@ -12,6 +12,8 @@ import type { BulkDeleteBody, BulkUpdateBody, UpdateReportBody } from './reports
 import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
 import { reports } from './reports.table'
 import { titleColumnsOf } from './title-terms'
+import { groupingOfReport } from '../ingest/fingerprint'
+import { newestVersion } from '../ingest/versions'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
 
@@ -102,6 +104,7 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
     )
     .returning()
     .all()
+  for (const { r, d } of changed) followUps(tx, r, d)
   const entries: ActivityEntry[] = changed.flatMap(({ r, d }) =>
     Object.entries(d).map(([field, [oldValue, newValue]]) => ({ projectId, reportId: r.id, actorId, action: 'updated', field, oldValue, newValue })),
   )
@@ -109,6 +112,19 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
   const diffs = new Map(changed.map((c) => [c.r.id, c.d]))
   for (const u of updated) {
     deps.events.emit(tx, { type: 'bug_updated', projectId, reportId: u.id, actorId, data: serializeReportForEvent(u), changes: diffs.get(u.id)! })
+  }
+}
+
+/**
+ * What a change implies beyond its fields: resolving records the newest game version seen (an
+ * occurrence from that build or an older one later does not reopen it); renaming a report grouped
+ * by its title (a player's report) regroups it under the new title.
+ */
+function followUps(tx: Tx, r: Report, d: Record<string, [unknown, unknown]>): void {
+  if (d.status?.[1] === 'resolved') tx.update(reports).set({ resolvedInVersion: newestVersion(r.versions) }).where(eq(reports.id, r.id)).run()
+  if (d.title && r.fingerprint === groupingOfReport(r).fingerprint) {
+    const g = groupingOfReport({ ...r, title: d.title[1] as string })
+    tx.update(reports).set({ fingerprint: g.fingerprint, groupingLabel: g.label }).where(eq(reports.id, r.id)).run()
   }
 }
 

@@ -18,7 +18,7 @@ export const LIST_PAGE_SIZE = 25
  */
 export const COUNT_CAP = 10_000
 
-export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due'
+export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players'
 
 /** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
 const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
@@ -119,6 +119,12 @@ function ordering(s: Shape): SQL[] {
       return [desc(reports.upvotes), desc(reports.seq)]
     case 'updated':
       return [desc(reports.updatedAt), desc(reports.seq)]
+    case 'last_seen':
+      return [desc(reports.lastSeen), desc(reports.seq)]
+    case 'occurrences':
+      return [desc(reports.occurrenceCount), desc(reports.seq)]
+    case 'players':
+      return [desc(reports.playerCount), desc(reports.seq)]
     case 'due':
       return s.dated === 'yes' ? [asc(reports.dueDate), desc(reports.seq)] : [newest]
     default:

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Db, DbOrTx } from '../../db/client'
-import { notFound } from '../../http/errors'
+import { AppError, notFound } from '../../http/errors'
 import { activity } from '../activity/activity.table'
 import { users } from '../auth/auth.table'
 import { comments } from '../comments/comments.table'
@@ -76,10 +76,35 @@ export function findLiveReport(db: DbOrTx, projectId: string, rawNumber: string)
   return report
 }
 
-/** `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the team) and labels. */
-export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projectId: string, rawNumber: string) {
+/** The number of the live report that report `rawNumber` was merged into (following later merges), or null. */
+export function survivorOf(db: DbOrTx, projectId: string, rawNumber: string): number | null {
+  const number = parseReportNumber(rawNumber)
+  if (number === null) return null
+  let row = db.select({ mergedInto: reports.mergedInto }).from(reports).where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number))).get()
+  // A chain of merges is short; the bound only guards against a cycle in a damaged database.
+  for (let hops = 0; row?.mergedInto && hops < 100; hops++) {
+    const next = db.select({ number: reports.reportNumber, mergedInto: reports.mergedInto, deletedAt: reports.deletedAt }).from(reports).where(eq(reports.id, row.mergedInto)).get()
+    if (!next) return null
+    if (!next.mergedInto) return next.deletedAt ? null : next.number
+    row = next
+  }
+  return null
+}
+
+/**
+ * `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the
+ * team) and labels. A number merged into another report answers 308 to the survivor's `location(n)`.
+ */
+export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projectId: string, rawNumber: string, location?: (number: number) => string) {
   const st = statementsFor(deps.db)
-  const report = findLiveReport(deps.db, projectId, rawNumber)
+  let report: Report
+  try {
+    report = findLiveReport(deps.db, projectId, rawNumber)
+  } catch (err) {
+    const survivor = location ? survivorOf(deps.db, projectId, rawNumber) : null
+    if (survivor === null) throw err
+    throw new AppError(308, `report #${rawNumber} was merged into #${survivor}`, { location: location!(survivor) }, { merged_into: survivor })
+  }
   const labels = labelsByReport(deps.db, [report.id]).get(report.id) ?? []
   const links = dependenciesOf(deps.db, report.id)
   return {

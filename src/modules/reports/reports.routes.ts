@@ -83,10 +83,15 @@ export const reportsRoutes = (deps: AppDeps) =>
       project: 'bugs.view',
       detail: { tags, summary: 'Error classes, most common first' },
     })
-    .get('/projects/:slug/bugs/:number', ({ project, params }) => readReport(deps, project.id, params.number), {
-      project: 'bugs.view',
-      detail: { tags, summary: 'Read a report with comments and labels' },
-    })
+    .get(
+      '/projects/:slug/bugs/:number',
+      // A merged report's number leads to the report it was merged into (same path, its number).
+      ({ project, params, request }) => readReport(deps, project.id, params.number, (n) => new URL(request.url).pathname.replace(/[^/]+$/, String(n))),
+      {
+        project: 'bugs.view',
+        detail: { tags, summary: 'Read a report with comments and labels (308 to the survivor for a merged report number)' },
+      },
+    )
     .patch(
       '/projects/:slug/bugs/:number',
       ({ project, user, membership, params, body }) => {

@@ -68,7 +68,10 @@ export const listQuery = z.object({
   /** `<select field id>:<option>` */
   custom_field: z.string().min(3).max(300).optional(),
   sla: z.enum(['ok', 'at_risk', 'breached']).optional(),
-  sort: z.enum(['priority', 'upvotes', 'updated', 'newest', 'due']).optional(),
+  sort: z
+    .enum(['priority', 'upvotes', 'updated', 'newest', 'due', 'last_seen', 'occurrences', 'players'])
+    .optional()
+    .describe('newest (default), priority, upvotes, updated, due; last_seen (latest occurrence first), occurrences (most events first), players (most players first)'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 

@@ -7,6 +7,7 @@ import { reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
+import { groupingOfReport } from '../ingest/fingerprint'
 import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
 
 export type Report = typeof reports.$inferSelect
@@ -32,6 +33,17 @@ export interface NewReport {
   sentimentScore?: number | null
   sentimentLevel?: 'positive' | 'neutral' | 'negative' | null
   createdBy?: string | null
+  /** The exception class when the client named it; read from the title and stack trace otherwise. */
+  errorType?: string
+  /** The grouping key and its label (ingest/fingerprint.ts); computed from the report when absent. */
+  fingerprint?: string
+  groupingLabel?: string
+  /** Of the first occurrence: the client that sent it, its own event id, and the id to give it. */
+  client?: string | null
+  eventId?: string | null
+  occurrenceId?: string
+  /** Split makes a report of occurrences that exist already: no first occurrence is written. */
+  withoutOccurrence?: boolean
 }
 
 /** The fields of spec section 2 a member or a game client writes when filing a report, as the API names them. */
@@ -111,34 +123,50 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
   const q = reportWriteStatements(deps.db)
   const { now } = reserved
   const priority = input.priority ?? 'medium'
-  const report = q.insert.get({
-    id: reserved.id,
-    projectId: project.id,
-    reportNumber: reserved.number,
-    ...titleColumnsOf(input.title),
+  const source = input.source ?? 'user'
+  const errorType = input.errorType ?? extractErrorType(input.title, input.description)
+  const grouping = input.fingerprint ? { fingerprint: input.fingerprint, label: input.groupingLabel ?? '' } : groupingOfReport({ title: input.title, description: input.description, source, errorType })
+  const evidence = {
+    title: input.title,
     description: input.description,
-    priority,
-    priorityRank: priorityRank(priority),
-    category: input.category ?? 'other',
+    stepsToReproduce: input.stepsToReproduce ?? '',
+    expectedBehavior: input.expectedBehavior ?? '',
+    actualBehavior: input.actualBehavior ?? '',
+    source,
+    errorType,
     platform: input.platform ?? '',
     gameVersion: input.gameVersion ?? '',
     osInfo: input.osInfo ?? '',
     deviceInfo: input.deviceInfo ?? '',
-    stepsToReproduce: input.stepsToReproduce ?? '',
-    expectedBehavior: input.expectedBehavior ?? '',
-    actualBehavior: input.actualBehavior ?? '',
-    source: input.source ?? 'user',
-    errorType: extractErrorType(input.title, input.description),
     reporterName: input.reporterName ?? null,
     reporterEmail: input.reporterEmail ?? null,
-    playerId: input.playerId ?? null,
-    metadata: input.metadata ?? null,
+    playerId: input.playerId || null,
     screenshotKey: input.screenshotKey ?? null,
+  }
+  const report = q.insert.get({
+    ...evidence,
+    ...titleColumnsOf(input.title),
+    id: reserved.id,
+    projectId: project.id,
+    reportNumber: reserved.number,
+    priority,
+    priorityRank: priorityRank(priority),
+    category: input.category ?? 'other',
+    metadata: input.metadata ?? null,
     sentimentScore: input.sentimentScore ?? null,
     sentimentLevel: input.sentimentLevel ?? null,
     createdBy: input.createdBy ?? null,
+    fingerprint: grouping.fingerprint,
+    groupingLabel: grouping.label,
+    playerCount: input.withoutOccurrence || !evidence.playerId ? 0 : 1,
+    versions: JSON.stringify(evidence.gameVersion ? [evidence.gameVersion] : []),
     now,
   })!
+  if (!input.withoutOccurrence) {
+    const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
+    q.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
+    if (evidence.playerId) q.addPlayer.run(report.seq, evidence.playerId)
+  }
   if (opts.quiet) return report
   q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
   deps.events.emit(tx, {

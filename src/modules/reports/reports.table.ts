@@ -42,11 +42,30 @@ export const reports = sqliteTable(
     errorType: text('error_type').notNull().default(''),
     source: text('source', { enum: SOURCES }).notNull().default('user'),
     upvotes: integer('upvotes').notNull().default(0),
+    /** Submissions grouped into this report (its occurrences, the first included). */
     occurrenceCount: integer('occurrence_count').notNull().default(1),
+    /** Distinct players among its occurrences (report_players). */
+    playerCount: integer('player_count').notNull().default(0),
+    /** When the first and the latest occurrence arrived, and the game versions they came from. */
+    firstSeen: timestamp('first_seen'),
+    lastSeen: timestamp('last_seen'),
+    firstVersion: text('first_version').notNull().default(''),
+    lastVersion: text('last_version').notNull().default(''),
+    /** Distinct game versions of its occurrences as a JSON array, most recently seen first, at most 20. */
+    versions: text('versions').notNull().default('[]'),
+    /** The newest game version seen on it when it was last resolved: older builds do not have the fix. */
+    resolvedInVersion: text('resolved_in_version'),
+    /** The version whose occurrence reopened it after it was resolved, and when. */
+    regressedInVersion: text('regressed_in_version'),
+    regressedAt: timestamp('regressed_at'),
+    /** The grouping key (ingest/fingerprint.ts): submissions with this key join this report. */
+    fingerprint: text('fingerprint').notNull().default(''),
+    /** The key as a person reads it: `NullReferenceException at InventoryPanel.Refresh (InventoryPanel.cs)`. */
+    groupingLabel: text('grouping_label').notNull().default(''),
+    /** The report this one was merged into (it is then deleted); its number answers with a redirect. */
+    mergedInto: text('merged_into'),
     sentimentScore: real('sentiment_score'),
     sentimentLevel: text('sentiment_level', { enum: SENTIMENTS }),
-    /** Lower-cased, whitespace-collapsed title: the grouping key for SDK submissions. */
-    titleKey: text('title_key').notNull(),
     /** The title's significant words as a JSON array: the possible-duplicates index (open-title-terms.ts) is built from it. */
     titleTerms: text('title_terms'),
     reporterName: text('reporter_name'),
@@ -77,7 +96,11 @@ export const reports = sqliteTable(
     index('reports_live_upvotes_idx').on(t.projectId, t.upvotes, t.seq).where(live),
     index('reports_live_error_type_idx').on(t.projectId, t.errorType, t.seq).where(live),
     index('reports_live_assignee_idx').on(t.projectId, t.assignedTo, t.seq).where(live),
-    index('reports_project_title_key_idx').on(t.projectId, t.titleKey),
+    // The report a submission joins: the oldest live one with its fingerprint that still takes occurrences.
+    index('reports_grouping_idx').on(t.projectId, t.fingerprint, t.seq).where(sql`deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`),
+    index('reports_live_last_seen_idx').on(t.projectId, t.lastSeen, t.seq).where(live),
+    index('reports_live_occurrences_idx').on(t.projectId, t.occurrenceCount, t.seq).where(live),
+    index('reports_live_players_idx').on(t.projectId, t.playerCount, t.seq).where(live),
     // sort=due and overdue=true read the project's dated reports in due order; the overdue-notice job
     // reads the last days' due dates across projects.
     index('reports_live_due_idx').on(t.projectId, t.dueDate, t.seq).where(sql`deleted_at IS NULL AND due_date IS NOT NULL`),

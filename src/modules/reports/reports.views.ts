@@ -25,6 +25,12 @@ export const listColumns = {
   source: reports.source,
   upvotes: reports.upvotes,
   occurrenceCount: reports.occurrenceCount,
+  playerCount: reports.playerCount,
+  firstSeen: reports.firstSeen,
+  lastSeen: reports.lastSeen,
+  firstVersion: reports.firstVersion,
+  lastVersion: reports.lastVersion,
+  versions: reports.versions,
   createdAt: reports.createdAt,
   updatedAt: reports.updatedAt,
 }
@@ -47,10 +53,33 @@ export function listItemView(r: ListRow, labels: LabelView[]) {
     error_type: r.errorType,
     source: r.source,
     upvotes: r.upvotes,
-    occurrences: r.occurrenceCount,
+    ...countsView(r),
     labels,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
+  }
+}
+
+/** How many submissions a report grouped, from how many players, since when and in which versions. */
+function countsView(r: Pick<Report, 'occurrenceCount' | 'playerCount' | 'firstSeen' | 'lastSeen' | 'firstVersion' | 'lastVersion' | 'versions' | 'createdAt'>) {
+  return {
+    occurrences: r.occurrenceCount,
+    occurrence_count: r.occurrenceCount,
+    player_count: r.playerCount,
+    first_seen: (r.firstSeen ?? r.createdAt).toISOString(),
+    last_seen: (r.lastSeen ?? r.createdAt).toISOString(),
+    first_version: r.firstVersion,
+    last_version: r.lastVersion,
+    versions: versionList(r.versions),
+  }
+}
+
+function versionList(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
+  } catch {
+    return []
   }
 }
 
@@ -76,7 +105,7 @@ export function reportView(r: Report, labels: LabelView[], files: Pick<FileStora
     error_type: r.errorType,
     source: r.source,
     upvotes: r.upvotes,
-    occurrences: r.occurrenceCount,
+    ...countsView(r),
     sentiment_score: r.sentimentScore,
     sentiment_level: r.sentimentLevel,
     reporter_name: r.reporterName,
@@ -88,6 +117,12 @@ export function reportView(r: Report, labels: LabelView[], files: Pick<FileStora
     labels,
     created_by: r.createdBy,
     due_date: r.dueDate ? r.dueDate.toISOString() : null,
+    fingerprint: r.fingerprint,
+    grouping_label: r.groupingLabel,
+    resolved_in_version: r.resolvedInVersion,
+    regressed_in_version: r.regressedInVersion,
+    regressed_at: r.regressedAt ? r.regressedAt.toISOString() : null,
+    merged_into: null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   }

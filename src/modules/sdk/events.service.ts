@@ -7,7 +7,7 @@ import type { Account, Project } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
 import { MAX_EVENT_DATA_BYTES, type EventInput } from './sdk.schemas'
 import { eventNames, events } from './sdk.table'
-import type { WriteBatcher } from './write-batcher'
+import type { WriteBatcher } from '../ingest/write-batcher'
 
 const p = sql.placeholder
 

@@ -1,13 +1,11 @@
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { INVALID_API_KEY } from '../../http/auth.plugin'
 import { AppError, badRequest, unauthorized } from '../../http/errors'
 import { sdkCallerOf } from '../../http/sdk-callers'
 import type { PathPattern } from '../../http/json-stream/json-parser'
 import { streamedJsonBody } from '../../http/json-stream/json-body'
-import { newId } from '../../lib/ids'
-import { attachments } from '../attachments/attachments.table'
+import { removeFiles } from '../ingest/ingest-files'
 import { base64Upload } from './base64-upload'
 import { MAX_BASE64_FILE_BYTES, MAX_JSON_BESIDE_FILES } from './sdk.schemas'
 
@@ -60,17 +58,4 @@ export async function storeBase64Files(
     await removeFiles(deps, stored)
     throw err
   }
-}
-
-/** Removes stored files after the transaction that would have referenced them failed. */
-export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: StoredFile[]): Promise<void> {
-  if (stored.length) await deps.files.remove(deps.db, stored.map((f) => f.key))
-}
-
-/** Inserts attachment rows for files stored with a submission (inside its transaction). */
-export function insertAttachmentRows(tx: DbOrTx, report: { id: string; projectId: string }, stored: StoredFile[], now: Date): void {
-  if (stored.length === 0) return
-  tx.insert(attachments)
-    .values(stored.map((f) => ({ id: newId(), reportId: report.id, projectId: report.projectId, fileKey: f.key, fileName: f.fileName, fileSize: f.size, mimeType: f.mimeType, createdAt: now })))
-    .run()
 }

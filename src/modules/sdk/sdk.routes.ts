@@ -18,20 +18,18 @@ import {
   submitSchema,
 } from './sdk.schemas'
 import { createSessionsRepository, endSession, startSession } from './sessions.service'
-import { createSubmitRepository } from './submit.repository'
-import { submitReport } from './submit.service'
+import { submitFromSdk } from './submit.adapter'
 import { createPerfRepository, recordPerfSnapshot, storeReplay } from './telemetry.service'
-import { WriteBatcher } from './write-batcher'
+import { writeBatcherOf } from '../ingest/write-batcher'
 
 const SDK = ['SDK']
 
 /** What game clients call with the project's API key (spec 4.8). */
 export function sdkRoutes(deps: AppDeps) {
-  const submitRepo = createSubmitRepository(deps.db)
   const sessionsRepo = createSessionsRepository(deps.db)
   const eventsRepo = createEventsRepository(deps.db)
   const perfRepo = createPerfRepository(deps.db)
-  const writes = new WriteBatcher(deps.db)
+  const writes = writeBatcherOf(deps.db)
   // Screenshots and attachments of big bodies are decoded to disk while the body streams in.
   const submitBody = sdkUploadBody(deps, [['screenshot'], ['attachments', ANY_INDEX, 'data']])
   const attachmentBody = sdkUploadBody(deps, [['data']])
@@ -40,7 +38,7 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/bugs/submit',
       async ({ project, body, set }) => {
-        const { created, body: out } = await submitReport(deps, submitRepo, writes, project, body)
+        const { created, body: out } = await submitFromSdk(deps, project, body)
         set.status = created ? 201 : 200
         return out
       },
@@ -50,7 +48,7 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/bugs/:id/attachments',
       async ({ project, account, params, body, set }) => {
-        const out = await addSdkAttachment(deps, submitRepo, project, account, params.id, body)
+        const out = await addSdkAttachment(deps, project, account, params.id, body)
         set.status = 201
         return out
       },
@@ -91,7 +89,7 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/perf/snapshot',
       async ({ project, body, set }) => {
-        const out = await recordPerfSnapshot(deps, submitRepo, perfRepo, writes, project, body)
+        const out = await recordPerfSnapshot(deps, perfRepo, writes, project, body)
         set.status = 201
         return out
       },
@@ -100,7 +98,7 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/session-replays',
       async ({ project, account, body, set }) => {
-        const out = await storeReplay(deps, submitRepo, project, account, body)
+        const out = await storeReplay(deps, project, account, body)
         set.status = 201
         return out
       },

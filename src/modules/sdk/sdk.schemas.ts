@@ -43,6 +43,8 @@ export const submitSchema = z.object({
   metadata: z.unknown().optional(),
   attachments: z.array(base64FileSchema).max(10).optional(),
   auto_captured: z.boolean().optional(),
+  /** The client's own grouping key: submissions with the same one are one report (`{{ default }}` stands for Glitchbox's). */
+  fingerprint: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
 })
 export type SubmitInput = z.infer<typeof submitSchema>
 
@@ -105,7 +107,3 @@ export const replaySchema = z.object({
   metadata: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
 })
 export type ReplayInput = z.infer<typeof replaySchema>
-
-export const occurrencesQuerySchema = z.object({ page: z.coerce.number().int().min(1).default(1) })
-
-export const splitSchema = z.object({ occurrence_ids: z.array(z.string().min(1).max(64)).min(1).max(100) })

@@ -3,26 +3,6 @@ import { bool, createdAt, json, timestamp } from '../../db/columns'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 
-/** Later submissions stacked onto a report with the same title (the report itself is occurrence #1). */
-export const reportOccurrences = sqliteTable(
-  'report_occurrences',
-  {
-    id: text('id').primaryKey(),
-    reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
-    projectId: text('project_id').notNull(),
-    deviceInfo: text('device_info').notNull().default(''),
-    osInfo: text('os_info').notNull().default(''),
-    platform: text('platform').notNull().default(''),
-    gameVersion: text('game_version').notNull().default(''),
-    playerId: text('player_id'),
-    reporterName: text('reporter_name'),
-    metadata: json<unknown>('metadata'),
-    screenshotKey: text('screenshot_key'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('report_occurrences_report_idx').on(t.reportId, t.createdAt)],
-)
-
 /** Play sessions the game client opens and closes; `crashed` feeds the crash-free rate. */
 export const playSessions = sqliteTable(
   'play_sessions',
@@ -133,27 +113,4 @@ export const sessionReplays = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('session_replays_report_idx').on(t.reportId)],
-)
-
-/**
- * SDK reports accepted during a load spike and not yet filed (report-inbox.ts): the answer's id and
- * number are reserved, the quota charged; the report row, its indexes and its events come later.
- * Only the id is indexed: rows are written in bursts and every index whose keys land at random
- * (the title) dirtied a page per report at each commit, so the same-title lookup keeps its own
- * map in memory. `seq` is a plain rowid (AUTOINCREMENT wrote its counter page at every commit):
- * always above the rows present, so it still orders them oldest first.
- */
-export const reportInbox = sqliteTable(
-  'report_inbox',
-  {
-    seq: integer('seq').primaryKey(),
-    id: text('id').notNull(),
-    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    reportNumber: integer('report_number').notNull(),
-    titleKey: text('title_key').notNull(),
-    /** The report's fields (`NewReport`) as JSON. */
-    input: text('input').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('report_inbox_id_unique').on(t.id)],
 )

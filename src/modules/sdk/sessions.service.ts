@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids'
 import { projects } from '../projects/projects.table'
 import type { SessionStartInput } from './sdk.schemas'
 import { players, playSessions } from './sdk.table'
-import type { WriteBatcher } from './write-batcher'
+import type { WriteBatcher } from '../ingest/write-batcher'
 
 const p = sql.placeholder
 

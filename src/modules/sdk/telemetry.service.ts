@@ -6,18 +6,17 @@ import type { Account, Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { requireFeature } from '../billing/plans'
 import { chargeUpload } from '../billing/quota'
-import { removeFiles } from './sdk-files'
+import { removeFiles } from '../ingest/ingest-files'
 import { MAX_CUSTOM_METRICS_BYTES, MAX_METADATA_BYTES, type PerfSnapshotInput, type ReplayInput } from './sdk.schemas'
 import { perfSnapshots, sessionReplays } from './sdk.table'
-import { liveSdkReport } from './report-inbox'
-import type { SubmitRepository } from './submit.repository'
-import type { WriteBatcher } from './write-batcher'
+import type { WriteBatcher } from '../ingest/write-batcher'
+import { liveSdkReport } from './sdk-reports'
 
 const MAX_REPLAY_BYTES = 50 * 1024 * 1024
 
-/** The report `id` of the project (live, or filed now from the inbox), or 404. */
-function requireReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, repo: SubmitRepository, project: Project, id: string) {
-  const report = liveSdkReport(deps, repo, project.id, id)
+/** The live report `id` of the project, or 404. */
+function requireReport(deps: Pick<AppDeps, 'db'>, project: Project, id: string) {
+  const report = liveSdkReport(deps.db, project.id, id)
   if (!report) throw notFound('bug report not found')
   return report
 }
@@ -54,8 +53,8 @@ export function createPerfRepository(db: Db) {
 export type PerfRepository = ReturnType<typeof createPerfRepository>
 
 /** Stores a performance sample, tied to a report of the project when `bug_report_id` is given. */
-export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, repo: SubmitRepository, perf: PerfRepository, writes: WriteBatcher, project: Project, input: PerfSnapshotInput) {
-  const reportId = input.bug_report_id ? requireReport(deps, repo, project, input.bug_report_id).id : null
+export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, perf: PerfRepository, writes: WriteBatcher, project: Project, input: PerfSnapshotInput) {
+  const reportId = input.bug_report_id ? requireReport(deps, project, input.bug_report_id).id : null
   const custom = input.custom_metrics ?? null
   if (custom !== null && Buffer.byteLength(JSON.stringify(custom)) > MAX_CUSTOM_METRICS_BYTES) throw badRequest('custom_metrics: must be at most 16 KB')
   const id = newId()
@@ -97,13 +96,12 @@ function parseMetadata(metadata: ReplayInput['metadata']): unknown {
 /** Stores a session replay (tier 3): the file is streamed to disk first, then charged and recorded. */
 export async function storeReplay(
   deps: Pick<AppDeps, 'db' | 'clock' | 'files' | 'events'>,
-  repo: SubmitRepository,
   project: Project,
   account: Account,
   input: ReplayInput,
 ) {
   requireFeature(account.plan, 'session_replays')
-  const report = requireReport(deps, repo, project, input.bug_report_id)
+  const report = requireReport(deps, project, input.bug_report_id)
   const metadata = parseMetadata(input.metadata)
   const fileName = input.file instanceof File ? input.file.name : 'replay'
   const stored = await deps.files.store(deps.db, { data: input.file, fileName, declaredType: input.file.type || null, kind: 'replay', maxBytes: MAX_REPLAY_BYTES })

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/client'
 
-/** A write of the group: gets the transaction and how many writes share it (concurrent requests). */
-type Write<T> = (tx: Tx, together: number) => T
+/** A write of the group: runs inside the shared transaction. */
+type Write<T> = (tx: Tx) => T
 
 interface Pending {
   fn: Write<unknown>
@@ -31,8 +31,9 @@ export class WriteBatcher {
   ) {}
 
   /**
-   * Runs `fn` in a transaction shared with the other writes of this turn; resolves with its result
-   * after commit. `fn` learns how many writes share the turn: how many requests arrived together.
+   * Runs `fn` in a transaction shared with the other writes of this turn, in the order they came;
+   * resolves with its result after commit. A write never learns whether it shares a commit, so
+   * writes arriving together are decided exactly as they would be one by one.
    */
   run<T>(fn: Write<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -53,7 +54,7 @@ export class WriteBatcher {
     if (batch.length > 1) {
       let results: unknown[] | null = null
       try {
-        results = this.db.transaction((tx) => batch.map((item) => item.fn(tx, batch.length)))
+        results = this.db.transaction((tx) => batch.map((item) => item.fn(tx)))
       } catch {
         // Some write failed: fall back to one transaction per write, below.
       }
@@ -64,10 +65,19 @@ export class WriteBatcher {
     }
     for (const item of batch) {
       try {
-        item.resolve(this.db.transaction((tx) => item.fn(tx, batch.length)))
+        item.resolve(this.db.transaction((tx) => item.fn(tx)))
       } catch (error) {
         item.reject(error)
       }
     }
   }
+}
+
+const batchers = new WeakMap<Db, WriteBatcher>()
+
+/** The database's one group-commit queue: every hot write path (ingest, sessions, events, perf) shares it. */
+export function writeBatcherOf(db: Db): WriteBatcher {
+  let b = batchers.get(db)
+  if (!b) batchers.set(db, (b = new WriteBatcher(db)))
+  return b
 }

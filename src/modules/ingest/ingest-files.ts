@@ -1,0 +1,18 @@
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import type { StoredFile } from '../../files/storage'
+import { newId } from '../../lib/ids'
+import { attachments } from '../attachments/attachments.table'
+
+/** Removes stored files after the transaction that would have referenced them failed. */
+export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: StoredFile[]): Promise<void> {
+  if (stored.length) await deps.files.remove(deps.db, stored.map((f) => f.key))
+}
+
+/** Inserts the attachment rows of files stored with a submission, on its report and occurrence (inside its transaction). */
+export function insertAttachmentRows(tx: DbOrTx, to: { id: string; projectId: string; occurrenceId: string | null }, stored: StoredFile[], now: Date): void {
+  if (stored.length === 0) return
+  tx.insert(attachments)
+    .values(stored.map((f) => ({ id: newId(), reportId: to.id, projectId: to.projectId, occurrenceId: to.occurrenceId, fileKey: f.key, fileName: f.fileName, fileSize: f.size, mimeType: f.mimeType, createdAt: now })))
+    .run()
+}

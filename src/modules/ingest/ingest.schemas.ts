@@ -1,0 +1,12 @@
+import * as z from 'zod'
+
+export const occurrencesQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  order: z.enum(['newest', 'oldest']).default('newest').describe('newest first (default) or oldest first: the first page of `oldest` starts with the submission that filed the report'),
+})
+
+export const splitSchema = z.object({ occurrence_ids: z.array(z.string().min(1).max(64)).min(1).max(100) })
+
+export const mergeSchema = z.object({
+  numbers: z.array(z.number().int().positive().max(1e15)).min(1).max(100).describe('Numbers of the reports to fold into this one (1 to 100)'),
+})

@@ -1,0 +1,170 @@
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
+import type { StoredFile } from '../../files/storage'
+import { newId } from '../../lib/ids'
+import { chargeUpload } from '../billing/quota'
+import { extractErrorType } from '../reports/error-type'
+import { createReport, type NewReport } from '../reports/reports.service'
+import type { Category, Priority } from '../reports/reports.table'
+import { findPossibleDuplicates } from './duplicates'
+import { type Grouping, groupingOf } from './fingerprint'
+import { type GroupingTarget, ingestRepository } from './ingest.repository'
+import { insertAttachmentRows, removeFiles } from './ingest-files'
+import { reopenAsRegression } from './regression'
+import { scoreSentiment } from './sentiment'
+import { framesOfText, stackTraceSection } from './stack-text'
+import type { Submission } from './submission'
+import { reopensResolved, withVersion } from './versions'
+import { writeBatcherOf } from './write-batcher'
+
+/**
+ * The one way a submission becomes a report or an occurrence of one, whichever client sent it
+ * (README "Architecture"). Read top to bottom:
+ * 1. `ingest` works out the submission's grouping key (fingerprint.ts) and error type, then runs
+ *    one write inside the group commit (write-batcher.ts): concurrent submissions share a COMMIT,
+ *    each still decided in arrival order, so together or one by one they get the same answers;
+ * 2. `fileOrStack` looks for the oldest live report with that key that still takes occurrences
+ *    (open, in progress, resolved) when the project groups reports;
+ * 3. found: `stack` records an occurrence with its own evidence and keeps the report's counts, and
+ *    reopens a resolved report when a newer build brings the crash back (regression.ts);
+ * 4. not found: `fileNew` files a report (numbering, quota, first occurrence, `bug_created`), with
+ *    its possible duplicates looked up just before, so it never lists itself;
+ * 5. the answer says which, after the COMMIT: an acknowledged submission is stored.
+ */
+
+type IngestDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+
+export interface IngestResult {
+  /** True for a new report, false for an occurrence of an existing one. */
+  created: boolean
+  report: {
+    id: string
+    number: number
+    category: Category
+    priority: Priority
+    sentimentScore: number | null
+    sentimentLevel: 'positive' | 'neutral' | 'negative' | null
+  }
+  occurrenceId: string
+  /** Numbers of open reports with similar titles (new reports only). */
+  possibleDuplicates: number[]
+  /** Set when the occurrence reopened a resolved report. */
+  regression: { resolvedInVersion: string | null; version: string } | null
+}
+
+/** What `ingest` works out before the write, from the submission alone. */
+interface Prepared {
+  s: Submission
+  grouping: Grouping
+  errorType: string
+  files: StoredFile[]
+}
+
+/** Files or stacks a submission; stored files are removed when it fails. */
+export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestResult> {
+  const files = [...(s.screenshot ? [s.screenshot] : []), ...(s.attachments ?? [])]
+  try {
+    const prepared = prepare(s, files)
+    return await writeBatcherOf(deps.db).run((tx) => fileOrStack(deps, tx, prepared))
+  } catch (err) {
+    await removeFiles(deps, files)
+    throw err
+  }
+}
+
+function prepare(s: Submission, files: StoredFile[]): Prepared {
+  const thrown = s.exceptions?.at(-1)
+  // The frames of the exception thrown last, else of the nearest one in its chain that has some.
+  const withFrames = s.exceptions ? [...s.exceptions].reverse().find((e) => e.frames.length > 0) : undefined
+  const errorType = thrown?.type || extractErrorType(s.title, s.description)
+  const stack = withFrames ? null : stackTraceSection(s.description)
+  const frames = withFrames?.frames ?? (stack ? framesOfText(stack) : [])
+  const grouping = groupingOf({ kind: s.kind, title: s.title, errorType, frames, clientFingerprint: s.fingerprint })
+  return { s, grouping, errorType, files }
+}
+
+function fileOrStack(deps: IngestDeps, tx: Tx, p: Prepared): IngestResult {
+  const repo = ingestRepository(deps.db)
+  const target = p.s.project.bugGrouping ? repo.target.get(p.s.project.id, p.grouping.fingerprint) : null
+  const result = target ? stack(deps, tx, p, target) : fileNew(deps, tx, p)
+  const bytes = p.files.reduce((n, f) => n + f.size, 0)
+  if (bytes > 0) chargeUpload(tx, p.s.project.accountId, bytes)
+  return result
+}
+
+/** The occurrence's own copy of what was sent, as both tables store it. */
+function evidenceOf(p: Prepared) {
+  const { s } = p
+  return {
+    title: s.title,
+    description: s.description,
+    stepsToReproduce: s.stepsToReproduce ?? '',
+    expectedBehavior: s.expectedBehavior ?? '',
+    actualBehavior: s.actualBehavior ?? '',
+    source: s.kind === 'auto' ? ('system' as const) : ('user' as const),
+    errorType: p.errorType,
+    platform: s.platform ?? '',
+    gameVersion: s.gameVersion ?? '',
+    osInfo: s.osInfo ?? '',
+    deviceInfo: s.deviceInfo ?? '',
+    playerId: s.playerId || null,
+    reporterName: s.reporterName ?? null,
+    reporterEmail: s.reporterEmail || null,
+    screenshotKey: s.screenshot?.key ?? null,
+    client: s.client ?? null,
+    eventId: s.eventId ?? null,
+  }
+}
+
+function stack(deps: IngestDeps, tx: Tx, p: Prepared, target: GroupingTarget): IngestResult {
+  const repo = ingestRepository(deps.db)
+  const now = deps.clock.now()
+  const e = evidenceOf(p)
+  const occurrenceId = newId()
+  const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
+  repo.occurrence.run({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now })
+  const newPlayer = e.playerId ? repo.addPlayer.run(target.seq, e.playerId).changes : 0
+  repo.counted.run(newPlayer, now.getTime(), e.gameVersion, withVersion(target.versions, e.gameVersion), target.seq)
+  insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
+  let regression: IngestResult['regression'] = null
+  if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {
+    reopenAsRegression(deps, tx, { id: target.id, projectId: p.s.project.id, resolvedInVersion: target.resolvedInVersion }, e.gameVersion, now)
+    regression = { resolvedInVersion: target.resolvedInVersion, version: e.gameVersion }
+  }
+  return {
+    created: false,
+    report: { id: target.id, number: target.reportNumber, category: target.category, priority: target.priority, sentimentScore: target.sentimentScore, sentimentLevel: target.sentimentLevel },
+    occurrenceId,
+    possibleDuplicates: [],
+    regression,
+  }
+}
+
+function fileNew(deps: IngestDeps, tx: Tx, p: Prepared): IngestResult {
+  const { s } = p
+  // Before the report exists, so it never lists itself, and only reports filed before it count.
+  const possibleDuplicates = findPossibleDuplicates(ingestRepository(deps.db), s.project.id, s.title)
+  // Sentiment is the player's tone: automatic captures have none.
+  const sentiment = s.kind === 'player' ? scoreSentiment([s.title, s.description, s.stepsToReproduce]) : null
+  const occurrenceId = newId()
+  const input: NewReport = {
+    ...evidenceOf(p),
+    priority: s.priority,
+    category: s.category,
+    metadata: s.metadata ?? null,
+    sentimentScore: sentiment?.score ?? null,
+    sentimentLevel: sentiment?.level ?? null,
+    fingerprint: p.grouping.fingerprint,
+    groupingLabel: p.grouping.label,
+    occurrenceId,
+  }
+  const report = createReport(deps, tx, s.project, input)
+  insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)
+  return {
+    created: true,
+    report: { id: report.id, number: report.reportNumber, category: report.category, priority: report.priority, sentimentScore: report.sentimentScore, sentimentLevel: report.sentimentLevel },
+    occurrenceId,
+    possibleDuplicates,
+    regression: null,
+  }
+}

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { createdAt, json } from '../../db/columns'
+import { reports, SOURCES } from '../reports/reports.table'
+
+/**
+ * Every submission grouped into a report, the first included, with its own evidence: what the
+ * player or the game sent that time (text, stack trace and logs, device, version, player, files).
+ * The report row holds the team's copy (editable) and the counts; these rows never change except
+ * to move between reports (split, merge). `seq` orders them and is the analytics rollup's cursor.
+ */
+export const reportOccurrences = sqliteTable(
+  'report_occurrences',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull(),
+    reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').notNull(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    stepsToReproduce: text('steps_to_reproduce').notNull().default(''),
+    expectedBehavior: text('expected_behavior').notNull().default(''),
+    actualBehavior: text('actual_behavior').notNull().default(''),
+    source: text('source', { enum: SOURCES }).notNull().default('user'),
+    errorType: text('error_type').notNull().default(''),
+    deviceInfo: text('device_info').notNull().default(''),
+    osInfo: text('os_info').notNull().default(''),
+    platform: text('platform').notNull().default(''),
+    gameVersion: text('game_version').notNull().default(''),
+    playerId: text('player_id'),
+    reporterName: text('reporter_name'),
+    reporterEmail: text('reporter_email'),
+    metadata: json<unknown>('metadata'),
+    screenshotKey: text('screenshot_key'),
+    /** The client that sent it when not Glitchbox's own SDK: `sentry.python 1.9.10`, `unreal-crash-reporter`. */
+    client: text('client'),
+    /** The client's own id of the event (Sentry's `event_id`), which user feedback refers to. */
+    eventId: text('event_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('report_occurrences_id_unique').on(t.id),
+    index('report_occurrences_report_idx').on(t.reportId, t.seq),
+    index('report_occurrences_event_idx').on(t.projectId, t.eventId).where(sql`event_id IS NOT NULL`),
+  ],
+)

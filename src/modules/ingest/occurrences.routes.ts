@@ -1,0 +1,37 @@
+import { Elysia } from 'elysia'
+import * as z from 'zod'
+import type { AppDeps } from '../../app-deps'
+import { authPlugin } from '../../http/auth.plugin'
+import { mergeSchema, occurrencesQuerySchema, splitSchema } from './ingest.schemas'
+import { mergeReports } from './merge.service'
+import { listOccurrences, splitOccurrences } from './occurrences.service'
+
+const params = z.object({ slug: z.string(), number: z.string() })
+const TAGS = ['Bug reports']
+
+/** Team routes over a report's occurrences: read them, split some into a report, merge reports into one. */
+export function occurrencesRoutes(deps: AppDeps) {
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get('/projects/:slug/bugs/:number/occurrences', ({ project, params, query }) => listOccurrences(deps, project, params.number, query.page, query.order), {
+      project: 'bugs.view',
+      params,
+      query: occurrencesQuerySchema,
+      detail: { tags: TAGS, summary: 'Occurrences of a report with their own evidence, the first submission included; 50 per page' },
+    })
+    .post(
+      '/projects/:slug/bugs/:number/split',
+      ({ project, user, params, body, set }) => {
+        const out = splitOccurrences(deps, project, user.id, params.number, body.occurrence_ids)
+        set.status = 201
+        return out
+      },
+      { project: 'bugs.edit', params, body: splitSchema, detail: { tags: TAGS, summary: 'Move chosen occurrences (with their files) into a new report made from their own evidence' } },
+    )
+    .post('/projects/:slug/bugs/:number/merge', ({ project, user, params, body }) => mergeReports(deps, project, user.id, params.number, body.numbers), {
+      project: 'bugs.edit',
+      params,
+      body: mergeSchema,
+      detail: { tags: TAGS, summary: 'Fold other reports into this one as its occurrences (comments, labels, votes, files and links carried over); their numbers then redirect here' },
+    })
+}

@@ -1,0 +1,131 @@
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import type { Project } from '../../http/auth.plugin'
+import { badRequest } from '../../http/errors'
+import { recordActivity } from '../activity/activity.service'
+import { attachments } from '../attachments/attachments.table'
+import { findLiveReport } from '../reports/reports.read'
+import { createReport } from '../reports/reports.service'
+import { reportOccurrences } from './ingest.table'
+import { recountReport } from './recount'
+import { scoreSentiment } from './sentiment'
+
+export const OCCURRENCES_PER_PAGE = 50
+
+type Occurrence = typeof reportOccurrences.$inferSelect
+type Files = Pick<AppDeps, 'files'>['files']
+
+/** An occurrence as the team reads it: its own text, stack trace and logs, device, player and files. */
+function occurrenceView(files: Files, o: Occurrence, files_: { id: string; fileName: string; fileSize: number; mimeType: string | null; fileKey: string }[]) {
+  return {
+    id: o.id,
+    title: o.title,
+    description: o.description,
+    steps_to_reproduce: o.stepsToReproduce,
+    expected_behavior: o.expectedBehavior,
+    actual_behavior: o.actualBehavior,
+    source: o.source,
+    error_type: o.errorType,
+    device_info: o.deviceInfo,
+    os_info: o.osInfo,
+    platform: o.platform,
+    game_version: o.gameVersion,
+    player_id: o.playerId,
+    reporter_name: o.reporterName,
+    reporter_email: o.reporterEmail,
+    metadata: o.metadata ?? null,
+    screenshot_url: o.screenshotKey ? files.url(o.screenshotKey) : null,
+    attachments: files_.map((a) => ({ id: a.id, file_name: a.fileName, file_size: a.fileSize, mime_type: a.mimeType, file_url: files.url(a.fileKey) })),
+    client: o.client,
+    event_id: o.eventId,
+    created_at: o.createdAt.toISOString(),
+  }
+}
+
+/** The attachments of these occurrences, by occurrence id. */
+function filesOf(db: DbOrTx, ids: string[]) {
+  const rows = ids.length
+    ? db
+        .select({ id: attachments.id, occurrenceId: attachments.occurrenceId, fileName: attachments.fileName, fileSize: attachments.fileSize, mimeType: attachments.mimeType, fileKey: attachments.fileKey })
+        .from(attachments)
+        .where(inArray(attachments.occurrenceId, ids))
+        .all()
+    : []
+  const by = new Map<string, typeof rows>()
+  for (const r of rows) by.set(r.occurrenceId!, [...(by.get(r.occurrenceId!) ?? []), r])
+  return by
+}
+
+/** One page (50) of a report's occurrences, the first submission included: newest first, or oldest first with `order=oldest`. */
+export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest') {
+  const report = findLiveReport(deps.db, project.id, number)
+  const where = eq(reportOccurrences.reportId, report.id)
+  const total = deps.db.select({ n: count() }).from(reportOccurrences).where(where).get()!.n
+  const rows = deps.db
+    .select()
+    .from(reportOccurrences)
+    .where(where)
+    .orderBy(order === 'oldest' ? asc(reportOccurrences.seq) : desc(reportOccurrences.seq))
+    .limit(OCCURRENCES_PER_PAGE)
+    .offset((page - 1) * OCCURRENCES_PER_PAGE)
+    .all()
+  const files = filesOf(deps.db, rows.map((o) => o.id))
+  return { occurrences: rows.map((o) => occurrenceView(deps.files, o, files.get(o.id) ?? [])), total, page, per_page: OCCURRENCES_PER_PAGE }
+}
+
+/**
+ * Moves chosen occurrences of report `number` into a new report made from their own evidence: the
+ * oldest chosen gives its title, text, device, version, player and screenshot; the original's
+ * category, priority and grouping key carry over. Their files move with them and both reports are
+ * counted again. At least one occurrence stays with the original.
+ */
+export function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, project: Project, actorId: string, number: string, occurrenceIds: string[]) {
+  const ids = [...new Set(occurrenceIds)]
+  return deps.db.transaction((tx) => {
+    const original = findLiveReport(tx, project.id, number)
+    const chosen = tx
+      .select()
+      .from(reportOccurrences)
+      .where(and(eq(reportOccurrences.reportId, original.id), inArray(reportOccurrences.id, ids)))
+      .orderBy(reportOccurrences.seq)
+      .all()
+    if (chosen.length !== ids.length) throw badRequest('occurrence_ids: every id must be an occurrence of this report')
+    if (chosen.length >= original.occurrenceCount) throw badRequest('occurrence_ids: at least one occurrence must stay with the report')
+    const first = chosen[0]!
+    const sentiment = first.source === 'user' ? scoreSentiment([first.title, first.description, first.stepsToReproduce]) : null
+    const report = createReport(deps, tx, project, {
+      title: first.title || original.title,
+      description: first.description || original.description,
+      stepsToReproduce: first.stepsToReproduce,
+      expectedBehavior: first.expectedBehavior,
+      actualBehavior: first.actualBehavior,
+      category: original.category,
+      priority: original.priority,
+      source: first.source,
+      errorType: first.errorType || original.errorType,
+      platform: first.platform,
+      gameVersion: first.gameVersion,
+      osInfo: first.osInfo,
+      deviceInfo: first.deviceInfo,
+      playerId: first.playerId,
+      reporterName: first.reporterName,
+      reporterEmail: first.reporterEmail,
+      metadata: first.metadata,
+      screenshotKey: first.screenshotKey,
+      sentimentScore: sentiment?.score ?? null,
+      sentimentLevel: sentiment?.level ?? null,
+      fingerprint: original.fingerprint,
+      groupingLabel: original.groupingLabel,
+      createdBy: actorId,
+      withoutOccurrence: true,
+    })
+    const moved = chosen.map((o) => o.id)
+    tx.update(reportOccurrences).set({ reportId: report.id }).where(inArray(reportOccurrences.id, moved)).run()
+    tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved)).run()
+    recountReport(tx, report)
+    recountReport(tx, original)
+    recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
+    return { id: report.id, report_number: report.reportNumber, occurrences: chosen.length }
+  })
+}

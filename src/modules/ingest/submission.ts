@@ -1,0 +1,46 @@
+import type { StoredFile } from '../../files/storage'
+import type { Project } from '../../http/auth.plugin'
+import type { Category, Priority } from '../reports/reports.table'
+import type { ExceptionInfo } from './stack'
+
+/**
+ * A submission as every client's adapter hands it to `ingest` (ingest.service.ts): the SDK submit
+ * and the widget (sdk/submit.adapter.ts), the public tracker's form, and Sentry's envelope, store,
+ * minidump and Unreal routes (modules/sentry). Files are stored before; text is already validated.
+ */
+export interface Submission {
+  project: Project
+  /** `auto`: captured by the game on its own (errors, crashes, freezes); `player`: written by a person. */
+  kind: 'auto' | 'player'
+  title: string
+  description: string
+  stepsToReproduce?: string | null
+  expectedBehavior?: string | null
+  actualBehavior?: string | null
+  priority?: Priority
+  category?: Category
+  platform?: string | null
+  gameVersion?: string | null
+  osInfo?: string | null
+  deviceInfo?: string | null
+  /** The player's platform account id (`steam_id`, Sentry's `user.id`). */
+  playerId?: string | null
+  reporterName?: string | null
+  reporterEmail?: string | null
+  /** Free JSON kept with the occurrence (at most 16 KB, checked by the adapter). */
+  metadata?: unknown
+  /**
+   * The exception chain when the client sends it structured (Sentry, minidumps, Unreal), the one
+   * thrown last: it names the error type and its frames group the submission. Without it the error
+   * type and the frames are read from the title and the description's `--- Stack Trace ---`.
+   */
+  exceptions?: ExceptionInfo[]
+  /** The client's own grouping (`{{ default }}` stands for Glitchbox's). */
+  fingerprint?: string[] | null
+  /** The client when not Glitchbox's own SDK, e.g. `sentry.python 1.9.10`. */
+  client?: string | null
+  /** The client's id of this event (Sentry's `event_id`), which feedback may name later. */
+  eventId?: string | null
+  screenshot?: StoredFile | null
+  attachments?: StoredFile[]
+}
