@@ -6,6 +6,7 @@ import { rawSqlite } from '../db/client'
 import { buildDeps, DB_FILE } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
+import { loopGuard } from '../lib/background'
 import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
 import { scoreInline, startScoringThread } from '../modules/sdk/scoring'
@@ -20,8 +21,10 @@ export async function serve(config: Config): Promise<void> {
   const deps = buildDeps(config, { cleanTmp: true })
   const { logger } = deps
   const app = createApp(deps, { dashboard: dashboardBundle })
+  // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
+  const guard = loopGuard(deps)
   // Jobs first: the server is only reachable (and only answers /health) once everything runs.
-  const jobs = await startJobThread(config)
+  const jobs = await startJobThread(config, guard)
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
   deferCheckpoints(rawSqlite(deps.db))
   // From now on SDK submits answered during a load spike wait in the inbox, filed between requests.

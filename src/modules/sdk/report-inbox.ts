@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { type Db, rawSqlite, type Tx } from '../../db/client'
+import { loopGuard } from '../../lib/background'
 import { insertReport, type NewReport, type ReservedReport, type Report, reserveReport } from '../reports/reports.service'
 import { titleKeyOf } from '../reports/title-terms'
 import { QueuedTitles } from './inbox-titles'
@@ -192,7 +193,8 @@ export function startInboxFiling(deps: InboxDeps & Pick<AppDeps, 'logger'>, busy
   let timer: ReturnType<typeof setTimeout> | null = null
   const spike = () => busy() || performance.now() - inbox(deps.db).lastQueuedAt < SPIKE_QUIET_MS
   let lastRecount = performance.now()
-  const turn = () => {
+  // A turn that throws (the database file broke) is logged, not fatal to the process (issue 21).
+  const turn = loopGuard(deps)('sdk.inbox-filing', () => {
     timer = null
     if (stopped) return
     let delay = 25
@@ -215,7 +217,7 @@ export function startInboxFiling(deps: InboxDeps & Pick<AppDeps, 'logger'>, busy
       }
     }
     timer = setTimeout(turn, delay)
-  }
+  })
   turn()
   return () => {
     stopped = true
