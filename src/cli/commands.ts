@@ -144,7 +144,12 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
       return admin(config, positional, flags, out)
     case 'healthcheck': {
       const res = await fetch(`http://127.0.0.1:${config.port}/health`, { signal: AbortSignal.timeout(3000) }).catch(() => null)
-      if (!res?.ok) throw new CliError(`unhealthy (${res ? res.status : 'no answer'})`)
+      if (!res) throw new CliError('unhealthy (no answer)')
+      if (!res.ok) {
+        // The server's reason (a database it cannot read, a full disk), for `docker inspect` to show.
+        const reason = await res.json().then((b: { error?: unknown }) => b?.error, () => undefined)
+        throw new CliError(`unhealthy (${res.status}${typeof reason === 'string' ? `: ${reason}` : ''})`)
+      }
       return out('healthy')
     }
     default:
