@@ -10,6 +10,7 @@ import { clearBanners, setBanner } from '../modules/maintenance/maintenance.serv
 import { formatStats, storageStats } from '../modules/retention/retention.stats'
 import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
+import { CliError } from './cli-error'
 import { backup, restore } from './backup'
 import { serve } from './serve'
 
@@ -37,9 +38,6 @@ Environment:
 ${configDocs.map((d) => `  ${d.env.padEnd(34)} ${d.doc}${d.default !== undefined ? ` (default ${d.default})` : ''}`).join('\n')}
   GLITCHBOX_PROVIDER_URL_<KEY>       base URL override of an external provider (e.g. _STRIPE, _LINEAR)
 `
-
-/** A user-facing failure: printed without a stack, exit code 1. */
-export class CliError extends Error {}
 
 const durationRe = /^(\d+)(m|h|d)$/
 
