@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import type { AppDeps } from './app-deps'
 import type { Config } from './config/config'
 import { createDb, openSqlite } from './db/client'
-import { migrate } from './db/migrate'
+import { dataDirError } from './db/data-dir'
+import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createLocalStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
@@ -15,13 +16,29 @@ import { createSmtpTransport } from './mail/smtp-transport'
 
 export const DB_FILE = 'glitchbox.db'
 
-/** Opens (creating and migrating) the data directory and wires the services every module uses. */
+/**
+ * Opens (creating and migrating) the data directory and wires the services every module uses. A
+ * directory or database that cannot be opened throws a DataDirError naming the path and the cause.
+ */
 export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean } = {}): AppDeps {
-  mkdirSync(config.dataDir, { recursive: true })
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
-  const sqlite = openSqlite(join(config.dataDir, DB_FILE))
-  migrate(sqlite)
+  let files: ReturnType<typeof createLocalStorage>
+  try {
+    mkdirSync(config.dataDir, { recursive: true })
+    files = createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp })
+  } catch (err) {
+    throw dataDirError(config.dataDir, err)
+  }
+  const dbFile = join(config.dataDir, DB_FILE)
+  let sqlite: ReturnType<typeof openSqlite> | undefined
+  try {
+    sqlite = openSqlite(dbFile)
+    migrate(sqlite)
+  } catch (err) {
+    sqlite?.close()
+    throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
+  }
   const db = createDb(sqlite)
   const jobs = new JobQueue(clock)
   const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null
@@ -31,7 +48,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     clock,
     logger,
     jobs,
-    files: createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp }),
+    files,
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),

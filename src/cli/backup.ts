@@ -1,5 +1,5 @@
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import * as tar from 'tar'
 import { openSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
@@ -29,7 +29,9 @@ function linkTree(from: string, to: string): number {
  * `VACUUM INTO` (a transactionally consistent copy that WAL readers take without blocking writers)
  * and the files. Files are linked before and after the snapshot, so every file the snapshot
  * references is in the archive unless it was created and deleted in between. The key of stored
- * integration credentials (`secrets.key`) goes with them: without it they cannot be read.
+ * integration credentials (`secrets.key`) goes with them: without it they cannot be read. That key
+ * opens every stored credential, so the archive is written with mode 0600 whatever the umask (it
+ * was 0644 under the usual one): into a new file beside FILE, created 0600, then renamed over it.
  */
 export async function backup(dataDir: string, file: string): Promise<{ files: number; bytes: number }> {
   if (!existsSync(join(dataDir, DB_FILE))) throw new Error(`no database in ${dataDir}`)
@@ -48,7 +50,13 @@ export async function backup(dataDir: string, file: string): Promise<{ files: nu
     const withKey = existsSync(join(dataDir, SECRETS_KEY_FILE))
     if (withKey) copyFileSync(join(dataDir, SECRETS_KEY_FILE), join(staging, SECRETS_KEY_FILE))
     const target = resolve(file)
-    await tar.c({ gzip: true, file: target, cwd: staging, portable: true }, [DB_FILE, 'files', ...(withKey ? [SECRETS_KEY_FILE] : [])])
+    const partial = join(dirname(target), `.${basename(target)}.${randomToken(8)}.partial`)
+    try {
+      await tar.c({ gzip: true, file: partial, mode: 0o600, cwd: staging, portable: true }, [DB_FILE, 'files', ...(withKey ? [SECRETS_KEY_FILE] : [])])
+      renameSync(partial, target)
+    } finally {
+      rmSync(partial, { force: true })
+    }
     return { files, bytes: statSync(target).size }
   } finally {
     rmSync(staging, { recursive: true, force: true })

@@ -10,6 +10,7 @@ import { clearBanners, setBanner } from '../modules/maintenance/maintenance.serv
 import { formatStats, storageStats } from '../modules/retention/retention.stats'
 import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
+import { CliError } from './cli-error'
 import { backup, restore } from './backup'
 import { serve } from './serve'
 
@@ -37,9 +38,6 @@ Environment:
 ${configDocs.map((d) => `  ${d.env.padEnd(34)} ${d.doc}${d.default !== undefined ? ` (default ${d.default})` : ''}`).join('\n')}
   GLITCHBOX_PROVIDER_URL_<KEY>       base URL override of an external provider (e.g. _STRIPE, _LINEAR)
 `
-
-/** A user-facing failure: printed without a stack, exit code 1. */
-export class CliError extends Error {}
 
 const durationRe = /^(\d+)(m|h|d)$/
 
@@ -144,7 +142,12 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
       return admin(config, positional, flags, out)
     case 'healthcheck': {
       const res = await fetch(`http://127.0.0.1:${config.port}/health`, { signal: AbortSignal.timeout(3000) }).catch(() => null)
-      if (!res?.ok) throw new CliError(`unhealthy (${res ? res.status : 'no answer'})`)
+      if (!res) throw new CliError('unhealthy (no answer)')
+      if (!res.ok) {
+        // The server's reason (a database it cannot read, a full disk), for `docker inspect` to show.
+        const reason = await res.json().then((b: { error?: unknown }) => b?.error, () => undefined)
+        throw new CliError(`unhealthy (${res.status}${typeof reason === 'string' ? `: ${reason}` : ''})`)
+      }
       return out('healthy')
     }
     default:

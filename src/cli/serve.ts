@@ -2,28 +2,94 @@ import { createApp } from '../app'
 import type { Config } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
+import { lockDataDir } from '../db/data-dir-lock'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { startJobThread } from '../jobs/jobs.thread'
+import { loopGuard } from '../lib/background'
 import { warmDashboard } from '../../web/server/dashboard'
 import { dashboardBundle } from '../../web/server/dashboard-bundle'
+import { CliError } from './cli-error'
+
+/** Why the server cannot listen, for the operator: a port in use is named as such. */
+function listenError(config: Config, err: unknown): CliError {
+  if ((err as { code?: unknown }).code === 'EADDRINUSE') {
+    return new CliError(`port ${config.port} is already in use on ${config.host}: another glitchbox server or another program listens there; stop it, or choose another port (PORT or --port)`)
+  }
+  return new CliError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`)
+}
+
+/**
+ * Refuses a port another process listens on, before anything starts. Elysia's Bun adapter turns
+ * `reusePort` on by default: a second server then started on the same port and the kernel gave it
+ * about half of the connections (issue 21). The server listens with it off (below); this earlier
+ * check only spares a refused server its start-up (database, job thread).
+ */
+function checkPortFree(config: Config): void {
+  try {
+    Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } }).stop(true)
+  } catch (err) {
+    throw listenError(config, err)
+  }
+}
 
 /**
  * Runs the server until SIGTERM/SIGINT, then stops accepting, finishes in-flight requests and
  * running jobs (in the job thread) and checkpoints the WAL.
  */
 export async function serve(config: Config): Promise<void> {
-  const deps = buildDeps(config, { cleanTmp: true })
+  // One server per data directory (see db/data-dir-lock.ts), taken before anything in it is touched.
+  const lock = lockDataDir(config.dataDir)
+  let deps: ReturnType<typeof buildDeps>
+  try {
+    checkPortFree(config)
+    deps = buildDeps(config, { cleanTmp: true })
+  } catch (err) {
+    lock.release()
+    throw err
+  }
   const { logger } = deps
   const app = createApp(deps, { dashboard: dashboardBundle })
+  // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
+  const guard = loopGuard(deps)
   // Jobs first: the server is only reachable (and only answers /health) once everything runs.
-  const jobs = await startJobThread(config)
+  const jobs = await startJobThread(config, guard)
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
   deferCheckpoints(rawSqlite(deps.db))
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SERVER_BODY_CAP, idleTimeout: 30 })
+
+  /** Stops everything but the listener: the job thread; checkpoints the WAL and frees the data directory. */
+  const stopBackground = async () => {
+    await jobs.stop()
+    const sqlite = rawSqlite(deps.db)
+    // Right after the job thread stops, the checkpoint can find the database busy for a moment
+    // (seen in about half of quick start-stop runs); it is retried for up to ~2 s so the WAL is
+    // folded in and truncated.
+    let busy = 1
+    try {
+      for (let tries = 0; busy !== 0 && tries < 100; tries++) {
+        if (tries > 0) await Bun.sleep(20)
+        busy = sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
+      }
+    } catch (err) {
+      // The database cannot be read (see /health): stop all the same.
+      logger.error('the WAL checkpoint failed on shutdown', { error: String(err) })
+    }
+    if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
+    sqlite.close()
+    lock.release()
+  }
+
+  try {
+    // reusePort off: with it on, a second server on this port would start and share the traffic.
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SERVER_BODY_CAP, idleTimeout: 30, reusePort: false })
+  } catch (err) {
+    // Taken in the moment since checkPortFree: nothing is left running behind the message.
+    await stopBackground()
+    throw listenError(config, err)
+  }
   const server = app.server!
   const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${server.port}`
   // Says where to go next, for whoever just started the server.
@@ -43,18 +109,7 @@ export async function serve(config: Config): Promise<void> {
     logger.info('shutting down', { signal })
     // stop(false): no new connections, in-flight requests finish.
     await server.stop(false)
-    await jobs.stop()
-    const sqlite = rawSqlite(deps.db)
-    // Right after the job thread stops, the checkpoint can find the database busy for a moment
-    // (seen in about half of quick start-stop runs); it is retried for up to ~2 s so the WAL is
-    // folded in and truncated.
-    let busy = 1
-    for (let tries = 0; busy !== 0 && tries < 100; tries++) {
-      if (tries > 0) await Bun.sleep(20)
-      busy = sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
-    }
-    if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
-    sqlite.close()
+    await stopBackground()
     logger.info('stopped')
     process.exit(0)
   }

@@ -1,6 +1,7 @@
 import { Cron } from 'croner'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
+import { loopGuard, type LoopGuard } from '../lib/background'
 import type { Clock } from '../lib/clock'
 import { MINUTE } from '../lib/clock'
 import { randomToken } from '../lib/ids'
@@ -48,10 +49,19 @@ export class JobRunner {
   private delayedPump: ReturnType<typeof setTimeout> | null = null
 
   private statements: RunnerStatements
+  /** The polling loop and every schedule run through it: a failing tick is logged, never fatal. */
+  private guard: LoopGuard
+  /** Claims due jobs; from the poll, a delayed claim and the refill after a job ends alike. */
+  private claimTurn: () => void
+  /** Runs a claimed job; recording its outcome can fail too (the database is gone), and that is logged. */
+  private run: (job: typeof jobs.$inferSelect) => Promise<void>
 
   constructor(private opts: RunnerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.kind, h)
     this.statements = runnerStatements(opts.db, [...this.handlers.keys()])
+    this.guard = loopGuard(opts)
+    this.claimTurn = this.guard('jobs.claim', () => this.pump())
+    this.run = this.guard('jobs.run', (job: typeof jobs.$inferSelect) => this.execute(job))
   }
 
   /** Claims what is due now (up to the free slots) and waits for those jobs; returns how many ran. */
@@ -59,7 +69,7 @@ export class JobRunner {
     const free = (this.opts.concurrency ?? 8) - this.running.size
     if (free <= 0 || this.stopped) return 0
     const claimed = this.claim(free)
-    await Promise.all(claimed.map((job) => this.track(this.execute(job))))
+    await Promise.all(claimed.map((job) => this.track(this.run(job))))
     return claimed.length
   }
 
@@ -86,7 +96,7 @@ export class JobRunner {
 
   /** Starts the polling loop and the domain schedules. */
   start(): void {
-    const poll = new Cron('* * * * * *', { protect: true }, () => this.pump())
+    const poll = new Cron('* * * * * *', { protect: true }, this.claimTurn)
     this.crons.push(poll)
     for (const s of this.opts.schedules ?? []) {
       this.crons.push(
@@ -102,11 +112,7 @@ export class JobRunner {
   /** One tick of a schedule; false when it was skipped to leave the CPU to requests. */
   async runSchedule(s: Schedule): Promise<boolean> {
     if (s.yieldsToRequests && this.opts.busy?.()) return false
-    try {
-      await s.run()
-    } catch (err) {
-      this.opts.logger.error('schedule failed', { schedule: s.name, error: String(err) })
-    }
+    await this.guard(`schedule ${s.name}`, s.run)()
     return true
   }
 
@@ -131,9 +137,7 @@ export class JobRunner {
         this.pumpLater(BUSY_CLAIM_INTERVAL_MS)
       }
       this.lastClaimAt = performance.now()
-      if (free > 0) for (const job of this.claim(free)) void this.track(this.execute(job))
-    } catch (err) {
-      this.opts.logger.error('job claim failed', { error: String(err) })
+      if (free > 0) for (const job of this.claim(free)) void this.track(this.run(job))
     } finally {
       this.draining = false
     }
@@ -143,7 +147,7 @@ export class JobRunner {
     if (this.delayedPump || this.stopped) return
     this.delayedPump = setTimeout(() => {
       this.delayedPump = null
-      this.pump()
+      this.claimTurn()
     }, ms)
   }
 
@@ -157,7 +161,7 @@ export class JobRunner {
         this.refillQueued = true
         setImmediate(() => {
           this.refillQueued = false
-          this.pump()
+          this.claimTurn()
         })
       }
     })

@@ -1,9 +1,10 @@
 import type { Config } from '../config/config'
+import type { LoopGuard } from '../lib/background'
 import type { WorkerMessage, WorkerReply } from './jobs.worker'
 import { measureRequestPressure } from './request-pressure'
 
-/** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. */
-export async function startJobThread(config: Config): Promise<{ reclaimed: number; stop(): Promise<void> }> {
+/** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. `guard`: the request thread's loop guard. */
+export async function startJobThread(config: Config, guard: LoopGuard): Promise<{ reclaimed: number; stop(): Promise<void> }> {
   // In the binary the worker is the extra entry point scripts/build.ts compiles in, addressed by its
   // build path (as .js); from source it is the file beside this one.
   const worker = new Worker(Bun.isStandaloneExecutable ? './jobs/jobs.worker.js' : new URL('./jobs.worker.ts', import.meta.url).href)
@@ -20,7 +21,7 @@ export async function startJobThread(config: Config): Promise<{ reclaimed: numbe
     return r
   }
   // Measured on this (the request) thread; the job thread slows down while it shows requests queueing.
-  const pressure = measureRequestPressure()
+  const pressure = measureRequestPressure(guard)
   const started = await send({ type: 'start', config, pressure: pressure.buffer })
   return {
     reclaimed: started.type === 'started' ? started.reclaimed : 0,

@@ -5,6 +5,8 @@
  * background work (webhook deliveries, mail) does not take CPU from a burst of game clients on a
  * small machine. Jobs are only delayed, never dropped, and run at full speed once the burst passes.
  */
+import type { LoopGuard } from '../lib/background'
+
 const PROBE_MS = 10
 /** Lateness that means requests are waiting for the thread. */
 export const BUSY_LAG_MS = 4
@@ -18,20 +20,20 @@ export interface RequestPressure {
   stop(): void
 }
 
-/** Starts the probe on the request thread. */
-export function measureRequestPressure(): RequestPressure {
+/** Starts the probe on the request thread, its ticks run through the thread's loop guard. */
+export function measureRequestPressure(guard: LoopGuard): RequestPressure {
   const buffer = new SharedArrayBuffer(4)
   const cell = new Int32Array(buffer)
   let expected = performance.now() + PROBE_MS
   let smoothed = 0
-  const timer = setInterval(() => {
+  const timer = setInterval(guard('jobs.request-pressure', () => {
     const now = performance.now()
     const lag = Math.max(0, now - expected)
     expected = now + PROBE_MS
     // A moving average, so one slow tick (a GC pause) does not throttle the jobs.
     smoothed = smoothed * 0.7 + lag * 0.3
     Atomics.store(cell, 0, Math.round(smoothed * 100))
-  }, PROBE_MS)
+  }), PROBE_MS)
   timer.unref?.()
   return { buffer, stop: () => clearInterval(timer) }
 }

@@ -32,11 +32,16 @@ export function removeTempDataDirs(): void {
   made.clear()
 }
 
-/** Runs `glitchbox <args>` (source via bun, or a compiled binary) to completion. */
-export async function runCli(args: string[], env: Record<string, string>, binary?: string) {
+/**
+ * Runs `glitchbox <args>` (source via bun, or a compiled binary) to completion. With `timeoutMs`, a
+ * command still running then is killed (`code` 137): for a server that should refuse to start.
+ */
+export async function runCli(args: string[], env: Record<string, string>, binary?: string, o: { timeoutMs?: number } = {}) {
   const cmd = binary ? [binary, ...args] : [process.execPath, join(ROOT, 'src/main.ts'), ...args]
   const proc = Bun.spawn(cmd, { env: { ...process.env, GLITCHBOX_LOG_LEVEL: 'warn', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const timer = o.timeoutMs ? setTimeout(() => proc.kill(9), o.timeoutMs) : undefined
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  clearTimeout(timer)
   return { stdout, stderr, code }
 }
 

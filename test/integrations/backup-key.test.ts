@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { describe, expect, it } from 'vitest'
 import { backup, restore } from '../../src/cli/backup'
 import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
+import { ROOT } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { connect, integrationsTestbed } from './helpers'
 
@@ -43,5 +44,24 @@ describe('a credential the key cannot open', () => {
     expect((await bed.t.request('PATCH', `${bed.base}/pagerduty/${id}`, { token: bed.owner.token, body: { secret: PD_KEY } })).status).toBe(200)
     bed.fake.answer = () => new Response(JSON.stringify({ status: 'success' }), { status: 202 })
     expect((await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })).status).toBe(200)
+  })
+})
+
+describe('the backup archive', () => {
+  it('is written with mode 0600 under the usual umask, also over an existing readable file', async () => {
+    const work = tempDir('integrations-backup')
+    try {
+      const archive = join(work, 'backup.tar.gz')
+      writeFileSync(archive, 'an older backup')
+      chmodSync(archive, 0o644)
+      // The real command under umask 022, as a cron job or a shell would run it.
+      const main = join(ROOT, 'src/main.ts')
+      const run = Bun.spawnSync(['sh', '-c', `umask 022 && exec "${process.execPath}" "${main}" backup "${archive}"`], { env: { ...process.env, GLITCHBOX_DATA_DIR: bed.t.dir } })
+      expect(run.exitCode).toBe(0)
+      expect(statSync(archive).mode & 0o777).toBe(0o600)
+      expect(readdirSync(work)).toEqual(['backup.tar.gz'])
+    } finally {
+      removeTempDir(work)
+    }
   })
 })

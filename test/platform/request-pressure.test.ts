@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { collectJobs } from '../../src/jobs/registry'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { BUSY_LAG_MS, measureRequestPressure, requestLagMs } from '../../src/jobs/request-pressure'
+import { loopGuard } from '../../src/lib/background'
+import { systemClock } from '../../src/lib/clock'
 import { silentLogger } from '../../src/lib/logger'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 
@@ -13,7 +15,7 @@ afterEach(() => t.close())
 
 describe('request pressure', () => {
   it('reports the request thread as behind while its event loop is blocked, and recovers', async () => {
-    const pressure = measureRequestPressure()
+    const pressure = measureRequestPressure(loopGuard({ logger: silentLogger, clock: systemClock }))
     try {
       await Bun.sleep(60)
       expect(requestLagMs(pressure.buffer)).toBeLessThan(BUSY_LAG_MS)

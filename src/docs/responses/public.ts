@@ -71,7 +71,7 @@ export const ServerInfoResponse = z.object({
 export type ServerInfoResponse = z.output<typeof ServerInfoResponse>
 
 export const publicDocs: OperationDocs = {
-  'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` when the database is unreachable' },
+  'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` with the reason when the database file cannot be read or the disk is full' },
   'GET /api/maintenance/active': { data: MaintenanceResponse },
   'GET /api/server-info': { data: ServerInfoResponse },
   'GET /api/tracker/{slug}': { data: PublicTrackerResponse },

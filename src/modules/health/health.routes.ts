@@ -1,22 +1,40 @@
+import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
+import { databaseReadProbe } from '../../db/read-probe'
+import { DB_FILE } from '../../deps'
 import { DISK_FULL, diskWatchOf } from '../../http/disk-full'
+import { throttledErrorLog } from '../../lib/throttled-log'
+
+/** The server's own connection answers (it fails once closed); null, or why not. */
+function connectionFails(deps: AppDeps): string | null {
+  try {
+    deps.db.get(sql`SELECT 1`)
+    return null
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+}
 
 /**
- * `GET /health` at the root, outside the envelope: 200 while the database answers and writes can
- * succeed; 503 with the reason when the database is unreachable or the disk is full.
+ * `GET /health` at the root, outside the envelope: 200 while the database can be read and writes
+ * can succeed; 503 with the reason when the server's connection fails, the database file cannot be
+ * read (a read of the schema from the file, see db/read-probe.ts: the connection alone answers from
+ * its cache) or the disk is full. A failing check is logged once a minute.
  */
 export const healthRoutes = (deps: AppDeps) => {
   const disk = diskWatchOf(deps)
+  const unreadable = databaseReadProbe(join(deps.config.dataDir, DB_FILE))
+  const logFailure = throttledErrorLog(deps)
   return new Elysia().get(
     '/health',
     () => {
-      try {
-        deps.db.get(sql`SELECT 1`)
-      } catch (err) {
-        deps.logger.error('health check failed', { error: String(err) })
-        return Response.json({ status: 'unhealthy', error: 'database unreachable' }, { status: 503 })
+      const cause = connectionFails(deps) ?? unreadable()
+      if (cause) {
+        const reason = `the database cannot be read: ${cause}`
+        logFailure('health', 'health check failed', { error: reason, data_dir: deps.config.dataDir })
+        return Response.json({ status: 'unhealthy', error: reason }, { status: 503 })
       }
       if (disk.full()) return Response.json({ status: 'unhealthy', error: DISK_FULL }, { status: 503 })
       return Response.json({ status: 'healthy' })
