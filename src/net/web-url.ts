@@ -22,3 +22,14 @@ export function webUrl(max: number, o: { empty?: boolean } = {}) {
 
 /** A link a provider answered, as it is stored and shown: itself when it is http(s), else '' (no link). */
 export const providerLink = (value: unknown): string => (typeof value === 'string' && isWebUrl(value) ? value : '')
+
+/** `url` without its credentials, query and fragment, the parts that carry tokens: what a member who may not manage it is shown. */
+export function withoutSecrets(url: string): string {
+  if (!URL.canParse(url)) return ''
+  const u = new URL(url)
+  u.username = ''
+  u.password = ''
+  u.search = ''
+  u.hash = ''
+  return u.href
+}
