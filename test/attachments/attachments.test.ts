@@ -56,7 +56,7 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     const file = await t.request('GET', new URL(a.file_url).pathname)
     expect(file.status).toBe(200)
     expect(file.body).toBe('player.log: boot ok\n')
-    expect(file.headers.get('content-type')).toBe('text/plain')
+    expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     const feed = (await t.request('GET', `/api/projects/${project.slug}/activity?action=attached`, { token: owner.token })).body.data
     expect(feed[0]).toMatchObject({ actor_id: owner.user.id, new_value: 'player.log' })
   })

@@ -55,7 +55,7 @@ describe('changelog entries', () => {
     expect((await t.request('GET', '/api/projects/nope/changelog')).status).toBe(404)
   })
 
-  it('guards the team routes: 401 without a session, 404 for non-members, 403 to write without project.settings', async () => {
+  it('guards the team routes: 401 without a session, 404 for non-members, 403 to read drafts or write without project.settings', async () => {
     const stranger = await createUser(t)
     const reader = await addMember(t, owner, { 'project.settings': false })
     const { body } = await create({ title: 'Entry' })
@@ -64,8 +64,8 @@ describe('changelog entries', () => {
     expect((await t.request('GET', `${base()}/all`)).status).toBe(401)
     expect((await t.request('GET', `${base()}/all`, { token: stranger.token })).status).toBe(404)
     expect((await t.request('POST', base(), { token: stranger.token, body: { title: 'x' } })).status).toBe(404)
-    expect((await t.request('GET', `${base()}/all`, { token: reader.token })).status).toBe(200)
     for (const [method, path, b] of [
+      ['GET', `${base()}/all`, undefined],
       ['POST', base(), { title: 'x' }],
       ['PATCH', `${base()}/${id}`, { title: 'y' }],
       ['DELETE', `${base()}/${id}`, undefined],

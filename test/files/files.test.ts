@@ -54,7 +54,7 @@ describe('GET /api/files/:key', () => {
       const res = await t.request('GET', `${prefix}/files/${f.key}`)
       expect(res.status).toBe(200)
       expect(res.body).toBe(TEXT)
-      expect(res.headers.get('content-type')).toBe('text/plain')
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
       expect(res.headers.get('content-length')).toBe('36')
       expect(res.headers.get('accept-ranges')).toBe('bytes')
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
@@ -101,11 +101,11 @@ describe('GET /api/files/:key', () => {
     ['text/html', '<html><script>alert(1)</script></html>', 'page.html'],
     ['text/xml', '<?xml version="1.0"?><a/>', 'data.xml'],
     ['text/javascript', 'alert(1)', 'x.js'],
-  ])('forces %s to download', async (type, content, name) => {
+  ])('forces %s to download, as plain text', async (type, content, name) => {
     const f = await store(content, name, type)
     const res = await t.request('GET', `/api/files/${f.key}`)
     expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toBe(type)
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=/)
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
   })

@@ -47,8 +47,8 @@ describe('POST /projects/:slug/webhooks/generic', () => {
     const res = await t.request('GET', base(), { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual([
-      { id: a, name: 'Webhook', url: 'https://hooks.example.com/a', secret: null, event_types: 'bug_created,bug_updated,comment_added', created_at: expect.any(String) },
-      { id: b, name: 'Discord relay', url: 'https://hooks.example.com/b', secret: 'topsecret', event_types: 'bug_created,comment_added', created_at: expect.any(String) },
+      { id: a, name: 'Webhook', url: 'https://hooks.example.com/a', secret: null, secret_hint: null, event_types: 'bug_created,bug_updated,comment_added', created_at: expect.any(String) },
+      { id: b, name: 'Discord relay', url: 'https://hooks.example.com/b', secret: 'topsecret', secret_hint: '…cret', event_types: 'bug_created,comment_added', created_at: expect.any(String) },
     ])
   })
 

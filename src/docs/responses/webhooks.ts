@@ -4,8 +4,9 @@ import { CreatedIdResponse, isoDate, MessageResponse, type OperationDocs } from 
 export const Webhook = z.object({
   id: z.string(),
   name: z.string(),
-  url: z.string(),
-  secret: z.string().nullable(),
+  url: z.string().describe('The stored URL with webhooks.manage; for other members without credentials, query or fragment'),
+  secret: z.string().nullable().optional().describe('The signing secret; only with webhooks.manage'),
+  secret_hint: z.string().nullable().describe('`…` and the last four characters of the secret; null without one'),
   event_types: z.string().describe('Comma-separated: bug_created, bug_updated, comment_added'),
   created_at: isoDate,
 })

@@ -2,11 +2,27 @@ import { AppError, notFound } from '../../http/errors'
 import type { FileStorage } from '../../files/storage'
 import type { DbOrTx } from '../../db/client'
 
+const baseType = (mime: string) => mime.split(';')[0]!.trim().toLowerCase()
+
 /** Types a browser shows without running anything; every other type is served as a download. */
 export function isInlineSafe(mime: string): boolean {
-  const m = mime.split(';')[0]!.trim().toLowerCase()
+  const m = baseType(mime)
   if (m === 'image/svg+xml') return false
   return m.startsWith('image/') || m.startsWith('video/') || m === 'text/plain' || m === 'application/json'
+}
+
+/**
+ * The Content-Type a stored file is served with. A declared text type is the client's word, and with
+ * a script, style or XSL type a page that slipped in `<script src="/api/files/…">` (or a stylesheet,
+ * or an XSLT processing instruction) would run it on this origin, CSP or not: text is served as plain
+ * text, which nosniff keeps browsers from running. Types outside the upload kinds (an SVG, anything
+ * older rows hold) are served as bytes.
+ */
+export function servedType(mime: string): string {
+  const m = baseType(mime)
+  if (m.startsWith('text/')) return 'text/plain; charset=utf-8'
+  if (isInlineSafe(m)) return m
+  return 'application/octet-stream'
 }
 
 /**
@@ -41,7 +57,7 @@ export async function downloadFile(db: DbOrTx, files: FileStorage, key: string, 
   const size = body.size
   const etag = `"${meta.key}"`
   const common: Record<string, string> = {
-    'content-type': meta.mimeType,
+    'content-type': servedType(meta.mimeType),
     'accept-ranges': 'bytes',
     'cache-control': 'public, max-age=31536000, immutable',
     'x-content-type-options': 'nosniff',

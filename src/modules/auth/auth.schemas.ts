@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { webUrl } from '../../net/web-url'
 import { MIN_PASSWORD_LENGTH } from './auth.password'
 
 export const THEMES = ['light', 'dark'] as const
@@ -29,12 +30,7 @@ export const verifyEmailQuery = z.object({ token: z.string().min(1).max(200) })
 /** Theme and role accept anything: unrecognised values are ignored rather than refused (spec 4.1). */
 export const profileBody = z.object({
   display_name: z.string().trim().max(100).optional(),
-  avatar_url: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((v) => v === '' || /^https?:\/\//i.test(v), { error: 'must be an http(s) URL or empty' })
-    .optional(),
+  avatar_url: webUrl(2000, { empty: true }).optional(),
   theme: z.unknown().optional(),
   role: z.unknown().optional(),
 })

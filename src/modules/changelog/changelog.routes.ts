@@ -17,9 +17,10 @@ export const changelogRoutes = (deps: AppDeps) =>
     .get('/projects/:slug/changelog', ({ params }) => publishedEntries(deps.db, params.slug), {
       detail: { tags, summary: 'Up to 50 published entries, newest first (public, no credential)' },
     })
+    // Drafts are unreleased news (versions, features, dates): read by those who write the changelog.
     .get('/projects/:slug/changelog/all', ({ project }) => allEntries(deps.db, project.id), {
-      project: true,
-      detail: { tags, summary: 'Every entry, drafts included', security },
+      project: 'project.settings',
+      detail: { tags, summary: 'Every entry, drafts included (needs project.settings)', security },
     })
     .post(
       '/projects/:slug/changelog',

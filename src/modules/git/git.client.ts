@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app-deps'
+import { providerLink } from '../../net/web-url'
 import { type Answer, callProvider, expectOk } from '../integrations/providers/provider-http'
 import { ProviderError } from '../integrations/providers/provider.types'
 import type { Repo } from './git.repo'
@@ -27,8 +28,9 @@ async function call(deps: Deps, repo: Repo, token: string, method: string, path:
 
 const project = (repo: Repo) => `/projects/${encodeURIComponent(repo.path)}`
 
-const fromGithub = (i: any): RepoIssue => ({ issue_number: Number(i.number), issue_url: String(i.html_url), issue_title: String(i.title ?? ''), state: String(i.state ?? '') })
-const fromGitlab = (i: any): RepoIssue => ({ issue_number: Number(i.iid), issue_url: String(i.web_url), issue_title: String(i.title ?? ''), state: String(i.state ?? '') })
+// A self-hosted host answers whatever it likes: a link that is not http(s) is dropped (providerLink).
+const fromGithub = (i: any): RepoIssue => ({ issue_number: Number(i.number), issue_url: providerLink(i.html_url), issue_title: String(i.title ?? ''), state: String(i.state ?? '') })
+const fromGitlab = (i: any): RepoIssue => ({ issue_number: Number(i.iid), issue_url: providerLink(i.web_url), issue_title: String(i.title ?? ''), state: String(i.state ?? '') })
 const parse = (repo: Repo, i: unknown) => (repo.provider === 'github' ? fromGithub(i) : fromGitlab(i))
 
 /** Checks that the token reaches the repository and that its issues are on; ProviderError otherwise. */

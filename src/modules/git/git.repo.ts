@@ -1,6 +1,7 @@
 import { providerUrl } from '../../config/config'
 import type { Config } from '../../config/config'
 import { badRequest } from '../../http/errors'
+import { isWebUrl } from '../../net/web-url'
 import type { GitProvider } from './git.schemas'
 
 /** The public hosts and their API bases; `GLITCHBOX_PROVIDER_URL_GITHUB` / `_GITLAB` move the API (tests). */
@@ -34,7 +35,7 @@ export function parseRepoUrl(config: Pick<Config, 'providerUrls'>, provider: Git
   } catch {
     throw wrong('not a URL')
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw wrong('http or https only')
+  if (!isWebUrl(url.href)) throw wrong('http or https only')
   if (url.username || url.password || url.search || url.hash) throw wrong('no credentials, query or fragment')
   const segments = url.pathname
     .split('/-/')[0]!

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { webUrl } from '../../net/web-url'
 
 export const GIT_PROVIDERS = ['github', 'gitlab'] as const
 export type GitProvider = (typeof GIT_PROVIDERS)[number]
@@ -20,7 +21,7 @@ export const reportIssueBody = z
   .object({
     title: z.string().trim().min(1).max(256).optional(),
     issue_number: z.number().int().positive().optional(),
-    issue_url: z.string().trim().url().max(1000).optional(),
+    issue_url: webUrl(1000).optional(),
     issue_title: z.string().trim().min(1).max(500).optional(),
   })
   .optional()

@@ -64,7 +64,7 @@ function moveEverything(tx: Tx, from: Report, to: Report): void {
   // A voter counts once: votes of people who voted for both are not added twice.
   const votes = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${from.seq}`)[0]!.n
   const before = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n
-  tx.run(sql`INSERT OR IGNORE INTO report_votes (report_seq, voter_key, created_at) SELECT ${to.seq}, voter_key, created_at FROM report_votes WHERE report_seq = ${from.seq}`)
+  tx.run(sql`INSERT OR IGNORE INTO report_votes (report_seq, voter_key, address_key, created_at) SELECT ${to.seq}, voter_key, address_key, created_at FROM report_votes WHERE report_seq = ${from.seq}`)
   const added = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n - before
   tx.run(sql`UPDATE reports SET upvotes = upvotes + max(0, ${from.upvotes - (votes - added)}) WHERE id = ${to.id}`)
 }

@@ -5,6 +5,7 @@ import { defaultBackoff } from '../../jobs/jobs.runner'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
+import { providerLink } from '../../net/web-url'
 import { readStoredSecret } from './credentials.crypto'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 import { PROVIDERS } from './providers/catalog'
@@ -56,13 +57,14 @@ export function linkOf(db: DbOrTx, integrationId: string, reportId: string | nul
   return l ? { externalId: l.externalId, url: l.url, title: l.title, state: l.state } : null
 }
 
-/** Stores (or updates) the link a delivery made on its report. */
+/** Stores (or updates) the link a delivery made on its report; a URL that is not http(s) is not kept (providerLink). */
 export function saveLink(tx: DbOrTx, row: Row, reportId: string, link: ExternalLink, now: Date): void {
+  const url = providerLink(link.url)
   tx.insert(integrationLinks)
-    .values({ id: newId(), reportId, integrationId: row.id, provider: row.provider, externalId: link.externalId, url: link.url, title: link.title, state: link.state ?? null, createdAt: now, updatedAt: now })
+    .values({ id: newId(), reportId, integrationId: row.id, provider: row.provider, externalId: link.externalId, url, title: link.title, state: link.state ?? null, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [integrationLinks.reportId, integrationLinks.integrationId],
-      set: { externalId: link.externalId, url: link.url, title: link.title, state: link.state ?? null, updatedAt: now },
+      set: { externalId: link.externalId, url, title: link.title, state: link.state ?? null, updatedAt: now },
     })
     .run()
 }

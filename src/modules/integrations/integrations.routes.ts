@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
+import { hasPermission } from '../permissions/permissions.catalog'
 import { createIntegrationBody, fileIssueBody, listIntegrationsQuery, targetsBody, updateIntegrationBody } from './integrations.schemas'
 import {
   createIntegration,
@@ -28,11 +29,16 @@ export const integrationsRoutes = (deps: AppDeps) =>
       auth: true,
       detail: { tags, summary: 'Every provider: events, default events, plan, the credential it needs and where to get it' },
     })
-    .get('/projects/:slug/integrations', ({ project, query }) => listIntegrations(deps.db, project.id, query.provider), {
-      project: true,
-      query: listIntegrationsQuery,
-      detail: { tags, summary: 'The project’s connections (the credential is never returned: secret_hint)' },
-    })
+    .get(
+      '/projects/:slug/integrations',
+      ({ project, membership, query }) =>
+        listIntegrations(deps.db, project.id, { provider: query.provider, withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'project.integrations') }),
+      {
+        project: true,
+        query: listIntegrationsQuery,
+        detail: { tags, summary: 'The project’s connections (the credential is never returned: secret_hint; credential-like config fields as hints without project.integrations)' },
+      },
+    )
     .post(
       '/projects/:slug/integrations/:provider',
       async ({ project, account, user, params, body, set }) => {

@@ -51,7 +51,13 @@ function providerOf(key: string, plan?: PlanKey): Provider {
   return p
 }
 
-const view = (r: typeof integrations.$inferSelect) => ({
+/** `config` with the provider's credential fields reduced to hints. */
+function hintedConfig(providerKey: string, config: Record<string, unknown>): Record<string, unknown> {
+  const secret = PROVIDERS[providerKey]?.secretConfig ?? []
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret.includes(k) && typeof v === 'string' ? secretHint(v) : v]))
+}
+
+const view = (r: typeof integrations.$inferSelect, withSecrets: boolean) => ({
   id: r.id,
   provider: r.provider,
   provider_name: providerInfo(r.provider)?.name ?? r.provider,
@@ -60,21 +66,24 @@ const view = (r: typeof integrations.$inferSelect) => ({
   secret_hint: r.secretHint,
   event_types: r.eventTypes,
   min_priority: r.minPriority,
-  config: r.config,
+  config: withSecrets ? r.config : hintedConfig(r.provider, r.config),
   is_active: r.isActive,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
 })
 
-/** The project's connections, oldest first, optionally of one provider; the credential never leaves. */
-export function listIntegrations(db: DbOrTx, projectId: string, provider?: string) {
+/**
+ * The project's connections, oldest first, optionally of one provider; the credential never leaves, and
+ * credential-like config fields are hints unless the member manages integrations (`withSecrets`).
+ */
+export function listIntegrations(db: DbOrTx, projectId: string, o: { provider?: string; withSecrets: boolean }) {
   return db
     .select()
     .from(integrations)
-    .where(and(eq(integrations.projectId, projectId), provider ? eq(integrations.provider, provider) : undefined))
+    .where(and(eq(integrations.projectId, projectId), o.provider ? eq(integrations.provider, o.provider) : undefined))
     .orderBy(integrations.createdAt, sql`rowid`)
     .all()
-    .map(view)
+    .map((r) => view(r, o.withSecrets))
 }
 
 /** The event types a provider takes, in its order; its defaults when none are given; 400 naming the strangers. */

@@ -1,11 +1,8 @@
 import * as z from 'zod'
+import { webUrl as storedUrl } from '../../net/web-url'
 
 /** An http(s) URL, or empty to clear it. */
-const webUrl = z
-  .string()
-  .trim()
-  .max(500)
-  .refine((v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'must be an http(s) URL or empty')
+const webUrl = storedUrl(500, { empty: true })
 
 const projectName = z.string().trim().min(1, 'must not be empty').max(150)
 const description = z.string().trim().max(2000)

@@ -11,7 +11,9 @@ import { voteOnRoadmap, voteOnTracker } from './votes.service'
 const tags = ['Public']
 const voteDoc =
   'Optional body {player_id}; without it the voter is the client IP (stored only as a keyed hash). One vote per voter: ' +
-  'answers 200 {upvotes, is_new} both for a new vote (is_new true) and a repeat (is_new false, count unchanged).'
+  'answers 200 {upvotes, is_new} both for a new vote (is_new true) and a repeat (is_new false, count unchanged). ' +
+  'One client address (an IPv6 /64) adds at most 3 votes with distinct player_id values to a report in 24 hours; ' +
+  'further ones answer like a repeat.'
 
 /** Public pages (no credential): tracker, roadmap, votes and branding. */
 export const publicRoutes = (deps: AppDeps) => {

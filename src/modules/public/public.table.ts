@@ -1,4 +1,4 @@
-import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { createdAt } from '../../db/columns'
 import { reports } from '../reports/reports.table'
 
@@ -11,9 +11,11 @@ export const reportVotes = sqliteTable(
   {
     reportSeq: integer('report_seq').notNull().references(() => reports.seq, { onDelete: 'cascade' }),
     voterKey: text('voter_key').notNull(),
+    /** A player-id vote's client address (its /64 for IPv6), HMAC'd like the voter: an address adds few player votes a day. */
+    addressKey: text('address_key'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.reportSeq, t.voterKey] })],
+  (t) => [primaryKey({ columns: [t.reportSeq, t.voterKey] }), index('report_votes_address_idx').on(t.reportSeq, t.addressKey, t.createdAt)],
 )
 
 /** Server-side secrets created once on first use (the vote-hashing key). */

@@ -1,8 +1,10 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { forbidden, notFound } from '../../http/errors'
+import { DAY } from '../../lib/clock'
 import { hmacSha256Hex, randomToken } from '../../lib/ids'
+import { parseIp } from '../../net/ip-ranges'
 import { reports } from '../reports/reports.table'
 import { enabledTracker, publicReportsOf, type PublicProject } from './public.service'
 import { reportVotes, serverSecrets } from './public.table'
@@ -31,6 +33,22 @@ export function voterKey(secret: string, v: Voter): string {
   return hmacSha256Hex(secret, v.playerId ? `player:${v.playerId}` : `ip:${v.ip}`)
 }
 
+/**
+ * Player ids are the client's word, so one address could invent any number of voters: it adds at
+ * most this many votes with player ids to one report in 24 hours (a household or a LAN party still
+ * votes; a script does not). Further ones answer like a repeat.
+ */
+export const PLAYER_VOTES_PER_ADDRESS_PER_DAY = 3
+
+const V4_MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
+
+/** The keyed hash of the address a player vote came from; an IPv6 client owns a whole /64, so that is its address. */
+function addressKey(secret: string, ip: string): string {
+  const bytes = parseIp(ip)
+  const v6 = bytes !== null && V4_MAPPED_PREFIX.some((b, i) => bytes[i] !== b)
+  return hmacSha256Hex(secret, v6 ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`)
+}
+
 export interface VoteResult {
   upvotes: number
   is_new: boolean
@@ -42,7 +60,9 @@ export interface VoteResult {
  */
 function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, project: PublicProject, reportNumber: number, voter: Voter, only?: SQL): VoteResult {
   const now = deps.clock.now()
-  const key = voterKey(voteSecret(deps.db, now), voter)
+  const secret = voteSecret(deps.db, now)
+  const key = voterKey(secret, voter)
+  const address = voter.playerId ? addressKey(secret, voter.ip) : null
   return deps.db.transaction((tx) => {
     const report = tx
       .select({ seq: reports.seq, upvotes: reports.upvotes })
@@ -50,8 +70,17 @@ function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, project: PublicProject, r
       .where(and(publicReportsOf(project.id), eq(reports.reportNumber, reportNumber), only))
       .get()
     if (!report) throw notFound('bug not found')
-    const inserted = tx.insert(reportVotes).values({ reportSeq: report.seq, voterKey: key, createdAt: now }).onConflictDoNothing().returning().all()
-    if (inserted.length === 0) return { upvotes: report.upvotes, is_new: false }
+    const repeat = { upvotes: report.upvotes, is_new: false }
+    if (address) {
+      const [recent] = tx
+        .select({ n: count() })
+        .from(reportVotes)
+        .where(and(eq(reportVotes.reportSeq, report.seq), eq(reportVotes.addressKey, address), gt(reportVotes.createdAt, new Date(now.getTime() - DAY))))
+        .all()
+      if (recent!.n >= PLAYER_VOTES_PER_ADDRESS_PER_DAY) return repeat
+    }
+    const inserted = tx.insert(reportVotes).values({ reportSeq: report.seq, voterKey: key, addressKey: address, createdAt: now }).onConflictDoNothing().returning().all()
+    if (inserted.length === 0) return repeat
     const [bumped] = tx
       .update(reports)
       .set({ upvotes: sql`${reports.upvotes} + 1` })

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { webUrl } from '../../net/web-url'
 import { STATUSES } from '../reports/reports.table'
 import { customCssProblem } from './custom-css'
 
@@ -7,15 +8,7 @@ const MAX_CSS_BYTES = 20 * 1024
 const color = z.string().regex(/^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$/, 'must be a #RRGGBB or #RGB color, or empty')
 const solidColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a #RRGGBB or #RGB color')
 
-const isHttpUrl = (v: string) => {
-  try {
-    const u = new URL(v)
-    return u.protocol === 'http:' || u.protocol === 'https:'
-  } catch {
-    return false
-  }
-}
-const url = z.string().max(2048).refine((v) => v === '' || isHttpUrl(v), 'must be an http(s) URL or empty')
+const url = webUrl(2048, { empty: true })
 const email = z.string().max(254).refine((v) => v === '' || z.email().safeParse(v).success, 'must be a valid email address or empty')
 
 // The tracker page embeds custom_css in a <style> element: only the safe subset of custom-css.ts is stored.

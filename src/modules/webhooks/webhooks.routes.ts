@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
+import { hasPermission } from '../permissions/permissions.catalog'
 import { createWebhookBody } from './webhooks.schemas'
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, sendTestEvent } from './webhooks.service'
 
@@ -10,10 +11,19 @@ const tags = ['Webhooks']
 export const webhooksRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/webhooks/generic', ({ project }) => listWebhooks(deps.db, project.id), {
-      project: true,
-      detail: { tags, summary: 'List webhooks (with their secrets)' },
-    })
+    .get(
+      '/projects/:slug/webhooks/generic',
+      ({ project, membership }) => listWebhooks(deps.db, project.id, { withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'webhooks.manage') }),
+      {
+        project: true,
+        detail: {
+          tags,
+          summary: 'List webhooks (with their secrets for webhooks.manage)',
+          description:
+            'With webhooks.manage each webhook comes with its stored `url` and `secret`; other members get `url` without credentials, query or fragment, and `secret_hint` (`…` and its last four characters) only.',
+        },
+      },
+    )
     .post(
       '/projects/:slug/webhooks/generic',
       async ({ project, user, body, set }) => {

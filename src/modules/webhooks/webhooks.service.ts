@@ -4,7 +4,9 @@ import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, safeFetch, UnsafeTargetError } from '../../net/safe-fetch'
+import { withoutSecrets } from '../../net/web-url'
 import { recordAudit } from '../activity/activity.service'
+import { secretHint } from '../integrations/credentials.crypto'
 import { deliveryHeaders, describeFailure, DELIVERY_TIMEOUT_MS } from './webhooks.delivery'
 import { type CreateWebhookBody, WEBHOOK_EVENTS, type WebhookEvent } from './webhooks.schemas'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
@@ -17,15 +19,27 @@ interface ProjectRef {
 
 const DELIVERIES_LISTED = 50
 
-/** The project's webhooks, secret included (spec 4.6), oldest first. */
-export function listWebhooks(db: DbOrTx, projectId: string) {
+/**
+ * The project's webhooks, oldest first. A member who manages webhooks gets each with its stored URL and
+ * secret (spec 4.6); anyone else gets the URL without credentials, query or fragment and only a hint of
+ * the secret: with the secret anyone could sign deliveries the receiver would trust.
+ */
+export function listWebhooks(db: DbOrTx, projectId: string, o: { withSecrets: boolean }) {
   return db
     .select()
     .from(webhooks)
     .where(eq(webhooks.projectId, projectId))
     .orderBy(webhooks.createdAt, sql`rowid`)
     .all()
-    .map((w) => ({ id: w.id, name: w.name, url: w.url, secret: w.secret, event_types: w.eventTypes, created_at: w.createdAt.toISOString() }))
+    .map((w) => ({
+      id: w.id,
+      name: w.name,
+      url: o.withSecrets ? w.url : withoutSecrets(w.url),
+      ...(o.withSecrets && { secret: w.secret }),
+      secret_hint: w.secret ? secretHint(w.secret) : null,
+      event_types: w.eventTypes,
+      created_at: w.createdAt.toISOString(),
+    }))
 }
 
 /** Canonical comma string of the requested event types; all of them when none are given. */

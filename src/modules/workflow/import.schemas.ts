@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { webUrl } from '../../net/web-url'
 import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from '../reports/reports.table'
 
 export const MAX_IMPORT_ITEMS = 1_000
@@ -16,7 +17,7 @@ export const importItem = z.object({
   game_version: text(100),
   steps_to_reproduce: text(20_000),
   external_id: z.union([z.string().trim().min(1).max(200), z.number().int()]).nullish(),
-  external_url: z.url({ protocol: /^https?$/ }).max(2_000).nullish(),
+  external_url: webUrl(2_000).nullish(),
   source: z.enum(SOURCES).nullish(),
 })
 export type ImportItem = z.infer<typeof importItem>

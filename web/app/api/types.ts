@@ -97,7 +97,8 @@ export type PermissionCatalog = {
 }
 export type MemberPermissions = { user_id?: string; role: AccountRole; permissions: PermissionMap; overrides: PermissionMap }
 
-export type Webhook = { id: string; name: string; url: string; secret: string | null; event_types: string; created_at: string }
+/** `secret` (and the full `url`) only for members with webhooks.manage. */
+export type Webhook = { id: string; name: string; url: string; secret?: string | null; secret_hint: string | null; event_types: string; created_at: string }
 export type WebhookAttempt = { attempt: number; status_code: number | null; duration_ms: number | null; error: string | null; response_snippet: string | null; created_at: string | null }
 export type WebhookDelivery = {
   id: string

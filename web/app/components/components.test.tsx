@@ -6,6 +6,7 @@ import { Badge, EmptyState, ErrorState, Spinner } from './States'
 import { Table } from './Table'
 import { UsageBar, formatBytes } from './Page'
 import { CodeBlock } from './CopyButton'
+import { ExternalLink } from './ExternalLink'
 
 const noop = () => {}
 
@@ -86,5 +87,15 @@ describe('CodeBlock', () => {
     const html = render(<CodeBlock label="widget script tag" code={'<script src="x"></script>'} />)
     expect(html).toContain('<code>&lt;script src=&quot;x&quot;>&lt;/script></code>')
     expect(html).toContain('aria-label="Copy widget script tag"')
+  })
+})
+
+describe('ExternalLink', () => {
+  it('links an http(s) URL in a new tab without opener or referrer', () => {
+    expect(render(<ExternalLink href="https://github.com/acme/game/issues/7">#7</ExternalLink>)).toBe('<a href="https://github.com/acme/game/issues/7" target="_blank" rel="noopener noreferrer">#7</a>')
+  })
+  it.each(['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example', '/relative', '', null, undefined])('renders %j as plain text', (href) => {
+    const html = render(<ExternalLink href={href}>#7 Crash</ExternalLink>)
+    expect(html).toBe('<span>#7 Crash</span>')
   })
 })

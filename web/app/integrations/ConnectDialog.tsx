@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
-import { Button, Checkbox, Dialog, Field, Select, TextArea, TextField, toast, useAction } from '../components'
+import { Button, Checkbox, Dialog, ExternalLink, Field, Select, TextArea, TextField, toast, useAction } from '../components'
 import { connectBody, eventLabel, fieldChoices, fieldLabel, formFromConnection, initialForm, isOptionalField, PRIORITIES, targetField, updateBody, type ConnectForm } from './helpers'
 import type { Connection, CreateIntegrationBody, ProviderView, Target, UpdateIntegrationBody } from './types'
 
@@ -92,9 +92,7 @@ export function ConnectDialog({ slug, provider, connection, onClose, onCreated }
       <form id={formId} class="stack" onSubmit={submit}>
         <p class="muted small">
           {p.credential.help}{' '}
-          <a href={p.credential.url} target="_blank" rel="noopener noreferrer">
-            Where to get it
-          </a>
+          <ExternalLink href={p.credential.url}>Where to get it</ExternalLink>
         </p>
         {keyFile ? (
           <div class="row">

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Button, Checkbox, ConfirmDialog, ErrorState, formatDate, Section, Select, Spinner, TextField, toast, useAction } from '../components'
+import { Button, Checkbox, ConfirmDialog, ErrorState, ExternalLink, formatDate, Section, Select, Spinner, TextField, toast, useAction } from '../components'
 import { deniedReason } from '../session'
 import type { GitConnection, GitIssue } from './types'
 
@@ -90,9 +90,7 @@ function Connected({ slug, base, conn, reason, onChange }: { slug: string; base:
     <div class="stack">
       <p>
         <strong>{conn.provider === 'github' ? 'GitHub' : 'GitLab'}</strong>:{' '}
-        <a href={conn.repo_url} target="_blank" rel="noopener noreferrer">
-          {conn.repo_path ?? conn.repo_url}
-        </a>
+        <ExternalLink href={conn.repo_url}>{conn.repo_path ?? conn.repo_url}</ExternalLink>
         {conn.token_hint && <span class="muted small"> · token {conn.token_hint}</span>}
       </p>
       {conn.last_auto_issue_error && <AutoIssueError slug={slug} failure={conn.last_auto_issue_error} />}
@@ -154,9 +152,9 @@ function IssueSearch({ base }: { base: string }) {
         <ul aria-label="Matching issues">
           {issues.map((i) => (
             <li key={i.issue_number}>
-              <a href={i.issue_url} target="_blank" rel="noopener noreferrer">
+              <ExternalLink href={i.issue_url}>
                 #{i.issue_number} {i.issue_title}
-              </a>
+              </ExternalLink>
               {i.state && <span class="muted small"> ({i.state})</span>}
             </li>
           ))}

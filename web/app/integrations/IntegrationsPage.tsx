@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks'
 import { projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Account } from '../api/types'
-import { Async, Badge, Button, ButtonLink, EmptyState, Section } from '../components'
+import { Async, Badge, Button, ButtonLink, EmptyState, ExternalLink, Section } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { SettingsFrame } from '../settings/SettingsFrame'
@@ -86,9 +86,9 @@ function ProviderItem({ p, reason, note, onConnect }: { p: ProviderView; reason?
         </div>
         <p class="small">
           Needs: <strong>{p.credential.label}</strong>.{' '}
-          <a href={p.credential.url} target="_blank" rel="noopener noreferrer" aria-label={`Where to get the ${p.name} ${p.credential.label}`}>
+          <ExternalLink href={p.credential.url} aria-label={`Where to get the ${p.name} ${p.credential.label}`}>
             Where to get it
-          </a>
+          </ExternalLink>
         </p>
         <p class="muted small">Events: {p.events.map(eventLabel).join(', ')}</p>
         {note && <p class="muted small">{note}</p>}

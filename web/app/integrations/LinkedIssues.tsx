@@ -2,7 +2,7 @@ import './integrations.css'
 import { useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Button, Section, TextField, toast } from '../components'
+import { Async, Badge, Button, ExternalLink, Section, TextField, toast } from '../components'
 import { deniedReason } from '../session'
 import type { GitConnection, GitIssueLink, IssueLink, ReportIssues } from './types'
 
@@ -39,9 +39,7 @@ export function LinkedIssues({ slug, number }: { slug: string; number: number })
                 <ul class="linked-issues" aria-label="Linked issues">
                   {links.map((l) => (
                     <li key={l.id}>
-                      <a href={l.url} target="_blank" rel="noopener noreferrer">
-                        {l.title || l.external_id}
-                      </a>
+                      <ExternalLink href={l.url}>{l.title || l.external_id}</ExternalLink>
                       <div class="row small">
                         <span class="muted">{l.provider_name} {l.external_id}</span>
                         {l.state && <Badge tone="info">{l.state}</Badge>}
@@ -114,9 +112,9 @@ function GitIssue({ slug, number, reason }: { slug: string; number: number; reas
       {link.error.value && <p class="field-error" role="alert">{link.error.value.message}</p>}
       {link.data.value === undefined && !link.error.value ? null : issue ? (
         <div class="row">
-          <a href={issue.issue_url} target="_blank" rel="noopener noreferrer">
+          <ExternalLink href={issue.issue_url}>
             #{issue.issue_number} {issue.issue_title}
-          </a>
+          </ExternalLink>
           <Button size="sm" reason={reason} busy={busy === 'unlink'} onClick={() => run('unlink', () => api.delete(path))}>
             Unlink issue
           </Button>

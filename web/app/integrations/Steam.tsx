@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, messageOf, projectPath } from '../api/client'
 import { type Resource, useApi } from '../api/resource'
 import type { Message } from '../api/types'
-import { Async, Badge, Button, ButtonLink, Chart, Checkbox, ConfirmDialog, EmptyState, ErrorState, Page, Section, Spinner, TextField, formatDate, toast, useAction } from '../components'
+import { Async, Badge, Button, ButtonLink, Chart, Checkbox, ConfirmDialog, EmptyState, ExternalLink, ErrorState, Page, Section, Spinner, TextField, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import { percent } from './helpers'
@@ -38,7 +38,7 @@ export function SteamSection({ slug, reason }: { slug: string; reason?: string }
     body = (
       <div class="stack">
         <p>
-          App <a href={s.store_url} target="_blank" rel="noopener noreferrer">{s.app_id}</a> · last import {formatDate(s.last_sync_at)}
+          App <ExternalLink href={s.store_url}>{s.app_id}</ExternalLink> · last import {formatDate(s.last_sync_at)}
         </p>
         <Checkbox
           label="Import new reviews every hour"

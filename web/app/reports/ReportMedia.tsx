@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Dialog, formatBytes } from '../components'
+import { Async, Dialog, ExternalLink, formatBytes } from '../components'
 import type { Attachment } from './report-types'
 import { reportsApi } from './reports-api'
 
@@ -16,9 +16,7 @@ export function Screenshot({ url, title }: { url: string; title: string }) {
       <Dialog open={open} title="Screenshot" onClose={() => setOpen(false)} wide>
         <img class="screenshot-full" src={url} alt={`Screenshot of report: ${title}, full size`} />
         <p>
-          <a href={url} target="_blank" rel="noopener noreferrer">
-            Open the original
-          </a>
+          <ExternalLink href={url}>Open the original</ExternalLink>
         </p>
       </Dialog>
     </section>

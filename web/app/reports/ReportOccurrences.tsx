@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Button, EmptyState, formatDate, toast, useAction } from '../components'
+import { Async, Button, EmptyState, ExternalLink, formatDate, toast, useAction } from '../components'
 import { navigate } from '../router'
 import { reportHref } from './list-query'
 import { usePermissions } from './project-lookups'
@@ -76,9 +76,7 @@ export function ReportOccurrences({ slug, number, count, onSplit }: { slug: stri
                       <td>{o.reporter_name ?? o.player_id ?? '–'}</td>
                       <td>
                         {o.screenshot_url ? (
-                          <a href={o.screenshot_url} target="_blank" rel="noopener noreferrer">
-                            View
-                          </a>
+                          <ExternalLink href={o.screenshot_url}>View</ExternalLink>
                         ) : (
                           '–'
                         )}

@@ -78,7 +78,7 @@ export function WebhookSettings({ params }: RouteProps) {
                     </div>
                   ),
                 },
-                { key: 'secret', header: 'Signed', render: (w) => (w.secret ? 'Yes' : 'No') },
+                { key: 'secret', header: 'Signed', render: (w) => (w.secret_hint ? `Yes (${w.secret_hint})` : 'No') },
                 {
                   key: 'actions',
                   header: <span class="sr-only">Actions</span>,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Button, EmptyState, FormError, Page, Section, Table, formatDate, toast, useAction } from '../components'
+import { Async, Button, EmptyState, ExternalLink, FormError, Page, Section, Table, formatDate, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
 import { deniedReason } from '../session'
 import type { ImportedReport, ImportResult } from './types'
@@ -61,7 +61,7 @@ export function ImportPage({ params }: RouteProps) {
               rowKey={(r) => String(r.report_number)}
               columns={[
                 { key: 'n', header: 'Report', render: (r) => <a href={`/projects/${encodeURIComponent(slug)}/reports/${r.report_number}`}>#{r.report_number} {r.title}</a> },
-                { key: 'ext', header: 'From', render: (r) => (r.external_url ? <a href={r.external_url} rel="noopener noreferrer" target="_blank">{r.external_id ?? r.external_url}</a> : (r.external_id ?? '–')) },
+                { key: 'ext', header: 'From', render: (r) => (r.external_url ? <ExternalLink href={r.external_url}>{r.external_id ?? r.external_url}</ExternalLink> : (r.external_id ?? '–')) },
                 { key: 'at', header: 'Imported', render: (r) => formatDate(r.imported_at) },
               ]}
             />

@@ -77,6 +77,8 @@ export interface ProviderContext {
  * invalid input.
  */
 export interface Provider extends ProviderInfo {
+  /** Config fields that are credentials too (Trello's API key): members without project.integrations see a hint of them. */
+  secretConfig?: string[]
   /** Checks the credential's form and the config, returning the config to store; 400 naming the field. */
   validate(ctx: Omit<ProviderContext, 'config'>, config: Record<string, unknown>): Promise<Record<string, unknown>>
   /** The targets the credential can reach (projects, teams, lists …); absent when a provider has none. */

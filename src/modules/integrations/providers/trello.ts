@@ -30,6 +30,7 @@ export const trello: Provider = {
     list_id: 'the list to file in, picked from targets',
     status_map: 'optional: our status → list name on the board, e.g. {"in_progress": "Doing", "resolved": "Done"}',
   },
+  secretConfig: ['api_key'],
   async validate(ctx, config) {
     if (ctx.secret.trim().length < 32) throw badRequest('secret must be a Trello user token')
     const apiKey = apiKeyOf(config)
