@@ -5,6 +5,7 @@ import { deferCheckpoints } from '../db/checkpoint'
 import { rawSqlite } from '../db/client'
 import { buildDeps, DB_FILE } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
+import { describeTrustProxy } from '../http/client-ip'
 import { startJobThread } from '../jobs/jobs.thread'
 import { similarOpenTitlesQuery } from '../modules/sdk/duplicates'
 import { startInboxFiling } from '../modules/sdk/report-inbox'
@@ -49,6 +50,8 @@ export async function serve(config: Config): Promise<void> {
     data_dir: config.dataDir,
     version: config.version,
   })
+  // Rate limits and votes count per client address: say whose word that address is taken on.
+  logger.info(describeTrustProxy(config.trustProxy))
 
   let stopping = false
   const shutdown = async (signal: string) => {
