@@ -5,6 +5,7 @@ import { rawSqlite } from '../db/client'
 import { lockDataDir } from '../db/data-dir-lock'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
+import { describeTrustProxy } from '../http/client-ip'
 import { startJobThread } from '../jobs/jobs.thread'
 import { loopGuard } from '../lib/background'
 import { warmDashboard } from '../../web/server/dashboard'
@@ -101,6 +102,8 @@ export async function serve(config: Config): Promise<void> {
     data_dir: config.dataDir,
     version: config.version,
   })
+  // Rate limits and votes count per client address: say whose word that address is taken on.
+  logger.info(describeTrustProxy(config.trustProxy))
 
   let stopping = false
   const shutdown = async (signal: string) => {

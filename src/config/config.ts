@@ -29,7 +29,7 @@ const fields = {
     env: 'GLITCHBOX_TRUST_PROXY',
     schema: trustProxySchema,
     default: 'false',
-    doc: 'proxies in front: false (socket address), true (one: the right-most X-Forwarded-For), a number of hops, or trusted proxy CIDRs',
+    doc: 'proxies in front: false (socket address), true (one: the right-most X-Forwarded-For) or a number of hops (believed only from a loopback, private or link-local peer), or trusted proxy CIDRs',
   },
   rateLimitGlobal: { env: 'GLITCHBOX_RATE_LIMIT_GLOBAL', schema: rateLimit, default: '300', doc: 'requests a minute per client IP over every route; 0 turns it off' },
   rateLimitPublic: { env: 'GLITCHBOX_RATE_LIMIT_PUBLIC', schema: rateLimit, default: '30', doc: 'requests a minute per client IP to public and SDK routes; 0 turns it off' },

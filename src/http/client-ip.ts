@@ -3,7 +3,8 @@ import { parseIp } from '../net/ip-ranges'
 
 /**
  * Which `X-Forwarded-For` entries the server believes (`GLITCHBOX_TRUST_PROXY`): none (the socket
- * peer is the client), a number of proxy hops, or the networks of trusted proxies.
+ * peer is the client), a number of proxy hops behind a peer on a local network, or the networks of
+ * trusted proxies.
  */
 export type TrustProxy = { hops: number } | { cidrs: readonly Cidr[] }
 
@@ -11,6 +12,8 @@ export interface Cidr {
   /** 16 bytes: IPv4 as its IPv4-mapped IPv6 form, as `parseIp` gives it. */
   bytes: Uint8Array
   bits: number
+  /** As configured, for the start-up log. */
+  text: string
 }
 
 /** Parses `GLITCHBOX_TRUST_PROXY`: `false`/`true`, a hop count, or comma-separated CIDRs; throws a sentence on a bad value. */
@@ -41,8 +44,18 @@ function parseCidr(text: string): Cidr | null {
   const max = isV4 ? 32 : 128
   const len = slash < 0 ? max : /^\d{1,3}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : -1
   if (len < 0 || len > max) return null
-  return { bytes, bits: isV4 ? 96 + len : len }
+  return { bytes, bits: isV4 ? 96 + len : len, text }
 }
+
+/**
+ * Where a proxy counted by hops (`true`, N) must connect from: loopback, private (RFC 1918, unique
+ * local fc00::/7) and link-local networks. A server exposed directly gets its clients' public
+ * addresses as peers, and their `X-Forwarded-For` is then whatever they wrote; a public proxy has
+ * to be named by its CIDR.
+ */
+const LOCAL_NETWORKS = ['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '::1', 'fc00::/7', 'fe80::/10'].map(
+  (text) => parseCidr(text)!,
+)
 
 function inCidr(ip: Uint8Array, c: Cidr): boolean {
   const full = c.bits >> 3
@@ -64,20 +77,22 @@ const peerOf = (request: Request, server: Server<unknown> | null | undefined) =>
 /**
  * The client address used for rate limits and anonymous votes. Proxies append the address they
  * received from to `X-Forwarded-For`, so only entries from the right are believed: with N hops the
- * N-th from the right (the left-most present when fewer arrived); with trusted networks the first
+ * N-th from the right (the left-most present when fewer arrived), and only when the socket peer is
+ * on a local network (else the peer is the client); with trusted networks the first
  * entry from the right, past the socket peer, that is not a trusted proxy. The left-most entry is
  * whatever the client wrote and is never taken on its own word.
  */
 export function clientIp(request: Request, server: Server<unknown> | null | undefined, trust: TrustProxy): string {
   if ('hops' in trust) {
-    if (trust.hops === 0) return peerOf(request, server)
+    const peer = peerOf(request, server)
+    if (trust.hops === 0 || !trusted(peer, LOCAL_NETWORKS)) return peer
     const forwarded = request.headers.get('x-forwarded-for')
-    if (!forwarded) return peerOf(request, server)
+    if (!forwarded) return peer
     // The common case, one proxy: the text after the last comma, without splitting the header.
-    if (trust.hops === 1) return forwarded.slice(forwarded.lastIndexOf(',') + 1).trim() || peerOf(request, server)
+    if (trust.hops === 1) return forwarded.slice(forwarded.lastIndexOf(',') + 1).trim() || peer
     const entries = forwarded.split(',')
     const at = Math.max(0, entries.length - trust.hops)
-    return entries[at]!.trim() || peerOf(request, server)
+    return entries[at]!.trim() || peer
   }
   const peer = peerOf(request, server)
   if (!trusted(peer, trust.cidrs)) return peer
@@ -90,4 +105,12 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
     if (!trusted(entry, trust.cidrs)) return entry
   }
   return client
+}
+
+/** The mode in force, in words, for the start-up log. */
+export function describeTrustProxy(trust: TrustProxy): string {
+  if ('cidrs' in trust) return `client addresses: X-Forwarded-For trusted from proxies in ${trust.cidrs.map((c) => c.text).join(', ')}`
+  if (trust.hops === 0) return 'client addresses: the connecting address (X-Forwarded-For ignored)'
+  const proxies = trust.hops === 1 ? '1 proxy' : `${trust.hops} proxies`
+  return `client addresses: X-Forwarded-For trusted from ${proxies} when the connection comes from a loopback, private or link-local address`
 }

@@ -2,15 +2,17 @@
 // X-Forwarded-For (never the client-written left), and every budget can be resized or turned off.
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config/config'
-import { clientIp, parseTrustProxy } from '../../src/http/client-ip'
+import { clientIp, describeTrustProxy, parseTrustProxy } from '../../src/http/client-ip'
 import { sdkProject } from '../sdk/sdk-helpers'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 
 let t: TestApp | undefined
 afterEach(() => t?.close())
 
+let attempt = 0
+/** A failed login for a fresh unknown address each time, so only the per-address budgets can refuse it (not the per-account lockout). */
 const login = (app: TestApp, headers: Record<string, string>) =>
-  app.request('POST', '/api/auth/login', { headers, body: { email: 'nobody@example.com', password: 'wrong-password' } })
+  app.request('POST', '/api/auth/login', { headers, body: { email: `nobody${++attempt}@example.com`, password: 'wrong-password' } })
 
 describe('GLITCHBOX_TRUST_PROXY=true (one proxy that appends)', () => {
   it('keeps a spent login budget when the client prepends its own X-Forwarded-For entry', async () => {
@@ -28,8 +30,43 @@ describe('GLITCHBOX_TRUST_PROXY=true (one proxy that appends)', () => {
 })
 
 /** A stand-in for Bun's server that reports `peer` as the socket address. */
-const peer = (address: string) => ({ requestIP: () => ({ address, family: 'IPv4', port: 1 }) }) as never
+const peer = (address: string) => ({ requestIP: () => ({ address, family: address.includes(':') ? 'IPv6' : 'IPv4', port: 1 }) }) as never
 const req = (xff?: string) => new Request('http://localhost/api/x', { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } })
+
+describe('GLITCHBOX_TRUST_PROXY=true on a server exposed directly (the socket peer is a public address)', () => {
+  /** The test app as if every connection came from `address` (in-process requests have no socket). */
+  const connectedFrom = (app: TestApp, address: string) => {
+    ;(app.app as { server: unknown }).server = peer(address)
+  }
+
+  it('ignores X-Forwarded-For from a public peer: 40 logins with 40 addresses get 10 answers, then 429', async () => {
+    t = createTestApp()
+    connectedFrom(t, '203.0.113.99')
+    const statuses: number[] = []
+    for (let i = 0; i < 40; i++) statuses.push((await login(t, { 'x-forwarded-for': `198.51.100.${i + 1}` })).status)
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
+    expect(statuses.slice(10)).toEqual(Array(30).fill(429))
+  })
+
+  it('ignores X-Forwarded-For from a public peer on SDK routes too: the 31st request a minute is refused', async () => {
+    t = createTestApp()
+    const { key } = await sdkProject(t)
+    connectedFrom(t, '2001:db8:5::7')
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) statuses.push((await t.request('GET', '/api/bugs/settings', { apiKey: key, ip: `198.51.100.${i + 1}` })).status)
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200))
+    expect(statuses[30]).toBe(429)
+  })
+
+  it.each(['10.1.2.3', '172.20.0.4', '192.168.1.10', '127.0.0.1', '169.254.0.9', '::1', 'fd12:3456::1', 'fe80::1', '::ffff:192.168.1.10'])(
+    'believes X-Forwarded-For from a proxy at %s: 12 logins with 12 addresses all reach the login check',
+    async (address) => {
+      t = createTestApp()
+      connectedFrom(t, address)
+      for (let i = 0; i < 12; i++) expect((await login(t, { 'x-forwarded-for': `198.51.100.${i + 1}` })).status).toBe(401)
+    },
+  )
+})
 
 describe('clientIp', () => {
   it.each([
@@ -37,6 +74,23 @@ describe('clientIp', () => {
     ['true', '198.51.100.1, 203.0.113.7', '10.0.0.2', '203.0.113.7'],
     ['true', '203.0.113.7', '10.0.0.2', '203.0.113.7'],
     ['true', undefined, '10.0.0.2', '10.0.0.2'],
+    // A hop count believes X-Forwarded-For only from a peer on a loopback, private or link-local address.
+    ['true', '198.51.100.1, 203.0.113.7', '203.0.113.99', '203.0.113.99'],
+    ['true', '203.0.113.7', '172.32.0.1', '172.32.0.1'],
+    ['true', '203.0.113.7', '::ffff:8.8.8.8', '::ffff:8.8.8.8'],
+    ['true', '203.0.113.7', '2001:db8::9', '2001:db8::9'],
+    ['true', '203.0.113.7', '100.64.0.1', '100.64.0.1'],
+    ['2', '198.51.100.1, 203.0.113.7, 10.0.0.9', '198.51.100.50', '198.51.100.50'],
+    ['true', '203.0.113.7', '127.0.0.1', '203.0.113.7'],
+    ['true', '203.0.113.7', '172.31.255.1', '203.0.113.7'],
+    ['true', '203.0.113.7', '192.168.0.1', '203.0.113.7'],
+    ['true', '203.0.113.7', '169.254.1.1', '203.0.113.7'],
+    ['true', '203.0.113.7', '::1', '203.0.113.7'],
+    ['true', '203.0.113.7', 'fd00::1', '203.0.113.7'],
+    ['true', '203.0.113.7', 'fe80::1%eth0', '203.0.113.7'],
+    ['true', '203.0.113.7', '::ffff:10.0.0.2', '203.0.113.7'],
+    ['true', '203.0.113.7', '::ffff:7f00:1', '203.0.113.7'],
+    ['2', '198.51.100.1, 203.0.113.7, 10.0.0.9', '::ffff:127.0.0.1', '203.0.113.7'],
     ['1', '198.51.100.1,203.0.113.7', '10.0.0.2', '203.0.113.7'],
     ['2', '198.51.100.1, 203.0.113.7, 10.0.0.9', '10.0.0.2', '203.0.113.7'],
     ['3', '203.0.113.7, 10.0.0.9', '10.0.0.2', '203.0.113.7'],
@@ -48,6 +102,15 @@ describe('clientIp', () => {
     ['10.0.0.0/8', undefined, '10.0.0.2', '10.0.0.2'],
   ])('GLITCHBOX_TRUST_PROXY=%s, X-Forwarded-For %s from %s → %s', (trust, xff, socket, expected) => {
     expect(clientIp(req(xff), peer(socket), parseTrustProxy(trust))).toBe(expected)
+  })
+
+  it.each([
+    ['false', 'client addresses: the connecting address (X-Forwarded-For ignored)'],
+    ['true', 'client addresses: X-Forwarded-For trusted from 1 proxy when the connection comes from a loopback, private or link-local address'],
+    ['3', 'client addresses: X-Forwarded-For trusted from 3 proxies when the connection comes from a loopback, private or link-local address'],
+    ['10.0.0.0/8, FD00::/8,192.0.2.7', 'client addresses: X-Forwarded-For trusted from proxies in 10.0.0.0/8, fd00::/8, 192.0.2.7'],
+  ])('describes GLITCHBOX_TRUST_PROXY=%s in words for the start-up log', (trust, words) => {
+    expect(describeTrustProxy(parseTrustProxy(trust))).toBe(words)
   })
 
   it('reads the CIDR form from the configuration', () => {

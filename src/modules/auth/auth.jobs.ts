@@ -3,8 +3,9 @@ import type { AppDeps } from '../../app-deps'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { pruneExpiredSessions } from './auth.sessions'
 import { emailVerifications, supportShareCodes } from './auth.table'
+import { pruneLoginThrottle } from './auth.throttle'
 
-/** A nightly sweep of expired sessions, verification tokens and share codes (they no longer work anyway). */
+/** A nightly sweep of expired sessions, verification tokens, share codes and login throttle rows (they no longer count anyway). */
 export function authJobs(deps: AppDeps): DomainJobs {
   return {
     schedules: [
@@ -17,6 +18,7 @@ export function authJobs(deps: AppDeps): DomainJobs {
             pruneExpiredSessions(tx, now)
             tx.delete(emailVerifications).where(lte(emailVerifications.expiresAt, now)).run()
             tx.delete(supportShareCodes).where(lte(supportShareCodes.expiresAt, now)).run()
+            pruneLoginThrottle(tx, now)
           })
         },
       },

@@ -6,6 +6,7 @@ import { HOUR, MINUTE } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
 import { hashPassword } from './auth.password'
 import { revokeUserSessions } from './auth.sessions'
+import { clearPasswordThrottle } from './auth.throttle'
 import { passwordResets, users } from './auth.table'
 
 export const RESET_TTL_MS = HOUR
@@ -54,7 +55,7 @@ export function requestPasswordReset(deps: Pick<AppDeps, 'db' | 'mailer' | 'cloc
 /**
  * Sets a new password with a reset token, uses the token up and signs out every session of the
  * user; 400 for an unknown, used or expired token. The link reached the user's inbox, so the
- * address counts as verified too.
+ * address counts as verified too, and a sign-in lockout of the account ends.
  */
 export async function resetPassword(deps: Pick<AppDeps, 'db' | 'clock'>, token: string, newPassword: string): Promise<{ message: string }> {
   const tokenHash = sha256Hex(token)
@@ -69,7 +70,8 @@ export async function resetPassword(deps: Pick<AppDeps, 'db' | 'clock'>, token: 
     const row = live(tx)
     if (!row) throw badRequest(INVALID_RESET)
     const now = deps.clock.now()
-    tx.update(users).set({ passwordHash, emailVerified: true, updatedAt: now }).where(eq(users.id, row.userId)).run()
+    const user = tx.update(users).set({ passwordHash, emailVerified: true, updatedAt: now }).where(eq(users.id, row.userId)).returning({ email: users.email }).get()!
+    clearPasswordThrottle(tx, user.email)
     tx.update(passwordResets)
       .set({ usedAt: now })
       .where(and(eq(passwordResets.userId, row.userId), isNull(passwordResets.usedAt)))

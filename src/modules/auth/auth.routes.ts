@@ -24,6 +24,7 @@ import { FORGOT_MESSAGE, requestPasswordReset, resetPassword } from './auth.pass
 import { changePassword, login, signup } from './auth.service'
 import { findSessionUser, revokeSession } from './auth.sessions'
 import { createShareCode, revokeShareCode } from './auth.share-code'
+import { createPasswordCheck } from './auth.throttle'
 import { RESEND_MESSAGE, resendVerification, verifyEmail } from './auth.verification'
 
 const tags = ['Auth']
@@ -33,7 +34,7 @@ const prefersHtml = (accept: string | undefined) => !!accept && accept.includes(
 
 /** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile, share code, export and deletion. */
 export function authRoutes(deps: AppDeps) {
-  const verifyIdentity = createIdentityVerifier(deps)
+  const checks = { verifyIdentity: createIdentityVerifier(deps), checkPassword: createPasswordCheck(deps) }
   // Computes the dummy hash now, so the first failed login is not slower than the others.
   void verifyPassword('', null)
   // The web app (X-Glitchbox-Client: web) also gets its session as an HttpOnly cookie (CONTRACT.md, "Web").
@@ -52,9 +53,9 @@ export function authRoutes(deps: AppDeps) {
       },
       { body: signupBody, detail: { tags, summary: 'Create a user with their own team account; sends a verification email' } },
     )
-    .post('/auth/login', async ({ body, headers, set }) => withCookie(headers, set, await login(deps, verifyIdentity, body)), {
+    .post('/auth/login', async ({ body, headers, set }) => withCookie(headers, set, await login(deps, checks, body)), {
       body: loginBody,
-      detail: { tags, summary: 'Sign in with email and password, or with a Google or Apple identity_token' },
+      detail: { tags, summary: 'Sign in with email and password, or with a Google or Apple identity_token; 10 wrong passwords for one email in 15 minutes pause its password sign-in for 15 minutes (429)' },
     })
     .get(
       '/auth/verify-email',
@@ -121,10 +122,10 @@ export function authRoutes(deps: AppDeps) {
       body: profileBody,
       detail: { tags, summary: 'Update display_name, avatar_url, theme or role' },
     })
-    .post('/auth/change-password', ({ user, sessionId, body }) => changePassword(deps, user, sessionId, body), {
+    .post('/auth/change-password', ({ user, sessionId, body }) => changePassword(deps, checks.checkPassword, user, sessionId, body), {
       auth: true,
       body: changePasswordBody,
-      detail: { tags, summary: 'Change the password; signs out every other session' },
+      detail: { tags, summary: 'Change the password; signs out every other session. A wrong current password counts toward the sign-in lockout' },
     })
     .post('/auth/support-share-code', ({ user, query }) => createShareCode(deps.db, user.id, Number(query.hours ?? '1'), deps.clock.now()), {
       auth: true,

@@ -5,10 +5,11 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, conflict, describeIssues, unauthorized } from '../../http/errors'
 import { createUserWithAccount } from '../accounts/accounts.service'
 import type { IdentityClaims, IdentityVerifier } from './auth.identity'
-import { hashPassword, verifyPassword } from './auth.password'
+import { hashPassword } from './auth.password'
 import { type loginBody, passwordLoginBody, type signupBody } from './auth.schemas'
 import { createSession, revokeUserSessions, type User } from './auth.sessions'
 import { emailVerifications, users } from './auth.table'
+import type { PasswordCheck } from './auth.throttle'
 import { sendVerificationMail } from './auth.verification'
 
 export const INVALID_CREDENTIALS = 'invalid email or password'
@@ -54,8 +55,14 @@ export async function signup(deps: AppDeps, input: z.output<typeof signupBody>):
   })
 }
 
+/** How sign-in proofs are checked: identity tokens against the providers, passwords under the per-account throttle. */
+export interface Checks {
+  verifyIdentity: IdentityVerifier
+  checkPassword: PasswordCheck
+}
+
 /** Email and password login, or social sign-in when `identity_token` is given. */
-export async function login(deps: AppDeps, verifyIdentity: IdentityVerifier, body: z.output<typeof loginBody>): Promise<SessionView> {
+export async function login(deps: AppDeps, { verifyIdentity, checkPassword }: Checks, body: z.output<typeof loginBody>): Promise<SessionView> {
   if (body.identity_token !== undefined) {
     const claims = await verifyIdentity(body.identity_token)
     const now = deps.clock.now()
@@ -67,8 +74,8 @@ export async function login(deps: AppDeps, verifyIdentity: IdentityVerifier, bod
   const parsed = passwordLoginBody.safeParse(body)
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues))
   const user = findUserByEmail(deps.db, parsed.data.email)
-  // Unknown users and social-only accounts still pay for one verification (against a dummy hash).
-  const ok = await verifyPassword(parsed.data.password, user?.passwordHash)
+  // Unknown users and social-only accounts still pay for one verification (against a dummy hash) and are throttled alike.
+  const ok = await checkPassword({ email: parsed.data.email, password: parsed.data.password, user })
   if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS)
   return sessionView(user, createSession(deps.db, user.id, deps.clock.now()))
 }
@@ -109,10 +116,19 @@ function userForIdentity(deps: AppDeps, tx: DbOrTx, claims: IdentityClaims, now:
   return tx.select().from(users).where(eq(users.id, existing.id)).get()!
 }
 
-/** Changes the password after checking the current one, and signs out every other session. */
-export async function changePassword(deps: AppDeps, user: User, sessionId: string, input: { current_password: string; new_password: string }) {
+/**
+ * Changes the password after checking the current one, and signs out every other session. The check
+ * counts toward the login throttle: a stolen session must not become a way to guess the password.
+ */
+export async function changePassword(
+  deps: AppDeps,
+  checkPassword: PasswordCheck,
+  user: User,
+  sessionId: string,
+  input: { current_password: string; new_password: string },
+) {
   if (!user.passwordHash) throw badRequest('this account signs in with Google or Apple and has no password to change')
-  if (!(await verifyPassword(input.current_password, user.passwordHash))) throw unauthorized('current password is incorrect')
+  if (!(await checkPassword({ email: user.email, password: input.current_password, user }))) throw unauthorized('current password is incorrect')
   const passwordHash = await hashPassword(input.new_password)
   const now = deps.clock.now()
   deps.db.transaction((tx) => {

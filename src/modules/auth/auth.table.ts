@@ -1,4 +1,4 @@
-import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
 
 export const users = sqliteTable(
@@ -84,3 +84,23 @@ export const passwordResets = sqliteTable(
   },
   (t) => [uniqueIndex('password_resets_token_hash_unique').on(t.tokenHash), index('password_resets_user_idx').on(t.userId, t.createdAt)],
 )
+
+/**
+ * Failed password checks per account, kept 15 minutes, for the per-account login throttle. Keyed by
+ * the SHA-256 of the normalised email, so unknown addresses are counted alike and not stored in clear.
+ */
+export const loginFailures = sqliteTable(
+  'login_failures',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountKey: text('account_key').notNull(),
+    failedAt: timestamp('failed_at').notNull(),
+  },
+  (t) => [index('login_failures_account_idx').on(t.accountKey, t.failedAt)],
+)
+
+/** Accounts whose password sign-in is paused after too many failures, until `locked_until`. */
+export const loginLockouts = sqliteTable('login_lockouts', {
+  accountKey: text('account_key').primaryKey(),
+  lockedUntil: timestamp('locked_until').notNull(),
+})
