@@ -14,7 +14,11 @@ export function apiDocs(version: string) {
   const info = {
     title: 'Glitchbox API',
     version: '1.0.0',
-    description: `Bug reports for games. Every /api route is also served under /api/v1. Every JSON answer is the envelope \`{ok: true, data}\` or \`{ok: false, error}\`. Server ${version}.`,
+    description: [
+      `Bug reports for games. Server ${version}.`,
+      'Paths are relative to this server. Every `/api/…` path below is also served as `/api/v1/…`, with the same request and answer; long-lived integrations should call the `/api/v1/` form. `/health` stays at the root.',
+      'Every JSON answer under /api is the envelope `{ok: true, data}` or `{ok: false, error}`.',
+    ].join('\n\n'),
   }
   // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
   const page = ScalarRender(info, { url: SPEC_PATH, cdn: SCALAR_PATH, withDefaultFonts: false, _integration: 'elysiajs' } as never)
@@ -42,7 +46,7 @@ export function apiDocs(version: string) {
 /** The generated document (routes, parameters, bodies) completed with responses, security and tags. */
 function buildDocument(app: AnyElysia, info: Record<string, string>) {
   const generated = toOpenAPISchema(app, { paths: [/^\/api\/v1\//, /^\/(?!api\/|health$)/] }, undefined, { zod: inputSchema }, '3.1.2')
-  restoreRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
+  completeRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
   return completeDocument({ openapi: '3.1.2', info, paths: generated.paths, components: generated.components }).document
 }
 
@@ -56,15 +60,19 @@ const globalRoutes = (app: AnyElysia) =>
 const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' })
 
 /**
- * The generator lists a body's media types only from named parsers; routes whose body goes through a parser
- * function (the pipeline's size- and depth-capped reader, the SDK's streaming parsers) come out with no
- * content. Their schema is taken from the route: multipart when it holds a file, else JSON.
+ * Request bodies as the routes declare them. The generator marks every body required, though a route whose
+ * schema is optional takes none (votes, resend-verification); and it lists media types only from named
+ * parsers, so routes whose body goes through a parser function (the pipeline's size- and depth-capped
+ * reader, the SDK's streaming parsers) come out with no content: their schema is taken from the route,
+ * multipart when it holds a file, else JSON.
  */
-function restoreRequestBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
+function completeRequestBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
   for (const route of globalRoutes(app)) {
     const op = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]
     const body = (route.hooks as { body?: unknown } | undefined)?.body
-    if (!op?.requestBody || Object.keys(op.requestBody.content ?? {}).length || !(body instanceof z.ZodType)) continue
+    if (!op?.requestBody || !(body instanceof z.ZodType)) continue
+    op.requestBody.required = !body.safeParse(undefined).success
+    if (Object.keys(op.requestBody.content ?? {}).length) continue
     const { $schema: _, ...schema } = inputSchema(body) as Record<string, unknown>
     const media = JSON.stringify(schema).includes('"format":"binary"') ? 'multipart/form-data' : 'application/json'
     op.requestBody.content = { [media]: { schema } }

@@ -73,7 +73,8 @@ describe('OpenAPI document', () => {
         expect(schema.properties.data, key).toBeTruthy()
       }
       if (o.path.startsWith('/api/')) expect(responses['429'], key).toEqual({ $ref: '#/components/responses/Error429' })
-      for (const s of Object.keys(responses).filter((s) => Number(s) >= 400)) {
+      // Error answers are the envelope, except /health's own 503 shape (checked below).
+      for (const s of Object.keys(responses).filter((s) => Number(s) >= 400 && o.path !== '/health')) {
         expect(doc.components.responses[`Error${s}`].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
       }
     }
@@ -119,6 +120,36 @@ describe('OpenAPI document', () => {
     }
     expect(op('GET /api/projects/{slug}/bugs').tags).toEqual(['Reports'])
     expect(op('PUT /api/projects/{slug}/tracker-settings').tags).toEqual(['Settings'])
+  })
+
+  it('names the server it is served from and describes the /api/v1 form of every /api path', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.stringContaining('/api/v1/') }])
+    expect(doc.info.description).toContain('/api/v1/')
+    // The versioned form is a statement, not a second copy of every path.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/'))).toEqual([])
+  })
+
+  it('marks a request body optional where the route accepts none (votes, resend-verification)', () => {
+    for (const key of ['POST /api/tracker/{slug}/bugs/{number}/vote', 'POST /api/roadmap/{slug}/bugs/{number}/vote', 'POST /api/auth/resend-verification']) {
+      expect(op(key).requestBody.required, key).toBe(false)
+    }
+    expect(op('POST /api/projects').requestBody.required).toBe(true)
+    expect(op('POST /api/bugs/submit').requestBody.required).toBe(true)
+  })
+
+  it("documents /health's 503 with its own unenveloped shape, and no error response nobody answers", () => {
+    const health = op('GET /health').responses
+    expect(health['503'].content['application/json'].schema).toMatchObject({ required: ['status', 'error'], properties: { status: { const: 'unhealthy' } } })
+    expect(health['200'].content['application/json'].schema).toMatchObject({ properties: { status: { const: 'healthy' } } })
+    const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').at(-1)))
+    expect(Object.keys(doc.components.responses).filter((name) => !used.has(name))).toEqual([])
+  })
+
+  it('lists the media types a stored file is served with, and event ids as the numbers they are', () => {
+    const file = op('GET /api/files/{key}').responses['200'].content
+    expect(Object.keys(file).sort()).toEqual(['application/json', 'image/*', 'text/*', 'video/*'])
+    const details = op('GET /api/projects/{slug}/events/{name}/details').responses['200'].content['application/json'].schema
+    expect(details.properties.data.properties.events.items.properties.id.type).toBe('integer')
   })
 
   it('gives the SDK submit a request and a response example', () => {
