@@ -10,7 +10,7 @@ const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/
 const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
 const PUBLIC_ROUTES = [
   /^\/health$/,
-  /^\/api\/maintenance\/active$/,
+  /^\/api\/(maintenance\/active|server-info)$/,
   /^\/api\/auth\/(signup|login|verify-email|forgot-password|reset-password)$/,
   /^\/api\/(tracker|roadmap|branding|files)\//,
   /^\/api\/billing\/webhook$/,

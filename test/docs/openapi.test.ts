@@ -103,7 +103,7 @@ describe('OpenAPI document', () => {
     for (const key of ['GET /api/projects', 'PATCH /api/projects/{slug}/bugs/{number}', 'GET /api/account', 'GET /api/auth/me', 'GET /api/billing/subscription']) {
       expect(op(key).security, key).toEqual([{ session: [] }, { cookie: [] }])
     }
-    for (const key of ['GET /api/tracker/{slug}', 'POST /api/auth/login', 'POST /api/auth/signup', 'GET /api/projects/{slug}/changelog', 'GET /api/files/{key}', 'GET /health']) {
+    for (const key of ['GET /api/server-info', 'POST /api/billing/webhook', 'GET /api/tracker/{slug}', 'POST /api/auth/login', 'POST /api/auth/signup', 'GET /api/projects/{slug}/changelog', 'GET /api/files/{key}', 'GET /health']) {
       expect(op(key).security, key).toEqual([])
     }
     // Every operation says which: none is left without a security entry.
@@ -143,6 +143,12 @@ describe('OpenAPI document', () => {
     expect(health['200'].content['application/json'].schema).toMatchObject({ properties: { status: { const: 'healthy' } } })
     const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').at(-1)))
     expect(Object.keys(doc.components.responses).filter((name) => !used.has(name))).toEqual([])
+  })
+
+  it("documents the body Stripe posts to the billing webhook", () => {
+    const body = op('POST /api/billing/webhook').requestBody
+    expect(body.required).toBe(true)
+    expect(body.content['application/json'].schema.required).toEqual(['id', 'type', 'data'])
   })
 
   it('lists the media types a stored file is served with, and event ids as the numbers they are', () => {
