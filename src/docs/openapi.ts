@@ -1,11 +1,12 @@
 import { toOpenAPISchema } from '@elysiajs/openapi'
-import { ScalarRender } from '@elysiajs/openapi/scalar'
 import { Elysia } from 'elysia'
 import * as z from 'zod'
+import { htmlSecurityHeaders } from '../../web/server/security-headers'
+import { randomToken } from '../lib/ids'
 import { scalarBundlePath } from './assets'
+import { DOCS_ASSETS, docsPageHtml, docsStartScript } from './docs-page'
 import { completeDocument } from './document'
 
-const SCALAR_PATH = '/docs/assets/scalar.js'
 /** Absolute, so the page finds the document from `/docs` and `/docs/` alike. */
 export const SPEC_PATH = '/openapi.json'
 
@@ -20,16 +21,19 @@ export function apiDocs(version: string) {
       'Every JSON answer under /api is the envelope `{ok: true, data}` or `{ok: false, error}`.',
     ].join('\n\n'),
   }
-  // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
-  const page = ScalarRender(info, { url: SPEC_PATH, cdn: SCALAR_PATH, withDefaultFonts: false, _integration: 'elysiajs' } as never)
-  const docsPage = () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  // The same headers as every other page (CSP, no framing); the nonce admits the viewer's run-time styles.
+  const docsPage = () => {
+    const nonce = randomToken(18)
+    return new Response(docsPageHtml({ title: info.title, description: 'Reference of the Glitchbox HTTP API', nonce }), { headers: htmlSecurityHeaders({ styleNonce: nonce }) })
+  }
+  const script = (body: () => BodyInit) => () => new Response(body(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } })
+  const startScript = docsStartScript(SPEC_PATH)
   let cached: { routes: number; document: Record<string, unknown> } | null = null
 
   const docs = new Elysia({ name: 'api-docs' })
   return docs
-    .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundlePath()), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), {
-      detail: { hide: true },
-    })
+    .get(DOCS_ASSETS.scalar, script(() => Bun.file(scalarBundlePath())), { detail: { hide: true } })
+    .get(DOCS_ASSETS.start, script(() => startScript), { detail: { hide: true } })
     .get('/docs', docsPage, { detail: { hide: true } })
     .get(
       SPEC_PATH,

@@ -30,18 +30,31 @@ const op = (key: string) => {
 }
 
 describe('docs page', () => {
-  it.each(['/docs', '/docs/'])('%s loads and points at a spec URL that answers', async (page) => {
+  it.each(['/docs', '/docs/'])('%s loads its scripts from this server, and they point at a spec URL that answers', async (page) => {
     const res = await t.request('GET', page)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')
-    const config = JSON.parse(/data-configuration='([^']+)'/.exec(res.body)![1]!)
-    // Resolved as the browser does, against the page's own URL.
-    const specUrl = new URL(config.url, `http://localhost${page}`)
-    const spec = await t.request('GET', specUrl.pathname)
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    // No inline script: every script is a file of this server, resolved as the browser does against the page's URL.
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+    const scripts = [...res.body.matchAll(/<script src="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://localhost${page}`))
+    expect(scripts.map((u) => u.origin)).toEqual(['http://localhost', 'http://localhost'])
+    const bodies = await Promise.all(scripts.map((u) => t.request('GET', u.pathname)))
+    for (const b of bodies) {
+      expect(b.status).toBe(200)
+      expect(b.headers.get('content-type')).toContain('text/javascript')
+    }
+    const specUrl = /"url":"([^"]+)"/.exec(bodies.map((b) => b.body).join('\n'))![1]!
+    const spec = await t.request('GET', new URL(specUrl, `http://localhost${page}`).pathname)
     expect(spec.status).toBe(200)
     expect(spec.body.openapi).toMatch(/^3\./)
-    const script = new URL(config.cdn, `http://localhost${page}`)
-    expect((await t.request('GET', script.pathname)).status).toBe(200)
+  })
+
+  it('gives each response its own style nonce, the one its CSP admits', async () => {
+    const [a, b] = [await t.request('GET', '/docs'), await t.request('GET', '/docs')]
+    const nonceOf = (r: { body: string }) => /name="glitchbox-style-nonce" content="([^"]+)"/.exec(r.body)![1]!
+    expect(nonceOf(a)).not.toBe(nonceOf(b))
+    expect(a.headers.get('content-security-policy')).toContain(`style-src 'self' 'nonce-${nonceOf(a)}'`)
   })
 })
 
