@@ -21,7 +21,8 @@ export function startDocs(config: Record<string, unknown>): void {
 
   const repair = (root: HTMLElement) => {
     for (const button of root.querySelectorAll('button[aria-selected]:not([role="tab"]):not([role="option"])')) {
-      button.toggleAttribute('aria-current', button.getAttribute('aria-selected') === 'true')
+      if (button.getAttribute('aria-selected') === 'true') button.setAttribute('aria-current', 'true')
+      else button.removeAttribute('aria-current')
       button.removeAttribute('aria-selected')
     }
     // The code-sample languages: featured ones are tabs, "More" picks any other and then stands for it.
