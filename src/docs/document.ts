@@ -10,7 +10,7 @@ const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/
 const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
 const PUBLIC_ROUTES = [
   /^\/health$/,
-  /^\/api\/maintenance\/active$/,
+  /^\/api\/(maintenance\/active|server-info)$/,
   /^\/api\/auth\/(signup|login|verify-email|forgot-password|reset-password)$/,
   /^\/api\/(tracker|roadmap|branding|files)\//,
   /^\/api\/billing\/webhook$/,
@@ -72,7 +72,6 @@ const ERROR_TEXT: Record<ErrorStatus, string> = {
   414: 'Request URL (path or query string) too long',
   429: 'Rate limited; `Retry-After` gives the seconds to wait',
   502: 'An external service refused or could not be reached',
-  503: 'Service unavailable',
 }
 
 const toSchema = (schema: z.ZodType): Json => {
@@ -99,6 +98,21 @@ export function errorStatusesOf(method: string, path: string, op: Json, doc: Ope
   return [...out].sort()
 }
 
+// A stored file is served with the type read from its bytes at upload (src/files/mime.ts): images, videos, text or JSON.
+const binary = { schema: { type: 'string', format: 'binary' } }
+const FILE_CONTENT: Json = { 'image/*': binary, 'video/*': binary, 'text/*': binary, 'application/json': { schema: { description: 'The uploaded JSON file as it was stored' } } }
+
+/**
+ * The server the paths are relative to: the origin that serves this document and /docs. The /api/v1 form is a
+ * statement here and in `info`: listing every path twice would double the document and its operation ids.
+ */
+export const SERVERS = [
+  {
+    url: '/',
+    description: 'This Glitchbox server. Every /api/… path is also served as /api/v1/… (use that form in long-lived integrations); /health has no versioned form.',
+  },
+]
+
 const envelopeOf = (data: Json) => ({
   type: 'object',
   required: ['ok', 'data'],
@@ -110,7 +124,7 @@ function successResponse(doc: OperationDoc, description: string): Json {
     case 'csv':
       return { description, content: { 'text/csv': { schema: { type: 'string' } } } }
     case 'file':
-      return { description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+      return { description, content: FILE_CONTENT }
     case 'plain-json':
       return { description, content: { 'application/json': { schema: toSchema(doc.data) } } }
   }
@@ -155,7 +169,10 @@ export function completeDocument(generated: Json): { document: Json; undocumente
       }
       const status = doc.status ?? 200
       const responses: Json = { [status]: successResponse(doc, doc.description ?? (status === 201 ? 'Created' : 'Success')) }
-      if (doc.alsoStatus) responses[doc.alsoStatus.status] = successResponse({ ...doc, example: undefined }, doc.alsoStatus.description)
+      if (doc.alsoStatus) {
+        const { status: also, description, data } = doc.alsoStatus
+        responses[also] = successResponse({ ...doc, data: data ?? doc.data, example: undefined }, description)
+      }
       for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/Error${s}` }
       op.responses = responses
       paths[path][method] = op
@@ -170,6 +187,7 @@ export function completeDocument(generated: Json): { document: Json; undocumente
   }
   const document = {
     ...generated,
+    servers: SERVERS,
     tags: TAGS,
     paths,
     components: {

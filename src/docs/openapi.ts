@@ -1,11 +1,12 @@
 import { toOpenAPISchema } from '@elysiajs/openapi'
-import { ScalarRender } from '@elysiajs/openapi/scalar'
 import { Elysia } from 'elysia'
 import * as z from 'zod'
+import { htmlSecurityHeaders } from '../../web/server/security-headers'
+import { randomToken } from '../lib/ids'
 import { scalarBundlePath } from './assets'
+import { DOCS_ASSETS, docsPageHtml, docsStartScript } from './docs-page'
 import { completeDocument } from './document'
 
-const SCALAR_PATH = '/docs/assets/scalar.js'
 /** Absolute, so the page finds the document from `/docs` and `/docs/` alike. */
 export const SPEC_PATH = '/openapi.json'
 
@@ -14,18 +15,25 @@ export function apiDocs(version: string) {
   const info = {
     title: 'Glitchbox API',
     version: '1.0.0',
-    description: `Bug reports for games. Every /api route is also served under /api/v1. Every JSON answer is the envelope \`{ok: true, data}\` or \`{ok: false, error}\`. Server ${version}.`,
+    description: [
+      `Bug reports for games. Server ${version}.`,
+      'Paths are relative to this server. Every `/api/…` path below is also served as `/api/v1/…`, with the same request and answer; long-lived integrations should call the `/api/v1/` form. `/health` stays at the root.',
+      'Every JSON answer under /api is the envelope `{ok: true, data}` or `{ok: false, error}`.',
+    ].join('\n\n'),
   }
-  // No default fonts: Scalar would fetch them from its CDN, and /docs must work offline.
-  const page = ScalarRender(info, { url: SPEC_PATH, cdn: SCALAR_PATH, withDefaultFonts: false, _integration: 'elysiajs' } as never)
-  const docsPage = () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  // The same headers as every other page (CSP, no framing); the nonce admits the viewer's run-time styles.
+  const docsPage = () => {
+    const nonce = randomToken(18)
+    return new Response(docsPageHtml({ title: info.title, description: 'Reference of the Glitchbox HTTP API', nonce }), { headers: htmlSecurityHeaders({ styleNonce: nonce }) })
+  }
+  const script = (body: () => BodyInit) => () => new Response(body(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } })
+  const startScript = docsStartScript(SPEC_PATH)
   let cached: { routes: number; document: Record<string, unknown> } | null = null
 
   const docs = new Elysia({ name: 'api-docs' })
   return docs
-    .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundlePath()), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' } }), {
-      detail: { hide: true },
-    })
+    .get(DOCS_ASSETS.scalar, script(() => Bun.file(scalarBundlePath())), { detail: { hide: true } })
+    .get(DOCS_ASSETS.start, script(() => startScript), { detail: { hide: true } })
     .get('/docs', docsPage, { detail: { hide: true } })
     .get(
       SPEC_PATH,
@@ -42,7 +50,7 @@ export function apiDocs(version: string) {
 /** The generated document (routes, parameters, bodies) completed with responses, security and tags. */
 function buildDocument(app: AnyElysia, info: Record<string, string>) {
   const generated = toOpenAPISchema(app, { paths: [/^\/api\/v1\//, /^\/(?!api\/|health$)/] }, undefined, { zod: inputSchema }, '3.1.2')
-  restoreRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
+  completeRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
   return completeDocument({ openapi: '3.1.2', info, paths: generated.paths, components: generated.components }).document
 }
 
@@ -56,15 +64,19 @@ const globalRoutes = (app: AnyElysia) =>
 const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' })
 
 /**
- * The generator lists a body's media types only from named parsers; routes whose body goes through a parser
- * function (the pipeline's size- and depth-capped reader, the SDK's streaming parsers) come out with no
- * content. Their schema is taken from the route: multipart when it holds a file, else JSON.
+ * Request bodies as the routes declare them. The generator marks every body required, though a route whose
+ * schema is optional takes none (votes, resend-verification); and it lists media types only from named
+ * parsers, so routes whose body goes through a parser function (the pipeline's size- and depth-capped
+ * reader, the SDK's streaming parsers) come out with no content: their schema is taken from the route,
+ * multipart when it holds a file, else JSON.
  */
-function restoreRequestBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
+function completeRequestBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
   for (const route of globalRoutes(app)) {
     const op = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]
     const body = (route.hooks as { body?: unknown } | undefined)?.body
-    if (!op?.requestBody || Object.keys(op.requestBody.content ?? {}).length || !(body instanceof z.ZodType)) continue
+    if (!op?.requestBody || !(body instanceof z.ZodType)) continue
+    op.requestBody.required = !body.safeParse(undefined).success
+    if (Object.keys(op.requestBody.content ?? {}).length) continue
     const { $schema: _, ...schema } = inputSchema(body) as Record<string, unknown>
     const media = JSON.stringify(schema).includes('"format":"binary"') ? 'multipart/form-data' : 'application/json'
     op.requestBody.content = { [media]: { schema } }

@@ -30,18 +30,31 @@ const op = (key: string) => {
 }
 
 describe('docs page', () => {
-  it.each(['/docs', '/docs/'])('%s loads and points at a spec URL that answers', async (page) => {
+  it.each(['/docs', '/docs/'])('%s loads its scripts from this server, and they point at a spec URL that answers', async (page) => {
     const res = await t.request('GET', page)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')
-    const config = JSON.parse(/data-configuration='([^']+)'/.exec(res.body)![1]!)
-    // Resolved as the browser does, against the page's own URL.
-    const specUrl = new URL(config.url, `http://localhost${page}`)
-    const spec = await t.request('GET', specUrl.pathname)
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    // No inline script: every script is a file of this server, resolved as the browser does against the page's URL.
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+    const scripts = [...res.body.matchAll(/<script src="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://localhost${page}`))
+    expect(scripts.map((u) => u.origin)).toEqual(['http://localhost', 'http://localhost'])
+    const bodies = await Promise.all(scripts.map((u) => t.request('GET', u.pathname)))
+    for (const b of bodies) {
+      expect(b.status).toBe(200)
+      expect(b.headers.get('content-type')).toContain('text/javascript')
+    }
+    const specUrl = /"url":"([^"]+)"/.exec(bodies.map((b) => b.body).join('\n'))![1]!
+    const spec = await t.request('GET', new URL(specUrl, `http://localhost${page}`).pathname)
     expect(spec.status).toBe(200)
     expect(spec.body.openapi).toMatch(/^3\./)
-    const script = new URL(config.cdn, `http://localhost${page}`)
-    expect((await t.request('GET', script.pathname)).status).toBe(200)
+  })
+
+  it('gives each response its own style nonce, the one its CSP admits', async () => {
+    const [a, b] = [await t.request('GET', '/docs'), await t.request('GET', '/docs')]
+    const nonceOf = (r: { body: string }) => /name="glitchbox-style-nonce" content="([^"]+)"/.exec(r.body)![1]!
+    expect(nonceOf(a)).not.toBe(nonceOf(b))
+    expect(a.headers.get('content-security-policy')).toContain(`style-src 'self' 'nonce-${nonceOf(a)}'`)
   })
 })
 
@@ -73,7 +86,8 @@ describe('OpenAPI document', () => {
         expect(schema.properties.data, key).toBeTruthy()
       }
       if (o.path.startsWith('/api/')) expect(responses['429'], key).toEqual({ $ref: '#/components/responses/Error429' })
-      for (const s of Object.keys(responses).filter((s) => Number(s) >= 400)) {
+      // Error answers are the envelope, except /health's own 503 shape (checked below).
+      for (const s of Object.keys(responses).filter((s) => Number(s) >= 400 && o.path !== '/health')) {
         expect(doc.components.responses[`Error${s}`].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
       }
     }
@@ -102,7 +116,7 @@ describe('OpenAPI document', () => {
     for (const key of ['GET /api/projects', 'PATCH /api/projects/{slug}/bugs/{number}', 'GET /api/account', 'GET /api/auth/me', 'GET /api/billing/subscription']) {
       expect(op(key).security, key).toEqual([{ session: [] }, { cookie: [] }])
     }
-    for (const key of ['GET /api/tracker/{slug}', 'POST /api/auth/login', 'POST /api/auth/signup', 'GET /api/projects/{slug}/changelog', 'GET /api/files/{key}', 'GET /health']) {
+    for (const key of ['GET /api/server-info', 'POST /api/billing/webhook', 'GET /api/tracker/{slug}', 'POST /api/auth/login', 'POST /api/auth/signup', 'GET /api/projects/{slug}/changelog', 'GET /api/files/{key}', 'GET /health']) {
       expect(op(key).security, key).toEqual([])
     }
     // Every operation says which: none is left without a security entry.
@@ -119,6 +133,42 @@ describe('OpenAPI document', () => {
     }
     expect(op('GET /api/projects/{slug}/bugs').tags).toEqual(['Reports'])
     expect(op('PUT /api/projects/{slug}/tracker-settings').tags).toEqual(['Settings'])
+  })
+
+  it('names the server it is served from and describes the /api/v1 form of every /api path', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.stringContaining('/api/v1/') }])
+    expect(doc.info.description).toContain('/api/v1/')
+    // The versioned form is a statement, not a second copy of every path.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/'))).toEqual([])
+  })
+
+  it('marks a request body optional where the route accepts none (votes, resend-verification)', () => {
+    for (const key of ['POST /api/tracker/{slug}/bugs/{number}/vote', 'POST /api/roadmap/{slug}/bugs/{number}/vote', 'POST /api/auth/resend-verification']) {
+      expect(op(key).requestBody.required, key).toBe(false)
+    }
+    expect(op('POST /api/projects').requestBody.required).toBe(true)
+    expect(op('POST /api/bugs/submit').requestBody.required).toBe(true)
+  })
+
+  it("documents /health's 503 with its own unenveloped shape, and no error response nobody answers", () => {
+    const health = op('GET /health').responses
+    expect(health['503'].content['application/json'].schema).toMatchObject({ required: ['status', 'error'], properties: { status: { const: 'unhealthy' } } })
+    expect(health['200'].content['application/json'].schema).toMatchObject({ properties: { status: { const: 'healthy' } } })
+    const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').at(-1)))
+    expect(Object.keys(doc.components.responses).filter((name) => !used.has(name))).toEqual([])
+  })
+
+  it("documents the body Stripe posts to the billing webhook", () => {
+    const body = op('POST /api/billing/webhook').requestBody
+    expect(body.required).toBe(true)
+    expect(body.content['application/json'].schema.required).toEqual(['id', 'type', 'data'])
+  })
+
+  it('lists the media types a stored file is served with, and event ids as the numbers they are', () => {
+    const file = op('GET /api/files/{key}').responses['200'].content
+    expect(Object.keys(file).sort()).toEqual(['application/json', 'image/*', 'text/*', 'video/*'])
+    const details = op('GET /api/projects/{slug}/events/{name}/details').responses['200'].content['application/json'].schema
+    expect(details.properties.data.properties.events.items.properties.id.type).toBe('integer')
   })
 
   it('gives the SDK submit a request and a response example', () => {

@@ -1,7 +1,8 @@
 /**
  * Security headers for every HTML page the server renders (public pages, the dashboard shell, 404s).
  * Scripts only from this origin (no `unsafe-inline`); inline <style> elements only by their SHA-256
- * hash (the public pages' stylesheet and the tracker's custom CSS); no page may be framed.
+ * hash (the public pages' stylesheet and the tracker's custom CSS) or by the response's nonce (the API
+ * docs); no page may be framed.
  */
 
 /** The CSP source expression allowing one inline <style> element whose text is exactly `css`. */
@@ -12,6 +13,8 @@ export function styleHashSource(css: string): string {
 export interface HtmlHeaderOptions {
   /** Inline <style> texts the page carries; each is allowed by its hash. */
   inlineStyles?: string[]
+  /** A fresh random value per response: <style> elements carrying it are allowed (those the API docs viewer creates at run time). */
+  styleNonce?: string
   /** Defaults to `no-cache`: pages change with every vote and report. */
   cacheControl?: string
   /** Other origins the page may load scripts, frames and styles from and connect to (the dashboard's Google/Apple sign-in, when configured). */
@@ -40,7 +43,7 @@ export function socialSignInSources(o: { google: boolean; apple: boolean }): Thi
 /** The headers of an HTML page: CSP, nosniff, referrer policy, no framing, and `text/html`. */
 export function htmlSecurityHeaders(opts: HtmlHeaderOptions = {}): Record<string, string> {
   const extra = opts.thirdParty ?? { scripts: [], frames: [], styles: [], connect: [] }
-  const styles = ["'self'", ...(opts.inlineStyles ?? []).map(styleHashSource), ...extra.styles]
+  const styles = ["'self'", ...(opts.inlineStyles ?? []).map(styleHashSource), ...(opts.styleNonce ? [`'nonce-${opts.styleNonce}'`] : []), ...extra.styles]
   const csp = [
     "default-src 'self'",
     ["script-src 'self'", ...extra.scripts].join(' '),

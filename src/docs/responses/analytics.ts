@@ -217,7 +217,7 @@ export const EventsSummaryResponse = z.object({
 export const EventDetailsResponse = z.object({
   name: z.string(),
   days: z.number().int(),
-  events: z.array(z.object({ id: z.string(), created_at: isoDate, session_token: z.string().nullable(), platform: z.string().nullable(), game_version: z.string().nullable(), data: z.record(z.string(), z.unknown()) })),
+  events: z.array(z.object({ id: z.number().int().describe('Event number, increasing'), created_at: isoDate, session_token: z.string().nullable(), platform: z.string().nullable(), game_version: z.string().nullable(), data: z.record(z.string(), z.unknown()) })),
 })
 export const LogStackResponse = z.object({
   days: z.number().int(),

@@ -42,6 +42,8 @@ export const PaymentMethodListResponse = z.array(
 )
 export const SetupIntentResponse = z.object({ client_secret: z.string() })
 export const PendingDowngradeResponse = z.object({ pending_downgrade: PendingDowngrade })
+/** What Stripe posts: an event, read by its type (the body is checked against `Stripe-Signature` byte for byte). */
+export const StripeEvent = z.looseObject({ id: z.string(), type: z.string().describe('e.g. `checkout.session.completed`, `customer.subscription.updated`'), data: z.looseObject({ object: z.looseObject({}) }) })
 export const StripeWebhookResponse = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() })
 
 // Types of the `data` the routes answer, for clients (the web app) that import them.
@@ -57,7 +59,11 @@ export type StripeWebhookResponse = z.output<typeof StripeWebhookResponse>
 
 // Every route but the subscription view calls Stripe: 400 when billing is not configured, 502 when Stripe fails.
 export const billingDocs: OperationDocs = {
-  'POST /api/billing/webhook': { data: StripeWebhookResponse, description: 'Called by Stripe, signed with the endpoint secret (`Stripe-Signature`)' },
+  'POST /api/billing/webhook': {
+    data: StripeWebhookResponse,
+    description: 'Called by Stripe, signed with the endpoint secret (`Stripe-Signature`)',
+    requestBody: { 'application/json': StripeEvent },
+  },
   'GET /api/billing/subscription': { data: SubscriptionResponse },
   'POST /api/billing/create-checkout': { data: CheckoutResponse, errors: [502] },
   'GET /api/billing/verify-session': { data: VerifySessionResponse, errors: [502] },

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 
 /** Statuses an operation may answer with the error envelope. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 429 | 502 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 429 | 502
 
 /** What the OpenAPI document says about one operation's responses; see `operationDocs` in ./index. */
 export interface OperationDoc {
@@ -11,8 +11,11 @@ export interface OperationDoc {
   data: z.ZodType
   /** What the success means, when the summary does not say it. */
   description?: string
-  /** A second success status with the same `data` shape (the SDK submit answers 200 when stacked). */
-  alsoStatus?: { status: 200 | 201; description: string }
+  /**
+   * A second answer outside the error envelope: another success with the same `data` shape (the SDK submit
+   * answers 200 when stacked), or with a shape of its own (`/health`'s 503).
+   */
+  alsoStatus?: { status: 200 | 201 | 503; description: string; data?: z.ZodType }
   /** Error statuses beyond those derived from the route's credential, parameters and body. */
   errors?: ErrorStatus[]
   /** Answers that are not the JSON envelope: a CSV file, a stored file, or plain JSON (health). */

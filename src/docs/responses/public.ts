@@ -51,7 +51,8 @@ export const RoadmapResponse = z.object({
 })
 
 export const MaintenanceResponse = z.object({ active: z.boolean(), message: z.string().nullable(), ends_at: isoDate.nullable(), started_at: isoDate.nullable() })
-export const HealthResponse = z.object({ status: z.enum(['healthy', 'unhealthy']), error: z.string().optional() })
+export const HealthResponse = z.object({ status: z.literal('healthy') })
+export const UnhealthyResponse = z.object({ status: z.literal('unhealthy'), error: z.string().describe('Why: `database unreachable`, or the disk-full message') })
 
 // Types of the `data` the routes answer, for clients (the web app) that import them.
 export type PublicTrackerResponse = z.output<typeof PublicTrackerResponse>
@@ -60,6 +61,7 @@ export type VoteResponse = z.output<typeof VoteResponse>
 export type RoadmapResponse = z.output<typeof RoadmapResponse>
 export type MaintenanceResponse = z.output<typeof MaintenanceResponse>
 export type HealthResponse = z.output<typeof HealthResponse>
+export type UnhealthyResponse = z.output<typeof UnhealthyResponse>
 
 export const ServerInfoResponse = z.object({
   version: z.string(),
@@ -71,7 +73,12 @@ export const ServerInfoResponse = z.object({
 export type ServerInfoResponse = z.output<typeof ServerInfoResponse>
 
 export const publicDocs: OperationDocs = {
-  'GET /health': { data: HealthResponse, content: 'plain-json', description: '`{status: "healthy"}`, not enveloped; 503 `{status: "unhealthy", error}` with the reason when the database file cannot be read or the disk is full' },
+  'GET /health': {
+    data: HealthResponse,
+    content: 'plain-json',
+    description: '`{status: "healthy"}`, not enveloped',
+    alsoStatus: { status: 503, data: UnhealthyResponse, description: 'The database file cannot be read (its reason in `error`) or the disk is full; not enveloped' },
+  },
   'GET /api/maintenance/active': { data: MaintenanceResponse },
   'GET /api/server-info': { data: ServerInfoResponse },
   'GET /api/tracker/{slug}': { data: PublicTrackerResponse },

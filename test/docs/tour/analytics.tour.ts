@@ -1,0 +1,32 @@
+import type { Tour } from './tour.types'
+
+/** Dashboards read from the reports, sessions, events, performance snapshots and replays the SDK steps sent. */
+export const analyticsTour: Tour = {
+  'GET /api/analytics/dashboard': {},
+  'GET /api/usage': {},
+  'GET /api/projects/{slug}/usage': {},
+  'GET /api/projects/{slug}/crash-analytics': { query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/bad-deploy': {},
+  'GET /api/projects/{slug}/crash-groups': { query: () => ({ limit: '10' }) },
+  'GET /api/projects/{slug}/release-health': {},
+  'GET /api/projects/{slug}/release-health/version': { query: () => ({ version: '1.4.2', days: '30' }) },
+  'GET /api/projects/{slug}/regressions/detect': {},
+  'POST /api/projects/{slug}/regressions': { body: (w) => ({ original_bug_id: w.v.id2, new_bug_id: w.v.sdkId, status: 'confirmed', resolved_version: '1.4.1', regressed_version: '1.4.2' }) },
+  'GET /api/projects/{slug}/regressions': { query: () => ({ status: 'confirmed' }) },
+  'GET /api/projects/{slug}/bugs/{number}/triage': {},
+  'GET /api/projects/{slug}/churn-risk': {},
+  'GET /api/projects/{slug}/satisfaction': { query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/players': { query: () => ({ q: 'player' }), keep: (d, w) => (w.v.playerId = d.players[0].player_id) },
+  'GET /api/projects/{slug}/players/{playerId}': {},
+  'PATCH /api/projects/{slug}/players/{playerId}': { body: () => ({ notes: 'Plays every night; reports crashes with logs', sentiment: 'positive' }) },
+  'GET /api/projects/{slug}/players/{playerId}/sessions': {},
+  'GET /api/projects/{slug}/players/{playerId}/bugs': {},
+  'GET /api/projects/{slug}/customers/overview': {},
+  'GET /api/projects/{slug}/events': { query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/events/summary': { query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/events/{name}/details': { params: () => ({ name: 'level_start' }), query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/log-stack': { query: () => ({ days: '30' }) },
+  'GET /api/projects/{slug}/bugs/{number}/perf': { params: (w) => ({ number: w.v.sdkNumber! }) },
+  'GET /api/projects/{slug}/perf-summary': {},
+  'GET /api/projects/{slug}/bugs/{number}/replays': { params: (w) => ({ number: w.v.sdkNumber! }) },
+}
