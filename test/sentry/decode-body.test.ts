@@ -117,6 +117,27 @@ describe('decodeBody', () => {
     }
   })
 
+  it.each([
+    ['the cap is passed', () => fixture('zeros-1gib.br'), 413],
+    ['the stream turns out corrupt', () => Buffer.concat([zlib.brotliCompressSync(text).subarray(0, 10), Buffer.alloc(64, 0xff)]), 400],
+  ])('answers at once when %s while the client is still sending (no wait for its next chunk)', async (_name, first, status) => {
+    let cancelled = false
+    const stalled = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new Uint8Array(first()))
+      },
+      // The client sends nothing more and never ends the body.
+      pull: () => new Promise<void>(() => {}),
+      cancel() {
+        cancelled = true
+      },
+    })
+    const outcome = await Promise.race([decodeBody(stalled, 'br', { maxWireBytes: MB, maxDecodedBytes: MB }).catch((e: unknown) => e), Bun.sleep(3000).then(() => 'stalled')])
+    expect(outcome).toBeInstanceOf(SentryProtocolError)
+    expect((outcome as SentryProtocolError).status).toBe(status)
+    expect(cancelled).toBe(true)
+  })
+
   it('refuses a brotli bomb (809 bytes → 1 GiB) after inflating about the cap, not the whole of it', async () => {
     const bomb = fixture('zeros-1gib.br')
     expect(bomb.length).toBeLessThan(1024)

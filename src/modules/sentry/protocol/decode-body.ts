@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { once } from 'node:events'
+import type { Transform } from 'node:stream'
 import zlib from 'node:zlib'
 import { malformed, SentryProtocolError, tooLarge } from './protocol-error'
 
@@ -32,22 +32,17 @@ export function contentEncodingOf(header: string | null | undefined): Encoding {
 
 const sizeText = (bytes: number) => (bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`)
 
-/** The body's chunks, ended with 413 once they pass `max` bytes; the stream is cancelled when left early. */
-async function* wireChunks(body: ReadableStream<Uint8Array>, max: number): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader()
+/** The body's chunks, ended with 413 once they pass `max` bytes. */
+async function* wireChunks(reader: ReadableStreamDefaultReader<Uint8Array>, max: number): AsyncGenerator<Uint8Array> {
   let size = 0
-  try {
-    for (;;) {
-      const next = await reader.read().catch(() => {
-        throw malformed('the request body could not be read')
-      })
-      if (next.done) return
-      size += next.value.byteLength
-      if (size > max) throw tooLarge(`request body too large (max ${sizeText(max)})`)
-      yield next.value
-    }
-  } finally {
-    reader.cancel().catch(() => {})
+  for (;;) {
+    const next = await reader.read().catch(() => {
+      throw malformed('the request body could not be read')
+    })
+    if (next.done) return
+    size += next.value.byteLength
+    if (size > max) throw tooLarge(`request body too large (max ${sizeText(max)})`)
+    yield next.value
   }
 }
 
@@ -57,48 +52,74 @@ async function* wireChunks(body: ReadableStream<Uint8Array>, max: number): Async
  */
 const isZlibHeader = (b: Uint8Array) => b.length >= 2 && (b[0]! & 0x0f) === 8 && ((b[0]! << 8) | b[1]!) % 31 === 0
 
-/** The first bytes of a chunk iterator (at least `n` unless it ends sooner) and an iterator over all of it. */
-async function peek(chunks: AsyncGenerator<Uint8Array>, n: number): Promise<{ head: Uint8Array; all: AsyncGenerator<Uint8Array> }> {
-  const seen: Uint8Array[] = []
-  let size = 0
-  while (size < n) {
-    const next = await chunks.next()
-    if (next.done) break
-    seen.push(next.value)
-    size += next.value.byteLength
-  }
-  const head = Buffer.concat(seen)
-  async function* all() {
-    try {
-      if (head.byteLength) yield head
-      yield* chunks
-    } finally {
-      await chunks.return(undefined)
-    }
-  }
-  return { head, all: all() }
-}
-
-function decoderFor(encoding: Exclude<Encoding, 'identity'>, head: Uint8Array) {
+function decoderFor(encoding: Exclude<Encoding, 'identity'>, head: Uint8Array): Transform {
   if (encoding === 'gzip') return zlib.createGunzip()
   if (encoding === 'br') return zlib.createBrotliDecompress()
   return isZlibHeader(head) ? zlib.createInflate() : zlib.createInflateRaw()
 }
 
-/** Collects chunks, ending with 413 once they pass `max` bytes (so a bomb stops inflating there). */
+/** Collects chunks; `push` throws 413 once they pass `max` bytes. */
 function collector(max: number) {
   const chunks: Uint8Array[] = []
   let size = 0
   return {
-    async sink(source: AsyncIterable<Uint8Array>) {
-      for await (const chunk of source) {
-        size += chunk.byteLength
-        if (size > max) throw tooLarge(`request body too large once decompressed (max ${sizeText(max)})`)
-        chunks.push(chunk)
-      }
+    push(chunk: Uint8Array) {
+      size += chunk.byteLength
+      if (size > max) throw tooLarge(`request body too large once decompressed (max ${sizeText(max)})`)
+      chunks.push(chunk)
     },
     bytes: () => new Uint8Array(Buffer.concat(chunks, size)),
   }
+}
+
+/**
+ * Feeds `chunks` through the decoder into `out`, waiting for the decoder to drain before the next
+ * chunk. The first failure (corrupt input, a cap passed) destroys the decoder at once, so a bomb
+ * stops inflating there, and rejects without waiting for the rest of the body.
+ */
+function inflate(encoding: Exclude<Encoding, 'identity'>, chunks: AsyncGenerator<Uint8Array>, out: ReturnType<typeof collector>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = new AbortController()
+    let decoder: Transform | undefined
+    const fail = (err: unknown) => {
+      if (stop.signal.aborted) return
+      stop.abort()
+      decoder?.destroy()
+      reject(err)
+    }
+    // The deflate variant is told by the first two bytes, so the decoder starts once they are in.
+    const started = (head: Uint8Array) => {
+      decoder = decoderFor(encoding, head)
+      decoder.on('data', (chunk: Buffer) => {
+        try {
+          out.push(chunk)
+        } catch (err) {
+          fail(err)
+        }
+      })
+      decoder.on('error', fail)
+      decoder.on('end', resolve)
+      return decoder
+    }
+    const pump = async () => {
+      let head = new Uint8Array()
+      for await (const chunk of chunks) {
+        if (stop.signal.aborted) return
+        if (!decoder && head.length + chunk.length < 2) {
+          head = Buffer.concat([head, chunk])
+          continue
+        }
+        const input = decoder ? chunk : Buffer.concat([head, chunk])
+        const target = decoder ?? started(input)
+        if (!target.write(input)) await once(target, 'drain', { signal: stop.signal })
+      }
+      if (stop.signal.aborted) return
+      // A body shorter than two bytes still goes through the decoder (which calls it truncated).
+      if (decoder) decoder.end()
+      else started(head).end(head)
+    }
+    pump().catch(fail)
+  })
 }
 
 /**
@@ -110,20 +131,17 @@ function collector(max: number) {
 export async function decodeBody(body: ReadableStream<Uint8Array> | null, contentEncoding: string | null | undefined, limits: BodyLimits = SENTRY_BODY_LIMITS): Promise<Uint8Array> {
   const encoding = contentEncodingOf(contentEncoding)
   if (!body) return new Uint8Array()
-  const wire = wireChunks(body, encoding === 'identity' ? Math.min(limits.maxWireBytes, limits.maxDecodedBytes) : limits.maxWireBytes)
+  const reader = body.getReader()
   const out = collector(limits.maxDecodedBytes)
   try {
-    if (encoding === 'identity') {
-      await out.sink(wire)
-    } else {
-      const { head, all } = await peek(wire, 2)
-      await pipeline(Readable.from(all, { objectMode: false }), decoderFor(encoding, head), out.sink)
-    }
+    if (encoding === 'identity') for await (const chunk of wireChunks(reader, Math.min(limits.maxWireBytes, limits.maxDecodedBytes))) out.push(chunk)
+    else await inflate(encoding, wireChunks(reader, limits.maxWireBytes), out)
+    return out.bytes()
   } catch (err) {
     if (err instanceof SentryProtocolError) throw err
     throw malformed(`the ${encoding} body is corrupt or truncated`)
   } finally {
-    await wire.return(undefined)
+    // Ends a read still waiting for the client: after a refusal nothing more of the body is wanted.
+    reader.cancel().catch(() => {})
   }
-  return out.bytes()
 }
