@@ -114,6 +114,7 @@ describe('parseEnvelope: items', () => {
     ['an item header that is not JSON', `${HEAD}\n{"type":\n{}`, /item 1 header is not valid JSON/],
     ['an item header that is an array', `${HEAD}\n["event"]\n{}`, /item 1 header is not a JSON object/],
     ['an item without a type', `${HEAD}\n{"length":2}\n{}`, /item 1 has no type/],
+    ['an item header nested 1000 levels deep', `${HEAD}\n{"type":"x","a":${'['.repeat(1000)}${']'.repeat(1000)}}\n`, /item 1 header nests too deeply/],
     ['an item whose type is not a string', `${HEAD}\n{"type":7}\n{}`, /item 1 has no type/],
     ['a length given as text', `${HEAD}\n{"type":"event","length":"2"}\n{}`, /length must be a non-negative integer/],
     ['a negative length', `${HEAD}\n{"type":"event","length":-1}\n{}`, /length must be a non-negative integer/],

@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '../../../http/json-stream/json-depth'
 import { isObject, MAX_JSON_ITEM_BYTES, parseJsonObject } from './json-payload'
 import { malformed, tooLarge } from './protocol-error'
 import { eventIdOf, sdkOf, text, timestampOf } from './values'
@@ -59,9 +60,11 @@ function headerAt(bytes: Uint8Array, pos: number, what: string, max: number): { 
   if (newline === -1 && window.length > max) throw malformed(`${what} header is longer than ${max} bytes`)
   const end = newline === -1 ? bytes.length : pos + newline
   const line = bytes.subarray(pos, end > pos && bytes[end - 1] === CR ? end - 1 : end)
+  const json = utf8.decode(line)
+  if (nestsDeeperThan(json)) throw malformed(`${what} header nests too deeply`)
   let value: unknown
   try {
-    value = JSON.parse(utf8.decode(line))
+    value = JSON.parse(json)
   } catch {
     throw malformed(`${what} header is not valid JSON`)
   }
