@@ -46,6 +46,14 @@ describe('mapSentryEvent: title, error type and exceptions', () => {
     expect(mapSentryEvent(event).title).toBe(title)
   })
 
+  it('fills a hostile template with bounded text: each value cut to 1,000 characters, the message to 10,000', () => {
+    const started = performance.now()
+    const m = mapSentryEvent({ logentry: { message: '{0}'.repeat(3000), params: ['p'.repeat(100_000)] } })
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(m.message).toHaveLength(10_000)
+    expect(mapSentryEvent({ logentry: { message: '%s and %s', params: [{ a: 1 }, 'x'.repeat(5000)] } }).message).toBe(`{"a":1} and ${'x'.repeat(1000)}`)
+  })
+
   it('cuts the title to 300 characters', () => {
     expect(mapSentryEvent({ exception: { values: [{ type: 'E', value: 'x'.repeat(5000) }] } }).title).toHaveLength(300)
   })
@@ -245,7 +253,7 @@ describe('mapSentryEvent: report fields', () => {
 })
 
 describe('mapSentryEvent: hostile input', () => {
-  it('never throws, whatever the value', () => {
+  it('never throws, whatever JSON-like value it is given', () => {
     fc.assert(
       fc.property(fc.anything({ maxDepth: 6, withNullPrototype: true, withBigInt: false }), (value) => {
         const m = mapSentryEvent(value)

@@ -49,26 +49,38 @@ const clean = (v: unknown, max: number) => {
   return s === undefined ? null : oneLine(s, max) || null
 }
 
-/** `%s`-style, `{}` and `{name}` placeholders filled from `params`, as Sentry formats a `logentry` without `formatted`. */
+const MESSAGE_MAX = 10_000
+
+/**
+ * `%s`-style, `{}` and `{name}` placeholders filled from `params`, as Sentry formats a `logentry`
+ * without `formatted`; each value is cut to 1,000 characters and the result to `MESSAGE_MAX`.
+ */
 function formatLogentry(message: string, params: unknown): string {
   if (!Array.isArray(params) && !isObject(params)) return message
   const list = Array.isArray(params) ? params : []
   const named = isObject(params) ? params : {}
   let i = 0
-  const show = (v: unknown) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v))
-  return message.replace(/%[sdifr]|\{(\w*)\}/g, (m, key: string | undefined) => {
-    if (key === undefined || key === '') return show(list[i++]) ?? m
+  let added = 0
+  const show = (v: unknown) => {
+    if (v === undefined || added > MESSAGE_MAX) return undefined
+    const s = (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 1000)
+    added += s.length
+    return s
+  }
+  const filled = message.replace(/%[sdifr]|\{(\w*)\}/g, (m, key: string | undefined) => {
+    if (!key) return show(list[i++]) ?? m
     return show(/^\d+$/.test(key) ? list[Number(key)] : Object.hasOwn(named, key) ? named[key] : undefined) ?? m
   })
+  return filled.slice(0, MESSAGE_MAX)
 }
 
 /** The event's message: `logentry.formatted`, `message` (text or object), else `logentry.message` with its params. */
 function messageOf(event: Record<string, unknown>): string | null {
   const entries = [obj(event.logentry), obj(event.message)]
-  const plain = text(event.message, 10_000)
-  for (const found of [...entries.map((e) => text(e?.formatted, 10_000)), plain]) if (found?.trim()) return found.trim()
+  const plain = text(event.message, MESSAGE_MAX)
+  for (const found of [...entries.map((e) => text(e?.formatted, MESSAGE_MAX)), plain]) if (found?.trim()) return found.trim()
   for (const entry of entries) {
-    const template = text(entry?.message, 10_000)
+    const template = text(entry?.message, MESSAGE_MAX)
     if (template?.trim()) return formatLogentry(template, entry?.params).trim()
   }
   return null
@@ -129,8 +141,8 @@ function isAutomatic(event: Record<string, unknown>, level: string | null): bool
 
 /**
  * Maps a Sentry event (an `event` item or a `/store/` body) to report fields, following CONTRACT.md
- * § "Sentry SDKs", "Mapping". Reads any input without throwing: values of the wrong type are skipped,
- * long lists are cut (frames, exceptions, breadcrumbs), long texts clipped.
+ * § "Sentry SDKs", "Mapping". Reads any parsed JSON value without throwing: values of the wrong type
+ * are skipped, long lists are cut (frames, exceptions, breadcrumbs), long texts clipped.
  */
 export function mapSentryEvent(input: unknown): SentryEventMapping {
   const event = obj(input) ?? {}
