@@ -112,7 +112,7 @@ describe('system info', () => {
 
   it('reads an Android kernel from uname and a distribution from os-release keys', () => {
     const osRelease = new TextEncoder().encode('NAME="Debian GNU/Linux"\nID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n')
-    const dump = parseMinidump(buildMinidump({ platform: LINUX, arch: 12, osVersion: [0, 0, 0], csd: 'Linux 6.1.0-18-arm64 #1 SMP Debian 6.1.76-1 (2024-02-01) aarch64', streams: [[0x47670005, osRelease]] }))
+    const dump = parseMinidump(buildMinidump({ platform: ANDROID, arch: 12, osVersion: [0, 0, 0], csd: 'Linux 6.1.0-18-arm64 #1 SMP Debian 6.1.76-1 (2024-02-01) aarch64', streams: [[0x47670005, osRelease]] }))
     expect(dump.system).toMatchObject({
       osVersion: '6.1.0-18-arm64',
       osBuild: '#1 SMP Debian 6.1.76-1 (2024-02-01)',

@@ -16,10 +16,10 @@ export function minidumpTitle(dump: ParsedMinidump): string {
 }
 
 /**
- * The crashing frame for grouping: module base name and, as its address, the offset in that module
- * (what stays the same between runs under address-space randomisation; fingerprint.ts keys native
- * frames on `module+address`). Without a module, the absolute address. The function is unknown:
- * nothing is symbolicated.
+ * The crashing frame for grouping: module base name and, as its address, the offset in that module,
+ * which stays the same between runs under address-space randomisation (grouping keys a frame
+ * without a function on `module+address`). Without a module, the absolute address. The function is
+ * unknown: nothing is symbolicated.
  */
 export function minidumpTopFrame(dump: ParsedMinidump): StackFrame | null {
   const site = dump.crashSite

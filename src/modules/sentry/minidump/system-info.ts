@@ -11,7 +11,8 @@ export interface SystemRaw {
   platformId: number
 }
 
-const LINUX = 0x8201
+/** Linux and Android, whose writers store `uname -srvmo` as the CSD string. */
+const UNAME_PLATFORMS = new Set([0x8201, 0x8203])
 
 /** The x86 vendor id (`GenuineIntel`), when the 12 bytes hold printable text. */
 function cpuVendor(v: ByteView, at: number): string | null {
@@ -21,12 +22,13 @@ function cpuVendor(v: ByteView, at: number): string | null {
 }
 
 /**
- * The OS version and build. Breakpad and Crashpad on Linux leave the numbers at 0.0.0 and store
+ * The OS version and build. Breakpad on Linux and Android leaves the numbers at 0.0.0 and stores
  * `uname -srvmo` (`Linux 4.9.60-linuxkit-aufs #1 SMP … x86_64 GNU/Linux`) as the CSD string: the
  * kernel release is its second word and the build what lies between it and the machine name.
+ * (Crashpad fills in the numbers; its CSD string is then the build, whole.)
  */
 function osVersion(platformId: number, numbers: string, csd: string | null): { osVersion: string; osBuild: string | null } {
-  if (platformId !== LINUX || numbers !== '0.0.0' || !csd) return { osVersion: numbers, osBuild: csd }
+  if (!UNAME_PLATFORMS.has(platformId) || numbers !== '0.0.0' || !csd) return { osVersion: numbers, osBuild: csd }
   const words = csd.split(' ')
   const release = words[1]
   if (!release) return { osVersion: numbers, osBuild: csd }
