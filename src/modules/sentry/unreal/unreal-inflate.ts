@@ -2,9 +2,9 @@ import { UnrealCrashError } from './unreal-errors'
 
 /**
  * Inflates Unreal's upload body (CrashReportClient compresses its container with zlib, whatever its
- * request headers say) into one buffer, chunk by chunk, and stops as soon as the output would pass
- * `maxBytes`: a zip bomb costs at most the cap plus one chunk of work and memory. The answer is a view
- * of that buffer, so the container's files can be views of it too.
+ * request headers say) chunk by chunk, and stops as soon as the output would pass `maxBytes`: a zip
+ * bomb costs at most the cap plus one chunk of work and memory. The answer is one buffer, so the
+ * container's files can be views of it.
  */
 export async function inflateCapped(body: Uint8Array, maxBytes: number): Promise<Uint8Array> {
   if (body.length === 0) throw new UnrealCrashError('empty', 'the crash upload is empty')
@@ -16,8 +16,8 @@ export async function inflateCapped(body: Uint8Array, maxBytes: number): Promise
     },
   })
   const reader = input.pipeThrough(new DecompressionStream('deflate')).getReader()
-  // Crash containers deflate a lot (the fixtures 10x and 5x): start near that, double as needed.
-  let out = new Uint8Array(Math.min(maxBytes, Math.max(64 * 1024, body.length * 8)))
+  // Chunks are kept apart and joined once at the end: a refused bomb never holds more than the cap.
+  const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
     let chunk: Awaited<ReturnType<typeof reader.read>>
@@ -28,18 +28,18 @@ export async function inflateCapped(body: Uint8Array, maxBytes: number): Promise
       throw new UnrealCrashError('bad_compression', `the crash upload is not a complete zlib stream (${why})`)
     }
     if (chunk.done) break
-    const next = size + chunk.value.length
-    if (next > maxBytes) {
+    size += chunk.value.length
+    if (size > maxBytes) {
       await reader.cancel().catch(() => undefined)
-      throw new UnrealCrashError('too_large', `the crash upload inflates past ${maxBytes} bytes`, next)
+      throw new UnrealCrashError('too_large', `the crash upload inflates past ${maxBytes} bytes`, size)
     }
-    if (next > out.length) {
-      const grown = new Uint8Array(Math.min(maxBytes, Math.max(out.length * 2, next)))
-      grown.set(out.subarray(0, size))
-      out = grown
-    }
-    out.set(chunk.value, size)
-    size = next
+    chunks.push(chunk.value)
   }
-  return out.subarray(0, size)
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.length
+  }
+  return out
 }
