@@ -21,6 +21,7 @@ export function createApp(deps: AppDeps, web: { dashboard?: DashboardSource } = 
     for (const m of modules) if (m.routes) api.use(m.routes(deps))
     app.use(api)
   }
+  for (const m of modules) if (m.rootRoutes) app.use(m.rootRoutes(deps))
   app.use(publicPagesRoutes(deps))
   app.use(dashboardRoutes(web.dashboard, socialSignInSources({ google: Boolean(deps.config.googleClientId), apple: Boolean(deps.config.appleClientId) })))
   return app

@@ -1,7 +1,7 @@
 import { badRequest } from '../http/errors'
 
 /** Kinds of upload, each with the content it may hold. */
-export type UploadKind = 'attachment' | 'image' | 'replay'
+export type UploadKind = 'attachment' | 'image' | 'replay' | 'crash'
 
 const signatures: [string, (b: Uint8Array) => boolean][] = [
   ['image/png', (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47],
@@ -12,6 +12,8 @@ const signatures: [string, (b: Uint8Array) => boolean][] = [
   ['video/webm', (b) => b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3],
   ['video/mp4', (b) => ascii(b, 4, 8) === 'ftyp'],
   ['video/quicktime', (b) => ascii(b, 4, 8) === 'moov'],
+  // Minidumps from crash reporters (Breakpad, Crashpad, Unreal): kept for download, never shown inline.
+  ['application/x-minidump', (b) => ascii(b, 0, 4) === 'MDMP'],
 ]
 
 function ascii(b: Uint8Array, from: number, to: number): string {
@@ -53,12 +55,15 @@ const allowedFor: Record<UploadKind, (mime: string) => boolean> = {
   attachment: (m) => m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json',
   image: (m) => m.startsWith('image/'),
   replay: (m) => m === 'video/webm' || m === 'video/mp4' || m === 'image/gif',
+  // What crash reporters send beside the crash: the dump, logs, view hierarchies, screenshots.
+  crash: (m) => m === 'application/x-minidump' || m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json',
 }
 
 const kindWords: Record<UploadKind, string> = {
   attachment: 'text, image, video or JSON',
   image: 'an image',
   replay: 'WebM, MP4 or GIF',
+  crash: 'a minidump, text, image, video or JSON',
 }
 
 /**

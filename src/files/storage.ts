@@ -45,6 +45,7 @@ const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
 const extensions: Record<string, string> = {
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/bmp': 'bmp',
   'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'application/json': 'json', 'text/plain': 'txt',
+  'application/x-minidump': 'dmp',
 }
 
 /** The path of a Bun.file in `tmp`, or null. */

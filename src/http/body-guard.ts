@@ -3,6 +3,7 @@ import { payloadTooLarge, unauthorized } from './errors'
 import { SMALL_BODY } from './json-stream/json-body'
 import { nestsDeeperThan, parseJsonCapped, tooDeep } from './json-stream/json-depth'
 import { apiPathOf, pathOf } from './pipeline'
+import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
 /**
  * Routes under /api that take a body without a session: sign-in and its kin, public pages, inbound
@@ -88,8 +89,10 @@ const emptyBody = (request: Request) => define(request, 'json', async () => unde
  * JSON bodies of known length are parsed here; others continue as a guarded request for Elysia's
  * and the routes' own parsers (the SDK's streaming parser, multipart).
  */
-export async function guardBody({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> {
+export async function guardBody({ request, contentType, route }: { request: Request; contentType: string; route?: string }): Promise<unknown> {
   const apiPath = apiPathOf(pathOf(request.url))
+  // The Sentry routes read their bodies themselves: compressed, any Content-Type, keys inside them.
+  if (isSentryPath(apiPath) || route?.startsWith(SENTRY_ROUTE_PREFIX)) return undefined
   if (apiPath !== null && needsSession(apiPath) && !hasCredentials(request.headers)) throw unauthorized('missing or invalid session token')
   if (!request.body) {
     emptyBody(request)

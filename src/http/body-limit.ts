@@ -1,3 +1,5 @@
+import { SENTRY_PATH } from './sentry-paths'
+
 const MB = 1024 * 1024
 
 /** Largest body the server accepts at all (replays: 50 MB plus multipart framing). */
@@ -20,6 +22,8 @@ export const MAX_URL_LENGTH = 8 * 1024
 const limits: [RegExp, number][] = [
   [/^\/session-replays$/, MAX_REQUEST_BODY],
   [/^\/bugs\/submit$/, 20 * MB],
+  // Sentry's envelope, store, minidump and Unreal routes: 20 MB on the wire (their decoder caps what they inflate to).
+  [SENTRY_PATH, 20 * MB],
   [/^\/projects\/[^/]+\/import$/, 20 * MB],
   // Base64 of a 10 MB file is 13.4 MB; multipart uploads of 10 MB carry some framing.
   [/^\/bugs\/[^/]+\/attachments$/, 14 * MB],

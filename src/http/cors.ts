@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { apiPathOf, pathOf } from './pipeline'
+import { SENTRY_PATH } from './sentry-paths'
 
 /**
  * CORS (CONTRACT.md, "Web"): a game page or web build on any origin may call the SDK routes and the
@@ -14,8 +15,10 @@ const ALLOW_HEADERS = 'Content-Type, X-API-Key'
 const EXPOSE_HEADERS = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
 const MAX_AGE_S = '86400'
 
-/** Paths (under /api or /api/v1) open to any origin, with the methods they take. */
-const OPEN: { path: RegExp; methods: string }[] = [
+/** Paths (under /api or /api/v1) open to any origin, with the methods they take (and the headers a request may carry, when not the default). */
+const OPEN: { path: RegExp; methods: string; headers?: string }[] = [
+  // Sentry SDKs in browser games (CONTRACT.md "Sentry SDKs").
+  { path: SENTRY_PATH, methods: 'POST', headers: 'Content-Type, X-Sentry-Auth, Authorization, Content-Encoding' },
   // SDK routes (spec 4.8).
   { path: /^\/bugs\/(?:submit|[^/]+\/attachments)$/, methods: 'POST' },
   { path: /^\/bugs\/settings$/, methods: 'GET' },
@@ -30,25 +33,27 @@ const OPEN: { path: RegExp; methods: string }[] = [
   { path: /^\/maintenance\/active$/, methods: 'GET' },
 ]
 
-/** The methods a path is open to from any origin, or null for a team route (no CORS). */
-export function openMethodsOf(pathname: string): string | null {
+/** The methods a path is open to from any origin and the request headers it allows, or null for a team route (no CORS). */
+export function openMethodsOf(pathname: string): { methods: string; headers: string } | null {
   const apiPath = apiPathOf(pathname)
   if (apiPath === null) return null
-  return OPEN.find((o) => o.path.test(apiPath))?.methods ?? null
+  const open = OPEN.find((o) => o.path.test(apiPath))
+  return open ? { methods: open.methods, headers: open.headers ?? ALLOW_HEADERS } : null
 }
 
 /** Registered before the pipeline, so rate-limit and error answers carry the header too. */
 export function cors() {
   return new Elysia().onRequest(({ request, set }) => {
-    const methods = openMethodsOf(pathOf(request.url))
-    if (!methods) return
+    const open = openMethodsOf(pathOf(request.url))
+    if (!open) return
+    const { methods } = open
     if (request.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
         headers: {
           'access-control-allow-origin': '*',
           'access-control-allow-methods': `${methods}, OPTIONS`,
-          'access-control-allow-headers': ALLOW_HEADERS,
+          'access-control-allow-headers': open.headers,
           'access-control-max-age': MAX_AGE_S,
         },
       })

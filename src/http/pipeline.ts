@@ -6,6 +6,7 @@ import { clientIp } from './client-ip'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
 import { budgetRules } from './rate-limit'
+import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
 const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
 
@@ -52,6 +53,57 @@ export function httpPipeline(deps: AppDeps) {
   const idPrefix = crypto.randomUUID().slice(0, 8)
   let counter = 0
   const requestIdOf = (request: Request) => request.headers.get('x-request-id')?.slice(0, 64) || `${idPrefix}-${(++counter).toString(36)}`
+
+  /** Every error as `{ok: false, error}` with its status and headers set. */
+  type ErrorContext = { code: unknown; error: unknown; set: { status?: unknown; headers: Record<string, unknown> }; request: Request }
+  function errorAnswer({ code, error, set, request }: ErrorContext): { ok: false; error: string } & Record<string, unknown> {
+    if (isDiskFull(error)) {
+      diskWatch.failed(error)
+      set.status = 507
+      return { ok: false, error: DISK_FULL }
+    }
+    // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.
+    const appError = error instanceof AppError ? error : code === 'PARSE' && (error as { cause?: unknown }).cause instanceof AppError ? ((error as { cause: AppError }).cause) : null
+    if (appError) {
+      set.status = appError.status
+      Object.assign(set.headers, appError.headers)
+      return { ok: false, error: appError.messageFor(config), ...appError.details }
+    }
+    switch (code) {
+      case 'VALIDATION': {
+        set.status = 400
+        const issues = (error as { all?: unknown }).all
+        return { ok: false, error: Array.isArray(issues) ? describeIssues(issues as never) : 'invalid request' }
+      }
+      case 'PARSE':
+        set.status = 400
+        return { ok: false, error: 'malformed request body (expected valid JSON)' }
+      case 'NOT_FOUND':
+        set.status = 404
+        return { ok: false, error: 'not found' }
+      case 'INVALID_COOKIE_SIGNATURE':
+      case 'INVALID_FILE_TYPE':
+        set.status = 400
+        return { ok: false, error: 'invalid request' }
+    }
+    const status = (error as { status?: unknown }).status
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      set.status = status
+      return { ok: false, error: status === 413 ? 'request body too large' : 'invalid request' }
+    }
+    set.status = 500
+    // The id is given to the client and logged with the stack, so a report can be matched to its cause.
+    const requestId = (set.headers['x-request-id'] as string | undefined) ?? requestIdOf(request)
+    logger.error('unhandled error', {
+      request_id: requestId,
+      method: request.method,
+      path: pathOf(request.url),
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    })
+    return { ok: false, error: `internal server error (request id ${requestId})` }
+  }
+
   return new Elysia({ name: 'http-pipeline', seed: deps.instanceId })
     .onRequest(({ request, set, server }) => {
       set.headers['x-request-id'] = requestIdOf(request)
@@ -69,7 +121,9 @@ export function httpPipeline(deps: AppDeps) {
         set.headers['x-ratelimit-remaining'] = String(decision.remaining)
         set.headers['x-ratelimit-reset'] = String(decision.reset)
         if (!decision.allowed) {
-          throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter) })
+          // Sentry SDKs back off for the seconds X-Sentry-Rate-Limits names, for every kind of item.
+          const sentry: Record<string, string> = isSentryPath(apiPath) ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
+          throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentry })
         }
       }
       const length = Number(request.headers.get('content-length') ?? 0)
@@ -78,52 +132,12 @@ export function httpPipeline(deps: AppDeps) {
     })
     .onParse({ as: 'global' }, guardBody)
     .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
-    .onError({ as: 'global' }, ({ code, error, set, request }) => {
-      if (isDiskFull(error)) {
-        diskWatch.failed(error)
-        set.status = 507
-        return { ok: false, error: DISK_FULL }
-      }
-      // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.
-      const appError = error instanceof AppError ? error : code === 'PARSE' && error.cause instanceof AppError ? error.cause : null
-      if (appError) {
-        set.status = appError.status
-        Object.assign(set.headers, appError.headers)
-        return { ok: false, error: appError.messageFor(config), ...appError.details }
-      }
-      switch (code) {
-        case 'VALIDATION': {
-          set.status = 400
-          const issues = (error as { all?: unknown }).all
-          return { ok: false, error: Array.isArray(issues) ? describeIssues(issues as never) : 'invalid request' }
-        }
-        case 'PARSE':
-          set.status = 400
-          return { ok: false, error: 'malformed request body (expected valid JSON)' }
-        case 'NOT_FOUND':
-          set.status = 404
-          return { ok: false, error: 'not found' }
-        case 'INVALID_COOKIE_SIGNATURE':
-        case 'INVALID_FILE_TYPE':
-          set.status = 400
-          return { ok: false, error: 'invalid request' }
-      }
-      const status = (error as { status?: unknown }).status
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        set.status = status
-        return { ok: false, error: status === 413 ? 'request body too large' : 'invalid request' }
-      }
-      set.status = 500
-      // The id is given to the client and logged with the stack, so a report can be matched to its cause.
-      const requestId = (set.headers['x-request-id'] as string | undefined) ?? requestIdOf(request)
-      logger.error('unhandled error', {
-        request_id: requestId,
-        method: request.method,
-        path: pathOf(request.url),
-        error: error instanceof Error ? error.message : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      })
-      return { ok: false, error: `internal server error (request id ${requestId})` }
+    .onError({ as: 'global' }, (ctx) => {
+      const answer = errorAnswer(ctx)
+      // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on
+      // their routes, matched (a DSN id that is no number) or not (yet).
+      const route = (ctx as { route?: string }).route ?? ''
+      return route.startsWith(SENTRY_ROUTE_PREFIX) || isSentryPath(apiPathOf(pathOf(ctx.request.url))) ? { detail: answer.error } : answer
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       if (!logger.debugEnabled) return

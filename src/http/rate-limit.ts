@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock'
+import { isSentryPath } from './sentry-paths'
 
 export interface Budget {
   name: string
@@ -33,7 +34,8 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
   return (method, apiPath) => {
     if (TELEMETRY.test(apiPath)) return telemetry
     if (AUTH.test(apiPath)) return auth
-    if (PUBLIC.test(apiPath)) return pub
+    // The Sentry protocol routes are SDK routes too: the SDK budget.
+    if (PUBLIC.test(apiPath) || isSentryPath(apiPath)) return pub
     // The team's changelog writes share the path of the public read; only the read is public.
     if (method === 'GET' && CHANGELOG.test(apiPath)) return pub
     return global

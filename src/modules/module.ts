@@ -6,6 +6,8 @@ import type { DomainJobs } from '../jobs/jobs.types'
 export interface DomainModule {
   name: string
   routes?: (deps: AppDeps) => Elysia<any, any, any, any, any, any, any>
+  /** Routes of an outside protocol, mounted at the root exactly as its clients call them (no `/api/v1` form). */
+  rootRoutes?: (deps: AppDeps) => Elysia<any, any, any, any, any, any, any>
   jobs?: (deps: AppDeps) => DomainJobs
   /** Subscribes to domain events; called once per app. */
   subscribe?: (deps: AppDeps) => void

@@ -19,6 +19,7 @@ import { reportsModule } from './reports/reports.module'
 import { retentionModule } from './retention/retention.module'
 import { sdkModule } from './sdk/sdk.module'
 import { steamModule } from './steam/steam.module'
+import { sentryModule } from './sentry/sentry.module'
 import { settingsModule } from './settings/settings.module'
 import { teamModule } from './team/team.module'
 import { webhooksModule } from './webhooks/webhooks.module'
@@ -38,6 +39,7 @@ export const modules: DomainModule[] = [
   attachmentsModule,
   sdkModule,
   ingestModule,
+  sentryModule,
   publicModule,
   settingsModule,
   changelogModule,

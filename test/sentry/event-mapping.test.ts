@@ -3,7 +3,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { extractErrorType } from '../../src/modules/reports/error-type'
-import { sectionLines, topFrame } from '../../src/modules/analytics/crash.normalize'
+import { sectionLines } from '../../src/modules/analytics/crash.normalize'
+import { topFrame } from '../../src/modules/ingest/fingerprint'
+import { framesOfText, stackTraceSection } from '../../src/modules/ingest/stack-text'
 import { mapSentryEvent } from '../../src/modules/sentry/protocol/event-mapping'
 
 const frame = (fn: string, file: string, line: number, inApp = true) => ({ function: fn, filename: file, lineno: line, in_app: inApp })
@@ -120,7 +122,7 @@ describe('mapSentryEvent: description', () => {
     const m = mapSentryEvent({ ...chained, breadcrumbs })
     expect(extractErrorType(m.title, m.description)).toBe('TypeError')
     expect(extractErrorType(mapSentryEvent({ exception: { values: [{ type: 'KeyError', value: "'diamond'" }] } }).title)).toBe('KeyError')
-    expect(topFrame(m.description)).toBe('at openInventory (inventory.js) [in app]')
+    expect(topFrame(framesOfText(stackTraceSection(m.description)!))).toMatchObject({ function: 'openInventory', file: 'inventory.js', inApp: true })
     expect(sectionLines(m.description, 'Recent Logs')).toHaveLength(4)
   })
 

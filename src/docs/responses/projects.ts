@@ -27,6 +27,8 @@ export const ProjectCreatedResponse = z.object({ id: uuid, slug: z.string(), api
 
 export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).extend({
   api_key: z.string(),
+  dsn_id: z.number().int().positive().nullable().describe("The number in the project's Sentry DSN, unique on the server"),
+  dsn: z.string().nullable().describe('The DSN Sentry SDKs send to: `{scheme}://{api_key}@{host}/{dsn_id}` from GLITCHBOX_PUBLIC_URL (README "Sentry SDKs")'),
   created_by: z.string().nullable(),
   updated_at: isoDate,
   settings: z.object({ is_public: z.boolean(), bug_grouping: z.boolean() }),

@@ -98,6 +98,8 @@ export const ReportDetailResponse = z.object({
   bug: Report.extend({
     perf_snapshot_count: z.number().int().describe('Performance snapshots the game sent with this report'),
     replay_count: z.number().int().describe('Session replays of this report'),
+    feedback_for: z.object({ report_number: z.number().int(), title: z.string() }).nullable().describe('For player feedback sent with a Sentry SDK: the report of the event it is about'),
+    feedback: z.array(z.object({ report_number: z.number().int(), title: z.string() })).describe('Player feedback reports about this one (Sentry SDK feedback naming its event)'),
     blocked_by: z.array(LinkedReport).describe('Unresolved reports blocking this one'),
   }),
   comments: z.array(ReportComment),

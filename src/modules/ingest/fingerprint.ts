@@ -35,8 +35,12 @@ export interface Grouping {
 const LABEL_MAX = 300
 const PART_MAX = 200
 
-/** A function name with what varies between builds of the same code removed. */
+/** Names runtimes give code that has none: the frame is then known by its file (or module) alone. */
+const NO_NAME = new Set(['?', '??', '???', '<anonymous>', 'anonymous', '<unknown>', 'unknown', 'UnknownFunction', '<module>'])
+
+/** A function name with what varies between builds of the same code removed; '' for a name that names nothing. */
 export function normalizeFunction(name: string): string {
+  if (NO_NAME.has(name.trim())) return ''
   return name
     .replace(/\s*\[0x[0-9a-f]+\]/gi, '')
     .replace(/\s*\+\s*(?:0x[0-9a-f]+|\d+)\s*$/i, '')
@@ -96,7 +100,7 @@ function defaultGrouping(input: GroupingInput): { parts: string[]; label: string
   const top = input.frames.length ? topFrame(input.frames) : undefined
   if (top) {
     const [key, label] = frameKey(top)
-    return { parts: ['stack', input.errorType, key], label: `${input.errorType || 'Crash'} at ${label}` }
+    return { parts: ['stack', input.errorType, key], label: input.errorType ? `${input.errorType} at ${label}` : label }
   }
   if (input.kind === 'auto') {
     const title = normalizeTitle(input.title)

@@ -73,9 +73,9 @@ export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestRes
 }
 
 function prepare(s: Submission, files: StoredFile[]): Prepared {
-  const thrown = s.exceptions?.at(-1)
-  // The frames of the exception thrown last, else of the nearest one in its chain that has some.
-  const withFrames = s.exceptions ? [...s.exceptions].reverse().find((e) => e.frames.length > 0) : undefined
+  const thrown = s.exceptions?.[0]
+  // The frames of the exception thrown, else of the nearest one in its chain (its causes) that has some.
+  const withFrames = s.exceptions?.find((e) => e.frames.length > 0)
   const errorType = thrown?.type || extractErrorType(s.title, s.description)
   const stack = withFrames ? null : stackTraceSection(s.description)
   const frames = withFrames?.frames ?? (stack ? framesOfText(stack) : [])

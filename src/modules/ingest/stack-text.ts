@@ -92,13 +92,18 @@ const NOT_A_FRAME =
 /** `SCRIPT ERROR: …`, `FATAL EXCEPTION: main`: upper-case headings (Godot's `at:` frames are lower-case). */
 const HEADING = /^[A-Z_ ]+:\s/
 
+/** The marker Glitchbox writes after the game's own frames when it prints a structured stack (Sentry events). */
+const IN_APP_MARK = /\s+\[in app\]$/
+
 /** One line as a frame, or null when it is not one; `python` reads only Python's frame lines (its source lines look like calls). */
 export function parseFrameLine(raw: string, python = false): StackFrame | null {
-  const line = raw.trim()
+  let line = raw.trim()
   if (!line || line.length > 2000 || NOT_A_FRAME.test(line) || HEADING.test(line)) return null
+  const marked = IN_APP_MARK.test(line)
+  if (marked) line = line.replace(IN_APP_MARK, '')
   for (const parse of python ? parsers.slice(0, 1) : parsers) {
     const f = parse(line)
-    if (f) return f
+    if (f) return marked ? { ...f, inApp: true } : f
   }
   return null
 }

@@ -14,7 +14,10 @@ export interface StackFrame {
   file?: string
   line?: number
   column?: number
-  /** Instruction address as hex text (`0x7ff6a1b2c3d4`). */
+  /**
+   * Instruction address as hex text (`0x7ff6a1b2c3d4`); for a native frame without symbols whose
+   * `module` is known, the offset in that module (`0x1a2b3c`), which stays the same between runs.
+   */
   address?: string
   /** True for the game's own code, false for engine and system code, undefined when unknown. */
   inApp?: boolean

@@ -30,9 +30,10 @@ export interface Submission {
   /** Free JSON kept with the occurrence (at most 16 KB, checked by the adapter). */
   metadata?: unknown
   /**
-   * The exception chain when the client sends it structured (Sentry, minidumps, Unreal), the one
-   * thrown last: it names the error type and its frames group the submission. Without it the error
-   * type and the frames are read from the title and the description's `--- Stack Trace ---`.
+   * The exception chain when the client sends it structured (Sentry, minidumps, Unreal): the
+   * exception thrown first, then its causes. It names the error type and its frames (else its
+   * causes' frames) group the submission. Without it the error type and the frames are read from
+   * the title and the description's `--- Stack Trace ---`.
    */
   exceptions?: ExceptionInfo[]
   /** The client's own grouping (`{{ default }}` stands for Glitchbox's). */

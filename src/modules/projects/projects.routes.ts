@@ -24,7 +24,7 @@ export const projectsRoutes = (deps: AppDeps) =>
       },
       { auth: true, body: createProjectBody, detail: { tags, summary: 'Create a project' } },
     )
-    .get('/projects/:slug', ({ project, membership }) => projectDetail(deps.db, project, membership), {
+    .get('/projects/:slug', ({ project, membership }) => projectDetail(deps.db, project, membership, deps.config.publicUrl), {
       project: true,
       detail: { tags, summary: 'Project with settings, SDK settings, API key, stats and your role' },
     })

@@ -1,3 +1,4 @@
+import { dsnOf } from '../sentry/dsn'
 import { count, eq, inArray, like, or } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
@@ -127,12 +128,14 @@ export function listProjects(db: DbOrTx, userId: string) {
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
 
-/** The project with settings, SDK settings, API key, stats and the caller's role. */
-export function projectDetail(db: DbOrTx, project: Project, membership: Membership) {
+/** The project with settings, SDK settings, API key and Sentry DSN, stats and the caller's role. */
+export function projectDetail(db: DbOrTx, project: Project, membership: Membership, publicUrl: string) {
   const c = bugCountsOf(db, [project.id]).get(project.id)!
   return {
     ...summary(project),
     api_key: project.apiKey,
+    dsn_id: project.dsnId,
+    dsn: dsnOf(publicUrl, project.apiKey, project.dsnId),
     created_by: project.createdBy,
     updated_at: project.updatedAt.toISOString(),
     settings: { is_public: project.isPublic, bug_grouping: project.bugGrouping },

@@ -23,6 +23,11 @@ export const projects = sqliteTable(
     captureEditorErrors: bool('capture_editor_errors').notNull().default(false),
     captureWarnings: bool('capture_warnings').notNull().default(false),
     bugGrouping: bool('bug_grouping').notNull().default(true),
+    /**
+     * The number in the project's Sentry DSN (`https://KEY@host/DSN_ID`): positive, unique on the
+     * server and never given twice (assigned on insert by project-dsn.ts, whoever inserts).
+     */
+    dsnId: integer('dsn_id'),
     /** Last allocated report number; bumped in the inserting transaction so numbers never repeat or skip. */
     lastReportNumber: integer('last_report_number').notNull().default(0),
     /** Live (not deleted) report count, kept in step with inserts and deletes to avoid COUNT(*) per request. */
@@ -35,6 +40,7 @@ export const projects = sqliteTable(
   (t) => [
     uniqueIndex('projects_slug_unique').on(t.slug),
     uniqueIndex('projects_api_key_unique').on(t.apiKey),
+    uniqueIndex('projects_dsn_id_unique').on(t.dsnId),
     index('projects_account_idx').on(t.accountId),
   ],
 )

@@ -47,6 +47,17 @@ function prepare(db: Db) {
       .where(eq(activity.reportId, ph('reportId')))
       .orderBy(asc(activity.seq))
       .prepare(),
+    liveReport: db
+      .select({ report_number: reports.reportNumber, title: reports.title })
+      .from(reports)
+      .where(and(eq(reports.id, ph('id')), isNull(reports.deletedAt)))
+      .prepare(),
+    feedbackOn: db
+      .select({ report_number: reports.reportNumber, title: reports.title })
+      .from(reports)
+      .where(and(eq(reports.feedbackFor, ph('id')), isNull(reports.deletedAt)))
+      .orderBy(asc(reports.seq))
+      .prepare(),
     perfCount: db.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, ph('reportId'))).prepare(),
     replayCount: db.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, ph('reportId'))).prepare(),
   }
@@ -116,6 +127,9 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projec
       // What the game sent with it; their own reads come with the analytics routes.
       perf_snapshot_count: st.perfCount.get({ reportId: report.id })?.n ?? 0,
       replay_count: st.replayCount.get({ reportId: report.id })?.n ?? 0,
+      // Player feedback sent with a Sentry SDK and the report of the event it is about, each way.
+      feedback_for: report.feedbackFor ? (st.liveReport.get({ id: report.feedbackFor }) ?? null) : null,
+      feedback: st.feedbackOn.all({ id: report.id }),
     },
     dependencies: links,
     custom_fields: valuesOf(deps.db, projectId, report.id),

@@ -64,6 +64,8 @@ export const reports = sqliteTable(
     groupingLabel: text('grouping_label').notNull().default(''),
     /** The report this one was merged into (it is then deleted); its number answers with a redirect. */
     mergedInto: text('merged_into'),
+    /** For a player's feedback sent with a Sentry SDK: the report of the event it is about. */
+    feedbackFor: text('feedback_for'),
     sentimentScore: real('sentiment_score'),
     sentimentLevel: text('sentiment_level', { enum: SENTIMENTS }),
     /** The title's significant words as a JSON array: the possible-duplicates index (open-title-terms.ts) is built from it. */
@@ -101,6 +103,7 @@ export const reports = sqliteTable(
     index('reports_live_last_seen_idx').on(t.projectId, t.lastSeen, t.seq).where(live),
     index('reports_live_occurrences_idx').on(t.projectId, t.occurrenceCount, t.seq).where(live),
     index('reports_live_players_idx').on(t.projectId, t.playerCount, t.seq).where(live),
+    index('reports_feedback_for_idx').on(t.feedbackFor).where(sql`feedback_for IS NOT NULL`),
     // sort=due and overdue=true read the project's dated reports in due order; the overdue-notice job
     // reads the last days' due dates across projects.
     index('reports_live_due_idx').on(t.projectId, t.dueDate, t.seq).where(sql`deleted_at IS NULL AND due_date IS NOT NULL`),

@@ -21,6 +21,8 @@ export const playSessions = sqliteTable(
     endedAt: timestamp('ended_at'),
     crashed: bool('crashed').notNull().default(false),
     durationSec: integer('duration_sec'),
+    /** The deployment the session ran in, as Sentry SDKs tell it (`production`, `staging`); '' when not told. */
+    environment: text('environment').notNull().default(''),
   },
   (t) => [
     uniqueIndex('play_sessions_project_token_unique').on(t.projectId, t.token),

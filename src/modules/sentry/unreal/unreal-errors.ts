@@ -13,8 +13,6 @@ export class UnrealCrashError extends Error {
   constructor(
     readonly reason: UnrealCrashReason,
     message: string,
-    /** For `too_large`: how many bytes had been inflated when decoding stopped (at most the cap plus one chunk). */
-    readonly decodedBytes?: number,
   ) {
     super(message)
     this.status = reason === 'too_large' ? 413 : 400

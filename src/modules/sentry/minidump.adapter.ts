@@ -1,0 +1,98 @@
+import type { StoredFile } from '../../files/storage'
+import type { Project } from '../../http/auth.plugin'
+import { AppError } from '../../http/errors'
+import type { Submission } from '../ingest/submission'
+import { crashLocation, minidumpTitle, minidumpTopFrame } from './minidump/minidump-title'
+import { parseMinidump } from './minidump/minidump-parser'
+import type { ParsedMinidump } from './minidump/minidump.types'
+import { MinidumpError } from './minidump/minidump.errors'
+import { trimToJsonBytes } from './protocol/metadata-trim'
+
+/** Most bytes of metadata a submission keeps (the SDK submit's 16 KB). */
+const MAX_METADATA_BYTES = 16 * 1024
+/** Modules listed in the metadata at most; the dump itself keeps them all. */
+const MAX_LISTED_MODULES = 150
+
+/** Reads a minidump; an unreadable one is a 400 naming why. */
+export function readMinidump(bytes: Uint8Array): ParsedMinidump {
+  try {
+    return parseMinidump(bytes)
+  } catch (err) {
+    if (err instanceof MinidumpError) throw new AppError(400, `the minidump cannot be read: ${err.message}`)
+    throw err
+  }
+}
+
+/** `Windows 10.0.19045 Service Pack 1`, `Linux 5.15.0 (Ubuntu 22.04.3 LTS)`. */
+function osOf(dump: ParsedMinidump): string {
+  const s = dump.system
+  if (!s) return ''
+  const distro = s.distribution?.description ?? null
+  return [s.os, s.osVersion, s.osBuild && !distro ? s.osBuild : null, distro && `(${distro})`].filter(Boolean).join(' ').slice(0, 500)
+}
+
+/** `amd64, 8 CPUs, Intel(R) Core(TM) i7-9700K`. */
+function cpuOf(dump: ParsedMinidump): string {
+  const s = dump.system
+  if (!s) return ''
+  return [s.arch, s.cpuCount ? `${s.cpuCount} CPUs` : null, s.cpuModel ?? s.cpuInfo].filter(Boolean).join(', ').slice(0, 500)
+}
+
+/** What the dump says, as metadata: system, exception, crash site and the modules (as many as fit in 16 KB). */
+function minidumpMetadata(dump: ParsedMinidump): Record<string, unknown> {
+  const modules = dump.modules.slice(0, MAX_LISTED_MODULES).map((m) => ({ name: m.name, version: m.version, base: m.baseAddress, size: m.size, debug_id: m.debugId, debug_file: m.debugFile }))
+  const meta = {
+    os: osOf(dump),
+    cpu: cpuOf(dump),
+    exception: dump.exception && { name: dump.exception.name, reason: dump.exception.reason, address: dump.exception.address, thread_id: dump.exception.threadId },
+    crash_site: crashLocation(dump),
+    symbolicated: false,
+    module_count: dump.modules.length,
+    modules,
+  }
+  // Modules go first when it does not fit: drop from the end of the list, whole entries.
+  let listed = modules.length
+  while (listed > 0 && Buffer.byteLength(JSON.stringify({ ...meta, modules: modules.slice(0, listed) })) > MAX_METADATA_BYTES - 2048) listed = Math.floor(listed * 0.8)
+  return { ...meta, modules: modules.slice(0, listed) }
+}
+
+/**
+ * A submission with what a minidump tells: when the event named no exception (a native crash),
+ * the exception from the dump titles it (`EXCEPTION_ACCESS_VIOLATION_READ at game.exe+0x1a2b3c`) and
+ * the crashing module and offset are its top frame, which groups it; the OS and CPU fill the
+ * report's fields when empty; the dump's facts and module list go in its metadata. Nothing is
+ * symbolicated (the report page says so).
+ */
+export function withMinidump(s: Submission, dump: ParsedMinidump): Submission {
+  const top = minidumpTopFrame(dump)
+  const named = Boolean(s.exceptions?.length)
+  const title = minidumpTitle(dump)
+  const metadata = trimToJsonBytes({ ...(isRecord(s.metadata) ? s.metadata : {}), minidump: minidumpMetadata(dump) }, MAX_METADATA_BYTES)
+  return {
+    ...s,
+    kind: 'auto',
+    category: 'crash',
+    title: named ? s.title : title,
+    description: named ? s.description : describeNativeCrash(title, crashLocation(dump), s.description === s.title ? '' : s.description),
+    exceptions: named ? s.exceptions : [{ type: dump.exception?.name ?? 'Minidump', value: dump.exception?.reason ?? '', frames: top ? [{ ...top, inApp: true }] : [] }],
+    osInfo: s.osInfo || osOf(dump),
+    deviceInfo: s.deviceInfo || cpuOf(dump),
+    metadata,
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The dump's title, a note that nothing is symbolicated, the event's own text, then the crashing frame as the stack trace before the event's other sections (its breadcrumbs). */
+function describeNativeCrash(title: string, where: string | null, eventText: string): string {
+  const heading = eventText.search(/^---\s*[A-Za-z][A-Za-z ]*---/m)
+  const message = (heading === -1 ? eventText : eventText.slice(0, heading)).trim()
+  const sections = heading === -1 ? '' : `\n\n${eventText.slice(heading).trim()}`
+  const stack = `--- Stack Trace ---\n  at ${where ?? 'unknown address'} [in app]`
+  return [title, 'Not symbolicated: the frame is the crashing module and the offset in it.', message, stack].filter(Boolean).join('\n\n') + sections
+}
+
+/** A crash from a minidump alone (no Sentry event came with it). */
+export function submissionOfMinidump(project: Project, dump: ParsedMinidump, files: { attachments: StoredFile[] }, client: string): Submission {
+  return withMinidump({ project, kind: 'auto', title: '', description: '', client, attachments: files.attachments }, dump)
+}

@@ -1,0 +1,15 @@
+import type { Db } from '../../db/client'
+import { INVALID_API_KEY } from '../../http/auth.plugin'
+import { unauthorized } from '../../http/errors'
+import { type SdkCaller, sdkCallerOf } from '../../http/sdk-callers'
+
+/**
+ * The project a Sentry request is for: its key (the project's SDK key, CONTRACT.md "Sentry SDKs")
+ * and the DSN id of the path must name the same public project. A wrong key, a wrong or unknown DSN
+ * id, or a project with `is_public` off answers 401 `{"detail": "invalid API key"}`.
+ */
+export function sentryCaller(db: Db, dsnId: string, key: string | null | undefined): SdkCaller {
+  const caller = key ? sdkCallerOf(db, key) : undefined
+  if (!caller || caller.project.dsnId === null || String(caller.project.dsnId) !== dsnId) throw unauthorized(INVALID_API_KEY)
+  return caller
+}

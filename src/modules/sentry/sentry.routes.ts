@@ -1,0 +1,118 @@
+import { Elysia } from 'elysia'
+import * as z from 'zod'
+import type { AppDeps } from '../../app-deps'
+import { readLimited } from '../../http/body-limit'
+import { AppError, badRequest, payloadTooLarge } from '../../http/errors'
+import { ingest } from '../ingest/ingest.service'
+import { ingestEnvelope } from './envelope.service'
+import { clientOf, submissionOfEvent } from './event.adapter'
+import { readMinidump, submissionOfMinidump, withMinidump } from './minidump.adapter'
+import { decodeBody, mapSentryEvent, parseEnvelope, parseJsonObject, SENTRY_BODY_LIMITS, sentryAuthOf } from './protocol'
+import { sentryCaller } from './sentry-caller'
+import { storeCrashFiles } from './sentry-files'
+import { submissionOfUnreal } from './unreal.adapter'
+import { parseUnrealCrash } from './unreal/unreal-crash'
+import { UnrealCrashError } from './unreal/unreal-errors'
+import { readUnrealQuery, unrealAnswer } from './unreal/unreal-http'
+
+const TAGS = ['Sentry SDKs']
+const dsnParams = z.object({ dsnId: z.string().describe("The project's DSN id (the last part of its DSN)") })
+/** The body is read by the handler (compressed, any Content-Type): Elysia leaves the stream alone. */
+const RAW = { parse: () => true as const }
+const rawBody = z.unknown().meta({ type: 'string', format: 'binary', description: 'As Sentry SDKs send it: gzip, deflate, br or plain, any Content-Type' })
+const idAnswer = (id: string) => Response.json({ id })
+/** Sentry's event ids as the minidump route answers them in text: `xxxxxxxx-xxxx-…`. */
+const textAnswer = (id: string) => new Response(unrealAnswer(id).body, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/**
+ * Sentry's ingest routes (CONTRACT.md "Sentry SDKs"), at the paths Sentry's SDKs call: under `/api/`
+ * with the DSN id, no `/api/v1` form. Each one checks the key, reads and decodes the body within its
+ * limits, and hands what it found to the same services as Glitchbox's own clients (ingest, play
+ * sessions). Errors answer `{"detail": …}` (see http/sentry-paths.ts).
+ */
+export function sentryRoutes(deps: AppDeps) {
+  const { db } = deps
+  /** The project of a request: a key in a header or the query is checked before the body is read. */
+  const callerBeforeBody = (dsnId: string, request: Request) => {
+    const auth = sentryAuthOf(request)
+    return auth ? sentryCaller(db, dsnId, auth.key) : null
+  }
+  return new Elysia()
+    .post(
+      '/api/:dsnId/envelope',
+      async ({ params, request }) => {
+        const early = callerBeforeBody(params.dsnId, request)
+        const envelope = parseEnvelope(await decodeBody(request.body, request.headers.get('content-encoding')))
+        const caller = early ?? sentryCaller(db, params.dsnId, sentryAuthOf(request, envelope.header.dsn)?.key)
+        return idAnswer(await ingestEnvelope(deps, caller.project, envelope))
+      },
+      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Sentry envelope: events with attachments, user feedback, sessions (the key in X-Sentry-Auth, ?sentry_key= or the envelope’s dsn)' } },
+    )
+    .post(
+      '/api/:dsnId/store',
+      async ({ params, request }) => {
+        const early = callerBeforeBody(params.dsnId, request)
+        const caller = early ?? sentryCaller(db, params.dsnId, null)
+        const event = parseJsonObject(await decodeBody(request.body, request.headers.get('content-encoding')), 'event')
+        const mapped = mapSentryEvent(event)
+        const header = { eventId: mapped.eventId, dsn: null, sentAt: null, sdk: mapped.sdk, raw: {} }
+        const item = { type: 'event', contentType: 'application/json', filename: null, attachmentType: null, headers: {}, payload: new Uint8Array(), json: event }
+        return idAnswer(await ingestEnvelope(deps, caller.project, { header, items: [item] }))
+      },
+      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Sentry event as one JSON body (older SDKs, sentry-cli send-event)' } },
+    )
+    .post(
+      '/api/:dsnId/minidump',
+      async ({ params, request }) => {
+        const caller = callerBeforeBody(params.dsnId, request) ?? sentryCaller(db, params.dsnId, null)
+        const bytes = await decodeBody(request.body, request.headers.get('content-encoding'))
+        const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData().catch(() => {
+          throw badRequest('expected a multipart body with upload_file_minidump')
+        })
+        const upload = form.get('upload_file_minidump')
+        if (!(upload instanceof Blob)) throw badRequest('upload_file_minidump is required (the minidump file)')
+        const dumpBytes = new Uint8Array(await upload.arrayBuffer())
+        const dump = readMinidump(dumpBytes)
+        const sentry = form.get('sentry')
+        const event = typeof sentry === 'string' && sentry.trim() ? parseJsonObject(new TextEncoder().encode(sentry), 'the sentry event') : null
+        const mapped = event ? mapSentryEvent(event) : null
+        const others: [string, File][] = []
+        form.forEach((v, name) => {
+          if (name !== 'upload_file_minidump' && typeof v !== 'string') others.push([name, v as File])
+        })
+        const files = await storeCrashFiles(deps, [
+          { fileName: (upload as File).name || 'minidump.dmp', bytes: dumpBytes, contentType: 'application/x-minidump' },
+          ...(await Promise.all(others.map(async ([name, f]) => ({ fileName: f.name || name, bytes: new Uint8Array(await f.arrayBuffer()), contentType: f.type })))),
+        ])
+        const submission = mapped
+          ? withMinidump(submissionOfEvent(caller.project, mapped, { attachments: files }), dump)
+          : submissionOfMinidump(caller.project, dump, { attachments: files }, 'minidump upload')
+        const eventId = mapped?.eventId ?? crypto.randomUUID().replace(/-/g, '')
+        await ingest(deps, { ...submission, eventId, client: mapped ? clientOf(mapped.sdk) : 'minidump upload' })
+        return textAnswer(eventId)
+      },
+      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Minidump upload (Breakpad, Crashpad, sentry-native): multipart upload_file_minidump, optional sentry event JSON, other files attached' } },
+    )
+    .post(
+      '/api/:dsnId/unreal/:apiKey',
+      async ({ params, request }) => {
+        const caller = sentryCaller(db, params.dsnId, params.apiKey)
+        const body = await readLimited(request.body, SENTRY_BODY_LIMITS.maxWireBytes)
+        if (!body) throw payloadTooLarge(`request body too large (max ${SENTRY_BODY_LIMITS.maxWireBytes / 1024 / 1024} MB)`)
+        const crash = await parseUnrealCrash(body).catch((err: unknown) => {
+          throw err instanceof UnrealCrashError ? new AppError(err.status, `the Unreal crash report cannot be read: ${err.message}`) : err
+        })
+        const kept = [crash.minidump, crash.appleCrashReport, ...crash.logs].filter((f) => f !== undefined)
+        const files = await storeCrashFiles(deps, kept.map((f) => ({ fileName: f.name, bytes: f.bytes, contentType: f.kind === 'minidump' ? 'application/x-minidump' : 'text/plain' })))
+        const eventId = crypto.randomUUID().replace(/-/g, '')
+        await ingest(deps, { ...submissionOfUnreal(caller.project, crash, readUnrealQuery(new URL(request.url).searchParams), files), eventId })
+        return textAnswer(eventId)
+      },
+      {
+        ...RAW,
+        params: dsnParams.extend({ apiKey: z.string().describe("The project's SDK key") }),
+        body: rawBody,
+        detail: { tags: TAGS, summary: "Unreal Engine CrashReportClient upload (DataRouterUrl): the compressed crash container with its context, minidump and logs" },
+      },
+    )
+}
