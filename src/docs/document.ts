@@ -1,10 +1,13 @@
 import * as z from 'zod'
-import { ErrorEnvelope, type ErrorStatus, type OperationDoc, operationDocs, submitRequestExample } from './responses'
+import { ErrorEnvelope, type ErrorStatus, type OperationDoc, operationDocs, SentryError, submitRequestExample } from './responses'
 
 type Json = Record<string, any>
 
 /** How an operation authenticates; decided by its path, the same rule the auth macros follow. */
-export type Access = 'public' | 'session' | 'apiKey' | 'bodyApiKey' | 'optionalSession'
+export type Access = 'public' | 'session' | 'apiKey' | 'bodyApiKey' | 'optionalSession' | 'sentryKey'
+
+/** Sentry's ingest routes (modules/sentry), at the root with the DSN id: the key in X-Sentry-Auth or `sentry_key` (Unreal's in its path). */
+const SENTRY_ROUTE = /^\/api\/\{dsnId\}\//
 
 const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/bugs/{id}/attachments', '/api/events/track', '/api/events/track/batch', '/api/perf/snapshot', '/api/session-replays'])
 const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
@@ -19,6 +22,7 @@ const PUBLIC_ROUTES = [
 
 /** The credential `method path` needs. */
 export function accessOf(method: string, path: string): Access {
+  if (SENTRY_ROUTE.test(path)) return path.includes('{apiKey}') ? 'public' : 'sentryKey'
   if (SDK_KEY_ROUTES.has(path)) return 'apiKey'
   if (BODY_KEY_ROUTES.has(path)) return 'bodyApiKey'
   if (path === '/api/auth/resend-verification') return 'optionalSession'
@@ -33,6 +37,7 @@ const SECURITY: Record<Access, Json[]> = {
   apiKey: [{ apiKey: [] }],
   session: [{ session: [] }, { cookie: [] }],
   optionalSession: [{}, { session: [] }, { cookie: [] }],
+  sentryKey: [{ sentryAuth: [] }, { sentryKey: [] }],
 }
 
 // Tags as the modules name them, mapped to the document's domain tags.
@@ -60,6 +65,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Steam', description: 'Steam apps, reviews and refund signals' },
   { name: 'Chat channels', description: 'Discord and Slack channels that receive report events through incoming webhooks' },
   { name: 'Git', description: 'A GitHub or GitLab repository: issue search, and reports filed or linked as issues' },
+  {
+    name: 'Sentry SDKs',
+    description: "Sentry's ingest protocol, so games using Sentry's SDKs (and Unreal's crash reporter) report here unmodified: the DSN is in the project read. No /api/v1 form; errors answer `{\"detail\": …}` (README \"Sentry SDKs\")",
+  },
 ]
 
 const ERROR_TEXT: Record<ErrorStatus, string> = {
@@ -85,6 +94,7 @@ export function errorStatusesOf(method: string, path: string, op: Json, doc: Ope
   const out = new Set<ErrorStatus>([...(doc.errors ?? []), 414])
   if (!path.startsWith('/api/')) return [...out]
   out.add(429)
+  if (SENTRY_ROUTE.test(path)) return [...out.add(400).add(401).add(413)].sort()
   const access = accessOf(method, path)
   if (access !== 'public') out.add(401)
   const params: Json[] = op.parameters ?? []
@@ -127,6 +137,8 @@ function successResponse(doc: OperationDoc, description: string): Json {
       return { description, content: FILE_CONTENT }
     case 'plain-json':
       return { description, content: { 'application/json': { schema: toSchema(doc.data) } } }
+    case 'text':
+      return { description, content: { 'text/plain': { schema: toSchema(doc.data) } } }
   }
   const media: Json = { schema: envelopeOf(toSchema(doc.data)) }
   if (doc.example !== undefined) media.example = { ok: true, data: doc.example }
@@ -173,7 +185,8 @@ export function completeDocument(generated: Json): { document: Json; undocumente
         const { status: also, description, data } = doc.alsoStatus
         responses[also] = successResponse({ ...doc, data: data ?? doc.data, example: undefined }, description)
       }
-      for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/Error${s}` }
+      const errorPrefix = doc.errorFormat === 'sentry' ? 'SentryError' : 'Error'
+      for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/${errorPrefix}${s}` }
       op.responses = responses
       paths[path][method] = op
     }
@@ -185,6 +198,10 @@ export function completeDocument(generated: Json): { document: Json; undocumente
   for (const [s, text] of Object.entries(ERROR_TEXT)) {
     responses[`Error${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   }
+  for (const s of [400, 401, 413, 414, 429] as const) {
+    const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off)' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
+    responses[`SentryError${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/SentryError' } } } }
+  }
   const document = {
     ...generated,
     servers: SERVERS,
@@ -192,7 +209,7 @@ export function completeDocument(generated: Json): { document: Json; undocumente
     paths,
     components: {
       ...generated.components,
-      schemas: { ...generated.components?.schemas, Error: toSchema(ErrorEnvelope) },
+      schemas: { ...generated.components?.schemas, Error: toSchema(ErrorEnvelope), SentryError: toSchema(SentryError) },
       responses,
       securitySchemes: {
         session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/login or /api/auth/signup' },
@@ -203,6 +220,8 @@ export function completeDocument(generated: Json): { document: Json; undocumente
           description: 'Browser session set by login or signup with `X-Glitchbox-Client: web`; state-changing requests also need an `Origin` header equal to the server origin',
         },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Project API key (sk_live_…) for SDK routes' },
+        sentryAuth: { type: 'apiKey', in: 'header', name: 'X-Sentry-Auth', description: '`Sentry sentry_key=<project API key>, sentry_version=7`, as Sentry SDKs send it' },
+        sentryKey: { type: 'apiKey', in: 'query', name: 'sentry_key', description: 'The project API key in the query string (browser SDKs), or in the envelope header’s dsn' },
       },
     },
   }

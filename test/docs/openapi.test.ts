@@ -85,10 +85,13 @@ describe('OpenAPI document', () => {
         expect(schema.required, key).toEqual(['ok', 'data'])
         expect(schema.properties.data, key).toBeTruthy()
       }
-      if (o.path.startsWith('/api/')) expect(responses['429'], key).toEqual({ $ref: '#/components/responses/Error429' })
+      // Sentry's routes answer errors as Sentry does (`{"detail": …}`); every other error answer is the envelope.
+      const sentry = operationDocs[key]!.errorFormat === 'sentry'
+      if (o.path.startsWith('/api/')) expect(responses['429'], key).toEqual({ $ref: `#/components/responses/${sentry ? 'SentryError' : 'Error'}429` })
       // Error answers are the envelope, except /health's own 503 shape (checked below).
       for (const s of Object.keys(responses).filter((s) => Number(s) >= 400 && o.path !== '/health')) {
-        expect(doc.components.responses[`Error${s}`].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+        expect(responses[s].$ref, key).toBe(`#/components/responses/${sentry ? 'SentryError' : 'Error'}${s}`)
+        expect(doc.components.responses[`${sentry ? 'SentryError' : 'Error'}${s}`].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${sentry ? 'SentryError' : 'Error'}` })
       }
     }
     expect(doc.components.schemas.Error.required).toEqual(['ok', 'error'])

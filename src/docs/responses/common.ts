@@ -18,8 +18,10 @@ export interface OperationDoc {
   alsoStatus?: { status: 200 | 201 | 503; description: string; data?: z.ZodType }
   /** Error statuses beyond those derived from the route's credential, parameters and body. */
   errors?: ErrorStatus[]
-  /** Answers that are not the JSON envelope: a CSV file, a stored file, or plain JSON (health). */
-  content?: 'csv' | 'file' | 'plain-json'
+  /** Answers that are not the JSON envelope: a CSV file, a stored file, plain JSON (health) or plain text. */
+  content?: 'csv' | 'file' | 'plain-json' | 'text'
+  /** Errors in an outside protocol's own shape (`sentry`: `{"detail": …}`) rather than the error envelope. */
+  errorFormat?: 'sentry'
   /** The request body by media type, for routes that read it with their own parser (no body schema to generate from). */
   requestBody?: Record<string, z.ZodType>
   /** Example of the success `data`. */

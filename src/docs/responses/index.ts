@@ -15,6 +15,7 @@ import { projectsDocs } from './projects'
 import { publicDocs } from './public'
 import { reportsDocs } from './reports'
 import { sdkDocs } from './sdk'
+import { sentryDocs } from './sentry'
 import { settingsDocs } from './settings'
 import { steamDocs } from './steam'
 import { teamDocs } from './team'
@@ -38,6 +39,7 @@ export * from './projects'
 export * from './public'
 export * from './reports'
 export * from './sdk'
+export * from './sentry'
 export * from './settings'
 export * from './steam'
 export * from './team'
@@ -55,6 +57,7 @@ export const operationDocs: OperationDocs = {
   ...labelsDocs,
   ...attachmentsDocs,
   ...sdkDocs,
+  ...sentryDocs,
   ...settingsDocs,
   ...changelogDocs,
   ...webhooksDocs,

@@ -19,7 +19,6 @@ const TAGS = ['Sentry SDKs']
 const dsnParams = z.object({ dsnId: z.string().describe("The project's DSN id (the last part of its DSN)") })
 /** The body is read by the handler (compressed, any Content-Type): Elysia leaves the stream alone. */
 const RAW = { parse: () => true as const }
-const rawBody = z.unknown().meta({ type: 'string', format: 'binary', description: 'As Sentry SDKs send it: gzip, deflate, br or plain, any Content-Type' })
 const idAnswer = (id: string) => Response.json({ id })
 /** Sentry's event ids as the minidump route answers them in text: `xxxxxxxx-xxxx-…`. */
 const textAnswer = (id: string) => new Response(unrealAnswer(id).body, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
@@ -46,7 +45,7 @@ export function sentryRoutes(deps: AppDeps) {
         const caller = early ?? sentryCaller(db, params.dsnId, sentryAuthOf(request, envelope.header.dsn)?.key)
         return idAnswer(await ingestEnvelope(deps, caller.project, envelope))
       },
-      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Sentry envelope: events with attachments, user feedback, sessions (the key in X-Sentry-Auth, ?sentry_key= or the envelope’s dsn)' } },
+      { ...RAW, params: dsnParams, detail: { tags: TAGS, summary: 'Sentry envelope: events with attachments, user feedback, sessions (the key in X-Sentry-Auth, ?sentry_key= or the envelope’s dsn)' } },
     )
     .post(
       '/api/:dsnId/store',
@@ -59,7 +58,7 @@ export function sentryRoutes(deps: AppDeps) {
         const item = { type: 'event', contentType: 'application/json', filename: null, attachmentType: null, headers: {}, payload: new Uint8Array(), json: event }
         return idAnswer(await ingestEnvelope(deps, caller.project, { header, items: [item] }))
       },
-      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Sentry event as one JSON body (older SDKs, sentry-cli send-event)' } },
+      { ...RAW, params: dsnParams, detail: { tags: TAGS, summary: 'Sentry event as one JSON body (older SDKs, sentry-cli send-event)' } },
     )
     .post(
       '/api/:dsnId/minidump',
@@ -91,7 +90,7 @@ export function sentryRoutes(deps: AppDeps) {
         await ingest(deps, { ...submission, eventId, client: mapped ? clientOf(mapped.sdk) : 'minidump upload' })
         return textAnswer(eventId)
       },
-      { ...RAW, params: dsnParams, body: rawBody, detail: { tags: TAGS, summary: 'Minidump upload (Breakpad, Crashpad, sentry-native): multipart upload_file_minidump, optional sentry event JSON, other files attached' } },
+      { ...RAW, params: dsnParams, detail: { tags: TAGS, summary: 'Minidump upload (Breakpad, Crashpad, sentry-native): multipart upload_file_minidump, optional sentry event JSON, other files attached' } },
     )
     .post(
       '/api/:dsnId/unreal/:apiKey',
@@ -111,7 +110,6 @@ export function sentryRoutes(deps: AppDeps) {
       {
         ...RAW,
         params: dsnParams.extend({ apiKey: z.string().describe("The project's SDK key") }),
-        body: rawBody,
         detail: { tags: TAGS, summary: "Unreal Engine CrashReportClient upload (DataRouterUrl): the compressed crash container with its context, minidump and logs" },
       },
     )

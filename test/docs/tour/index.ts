@@ -9,6 +9,7 @@ import { projectsTour } from './projects.tour'
 import { publicTour } from './public.tour'
 import { reportsTour } from './reports.tour'
 import { sdkTour } from './sdk.tour'
+import { sentryTour } from './sentry.tour'
 import { settingsTour } from './settings.tour'
 import { teamTour } from './team.tour'
 import type { Tour } from './tour.types'
@@ -18,7 +19,7 @@ import { workflowTour } from './workflow.tour'
  * One step per operation of /openapi.json, run in this order (later groups read what earlier ones made).
  * A new route needs a step in the group of its domain, or prism-tour.test.ts fails naming it.
  */
-export const TOUR: Tour = merge([publicTour, authTour, projectsTour, reportsTour, workflowTour, commentsLabelsTour, sdkTour, settingsTour, changelogTour, integrationsTour, teamTour, billingTour, analyticsTour, lastTour])
+export const TOUR: Tour = merge([publicTour, authTour, projectsTour, reportsTour, workflowTour, commentsLabelsTour, sdkTour, sentryTour, settingsTour, changelogTour, integrationsTour, teamTour, billingTour, analyticsTour, lastTour])
 
 /** The groups in order; an operation may have one step only (a second would silently replace the first). */
 function merge(groups: Tour[]): Tour {

@@ -57,5 +57,11 @@ export const sdkTour: Tour = {
     params: (w) => ({ number: w.v.sdkNumber! }),
     keep: (d, w) => (w.v.occurrenceId = d.occurrences[0].id),
   },
-  'POST /api/projects/{slug}/bugs/{number}/split': { params: (w) => ({ number: w.v.sdkNumber! }), body: (w) => ({ occurrence_ids: [w.v.occurrenceId] }) },
+  'POST /api/projects/{slug}/bugs/{number}/split': {
+    params: (w) => ({ number: w.v.sdkNumber! }),
+    body: (w) => ({ occurrence_ids: [w.v.occurrenceId] }),
+    keep: (d, w) => (w.v.splitNumber = String(d.report_number)),
+  },
+  // ...and merging the split report back folds its occurrence in again.
+  'POST /api/projects/{slug}/bugs/{number}/merge': { params: (w) => ({ number: w.v.sdkNumber! }), body: (w) => ({ numbers: [Number(w.v.splitNumber)] }) },
 }

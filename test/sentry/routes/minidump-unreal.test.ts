@@ -18,7 +18,7 @@ const unreal = (name: string) => readFileSync(join(FIXTURES, 'unreal', name))
 /** The multipart body crash reporters send: the dump, optionally Sentry's event JSON and other files. */
 function minidumpForm(bytes: Uint8Array, o: { sentry?: object; files?: [string, string, string][] } = {}) {
   const form = new FormData()
-  form.append('upload_file_minidump', new File([bytes], 'crash.dmp', { type: 'application/octet-stream' }))
+  form.append('upload_file_minidump', new File([bytes as Uint8Array<ArrayBuffer>], 'crash.dmp', { type: 'application/octet-stream' }))
   if (o.sentry) form.append('sentry', JSON.stringify(o.sentry))
   for (const [field, name, text] of o.files ?? []) form.append(field, new File([text], name, { type: 'text/plain' }))
   return form
