@@ -185,6 +185,10 @@ export function completeDocument(generated: Json): { document: Json; undocumente
         const { status: also, description, data } = doc.alsoStatus
         responses[also] = successResponse({ ...doc, data: data ?? doc.data, example: undefined }, description)
       }
+      if (doc.redirect) {
+        const moved = { type: 'object', required: ['ok', 'error', 'merged_into'], properties: { ok: { type: 'boolean', const: false }, error: { type: 'string' }, merged_into: { type: 'integer' } } }
+        responses[308] = { description: doc.redirect, headers: { Location: { schema: { type: 'string' }, description: 'The same request for the report it was merged into' } }, content: { 'application/json': { schema: moved } } }
+      }
       const errorPrefix = doc.errorFormat === 'sentry' ? 'SentryError' : 'Error'
       for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/${errorPrefix}${s}` }
       op.responses = responses

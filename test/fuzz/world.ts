@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
@@ -59,6 +61,8 @@ export async function seedWorld(t: TestApp) {
     inviteId: invite.id ?? invite.invitation?.id ?? 'missing',
     key: fileKey,
     provider: 'slack',
+    dsnId: String(project.dsnId),
+    apiKey: project.apiKey,
   }
   return { owner, project, report, apiKey: project.apiKey, params, invite }
 }
@@ -115,7 +119,27 @@ const SDK_KEY_PATH = /^\/api\/(bugs\/|events\/|perf\/|session-replays)/
  * A request the operation's own schemas accept: required body fields and query parameters from their
  * JSON schemas, path parameters from the world, the credential the route takes.
  */
+/** Sentry's routes (`/api/{dsnId}/…`): their key goes in the query (Unreal's in the path) and their bodies are theirs. */
+export const SENTRY_OPERATION = /^\/api\/\{dsnId\}\//
+const SENTRY_FIXTURES = join(import.meta.dirname, '..', 'sentry', 'fixtures')
+
+/** A request a Sentry route files: an envelope with an event and a session, an event, a minidump, an Unreal upload. */
+function sentryRequest(w: World, o: Operation): { path: string; body: unknown } {
+  const path = fillPath(o.path, w.params)
+  const event = { event_id: 'f'.repeat(32), release: '1.0.0', exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [{ function: 'run', filename: 'a.js', in_app: true }] } }] } }
+  if (o.path.endsWith('/envelope')) return { path: `${path}?sentry_key=${w.apiKey}`, body: `{}\n{"type":"event"}\n${JSON.stringify(event)}\n{"type":"session"}\n{"sid":"${'e'.repeat(32)}","status":"crashed"}` }
+  if (o.path.endsWith('/store')) return { path: `${path}?sentry_key=${w.apiKey}`, body: event }
+  if (o.path.endsWith('/minidump')) {
+    const form = new FormData()
+    form.set('upload_file_minidump', new File([readFileSync(join(SENTRY_FIXTURES, 'minidumps', 'linux-mini.dmp'))], 'crash.dmp'))
+    form.set('sentry', JSON.stringify(event))
+    return { path: `${path}?sentry_key=${w.apiKey}`, body: form }
+  }
+  return { path, body: new Uint8Array(readFileSync(join(SENTRY_FIXTURES, 'unreal', 'unreal_crash'))) }
+}
+
 export function validRequest(w: World, o: Operation): { path: string; body: unknown; token?: string; apiKey?: string } {
+  if (SENTRY_OPERATION.test(o.path)) return sentryRequest(w, o)
   const json = o.op.requestBody?.content?.['application/json']?.schema
   const multipart = o.op.requestBody?.content?.['multipart/form-data']?.schema
   let body: any = json ? exampleOf(json) : undefined

@@ -26,6 +26,8 @@ export interface OperationDoc {
   requestBody?: Record<string, z.ZodType>
   /** Example of the success `data`. */
   example?: unknown
+  /** When the operation may answer 308 (a moved resource): what it means. `Location` names where it went. */
+  redirect?: string
 }
 
 export type OperationDocs = Record<string, OperationDoc>

@@ -183,7 +183,7 @@ export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs/similar': { data: SimilarReportsResponse },
   'GET /api/projects/{slug}/bugs/export': { data: z.string(), content: 'csv', description: 'The matching reports as CSV (text/csv), not enveloped' },
   'GET /api/projects/{slug}/error-types': { data: ErrorTypesResponse },
-  'GET /api/projects/{slug}/bugs/{number}': { data: ReportDetailResponse },
+  'GET /api/projects/{slug}/bugs/{number}': { data: ReportDetailResponse, redirect: 'The number is a report merged into another: `merged_into` and `Location` name the report that has its occurrences now' },
   'PATCH /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
   'DELETE /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
   'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
