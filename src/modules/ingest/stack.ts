@@ -21,6 +21,8 @@ export interface StackFrame {
   address?: string
   /** True for the game's own code, false for engine and system code, undefined when unknown. */
   inApp?: boolean
+  /** Local variables as the client printed them (Sentry's `vars`): shown with the frame, never grouped on. */
+  vars?: Record<string, string>
 }
 
 /** One exception of a chain: `type` (`NullReferenceException`), `value` (its message) and its frames, innermost first. */

@@ -59,7 +59,6 @@ describe('inflateCapped', () => {
     ['a truncated upload', fixture('unreal_crash').subarray(0, 20_000), 'bad_compression', /^the crash upload is not a complete zlib stream/],
     ['gzip instead of zlib', new Uint8Array(gzipSync(fixture('unreal_crash'))), 'bad_compression', /^the crash upload is not a complete zlib stream/],
     ['raw deflate instead of zlib', new Uint8Array(deflateRawSync(new Uint8Array(100))), 'bad_compression', /^the crash upload is not a complete zlib stream/],
-    ['junk after the stream', new Uint8Array([...fixture('unreal_crash'), 1, 2, 3]), 'bad_compression', /^the crash upload is not a complete zlib stream/],
   ])('refuses %s with 400', async (_, body, reason, message) => {
     const error = await refusal(parseUnrealCrash(body))
     expect(error).toMatchObject({ reason, status: 400 })

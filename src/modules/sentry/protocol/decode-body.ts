@@ -1,4 +1,6 @@
-import { malformed, SentryProtocolError, tooLarge } from './protocol-error'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
+import { malformed, tooLarge } from './protocol-error'
 
 const MB = 1024 * 1024
 
@@ -29,16 +31,13 @@ export function contentEncodingOf(header: string | null | undefined): Encoding {
 
 const sizeText = (bytes: number) => (bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`)
 
-/** The body's chunks, ended with 413 once they pass `max` bytes. */
-async function* wireChunks(reader: ReadableStreamDefaultReader<Uint8Array>, max: number): AsyncGenerator<Uint8Array> {
-  let size = 0
+/** The body's chunks as they arrive; 400 when the client's stream breaks. */
+async function* wireChunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
   for (;;) {
     const next = await reader.read().catch(() => {
       throw malformed('the request body could not be read')
     })
     if (next.done) return
-    size += next.value.byteLength
-    if (size > max) throw tooLarge(`request body too large (max ${sizeText(max)})`)
     yield next.value
   }
 }
@@ -49,13 +48,6 @@ async function* wireChunks(reader: ReadableStreamDefaultReader<Uint8Array>, max:
  */
 export const isZlibHeader = (b: Uint8Array) => b.length >= 2 && (b[0]! & 0x0f) === 8 && ((b[0]! << 8) | b[1]!) % 31 === 0
 
-/** The DecompressionStream format of an encoding, the deflate variant told by the first bytes. */
-function formatOf(encoding: Exclude<Encoding, 'identity'>, head: Uint8Array): CompressionFormat {
-  if (encoding === 'gzip') return 'gzip'
-  if (encoding === 'br') return 'brotli' as CompressionFormat
-  return isZlibHeader(head) ? 'deflate' : 'deflate-raw'
-}
-
 /** Collects chunks; `push` throws 413 once they pass `max` bytes. */
 function collector(max: number) {
   const chunks: Uint8Array[] = []
@@ -63,79 +55,55 @@ function collector(max: number) {
   return {
     push(chunk: Uint8Array) {
       size += chunk.byteLength
-      if (size > max) throw tooLarge(`request body too large once decompressed (max ${sizeText(max)})`)
+      if (size > max) throw tooLarge(`request body too large (max ${sizeText(max)})`)
       chunks.push(chunk)
     },
     bytes: () => new Uint8Array(Buffer.concat(chunks, size)),
   }
 }
 
+type Decompress = (input: Uint8Array, options: zlib.ZlibOptions | zlib.BrotliOptions) => Promise<Buffer>
+const decompressors: Record<'gzip' | 'br' | 'zlib' | 'raw', Decompress> = {
+  gzip: promisify(zlib.gunzip),
+  br: promisify(zlib.brotliDecompress),
+  zlib: promisify(zlib.inflate),
+  raw: promisify(zlib.inflateRaw),
+}
+
 /**
- * Inflates the wire chunks into `out` through a DecompressionStream, pulled one output chunk at a
- * time: the decoder only works while `out` asks for more, so once the cap is passed (or the input
- * turns out corrupt) nothing more is inflated, however much a bomb would have made (the streaming
- * zlib of node:zlib, driven by 'data' events, inflated a whole written chunk ahead: 1.2 GB of RSS for
- * a 1 MB gzip bomb on a busy machine).
+ * Inflates a whole compressed body in one call off the request thread, with zlib's own output cap:
+ * past `max` bytes it stops and fails (ERR_BUFFER_TOO_LARGE), so a bomb costs at most the cap, on
+ * any machine. (Streaming decoders, node:zlib's and DecompressionStream alike, inflated ahead of
+ * their reader on a busy machine: 500 MB to 1.2 GB of RSS for a 1 MB gzip bomb.)
  */
-async function inflate(encoding: Exclude<Encoding, 'identity'>, chunks: AsyncGenerator<Uint8Array>, out: ReturnType<typeof collector>): Promise<void> {
-  // The deflate variant is told by the first two bytes: gather them before choosing the decoder.
-  let head: Uint8Array = new Uint8Array()
-  for (let next = await chunks.next(); ; next = await chunks.next()) {
-    if (next.done) break
-    head = head.length ? Buffer.concat([head, next.value]) : next.value
-    if (head.length >= 2) break
-  }
-  // A failure of the body itself (its size, its reading) wins over what the decoder makes of it.
-  let wireError: unknown
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(head)
-    },
-    async pull(controller) {
-      try {
-        const next = await chunks.next()
-        if (next.done) controller.close()
-        else controller.enqueue(next.value)
-      } catch (err) {
-        wireError = err
-        controller.error(err)
-      }
-    },
-  })
-  const decoded = source.pipeThrough(new DecompressionStream(formatOf(encoding, head)) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>).getReader()
+async function inflate(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number): Promise<Uint8Array> {
+  const kind = encoding === 'deflate' ? (isZlibHeader(compressed) ? 'zlib' : 'raw') : encoding
   try {
-    for (;;) {
-      const next = await decoded.read()
-      if (next.done) return
-      out.push(next.value)
-    }
+    return new Uint8Array(await decompressors[kind](compressed, { maxOutputLength: Math.max(1, max) }))
   } catch (err) {
-    throw wireError ?? err
-  } finally {
-    decoded.cancel().catch(() => {})
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(`request body too large once decompressed (max ${sizeText(max)})`)
+    throw malformed(`the ${encoding} body is corrupt or truncated`)
   }
 }
 
 /**
  * Reads a request body and undoes its `Content-Encoding` (gzip, deflate with or without the zlib
- * wrapper, br, or none) as it streams in: 413 once more than `maxWireBytes` arrive or more than
- * `maxDecodedBytes` come out (decompression stops there, so a bomb costs at most the cap), 400 for a
- * corrupt or truncated stream or an unknown encoding.
+ * wrapper, br, or none): 413 as soon as more than `maxWireBytes` arrive, or once more than
+ * `maxDecodedBytes` would come out (decompression stops there, so a bomb costs at most the cap);
+ * 400 for a corrupt or truncated body or an unknown encoding.
  */
 export async function decodeBody(body: ReadableStream<Uint8Array> | null, contentEncoding: string | null | undefined, limits: BodyLimits = SENTRY_BODY_LIMITS): Promise<Uint8Array> {
   const encoding = contentEncodingOf(contentEncoding)
   if (!body) return new Uint8Array()
   const reader = body.getReader()
-  const out = collector(limits.maxDecodedBytes)
+  // Read as it arrives, refused at once past the cap: a compressed body past 20 MB, or a plain one past 100 MB.
+  const wire = collector(encoding === 'identity' ? Math.min(limits.maxWireBytes, limits.maxDecodedBytes) : limits.maxWireBytes)
   try {
-    if (encoding === 'identity') for await (const chunk of wireChunks(reader, Math.min(limits.maxWireBytes, limits.maxDecodedBytes))) out.push(chunk)
-    else await inflate(encoding, wireChunks(reader, limits.maxWireBytes), out)
-    return out.bytes()
-  } catch (err) {
-    if (err instanceof SentryProtocolError) throw err
-    throw malformed(`the ${encoding} body is corrupt or truncated`)
+    for await (const chunk of wireChunks(reader)) wire.push(chunk)
   } finally {
     // Ends a read still waiting for the client: after a refusal nothing more of the body is wanted.
     reader.cancel().catch(() => {})
   }
+  const bytes = wire.bytes()
+  return encoding === 'identity' ? bytes : inflate(encoding, bytes, limits.maxDecodedBytes)
 }

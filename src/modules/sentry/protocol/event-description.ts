@@ -17,7 +17,9 @@ export function frameLine(f: StackFrame): string {
   let where = ''
   if (f.file) where = `${f.file}${f.line !== undefined ? `:${f.line}${f.column !== undefined ? `:${f.column}` : ''}` : ''}`
   else if (f.module || f.address) where = [f.module, f.address].filter(Boolean).join(' ')
-  return clipLine(`  at ${f.function ?? '?'}${where ? ` (${where})` : ''}${f.inApp ? ' [in app]' : ''}`)
+  const line = clipLine(`  at ${f.function ?? '?'}${where ? ` (${where})` : ''}${f.inApp ? ' [in app]' : ''}`)
+  // Local variables on a line of their own under the frame (stack-text.ts reads past it).
+  return f.vars ? `${line}\n${clipLine(`      locals: ${Object.entries(f.vars).map(([k, v]) => `${k}=${v}`).join(', ')}`)}` : line
 }
 
 /** `Type: value`, or whichever of the two is there. */

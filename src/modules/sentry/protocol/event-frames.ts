@@ -36,7 +36,24 @@ function frameOf(v: unknown): StackFrame | undefined {
   if (column !== undefined) frame.column = column
   if (address) frame.address = address
   if (typeof v.in_app === 'boolean') frame.inApp = v.in_app
+  const vars = varsOf(v.vars)
+  if (vars) frame.vars = vars
   return Object.keys(frame).length ? frame : undefined
+}
+
+/** Most local variables kept per frame, and the longest value shown. */
+const MAX_VARS = 12
+const VAR_MAX = 120
+
+/** A frame's local variables (Python's SDK sends them) as short printed values; undefined without any. */
+function varsOf(v: unknown): Record<string, string> | undefined {
+  if (!isObject(v)) return undefined
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(v).slice(0, MAX_VARS)) {
+    const shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
+    out[name.slice(0, 60)] = shown.length > VAR_MAX ? `${shown.slice(0, VAR_MAX - 1)}…` : shown
+  }
+  return Object.keys(out).length ? out : undefined
 }
 
 /**
