@@ -163,11 +163,12 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
     throw err
   }
   const contexts: BrowserContext[] = []
-  // Uncaught exceptions in any page fail the file at close(): a screen can break at run time while its assertions still pass.
+  // Uncaught exceptions in any page of this server fail the file at close(): a screen can break at run
+  // time while its assertions still pass. Pages of other origins (a game a test serves) may fail on purpose.
   const pageErrors: string[] = []
   const newContext = async () => {
     const c = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
-    c.on('page', (p) => p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`)))
+    c.on('page', (p) => p.on('pageerror', (err) => p.url().startsWith(baseUrl) && pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`)))
     contexts.push(c)
     return c
   }

@@ -1,0 +1,63 @@
+// @sentry/browser in Chromium (issue 23): an HTML5 game on another origin, instrumented with Sentry's
+// browser SDK and given only the project's DSN, reports an uncaught error, a rejected promise and
+// the player's feedback to Glitchbox (cross-origin, the SDK's text/plain bodies).
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { freePort } from '../helpers/server-process'
+import { type BrowserHarness, describeBrowser, startBrowser } from './harness'
+
+describeBrowser('@sentry/browser in a web game on another origin', () => {
+  let h: BrowserHarness
+  let gameServer: ReturnType<typeof Bun.serve>
+  let slug = ''
+  let token = ''
+
+  beforeAll(async () => {
+    h = await startBrowser({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
+    const me = await h.signUp()
+    token = me.token
+    slug = (await h.api('POST', '/api/projects', { token, body: { name: 'Web Game' } })).body.data.slug
+    const { dsn } = (await h.api('GET', `/api/projects/${slug}`, { token })).body.data
+    // The game's own bundle, built by Bun from the npm package, served from another origin.
+    const built = await Bun.build({ entrypoints: [join(import.meta.dirname, 'fixtures', 'sentry-game.js')], target: 'browser', minify: true })
+    const script = await built.outputs[0]!.text()
+    const page = `<!doctype html><html><head><title>Web game</title></head><body><script>window.GAME_DSN = ${JSON.stringify(dsn)}</script><script src="/game.js"></script></body></html>`
+    gameServer = Bun.serve({
+      hostname: '127.0.0.1',
+      port: await freePort(),
+      fetch: (req) => (new URL(req.url).pathname === '/game.js' ? new Response(script, { headers: { 'content-type': 'text/javascript' } }) : new Response(page, { headers: { 'content-type': 'text/html' } })),
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    gameServer?.stop(true)
+    await h?.close()
+  })
+
+  it('sends an uncaught error, a rejected promise and feedback, which become reports', async () => {
+    // localhost is another origin than the Glitchbox server's 127.0.0.1.
+    const game = await h.newContext()
+    const page = await game.newPage()
+    const sent: { url: string; type: string | null; status: number; allowOrigin: string | null }[] = []
+    page.on('response', async (res) => {
+      if (res.url().includes('/envelope/')) sent.push({ url: res.url(), type: res.request().headers()['content-type'] ?? null, status: res.status(), allowOrigin: res.headers()['access-control-allow-origin'] ?? null })
+    })
+    await page.goto(`http://localhost:${gameServer.port}/`)
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' })
+    await page.evaluate(() => (window as unknown as { fail: Record<string, () => unknown> }).fail.uncaught())
+    // Not returned to Playwright: nobody handles the rejection, as in a game.
+    await page.evaluate(() => {
+      void (window as unknown as { fail: Record<string, () => unknown> }).fail.rejected()
+    })
+    await page.evaluate(() => (window as unknown as { fail: Record<string, () => unknown> }).fail.feedback())
+    const titles = async () => ((await h.api('GET', `/api/projects/${slug}/bugs`, { token })).body.data.bugs as { title: string }[]).map((b) => b.title)
+    await expect.poll(titles, { timeout: 15_000 }).toEqual(expect.arrayContaining(['TypeError: sprite sheet is undefined', 'RangeError: level index out of range', 'The jump button stopped working']))
+    expect(sent.length).toBeGreaterThanOrEqual(3)
+    for (const s of sent) expect(s).toMatchObject({ status: 200, allowOrigin: '*', type: expect.stringMatching(/^text\/plain/) })
+    const bugs = (await h.api('GET', `/api/projects/${slug}/bugs`, { token })).body.data.bugs as { title: string; report_number: number }[]
+    const uncaught = (await h.api('GET', `/api/projects/${slug}/bugs/${bugs.find((b) => b.title.startsWith('TypeError'))!.report_number}`, { token })).body.data.bug
+    expect(uncaught).toMatchObject({ game_version: 'web-game@0.9.0', player_id: 'web-player-1', source: 'system' })
+    const occurrence = (await h.api('GET', `/api/projects/${slug}/bugs/${uncaught.report_number}/occurrences`, { token })).body.data.occurrences[0]
+    expect(occurrence.client).toMatch(/^sentry\.javascript\.browser /)
+  }, 60_000)
+})
