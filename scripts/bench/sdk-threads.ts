@@ -1,7 +1,6 @@
 // Where the real server spends the SDK submit load, per thread: CPU time per request of each thread
-// (request thread, scoring thread, job thread...), bytes and write calls per request, and how many
-// reports were filed during the run vs left in the inbox. On a shared VM, CPU per request is steadier
-// than throughput (workers show as "Worker#tid"; during a spike the busiest is the scoring thread).
+// (the request thread, the job thread...), bytes and write calls per request, and how many reports
+// were filed. On a shared VM, CPU per request is steadier than throughput (workers show as "Worker#tid").
 // PROFILE=dir also writes a CPU profile of the server (markdown) into dir.
 // Usage: bun scripts/bench/sdk-threads.ts   (BENCH_SECONDS=10)
 import { Database } from 'bun:sqlite'
@@ -51,7 +50,7 @@ const io1 = writes(pid)
 
 const db = new Database(join(dataDir, DB_FILE), { readonly: true })
 const count = (table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-console.log(`${Math.round(load.rps)} reports/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms; at the end ${count('reports')} filed, ${count('report_inbox')} in the inbox`)
+console.log(`${Math.round(load.rps)} reports/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms; at the end ${count('reports')} filed`)
 db.close()
 console.log(`written per request: ${Math.round((io1.bytes - io0.bytes) / load.requests)} bytes in ${((io1.calls - io0.calls) / load.requests).toFixed(1)} write calls`)
 console.log('CPU per request, by thread (above 5 µs):')

@@ -20,8 +20,8 @@ import {
 } from './analytics.table'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 
-/** Rows per step: one step holds the write lock for a few milliseconds. */
-const STEP = 2_000
+/** Rows per step: one step holds the write lock for 10-30 ms (an occurrence costs ~20-50 µs of upserts). */
+const STEP = 500
 const dayOf = (d: Date) => d.toISOString().slice(0, 10)
 const startOfDay = (day: string) => Date.parse(`${day}T00:00:00.000Z`)
 
@@ -342,8 +342,8 @@ export function eventDaysFrom(db: DbOrTx): string | null {
   return p === undefined ? null : dayOf(new Date(p))
 }
 
-/** Brings every cursor-driven analytics rollup up to date. */
-export function rollUpAnalytics(db: Db, now: Date): { reports: number; sessions: number; perf: number; events: number } {
-  return { reports: rollUpOccurrences(db), sessions: rollUpSessions(db), perf: rollUpPerf(db), events: rollUpEvents(db, now) }
+/** Brings every cursor-driven analytics rollup up to date, or `maxSteps` steps of each nearer. */
+export function rollUpAnalytics(db: Db, now: Date, maxSteps = 100): { reports: number; sessions: number; perf: number; events: number } {
+  return { reports: rollUpOccurrences(db, maxSteps), sessions: rollUpSessions(db, maxSteps), perf: rollUpPerf(db, maxSteps), events: rollUpEvents(db, now, maxSteps) }
 }
 

@@ -1,0 +1,82 @@
+// Where a filed report's microseconds go on the request thread, in-process (no HTTP): the ingest
+// write of new 2 KB reports in group commits of 32, whole and then with one piece taken away at a
+// time (what-if measurements: each piece's cost is the difference). Usage: bun scripts/bench/ingest-pieces.ts
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config/config'
+import { rawSqlite } from '../../src/db/client'
+import { buildDeps } from '../../src/deps'
+import { newId, randomBase62 } from '../../src/lib/ids'
+import { createLogger } from '../../src/lib/logger'
+import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { groupingOf } from '../../src/modules/ingest/fingerprint'
+import { ingest } from '../../src/modules/ingest/ingest.service'
+import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
+import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { scoreSentiment } from '../../src/modules/ingest/sentiment'
+import { framesOfText, stackTraceSection } from '../../src/modules/ingest/stack-text'
+import { projects } from '../../src/modules/projects/projects.table'
+import { extractErrorType } from '../../src/modules/reports/error-type'
+import { hardware } from './lib'
+import { reportTemplate } from './sdk-load'
+
+const body = JSON.parse(reportTemplate().replace('%TITLE%', 'x')) as Record<string, string>
+const words = 'crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics camera player quest npc dialog cutscene checkpoint respawn minimap'.split(' ')
+let n = 0
+const title = () => { n++; return `${words[n % 26]} ${words[Math.floor(n / 26) % 26]} ${words[Math.floor(n / 7) % 26]} report ${n}` }
+
+async function run(label: string, setup?: (sql: ReturnType<typeof rawSqlite>) => void, quiet = false) {
+  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-ingest-pieces-'))
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
+  const now = new Date()
+  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+  const row = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
+  deps.db.insert(projects).values(row).run()
+  const project = deps.db.select().from(projects).all()[0]!
+  setup?.(rawSqlite(deps.db))
+  if (quiet) deps.events.emit = () => {}
+  const submit = () => ingest(deps, { project, kind: 'player', title: title(), description: body.description!, platform: body.platform, gameVersion: body.game_version, osInfo: body.os_info, deviceInfo: body.device_info, category: 'gameplay' })
+  for (let i = 0; i < 100; i++) await Promise.all(Array.from({ length: 32 }, submit))
+  const batches = 300
+  const t0 = performance.now()
+  for (let i = 0; i < batches; i++) await Promise.all(Array.from({ length: 32 }, submit))
+  const us = ((performance.now() - t0) / (batches * 32)) * 1000
+  console.log(`${label.padEnd(58)} ${us.toFixed(1).padStart(6)} µs a report`)
+  rawSqlite(deps.db).close()
+  rmSync(dir, { recursive: true, force: true })
+  return us
+}
+
+console.log(`${hardware()}; load average ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}\n`)
+const whole = await run('ingest of a new 2 KB player report, 32 per commit')
+const drop = (sql: string) => (s: ReturnType<typeof rawSqlite>) => s.exec(sql)
+await run('  without the FTS5 index of title and description', drop('DROP TRIGGER reports_fts_ai'))
+await run('  without the open-title words (possible duplicates index)', drop('DROP TRIGGER open_title_terms_ai'))
+await run('  without the status-count and analytics-dimension triggers', drop('DROP TRIGGER report_counts_ai; DROP TRIGGER analytics_dims_ai'))
+await run('  without bug_created (webhooks, mail, integrations, SLA subscribers)', undefined, true)
+await run('  without the report list indexes', drop("DROP INDEX reports_live_status_idx; DROP INDEX reports_live_status_priority_idx; DROP INDEX reports_live_priority_idx; DROP INDEX reports_live_category_idx; DROP INDEX reports_live_source_idx; DROP INDEX reports_live_updated_idx; DROP INDEX reports_live_upvotes_idx; DROP INDEX reports_live_error_type_idx; DROP INDEX reports_live_assignee_idx; DROP INDEX reports_live_last_seen_idx; DROP INDEX reports_live_occurrences_idx; DROP INDEX reports_live_players_idx"))
+const time = (label: string, count: number, fn: () => void) => {
+  const t0 = performance.now()
+  for (let i = 0; i < count; i++) fn()
+  console.log(`${label.padEnd(58)} ${(((performance.now() - t0) / count) * 1000).toFixed(1).padStart(6)} µs`)
+}
+console.log('\npieces on their own:')
+time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', body.description]))
+time('error type (title + 1.8 KB)', 5000, () => extractErrorType('Some title here', body.description))
+time('fingerprint of a player title', 20000, () => groupingOf({ kind: 'player', title: title(), errorType: '', frames: [] }))
+const stack = `NullReferenceException\n\n--- Stack Trace ---\n${Array.from({ length: 30 }, (_, i) => `  at Game.Module${i}.Method${i} () [0x000${i}] in Assets/Scripts/File${i}.cs:${i + 10}`).join('\n')}\n\n--- Recent Logs ---\n[Log] x`
+time('fingerprint of a 30-frame crash stack (text parsed)', 5000, () => groupingOf({ kind: 'auto', title: '[Error] x', errorType: 'NullReferenceException', frames: framesOfText(stackTraceSection(stack)!) }))
+{
+  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-ingest-dups-'))
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
+  const now = new Date()
+  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+  deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()
+  const project = deps.db.select().from(projects).all()[0]!
+  for (let i = 0; i < 300; i++) await Promise.all(Array.from({ length: 32 }, () => ingest(deps, { project, kind: 'player', title: title(), description: 'd' })))
+  time('possible duplicates lookup (10,000 open reports)', 3000, () => findPossibleDuplicates(ingestRepository(deps.db), project.id, title()))
+  rawSqlite(deps.db).close()
+  rmSync(dir, { recursive: true, force: true })
+}
+console.log(`\nwhole: ${whole.toFixed(1)} µs a report`)
