@@ -38,11 +38,20 @@ async function run(label: string, setup?: (sql: ReturnType<typeof rawSqlite>) =>
   if (quiet) deps.events.emit = () => {}
   const submit = () => ingest(deps, { project, kind: 'player', title: title(), description: body.description!, platform: body.platform, gameVersion: body.game_version, osInfo: body.os_info, deviceInfo: body.device_info, category: 'gameplay' })
   for (let i = 0; i < 100; i++) await Promise.all(Array.from({ length: 32 }, submit))
-  const batches = 300
-  const t0 = performance.now()
-  for (let i = 0; i < batches; i++) await Promise.all(Array.from({ length: 32 }, submit))
-  const us = ((performance.now() - t0) / (batches * 32)) * 1000
-  console.log(`${label.padEnd(58)} ${us.toFixed(1).padStart(6)} µs a report`)
+  // Three rounds, the fastest kept: other processes on a shared machine only ever add time.
+  let us = Infinity
+  let cpuUs = Infinity
+  for (let round = 0; round < 3; round++) {
+    const batches = 100
+    const t0 = performance.now()
+    const cpu0 = process.cpuUsage()
+    for (let i = 0; i < batches; i++) await Promise.all(Array.from({ length: 32 }, submit))
+    us = Math.min(us, ((performance.now() - t0) / (batches * 32)) * 1000)
+    // CPU time (user + system) as well: on a machine others load, it moves far less than wall time.
+    const cpu = process.cpuUsage(cpu0)
+    cpuUs = Math.min(cpuUs, (cpu.user + cpu.system) / (batches * 32))
+  }
+  console.log(`${label.padEnd(66)} ${us.toFixed(1).padStart(6)} µs a report (${cpuUs.toFixed(1)} µs CPU)`)
   rawSqlite(deps.db).close()
   rmSync(dir, { recursive: true, force: true })
   return us
@@ -59,7 +68,7 @@ await run('  without the report list indexes', drop("DROP INDEX reports_live_sta
 const time = (label: string, count: number, fn: () => void) => {
   const t0 = performance.now()
   for (let i = 0; i < count; i++) fn()
-  console.log(`${label.padEnd(58)} ${(((performance.now() - t0) / count) * 1000).toFixed(1).padStart(6)} µs`)
+  console.log(`${label.padEnd(66)} ${(((performance.now() - t0) / count) * 1000).toFixed(1).padStart(6)} µs`)
 }
 console.log('\npieces on their own:')
 time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', body.description]))

@@ -56,7 +56,7 @@ describeBrowser('@sentry/browser in a web game on another origin', () => {
     for (const s of sent) expect(s).toMatchObject({ status: 200, allowOrigin: '*', type: expect.stringMatching(/^text\/plain/) })
     const bugs = (await h.api('GET', `/api/projects/${slug}/bugs`, { token })).body.data.bugs as { title: string; report_number: number }[]
     const uncaught = (await h.api('GET', `/api/projects/${slug}/bugs/${bugs.find((b) => b.title.startsWith('TypeError'))!.report_number}`, { token })).body.data.bug
-    expect(uncaught).toMatchObject({ game_version: 'web-game@0.9.0', player_id: 'web-player-1', source: 'system' })
+    expect(uncaught).toMatchObject({ game_version: '0.9.0', player_id: 'web-player-1', source: 'system' })
     const occurrence = (await h.api('GET', `/api/projects/${slug}/bugs/${uncaught.report_number}/occurrences`, { token })).body.data.occurrences[0]
     expect(occurrence.client).toMatch(/^sentry\.javascript\.browser /)
   }, 60_000)

@@ -7,6 +7,7 @@ import { sectionLines } from '../../src/modules/analytics/crash.normalize'
 import { topFrame } from '../../src/modules/ingest/fingerprint'
 import { framesOfText, stackTraceSection } from '../../src/modules/ingest/stack-text'
 import { mapSentryEvent } from '../../src/modules/sentry/protocol/event-mapping'
+import { releaseVersion } from '../../src/modules/sentry/protocol/values'
 
 const frame = (fn: string, file: string, line: number, inApp = true) => ({ function: fn, filename: file, lineno: line, in_app: inApp })
 
@@ -184,7 +185,7 @@ describe('mapSentryEvent: report fields', () => {
       message: null,
       level: 'fatal',
       category: 'crash',
-      gameVersion: 'cave-game@1.4.2',
+      gameVersion: '1.4.2',
       environment: 'playtest',
       platform: 'Mono 6.12.0',
       osInfo: 'Windows 10.0.19045',
@@ -315,5 +316,16 @@ describe('mapSentryEvent: hostile input', () => {
     expect(performance.now() - started).toBeLessThan(1000)
     expect(m.exceptions).toHaveLength(5)
     expect(Buffer.byteLength(JSON.stringify(m.metadata))).toBeLessThanOrEqual(16 * 1024)
+  })
+})
+
+describe('release', () => {
+  it('keeps the version of a package@version release, so Sentry and Glitchbox SDKs of one game agree', () => {
+    expect(releaseVersion('cave-game@1.4.2+77')).toBe('1.4.2+77')
+    expect(releaseVersion('@scope/game@2.0.0')).toBe('2.0.0')
+    expect(releaseVersion('1.4.2')).toBe('1.4.2')
+    expect(releaseVersion('game@')).toBe('game@')
+    expect(releaseVersion('  ')).toBeNull()
+    expect(releaseVersion(42)).toBeNull()
   })
 })

@@ -24,7 +24,7 @@ describe('parseFeedback', () => {
       email: 'diver@example.com',
       associatedEventId: 'e3058270d3f740819c98c3065ee843c6',
       url: 'game://forest-2',
-      gameVersion: 'cave-game@1.4.2',
+      gameVersion: '1.4.2',
     })
   })
 
@@ -62,7 +62,7 @@ describe('parseSessionUpdate', () => {
       timestamp: new Date('2024-05-01T10:05:00.000Z'),
       duration: 300.5,
       errors: 1,
-      release: 'cave-game@1.4.2',
+      release: '1.4.2',
       environment: 'playtest',
       userAgent: 'Mozilla/5.0',
     })
@@ -101,8 +101,8 @@ describe('parseSessionUpdate', () => {
 describe('parseSessionAggregates', () => {
   it('reads the buckets of a sessions item with the item\'s release and environment', () => {
     expect(parseSessionAggregates({ attrs: { release: 'cave-game@1.4.2', environment: 'playtest' }, aggregates: [{ started: '2024-05-01T10:00:00Z', exited: 2, errored: 1 }, { started: '2024-05-01T10:01:00Z', did: 'p1', crashed: 1, abnormal: 2, unhandled: 3 }] })).toEqual([
-      { started: new Date('2024-05-01T10:00:00Z'), distinctId: null, exited: 2, errored: 1, abnormal: 0, crashed: 0, unhandled: 0, release: 'cave-game@1.4.2', environment: 'playtest' },
-      { started: new Date('2024-05-01T10:01:00Z'), distinctId: 'p1', exited: 0, errored: 0, abnormal: 2, crashed: 1, unhandled: 3, release: 'cave-game@1.4.2', environment: 'playtest' },
+      { started: new Date('2024-05-01T10:00:00Z'), distinctId: null, exited: 2, errored: 1, abnormal: 0, crashed: 0, unhandled: 0, release: '1.4.2', environment: 'playtest' },
+      { started: new Date('2024-05-01T10:01:00Z'), distinctId: 'p1', exited: 0, errored: 0, abnormal: 2, crashed: 1, unhandled: 3, release: '1.4.2', environment: 'playtest' },
     ])
   })
 

@@ -54,7 +54,7 @@ describe('real clients: what each sent and how it reads', () => {
 
   it('@sentry/node captureException of an error with a cause: the chain, the player, the contexts, the breadcrumbs', async () => {
     const m = await eventOf(1)
-    expect(m).toMatchObject({ title: 'Error: inventory could not open', errorType: 'Error', level: 'error', category: null, gameVersion: 'cave-game@1.4.2', environment: 'playtest', playerId: 'player-7', reporterName: 'CaveDiver', reporterEmail: 'diver@example.com', autoCaptured: false, sdk: { name: 'sentry.javascript.node', version: index.versions['@sentry/node'] } })
+    expect(m).toMatchObject({ title: 'Error: inventory could not open', errorType: 'Error', level: 'error', category: null, gameVersion: '1.4.2', environment: 'playtest', playerId: 'player-7', reporterName: 'CaveDiver', reporterEmail: 'diver@example.com', autoCaptured: false, sdk: { name: 'sentry.javascript.node', version: index.versions['@sentry/node'] } })
     expect(m.exceptions.map((e) => `${e.type}: ${e.value}`)).toEqual(['Error: inventory could not open', 'TypeError: save slot 3 is empty'])
     expect(m.exceptions[0]!.frames[0]).toMatchObject({ function: 'openInventory', inApp: true })
     expect(m.exceptions[1]!.frames[0]).toMatchObject({ function: 'loadSave', inApp: true })
@@ -81,7 +81,7 @@ describe('real clients: what each sent and how it reads', () => {
       email: 'diver@example.com',
       associatedEventId: first.header.eventId,
       url: 'game://forest-2',
-      gameVersion: 'cave-game@1.4.2',
+      gameVersion: '1.4.2',
     })
   })
 
@@ -100,7 +100,7 @@ describe('real clients: what each sent and how it reads', () => {
 
   it('@sentry/node session ending crashed, then the fatal uncaught error that crashed it', async () => {
     const { items } = await envelope(5)
-    expect(parseSessionUpdate(items[0]!.json)).toMatchObject({ status: 'crashed', outcome: 'crash', init: true, errors: 1, distinctId: 'player-7', release: 'cave-game@1.4.2', environment: 'playtest' })
+    expect(parseSessionUpdate(items[0]!.json)).toMatchObject({ status: 'crashed', outcome: 'crash', init: true, errors: 1, distinctId: 'player-7', release: '1.4.2', environment: 'playtest' })
     expect(await eventOf(6)).toMatchObject({ title: 'ReferenceError: player is not defined', level: 'fatal', category: 'crash', autoCaptured: true })
   })
 
@@ -119,14 +119,14 @@ describe('real clients: what each sent and how it reads', () => {
 
   it('python3-sentry-sdk sessions: an exited session (dashed sid) and request-mode aggregates', async () => {
     const session = parseSessionUpdate((await envelope(8)).items[0]!.json)
-    expect(session).toMatchObject({ status: 'exited', outcome: 'clean', distinctId: 'player-8', release: 'cave-game@1.4.2' })
+    expect(session).toMatchObject({ status: 'exited', outcome: 'clean', distinctId: 'player-8', release: '1.4.2' })
     expect(session!.sessionId).toMatch(/^[0-9a-f]{32}$/)
-    expect(parseSessionAggregates((await envelope(10)).items[0]!.json)).toMatchObject([{ exited: 2, errored: 1, crashed: 0, release: 'cave-game@1.4.2', environment: 'playtest' }])
+    expect(parseSessionAggregates((await envelope(10)).items[0]!.json)).toMatchObject([{ exited: 2, errored: 1, crashed: 0, release: '1.4.2', environment: 'playtest' }])
   })
 
   it('sentry-cli send-event: a logentry message with params, tags and extra', async () => {
     const m = await eventOf(11)
-    expect(m).toMatchObject({ title: 'Server eu-1 is down', errorType: '', gameVersion: 'cave-game@1.4.2', environment: 'playtest', sdk: { name: 'sentry-cli' } })
+    expect(m).toMatchObject({ title: 'Server eu-1 is down', errorType: '', gameVersion: '1.4.2', environment: 'playtest', sdk: { name: 'sentry-cli' } })
     expect(m.metadata).toMatchObject({ tags: { region: 'eu' }, extra: { build: '2024.05.01' } })
   })
 

@@ -99,7 +99,7 @@ export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx:
 
 /**
  * The first half of filing a report (inside the caller's transaction): charges the quota and takes
- * the number. The SDK's inbox answers with these during a load spike and inserts the report later.
+ * the number. Imports reserve all their numbers first, then insert the reports quietly.
  */
 export function reserveReport(deps: Pick<AppDeps, 'db' | 'clock'>, project: { id: string; accountId: string }): ReservedReport {
   // Prepared statements on the connection run inside the caller's transaction (one connection).

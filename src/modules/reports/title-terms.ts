@@ -26,4 +26,4 @@ export const titleTermsOf = (title: string): string => JSON.stringify([...signif
 export const titleKeyOf = (title: string) => title.trim().toLowerCase().replace(/\s+/g, ' ')
 
 /** The derived columns a report's title carries; whoever writes a title writes these with it. */
-export const titleColumnsOf = (title: string) => ({ title, titleKey: titleKeyOf(title), titleTerms: titleTermsOf(title) })
+export const titleColumnsOf = (title: string) => ({ title, titleTerms: titleTermsOf(title) })

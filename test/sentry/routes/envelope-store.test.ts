@@ -29,7 +29,7 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/) })
     const [r] = rows(t, 'SELECT * FROM reports')
-    expect(r).toMatchObject({ title: 'Error: inventory could not open', source: 'system', game_version: 'cave-game@1.4.2', player_id: 'player-7', error_type: 'Error', grouping_label: 'Error at openInventory (node-client.mjs)' })
+    expect(r).toMatchObject({ title: 'Error: inventory could not open', source: 'system', game_version: '1.4.2', player_id: 'player-7', error_type: 'Error', grouping_label: 'Error at openInventory (node-client.mjs)' })
     expect(r!.description).toContain('--- Stack Trace ---')
     expect(r!.description).toContain('--- Recent Logs ---')
     expect(r!.description).toContain('TypeError')
@@ -69,7 +69,7 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
     ])
     t.runner.drain?.()
     const health = await t.request('GET', `/api/projects/${project.slug}/release-health`, { token: owner.token })
-    expect(health.body.data.versions).toEqual([expect.objectContaining({ version: 'cave-game@1.4.2', sessions: 5, crashed_sessions: 1, crash_free_rate: 0.8 })])
+    expect(health.body.data.versions).toEqual([expect.objectContaining({ version: '1.4.2', sessions: 5, crashed_sessions: 1, crash_free_rate: 0.8 })])
   })
 
   it('files Python store bodies (gzip JSON, X-Sentry-Auth) and sentry-cli events and envelopes', async () => {

@@ -2,7 +2,7 @@ import type { ExceptionInfo } from '../../ingest/stack'
 import { describeEvent, exceptionLine } from './event-description'
 import { eventFrames, exceptionsOf } from './event-frames'
 import { trimToJsonBytes } from './metadata-trim'
-import { eventIdOf, isObject, listOf, num, obj, scalarText, sdkOf, text, timestampOf } from './values'
+import { eventIdOf, isObject, listOf, num, obj, releaseVersion, scalarText, sdkOf, text, timestampOf } from './values'
 
 /** Most bytes of JSON kept as a report's metadata (the SDK submit's limit). */
 export const MAX_METADATA_BYTES = 16 * 1024
@@ -165,7 +165,7 @@ export function mapSentryEvent(input: unknown): SentryEventMapping {
     message,
     level,
     category: level === 'fatal' ? 'crash' : null,
-    gameVersion: clean(event.release, 100),
+    gameVersion: releaseVersion(event.release),
     environment: clean(event.environment, 100),
     platform: joined([clean(runtime?.name, 60), clean(runtime?.version, 39)], ' ', 100) ?? clean(os?.name, 100) ?? clean(event.platform, 100),
     osInfo: osInfoOf(os),

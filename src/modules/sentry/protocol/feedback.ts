@@ -1,4 +1,4 @@
-import { eventIdOf, obj, text } from './values'
+import { eventIdOf, obj, releaseVersion, text } from './values'
 
 /** Player feedback from a Sentry SDK, ready to become a player report. */
 export interface SentryFeedback {
@@ -42,6 +42,6 @@ export function parseFeedback(type: 'user_report' | 'feedback', payload: unknown
     email: emailOf(feedback.contact_email),
     associatedEventId: eventIdOf(feedback.associated_event_id),
     url: field(feedback.url, 2000),
-    gameVersion: field(item.release, 100),
+    gameVersion: releaseVersion(item.release),
   }
 }

@@ -1,4 +1,4 @@
-import { count, eventIdOf, isObject, listOf, num, obj, scalarText, text, timestampOf } from './values'
+import { count, eventIdOf, isObject, listOf, num, obj, releaseVersion, scalarText, text, timestampOf } from './values'
 
 /** How a session update leaves the session: still running, ended cleanly, or ended by a crash. */
 export type SessionOutcome = 'running' | 'clean' | 'crash'
@@ -19,6 +19,7 @@ export interface SentrySessionUpdate {
   /** Seconds, null when absent. */
   duration: number | null
   errors: number
+  /** The game version of the session's `release` (`cave-game@1.4.2` gives `1.4.2`, see values.ts). */
   release: string | null
   environment: string | null
   userAgent: string | null
@@ -33,6 +34,7 @@ export interface SentrySessionAggregate {
   abnormal: number
   crashed: number
   unhandled: number
+  /** The game version of the session's `release` (`cave-game@1.4.2` gives `1.4.2`, see values.ts). */
   release: string | null
   environment: string | null
 }
@@ -51,7 +53,7 @@ export function outcomeOf(status: string): SessionOutcome {
 
 function attrsOf(v: unknown) {
   const attrs = obj(v)
-  return { release: text(attrs?.release, 100)?.trim() || null, environment: text(attrs?.environment, 100)?.trim() || null }
+  return { release: releaseVersion(attrs?.release), environment: text(attrs?.environment, 100)?.trim() || null }
 }
 
 /** A `session` item's payload as a session update; null without a usable `sid`. */

@@ -64,3 +64,17 @@ export function sdkOf(v: unknown): { name: string; version: string } | null {
   const name = text(sdk?.name, 100)
   return name ? { name, version: text(sdk?.version, 100) ?? '' } : null
 }
+
+/**
+ * The game version in a Sentry `release`: SDKs name releases `package@version` (sentry-godot sends
+ * `{app_name}@{app_version}`, the Unity SDK `productName@version`), while Glitchbox's own SDK sends
+ * the bare version. Keeping only what follows the `@` makes both one version for grouping,
+ * regressions and release health. A release without a package is kept whole.
+ */
+export function releaseVersion(release: unknown): string | null {
+  const r = text(release, 200)?.trim()
+  if (!r) return null
+  const at = r.lastIndexOf('@')
+  const version = at > 0 && at < r.length - 1 ? r.slice(at + 1) : r
+  return version.slice(0, 100)
+}
