@@ -32,6 +32,7 @@ function prepare(db: Db) {
        FROM reports INDEXED BY reports_grouping_idx
        WHERE project_id = ? AND fingerprint = ? AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved') LIMIT 1`,
     ),
+    /** An occurrence with its own copy of the evidence (a report's first one too: reports.service.ts). */
     occurrence: db
       .insert(reportOccurrences)
       .values({
@@ -52,6 +53,7 @@ function prepare(db: Db) {
         playerId: p('playerId'),
         reporterName: p('reporterName'),
         reporterEmail: p('reporterEmail'),
+        // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
         metadata: sql`${p('metadata')}`,
         screenshotKey: p('screenshotKey'),
         client: p('client'),
@@ -59,6 +61,7 @@ function prepare(db: Db) {
         createdAt: p('now'),
       })
       .prepare(),
+    /** Counts a player among a report's players; changes nothing when they were already counted. */
     addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
     /**
      * One more occurrence: its time, its version (a submission without one leaves the last known),

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
-import { type Db, rawSqlite } from '../../db/client'
+import type { Db } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
-import { reportOccurrences } from '../ingest/ingest.table'
 import { projects } from '../projects/projects.table'
 import { reports } from './reports.table'
 
@@ -72,37 +71,6 @@ function prepare(db: Db) {
       })
       .returning()
       .prepare(),
-    /** A report's first occurrence: the submission it was filed from, with its own copy of the evidence. */
-    occurrence: db
-      .insert(reportOccurrences)
-      .values({
-        id: p('id'),
-        reportId: p('reportId'),
-        projectId: p('projectId'),
-        title: p('title'),
-        description: p('description'),
-        stepsToReproduce: p('stepsToReproduce'),
-        expectedBehavior: p('expectedBehavior'),
-        actualBehavior: p('actualBehavior'),
-        source: p('source'),
-        errorType: p('errorType'),
-        deviceInfo: p('deviceInfo'),
-        osInfo: p('osInfo'),
-        platform: p('platform'),
-        gameVersion: p('gameVersion'),
-        playerId: p('playerId'),
-        reporterName: p('reporterName'),
-        reporterEmail: p('reporterEmail'),
-        // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
-        metadata: sql`${p('metadata')}`,
-        screenshotKey: p('screenshotKey'),
-        client: p('client'),
-        eventId: p('eventId'),
-        createdAt: p('now'),
-      })
-      .prepare(),
-    /** Counts a player among a report's players; changes nothing when they were already counted. */
-    addPlayer: rawSqlite(db).prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
     activity: db
       .insert(activity)
       .values({ projectId: p('projectId'), reportId: p('reportId'), actorId: p('actorId'), action: 'created', createdAt: p('now') })

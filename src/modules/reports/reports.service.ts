@@ -8,6 +8,7 @@ import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
+import { ingestRepository } from '../ingest/ingest.repository'
 import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
 
 export type Report = typeof reports.$inferSelect
@@ -164,8 +165,10 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
   })!
   if (!input.withoutOccurrence) {
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
-    q.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
-    if (evidence.playerId) q.addPlayer.run(report.seq, evidence.playerId)
+    // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
+    const o = ingestRepository(deps.db)
+    o.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
+    if (evidence.playerId) o.addPlayer.run(report.seq, evidence.playerId)
   }
   if (opts.quiet) return report
   q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
