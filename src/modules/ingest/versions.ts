@@ -6,14 +6,14 @@ export const MAX_VERSIONS = 20
 /** The JSON list of a report's versions after an occurrence from `v`: `v` first (most recently seen), at most 20. */
 export function withVersion(listJson: string, v: string): string {
   if (!v) return listJson
-  const list = parseList(listJson)
+  const list = parseVersions(listJson)
   if (list[0] === v) return listJson
   return JSON.stringify([v, ...list.filter((x) => x !== v)].slice(0, MAX_VERSIONS))
 }
 
 /** The newest of a report's versions: by semantic version when they all parse, else the one seen last; null when none. */
 export function newestVersion(listJson: string): string | null {
-  const list = parseList(listJson)
+  const list = parseVersions(listJson)
   if (list.length === 0) return null
   if (list.every((v) => parseSemver(v))) return list.reduce((a, b) => (compareSemver(b, a) > 0 ? b : a))
   return list[0]!
@@ -31,7 +31,8 @@ export function reopensResolved(v: string, resolved: string | null): boolean {
   return true
 }
 
-function parseList(json: string): string[] {
+/** A stored `reports.versions` list; [] for anything that is not a JSON list of strings. */
+export function parseVersions(json: string): string[] {
   try {
     const list = JSON.parse(json) as unknown
     return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : []

@@ -1,6 +1,7 @@
 import type { FileStorage } from '../../files/storage'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
+import { parseVersions } from '../ingest/versions'
 
 export interface LabelView {
   id: string
@@ -70,16 +71,7 @@ function countsView(r: Pick<Report, 'occurrenceCount' | 'playerCount' | 'firstSe
     last_seen: (r.lastSeen ?? r.createdAt).toISOString(),
     first_version: r.firstVersion,
     last_version: r.lastVersion,
-    versions: versionList(r.versions),
-  }
-}
-
-function versionList(json: string): string[] {
-  try {
-    const v = JSON.parse(json) as unknown
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
-  } catch {
-    return []
+    versions: parseVersions(r.versions),
   }
 }
 
