@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config/config'
-import { buildDeps } from '../../src/deps'
-import { silentLogger } from '../../src/lib/logger'
-import { createProject, createUser } from '../helpers/fixtures'
-import { removeTempDataDirs, startServer, tempDataDir } from '../helpers/server-process'
-import type { TestApp } from '../helpers/test-app'
+import { unityError } from '../helpers/crash-payloads'
+import { removeTempDataDirs, startServer } from '../helpers/server-process'
+import { studioDataDir } from '../helpers/studio-data-dir'
 
 afterAll(removeTempDataDirs)
 
@@ -13,21 +10,8 @@ afterAll(removeTempDataDirs)
  * message thrown in two places merged, one Unreal crash split by its addresses), regressions,
  * counts of concurrent submissions, and split and merge, all over HTTP.
  */
-const NRE = 'NullReferenceException: Object reference not set to an instance of an object'
-const unityError = (file: string, fn: string, line: number, o: Record<string, unknown> = {}) => ({
-  title: `[Error] ${NRE}`,
-  description: `${NRE}\n\n--- Stack Trace ---\n  at ${fn} () [0x00012] in Assets/Scripts/${file}:${line}\n  at UnityEngine.Events.InvokableCall.Invoke () [0x00010] in <4b2e1c>:0\n\n--- Recent Logs ---\n[Log] Opened ${file}`,
-  category: 'crash',
-  ...o,
-})
-
 async function studio() {
-  const dataDir = tempDataDir()
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-  const t = { deps, clock: deps.clock } as unknown as TestApp
-  const owner = await createUser(t, { plan: 'studio' })
-  const project = createProject(t, owner)
-  deps.db.$client.close()
+  const { dataDir, project, owner } = await studioDataDir()
   const server = await startServer({ dataDir, env: { GLITCHBOX_TRUST_PROXY: 'true' } })
   const call = async (method: string, path: string, body?: unknown, o: { sdk?: boolean; ip?: string } = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': o.ip ?? '10.9.0.1' }

@@ -7,6 +7,7 @@ import { buildDeps, DB_FILE } from '../../src/deps'
 import { silentLogger } from '../../src/lib/logger'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
+import { studioDataDir } from '../helpers/studio-data-dir'
 import type { TestApp } from '../helpers/test-app'
 
 afterAll(removeTempDataDirs)
@@ -57,16 +58,6 @@ describe('the server process', () => {
 })
 
 /** A fresh data directory holding a Studio account with one project (closed again before a server opens it). */
-async function studioDataDir() {
-  const dataDir = tempDataDir()
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-  const t = { deps, clock: deps.clock } as unknown as TestApp
-  const owner = await createUser(t, { plan: 'studio' })
-  const project = createProject(t, owner)
-  deps.db.$client.close()
-  return { dataDir, project, token: owner.token }
-}
-
 describe('big uploads over HTTP', () => {
   it('stores concurrent 5 MB base64 screenshots byte for byte (body chunks are released as they are parsed)', async () => {
     const { dataDir, project } = await studioDataDir()

@@ -1,21 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { rows, sdkProject } from '../sdk/sdk-helpers'
+import { unityError } from '../helpers/crash-payloads'
 
 let t: TestApp
 beforeEach(() => {
   t = createTestApp()
 })
 afterEach(() => t.close())
-
-const NRE = 'NullReferenceException: Object reference not set to an instance of an object'
-/** An auto-filed Unity error as the field SDKs send it: `[Error]` title, stack trace and recent logs. */
-const unityError = (file: string, fn: string, line: number, o: Record<string, unknown> = {}) => ({
-  title: `[Error] ${NRE}`,
-  description: `${NRE}\n\n--- Stack Trace ---\n  at ${fn} () [0x00012] in Assets/Scripts/${file}:${line}\n  at UnityEngine.Events.InvokableCall.Invoke () [0x00010] in <4b2e1c>:0\n\n--- Recent Logs ---\n[Log] Opened ${file}`,
-  category: 'crash',
-  ...o,
-})
 
 const submit = (key: string, body: Record<string, unknown>) => t.request('POST', '/api/bugs/submit', { apiKey: key, body })
 

@@ -1,0 +1,17 @@
+import { loadConfig } from '../../src/config/config'
+import { buildDeps } from '../../src/deps'
+import { silentLogger } from '../../src/lib/logger'
+import { createProject, createUser } from './fixtures'
+import { tempDataDir } from './server-process'
+import type { TestApp } from './test-app'
+
+/** A data directory holding a Studio-plan owner and one project, for a server process to start on. */
+export async function studioDataDir() {
+  const dataDir = tempDataDir()
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+  const t = { deps, clock: deps.clock } as unknown as TestApp
+  const owner = await createUser(t, { plan: 'studio' })
+  const project = createProject(t, owner)
+  deps.db.$client.close()
+  return { dataDir, project, owner, token: owner.token }
+}
