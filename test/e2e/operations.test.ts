@@ -5,13 +5,9 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
-import { buildDeps, DB_FILE } from '../../src/deps'
-import { silentLogger } from '../../src/lib/logger'
-import { createProject, createUser } from '../helpers/fixtures'
+import { DB_FILE } from '../../src/deps'
 import { freePort, removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
-import type { TestApp } from '../helpers/test-app'
+import { studioDataDir } from '../helpers/studio-data-dir'
 
 afterAll(removeTempDataDirs)
 
@@ -65,16 +61,6 @@ describe('one server per data directory', () => {
   })
 })
 
-/** A user and a project straight in a fresh data directory, before any server runs on it. */
-async function seed(dataDir: string) {
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-  const t = { deps, clock: deps.clock } as unknown as TestApp
-  const owner = await createUser(t)
-  const project = createProject(t, owner)
-  rawSqlite(deps.db).close()
-  return { token: owner.token, slug: project.slug }
-}
-
 describe('a database file broken under a running server', () => {
   it('answers /health 503 with the reason and stays up; background loops that fail do not end the process', { timeout: 60_000 }, async () => {
     // A webhook receiver that holds its answer: the job thread finishes (commits) that delivery only
@@ -91,8 +77,7 @@ describe('a database file broken under a running server', () => {
         return new Response('ok')
       },
     })
-    const dataDir = tempDataDir()
-    const { token, slug } = await seed(dataDir)
+    const { dataDir, token, project: { slug } } = await studioDataDir()
     const server = await startServer({ dataDir, env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
     try {
       const api = (method: string, path: string, body: unknown) =>

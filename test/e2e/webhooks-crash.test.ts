@@ -1,25 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
-import { buildDeps } from '../../src/deps'
-import { silentLogger } from '../../src/lib/logger'
-import { createProject, createUser } from '../helpers/fixtures'
-import { removeTempDataDirs, startServer, tempDataDir } from '../helpers/server-process'
-import type { TestApp } from '../helpers/test-app'
+import { removeTempDataDirs, startServer } from '../helpers/server-process'
+import { studioDataDir } from '../helpers/studio-data-dir'
 
 afterAll(removeTempDataDirs)
 
 const REPORTS = 10
-
-/** Seeds a user and a project straight into a fresh data directory, before any server runs on it. */
-async function seed(dataDir: string) {
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
-  const t = { deps, clock: deps.clock } as unknown as TestApp
-  const owner = await createUser(t)
-  const project = createProject(t, owner)
-  rawSqlite(deps.db).close()
-  return { token: owner.token, slug: project.slug }
-}
 
 describe('webhook deliveries across a kill -9', () => {
   it('makes every pending delivery after a restart; receivers dedupe by X-Glitchbox-Delivery', { timeout: 90_000 }, async () => {
@@ -36,8 +21,7 @@ describe('webhook deliveries across a kill -9', () => {
         return new Response('ok')
       },
     })
-    const dataDir = tempDataDir()
-    const { token, slug } = await seed(dataDir)
+    const { dataDir, token, project: { slug } } = await studioDataDir()
     const env = { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' }
     let server = await startServer({ dataDir, env })
     try {

@@ -8,6 +8,7 @@ import { SMALL_BODY, streamedJsonBody } from '../../src/http/json-stream/json-bo
 import { spilledBase64 } from '../../src/http/json-stream/spill'
 import { httpPipeline } from '../../src/http/pipeline'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { streamOf } from '../sentry/sentry-helpers'
 
 let t: TestApp
 let app: { handle(request: Request): Promise<Response> }
@@ -45,18 +46,6 @@ async function tempFolderEmpties() {
   expect(tmpFiles()).toEqual([])
 }
 
-/** A chunked request body (no Content-Length) in `chunk`-byte pieces; `pulled()` says how much was read. */
-function chunked(bytes: Uint8Array, chunk = 64 * 1024) {
-  let at = 0
-  const stream = new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (at >= bytes.length) return c.close()
-      c.enqueue(bytes.slice(at, at + chunk))
-      at += chunk
-    },
-  })
-  return { stream, pulled: () => Math.min(at, bytes.length) }
-}
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   app.handle(new Request('http://localhost/api/bugs/submit', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, duplex: 'half' } as RequestInit))
@@ -67,7 +56,7 @@ describe('streamedJsonBody', () => {
   it('decodes a big body’s base64 value into a temp file the handler can read, deleted after the response', async () => {
     const file = noise(2 * MB)
     const json = JSON.stringify({ title: 'big', file: `data:image/png;base64,${file.toString('base64')}` })
-    const res = await post(chunked(Buffer.from(json), 100_003).stream)
+    const res = await post(streamOf(Buffer.from(json), 100_003).stream)
     expect(res.status).toBe(200)
     expect((await res.json()).data).toEqual({ spilled: true, size: file.length, declared: 'image/png', invalid: false, content: file.toString('hex') })
     await tempFolderEmpties()
@@ -81,24 +70,24 @@ describe('streamedJsonBody', () => {
 
   it('parses a small chunked body whole, and a big one with a Content-Length as a stream', async () => {
     const small = JSON.stringify({ title: 'small', file: 'aGk=' })
-    expect((await (await post(chunked(Buffer.from(small), 5).stream)).json()).data).toEqual({ spilled: false, file: 'aGk=' })
+    expect((await (await post(streamOf(Buffer.from(small), 5).stream)).json()).data).toEqual({ spilled: false, file: 'aGk=' })
     const big = JSON.stringify({ title: 'big', file: 'QUFB'.repeat(SMALL_BODY / 4) })
     const res = await post(big, { 'content-length': String(big.length) })
     expect((await res.json()).data).toMatchObject({ spilled: true, size: (SMALL_BODY / 4) * 3, invalid: false })
   })
 
   it('records an invalid or oversized value instead of failing the parse', async () => {
-    const bad = await post(chunked(Buffer.from(JSON.stringify({ title: 'x', file: `${'aGk='.repeat(30_000)}!` }))).stream)
+    const bad = await post(streamOf(Buffer.from(JSON.stringify({ title: 'x', file: `${'aGk='.repeat(30_000)}!` }))).stream)
     expect((await bad.json()).data).toMatchObject({ spilled: true, invalid: true })
     const big = noise(3 * MB + 1).toString('base64')
-    const over = await post(chunked(Buffer.from(JSON.stringify({ title: 'x', file: big }))).stream)
+    const over = await post(streamOf(Buffer.from(JSON.stringify({ title: 'x', file: big }))).stream)
     expect((await over.json()).data).toMatchObject({ spilled: true, invalid: false, size: 3 * MB + 1, content: null })
     await tempFolderEmpties()
   })
 
   it('stops reading a chunked body past the route limit: 413', async () => {
     const json = Buffer.from(JSON.stringify({ title: 'x', file: 'QUFB'.repeat((25 * MB) / 4) }))
-    const body = chunked(json, MB)
+    const body = streamOf(json, MB)
     const res = await post(body.stream)
     expect(res.status).toBe(413)
     expect(await res.json()).toEqual({ ok: false, error: 'request body too large (max 20 MB)' })
@@ -108,21 +97,21 @@ describe('streamedJsonBody', () => {
 
   it('answers malformed JSON with the pipeline’s 400 and removes what was spilled', async () => {
     const json = `{"title":"x","file":"${'QUFB'.repeat(100_000)}",`
-    const res = await post(chunked(Buffer.from(json)).stream)
+    const res = await post(streamOf(Buffer.from(json)).stream)
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ ok: false, error: 'malformed request body (expected valid JSON)' })
     await tempFolderEmpties()
   })
 
   it('removes the temp file when the body then fails validation', async () => {
-    const res = await post(chunked(Buffer.from(JSON.stringify({ file: 'QUFB'.repeat(100_000) }))).stream)
+    const res = await post(streamOf(Buffer.from(JSON.stringify({ file: 'QUFB'.repeat(100_000) }))).stream)
     expect(res.status).toBe(400)
     expect((await res.json()).error).toBe('title is required')
     await tempFolderEmpties()
   })
 
   it('refuses in beforeRead without reading the body, with that error’s status', async () => {
-    const body = chunked(Buffer.from(JSON.stringify({ title: 'x', file: 'QUFB'.repeat(1_000_000) })))
+    const body = streamOf(Buffer.from(JSON.stringify({ title: 'x', file: 'QUFB'.repeat(1_000_000) })))
     const res = await post(body.stream, { 'x-api-key': 'wrong' })
     expect(res.status).toBe(401)
     expect(await res.json()).toEqual({ ok: false, error: 'invalid API key' })
