@@ -66,7 +66,8 @@ describe('documented response shapes', () => {
       const statuses = [doc.status ?? 200, doc.alsoStatus?.status]
       if (!statuses.includes(res.status as 200)) mismatches.push(`${key}: status ${res.status}, documented ${statuses.filter(Boolean).join('/')}`)
       if (doc.content === 'csv' || doc.content === 'file') continue
-      const data = doc.content === 'plain-json' ? res.body : res.body.data
+      // Plain JSON (Sentry's answers) and text answers are the body itself, not an envelope's `data`.
+      const data = doc.content === 'plain-json' || doc.content === 'text' ? res.body : res.body.data
       const parsed = doc.data.safeParse(data)
       if (!parsed.success) mismatches.push(`${key}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`)
     }
