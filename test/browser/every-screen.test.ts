@@ -2,16 +2,14 @@
 // uncaught error (the harness fails the file on one), the owner sees no error state, and the member
 // never sees the API's raw refusal ("you need the bugs.view permission"): what they lack is explained
 // in words or hidden.
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { BrowserContext } from 'playwright-core'
 import { PERMISSION_KEYS } from '../../src/modules/permissions/permissions.catalog'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
+import { dashboardRoutes } from './route-table'
 
-const ROUTES_FILE = fileURLToPath(new URL('../../web/app/routes.tsx', import.meta.url))
-/** The route patterns of the dashboard's route table, read from its source so a new screen is swept too. */
-const routePaths = [...readFileSync(ROUTES_FILE, 'utf8').matchAll(/\{ path: '([^']+)', component: \w+(, public: true)?/g)].filter((m) => !m[2]).map((m) => m[1]!)
+/** The patterns of the dashboard's screens behind sign-in. */
+const routePaths = dashboardRoutes.filter((r) => !r.public).map((r) => r.path)
 const RAW_REFUSAL = /you need the [a-z]+\.[a-z]+ permission/
 
 describeBrowser('every dashboard screen', () => {

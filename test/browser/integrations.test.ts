@@ -55,7 +55,7 @@ describeBrowser('the integrations screen in a browser', () => {
     await h.page.goto(`/projects/${slug}/integrations`)
     await poll(() => h.page.getByRole('button', { name: 'Connect Slack' }).count()).toBe(1)
     for (const kind of ['Chat', 'Alerting', 'Issue trackers', 'Crash link', 'Stores']) expect(await h.page.getByRole('region', { name: kind, exact: true }).count()).toBe(1)
-    const link = h.page.getByRole('link', { name: 'Where to get the Slack Incoming webhook URL' })
+    const link = h.page.getByRole('link', { name: 'Where to get it (the Slack Incoming webhook URL)', exact: true })
     expect(await link.getAttribute('href')).toBe('https://api.slack.com/messaging/webhooks')
     expect(await h.page.getByRole('region', { name: 'Connections' }).getByText('No connections yet').count()).toBe(1)
     expect(await h.page.getByRole('listitem', { name: 'Jira' }).getByText('Pro plan').count()).toBe(1)

@@ -43,16 +43,17 @@ describeBrowser('public pages in a browser', () => {
     const errors: string[] = []
     visitor.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
     await visitor.goto(`${h.baseUrl}/tracker/${slug}`)
-    const button = visitor.getByRole('button', { name: /Upvote: Door in the castle/ })
+    // Its name carries the count it shows (WCAG 2.5.3), before and after the vote.
+    const button = visitor.getByRole('button', { name: /^Upvote: Door in the castle will not open, ?0 votes$/ })
     await button.click()
-    const voted = visitor.getByRole('button', { name: /Upvoted: Door in the castle/ })
+    const voted = visitor.getByRole('button', { name: /^Upvoted: Door in the castle will not open, ?1 vote$/ })
     await expect.poll(() => voted.getAttribute('aria-pressed')).toBe('true')
     expect(await voted.locator('.count').textContent()).toBe('1')
     // The script turned the form into a fetch: the page did not navigate.
     expect(visitor.url()).toBe(`${h.baseUrl}/tracker/${slug}`)
     await voted.click({ force: true }).catch(() => {})
     await visitor.reload()
-    const after = visitor.getByRole('button', { name: /Upvoted: Door in the castle/ })
+    const after = visitor.getByRole('button', { name: /^Upvoted: Door in the castle will not open, ?1 vote$/ })
     expect(await after.getAttribute('aria-pressed')).toBe('true')
     expect(await after.locator('.count').textContent()).toBe('1')
     const api = await h.api('GET', `/api/tracker/${slug}`)

@@ -153,7 +153,7 @@ describe('issues', () => {
     await connect()
     const report = createReportIn(t, project, { title: 'Boss stuck in wall', description: 'The boss clips into the wall', stepsToReproduce: '1. Enter arena', platform: 'Windows', priority: 'critical' })
     const n = report.reportNumber
-    expect((await t.request('GET', bugIssue(n), { token: owner.token })).body.data).toEqual({ issue: null })
+    expect((await t.request('GET', bugIssue(n), { token: owner.token })).body.data).toEqual({ repository: { provider: 'github', repo_url: 'https://github.com/acme/game', repo_path: 'acme/game' }, issue: null })
     const res = await t.request('POST', bugIssue(n), { token: owner.token })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ provider: 'github', issue_number: 42, issue_url: 'https://github.com/acme/game/issues/42', issue_title: 'Boss stuck in wall', created_by_glitchbox: true })
@@ -188,12 +188,16 @@ describe('issues', () => {
     expect(fake.hits.length).toBe(before)
     expect((await t.request('POST', bugIssue(b.reportNumber), { token: owner.token, body: { issue_number: 0 } })).body.error).toContain('issue_number')
     expect((await t.request('DELETE', bugIssue(b.reportNumber), { token: owner.token })).body.data.message).toBe('Issue unlinked')
-    expect((await t.request('GET', bugIssue(b.reportNumber), { token: owner.token })).body.data).toEqual({ issue: null })
+    expect((await t.request('GET', bugIssue(b.reportNumber), { token: owner.token })).body.data.issue).toBeNull()
     expect((await t.request('POST', bugIssue(9999), { token: owner.token })).status).toBe(404)
   })
 
   it('answers 502 with the provider message when filing is refused, and 404 without a repository', async () => {
     const report = createReportIn(t, project)
+    // Reading is no error without a repository (the report page asks on every visit): both are null.
+    const read = await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })
+    expect(read.status).toBe(200)
+    expect(read.body.data).toEqual({ repository: null, issue: null })
     expect((await t.request('POST', bugIssue(report.reportNumber), { token: owner.token })).status).toBe(404)
     await connect()
     fake.state.failCreates = 1

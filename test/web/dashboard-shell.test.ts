@@ -102,4 +102,30 @@ describe('the dashboard shell and its assets', () => {
       expect(String(res.body)).not.toContain('<div id="app">')
     }
   })
+
+  const page = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
+  it.each(['/nope', '/settings', '/reports/12', '/projectsx', '/dashboard/analytics'])('answers a browser opening the unknown path %s with the shell and status 404 (the app shows its 404 screen)', async (path) => {
+    const res = await t.request('GET', path, { headers: page })
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.body).toBe(home.body)
+    expect(res.headers.get('content-security-policy')).toBeTruthy()
+  })
+
+  it("keeps the server's own 404s for a browser: JSON under /api, the public pages' HTML page, no shell for the docs or assets", async () => {
+    for (const path of ['/api/nope', '/api/v1/projects/x/nope', '/docs/nope', '/health/x', '/public-assets/nope.js']) {
+      const res = await t.request('GET', path, { headers: page })
+      expect(res.status, path).toBe(404)
+      expect(String(res.body), path).not.toContain('<div id="app">')
+    }
+    expect((await t.request('GET', '/api/nope', { headers: page })).body).toEqual({ ok: false, error: 'not found' })
+    const tracker = await t.request('GET', '/tracker/no-such-game', { headers: page })
+    expect(tracker.status).toBe(404)
+    expect(String(tracker.body)).toContain('<html')
+    expect(String(tracker.body)).not.toContain('<div id="app">')
+    // Only pages are opened with GET: other methods keep the JSON answer.
+    const post = await t.request('POST', '/nope', { headers: page, body: {} })
+    expect(post.status).toBe(404)
+    expect(post.body).toEqual({ ok: false, error: 'not found' })
+  })
 })

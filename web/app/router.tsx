@@ -5,13 +5,11 @@
 import { signal, computed } from '@preact/signals'
 import type { ComponentChildren, HTMLAttributes, JSX } from 'preact'
 import { useEffect } from 'preact/hooks'
+import { isServerPath } from './server-paths'
 
 export type Params = Record<string, string>
 export type Query = Record<string, string>
 export type QueryPatch = Record<string, string | number | boolean | null | undefined>
-
-/** Paths that belong to the server (public pages, API, docs): links to them load normally. */
-const SERVER_PATHS = /^\/(api|tracker|roadmap|changelog|docs|openapi\.json|widget\.js|health|assets)(\/|$|\?)/
 
 const here = () => (typeof window === 'undefined' ? { pathname: '/', search: '' } : window.location)
 
@@ -77,7 +75,7 @@ export function isAppHref(href: string, origin: string): boolean {
   } catch {
     return false
   }
-  return url.origin === origin && !SERVER_PATHS.test(url.pathname)
+  return url.origin === origin && !isServerPath(url.pathname)
 }
 
 function sync() {

@@ -10,17 +10,19 @@ export interface VoteTarget {
 
 /**
  * An upvote button that works without JavaScript (a form POST that redirects back) and that the vote
- * script turns into a fetch call. Pressed (and inert) once this voter has voted.
+ * script turns into a fetch call. Pressed (and inert) once this voter has voted. Its name is its own
+ * text, "Upvote: <title>, 12 votes": the visible count is part of it (WCAG 2.5.3), and the vote script
+ * changes the words and the count in place.
  */
 export function VoteButton(p: { target: VoteTarget; upvotes: number; voted: boolean; title: string }) {
-  const label = p.voted ? `Upvoted: ${p.title}` : `Upvote: ${p.title}`
   return (
     <form method="post" action={p.target.action} class="vote-form" data-api={p.target.api}>
       <input type="hidden" name="back" value={p.target.back} />
-      <button type="submit" class="vote" aria-pressed={p.voted ? 'true' : 'false'} aria-label={label} disabled={p.voted}>
+      <button type="submit" class="vote" aria-pressed={p.voted ? 'true' : 'false'} disabled={p.voted}>
+        <span class="sr vote-action">{`${p.voted ? 'Upvoted' : 'Upvote'}: ${p.title}, `}</span>
         <span aria-hidden="true">▲</span>
         <span class="count">{p.upvotes}</span>
-        <span class="sr"> votes</span>
+        <span class="sr vote-unit">{p.upvotes === 1 ? ' vote' : ' votes'}</span>
       </button>
     </form>
   )

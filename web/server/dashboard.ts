@@ -1,6 +1,8 @@
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Elysia } from 'elysia'
+import { notFound } from '../../src/http/errors'
+import { isServerPath } from '../app/server-paths'
 import { htmlSecurityHeaders, type ThirdPartySources } from './security-headers'
 
 /**
@@ -43,8 +45,9 @@ interface Shell {
 }
 
 /**
- * Every top-level dashboard path (web/README.md, "Dashboard URLs"); each also takes sub-paths.
- * A plain catch-all would swallow the public pages' and the API's 404s.
+ * Every top-level dashboard path (web/README.md, "Dashboard URLs"); each also takes sub-paths and
+ * answers the shell with 200. Other paths fall to the catch-all of `dashboardRoutes`, which leaves the
+ * API's and the public pages' 404s as they are.
  */
 export const DASHBOARD_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/projects', '/team', '/account', '/billing', '/invite']
 
@@ -108,12 +111,19 @@ function loadShell(source: DashboardSource): Promise<Shell> {
   return shell
 }
 
-/** The dashboard shell and its assets (see the comment at the top of this file). */
+/** Whether a request is a browser opening a page (it asks for HTML), not a script or a client of the API. */
+const wantsPage = (request: Request) => (request.headers.get('accept') ?? '').includes('text/html')
+
+/**
+ * The dashboard shell and its assets (see the comment at the top of this file). Any other path a browser
+ * opens, outside the server's own (web/app/server-paths.ts), gets the shell with status 404: the app
+ * matches no route there and shows its "Page not found" screen. Other clients keep the JSON 404.
+ */
 export function dashboardRoutes(source: DashboardSource = dashboardFromSource(), thirdParty?: ThirdPartySources) {
   const load = () => loadShell(source)
-  const shellResponse = async () => new Response((await load()).html, { headers: htmlSecurityHeaders({ thirdParty }) })
+  const shellResponse = async (status = 200) => new Response((await load()).html, { status, headers: htmlSecurityHeaders({ thirdParty }) })
   const app = new Elysia()
-    .get('/', shellResponse)
+    .get('/', () => shellResponse())
     .get(`${ASSET_PREFIX}*`, async ({ params, request }) => {
       const asset = (await load()).assets.get(params['*'])
       if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
@@ -125,7 +135,15 @@ export function dashboardRoutes(source: DashboardSource = dashboardFromSource(),
       }
       return new Response(asset.body, { headers })
     })
-  for (const path of DASHBOARD_PATHS) app.get(path, shellResponse).get(`${path}/*`, shellResponse)
+  for (const path of DASHBOARD_PATHS) app.get(path, () => shellResponse()).get(`${path}/*`, () => shellResponse())
+  app.get(
+    '/*',
+    ({ request, path }) => {
+      if (isServerPath(path) || !wantsPage(request)) throw notFound()
+      return shellResponse(404)
+    },
+    { detail: { hide: true } },
+  )
   return app
 }
 

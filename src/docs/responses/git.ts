@@ -25,7 +25,10 @@ export const GitIssueLink = z.object({
   created_by_glitchbox: z.boolean().describe('True when Glitchbox filed the issue, false when an existing one was linked'),
   created_at: isoDate,
 })
-export const GitReportIssueResponse = z.object({ issue: GitIssueLink.nullable() })
+export const GitReportIssueResponse = z.object({
+  repository: GitConnection.pick({ provider: true, repo_url: true, repo_path: true }).nullable().describe("The project's repository; null when none is connected"),
+  issue: GitIssueLink.nullable().describe('null when the report is linked to no issue'),
+})
 
 export type GitConnection = z.output<typeof GitConnection>
 export type GitIssue = z.output<typeof GitIssue>

@@ -68,11 +68,15 @@ function saveLink(db: DbOrTx, report: Report, c: GitConnection, issue: { issue_n
   return linkOf(db, report.id)!
 }
 
-/** The repository issue linked to a report: `{issue: null}` when none. */
+/**
+ * The repository issue linked to a report (`issue: null` when none) and the project's repository
+ * (`repository: null` when none is connected), so the report page needs no request that answers 404.
+ */
 export function reportIssue(db: DbOrTx, projectId: string, number: string) {
   const report = liveReportByNumber(db, projectId, number)
   const l = linkOf(db, report.id)
-  return { issue: l ? view(l) : null }
+  const c = db.select().from(gitConnections).where(eq(gitConnections.projectId, projectId)).get()
+  return { repository: c ? { provider: c.provider, repo_url: c.repoUrl, repo_path: c.repoPath } : null, issue: l ? view(l) : null }
 }
 
 /**

@@ -14,10 +14,10 @@ export function isWebHref(href: string | null | undefined): href is string {
 }
 
 /** A link to another site (a tracker issue, a repository, a store page), opened in a new tab; anything but an http(s) URL is shown as plain text. */
-export function ExternalLink({ href, children, ...rest }: { href: string | null | undefined; children?: ComponentChildren; 'aria-label'?: string }) {
+export function ExternalLink({ href, children }: { href: string | null | undefined; children?: ComponentChildren }) {
   if (!isWebHref(href)) return <span>{children}</span>
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
+    <a href={href} target="_blank" rel="noopener noreferrer">
       {children}
     </a>
   )

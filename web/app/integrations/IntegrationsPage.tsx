@@ -86,8 +86,8 @@ function ProviderItem({ p, reason, note, onConnect }: { p: ProviderView; reason?
         </div>
         <p class="small">
           Needs: <strong>{p.credential.label}</strong>.{' '}
-          <ExternalLink href={p.credential.url} aria-label={`Where to get the ${p.name} ${p.credential.label}`}>
-            Where to get it
+          <ExternalLink href={p.credential.url}>
+            Where to get it<span class="sr-only"> (the {p.name} {p.credential.label})</span>
           </ExternalLink>
         </p>
         <p class="muted small">Events: {p.events.map(eventLabel).join(', ')}</p>

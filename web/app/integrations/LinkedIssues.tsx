@@ -4,7 +4,7 @@ import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import { Async, Badge, Button, ExternalLink, Section, TextField, toast } from '../components'
 import { deniedReason } from '../session'
-import type { GitConnection, GitIssueLink, IssueLink, ReportIssues } from './types'
+import type { GitReportIssue, IssueLink, ReportIssues } from './types'
 
 /** The report page's "Linked issues": items linked in other tools with their state, and a "File in …" button per tracker connection. */
 export function LinkedIssues({ slug, number }: { slug: string; number: number }) {
@@ -81,17 +81,19 @@ export function LinkedIssues({ slug, number }: { slug: string; number: number })
   )
 }
 
-/** The report's issue in the project's git repository (when one is connected): file it, link an existing one, or unlink. */
+/**
+ * The report's issue in the project's git repository (when one is connected): file it, link an existing
+ * one, or unlink. One request tells both whether a repository is connected and the linked issue.
+ */
 function GitIssue({ slug, number, reason }: { slug: string; number: number; reason?: string }) {
-  const git = useApi<GitConnection>(projectPath(slug, '/git'))
   const path = projectPath(slug, `/bugs/${number}/issue`)
-  const link = useApi<{ issue: GitIssueLink | null }>(git.data.value ? path : null)
+  const link = useApi<GitReportIssue>(path)
   const [issueNumber, setIssueNumber] = useState('')
   const [busy, setBusy] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const conn = git.data.value
-  if (!conn) return null
-  const host = conn.provider === 'github' ? 'GitHub' : 'GitLab'
+  const repository = link.data.value?.repository
+  if (!repository) return null
+  const host = repository.provider === 'github' ? 'GitHub' : 'GitLab'
   const run = async (what: string, fn: () => Promise<unknown>) => {
     setBusy(what)
     setError(null)
@@ -109,8 +111,7 @@ function GitIssue({ slug, number, reason }: { slug: string; number: number; reas
   return (
     <div class="stack">
       <h3>{host} issue</h3>
-      {link.error.value && <p class="field-error" role="alert">{link.error.value.message}</p>}
-      {link.data.value === undefined && !link.error.value ? null : issue ? (
+      {issue ? (
         <div class="row">
           <ExternalLink href={issue.issue_url}>
             #{issue.issue_number} {issue.issue_title}

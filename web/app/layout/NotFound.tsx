@@ -1,10 +1,15 @@
-import { EmptyState } from '../components'
+import { Page } from '../components'
 
-/** A dashboard URL that matches no screen. */
+/** A dashboard URL that matches no screen: the page's heading and title say so, with a way back. */
 export function NotFound() {
   return (
-    <EmptyState title="Page not found" action={<a href="/">Go to your projects</a>}>
-      This address does not match any page of the dashboard.
-    </EmptyState>
+    <Page title="Page not found">
+      <div class="empty">
+        <p class="muted">This address does not match any page of the dashboard.</p>
+        <div class="empty-action">
+          <a href="/">Go to your projects</a>
+        </div>
+      </div>
+    </Page>
   )
 }

@@ -112,7 +112,7 @@ function Description({ bug }: { bug: Report }) {
       {stackTrace !== null && (
         <>
           <h3>Stack trace</h3>
-          <pre class="code-block" aria-label="Stack trace">
+          <pre class="code-block" aria-label="Stack trace" tabIndex={0}>
             <code>{stackTrace || '(empty)'}</code>
           </pre>
         </>
@@ -120,7 +120,7 @@ function Description({ bug }: { bug: Report }) {
       {recentLogs !== null && (
         <>
           <h3>Recent logs</h3>
-          <pre class="code-block" aria-label="Recent logs">
+          <pre class="code-block" aria-label="Recent logs" tabIndex={0}>
             <code>{recentLogs || '(empty)'}</code>
           </pre>
         </>
@@ -147,7 +147,7 @@ function Metadata({ value }: { value: unknown }) {
   return (
     <details class="card report-metadata">
       <summary>Metadata</summary>
-      <pre class="code-block">
+      <pre class="code-block" aria-label="Metadata" tabIndex={0}>
         <code>{JSON.stringify(value, null, 2)}</code>
       </pre>
     </details>

@@ -78,7 +78,11 @@ export function ChangelogSettings({ params }: RouteProps) {
                       </Button>
                     </div>
                   </div>
-                  {e.body && <pre class="entry-body">{e.body}</pre>}
+                  {e.body && (
+                    <pre class="entry-body" aria-label={`Text of ${e.title}`} tabIndex={0}>
+                      {e.body}
+                    </pre>
+                  )}
                 </li>
               ))}
             </ul>

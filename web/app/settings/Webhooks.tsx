@@ -201,7 +201,7 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Webhook }) {
                       ]}
                     />
                   )}
-                  <pre class="entry-body" aria-label="Payload">{JSON.stringify(d.payload, null, 2)}</pre>
+                  <pre class="entry-body" aria-label="Payload" tabIndex={0}>{JSON.stringify(d.payload, null, 2)}</pre>
                 </details>
               </li>
             ))}

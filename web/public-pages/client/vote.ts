@@ -12,7 +12,9 @@ function enhance(form: HTMLFormElement): void {
   const api = form.dataset.api
   const button = form.querySelector<HTMLButtonElement>('button.vote')
   const count = form.querySelector<HTMLElement>('.count')
-  if (!api || !button || !count) return
+  const action = form.querySelector<HTMLElement>('.vote-action')
+  const unit = form.querySelector<HTMLElement>('.vote-unit')
+  if (!api || !button || !count || !action || !unit) return
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     if (button.getAttribute('aria-pressed') === 'true') return
@@ -21,9 +23,11 @@ function enhance(form: HTMLFormElement): void {
       const res = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'omit' })
       const answer = (await res.json()) as VoteAnswer
       if (!res.ok || !answer.data) throw new Error(`vote answered ${res.status}`)
+      // The button's name is its text (vote-button.tsx): the words change with the count.
       count.textContent = String(answer.data.upvotes)
+      action.textContent = (action.textContent ?? '').replace(/^Upvote:/, 'Upvoted:')
+      unit.textContent = answer.data.upvotes === 1 ? ' vote' : ' votes'
       button.setAttribute('aria-pressed', 'true')
-      button.setAttribute('aria-label', (button.getAttribute('aria-label') ?? '').replace(/^Upvote:/, 'Upvoted:'))
     } catch {
       // Rate limited or offline: leave the button as it was so the player may try again.
       button.disabled = false
