@@ -153,7 +153,7 @@ describe('issues', () => {
     await connect()
     const report = createReportIn(t, project, { title: 'Boss stuck in wall', description: 'The boss clips into the wall', stepsToReproduce: '1. Enter arena', platform: 'Windows', priority: 'critical' })
     const n = report.reportNumber
-    expect((await t.request('GET', bugIssue(n), { token: owner.token })).body.data).toEqual({ issue: null })
+    expect((await t.request('GET', bugIssue(n), { token: owner.token })).body.data).toEqual({ issue: null, repository: { provider: 'github', repo_url: 'https://github.com/acme/game' } })
     const res = await t.request('POST', bugIssue(n), { token: owner.token })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ provider: 'github', issue_number: 42, issue_url: 'https://github.com/acme/game/issues/42', issue_title: 'Boss stuck in wall', created_by_glitchbox: true })
@@ -188,8 +188,18 @@ describe('issues', () => {
     expect(fake.hits.length).toBe(before)
     expect((await t.request('POST', bugIssue(b.reportNumber), { token: owner.token, body: { issue_number: 0 } })).body.error).toContain('issue_number')
     expect((await t.request('DELETE', bugIssue(b.reportNumber), { token: owner.token })).body.data.message).toBe('Issue unlinked')
-    expect((await t.request('GET', bugIssue(b.reportNumber), { token: owner.token })).body.data).toEqual({ issue: null })
+    expect((await t.request('GET', bugIssue(b.reportNumber), { token: owner.token })).body.data).toEqual({ issue: null, repository: { provider: 'github', repo_url: 'https://github.com/acme/game' } })
     expect((await t.request('POST', bugIssue(9999), { token: owner.token })).status).toBe(404)
+  })
+
+  it("says on a report's issue read whether a repository is connected, answering 200 either way (a report page asks it instead of GET /git, which answers 404 without one)", async () => {
+    const report = createReportIn(t, project)
+    const read = await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })
+    expect(read.status).toBe(200)
+    expect(read.body.data).toEqual({ issue: null, repository: null })
+    expect((await t.request('GET', git(), { token: owner.token })).status).toBe(404)
+    await connect(selfHostedGitlab())
+    expect((await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })).body.data.repository).toEqual({ provider: 'gitlab', repo_url: `${fake.url}/games/studio/engine` })
   })
 
   it('answers 502 with the provider message when filing is refused, and 404 without a repository', async () => {

@@ -25,7 +25,10 @@ export const GitIssueLink = z.object({
   created_by_glitchbox: z.boolean().describe('True when Glitchbox filed the issue, false when an existing one was linked'),
   created_at: isoDate,
 })
-export const GitReportIssueResponse = z.object({ issue: GitIssueLink.nullable() })
+export const GitReportIssueResponse = z.object({
+  issue: GitIssueLink.nullable(),
+  repository: z.object({ provider: z.enum(['github', 'gitlab']), repo_url: z.string() }).nullable().describe("The project's connected repository, where an issue can be filed; null when none is connected"),
+})
 
 export type GitConnection = z.output<typeof GitConnection>
 export type GitIssue = z.output<typeof GitIssue>

@@ -68,11 +68,13 @@ function saveLink(db: DbOrTx, report: Report, c: GitConnection, issue: { issue_n
   return linkOf(db, report.id)!
 }
 
-/** The repository issue linked to a report: `{issue: null}` when none. */
+/** The repository issue linked to a report (`issue: null` when none) and the project's connected repository (`repository: null` when none). */
 export function reportIssue(db: DbOrTx, projectId: string, number: string) {
   const report = liveReportByNumber(db, projectId, number)
   const l = linkOf(db, report.id)
-  return { issue: l ? view(l) : null }
+  // Said here so that a report page learns whether it can file an issue without asking GET /git, which answers 404 when none is connected.
+  const repo = db.select({ provider: gitConnections.provider, repo_url: gitConnections.repoUrl }).from(gitConnections).where(eq(gitConnections.projectId, projectId)).get()
+  return { issue: l ? view(l) : null, repository: repo ?? null }
 }
 
 /**

@@ -4,7 +4,7 @@ import { api, messageOf, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import { Async, Badge, Button, ExternalLink, Section, TextField, toast } from '../components'
 import { deniedReason } from '../session'
-import type { GitConnection, GitIssueLink, IssueLink, ReportIssues } from './types'
+import type { GitReportIssue, IssueLink, ReportIssues } from './types'
 
 /** The report page's "Linked issues": items linked in other tools with their state, and a "File in …" button per tracker connection. */
 export function LinkedIssues({ slug, number }: { slug: string; number: number }) {
@@ -83,13 +83,13 @@ export function LinkedIssues({ slug, number }: { slug: string; number: number })
 
 /** The report's issue in the project's git repository (when one is connected): file it, link an existing one, or unlink. */
 function GitIssue({ slug, number, reason }: { slug: string; number: number; reason?: string }) {
-  const git = useApi<GitConnection>(projectPath(slug, '/git'))
+  // One read that says whether a repository is connected too: asking GET /git would answer 404 when none is.
   const path = projectPath(slug, `/bugs/${number}/issue`)
-  const link = useApi<{ issue: GitIssueLink | null }>(git.data.value ? path : null)
+  const link = useApi<GitReportIssue>(path)
   const [issueNumber, setIssueNumber] = useState('')
   const [busy, setBusy] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const conn = git.data.value
+  const conn = link.data.value?.repository
   if (!conn) return null
   const host = conn.provider === 'github' ? 'GitHub' : 'GitLab'
   const run = async (what: string, fn: () => Promise<unknown>) => {

@@ -116,3 +116,4 @@ export type SteamReview = SteamReviewPage['reviews'][number]
 export type GitConnection = gitDocs.GitConnection
 export type GitIssue = gitDocs.GitIssue
 export type GitIssueLink = gitDocs.GitIssueLink
+export type GitReportIssue = gitDocs.GitReportIssueResponse
