@@ -225,7 +225,17 @@ describeBrowser('the report page with a launch day of data', () => {
       screenshot: `data:image/png;base64,${shot.toString('base64')}`,
     })
     const n = filed.body.data.report_number
+    for (const frame of [43.71234, 44.1, 120.55]) {
+      const sample = await h.api('POST', '/api/perf/snapshot', { apiKey, body: { bug_report_id: filed.body.data.id, fps: 1000 / frame, frame_time_ms: frame, memory_used_mb: 1234.567 } })
+      expect(sample.status).toBe(201)
+    }
     const answers = await open(n)
+    // Numbers as a person reads them: 43.7 ms, not 43.71234.
+    const perf = section('Performance samples')
+    await poll(() => perf.locator('tbody tr').count()).toBe(3)
+    const cells = await perf.locator('tbody td').allTextContents()
+    expect(cells).toEqual(expect.arrayContaining(['43.7', '22.9', '1,235', '121', '8.3']))
+    expect(cells.join(' ')).not.toMatch(/\d\.\d{2,}/)
     const evidence = section('Evidence')
     expect((await evidence.locator('.facts').textContent())!.replace(/\s+/g, ' ')).toMatch(/Version1\.3\.0.*PlatformSteam Deck.*DeviceSteam Deck OLED.*OSSteamOS 3\.6.*PlayerCaveFan/)
     expect(await evidence.getByText('The only occurrence').count()).toBe(1)

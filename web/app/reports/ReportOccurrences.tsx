@@ -126,7 +126,7 @@ export function ReportOccurrences({
                   {p.occurrences.map((o) => (
                     <tr key={o.id} class={o.id === shownId ? 'is-current' : undefined}>
                       <td class="col-check">
-                        <input type="checkbox" aria-label={`Choose the occurrence of ${formatDate(o.created_at)} for a split`} checked={chosen.has(o.id)} disabled={Boolean(reason)} onChange={() => toggle(o)} />
+                        <input type="checkbox" hidden={count < 2} aria-label={`Choose the occurrence of ${formatDate(o.created_at)} for a split`} checked={chosen.has(o.id)} disabled={Boolean(reason)} onChange={() => toggle(o)} />
                       </td>
                       <td>
                         <time dateTime={o.created_at} title={formatDate(o.created_at)}>
@@ -148,9 +148,13 @@ export function ReportOccurrences({
               </table>
             </div>
             <div class="spread">
-              <Button reason={reason} disabled={chosen.size === 0} onClick={() => setConfirming(true)}>
-                {chosen.size ? `Split ${chosen.size} into a new report…` : 'Split into a new report…'}
-              </Button>
+              {count > 1 ? (
+                <Button reason={reason} disabled={chosen.size === 0 || chosen.size >= count} onClick={() => setConfirming(true)}>
+                  {chosen.size ? `Split ${chosen.size} into a new report…` : 'Split into a new report…'}
+                </Button>
+              ) : (
+                <span />
+              )}
               {p.total > p.per_page && (
                 <nav class="pager" aria-label="Occurrence pages">
                   <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
