@@ -138,7 +138,7 @@ export function ReportOccurrences({
                       <td>{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
                       <td>{o.reporter_name ?? o.player_id ?? '–'}</td>
                       <td>
-                        <button type="button" class="linklike" aria-pressed={o.id === shownId} aria-label={`Show the occurrence of ${formatDate(o.created_at)}`} onClick={() => onShow(o)}>
+                        <button type="button" class="linklike" aria-pressed={o.id === shownId} aria-label={`${o.id === shownId ? 'Shown:' : 'Show'} the occurrence of ${formatDate(o.created_at)}`} onClick={() => onShow(o)}>
                           {o.id === shownId ? 'Shown' : 'Show'}
                         </button>
                       </td>

@@ -25,6 +25,7 @@ import { countText, readable } from './report-summary'
 import type { Occurrence, Report, ReportDetail } from './report-types'
 import { reportsApi } from './reports-api'
 import { SimilarReports } from './SimilarReports'
+import { CodeText } from './StackTrace'
 import { WorkflowPanel } from '../workflow/WorkflowPanel'
 import { LinkedIssues } from '../integrations/LinkedIssues'
 import { ReportTelemetry } from '../analytics/ReportTelemetry'
@@ -194,9 +195,7 @@ function Metadata({ value }: { value: unknown }) {
   return (
     <details class="card report-metadata">
       <summary>Metadata</summary>
-      <pre class="code-block">
-        <code>{JSON.stringify(value, null, 2)}</code>
-      </pre>
+      <CodeText label="Metadata">{JSON.stringify(value, null, 2)}</CodeText>
     </details>
   )
 }

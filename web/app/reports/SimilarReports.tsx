@@ -37,7 +37,7 @@ export function SimilarReports({ slug, number, title, onMerged }: { slug: string
                   #{r.report_number} {r.title}
                 </a>{' '}
                 <StatusBadge status={r.status} />{' '}
-                <Button size="sm" variant="ghost" reason={reason} aria-label={`Merge #${r.report_number} into this report`} onClick={() => setMerging(r)}>
+                <Button size="sm" variant="ghost" reason={reason} aria-label={`Merge here: #${r.report_number} into this report`} onClick={() => setMerging(r)}>
                   Merge here
                 </Button>
               </li>
