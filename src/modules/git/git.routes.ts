@@ -35,7 +35,7 @@ export const gitRoutes = (deps: AppDeps) =>
       query: searchIssuesQuery,
       detail: { tags, summary: "Search the repository's issues (q; up to 20, most recently updated first)" },
     })
-    .get(issue, ({ project, params }) => reportIssue(deps.db, project.id, params.number), { project: 'bugs.view', detail: { tags, summary: 'The repository issue linked to a report' } })
+    .get(issue, ({ project, params }) => reportIssue(deps.db, project.id, params.number), { project: 'bugs.view', detail: { tags, summary: "The repository issue linked to a report, and the project's connected repository (each null when none)" } })
     .post(
       issue,
       async ({ project, user, params, body, set }) => {
