@@ -192,6 +192,16 @@ describe('issues', () => {
     expect((await t.request('POST', bugIssue(9999), { token: owner.token })).status).toBe(404)
   })
 
+  it("says on a report's issue read whether a repository is connected, answering 200 either way (a report page asks it instead of GET /git, which answers 404 without one)", async () => {
+    const report = createReportIn(t, project)
+    const read = await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })
+    expect(read.status).toBe(200)
+    expect(read.body.data).toEqual({ issue: null, repository: null })
+    expect((await t.request('GET', git(), { token: owner.token })).status).toBe(404)
+    await connect(selfHostedGitlab())
+    expect((await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })).body.data.repository).toMatchObject({ provider: 'gitlab', repo_url: `${fake.url}/games/studio/engine` })
+  })
+
   it('answers 502 with the provider message when filing is refused, and 404 without a repository', async () => {
     const report = createReportIn(t, project)
     // Reading is no error without a repository (the report page asks on every visit): both are null.

@@ -38,6 +38,20 @@ describe('events from the API', () => {
     expect(byEvent.comment_added).toMatchObject({ body: 'Repro on PS5', report: { id: created.body.data.id }, project_slug: project.slug })
   })
 
+  it('links every event back to the report page in the dashboard (`url`)', async () => {
+    await api('POST', '/bugs', { title: 'Falls through floor', description: 'On level 3' })
+    await api('POST', '/bugs', { title: 'Wrong tint', description: 'Level 4' })
+    await api('PATCH', '/bugs/2', { priority: 'high' })
+    await api('POST', '/bugs/2/comments', { body: 'Seen on Deck' })
+    await t.runner.drain()
+    const page = (n: number) => `http://glitchbox.test/projects/${project.slug}/reports/${n}`
+    const sent = r.received.map((x) => x.json)
+    expect(sent.filter((j) => j.event === 'bug_created').map((j) => j.data.url).sort()).toEqual([page(1), page(2)])
+    expect(sent.find((j) => j.event === 'bug_updated').data.url).toBe(page(2))
+    const comment = sent.find((j) => j.event === 'comment_added').data
+    expect(comment.report.url).toBe(page(2))
+  })
+
   it('sends one bug_updated per report of a bulk update, each with its own delivery id', async () => {
     for (let i = 0; i < 3; i++) await api('POST', '/bugs', { title: `Bug ${i}`, description: 'x' })
     await t.runner.drain()

@@ -152,6 +152,12 @@ export const Occurrence = z.object({
   created_at: isoDate,
 })
 export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
+const Share = z.object({ value: z.string().describe("The version or platform as sent; '' for occurrences that named none"), count: z.number().int().describe('Occurrences with it') })
+export const OccurrenceDistribution = z.object({
+  total: z.number().int().describe('Occurrences of the report; minus the counts listed, those of values past the 20 listed'),
+  versions: z.array(Share).describe('Game versions, newest first (semantic-version order, else first seen), unnamed last; at most 20'),
+  platforms: z.array(Share).describe('Platforms, most occurrences first; at most 20'),
+})
 export const SplitResponse = ReportCreatedResponse.extend({ occurrences: z.number().int().describe('Occurrences moved into the new report') })
 export const MergeResponse = z.object({
   id: uuid,
@@ -173,6 +179,7 @@ export type ErrorTypesResponse = z.output<typeof ErrorTypesResponse>
 export type ReportActivityResponse = z.output<typeof ReportActivityResponse>
 export type OccurrenceListResponse = z.output<typeof OccurrenceListResponse>
 export type SplitResponse = z.output<typeof SplitResponse>
+export type OccurrenceDistribution = z.output<typeof OccurrenceDistribution>
 export type MergeResponse = z.output<typeof MergeResponse>
 
 export const reportsDocs: OperationDocs = {
@@ -188,6 +195,7 @@ export const reportsDocs: OperationDocs = {
   'DELETE /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
   'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences': { data: OccurrenceListResponse },
+  'GET /api/projects/{slug}/bugs/{number}/occurrences/distribution': { data: OccurrenceDistribution },
   'POST /api/projects/{slug}/bugs/{number}/split': { status: 201, data: SplitResponse },
   'POST /api/projects/{slug}/bugs/{number}/merge': { data: MergeResponse },
 }

@@ -3,6 +3,7 @@ import * as z from 'zod'
 export const occurrencesQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   order: z.enum(['newest', 'oldest']).default('newest').describe('newest first (default) or oldest first: the first page of `oldest` starts with the submission that filed the report'),
+  per_page: z.coerce.number().int().min(1).max(50).default(50).describe('Occurrences per page, 1 to 50 (default 50)'),
 })
 
 export const splitSchema = z.object({ occurrence_ids: z.array(z.string().min(1).max(64)).min(1).max(100) })

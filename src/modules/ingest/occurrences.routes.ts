@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { mergeSchema, occurrencesQuerySchema, splitSchema } from './ingest.schemas'
 import { mergeReports } from './merge.service'
+import { occurrenceDistribution } from './occurrence-distribution'
 import { listOccurrences, splitOccurrences } from './occurrences.service'
 
 const params = z.object({ slug: z.string(), number: z.string() })
@@ -13,11 +14,16 @@ const TAGS = ['Bug reports']
 export function occurrencesRoutes(deps: AppDeps) {
   return new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/bugs/:number/occurrences', ({ project, params, query }) => listOccurrences(deps, project, params.number, query.page, query.order), {
+    .get('/projects/:slug/bugs/:number/occurrences', ({ project, params, query }) => listOccurrences(deps, project, params.number, query.page, query.order, query.per_page), {
       project: 'bugs.view',
       params,
       query: occurrencesQuerySchema,
-      detail: { tags: TAGS, summary: 'Occurrences of a report with their own evidence, the first submission included; 50 per page' },
+      detail: { tags: TAGS, summary: 'Occurrences of a report with their own evidence, the first submission included; 50 per page unless per_page says fewer' },
+    })
+    .get('/projects/:slug/bugs/:number/occurrences/distribution', ({ project, params }) => occurrenceDistribution(deps.db, project, params.number), {
+      project: 'bugs.view',
+      params,
+      detail: { tags: TAGS, summary: "How a report's occurrences spread over game versions (newest first) and platforms (most first), 20 of each at most" },
     })
     .post(
       '/projects/:slug/bugs/:number/split',

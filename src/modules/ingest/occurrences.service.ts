@@ -57,8 +57,8 @@ function filesOf(db: DbOrTx, ids: string[]) {
   return by
 }
 
-/** One page (50) of a report's occurrences, the first submission included: newest first, or oldest first with `order=oldest`. */
-export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest') {
+/** One page (`perPage`, 50 by default) of a report's occurrences, the first submission included: newest first, or oldest first with `order=oldest`. */
+export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest', perPage = OCCURRENCES_PER_PAGE) {
   const report = findLiveReport(deps.db, project.id, number)
   const where = eq(reportOccurrences.reportId, report.id)
   const total = deps.db.select({ n: count() }).from(reportOccurrences).where(where).get()!.n
@@ -67,11 +67,11 @@ export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Pr
     .from(reportOccurrences)
     .where(where)
     .orderBy(order === 'oldest' ? asc(reportOccurrences.seq) : desc(reportOccurrences.seq))
-    .limit(OCCURRENCES_PER_PAGE)
-    .offset((page - 1) * OCCURRENCES_PER_PAGE)
+    .limit(perPage)
+    .offset((page - 1) * perPage)
     .all()
   const files = filesOf(deps.db, rows.map((o) => o.id))
-  return { occurrences: rows.map((o) => occurrenceView(deps.files, o, files.get(o.id) ?? [])), total, page, per_page: OCCURRENCES_PER_PAGE }
+  return { occurrences: rows.map((o) => occurrenceView(deps.files, o, files.get(o.id) ?? [])), total, page, per_page: perPage }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DomainEventType, EventSubscriber } from '../../events/domain-event
 import type { JobHandler } from '../../jobs/jobs.types'
 import { newId, sha256Hex } from '../../lib/ids'
 import { projects } from '../projects/projects.table'
+import { reportPageUrl } from '../reports/report-links'
 import { DELIVER_KIND, DELIVERY_ATTEMPTS } from './webhooks.delivery'
 import { webhookDeliveries, webhooks } from './webhooks.table'
 
@@ -37,12 +38,22 @@ export function deliveryIdOf(eventId: string, webhookId: string): string {
 export const deliveryBody = (p: FanoutPayload) => JSON.stringify({ event: p.event, timestamp: new Date(p.at).toISOString(), data: { ...p.data, project_slug: p.slug } })
 
 /**
+ * The event's data with `url`, the report's page in the dashboard, on the report it carries (a
+ * comment's `report`), so a receiver can link back to it. Taken when the event happens: a later
+ * slug change does not rewrite what was sent.
+ */
+function withReportUrl(type: DomainEventType, data: Record<string, unknown>, publicUrl: string, slug: string): Record<string, unknown> {
+  const link = (r: Record<string, unknown> | undefined) => (r && Number.isInteger(r.report_number) ? { ...r, url: reportPageUrl(publicUrl, slug, r.report_number as number) } : r)
+  return type === 'comment_added' ? { ...data, report: link(data.report as Record<string, unknown> | undefined) } : link(data)!
+}
+
+/**
  * The event subscriber. It runs in the writer's transaction on every report write, so it only asks
  * (prepared lookups) whether any webhook of the project takes the event type and, if so, writes
  * one `webhook.fanout` job: it commits or rolls back with the change, and the per-webhook rows are
  * written later by the job thread.
  */
-export function fanoutEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
+export function fanoutEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>): EventSubscriber {
   // Two single-table lookups without LIMIT (`get` stops at the first row): a join, or Drizzle's bound
   // LIMIT, measured 4-20 µs a call with bound parameters against under 1 µs for each of these.
   const anyTarget = deps.db
@@ -60,7 +71,7 @@ export function fanoutEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Ev
     if (!anyTarget.get({ projectId: event.projectId, needle: needleOf(event.type) })) return
     // The webhook's foreign key keeps its project in place within this transaction.
     const { slug } = slugOf.get({ projectId: event.projectId })!
-    const payload: FanoutPayload = { id: newId(), event: event.type, projectId: event.projectId, at: deps.clock.now().getTime(), slug, data: event.data }
+    const payload: FanoutPayload = { id: newId(), event: event.type, projectId: event.projectId, at: deps.clock.now().getTime(), slug, data: withReportUrl(event.type, event.data, deps.config.publicUrl, slug) }
     enqueueFanout({ payload })
   }
 }

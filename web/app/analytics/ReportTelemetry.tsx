@@ -1,9 +1,8 @@
 import { projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import { Async, Section, Table, formatDate } from '../components'
+import { readable as fmt } from '../reports/report-summary'
 import type { ReportPerf, ReportReplays } from './types'
-
-const fmt = (x: number | null) => (x === null ? '–' : String(x))
 
 /** A report's performance samples (p50 / p95 and the newest rows) and its playable replays; nothing when it has neither. */
 export function ReportTelemetry({ slug, number, perfCount, replayCount }: { slug: string; number: number; perfCount: number; replayCount: number }) {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Dialog, ExternalLink, formatBytes } from '../components'
+import { Async, Badge, Dialog, ExternalLink, formatBytes } from '../components'
 import type { Attachment } from './report-types'
 import { reportsApi } from './reports-api'
 
@@ -8,8 +8,8 @@ import { reportsApi } from './reports-api'
 export function Screenshot({ url, title }: { url: string; title: string }) {
   const [open, setOpen] = useState(false)
   return (
-    <section class="card report-screenshot">
-      <h2>Screenshot</h2>
+    <div class="report-screenshot">
+      <h3>Screenshot</h3>
       <button type="button" class="screenshot-thumb" onClick={() => setOpen(true)} aria-label="View the screenshot full size">
         <img src={url} alt={`Screenshot of report: ${title}`} loading="lazy" />
       </button>
@@ -19,13 +19,50 @@ export function Screenshot({ url, title }: { url: string; title: string }) {
           <ExternalLink href={url}>Open the original</ExternalLink>
         </p>
       </Dialog>
-    </section>
+    </div>
   )
 }
 
-const kindOf = (a: Attachment) => (a.mime_type?.startsWith('image/') ? 'image' : a.mime_type?.startsWith('video/') ? 'video' : 'file')
+type FileItem = Pick<Attachment, 'id' | 'file_name' | 'file_size' | 'mime_type' | 'file_url'>
 
-/** Files attached to the report: images and videos shown inline, everything else as a download link. */
+/** What a file is to a triager: crash reporters' minidumps and view hierarchies are named as such; pictures and videos show. */
+export function fileKind(f: Pick<FileItem, 'file_name' | 'mime_type'>): 'minidump' | 'view hierarchy' | 'image' | 'video' | 'file' {
+  if (f.mime_type === 'application/x-minidump') return 'minidump'
+  if (/view[-_ ]?hierarchy/i.test(f.file_name)) return 'view hierarchy'
+  if (f.mime_type?.startsWith('image/')) return 'image'
+  if (f.mime_type?.startsWith('video/')) return 'video'
+  return 'file'
+}
+
+const KIND_LABEL = { minidump: 'Minidump', 'view hierarchy': 'View hierarchy' } as const
+
+/** Files as a list: images and videos shown inline, everything else (minidumps, view hierarchies, logs) as a download link. */
+export function FileList({ files }: { files: FileItem[] }) {
+  return (
+    <ul class="attachment-list">
+      {files.map((a) => {
+        const kind = fileKind(a)
+        return (
+          <li key={a.id}>
+            {kind === 'image' && <img src={a.file_url} alt={a.file_name} loading="lazy" class="attachment-image" />}
+            {kind === 'video' && (
+              <video src={a.file_url} controls preload="metadata" class="attachment-video" aria-label={a.file_name}>
+                <track kind="captions" />
+              </video>
+            )}
+            {(kind === 'minidump' || kind === 'view hierarchy') && <Badge tone="info">{KIND_LABEL[kind]}</Badge>}{' '}
+            <a href={a.file_url} download={a.file_name} data-native="">
+              {kind === 'minidump' || kind === 'view hierarchy' ? `Download ${a.file_name}` : a.file_name}
+            </a>{' '}
+            <span class="muted">({formatBytes(a.file_size)})</span>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+/** Every file of the report, from all its occurrences; seen by the team only (the public pages never list them). */
 export function Attachments({ slug, number, version }: { slug: string; number: number; version: number }) {
   const attachments = useMemo(() => createResource((signal) => reportsApi.attachments(slug, number, signal)), [slug, number])
   useEffect(() => void attachments.reload(), [attachments, version])
@@ -33,24 +70,7 @@ export function Attachments({ slug, number, version }: { slug: string; number: n
     <section class="card report-attachments">
       <h2>Attachments</h2>
       <Async resource={attachments} label="Loading attachments…" empty={<p class="muted">No attachments.</p>}>
-        {(list) => (
-          <ul class="attachment-list">
-            {list.map((a) => (
-              <li key={a.id}>
-                {kindOf(a) === 'image' && <img src={a.file_url} alt={a.file_name} loading="lazy" class="attachment-image" />}
-                {kindOf(a) === 'video' && (
-                  <video src={a.file_url} controls preload="metadata" class="attachment-video" aria-label={a.file_name}>
-                    <track kind="captions" />
-                  </video>
-                )}
-                <a href={a.file_url} download={a.file_name} data-native="">
-                  {a.file_name}
-                </a>{' '}
-                <span class="muted">({formatBytes(a.file_size)})</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        {(list) => <FileList files={list} />}
       </Async>
     </section>
   )

@@ -1,95 +1,160 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Button, EmptyState, ExternalLink, formatDate, toast, useAction } from '../components'
+import { Async, Button, ConfirmDialog, EmptyState, formatDate, toast } from '../components'
 import { navigate } from '../router'
 import { reportHref } from './list-query'
 import { usePermissions } from './project-lookups'
+import { ago, countText, type Share } from './report-summary'
+import type { Occurrence, OccurrenceDistribution } from './report-types'
 import { reportsApi } from './reports-api'
 
-/** Every submission stacked onto this report (50 a page), with a split of chosen ones into a new report. */
-export function ReportOccurrences({ slug, number, count, onSplit }: { slug: string; number: number; count: number; onSplit: () => void }) {
-  const [page, setPage] = useState(1)
-  const [chosen, setChosen] = useState<Set<string>>(new Set())
-  const occurrences = useMemo(() => createResource((signal) => reportsApi.occurrences(slug, number, page, signal)), [slug, number, page])
-  useEffect(() => {
-    setChosen(new Set())
-    void occurrences.reload()
-  }, [occurrences])
-  const reason = usePermissions(slug).reason('bugs.edit')
-  const { busy, run: split } = useAction(
-    async () => {
-      const created = await reportsApi.split(slug, number, [...chosen])
-      toast(`${chosen.size} occurrence${chosen.size === 1 ? '' : 's'} moved to report #${created.report_number}`)
-      setChosen(new Set())
-      onSplit()
-      void occurrences.reload()
-      navigate(reportHref(slug, created.report_number))
-    },
-    { toastErrors: true },
-  )
+/** Rows of the occurrences table per page: a glance, not the page's whole height. */
+export const OCCURRENCE_ROWS = 10
+
+/** One dimension of the distribution as small bars, with what the listed values leave out. */
+function Bars({ title, shares, total, unnamed }: { title: string; shares: Share[]; total: number; unnamed: string }) {
+  const max = Math.max(1, ...shares.map((s) => s.count))
+  const rest = total - shares.reduce((n, s) => n + s.count, 0)
   return (
-    <section class="card report-occurrences">
-      <h2>Occurrences ({count})</h2>
-      <Async resource={occurrences} label="Loading occurrences…" isEmpty={(p) => p.occurrences.length === 0} empty={<EmptyState title="No other occurrences">Only the original submission: nothing was stacked onto this report.</EmptyState>}>
+    <table class="bars">
+      <caption>{title}</caption>
+      <tbody>
+        {shares.map((s) => (
+          <tr key={s.value}>
+            <th scope="row">{s.value || unnamed}</th>
+            <td class="bar-cell">
+              <span class="bar" style={{ width: `${Math.max(2, (s.count / max) * 100)}%` }} aria-hidden="true" />
+            </td>
+            <td class="num">{countText(s.count)}</td>
+          </tr>
+        ))}
+        {rest > 0 && (
+          <tr>
+            <th scope="row" class="muted">
+              others
+            </th>
+            <td />
+            <td class="num">{countText(rest)}</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  )
+}
+
+/** How the occurrences spread over versions (newest first) and platforms (most first). */
+export function Distribution({ distribution }: { distribution: OccurrenceDistribution }) {
+  return (
+    <div class="distribution">
+      <Bars title="By version" shares={distribution.versions} total={distribution.total} unnamed="no version" />
+      <Bars title="By platform" shares={distribution.platforms} total={distribution.total} unnamed="no platform" />
+    </div>
+  )
+}
+
+const where = (o: Occurrence) => [o.game_version, o.platform, o.device_info].filter(Boolean).join(' · ')
+
+/**
+ * Every submission grouped into this report: the distribution by version and platform, then a compact
+ * table (10 a page, newest first) whose rows show their evidence above, and a split of chosen ones
+ * into a new report that lists what it takes before it does.
+ */
+export function ReportOccurrences({
+  slug,
+  number,
+  count,
+  distribution,
+  shownId,
+  onShow,
+  onSplit,
+}: {
+  slug: string
+  number: number
+  count: number
+  distribution: OccurrenceDistribution | undefined
+  shownId: string | undefined
+  onShow: (o: Occurrence) => void
+  onSplit: () => void
+}) {
+  const [page, setPage] = useState(1)
+  const [chosen, setChosen] = useState<Map<string, Occurrence>>(new Map())
+  const [confirming, setConfirming] = useState(false)
+  const occurrences = useMemo(() => createResource((signal) => reportsApi.occurrences(slug, number, { page, perPage: OCCURRENCE_ROWS }, signal)), [slug, number, page, count])
+  useEffect(() => void occurrences.reload(), [occurrences])
+  useEffect(() => setChosen(new Map()), [slug, number, count])
+  const reason = usePermissions(slug).reason('bugs.edit')
+  const split = async () => {
+    const created = await reportsApi.split(slug, number, [...chosen.keys()])
+    toast(`${chosen.size} occurrence${chosen.size === 1 ? '' : 's'} moved to report #${created.report_number}`)
+    setChosen(new Map())
+    onSplit()
+    navigate(reportHref(slug, created.report_number))
+  }
+  const toggle = (o: Occurrence) =>
+    setChosen((m) => {
+      const next = new Map(m)
+      if (!next.delete(o.id)) next.set(o.id, o)
+      return next
+    })
+  const picked = [...chosen.values()].sort((a, b) => a.created_at.localeCompare(b.created_at))
+  return (
+    <section class="card report-occurrences" aria-labelledby="occurrences-title">
+      <h2 id="occurrences-title">Occurrences ({countText(count)})</h2>
+      {distribution && count > 1 && <Distribution distribution={distribution} />}
+      <Async resource={occurrences} label="Loading occurrences…" isEmpty={(p) => p.occurrences.length === 0} empty={<EmptyState title="No occurrences recorded" />}>
         {(p) => (
           <>
             <div class="table-wrap">
-              <table class="table">
-                <caption class="sr-only">Occurrences</caption>
+              <table class="table table-compact">
+                <caption class="sr-only">Occurrences, newest first</caption>
                 <thead>
                   <tr>
                     <th scope="col" class="col-check">
-                      <span class="sr-only">Choose</span>
+                      <span class="sr-only">Choose for a split</span>
                     </th>
                     <th scope="col">When</th>
-                    <th scope="col">Platform</th>
                     <th scope="col">Version</th>
+                    <th scope="col">Platform</th>
                     <th scope="col">Device / OS</th>
                     <th scope="col">Player</th>
-                    <th scope="col">Screenshot</th>
+                    <th scope="col">
+                      <span class="sr-only">Evidence</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {p.occurrences.map((o) => (
-                    <tr key={o.id}>
+                    <tr key={o.id} class={o.id === shownId ? 'is-current' : undefined}>
                       <td class="col-check">
-                        <input
-                          type="checkbox"
-                          aria-label={`Choose the occurrence of ${formatDate(o.created_at)}${o.device_info ? ` on ${o.device_info}` : ''}`}
-                          checked={chosen.has(o.id)}
-                          disabled={Boolean(reason)}
-                          onChange={() =>
-                            setChosen((s) => {
-                              const next = new Set(s)
-                              if (!next.delete(o.id)) next.add(o.id)
-                              return next
-                            })
-                          }
-                        />
+                        <input type="checkbox" hidden={count < 2} aria-label={`Choose the occurrence of ${formatDate(o.created_at)} for a split`} checked={chosen.has(o.id)} disabled={Boolean(reason)} onChange={() => toggle(o)} />
                       </td>
                       <td>
-                        <time dateTime={o.created_at}>{formatDate(o.created_at)}</time>
+                        <time dateTime={o.created_at} title={formatDate(o.created_at)}>
+                          {ago(o.created_at, Date.now())}
+                        </time>
                       </td>
-                      <td>{o.platform ?? '–'}</td>
-                      <td>{o.game_version ?? '–'}</td>
+                      <td>{o.game_version || '–'}</td>
+                      <td>{o.platform || '–'}</td>
                       <td>{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
                       <td>{o.reporter_name ?? o.player_id ?? '–'}</td>
                       <td>
-                        {o.screenshot_url ? (
-                          <ExternalLink href={o.screenshot_url}>View</ExternalLink>
-                        ) : (
-                          '–'
-                        )}
+                        <button type="button" class="linklike" aria-pressed={o.id === shownId} aria-label={`${o.id === shownId ? 'Shown:' : 'Show'} the occurrence of ${formatDate(o.created_at)}`} onClick={() => onShow(o)}>
+                          {o.id === shownId ? 'Shown' : 'Show'}
+                        </button>
                       </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             </div>
-            <div class="row">
-              <Button reason={reason} disabled={chosen.size === 0} busy={busy} onClick={split}>
-                Split {chosen.size || ''} into a new report
-              </Button>
+            <div class="spread">
+              {count > 1 ? (
+                <Button reason={reason} disabled={chosen.size === 0 || chosen.size >= count} onClick={() => setConfirming(true)}>
+                  {chosen.size ? `Split ${chosen.size} into a new report…` : 'Split into a new report…'}
+                </Button>
+              ) : (
+                <span />
+              )}
               {p.total > p.per_page && (
                 <nav class="pager" aria-label="Occurrence pages">
                   <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
@@ -107,6 +172,28 @@ export function ReportOccurrences({ slug, number, count, onSplit }: { slug: stri
           </>
         )}
       </Async>
+      <ConfirmDialog
+        open={confirming}
+        title={`Split ${chosen.size} occurrence${chosen.size === 1 ? '' : 's'} into a new report?`}
+        confirmLabel="Split"
+        danger={false}
+        message={
+          <>
+            <p>These move to a new report, with their files; the oldest of them gives it its title and text. {countText(count - chosen.size)} stay here.</p>
+            <ul class="split-list" aria-label="Occurrences the split takes">
+              {picked.map((o) => (
+                <li key={o.id}>
+                  <time dateTime={o.created_at}>{formatDate(o.created_at)}</time>
+                  {where(o) && ` · ${where(o)}`}
+                  {(o.reporter_name ?? o.player_id) && ` · ${o.reporter_name ?? o.player_id}`}
+                </li>
+              ))}
+            </ul>
+          </>
+        }
+        onConfirm={split}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   )
 }

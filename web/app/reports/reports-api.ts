@@ -12,6 +12,8 @@ import type {
   CreateLabelBody,
   ErrorTypeCount,
   Label,
+  Merged,
+  OccurrenceDistribution,
   OccurrencePage,
   ReportDetail,
   ReportListPage,
@@ -31,8 +33,12 @@ export const reportsApi = {
   errorTypes: (slug: string) => api.get<ErrorTypeCount[]>(projectPath(slug, '/error-types')),
   similar: (slug: string, title: string, signal?: AbortSignal) => api.get<SimilarReport[]>(projectPath(slug, '/bugs/similar'), { query: { title }, signal }),
   activity: (slug: string, number: number, signal?: AbortSignal) => api.get<ActivityEntry[]>(bug(slug, number, '/activity'), { signal }),
-  occurrences: (slug: string, number: number, page: number, signal?: AbortSignal) => api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page }, signal }),
+  occurrences: (slug: string, number: number, q: { page?: number; order?: 'newest' | 'oldest'; perPage?: number }, signal?: AbortSignal) =>
+    api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page: q.page, order: q.order, per_page: q.perPage }, signal }),
+  distribution: (slug: string, number: number, signal?: AbortSignal) => api.get<OccurrenceDistribution>(bug(slug, number, '/occurrences/distribution'), { signal }),
   split: (slug: string, number: number, occurrenceIds: string[]) => api.post<Created>(bug(slug, number, '/split'), { occurrence_ids: occurrenceIds }),
+  /** Folds reports `numbers` into report `number` (their numbers then lead to it). */
+  merge: (slug: string, number: number, numbers: number[]) => api.post<Merged>(bug(slug, number, '/merge'), { numbers }),
   attachments: (slug: string, number: number, signal?: AbortSignal) => api.get<Attachment[]>(bug(slug, number, '/attachments'), { signal }),
   comment: (slug: string, number: number, body: CreateCommentBody) => api.post<{ id: string }>(bug(slug, number, '/comments'), body),
   labels: (slug: string) => api.get<Label[]>(projectPath(slug, '/labels')),
