@@ -65,8 +65,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
  */
 function ProjectGate({ slug, children }: { slug: string; children: ComponentChildren }) {
   const access = projectLookups(slug).permissions
+  // A refusal is asked again on the next visit to the project: access may have been granted since.
   useEffect(() => {
-    if (access.data.value === undefined && !access.loading.value && !access.error.value) void access.reload()
+    if (access.data.value === undefined && !access.loading.value) void access.reload()
   }, [access])
   if (access.error.value?.status !== 404) return <>{children}</>
   return (
