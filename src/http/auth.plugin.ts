@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
 import { workingAccountOf } from '../modules/accounts/accounts.service'
 import { accountMembers, accounts } from '../modules/accounts/accounts.table'
+import { canSeeProject } from '../modules/accounts/project-access'
 import { sessions, users } from '../modules/auth/auth.table'
 import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
@@ -28,7 +29,7 @@ export function bearer(headers: Record<string, string | undefined>): string | nu
 /**
  * Auth as route options: `{ auth: true }` needs a session and gives `user`;
  * `{ project: 'bugs.assign' }` (or `true` for membership only) also loads `params.slug`'s project,
- * answering 404 to non-members and 403 to members without the permission;
+ * answering 404 to non-members and to members limited to other projects, 403 to members without the permission;
  * `{ apiKey: true }` resolves the SDK's project from `X-API-Key` (or body `api_key`);
  * `{ accountPermission: 'team.invite' }` (or `true`) gives `user`, the `account` they work in and their `membership`,
  * answering 403 without the permission.
@@ -73,7 +74,8 @@ export function authPlugin(deps: AppDeps) {
     const project = projectBySlug.get({ slug })
     const membership = project ? membershipOf.get({ accountId: project.accountId, userId: user.id }) : undefined
     const account = membership ? accountById.get({ id: project!.accountId }) : undefined
-    if (!project || !membership || !account) throw notFound('project not found')
+    // A member limited to chosen projects finds the others exactly as a stranger does.
+    if (!project || !membership || !account || !canSeeProject(membership.projectIds, project.id)) throw notFound('project not found')
     if (permission !== true && !hasPermission(membership.role, membership.permissionOverrides, permission)) {
       throw forbidden(`you need the ${permission} permission`)
     }

@@ -35,7 +35,7 @@ describe('GET /api/account', () => {
       [owner.user.email, 'owner'],
       [member.user.email, 'member'],
     ])
-    expect(a.pending_invitations).toEqual([{ id: inv.body.data.id, email: 'new@example.com', role: 'member', expires_at: expect.any(String), created_at: expect.any(String) }])
+    expect(a.pending_invitations).toEqual([{ id: inv.body.data.id, email: 'new@example.com', role: 'member', project_access: 'all', expires_at: expect.any(String), created_at: expect.any(String) }])
   })
 
   it('needs a session', async () => {

@@ -29,7 +29,7 @@ describe('invitation end to end over SMTP', () => {
       const res = await invite(owner, { email: 'Bob@Example.com', role: 'admin' })
       expect(res.status).toBe(201)
       const inv = res.body.data
-      expect(inv).toEqual({ id: expect.any(String), token: expect.any(String), email: 'bob@example.com', role: 'admin', expires_at: new Date(t.clock.now().getTime() + 7 * DAY).toISOString() })
+      expect(inv).toEqual({ id: expect.any(String), token: expect.any(String), email: 'bob@example.com', role: 'admin', project_access: 'all', expires_at: new Date(t.clock.now().getTime() + 7 * DAY).toISOString() })
 
       await t.runner.drain()
       expect(smtp.messages).toHaveLength(1)

@@ -24,8 +24,8 @@ describe('GET /api/account/members', () => {
     const res = await t.request('GET', '/api/account/members', { token: member.token })
     expect(res.status).toBe(200)
     expect(res.body.data.members).toEqual([
-      { user_id: owner.user.id, email: owner.user.email, name: owner.user.name, role: 'owner', joined_at: expect.any(String) },
-      { user_id: member.user.id, email: member.user.email, name: member.user.name, role: 'member', joined_at: expect.any(String) },
+      { user_id: owner.user.id, email: owner.user.email, name: owner.user.name, role: 'owner', project_access: 'all', joined_at: expect.any(String) },
+      { user_id: member.user.id, email: member.user.email, name: member.user.name, role: 'member', project_access: 'all', joined_at: expect.any(String) },
     ])
     expect(res.body.data.pending_invitations.map((p: any) => p.email)).toEqual(['x@example.com'])
   })

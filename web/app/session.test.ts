@@ -12,7 +12,7 @@ describe('permissions', () => {
     expect(deniedReason('bugs.view')).toMatch(/Loading/)
   })
   it('allows what the member holds and names what they lack', () => {
-    permissions.value = { role: 'member', permissions: { 'bugs.view': true, 'webhooks.manage': false } }
+    permissions.value = { role: 'member', permissions: { 'bugs.view': true, 'webhooks.manage': false }, project_access: 'all' }
     expect(can('bugs.view')).toBe(true)
     expect(deniedReason('bugs.view')).toBeUndefined()
     expect(can('webhooks.manage')).toBe(false)

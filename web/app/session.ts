@@ -67,6 +67,12 @@ export function deniedReason(key: PermissionKey): string | undefined {
 
 export const accountRole = computed(() => me.value?.account?.role ?? permissions.value?.role)
 
+/** Why the member cannot create projects (they see only some of the account's), or undefined when they can. */
+export const projectCreationDenied = computed(() => {
+  const access = permissions.value?.project_access
+  return access === undefined || access === 'all' ? undefined : 'You see only some projects of this account: the owner or an admin creates projects and gives you access.'
+})
+
 /** Applies the profile's theme as `data-theme` on <html>; without one the system preference decides. */
 export function applyTheme(theme: Theme | null | undefined): void {
   if (typeof document === 'undefined') return

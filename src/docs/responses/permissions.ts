@@ -1,9 +1,13 @@
 import * as z from 'zod'
 import { type OperationDocs, uuid } from './common'
-import { AccountMember, AccountRole } from './team'
+import { AccountMember, AccountRole, ProjectAccess } from './team'
 
 export const PermissionMap = z.record(z.string(), z.boolean()).describe('Permission key (e.g. bugs.assign) to whether it is granted')
-export const EffectivePermissionsResponse = z.object({ role: AccountRole, permissions: PermissionMap })
+export const EffectivePermissionsResponse = z.object({
+  role: AccountRole,
+  permissions: PermissionMap.describe('Permission key to whether it is granted, inside the projects of project_access'),
+  project_access: ProjectAccess,
+})
 export const MemberPermissionsResponse = EffectivePermissionsResponse.extend({
   user_id: uuid,
   overrides: z.record(z.string(), z.boolean()).nullable().describe('Per-member overrides of the role defaults'),

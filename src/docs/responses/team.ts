@@ -1,9 +1,12 @@
 import * as z from 'zod'
+import { projectAccessSchema } from '../../modules/team/team.schemas'
 import { isoDate, MessageResponse, type OperationDocs, uuid } from './common'
 
 export const AccountRole = z.enum(['owner', 'admin', 'member'])
-export const AccountMember = z.object({ user_id: uuid, email: z.string(), name: z.string(), role: AccountRole, joined_at: isoDate })
-export const PendingInvitation = z.object({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member']), expires_at: isoDate, created_at: isoDate })
+/** As a member limited to chosen projects reads it, a list leaves out the projects hidden from them. */
+export const ProjectAccess = projectAccessSchema
+export const AccountMember = z.object({ user_id: uuid, email: z.string(), name: z.string(), role: AccountRole, project_access: ProjectAccess, joined_at: isoDate })
+export const PendingInvitation = z.object({ id: z.string(), email: z.string(), role: z.enum(['admin', 'member']), project_access: ProjectAccess, expires_at: isoDate, created_at: isoDate })
 
 /** Counts of an account, and a plan's limits on them (null: no limit). */
 export const PlanUsage = z.object({
@@ -25,10 +28,11 @@ export const AccountResponse = z.object({
   id: uuid,
   name: z.string(),
   your_role: AccountRole,
+  your_project_access: ProjectAccess,
   plan: z.object({ key: z.string(), name: z.string(), tier: z.number().int() }),
   members: z.array(AccountMember),
   pending_invitations: z.array(PendingInvitation),
-  projects: z.array(z.object({ id: uuid, name: z.string(), slug: z.string() })),
+  projects: z.array(z.object({ id: uuid, name: z.string(), slug: z.string() })).describe('The projects you see'),
   usage: PlanUsage,
   limits: PlanLimits,
   features: PlanFeatures,
@@ -40,6 +44,7 @@ export const InvitationCreatedResponse = z.object({
   token: z.string().describe('Shown once; the invitee accepts with it'),
   email: z.string(),
   role: z.enum(['admin', 'member']),
+  project_access: ProjectAccess,
   expires_at: isoDate,
 })
 export const InvitationAcceptedResponse = z.object({ account_id: uuid, account_name: z.string(), role: z.enum(['admin', 'member']) })

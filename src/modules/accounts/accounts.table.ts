@@ -29,6 +29,8 @@ export const accountMembers = sqliteTable(
     role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
     /** Per-member permission overrides: key → granted. Empty: role defaults. */
     permissionOverrides: json<Record<string, boolean>>('permission_overrides').notNull().default({}),
+    /** The projects a member is limited to; null: every project of the account (see project-access.ts). */
+    projectIds: json<string[]>('project_ids'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.userId] }), index('account_members_user_idx').on(t.userId)],

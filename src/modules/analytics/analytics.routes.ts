@@ -18,13 +18,13 @@ export const analyticsRoutes = (deps: AppDeps) => {
   const now = () => deps.clock.now()
   return new Elysia()
     .use(authPlugin(deps))
-    .get('/analytics/dashboard', ({ account }) => dashboard(deps.db, account.id, now()), {
+    .get('/analytics/dashboard', ({ account, membership }) => dashboard(deps.db, account.id, membership.projectIds, now()), {
       accountPermission: view,
-      detail: { tags, summary: "Across the account's projects: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
+      detail: { tags, summary: "Across the account's projects you see: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
     })
-    .get('/usage', ({ account }) => usage(deps.db, account.id, accountProjects(deps.db, account.id).map((p) => p.id), now()), {
+    .get('/usage', ({ account, membership }) => usage(deps.db, account.id, accountProjects(deps.db, account.id, membership.projectIds).map((p) => p.id), now()), {
       accountPermission: view,
-      detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects; stored bytes" },
+      detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects you see; the account's stored bytes" },
     })
     .get('/projects/:slug/usage', ({ account, project }) => usage(deps.db, account.id, [project.id], now()), {
       project: view,

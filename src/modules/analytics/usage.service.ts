@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { reportStatusCounts, STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
+import { visibleProjectsWhere } from '../accounts/project-access'
 import { projects } from '../projects/projects.table'
 import { accountStorageBytes } from '../retention/retention.stats'
 import { analyticsDailyReports, analyticsDailyResolved, analyticsReportDimensions } from './analytics.table'
@@ -37,16 +38,21 @@ export function usage(db: DbOrTx, accountId: string, projectIds: string[], now: 
   }
 }
 
-/** The projects of an account. */
-export const accountProjects = (db: DbOrTx, accountId: string) => db.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.accountId, accountId)).all()
+/** The projects of an account that a member limited to `seenIds` sees (null: all of them). */
+export const accountProjects = (db: DbOrTx, accountId: string, seenIds: string[] | null) =>
+  db
+    .select({ id: projects.id, slug: projects.slug, name: projects.name })
+    .from(projects)
+    .where(and(eq(projects.accountId, accountId), visibleProjectsWhere(seenIds)))
+    .all()
 
 /**
- * `/api/analytics/dashboard`: across the account's projects, live reports by status, priority and
- * category, reports filed and moved to resolved per UTC day over 30 days, and each project's
- * crash-free session rate over the last 30 days.
+ * `/api/analytics/dashboard`: across the account's projects the member sees, live reports by status,
+ * priority and category, reports filed and moved to resolved per UTC day over 30 days, and each
+ * project's crash-free session rate over the last 30 days.
  */
-export function dashboard(db: DbOrTx, accountId: string, now: Date) {
-  const list = accountProjects(db, accountId)
+export function dashboard(db: DbOrTx, accountId: string, seenIds: string[] | null, now: Date) {
+  const list = accountProjects(db, accountId, seenIds)
   const ids = list.map((p) => p.id)
   const zero = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<string, number>
   const byStatus = zero(STATUSES)

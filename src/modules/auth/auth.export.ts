@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { type AnyColumn, and, asc, eq, inArray, isNull, notInArray, or } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { accountMembers, accounts } from '../accounts/accounts.table'
+import { canSeeProject } from '../accounts/project-access'
 import { comments } from '../comments/comments.table'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
@@ -12,11 +13,12 @@ export const EXPORT_FILE_NAME = 'glitchbox-export.json'
 /**
  * Everything a person can take away: profile, account memberships, the projects of those accounts,
  * reports they filed anywhere plus every live report in projects of accounts they own (that data is
- * theirs to keep), and the comments they wrote. Deleted reports are left out.
+ * theirs to keep), and the comments they wrote. Deleted reports are left out, and so is everything of
+ * the projects hidden from a member limited to chosen projects.
  */
 export function exportUserData(db: DbOrTx, user: User, now: Date) {
   const memberships = db
-    .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, joinedAt: accountMembers.createdAt })
+    .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, projectIds: accountMembers.projectIds, joinedAt: accountMembers.createdAt })
     .from(accountMembers)
     .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
     .where(eq(accountMembers.userId, user.id))
@@ -24,7 +26,7 @@ export function exportUserData(db: DbOrTx, user: User, now: Date) {
     .all()
   const accountIds = memberships.map((m) => m.id)
   const ownedIds = memberships.filter((m) => m.role === 'owner').map((m) => m.id)
-  const projectRows = accountIds.length
+  const accountRows = accountIds.length
     ? db
         .select({ id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, createdAt: projects.createdAt })
         .from(projects)
@@ -32,6 +34,10 @@ export function exportUserData(db: DbOrTx, user: User, now: Date) {
         .orderBy(asc(projects.createdAt))
         .all()
     : []
+  const accessIn = new Map(memberships.map((m) => [m.id, m.projectIds]))
+  const projectRows = accountRows.filter((p) => canSeeProject(accessIn.get(p.accountId), p.id))
+  const hiddenIds = accountRows.filter((p) => !canSeeProject(accessIn.get(p.accountId), p.id)).map((p) => p.id)
+  const visible = <T extends AnyColumn>(column: T) => (hiddenIds.length ? notInArray(column, hiddenIds) : undefined)
   const reportRows = db
     .select({ report: reports, projectSlug: projects.slug })
     .from(reports)
@@ -39,6 +45,7 @@ export function exportUserData(db: DbOrTx, user: User, now: Date) {
     .where(
       and(
         isNull(reports.deletedAt),
+        visible(reports.projectId),
         ownedIds.length ? or(eq(reports.createdBy, user.id), inArray(projects.accountId, ownedIds)) : eq(reports.createdBy, user.id),
       ),
     )
@@ -49,7 +56,7 @@ export function exportUserData(db: DbOrTx, user: User, now: Date) {
     .from(comments)
     .innerJoin(reports, eq(reports.id, comments.reportId))
     .innerJoin(projects, eq(projects.id, comments.projectId))
-    .where(eq(comments.authorId, user.id))
+    .where(and(eq(comments.authorId, user.id), visible(comments.projectId)))
     .orderBy(asc(comments.createdAt))
     .all()
 

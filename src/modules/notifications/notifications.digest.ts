@@ -1,13 +1,15 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
 import { accounts } from '../accounts/accounts.table'
+import { canSeeProject } from '../accounts/project-access'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 import { mailEach, statusLabel } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
-import { recipientsFor } from './notifications.service'
+import { type Recipient, recipientsFor } from './notifications.service'
 
 export const DIGEST_KIND = 'notifications.digest'
 /** Monday 09:00 server time. */
@@ -36,7 +38,50 @@ export function enqueueDigests(deps: Deps): void {
 
 export const digestSchedule = (deps: Deps): Schedule => ({ name: 'notifications.weekly-digest', pattern: DIGEST_PATTERN, run: () => enqueueDigests(deps) })
 
-/** The `notifications.digest` job: the week's new, resolved and top open reports of an account, to members who want it. */
+/** The digest of `list`'s week: per-project counts and the top open reports, or null when there is nothing to say. */
+function digestOf(tx: Tx, list: { id: string; name: string }[], start: Date, end: Date) {
+  if (list.length === 0) return null
+  const live = and(inArray(reports.projectId, list.map((p) => p.id)), isNull(reports.deletedAt))
+  const counts = tx
+    .select({
+      projectId: reports.projectId,
+      created: sql<number>`sum(${reports.createdAt} >= ${start.getTime()} and ${reports.createdAt} < ${end.getTime()})`,
+      resolved: sql<number>`sum(${reports.status} in ('resolved', 'closed') and ${reports.updatedAt} >= ${start.getTime()} and ${reports.updatedAt} < ${end.getTime()})`,
+      open: sql<number>`sum(${reports.status} in ('open', 'in_progress'))`,
+    })
+    .from(reports)
+    .where(live)
+    .groupBy(reports.projectId)
+    .all()
+  const top = tx
+    .select({ projectId: reports.projectId, number: reports.reportNumber, title: reports.title, priority: reports.priority, status: reports.status })
+    .from(reports)
+    .where(and(live, inArray(reports.status, ['open', 'in_progress']), lt(reports.createdAt, end)))
+    .orderBy(asc(reports.priorityRank), desc(reports.createdAt))
+    .limit(TOP_OPEN)
+    .all()
+  const byId = new Map(counts.map((c) => [c.projectId, c]))
+  const total = (k: 'created' | 'resolved' | 'open') => counts.reduce((n, c) => n + (c[k] ?? 0), 0)
+  if (total('created') + total('resolved') + total('open') === 0) return null
+  const name = new Map(list.map((p) => [p.id, p.name]))
+  const lines = list
+    .filter((p) => byId.has(p.id))
+    .map((p) => {
+      const c = byId.get(p.id)!
+      return `${p.name}: ${c.created ?? 0} new, ${c.resolved ?? 0} resolved, ${c.open ?? 0} open`
+    })
+  const topLines = top.map((t) => `#${t.number} ${t.title} (${name.get(t.projectId)}, ${t.priority}, ${statusLabel(t.status)})`)
+  return {
+    subject: `Your weekly bug digest: ${total('created')} new, ${total('resolved')} resolved`,
+    intro: `Here is what happened from ${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}.`,
+    body: [lines.join('\n'), ...(topLines.length ? [`Top open reports by priority:\n${topLines.join('\n')}`] : [])],
+  }
+}
+
+/**
+ * The `notifications.digest` job: the week's new, resolved and top open reports of an account, to members
+ * who want it. Each member's digest covers the projects they see: members with the same access share one.
+ */
 export const digestHandler = (deps: Deps): JobHandler<{ accountId: string; until: string }> => ({
   kind: DIGEST_KIND,
   timeoutMs: 120_000,
@@ -46,44 +91,15 @@ export const digestHandler = (deps: Deps): JobHandler<{ accountId: string; until
     deps.db.transaction((tx) => {
       if (!claimOnce(tx, ctx.jobId, deps.clock.now())) return
       const list = tx.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.accountId, accountId)).orderBy(asc(projects.name)).all()
-      if (list.length === 0) return
-      const ids = list.map((p) => p.id)
-      const live = and(inArray(reports.projectId, ids), isNull(reports.deletedAt))
-      const counts = tx
-        .select({
-          projectId: reports.projectId,
-          created: sql<number>`sum(${reports.createdAt} >= ${start.getTime()} and ${reports.createdAt} < ${end.getTime()})`,
-          resolved: sql<number>`sum(${reports.status} in ('resolved', 'closed') and ${reports.updatedAt} >= ${start.getTime()} and ${reports.updatedAt} < ${end.getTime()})`,
-          open: sql<number>`sum(${reports.status} in ('open', 'in_progress'))`,
-        })
-        .from(reports)
-        .where(live)
-        .groupBy(reports.projectId)
-        .all()
-      const top = tx
-        .select({ projectId: reports.projectId, number: reports.reportNumber, title: reports.title, priority: reports.priority, status: reports.status })
-        .from(reports)
-        .where(and(live, inArray(reports.status, ['open', 'in_progress']), lt(reports.createdAt, end)))
-        .orderBy(asc(reports.priorityRank), desc(reports.createdAt))
-        .limit(TOP_OPEN)
-        .all()
-      const byId = new Map(counts.map((c) => [c.projectId, c]))
-      const total = (k: 'created' | 'resolved' | 'open') => counts.reduce((n, c) => n + (c[k] ?? 0), 0)
-      if (total('created') + total('resolved') + total('open') === 0) return
-      const name = new Map(list.map((p) => [p.id, p.name]))
-      const lines = list
-        .filter((p) => byId.has(p.id))
-        .map((p) => {
-          const c = byId.get(p.id)!
-          return `${p.name}: ${c.created ?? 0} new, ${c.resolved ?? 0} resolved, ${c.open ?? 0} open`
-        })
-      const topLines = top.map((t) => `#${t.number} ${t.title} (${name.get(t.projectId)}, ${t.priority}, ${statusLabel(t.status)})`)
-      const to = recipientsFor(tx, { accountId, userIds: 'all', preference: 'email_weekly_digest' })
-      mailEach(deps, tx, to, 'email_weekly_digest', () => ({
-        subject: `Your weekly bug digest: ${total('created')} new, ${total('resolved')} resolved`,
-        intro: `Here is what happened from ${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}.`,
-        body: [lines.join('\n'), ...(topLines.length ? [`Top open reports by priority:\n${topLines.join('\n')}`] : [])],
-      }))
+      const byAccess = new Map<string, Recipient[]>()
+      for (const r of recipientsFor(tx, { accountId, projectId: null, userIds: 'all', preference: 'email_weekly_digest' })) {
+        const key = r.projectIds ? JSON.stringify([...r.projectIds].sort()) : 'all'
+        byAccess.set(key, [...(byAccess.get(key) ?? []), r])
+      }
+      for (const to of byAccess.values()) {
+        const digest = digestOf(tx, list.filter((p) => canSeeProject(to[0]!.projectIds, p.id)), start, end)
+        if (digest) mailEach(deps, tx, to, 'email_weekly_digest', () => digest)
+      }
     })
   },
 })

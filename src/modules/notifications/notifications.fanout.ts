@@ -60,7 +60,7 @@ function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): void {
   }
 
   if (p.type === 'bug_created') {
-    const to = recipientsFor(tx, { accountId, userIds: 'all', preference: 'email_bug_created', exceptId: p.actorId })
+    const to = recipientsFor(tx, { accountId, projectId: r.projectId, userIds: 'all', preference: 'email_bug_created', exceptId: p.actorId })
     mailEach(deps, tx, to, 'email_bug_created', () => ({
       subject: `${tag} New report #${r.reportNumber}: ${r.title}`,
       intro: `${who ?? 'A player'} filed a new report in ${project.name}.`,
@@ -71,7 +71,7 @@ function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): void {
   }
 
   if (p.type === 'comment_added' && p.comment) {
-    const to = recipientsFor(tx, { accountId, userIds: followers(), preference: 'email_bug_commented', exceptId: p.actorId })
+    const to = recipientsFor(tx, { accountId, projectId: r.projectId, userIds: followers(), preference: 'email_bug_commented', exceptId: p.actorId })
     mailEach(deps, tx, to, 'email_bug_commented', () => ({
       subject: `${tag} New comment on #${r.reportNumber}: ${r.title}`,
       intro: `${p.comment!.author ?? who ?? 'Someone'} commented on ${ref}${p.comment!.internal ? ' (internal note)' : ''}:`,
@@ -81,7 +81,7 @@ function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): void {
     return
   }
 
-  const assigned = p.assignee && p.assignee !== p.actorId ? recipientsFor(tx, { accountId, userIds: [p.assignee], preference: 'email_bug_assigned' }) : []
+  const assigned = p.assignee && p.assignee !== p.actorId ? recipientsFor(tx, { accountId, projectId: r.projectId, userIds: [p.assignee], preference: 'email_bug_assigned' }) : []
   mailEach(deps, tx, assigned, 'email_bug_assigned', () => ({
     subject: `${tag} You were assigned #${r.reportNumber}: ${r.title}`,
     intro: `${who ?? 'Someone'} assigned ${ref} to you.`,
@@ -92,7 +92,7 @@ function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): void {
   const [from, to] = p.status
   // Whoever just got the assignment mail (which shows the status) gets no second mail.
   const candidates = followers().filter((id) => !assigned.some((a) => a.id === id))
-  mailEach(deps, tx, recipientsFor(tx, { accountId, userIds: candidates, preference: 'email_bug_status', exceptId: p.actorId }), 'email_bug_status', () => ({
+  mailEach(deps, tx, recipientsFor(tx, { accountId, projectId: r.projectId, userIds: candidates, preference: 'email_bug_status', exceptId: p.actorId }), 'email_bug_status', () => ({
     subject: `${tag} #${r.reportNumber} is now ${statusLabel(to)}: ${r.title}`,
     intro: `${who ?? 'Someone'} changed the status of ${ref} from ${statusLabel(from)} to ${statusLabel(to)}.`,
     body: [],

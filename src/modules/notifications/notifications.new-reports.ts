@@ -55,7 +55,7 @@ function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): void {
   const listed = tx.select().from(reports).where(inWindow).orderBy(asc(reports.reportNumber)).limit(LISTED).all()
   if (listed.length === 0) return
   const [{ total }] = tx.select({ total: count() }).from(reports).where(inWindow).all() as [{ total: number }]
-  const to = recipientsFor(tx, { accountId: project.accountId, userIds: 'all', preference: 'email_bug_created' })
+  const to = recipientsFor(tx, { accountId: project.accountId, projectId: project.id, userIds: 'all', preference: 'email_bug_created' })
   const tag = `[${project.name}]`
   if (total === 1) {
     const r = listed[0]!

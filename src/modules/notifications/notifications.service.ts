@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { accountMembers } from '../accounts/accounts.table'
+import { canSeeProject } from '../accounts/project-access'
 import { users } from '../auth/auth.table'
 import { PREFERENCE_KEYS, PREFERENCES, type PreferenceKey, type UpdatePreferencesBody } from './notifications.schemas'
 import { notificationPreferences } from './notifications.table'
@@ -55,20 +56,25 @@ export interface Recipient {
   id: string
   email: string
   name: string
+  /** The projects the member is limited to; null: every project of the account. */
+  projectIds: string[] | null
 }
 
 /**
- * Of `userIds`, those still on `accountId`'s team who want mails of kind `preference`
- * (no preferences row counts as yes), excluding `exceptId` (who caused the mail).
+ * Of `userIds`, those still on `accountId`'s team who see `projectId` and want mails of kind `preference`
+ * (no preferences row counts as yes), excluding `exceptId` (who caused the mail). `projectId` null (the
+ * weekly digest, which scopes each mail to what its recipient sees): every member.
  */
-export function recipientsFor(db: DbOrTx, o: { accountId: string; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Recipient[] {
+export function recipientsFor(db: DbOrTx, o: { accountId: string; projectId: string | null; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Recipient[] {
   if (o.userIds !== 'all' && o.userIds.length === 0) return []
   const rows = db
-    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, pref: notificationPreferences[PREFERENCES[o.preference]] })
+    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, projectIds: accountMembers.projectIds, pref: notificationPreferences[PREFERENCES[o.preference]] })
     .from(accountMembers)
     .innerJoin(users, eq(users.id, accountMembers.userId))
     .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
     .where(and(eq(accountMembers.accountId, o.accountId), o.userIds === 'all' ? undefined : inArray(users.id, o.userIds)))
     .all()
-  return rows.filter((r) => r.pref !== false && r.id !== o.exceptId).map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name }))
+  return rows
+    .filter((r) => r.pref !== false && r.id !== o.exceptId && (o.projectId === null || canSeeProject(r.projectIds, o.projectId)))
+    .map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name, projectIds: r.projectIds }))
 }

@@ -13,7 +13,7 @@ const actorOf = (c: Ctx): Actor => ({ userId: c.user.id, account: c.account, mem
 
 /** The permission catalog, your effective set and per-member overrides (spec 4.10), account-level and project-scoped. */
 export function permissionsRoutes(deps: AppDeps) {
-  const read = (c: Ctx & { params: { userId: string } }) => memberPermissions(deps.db, c.account.id, c.params.userId)
+  const read = (c: Ctx & { params: { userId: string } }) => memberPermissions(deps.db, c.account.id, c.params.userId, c.membership.projectIds)
   const put = (c: Ctx & { params: { userId: string }; body: OverridesInput }) => updateOverrides(deps, actorOf(c), c.params.userId, c.body)
   const reset = (c: Ctx & { params: { userId: string } }) => resetOverrides(deps, actorOf(c), c.params.userId)
 
@@ -28,7 +28,7 @@ export function permissionsRoutes(deps: AppDeps) {
       '/projects/:slug/permissions',
       ({ account, membership }) => ({
         ...effectiveView(membership),
-        members: listMembers(deps.db, account.id).map((m) => ({ ...m, ...memberPermissions(deps.db, account.id, m.user_id) })),
+        members: listMembers(deps.db, account.id, { viewerIds: membership.projectIds }).map((m) => ({ ...m, ...memberPermissions(deps.db, account.id, m.user_id, membership.projectIds) })),
       }),
       { project: true, detail: { tags, summary: "Your permissions and every member's in the project's account", security } },
     )

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
 import { accountMembers } from '../accounts/accounts.table'
+import { accessOf, accessSeenBy } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
 import { memberOf, type Actor } from '../team/team.service'
 import { effectivePermissions, GROUP_NAMES, isPermissionGroup, isPermissionKey, PERMISSION_GROUPS, PERMISSION_INFO, ROLE_DEFAULTS } from './permissions.catalog'
@@ -20,13 +21,14 @@ export function catalogView() {
   }
 }
 
-/** A membership's role and effective permissions. */
-export const effectiveView = (m: Membership) => ({ role: m.role, permissions: effectivePermissions(m.role, m.permissionOverrides) })
+/** A membership's role, effective permissions (inside the projects it sees) and project access. */
+export const effectiveView = (m: Membership) => ({ role: m.role, permissions: effectivePermissions(m.role, m.permissionOverrides), project_access: accessOf(m.projectIds) })
 
-/** One member's effective permissions and the overrides behind them. */
-export function memberPermissions(db: DbOrTx, accountId: string, userId: string) {
+/** One member's effective permissions and the overrides behind them, as a viewer limited to `viewerIds` sees them. */
+export function memberPermissions(db: DbOrTx, accountId: string, userId: string, viewerIds: string[] | null = null) {
   const m = memberOf(db, accountId, userId)
-  return { user_id: userId, ...effectiveView(m), overrides: m.permissionOverrides }
+  const view = effectiveView(m)
+  return { user_id: userId, ...view, project_access: accessSeenBy(view.project_access, viewerIds), overrides: m.permissionOverrides }
 }
 
 export interface OverridesInput {
@@ -58,7 +60,7 @@ export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, inp
   }
   Object.assign(next, input.permissions ?? {})
   save(deps, actor, target, next, 'permissions.updated')
-  return memberPermissions(deps.db, actor.account.id, userId)
+  return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }
 
 /** Drops a member's overrides: back to the role defaults. */
@@ -66,7 +68,7 @@ export function resetOverrides(deps: AppDeps, actor: Actor, userId: string) {
   const target = memberOf(deps.db, actor.account.id, userId)
   editable(actor, target)
   save(deps, actor, target, {}, 'permissions.reset')
-  return memberPermissions(deps.db, actor.account.id, userId)
+  return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }
 
 function save(deps: AppDeps, actor: Actor, target: Membership, overrides: Record<string, boolean>, action: string) {

@@ -1,5 +1,5 @@
 import { dsnOf } from '../sentry/dsn'
-import { count, eq, inArray, like, or } from 'drizzle-orm'
+import { and, count, eq, inArray, like, or } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
@@ -8,9 +8,11 @@ import type { Account, Membership, Project } from '../../http/auth.plugin'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
+import { visibleProjectsWhere } from '../accounts/project-access'
 import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
 import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
+import { forgetProjectAccess } from '../team/project-access.service'
 import { projectFileKeys } from './project-files'
 import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
 import { projects } from './projects.table'
@@ -65,6 +67,8 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
   return deps.db.transaction((tx) => {
     const current = workingAccountOf(tx, user.id)
     if (!current) throw forbidden('you are not a member of any account')
+    // A project they created would be hidden from them; the owner or an admin creates it and grants it.
+    if (current.membership.projectIds) throw forbidden('you see only some projects of this account, so you cannot create projects; ask the owner or an admin')
     const plan = PLANS[current.account.plan]
     const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
     if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError(`the ${plan.name} plan allows ${plan.limits.projects} projects`, 'create more')
@@ -119,11 +123,16 @@ function summary(p: Project) {
   }
 }
 
-/** The projects of the account the user works in, each with its live bug counts. */
+/** The projects of the account the user works in that they see, each with its live bug counts. */
 export function listProjects(db: DbOrTx, userId: string) {
   const current = workingAccountOf(db, userId)
   if (!current) return []
-  const rows = db.select().from(projects).where(eq(projects.accountId, current.account.id)).orderBy(projects.createdAt, projects.id).all()
+  const rows = db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.accountId, current.account.id), visibleProjectsWhere(current.membership.projectIds)))
+    .orderBy(projects.createdAt, projects.id)
+    .all()
   const counts = bugCountsOf(db, rows.map((p) => p.id))
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
@@ -210,6 +219,7 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
     tx.delete(projects).where(eq(projects.id, ctx.project.id)).run()
     recountStorage(tx, ctx.project.accountId)
     deleteProjectActivity(tx, ctx.project.id)
+    forgetProjectAccess(tx, ctx.project.accountId, ctx.project.id)
     recordAudit(tx, now, {
       accountId: ctx.project.accountId,
       projectId: ctx.project.id,

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
 import { accountMembers } from '../accounts/accounts.table'
+import { canSeeProject } from '../accounts/project-access'
 import { type ActivityEntry, recordActivity } from '../activity/activity.service'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { projects } from '../projects/projects.table'
@@ -59,11 +60,11 @@ function requestedChanges(tx: Tx, project: ProjectRef, actor: Actor, body: Parti
     changes.assignedTo = assignee
     if (assignee) {
       const member = tx
-        .select({ userId: accountMembers.userId })
+        .select({ projectIds: accountMembers.projectIds })
         .from(accountMembers)
         .where(and(eq(accountMembers.accountId, project.accountId), eq(accountMembers.userId, assignee)))
         .get()
-      if (!member) throw badRequest("assigned_to must be a member of the project's team")
+      if (!member || !canSeeProject(member.projectIds, project.id)) throw badRequest("assigned_to must be a member of the project's team")
     }
   }
   return changes as Changes

@@ -1,13 +1,16 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
 import { accountMembers, accounts } from '../accounts/accounts.table'
+import { accessOf, type ProjectAccess } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import type { User } from '../auth/auth.sessions'
 import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { projects } from '../projects/projects.table'
+import { checkedAccess } from './project-access.service'
 import { seatsUsed, type Actor } from './team.service'
 import { invitations } from './team.table'
 
@@ -18,14 +21,20 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /**
  * Invites `email` into the actor's account: takes a seat until accepted, revoked or expired, and mails
- * a single-use link valid for 7 days. The token is returned once; only its hash is stored.
+ * a single-use link valid for 7 days. The token is returned once; only its hash is stored. The invitee
+ * will see the projects of `project_access`, by default those the inviter sees; an inviter limited to
+ * chosen projects invites only into those.
  */
-export function createInvitation(deps: AppDeps, actor: Actor, input: { email: string; role: 'admin' | 'member' }) {
+export function createInvitation(deps: AppDeps, actor: Actor, input: { email: string; role: 'admin' | 'member'; project_access?: ProjectAccess }) {
   const { db, clock, config } = deps
   const now = clock.now()
   const email = input.email.trim().toLowerCase()
   const account = actor.account
+  const inviterIds = actor.membership.projectIds
   if (input.role === 'admin' && actor.membership.role !== 'owner') throw forbidden('only the account owner can invite admins')
+  const access = input.project_access ?? accessOf(inviterIds)
+  if (access === 'all' && inviterIds) throw forbidden('you see only some projects of this account, so you can invite people only into those (list them in project_access)')
+  const projectIds = checkedAccess(db, { accountId: account.id, role: input.role, access, viewerIds: inviterIds })
   const member = db
     .select({ id: users.id })
     .from(accountMembers)
@@ -48,17 +57,20 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
   const expiresAt = new Date(now.getTime() + INVITE_TTL_MS)
   const inviter = db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).get()?.name ?? 'A teammate'
   const link = `${config.publicUrl}/invite?token=${encodeURIComponent(token)}`
+  const as = input.role === 'admin' ? 'an admin' : 'a member'
+  const scope = projectIds ? db.select({ name: projects.name }).from(projects).where(inArray(projects.id, projectIds)).orderBy(asc(projects.name)).all().map((p) => p.name) : null
+  const seeing = scope ? ` with access to ${scope.length ? scope.join(', ') : 'no project yet'}` : ''
   db.transaction((tx) => {
-    tx.insert(invitations).values({ id, accountId: account.id, email, role: input.role, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now }).run()
-    recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role } })
+    tx.insert(invitations).values({ id, accountId: account.id, email, role: input.role, projectIds, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now }).run()
+    recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role, project_access: accessOf(projectIds) } })
     deps.mailer.send(tx, {
       to: email,
       subject: `${inviter} invited you to ${account.name} on Glitchbox`,
-      text: `${inviter} invited you to join ${account.name} on Glitchbox as ${input.role === 'admin' ? 'an admin' : 'a member'}.\n\nAccept the invitation (valid for 7 days):\n${link}\n\nIf you did not expect this, ignore this mail.`,
-      html: `<p>${escapeHtml(inviter)} invited you to join <strong>${escapeHtml(account.name)}</strong> on Glitchbox as ${input.role === 'admin' ? 'an admin' : 'a member'}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days).</p><p>If you did not expect this, ignore this mail.</p>`,
+      text: `${inviter} invited you to join ${account.name} on Glitchbox as ${as}${seeing}.\n\nAccept the invitation (valid for 7 days):\n${link}\n\nIf you did not expect this, ignore this mail.`,
+      html: `<p>${escapeHtml(inviter)} invited you to join <strong>${escapeHtml(account.name)}</strong> on Glitchbox as ${as}${escapeHtml(seeing)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days).</p><p>If you did not expect this, ignore this mail.</p>`,
     })
   })
-  return { id, token, email, role: input.role, expires_at: expiresAt.toISOString() }
+  return { id, token, email, role: input.role, project_access: accessOf(projectIds), expires_at: expiresAt.toISOString() }
 }
 
 /**
@@ -90,7 +102,7 @@ export function acceptInvitation(deps: AppDeps, user: User, token: string) {
       .where(and(eq(accountMembers.accountId, account.id), eq(accountMembers.userId, user.id)))
       .get()
     if (existing) role = existing.role
-    else tx.insert(accountMembers).values({ accountId: account.id, userId: user.id, role: invite.role, createdAt: now }).run()
+    else tx.insert(accountMembers).values({ accountId: account.id, userId: user.id, role: invite.role, projectIds: invite.projectIds, createdAt: now }).run()
     tx.update(users).set({ currentAccountId: account.id, updatedAt: now }).where(eq(users.id, user.id)).run()
     recordAudit(tx, now, { accountId: account.id, actorId: user.id, action: 'invite.accepted', target: invite.email, details: { invite_id: invite.id, role } })
   })

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, timestamp } from '../../db/columns'
+import { createdAt, json, timestamp } from '../../db/columns'
 import { accounts } from '../accounts/accounts.table'
 import { users } from '../auth/auth.table'
 
@@ -12,6 +12,8 @@ export const invitations = sqliteTable(
     /** Stored lower-cased: matched case-insensitively against the accepting user's email. */
     email: text('email').notNull(),
     role: text('role', { enum: ['admin', 'member'] }).notNull(),
+    /** The projects the invitee will be limited to; null: every project. */
+    projectIds: json<string[]>('project_ids'),
     tokenHash: text('token_hash').notNull(),
     invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
     expiresAt: timestamp('expires_at').notNull(),

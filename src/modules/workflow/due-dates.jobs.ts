@@ -22,7 +22,7 @@ export function noticeOverdueReports(deps: Deps): number {
   const now = deps.clock.now()
   return deps.db.transaction((tx) => {
     const due = tx
-      .select({ id: reports.id, number: reports.reportNumber, title: reports.title, dueDate: reports.dueDate, assignedTo: reports.assignedTo, slug: projects.slug, projectName: projects.name, accountId: projects.accountId })
+      .select({ id: reports.id, number: reports.reportNumber, title: reports.title, dueDate: reports.dueDate, assignedTo: reports.assignedTo, slug: projects.slug, projectName: projects.name, accountId: projects.accountId, projectId: projects.id })
       .from(reports)
       .innerJoin(projects, eq(projects.id, reports.projectId))
       .leftJoin(dueNotices, and(eq(dueNotices.reportId, reports.id), eq(dueNotices.dueDate, reports.dueDate)))
@@ -39,7 +39,7 @@ export function noticeOverdueReports(deps: Deps): number {
       )
       .all()
     for (const r of due) {
-      const to = recipientsFor(tx, { accountId: r.accountId, userIds: [r.assignedTo!], preference: 'email_bug_assigned' })
+      const to = recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo!], preference: 'email_bug_assigned' })
       mailEach(deps, tx, to, 'email_bug_assigned', () => ({
         subject: `[${r.projectName}] Overdue: #${r.number} ${r.title}`,
         intro: `#${r.number} ${r.title} was due ${r.dueDate!.toISOString().slice(0, 16).replace('T', ' ')} UTC and is not resolved yet.`,

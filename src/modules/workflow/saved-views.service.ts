@@ -4,6 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client'
 import { badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { accountMembers } from '../accounts/accounts.table'
+import { canSeeProject } from '../accounts/project-access'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { projects } from '../projects/projects.table'
 import type { SavedViewBody, UpdateSavedViewBody } from './workflow.schemas'
@@ -15,12 +16,12 @@ type View = typeof savedViews.$inferSelect
 /** 404 unless `userId` may read `projectId`'s reports (saved filters and views are only for those). */
 function assertReadable(db: DbOrTx, userId: string, projectId: string): void {
   const row = db
-    .select({ role: accountMembers.role, overrides: accountMembers.permissionOverrides })
+    .select({ role: accountMembers.role, overrides: accountMembers.permissionOverrides, projectIds: accountMembers.projectIds })
     .from(projects)
     .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, userId)))
     .where(eq(projects.id, projectId))
     .get()
-  if (!row || !hasPermission(row.role, row.overrides, 'bugs.view')) throw notFound('project not found')
+  if (!row || !canSeeProject(row.projectIds, projectId) || !hasPermission(row.role, row.overrides, 'bugs.view')) throw notFound('project not found')
 }
 
 const filterView = (f: typeof savedFilters.$inferSelect) => ({ id: f.id, name: f.name, project_id: f.projectId, filters: f.filters, created_at: f.createdAt.toISOString() })

@@ -37,8 +37,8 @@ function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | '
   recordActivity(tx, deps.clock.now(), [{ projectId: r.projectId, reportId, actorId: null, action: 'sla_breached', field: part, newValue: due.toISOString() }])
   const admins = () => tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, r.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all().map((m) => m.id)
   const to = r.assignedTo
-    ? recipientsFor(tx, { accountId: r.accountId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
-    : recipientsFor(tx, { accountId: r.accountId, userIds: admins(), preference: 'email_bug_status' })
+    ? recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
+    : recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: admins(), preference: 'email_bug_status' })
   const what = part === 'response' ? 'a first response' : 'resolution'
   mailEach(deps, tx, to, r.assignedTo ? 'email_bug_assigned' : 'email_bug_status', () => ({
     subject: `[${r.projectName}] SLA breached: #${r.number} ${r.title}`,

@@ -21,14 +21,14 @@ export const teamTour: Tour = {
   'GET /api/account/members': {},
   'PATCH /api/account/members/{userId}': { params: (w) => ({ userId: w.v.mateId! }), body: () => ({ role: 'admin' }) },
   'GET /api/projects/{slug}/members': {},
-  'PATCH /api/projects/{slug}/members/{userId}': { params: (w) => ({ userId: w.v.mateId! }), body: () => ({ role: 'member' }) },
+  'PATCH /api/projects/{slug}/members/{userId}': { params: (w) => ({ userId: w.v.mateId! }), body: (w) => ({ role: 'member', project_access: [w.v.projectId] }) },
   'POST /api/projects/{slug}/invites': {
     before: async (w) => {
       const guest = await createUser(w.t, { email: 'guest@outsourcer.example' })
       w.v.guestToken = guest.token
       w.v.guestId = guest.user.id
     },
-    body: () => ({ email: 'guest@outsourcer.example', role: 'member' }),
+    body: (w) => ({ email: 'guest@outsourcer.example', role: 'member', project_access: [w.v.projectId] }),
     keep: (d, w) => (w.v.projectInviteToken = d.token),
   },
   'POST /api/invites/accept': { token: (w) => w.v.guestToken!, body: (w) => ({ token: w.v.projectInviteToken }) },

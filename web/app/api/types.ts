@@ -38,7 +38,8 @@ export type UpdateEntryBody = z.infer<typeof changelog.updateEntryBody>
 export type CreateWebhookBody = z.infer<typeof webhooks.createWebhookBody>
 export type NotificationPreferences = Required<z.infer<typeof notifications.updatePreferencesBody>>
 export type InviteBody = z.input<typeof team.inviteBody>
-export type ChangeRoleBody = z.infer<typeof team.changeRoleBody>
+export type ChangeMemberBody = z.infer<typeof team.changeMemberBody>
+export type ProjectAccess = z.infer<typeof team.projectAccessSchema>
 export type OverridesBody = z.infer<typeof permissions.overridesBody>
 export type CheckoutBody = z.infer<typeof billing.checkoutBody>
 
@@ -72,13 +73,14 @@ export type AuditEntry = AuditPage['entries'][number]
 export type Usage = { projects: number; reports: number; upload_bytes: number; seats: number }
 export type Limits = { [K in keyof Usage]: number | null }
 export type Features = Record<string, boolean>
-export type Member = { user_id: string; email: string; name: string; role: AccountRole; joined_at: string }
-export type Invitation = { id: string; email: string; role: 'admin' | 'member'; expires_at: string; created_at?: string; invited_by?: string | null }
+export type Member = { user_id: string; email: string; name: string; role: AccountRole; project_access: ProjectAccess; joined_at: string }
+export type Invitation = { id: string; email: string; role: 'admin' | 'member'; project_access: ProjectAccess; expires_at: string; created_at?: string; invited_by?: string | null }
 export type Roster = { members: Member[]; pending_invitations: Invitation[] }
 export type Account = {
   id: string
   name: string
   your_role: AccountRole
+  your_project_access: ProjectAccess
   plan: { key: PlanKey; name: string; tier: number }
   members: Member[]
   pending_invitations: Invitation[]
@@ -87,10 +89,10 @@ export type Account = {
   limits: Limits
   features: Features
 }
-export type CreatedInvite = { id: string; token: string; email: string; role: 'admin' | 'member'; expires_at: string }
+export type CreatedInvite = { id: string; token: string; email: string; role: 'admin' | 'member'; project_access: ProjectAccess; expires_at: string }
 
 export type PermissionMap = Partial<Record<PermissionKey, boolean>>
-export type EffectivePermissions = { role: AccountRole; permissions: PermissionMap }
+export type EffectivePermissions = { role: AccountRole; permissions: PermissionMap; project_access: ProjectAccess }
 export type PermissionCatalog = {
   groups: { key: string; name: string; permissions: { key: PermissionKey; name: string; description: string }[] }[]
   role_defaults: Record<AccountRole, PermissionMap>

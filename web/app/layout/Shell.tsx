@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api } from '../api/client'
-import { Button, toast, useAction } from '../components'
-import { billingConfigured, can, me, projects, signOut } from '../session'
+import { Button, ErrorState, Page, toast, useAction } from '../components'
+import { projectLookups } from '../reports/project-lookups'
+import { billingConfigured, can, me, projectCreationDenied, projects, signOut } from '../session'
 import { currentPath, Link, navigate } from '../router'
 
 /** The slug of the project the URL is about (`/projects/:slug/…`), if any. */
@@ -51,13 +52,35 @@ export function Shell({ children }: { children: ComponentChildren }) {
       </header>
       <VerifyBanner />
       <main id="main" tabIndex={-1}>
-        {children}
+        {slug ? <ProjectGate slug={slug}>{children}</ProjectGate> : children}
       </main>
     </>
   )
 }
 
-/** A native select of the account's projects; choosing one opens it. */
+/**
+ * A project the member may not open (none by that slug, or one hidden from a member limited to chosen
+ * projects) is one "Not found" for every screen under it, rather than each screen's own take on a 404.
+ * The check is the project's permissions lookup, which the screens share and read anyway.
+ */
+function ProjectGate({ slug, children }: { slug: string; children: ComponentChildren }) {
+  const access = projectLookups(slug).permissions
+  // A refusal is asked again on the next visit to the project: access may have been granted since.
+  useEffect(() => {
+    if (access.data.value === undefined && !access.loading.value) void access.reload()
+  }, [access])
+  if (access.error.value?.status !== 404) return <>{children}</>
+  return (
+    <Page title="Project not found">
+      <ErrorState title="Not found" message="No project of yours has this address: it does not exist, or you do not have access to it." />
+      <p>
+        <Link href="/">Go to your projects</Link>
+      </p>
+    </Page>
+  )
+}
+
+/** A native select of the account's projects the member sees; choosing one opens it. */
 function ProjectSwitcher({ slug }: { slug: string | null }) {
   const list = projects.value
   if (!list || list.length === 0) return null
@@ -81,7 +104,7 @@ function ProjectSwitcher({ slug }: { slug: string | null }) {
             {p.name}
           </option>
         ))}
-        <option value="__new">+ New project…</option>
+        {!projectCreationDenied.value && <option value="__new">+ New project…</option>}
       </select>
     </div>
   )

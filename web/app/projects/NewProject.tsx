@@ -3,7 +3,7 @@ import { api } from '../api/client'
 import type { CreatedProject, CreateProjectBody } from '../api/types'
 import { Button, FormError, Page, TextArea, TextField, useAction } from '../components'
 import { navigate } from '../router'
-import { loadProjects } from '../session'
+import { loadProjects, projectCreationDenied } from '../session'
 
 /** `/projects/new`: name (required), slug, description, website. Opens the project's setup checklist when created. */
 export function NewProject() {
@@ -23,13 +23,14 @@ export function NewProject() {
   return (
     <Page title="New project">
       <form class="card stack narrow" onSubmit={onSubmit} noValidate>
+        {projectCreationDenied.value && <p class="muted">{projectCreationDenied.value}</p>}
         <TextField label="Project name" required maxLength={150} value={name} onValue={setName} />
         <TextField label="Slug" maxLength={60} value={slug} onValue={setSlug} hint="Optional: used in URLs. Default: the name in lowercase with hyphens (a short prefix is added)." />
         <TextArea label="Description" rows={3} value={description} onValue={setDescription} />
         <TextField label="Website" type="url" placeholder="https://" value={website} onValue={setWebsite} />
         <FormError error={error} />
         <div class="row">
-          <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()}>
+          <Button type="submit" variant="primary" busy={busy} disabled={!name.trim()} reason={projectCreationDenied.value}>
             Create project
           </Button>
           <a href="/">Cancel</a>

@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks'
 import type { ProjectSummary } from '../api/types'
 import { ButtonLink, EmptyState, ErrorState, Page, Spinner } from '../components'
-import { loadProjects, projects } from '../session'
+import { loadProjects, projectCreationDenied, projects } from '../session'
 import { useSignal } from '@preact/signals'
 import { messageOf } from '../api/client'
 
@@ -14,12 +14,22 @@ export function ProjectList() {
   }
   useEffect(load, [])
   const list = projects.value
+  const denied = projectCreationDenied.value
   return (
-    <Page title="Projects" actions={<ButtonLink href="/projects/new" variant="primary">New project</ButtonLink>}>
+    <Page
+      title="Projects"
+      actions={
+        <ButtonLink href="/projects/new" variant="primary" reason={denied}>
+          New project
+        </ButtonLink>
+      }
+    >
       {failed.value && list === undefined ? (
         <ErrorState title="Could not load your projects" message={failed.value} onRetry={load} />
       ) : list === undefined ? (
         <Spinner label="Loading projects…" />
+      ) : list.length === 0 && denied ? (
+        <EmptyState title="No projects for you yet">The owner or an admin of this account chooses the projects you see.</EmptyState>
       ) : list.length === 0 ? (
         <EmptyState title="No projects yet" action={<ButtonLink href="/projects/new" variant="primary">Create your first project</ButtonLink>}>
           A project is one game: it gets an SDK key, a report list and its public pages.

@@ -40,7 +40,7 @@ const render = (bugs: ReportListItem[], cursor = 0, selected: number[] = []) =>
       slug="my-game"
       query={{ status: 'open', page: 2 }}
       bugs={bugs}
-      members={[{ user_id: 'u1', email: 'ada@studio.example', name: 'Ada', role: 'member', joined_at: '2026-01-01T00:00:00.000Z' }]}
+      members={[{ user_id: 'u1', email: 'ada@studio.example', name: 'Ada', role: 'member', project_access: 'all', joined_at: '2026-01-01T00:00:00.000Z' }]}
       cursor={cursor}
       selected={new Set(selected)}
       onToggle={() => {}}

@@ -1,21 +1,21 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
-import type { Account, AccountRole, CreatedInvite, Invitation, Member, MemberPermissions, PermissionCatalog, PermissionMap } from '../api/types'
-import { Async, Badge, Button, Checkbox, CodeBlock, ConfirmDialog, DeleteConfirm, Dialog, EmptyState, FormError, Page, Section, Select, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
-import { can, deniedReason, loadPermissions, me } from '../session'
-import { inviteLink, overridesFor, permissionsEditable } from './matrix'
+import type { Account, AccountRole, Invitation, Member, MemberPermissions, PermissionCatalog, PermissionMap } from '../api/types'
+import { Async, Badge, Button, Checkbox, ConfirmDialog, DeleteConfirm, Dialog, EmptyState, FormError, Page, Section, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
+import { can, loadPermissions, me } from '../session'
+import { Invitations } from './Invitations'
+import { overridesFor, permissionsEditable } from './matrix'
+import { accessLabel } from './project-access'
+import { ProjectAccessForm } from './ProjectAccess'
+import { ROLE_OPTIONS } from './roles'
 
-const ROLE_OPTIONS = [
-  { value: 'member', label: 'Member' },
-  { value: 'admin', label: 'Admin' },
-]
 
 /** `/team`: the account's name, members and roles, invitations, and each member's permissions. */
 export function Team() {
   const account = useApi<Account>('/account')
   return (
-    <Page title="Team" subtitle="Members of your account see every project in it. Roles and permissions apply to all projects.">
+    <Page title="Team" subtitle="Members see every project of the account unless an owner or admin limits them to chosen projects. Roles and permissions apply inside the projects a member sees.">
       <Async resource={account}>{(a) => <TeamView account={a} reload={() => void account.reload()} />}</Async>
     </Page>
   )
@@ -28,11 +28,12 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
   const [removing, setRemoving] = useState<Member | null>(null)
   const [revoking, setRevoking] = useState<Invitation | null>(null)
   const [editing, setEditing] = useState<Member | null>(null)
+  const [scoping, setScoping] = useState<Member | null>(null)
 
   const changeRole = async (m: Member, role: string) => {
     try {
       await api.patch(`/account/members/${encodeURIComponent(m.user_id)}`, { role })
-      toast(`${m.name || m.email} is now ${role === 'admin' ? 'an admin' : 'a member'}`)
+      toast(`${m.name || m.email} is now ${role === 'admin' ? 'an admin, who sees every project' : 'a member'}`)
       reload()
     } catch (err) {
       toast(messageOf(err), 'error')
@@ -80,6 +81,7 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
                   </label>
                 ),
             },
+            { key: 'projects', header: 'Projects', render: (m) => accessLabel(m.project_access, account.projects) },
             { key: 'joined', header: 'Joined', render: (m) => formatDate(m.joined_at, false) },
             {
               key: 'actions',
@@ -91,6 +93,11 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
                     <Button size="sm" onClick={() => setEditing(m)} reason={why} aria-label={`Permissions of ${m.name || m.email}`}>
                       Permissions
                     </Button>
+                    {manager && m.role === 'member' && (
+                      <Button size="sm" onClick={() => setScoping(m)} aria-label={`Projects of ${m.name || m.email}`}>
+                        Projects
+                      </Button>
+                    )}
                     {m.role !== 'owner' && (m.user_id === myId || manager) && (
                       <Button size="sm" variant="danger" onClick={() => setRemoving(m)} aria-label={m.user_id === myId ? 'Leave the account' : `Remove ${m.name || m.email}`}>
                         {m.user_id === myId ? 'Leave' : 'Remove'}
@@ -130,6 +137,18 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
         onClose={() => setRevoking(null)}
         onDeleted={reload}
       />
+      <Dialog open={scoping !== null} title={`Projects of ${scoping?.name || scoping?.email || ''}`} onClose={() => setScoping(null)}>
+        {scoping && (
+          <ProjectAccessForm
+            member={scoping}
+            projects={account.projects}
+            onDone={() => {
+              setScoping(null)
+              reload()
+            }}
+          />
+        )}
+      </Dialog>
       <Dialog open={editing !== null} title={`Permissions of ${editing?.name || editing?.email || ''}`} onClose={() => setEditing(null)} wide>
         {editing && (
           <PermissionMatrix
@@ -166,68 +185,6 @@ function AccountName({ account, onSaved }: { account: Account; onSaved: () => vo
           Rename
         </Button>
       </form>
-    </Section>
-  )
-}
-
-function Invitations({ account, onChanged, onRevoke }: { account: Account; onChanged: () => void; onRevoke: (i: Invitation) => void }) {
-  const [email, setEmail] = useState('')
-  const [role, setRole] = useState('member')
-  const [created, setCreated] = useState<CreatedInvite | null>(null)
-  const reason = deniedReason('team.invite')
-  const { busy, error, onSubmit } = useAction(async () => {
-    const inv = await api.post<CreatedInvite>('/account/invites', { email: email.trim(), role })
-    setCreated(inv)
-    setEmail('')
-    toast(`Invitation sent to ${inv.email}`)
-    onChanged()
-  })
-  return (
-    <Section title="Invitations" description="Invitations are emailed and expire after 7 days. Each pending invitation takes a seat.">
-      <form class="row" onSubmit={onSubmit} style="align-items:flex-end">
-        <div style="flex:2;min-width:14rem">
-          <TextField label="Email to invite" type="email" required value={email} onValue={setEmail} disabled={Boolean(reason)} />
-        </div>
-        <div style="flex:1;min-width:9rem">
-          <Select label="Invite as" value={role} onValue={setRole} options={ROLE_OPTIONS} disabled={Boolean(reason) || account.your_role === 'member'} />
-        </div>
-        <Button type="submit" variant="primary" busy={busy} disabled={!email.trim()} reason={reason}>
-          Send invitation
-        </Button>
-      </form>
-      <FormError error={error} style="margin-top:0.75rem" />
-      {created && (
-        <div class="stack" style="margin-top:0.75rem">
-          <p class="small muted">You can also send this link to {created.email} yourself:</p>
-          <CodeBlock label="invitation link" code={inviteLink(window.location.origin, created.token)} />
-        </div>
-      )}
-      <div style="margin-top:1rem">
-        {account.pending_invitations.length === 0 ? (
-          <p class="muted">No pending invitations.</p>
-        ) : (
-          <Table<Invitation>
-            caption="Pending invitations"
-            showCaption
-            rows={account.pending_invitations}
-            rowKey={(i) => i.id}
-            columns={[
-              { key: 'email', header: 'Email', render: (i) => i.email },
-              { key: 'role', header: 'Role', render: (i) => i.role },
-              { key: 'expires', header: 'Expires', render: (i) => formatDate(i.expires_at) },
-              {
-                key: 'actions',
-                header: <span class="sr-only">Actions</span>,
-                render: (i) => (
-                  <Button size="sm" variant="danger" onClick={() => onRevoke(i)} reason={reason} aria-label={`Revoke the invitation of ${i.email}`}>
-                    Revoke
-                  </Button>
-                ),
-              },
-            ]}
-          />
-        )}
-      </div>
     </Section>
   )
 }
