@@ -21,7 +21,7 @@ import {
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 
 /** Rows per step: one step holds the write lock for 10-30 ms (an occurrence costs ~20-50 µs of upserts). */
-const STEP = 500
+export const ROLLUP_STEP = 500
 const dayOf = (d: Date) => d.toISOString().slice(0, 10)
 const startOfDay = (day: string) => Date.parse(`${day}T00:00:00.000Z`)
 
@@ -189,7 +189,7 @@ function steps(db: Db, maxSteps: number, step: (tx: Tx) => number): number {
   for (let i = 0; i < maxSteps; i++) {
     const n = db.transaction(step)
     total += n
-    if (n < STEP) break
+    if (n < ROLLUP_STEP) break
   }
   return total
 }
@@ -208,7 +208,7 @@ export function rollUpOccurrences(db: Db, maxSteps = 100): number {
         o.platform, o.game_version AS gameVersion, o.player_id AS playerId, o.created_at AS createdAt,
         NOT EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) AS first
       FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
-      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${STEP}`)
+      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${ROLLUP_STEP}`)
     const st = statementsFor(db)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     for (const r of rows) if (r.reportSeq !== null) rollUpOccurrence(st, { ...r, createdAt: new Date(r.createdAt) })
@@ -226,7 +226,7 @@ export function rollUpSessions(db: Db, maxSteps = 100): number {
       .from(playSessions)
       .where(sql`${playSessions}.rowid > ${after}`)
       .orderBy(sql`${playSessions}.rowid`)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const st = statementsFor(db)
     for (const s of rows) seeVersion(st, s.projectId, s.gameVersion, s.startedAt, s.playerId)
@@ -255,7 +255,7 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
       .leftJoin(reports, eq(reports.id, perfSnapshots.reportId))
       .where(sql`${perfSnapshots}.rowid > ${after}`)
       .orderBy(sql`${perfSnapshots}.rowid`)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const buckets = new Map<string, { projectId: string; gameVersion: string; platform: string; metric: string; value: number; count: number }>()
     for (const s of rows) {
@@ -315,7 +315,7 @@ export function rollUpEvents(db: Db, now: Date, maxSteps = 100): number {
       .from(events)
       .where(gt(events.id, after))
       .orderBy(events.id)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const ids = [...new Set(rows.map((e) => e.nameId))]
     const names = new Map(ids.length ? tx.select({ id: eventNames.id, projectId: eventNames.projectId, name: eventNames.name }).from(eventNames).where(inArray(eventNames.id, ids)).all().map((n) => [n.id, n]) : [])
