@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { migrate } from '../../src/db/migrate'
 import { ANALYTICS_ROLLUP_JOB } from '../../src/modules/analytics/analytics.jobs'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
@@ -116,6 +117,45 @@ describe('crash groups (tier 2)', () => {
     expect(res.body.data[1]).toMatchObject({ error_type: '', grouped_by: 'Game freezes', count: 1, affected_players: 0 })
     // The group's fingerprint is the reports' own, as the report list groups them.
     expect(res.body.data[0].fingerprint).toBe(rows(t, "SELECT fingerprint FROM reports WHERE title LIKE '%: c'")[0]!.fingerprint)
+  })
+
+  it('count events and distinct players per version, and the version details show them', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
+    const crash = (version: string, player?: string) => createReportIn(t, project, { title: '[Error] NullReferenceException: shop', description: trace, gameVersion: version, playerId: player, source: 'system' })
+    // 1.3.0-beta: 4 events from 3 players (p1 twice), one without a player; 1.2.0: 2 events from p1.
+    for (const [version, player] of [['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p2'], ['1.3.0-beta', 'p3'], ['1.3.0-beta', undefined], ['1.2.0', 'p1'], ['1.2.0', 'p1']] as const) crash(version, player)
+    const all = (await get('/crash-groups')).body.data
+    expect(all).toMatchObject([{ events: 7, players: 3, versions: [{ game_version: '1.3.0-beta', count: 5, events: 5, players: 3 }, { game_version: '1.2.0', count: 2, events: 2, players: 1 }] }])
+    expect((await get('/crash-groups?version=1.2.0')).body.data).toMatchObject([{ events: 7, players: 3, events_in_version: 2, players_in_version: 1, count_in_version: 2 }])
+    const beta = (await get('/release-health/version?version=1.3.0-beta')).body.data
+    // (createReportIn files a report each time: 5 reports in 1.3.0-beta, grouped by their one fingerprint.)
+    expect(beta).toMatchObject({ version: '1.3.0-beta', events: 5, crash_events: 5, reports: 5, players: 3 })
+    expect(beta.top_crash_groups).toMatchObject([{ fingerprint: all[0].fingerprint, events_in_version: 5, players_in_version: 3 }])
+  })
+
+  it('gives a database counted before players per version its counts once, on upgrade', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
+    for (const [version, player] of [['2.0', 'a'], ['2.0', 'b'], ['2.0', 'a'], ['2.1', 'c']]) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: version, playerId: player })
+    createReportIn(t, project, { title: 'Nice game', description: 'not a crash', gameVersion: '2.0', playerId: 'd' })
+    rollUp(t)
+    // As an older server left it: no table of players per version, every count 0.
+    t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
+    t.sqlite.exec('UPDATE analytics_crash_group_versions SET players = 0')
+    migrate(t.sqlite)
+    expect(rows(t, 'SELECT game_version, players FROM analytics_crash_group_versions ORDER BY game_version')).toEqual([
+      { game_version: '2.0', players: 2 },
+      { game_version: '2.1', players: 1 },
+    ])
+    // The rollup goes on from there: a new player in 2.1 makes 2, a known one changes nothing.
+    for (const player of ['a', 'c']) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: '2.1', playerId: player })
+    expect((await get('/crash-groups')).body.data[0].versions).toEqual([
+      { game_version: '2.0', count: 3, events: 3, players: 2 },
+      { game_version: '2.1', count: 3, events: 3, players: 2 },
+    ])
   })
 
   it('is kept by the queued rollup job', async () => {

@@ -70,7 +70,12 @@ export const CrashGroup = z.object({
   players: z.number().int().describe('Distinct players, same as affected_players'),
   first_seen: isoDate,
   last_seen: isoDate,
-  versions: z.array(z.object({ game_version: z.string(), count: z.number().int() })),
+  count_in_version: z.number().int().optional().describe('With `version`: events in that version'),
+  events_in_version: z.number().int().optional().describe('With `version`: same as count_in_version'),
+  players_in_version: z.number().int().optional().describe('With `version`: distinct players of its events in that version'),
+  versions: z
+    .array(z.object({ game_version: z.string(), count: z.number().int().describe('Events in this version'), events: z.number().int().describe('Same as count'), players: z.number().int().describe('Distinct players of those events') }))
+    .describe('Most events first'),
 }).loose()
 export const CrashGroupListResponse = z.array(CrashGroup)
 export const ReleaseHealthResponse = z.object({
@@ -96,9 +101,18 @@ export const ReleaseHealthResponse = z.object({
 })
 export const VersionHealthResponse = z.object({
   ...fresh,
+  version: z.string(),
+  days: z.number().int(),
+  first_seen: isoDate.nullable(),
   sessions: z.number().int(),
+  ended_sessions: z.number().int(),
+  crashed_sessions: z.number().int(),
   crash_free_rate: rate,
-  reports: z.number().int(),
+  reports: z.number().int().describe('New reports first seen in this version'),
+  crash_reports: z.number().int(),
+  events: z.number().int().describe('Occurrences in this version: every submission'),
+  crash_events: z.number().int(),
+  players: z.number().int().describe("Distinct players seen in this version's sessions or reports"),
   daily: z.array(z.object({ day, sessions: z.number().int(), ended: z.number().int(), crashed: z.number().int(), crash_free_rate: rate }).loose()),
   top_crash_groups: z.array(CrashGroup),
 }).loose()

@@ -18,6 +18,7 @@ import {
   analyticsVersionPlayers,
   analyticsVersions,
 } from './analytics.table'
+import { analyticsCrashGroupVersionPlayers } from './crash-group-players'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 
 /** Rows per step: one step holds the write lock for 10-30 ms (an occurrence costs ~20-50 µs of upserts). */
@@ -94,6 +95,17 @@ function prepare(db: Db) {
       .insert(analyticsCrashGroupVersions)
       .values({ groupId: ph('groupId'), gameVersion: ph('gameVersion'), count: 1 })
       .onConflictDoUpdate({ target: [analyticsCrashGroupVersions.groupId, analyticsCrashGroupVersions.gameVersion], set: { count: sql`${analyticsCrashGroupVersions.count} + 1` } })
+      .prepare(),
+    groupVersionPlayer: db
+      .insert(analyticsCrashGroupVersionPlayers)
+      .values({ groupId: ph('groupId'), gameVersion: ph('gameVersion'), playerId: ph('playerId') })
+      .onConflictDoNothing()
+      .returning({ g: analyticsCrashGroupVersionPlayers.groupId })
+      .prepare(),
+    groupVersionPlayers: db
+      .update(analyticsCrashGroupVersions)
+      .set({ players: sql`${analyticsCrashGroupVersions.players} + 1` })
+      .where(and(eq(analyticsCrashGroupVersions.groupId, ph('groupId')), eq(analyticsCrashGroupVersions.gameVersion, ph('gameVersion'))))
       .prepare(),
     groupPlayer: db.insert(analyticsCrashGroupPlayers).values({ groupId: ph('groupId'), playerId: ph('playerId') }).onConflictDoNothing().returning({ g: analyticsCrashGroupPlayers.groupId }).prepare(),
     groupPlayers: db.update(analyticsCrashGroups).set({ players: sql`${analyticsCrashGroups.players} + 1` }).where(eq(analyticsCrashGroups.id, ph('groupId'))).prepare(),
@@ -177,7 +189,10 @@ function rollUpOccurrence(st: Statements, o: OccurrenceRow) {
   if (crash) {
     const group = st.group.get({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at })!
     st.groupVersion.run({ groupId: group.id, gameVersion: o.gameVersion })
-    if (o.playerId && st.groupPlayer.all({ groupId: group.id, playerId: o.playerId }).length) st.groupPlayers.run({ groupId: group.id })
+    if (o.playerId) {
+      if (st.groupPlayer.all({ groupId: group.id, playerId: o.playerId }).length) st.groupPlayers.run({ groupId: group.id })
+      if (st.groupVersionPlayer.all({ groupId: group.id, gameVersion: o.gameVersion, playerId: o.playerId }).length) st.groupVersionPlayers.run({ groupId: group.id, gameVersion: o.gameVersion })
+    }
   }
   const logs = sectionLines(o.description, 'Recent Logs')
   if (logs) for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) st.logLine.run({ projectId: o.projectId, day, line, at })

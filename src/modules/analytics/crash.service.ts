@@ -102,18 +102,21 @@ export function badDeploy(db: DbOrTx, projectId: string) {
   }
 }
 
-/** `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their versions; `version` narrows to one. */
+/**
+ * `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their
+ * events and distinct players per version; `version` narrows to the groups seen in it, by their events there.
+ */
 export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; version?: string }) {
   const groups = o.version
     ? db
-        .select({ g: analyticsCrashGroups, inVersion: analyticsCrashGroupVersions.count })
+        .select({ g: analyticsCrashGroups, inVersion: { events: analyticsCrashGroupVersions.count, players: analyticsCrashGroupVersions.players } })
         .from(analyticsCrashGroupVersions)
         .innerJoin(analyticsCrashGroups, eq(analyticsCrashGroups.id, analyticsCrashGroupVersions.groupId))
         .where(and(eq(analyticsCrashGroups.projectId, projectId), eq(analyticsCrashGroupVersions.gameVersion, o.version)))
         .orderBy(desc(analyticsCrashGroupVersions.count), desc(analyticsCrashGroups.lastSeen))
         .limit(o.limit)
         .all()
-    : db.select({ g: analyticsCrashGroups, inVersion: sql<number | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
+    : db.select({ g: analyticsCrashGroups, inVersion: sql<{ events: number; players: number } | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
   const ids = groups.map((r) => r.g.id)
   const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
   return groups.map(({ g, inVersion }) => ({
@@ -126,7 +129,7 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
     sample_report_number: g.sampleReportNumber,
     count: g.count,
     events: g.count,
-    ...(inVersion !== null && { count_in_version: inVersion }),
+    ...(inVersion !== null && { count_in_version: inVersion.events, events_in_version: inVersion.events, players_in_version: inVersion.players }),
     affected_players: g.players,
     players: g.players,
     first_seen: g.firstSeen.toISOString(),
@@ -134,7 +137,7 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
     versions: versions
       .filter((v) => v.groupId === g.id)
       .sort((a, b) => b.count - a.count || (a.gameVersion < b.gameVersion ? -1 : 1))
-      .map((v) => ({ game_version: v.gameVersion, count: v.count })),
+      .map((v) => ({ game_version: v.gameVersion, count: v.count, events: v.count, players: v.players })),
   }))
 }
 
