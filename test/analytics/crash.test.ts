@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { migrate } from '../../src/db/migrate'
 import { ANALYTICS_ROLLUP_JOB } from '../../src/modules/analytics/analytics.jobs'
+import { percentsApart, pText } from '../../src/modules/analytics/verdict-words'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { rows } from '../sdk/sdk-helpers'
@@ -69,6 +70,7 @@ describe('bad deploy', () => {
     expect(d.z).toBeCloseTo(-2.7915, 3)
     expect(d.p_value).toBeCloseTo(0.005248, 4)
     expect(d.verdict).toBe('worse')
+    expect(d.summary).toBe('1.10.0 crashes more than 1.9.0: 75.0% vs 90.0% crash-free sessions, a real difference, not chance (p = 0.0052)')
     expect(d.threshold).toMatchObject({ alpha: 0.05, min_sessions: 10 })
   })
 
@@ -77,12 +79,38 @@ describe('bad deploy', () => {
     close = t.close
     addSessions(t, project, { n: 20, crashed: 2, version: 'alpha', daysAgo: 2 })
     rollUp(t)
-    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null })
+    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null, summary: 'Not enough data to compare: only alpha has 10 or more ended sessions; another version needs as many.' })
     // Non-semantic names: first-seen order. beta 18/20 vs alpha 18/20: z = 0, p = 1.
     addSessions(t, project, { n: 20, crashed: 2, version: 'beta', daysAgo: 1 })
     rollUp(t)
     const d = (await get('/bad-deploy')).body.data
     expect(d).toMatchObject({ verdict: 'no_difference', current: { version: 'beta' }, previous: { version: 'alpha' }, z: 0, p_value: 1 })
+    expect(d.summary).toBe('beta and alpha crash about as often: 90.0% vs 90.0% crash-free sessions, no real difference, it could be chance (p = 1)')
+  })
+})
+
+describe('the verdict in words', () => {
+  it('says which version crashes more, by how much and how sure, before any statistic', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    expect((await get('/bad-deploy')).body.data.summary).toBe('Not enough data to compare: no version has 10 or more ended sessions yet.')
+    // The launch day's shape: 1.2.0 98.2% (55/56 is 98.21%), 1.3.0-beta 88.4% (84/95 is 88.42%).
+    addSessions(t, project, { n: 56, crashed: 1, version: '1.2.0', daysAgo: 1 })
+    addSessions(t, project, { n: 95, crashed: 11, version: '1.3.0-beta' })
+    const d = (await get('/bad-deploy')).body.data
+    expect(d.summary).toBe(`1.3.0-beta crashes more than 1.2.0: 88.4% vs 98.2% crash-free sessions, a real difference, not chance (p = ${Number(d.p_value.toPrecision(2))})`)
+    expect(d.p_value).toBeLessThan(0.05)
+    // A released build better than its beta, by 1,000s of sessions: p < 0.001, and rates close enough to need a second decimal.
+    addSessions(t, project, { n: 4000, crashed: 40, version: '1.3.0' })
+    addSessions(t, project, { n: 4000 - 95, crashed: 420 - 11, version: '1.3.0-beta' })
+    expect((await get('/bad-deploy')).body.data.summary).toBe('1.3.0 crashes less than 1.3.0-beta: 99.0% vs 89.5% crash-free sessions, a real difference, not chance (p < 0.001)')
+  })
+
+  it('never rounds a crash-free rate up to 100% and tells close rates apart', () => {
+    expect(percentsApart(0.99951, 0.998)).toEqual(['99.95%', '99.80%'])
+    expect(percentsApart(0.9823, 0.9821)).toEqual(['98.23%', '98.21%'])
+    expect(percentsApart(1, 0.9)).toEqual(['100.0%', '90.0%'])
+    expect([pText(0.0004, 0.05), pText(0.0499, 0.05), pText(0.0047, 0.05), pText(0.62, 0.05)]).toEqual(['p < 0.001', 'p < 0.05', 'p = 0.0047', 'p = 0.62'])
   })
 })
 

@@ -47,7 +47,8 @@ export const CrashAnalyticsResponse = z.object({
 const deployVersion = z.object({ version: z.string(), sessions: z.number().int(), crashed: z.number().int(), crash_free_rate: rate, reports: z.number().int() }).loose()
 export const BadDeployResponse = z.object({
   ...fresh,
-  verdict: z.string().describe('not_enough_data, or the comparison of the two newest versions'),
+  verdict: z.enum(['worse', 'better', 'no_difference', 'not_enough_data']).describe('not_enough_data, or the comparison of the two newest versions'),
+  summary: z.string().describe('The verdict in words, e.g. "1.3.0-beta crashes more than 1.2.0: 88.4% vs 98.2% crash-free sessions, a real difference, not chance (p < 0.001)"'),
   threshold: z.object({ alpha: z.number(), min_sessions: z.number().int(), rule: z.string() }),
   current: deployVersion.nullable(),
   previous: deployVersion.nullable(),
