@@ -8,7 +8,7 @@ import type { Account, Membership, Project } from '../../http/auth.plugin'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
-import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
 import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
@@ -67,7 +67,7 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
     if (!current) throw forbidden('you are not a member of any account')
     const plan = PLANS[current.account.plan]
     const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
-    if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError(`the ${plan.name} plan allows ${plan.limits.projects} projects`, 'create more')
+    if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)} allows ${plan.limits.projects} projects`, 'create more')
     const row = {
       id: newId(),
       accountId: current.account.id,

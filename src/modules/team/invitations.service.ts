@@ -7,7 +7,7 @@ import { accountMembers, accounts } from '../accounts/accounts.table'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import type { User } from '../auth/auth.sessions'
-import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { seatsUsed, type Actor } from './team.service'
 import { invitations } from './team.table'
 
@@ -41,7 +41,7 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
   if (pending) throw conflict(`${email} has already been invited`)
   const plan = PLANS[account.plan as PlanKey]
   if (exceeds(seatsUsed(db, account.id, now) + 1, plan.limits.seats)) {
-    throw new PlanLimitError(`the ${plan.name} plan's limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
+    throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
   }
   const token = randomToken(32)
   const id = newId()
