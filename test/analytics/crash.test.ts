@@ -110,6 +110,7 @@ describe('the verdict in words', () => {
     expect(percentsApart(0.99951, 0.998)).toEqual(['99.95%', '99.80%'])
     expect(percentsApart(0.9823, 0.9821)).toEqual(['98.23%', '98.21%'])
     expect(percentsApart(1, 0.9)).toEqual(['100.0%', '90.0%'])
+    expect(percentsApart(0.999999, 0.98)).toEqual(['99.999%', '98.000%'])
     expect([pText(0.0004, 0.05), pText(0.0499, 0.05), pText(0.0047, 0.05), pText(0.62, 0.05)]).toEqual(['p < 0.001', 'p < 0.05', 'p = 0.0047', 'p = 0.62'])
   })
 })

@@ -5,9 +5,11 @@
  * below 1 up to "100%": 0.8841 and 0.9823 → ["88.4%", "98.2%"]; 0.99951 → "99.95%".
  */
 export function percentsApart(a: number, b: number): [string, string] {
-  const fmt = (r: number, d: number) => `${(r * 100).toFixed(d)}%`
+  // Past three decimals a rate below 1 is cut rather than rounded: 0.999999 is "99.999%".
+  const fmt = (r: number, d: number) => `${r < 1 && (r * 100).toFixed(d).startsWith('100') ? (Math.floor(r * 10 ** (d + 2)) / 10 ** d).toFixed(d) : (r * 100).toFixed(d)}%`
+  const up = (r: number, d: number) => r < 1 && (r * 100).toFixed(d).startsWith('100')
   let d = 1
-  while (d < 3 && ((a !== b && fmt(a, d) === fmt(b, d)) || (a < 1 && fmt(a, d).startsWith('100.')) || (b < 1 && fmt(b, d).startsWith('100.')))) d++
+  while (d < 3 && ((a !== b && fmt(a, d) === fmt(b, d)) || up(a, d) || up(b, d))) d++
   return [fmt(a, d), fmt(b, d)]
 }
 
