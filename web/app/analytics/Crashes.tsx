@@ -44,8 +44,8 @@ export function CrashGroupTable({ groups, caption, slug, version }: { groups: Cr
               </a>
               <div class="small muted">
                 #{g.sample_report_number} ·{' '}
-                <a href={fingerprintListPath(slug, g.fingerprint)} aria-label={`All reports grouped as ${g.grouped_by || g.sample_title}`}>
-                  all its reports
+                <a href={fingerprintListPath(slug, g.fingerprint)}>
+                  all its reports<span class="sr-only"> grouped as {g.grouped_by || g.sample_title}</span>
                 </a>
               </div>
             </>
