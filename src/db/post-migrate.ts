@@ -8,12 +8,13 @@ import { backfillFingerprints } from '../modules/ingest/ingest.backfill'
 import { backfillReportPlayers, REPORT_PLAYERS_TABLE, reportPlayersSql } from '../modules/ingest/report-players'
 import { backfillProjectDsnIds, PROJECT_DSN_IDS_TABLE, projectDsnSql } from '../modules/projects/project-dsn'
 import { backfillWithdrawnFiles, withdrawnFilesSql, WITHDRAWN_FILES_TABLE } from '../files/withdrawn-files'
+import { backfillCrashGroupVersionPlayers, CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersSql } from '../modules/analytics/crash-group-players'
 
 /**
  * Idempotent SQL that drizzle-kit cannot express (FTS5 virtual tables, WITHOUT ROWID tables, triggers),
  * declared by each domain beside its tables and applied after every migration run.
  */
-export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitleTermsSql, ...withdrawnFilesSql, ...publicTrackerIndexSql, ...analyticsTriggersSql, ...reportPlayersSql, ...projectDsnSql]
+export const postMigrationSql: string[] = [...reportsFtsSql, ...reportCountsSql, ...openTitleTermsSql, ...withdrawnFilesSql, ...publicTrackerIndexSql, ...analyticsTriggersSql, ...reportPlayersSql, ...projectDsnSql, ...crashGroupVersionPlayersSql]
 
 /** Run once, right after `postMigrationSql` first creates `table`: fills an index added to a database that already had rows. */
 export const postMigrationBackfills: { table: string; run: (sqlite: Database) => void }[] = [
@@ -21,6 +22,7 @@ export const postMigrationBackfills: { table: string; run: (sqlite: Database) =>
   { table: WITHDRAWN_FILES_TABLE, run: backfillWithdrawnFiles },
   { table: REPORT_PLAYERS_TABLE, run: backfillReportPlayers },
   { table: PROJECT_DSN_IDS_TABLE, run: backfillProjectDsnIds },
+  { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, run: backfillCrashGroupVersionPlayers },
 ]
 
 /** Run once, after the migration `tag` is applied and the SQL above: data only the app can compute. */

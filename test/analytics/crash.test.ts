@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { migrate } from '../../src/db/migrate'
 import { ANALYTICS_ROLLUP_JOB } from '../../src/modules/analytics/analytics.jobs'
+import { percentsApart, pText } from '../../src/modules/analytics/verdict-words'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { rows } from '../sdk/sdk-helpers'
@@ -68,6 +70,7 @@ describe('bad deploy', () => {
     expect(d.z).toBeCloseTo(-2.7915, 3)
     expect(d.p_value).toBeCloseTo(0.005248, 4)
     expect(d.verdict).toBe('worse')
+    expect(d.summary).toBe('1.10.0 crashes more than 1.9.0: 75.0% vs 90.0% crash-free sessions, a real difference, not chance (p = 0.0052)')
     expect(d.threshold).toMatchObject({ alpha: 0.05, min_sessions: 10 })
   })
 
@@ -76,12 +79,39 @@ describe('bad deploy', () => {
     close = t.close
     addSessions(t, project, { n: 20, crashed: 2, version: 'alpha', daysAgo: 2 })
     rollUp(t)
-    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null })
+    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null, summary: 'Not enough data to compare: only alpha has 10 or more ended sessions; another version needs as many.' })
     // Non-semantic names: first-seen order. beta 18/20 vs alpha 18/20: z = 0, p = 1.
     addSessions(t, project, { n: 20, crashed: 2, version: 'beta', daysAgo: 1 })
     rollUp(t)
     const d = (await get('/bad-deploy')).body.data
     expect(d).toMatchObject({ verdict: 'no_difference', current: { version: 'beta' }, previous: { version: 'alpha' }, z: 0, p_value: 1 })
+    expect(d.summary).toBe('beta and alpha crash about as often: 90.0% vs 90.0% crash-free sessions, no real difference, it could be chance (p = 1)')
+  })
+})
+
+describe('the verdict in words', () => {
+  it('says which version crashes more, by how much and how sure, before any statistic', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    expect((await get('/bad-deploy')).body.data.summary).toBe('Not enough data to compare: no version has 10 or more ended sessions yet.')
+    // The launch day's shape: 1.2.0 98.2% (55/56 is 98.21%), 1.3.0-beta 88.4% (84/95 is 88.42%).
+    addSessions(t, project, { n: 56, crashed: 1, version: '1.2.0', daysAgo: 1 })
+    addSessions(t, project, { n: 95, crashed: 11, version: '1.3.0-beta' })
+    const d = (await get('/bad-deploy')).body.data
+    expect(d.summary).toBe(`1.3.0-beta crashes more than 1.2.0: 88.4% vs 98.2% crash-free sessions, a real difference, not chance (p = ${Number(d.p_value.toPrecision(2))})`)
+    expect(d.p_value).toBeLessThan(0.05)
+    // A released build better than its beta, by 1,000s of sessions: p < 0.001, and rates close enough to need a second decimal.
+    addSessions(t, project, { n: 4000, crashed: 40, version: '1.3.0' })
+    addSessions(t, project, { n: 4000 - 95, crashed: 420 - 11, version: '1.3.0-beta' })
+    expect((await get('/bad-deploy')).body.data.summary).toBe('1.3.0 crashes less than 1.3.0-beta: 99.0% vs 89.5% crash-free sessions, a real difference, not chance (p < 0.001)')
+  })
+
+  it('never rounds a crash-free rate up to 100% and tells close rates apart', () => {
+    expect(percentsApart(0.99951, 0.998)).toEqual(['99.95%', '99.80%'])
+    expect(percentsApart(0.9823, 0.9821)).toEqual(['98.23%', '98.21%'])
+    expect(percentsApart(1, 0.9)).toEqual(['100.0%', '90.0%'])
+    expect(percentsApart(0.999999, 0.98)).toEqual(['99.999%', '98.000%'])
+    expect([pText(0.0004, 0.05), pText(0.0499, 0.05), pText(0.0047, 0.05), pText(0.62, 0.05)]).toEqual(['p < 0.001', 'p < 0.05', 'p = 0.0047', 'p = 0.62'])
   })
 })
 
@@ -118,13 +148,54 @@ describe('crash groups (tier 2)', () => {
     expect(res.body.data[0].fingerprint).toBe(rows(t, "SELECT fingerprint FROM reports WHERE title LIKE '%: c'")[0]!.fingerprint)
   })
 
+  it('count events and distinct players per version, and the version details show them', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
+    const crash = (version: string, player?: string) => createReportIn(t, project, { title: '[Error] NullReferenceException: shop', description: trace, gameVersion: version, playerId: player, source: 'system' })
+    // 1.3.0-beta: 4 events from 3 players (p1 twice), one without a player; 1.2.0: 2 events from p1.
+    for (const [version, player] of [['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p2'], ['1.3.0-beta', 'p3'], ['1.3.0-beta', undefined], ['1.2.0', 'p1'], ['1.2.0', 'p1']] as const) crash(version, player)
+    const all = (await get('/crash-groups')).body.data
+    expect(all).toMatchObject([{ events: 7, players: 3, versions: [{ game_version: '1.3.0-beta', count: 5, events: 5, players: 3 }, { game_version: '1.2.0', count: 2, events: 2, players: 1 }] }])
+    expect((await get('/crash-groups?version=1.2.0')).body.data).toMatchObject([{ events: 7, players: 3, events_in_version: 2, players_in_version: 1, count_in_version: 2 }])
+    const beta = (await get('/release-health/version?version=1.3.0-beta')).body.data
+    // (createReportIn files a report each time: 5 reports in 1.3.0-beta, grouped by their one fingerprint.)
+    expect(beta).toMatchObject({ version: '1.3.0-beta', events: 5, crash_events: 5, reports: 5, players: 3 })
+    expect(beta.top_crash_groups).toMatchObject([{ fingerprint: all[0].fingerprint, events_in_version: 5, players_in_version: 3 }])
+  })
+
+  it('gives a database counted before players per version its counts once, on upgrade', async () => {
+    const { t, project, get } = await setup()
+    close = t.close
+    const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
+    for (const [version, player] of [['2.0', 'a'], ['2.0', 'b'], ['2.0', 'a'], ['2.1', 'c']]) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: version, playerId: player })
+    createReportIn(t, project, { title: 'Nice game', description: 'not a crash', gameVersion: '2.0', playerId: 'd' })
+    rollUp(t)
+    // As an older server left it: no table of players per version, every count 0.
+    t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
+    t.sqlite.exec('UPDATE analytics_crash_group_versions SET players = 0')
+    migrate(t.sqlite)
+    expect(rows(t, 'SELECT game_version, players FROM analytics_crash_group_versions ORDER BY game_version')).toEqual([
+      { game_version: '2.0', players: 2 },
+      { game_version: '2.1', players: 1 },
+    ])
+    // The rollup goes on from there: a new player in 2.1 makes 2, a known one changes nothing.
+    for (const player of ['a', 'c']) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: '2.1', playerId: player })
+    expect((await get('/crash-groups')).body.data[0].versions).toEqual([
+      { game_version: '2.0', count: 3, events: 3, players: 2 },
+      { game_version: '2.1', count: 3, events: 3, players: 2 },
+    ])
+  })
+
   it('is kept by the queued rollup job', async () => {
     const { t, project, get } = await setup()
     close = t.close
     createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
-    expect((await get('/crash-groups')).body.data).toEqual([])
+    // Reads catch the rollup up too (freshness.test.ts); here the job alone counts it.
+    expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(0)
     t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
     await t.runner.drain()
+    expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(1)
     expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', grouped_by: '[Error] TimeoutException: net', count: 1 }])
   })
 

@@ -116,12 +116,12 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     expect(storedFiles()).toHaveLength(10)
   })
 
-  it('answers 403 naming the plan when the upload quota would be passed, before storing anything', async () => {
+  it('answers 403 when the upload quota would be passed, before storing anything', async () => {
     const limit = PLANS.free.limits.uploadBytes
     t.deps.db.update(accounts).set({ uploadBytesUsed: limit - 5 }).where(eq(accounts.id, owner.account.id)).run()
     const res = await upload(form(['0123456789']))
     expect(res.status).toBe(403)
-    expect(res.body.error).toContain('Free plan')
+    expect(res.body.error).toContain("this account's upload quota is reached")
     expect(storedFiles()).toHaveLength(0)
     expect(usedBytes()).toBe(limit - 5)
     expect((await upload(form(['12345']))).status).toBe(201)

@@ -99,8 +99,8 @@ describe('the self_hosted plan', () => {
 })
 
 describe('every plan-limit 403 says how to lift it', () => {
-  /** Each limit or gate reached on a free account: the request and the start of its message. */
-  const cases: [string, (u: TestUser) => Promise<{ status: number; body: any }>, string][] = [
+  /** Each limit or gate reached on a free account: the request and the start of its message with billing (naming the plan) and without (naming none). */
+  const cases: [string, (u: TestUser) => Promise<{ status: number; body: any }>, string, string][] = [
     [
       'project limit',
       async (u) => {
@@ -109,6 +109,7 @@ describe('every plan-limit 403 says how to lift it', () => {
         return t.request('POST', '/api/projects', { token: u.token, body: { name: 'Third' } })
       },
       'the Free plan allows 2 projects; to create more, ',
+      'this account allows 2 projects; to create more, ',
     ],
     [
       'report quota',
@@ -117,6 +118,7 @@ describe('every plan-limit 403 says how to lift it', () => {
         return t.request('POST', '/api/bugs/submit', { apiKey: createProject(t, u).apiKey, body: { title: 'One too many', description: 'lost?' } })
       },
       "the Free plan's limit of 1000 reports is reached; to file more, ",
+      "this account's limit of 1000 reports is reached; to file more, ",
     ],
     [
       'upload quota',
@@ -129,6 +131,7 @@ describe('every plan-limit 403 says how to lift it', () => {
         return t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: u.token, body: form })
       },
       "the Free plan's upload quota is reached; to upload more, ",
+      "this account's upload quota is reached; to upload more, ",
     ],
     [
       'seats',
@@ -137,21 +140,23 @@ describe('every plan-limit 403 says how to lift it', () => {
         return t.request('POST', '/api/account/invites', { token: u.token, body: { email: 'c@example.com' } })
       },
       "the Free plan's limit of 3 seats is reached (members and pending invitations); to invite more, ",
+      "this account's limit of 3 seats is reached (members and pending invitations); to invite more, ",
     ],
     [
       'missing feature',
       async (u) => t.request('POST', '/api/events/track', { apiKey: createProject(t, u).apiKey, body: { event_name: 'level_start' } }),
       'the Pro plan or higher is needed for telemetry events (this account is on Free); to use telemetry events, ',
+      'this account does not have telemetry events; to use telemetry events, ',
     ],
   ]
 
-  it.each(cases)('%s without billing: the admin set-plan command', async (_, reach, start) => {
+  it.each(cases)('%s without billing: the admin set-plan command, and no plan named', async (_, reach, _billing, start) => {
     t = createTestApp()
     const res = await reach(await createUser(t, { plan: 'free' }))
     expect([res.status, res.body.error]).toEqual([403, start + SET_PLAN])
   })
 
-  it.each(cases)('%s with billing: the upgrade route', async (_, reach, start) => {
+  it.each(cases)('%s with billing: the plan and the upgrade route', async (_, reach, start) => {
     t = createTestApp({ env: BILLING })
     const res = await reach(await createUser(t, { plan: 'free' }))
     expect([res.status, res.body.error]).toEqual([403, start + CHECKOUT])

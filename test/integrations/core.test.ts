@@ -77,7 +77,7 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
     const project = createProject(bed.t, free)
     const res = await bed.t.request('POST', `/api/projects/${project.slug}/integrations/jira`, { token: free.token, body: { secret: 'token', config: { site: 'studio.atlassian.net' } } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toMatch(/Pro plan or higher is needed for the Jira integration/)
+    expect(res.body.error).toMatch(/this account does not have the Jira integration/)
   })
 
   it('creates a connection with defaults; the list shows a hint and never the credential', async () => {

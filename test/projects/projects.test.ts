@@ -74,13 +74,13 @@ describe('POST /api/projects', () => {
     expect((await t.request('POST', '/api/projects', { body: { name: 'x' } })).status).toBe(401)
   })
 
-  it('answers 403 naming the plan at the project limit', async () => {
+  it('answers 403 naming the limit at the project limit (no plan without billing)', async () => {
     const owner = await createUser(t, { plan: 'free' })
     await newProject(owner, { name: 'One' })
     await newProject(owner, { name: 'Two' })
     const res = await t.request('POST', '/api/projects', { token: owner.token, body: { name: 'Three' } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toContain('Free plan')
+    expect(res.body.error).toContain('this account allows 2 projects')
     const list = await t.request('GET', '/api/projects', { token: owner.token })
     expect(list.body.data).toHaveLength(2)
   })
@@ -230,7 +230,7 @@ describe('PATCH /api/projects/:slug', () => {
     const p = await newProject(owner)
     const res = await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body: { session_capture: true } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toContain('Studio')
+    expect(res.body.error).toContain('this account does not have session capture')
     expect(projectRow(p.id).sessionCapture).toBe(false)
   })
 

@@ -65,12 +65,12 @@ describe('POST /projects/:slug/bugs', () => {
     expect((await t.request('POST', `${base}/bugs`, { token: mate.token, body })).status).toBe(403)
   })
 
-  it('answers 403 naming the plan when the report quota is used up', async () => {
+  it('answers 403 naming the limit when the report quota is used up', async () => {
     const { owner, base } = await team(t, { plan: 'free' })
     t.deps.db.update(accounts).set({ reportsCreated: 1_000_000_000 }).where(eq(accounts.id, owner.account.id)).run()
     const res = await t.request('POST', `${base}/bugs`, { token: owner.token, body: { title: 't', description: 'd' } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toMatch(/plan/i)
+    expect(res.body.error).toMatch(/^this account's limit of 1000 reports is reached/)
     expect((await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data.total).toBe(0)
   })
 })

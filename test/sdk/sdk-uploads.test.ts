@@ -194,7 +194,7 @@ describe('POST /api/session-replays', () => {
     const report = createReportIn(t, project)
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, webm()) })
     expect(res.status).toBe(403)
-    expect(res.body.error).toMatch(/Studio/)
+    expect(res.body.error).toMatch(/this account does not have session replays/)
     expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
   })
 

@@ -100,7 +100,7 @@ describe('POST /api/events/track and /track/batch', () => {
     const { key } = await sdkProject(t, 'free')
     const res = await t.request('POST', '/api/events/track', { apiKey: key, body: { event_name: 'level_start' } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toMatch(/Pro plan/)
+    expect(res.body.error).toMatch(/this account does not have telemetry events/)
     expect((await t.request('POST', '/api/events/track/batch', { apiKey: key, body: { events: [{ event_name: 'a' }] } })).status).toBe(403)
   })
 

@@ -140,11 +140,11 @@ const upload = (data: Uint8Array<ArrayBuffer>, name = 'bg.png', type = 'image/pn
 }
 
 describe('widget settings', () => {
-  it('gives free projects the default theme and refuses changes with 403 naming the plan', async () => {
+  it('gives free projects the default theme and refuses changes with 403 naming the feature', async () => {
     expect((await t.request('GET', url('widget-settings'), { token: owner.token })).body).toEqual({ ok: true, data: defaultWidget })
     const res = await t.request('PUT', url('widget-settings'), { token: owner.token, body: { theme: { mode: 'dark' } } })
     expect(res.status).toBe(403)
-    expect(res.body.error).toMatch(/Pro plan/)
+    expect(res.body.error).toMatch(/this account does not have widget themes/)
     const bg = await t.request('POST', url('widget-settings/background'), { token: owner.token, body: upload(png()) })
     expect(bg.status).toBe(403)
   })

@@ -99,7 +99,7 @@ describe('POST /api/account/invites', () => {
     const full = await invite(owner, { email: 'c@example.com' })
     expect(full.status).toBe(403)
     expect(full.body.error).toBe(
-      "the Free plan's limit of 3 seats is reached (members and pending invitations); to invite more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)",
+      "this account's limit of 3 seats is reached (members and pending invitations); to invite more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)",
     )
     // Revoking frees the seat.
     const pending = (await t.request('GET', '/api/account/members', { token: owner.token })).body.data.pending_invitations

@@ -11,6 +11,8 @@ export const permissions = signal<EffectivePermissions | undefined>(undefined)
 export const projects = signal<ProjectSummary[] | undefined>(undefined)
 /** Whether Stripe billing is configured on this server (probed once; hides /billing when not); undefined while unknown. */
 export const billingConfigured = signal<boolean | undefined>(undefined)
+/** Whether plan and tier names may be shown: only with billing (never while unknown). */
+export const showPlans = computed(() => billingConfigured.value === true)
 
 /** Loads the profile; null when the browser has no valid session (no redirect: the caller decides). */
 export async function loadSession(): Promise<Me | null> {

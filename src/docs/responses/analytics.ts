@@ -19,8 +19,15 @@ const volume = z.object({ today: z.number().int(), last_7_days: z.number().int()
 const percentiles = z.object({ samples: z.number().int(), p50: z.number().nullable(), p95: z.number().nullable() })
 const perfSummary = { fps: percentiles, frame_time_ms: percentiles, memory_used_mb: percentiles, load_time_sec: percentiles }
 const byKey = <T extends z.ZodType>(v: T) => z.record(z.string(), v)
+/** On every answer read from the analytics rollups, which each read first catches up (README "Analytics"). */
+const fresh = {
+  fresh_as_of: isoDate.describe(
+    'How fresh the numbers are: the time of the read when the rollups had counted everything, else when the oldest submission or session not counted yet was stored (also in the X-Glitchbox-Fresh-As-Of header)',
+  ),
+}
 
 export const AnalyticsDashboardResponse = z.object({
+  ...fresh,
   projects: z.number().int(),
   by_status: byKey(z.number().int()),
   by_priority: byKey(z.number().int()),
@@ -28,8 +35,9 @@ export const AnalyticsDashboardResponse = z.object({
   daily: z.array(z.object({ day, new: z.number().int(), resolved: z.number().int(), sessions: z.number().int() })),
   crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
 })
-export const UsageResponse = z.object({ reports: volume, sessions: volume, storage_bytes: z.number().int() })
+export const UsageResponse = z.object({ ...fresh, reports: volume, sessions: volume, storage_bytes: z.number().int() })
 export const CrashAnalyticsResponse = z.object({
+  ...fresh,
   ...period,
   totals: z.object(crashCounts),
   by_version: z.array(z.object({ game_version: z.string(), ...crashCounts })),
@@ -38,7 +46,9 @@ export const CrashAnalyticsResponse = z.object({
 })
 const deployVersion = z.object({ version: z.string(), sessions: z.number().int(), crashed: z.number().int(), crash_free_rate: rate, reports: z.number().int() }).loose()
 export const BadDeployResponse = z.object({
-  verdict: z.string().describe('not_enough_data, or the comparison of the two newest versions'),
+  ...fresh,
+  verdict: z.enum(['worse', 'better', 'no_difference', 'not_enough_data']).describe('not_enough_data, or the comparison of the two newest versions'),
+  summary: z.string().describe('The verdict in words, e.g. "1.3.0-beta crashes more than 1.2.0: 88.4% vs 98.2% crash-free sessions, a real difference, not chance (p < 0.001)"'),
   threshold: z.object({ alpha: z.number(), min_sessions: z.number().int(), rule: z.string() }),
   current: deployVersion.nullable(),
   previous: deployVersion.nullable(),
@@ -61,10 +71,16 @@ export const CrashGroup = z.object({
   players: z.number().int().describe('Distinct players, same as affected_players'),
   first_seen: isoDate,
   last_seen: isoDate,
-  versions: z.array(z.object({ game_version: z.string(), count: z.number().int() })),
+  count_in_version: z.number().int().optional().describe('With `version`: events in that version'),
+  events_in_version: z.number().int().optional().describe('With `version`: same as count_in_version'),
+  players_in_version: z.number().int().optional().describe('With `version`: distinct players of its events in that version'),
+  versions: z
+    .array(z.object({ game_version: z.string(), count: z.number().int().describe('Events in this version'), events: z.number().int().describe('Same as count'), players: z.number().int().describe('Distinct players of those events') }))
+    .describe('Most events first'),
 }).loose()
 export const CrashGroupListResponse = z.array(CrashGroup)
 export const ReleaseHealthResponse = z.object({
+  ...fresh,
   adoption_days: z.number().int(),
   sessions_last_7_days: z.number().int(),
   versions: z.array(
@@ -85,9 +101,19 @@ export const ReleaseHealthResponse = z.object({
   ),
 })
 export const VersionHealthResponse = z.object({
+  ...fresh,
+  version: z.string(),
+  days: z.number().int(),
+  first_seen: isoDate.nullable(),
   sessions: z.number().int(),
+  ended_sessions: z.number().int(),
+  crashed_sessions: z.number().int(),
   crash_free_rate: rate,
-  reports: z.number().int(),
+  reports: z.number().int().describe('New reports first seen in this version'),
+  crash_reports: z.number().int(),
+  events: z.number().int().describe('Occurrences in this version: every submission'),
+  crash_events: z.number().int(),
+  players: z.number().int().describe("Distinct players seen in this version's sessions or reports"),
   daily: z.array(z.object({ day, sessions: z.number().int(), ended: z.number().int(), crashed: z.number().int(), crash_free_rate: rate }).loose()),
   top_crash_groups: z.array(CrashGroup),
 }).loose()

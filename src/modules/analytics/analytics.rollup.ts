@@ -18,10 +18,11 @@ import {
   analyticsVersionPlayers,
   analyticsVersions,
 } from './analytics.table'
+import { analyticsCrashGroupVersionPlayers } from './crash-group-players'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 
 /** Rows per step: one step holds the write lock for 10-30 ms (an occurrence costs ~20-50 µs of upserts). */
-const STEP = 500
+export const ROLLUP_STEP = 500
 const dayOf = (d: Date) => d.toISOString().slice(0, 10)
 const startOfDay = (day: string) => Date.parse(`${day}T00:00:00.000Z`)
 
@@ -94,6 +95,17 @@ function prepare(db: Db) {
       .insert(analyticsCrashGroupVersions)
       .values({ groupId: ph('groupId'), gameVersion: ph('gameVersion'), count: 1 })
       .onConflictDoUpdate({ target: [analyticsCrashGroupVersions.groupId, analyticsCrashGroupVersions.gameVersion], set: { count: sql`${analyticsCrashGroupVersions.count} + 1` } })
+      .prepare(),
+    groupVersionPlayer: db
+      .insert(analyticsCrashGroupVersionPlayers)
+      .values({ groupId: ph('groupId'), gameVersion: ph('gameVersion'), playerId: ph('playerId') })
+      .onConflictDoNothing()
+      .returning({ g: analyticsCrashGroupVersionPlayers.groupId })
+      .prepare(),
+    groupVersionPlayers: db
+      .update(analyticsCrashGroupVersions)
+      .set({ players: sql`${analyticsCrashGroupVersions.players} + 1` })
+      .where(and(eq(analyticsCrashGroupVersions.groupId, ph('groupId')), eq(analyticsCrashGroupVersions.gameVersion, ph('gameVersion'))))
       .prepare(),
     groupPlayer: db.insert(analyticsCrashGroupPlayers).values({ groupId: ph('groupId'), playerId: ph('playerId') }).onConflictDoNothing().returning({ g: analyticsCrashGroupPlayers.groupId }).prepare(),
     groupPlayers: db.update(analyticsCrashGroups).set({ players: sql`${analyticsCrashGroups.players} + 1` }).where(eq(analyticsCrashGroups.id, ph('groupId'))).prepare(),
@@ -177,7 +189,10 @@ function rollUpOccurrence(st: Statements, o: OccurrenceRow) {
   if (crash) {
     const group = st.group.get({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at })!
     st.groupVersion.run({ groupId: group.id, gameVersion: o.gameVersion })
-    if (o.playerId && st.groupPlayer.all({ groupId: group.id, playerId: o.playerId }).length) st.groupPlayers.run({ groupId: group.id })
+    if (o.playerId) {
+      if (st.groupPlayer.all({ groupId: group.id, playerId: o.playerId }).length) st.groupPlayers.run({ groupId: group.id })
+      if (st.groupVersionPlayer.all({ groupId: group.id, gameVersion: o.gameVersion, playerId: o.playerId }).length) st.groupVersionPlayers.run({ groupId: group.id, gameVersion: o.gameVersion })
+    }
   }
   const logs = sectionLines(o.description, 'Recent Logs')
   if (logs) for (const line of new Set(logs.map(normalizeLogLine).filter(Boolean))) st.logLine.run({ projectId: o.projectId, day, line, at })
@@ -189,7 +204,7 @@ function steps(db: Db, maxSteps: number, step: (tx: Tx) => number): number {
   for (let i = 0; i < maxSteps; i++) {
     const n = db.transaction(step)
     total += n
-    if (n < STEP) break
+    if (n < ROLLUP_STEP) break
   }
   return total
 }
@@ -208,7 +223,7 @@ export function rollUpOccurrences(db: Db, maxSteps = 100): number {
         o.platform, o.game_version AS gameVersion, o.player_id AS playerId, o.created_at AS createdAt,
         NOT EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) AS first
       FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
-      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${STEP}`)
+      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${ROLLUP_STEP}`)
     const st = statementsFor(db)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     for (const r of rows) if (r.reportSeq !== null) rollUpOccurrence(st, { ...r, createdAt: new Date(r.createdAt) })
@@ -226,7 +241,7 @@ export function rollUpSessions(db: Db, maxSteps = 100): number {
       .from(playSessions)
       .where(sql`${playSessions}.rowid > ${after}`)
       .orderBy(sql`${playSessions}.rowid`)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const st = statementsFor(db)
     for (const s of rows) seeVersion(st, s.projectId, s.gameVersion, s.startedAt, s.playerId)
@@ -255,7 +270,7 @@ export function rollUpPerf(db: Db, maxSteps = 100): number {
       .leftJoin(reports, eq(reports.id, perfSnapshots.reportId))
       .where(sql`${perfSnapshots}.rowid > ${after}`)
       .orderBy(sql`${perfSnapshots}.rowid`)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const buckets = new Map<string, { projectId: string; gameVersion: string; platform: string; metric: string; value: number; count: number }>()
     for (const s of rows) {
@@ -315,7 +330,7 @@ export function rollUpEvents(db: Db, now: Date, maxSteps = 100): number {
       .from(events)
       .where(gt(events.id, after))
       .orderBy(events.id)
-      .limit(STEP)
+      .limit(ROLLUP_STEP)
       .all()
     const ids = [...new Set(rows.map((e) => e.nameId))]
     const names = new Map(ids.length ? tx.select({ id: eventNames.id, projectId: eventNames.projectId, name: eventNames.name }).from(eventNames).where(inArray(eventNames.id, ids)).all().map((n) => [n.id, n]) : [])

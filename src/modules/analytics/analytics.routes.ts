@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
+import { catchUpRollups, FRESH_HEADER } from './analytics.freshness'
 import { crashGroupsQuery, daysQuery, regressionBody, regressionsQuery, versionQuery } from './analytics.schemas'
 import { churnRisk } from './churn.service'
 import { badDeploy, crashAnalytics, crashGroups } from './crash.service'
@@ -16,42 +17,57 @@ const view = 'analytics.view' as const
 /** Spec 4.11: dashboard, usage, crashes, release health, regressions, triage, churn and satisfaction. Numbers defined in README "Analytics". */
 export const analyticsRoutes = (deps: AppDeps) => {
   const now = () => deps.clock.now()
+  /** Catches the rollups up (bounded) before a read and says how fresh its numbers are, in the header and as `fresh_as_of`. */
+  const fresh = async (set: { headers: Record<string, unknown> }) => {
+    const at = (await catchUpRollups(deps)).toISOString()
+    set.headers[FRESH_HEADER] = at
+    return at
+  }
   return new Elysia()
     .use(authPlugin(deps))
-    .get('/analytics/dashboard', ({ account, membership }) => dashboard(deps.db, account.id, membership.projectIds, now()), {
+    .get('/analytics/dashboard', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...dashboard(deps.db, account.id, membership.projectIds, now()) }), {
       accountPermission: view,
       detail: { tags, summary: "Across the account's projects you see: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
     })
-    .get('/usage', ({ account, membership }) => usage(deps.db, account.id, accountProjects(deps.db, account.id, membership.projectIds).map((p) => p.id), now()), {
+    .get('/usage', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...usage(deps.db, account.id, accountProjects(deps.db, account.id, membership.projectIds).map((p) => p.id), now()) }), {
       accountPermission: view,
       detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects you see; the account's stored bytes" },
     })
-    .get('/projects/:slug/usage', ({ account, project }) => usage(deps.db, account.id, [project.id], now()), {
+    .get('/projects/:slug/usage', async ({ account, project, set }) => ({ fresh_as_of: await fresh(set), ...usage(deps.db, account.id, [project.id], now()) }), {
       project: view,
       detail: { tags, summary: "The project's reports and sessions today, in 7 and 30 days; the account's stored bytes" },
     })
-    .get('/projects/:slug/crash-analytics', ({ project, query }) => crashAnalytics(deps.db, project.id, now(), query.days), {
+    .get('/projects/:slug/crash-analytics', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...crashAnalytics(deps.db, project.id, now(), query.days) }), {
       project: view,
       query: daysQuery,
       detail: { tags, summary: 'Crash reports and crash-free session rate per version, platform and day' },
     })
-    .get('/projects/:slug/bad-deploy', ({ project }) => badDeploy(deps.db, project.id), {
+    .get('/projects/:slug/bad-deploy', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...badDeploy(deps.db, project.id) }), {
       project: view,
       detail: { tags, summary: 'The two newest versions with 10+ ended sessions compared (two-proportion z-test, p < 0.05)' },
     })
     .get(
       '/projects/:slug/crash-groups',
-      ({ project, account, query }) => {
+      async ({ project, account, query, set }) => {
         requireFeature(account.plan, 'crash_groups')
+        await fresh(set)
         return crashGroups(deps.db, project.id, { limit: query.limit, version: query.version })
       },
-      { project: view, query: crashGroupsQuery, detail: { tags, summary: 'Crash and error reports grouped by error type and normalized top frame (tier 2)' } },
+      {
+        project: view,
+        query: crashGroupsQuery,
+        detail: {
+          tags,
+          summary: 'Crash and error events grouped by fingerprint, as the report list groups them, with their players (tier 2)',
+          description: 'A list: how fresh it is comes in the `X-Glitchbox-Fresh-As-Of` header (the `fresh_as_of` of the other analytics answers).',
+        },
+      },
     )
-    .get('/projects/:slug/release-health', ({ project }) => releaseHealth(deps.db, project.id, now()), {
+    .get('/projects/:slug/release-health', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...releaseHealth(deps.db, project.id, now()) }), {
       project: view,
       detail: { tags, summary: 'Per version: sessions, crash-free rate, reports, players, 7-day adoption share' },
     })
-    .get('/projects/:slug/release-health/version', ({ project, query }) => versionHealth(deps.db, project.id, now(), query.version, query.days), {
+    .get('/projects/:slug/release-health/version', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...versionHealth(deps.db, project.id, now(), query.version, query.days) }), {
       project: view,
       query: versionQuery,
       detail: { tags, summary: "One version's daily series and top crash groups (400 for an unknown version)" },

@@ -51,7 +51,7 @@ export const analyticsCrashGroups = sqliteTable(
   (t) => [uniqueIndex('analytics_crash_groups_fingerprint').on(t.projectId, t.fingerprint), index('analytics_crash_groups_count_idx').on(t.projectId, t.count)],
 )
 
-/** Occurrences of a crash group per game version. */
+/** Occurrences of a crash group per game version, and the distinct players they came from. */
 export const analyticsCrashGroupVersions = sqliteTable(
   'analytics_crash_group_versions',
   {
@@ -60,6 +60,8 @@ export const analyticsCrashGroupVersions = sqliteTable(
       .references(() => analyticsCrashGroups.id, { onDelete: 'cascade' }),
     gameVersion: text('game_version').notNull(),
     count: integer('count').notNull().default(0),
+    /** Rows of analytics_crash_group_version_players (crash-group-players.ts), counted as they are added. */
+    players: integer('players').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.gameVersion] })],
 )

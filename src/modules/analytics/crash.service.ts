@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { analyticsCrashGroups, analyticsCrashGroupVersions, analyticsDailyReports, analyticsVersions } from './analytics.table'
 import { newestFirst, twoProportionZTest } from './stats'
+import { verdictSummary } from './verdict-words'
 import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
 
 /** Significance threshold of the bad-deploy verdict. */
@@ -72,7 +73,7 @@ export function versionTotals(db: DbOrTx, projectId: string) {
   return [...rows].filter(([v]) => v !== '').map(([version, r]) => ({ version, firstSeen: seen.get(version) ?? 0, ...r }))
 }
 
-/** `/bad-deploy`: the two newest versions with enough ended sessions, compared by crash-free rate (two-proportion z-test). */
+/** `/bad-deploy`: the two newest versions with enough ended sessions, compared by crash-free rate (two-proportion z-test), with the verdict in words. */
 export function badDeploy(db: DbOrTx, projectId: string) {
   const eligible = newestFirst(versionTotals(db, projectId).filter((v) => v.ended >= BAD_DEPLOY_MIN_SESSIONS))
   const threshold = { alpha: BAD_DEPLOY_ALPHA, min_sessions: BAD_DEPLOY_MIN_SESSIONS, rule: `worse or better when the two-sided p-value < ${BAD_DEPLOY_ALPHA}` }
@@ -84,7 +85,11 @@ export function badDeploy(db: DbOrTx, projectId: string) {
     reports: v.reports,
     reports_per_100_sessions: round((v.reports / v.ended) * 100, 2),
   })
-  if (eligible.length < 2) return { verdict: 'not_enough_data' as const, threshold, current: eligible[0] ? describe(eligible[0]) : null, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
+  const words = { alpha: BAD_DEPLOY_ALPHA, minSessions: BAD_DEPLOY_MIN_SESSIONS }
+  if (eligible.length < 2) {
+    const only = eligible[0] ? describe(eligible[0]) : null
+    return { verdict: 'not_enough_data' as const, summary: verdictSummary({ ...words, verdict: 'not_enough_data', current: only, previous: null, p: null }), threshold, current: only, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
+  }
   const [current, previous] = [eligible[0]!, eligible[1]!]
   const test = twoProportionZTest(previous.ended - previous.crashed, previous.ended, current.ended - current.crashed, current.ended)
   const a = describe(current)
@@ -92,6 +97,7 @@ export function badDeploy(db: DbOrTx, projectId: string) {
   const verdict = test.p < BAD_DEPLOY_ALPHA ? (test.z < 0 ? ('worse' as const) : ('better' as const)) : ('no_difference' as const)
   return {
     verdict,
+    summary: verdictSummary({ ...words, verdict, current: a, previous: b, p: test.p }),
     threshold,
     current: a,
     previous: b,
@@ -102,18 +108,21 @@ export function badDeploy(db: DbOrTx, projectId: string) {
   }
 }
 
-/** `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their versions; `version` narrows to one. */
+/**
+ * `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their
+ * events and distinct players per version; `version` narrows to the groups seen in it, by their events there.
+ */
 export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; version?: string }) {
   const groups = o.version
     ? db
-        .select({ g: analyticsCrashGroups, inVersion: analyticsCrashGroupVersions.count })
+        .select({ g: analyticsCrashGroups, inVersion: { events: analyticsCrashGroupVersions.count, players: analyticsCrashGroupVersions.players } })
         .from(analyticsCrashGroupVersions)
         .innerJoin(analyticsCrashGroups, eq(analyticsCrashGroups.id, analyticsCrashGroupVersions.groupId))
         .where(and(eq(analyticsCrashGroups.projectId, projectId), eq(analyticsCrashGroupVersions.gameVersion, o.version)))
         .orderBy(desc(analyticsCrashGroupVersions.count), desc(analyticsCrashGroups.lastSeen))
         .limit(o.limit)
         .all()
-    : db.select({ g: analyticsCrashGroups, inVersion: sql<number | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
+    : db.select({ g: analyticsCrashGroups, inVersion: sql<{ events: number; players: number } | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
   const ids = groups.map((r) => r.g.id)
   const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
   return groups.map(({ g, inVersion }) => ({
@@ -126,7 +135,7 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
     sample_report_number: g.sampleReportNumber,
     count: g.count,
     events: g.count,
-    ...(inVersion !== null && { count_in_version: inVersion }),
+    ...(inVersion !== null && { count_in_version: inVersion.events, events_in_version: inVersion.events, players_in_version: inVersion.players }),
     affected_players: g.players,
     players: g.players,
     first_seen: g.firstSeen.toISOString(),
@@ -134,7 +143,7 @@ export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; v
     versions: versions
       .filter((v) => v.groupId === g.id)
       .sort((a, b) => b.count - a.count || (a.gameVersion < b.gameVersion ? -1 : 1))
-      .map((v) => ({ game_version: v.gameVersion, count: v.count })),
+      .map((v) => ({ game_version: v.gameVersion, count: v.count, events: v.count, players: v.players })),
   }))
 }
 

@@ -8,10 +8,14 @@ import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.
 
 const ADOPTION_DAYS = 7
 
+/** Distinct players per version (from sessions and reports). */
+const versionPlayers = (db: DbOrTx, projectId: string) =>
+  new Map(db.select({ v: analyticsVersions.gameVersion, n: analyticsVersions.players }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.n]))
+
 /** `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports, players, and its share of the last 7 days' sessions. */
 export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
   const versions = newestFirst(versionTotals(db, projectId))
-  const players = new Map(db.select({ v: analyticsVersions.gameVersion, n: analyticsVersions.players }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.n]))
+  const players = versionPlayers(db, projectId)
   const recent = sumBy(sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
   const recentTotal = [...recent.values()].reduce((s, r) => s + r.started, 0)
   return {
@@ -38,7 +42,7 @@ export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
   }
 }
 
-/** `/release-health/version`: one version's daily series over the last `days` UTC days and its top crash groups; 400 for a version never seen. */
+/** `/release-health/version`: one version's totals (events and players among them), its daily series over the last `days` UTC days and its top crash groups; 400 for a version never seen. */
 export function versionHealth(db: DbOrTx, projectId: string, now: Date, version: string, days: number) {
   const totals = versionTotals(db, projectId).find((v) => v.version === version)
   if (!totals) throw badRequest(`version: unknown version "${version}"`)
@@ -48,10 +52,16 @@ export function versionHealth(db: DbOrTx, projectId: string, now: Date, version:
   return {
     version,
     days,
+    first_seen: totals.firstSeen ? new Date(totals.firstSeen).toISOString() : null,
     sessions: totals.sessions,
+    ended_sessions: totals.ended,
+    crashed_sessions: totals.crashed,
     crash_free_rate: crashFreeRate(totals.ended, totals.crashed),
     reports: totals.reports,
+    crash_reports: totals.crash_reports,
     events: totals.events,
+    crash_events: totals.crash_events,
+    players: versionPlayers(db, projectId).get(version) ?? 0,
     daily: dayList.map((day) => {
       const s = sessions.get(day)
       const r = reports.get(day)

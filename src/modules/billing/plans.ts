@@ -58,23 +58,33 @@ export const billingConfigured = (config: Pick<Config, 'stripeSecretKey'>): bool
 
 /**
  * A plan-limit 403 (limit reached or feature missing) that says how to lift it: the upgrade route when
- * billing is configured, else the operator's `admin set-plan` command. The wording depends on the
- * server's configuration, so the HTTP pipeline asks `messageFor(config)`; `message` is the wording
- * without billing (what a CLI or log shows).
+ * billing is configured, else the operator's `admin set-plan` command. Without billing plans are no
+ * concept of the product a team sees, so the reason names no plan there (`wording(false)`: "this
+ * account allows 2 projects"; `wording(true)`: "the Free plan allows 2 projects"). The wording
+ * depends on the server's configuration, so the HTTP pipeline asks `messageFor(config)`; `message`
+ * is the wording without billing (what a CLI shows).
  */
 export class PlanLimitError extends AppError {
+  /** The reason naming the plan, for logs. */
+  readonly reason: string
+
   constructor(
-    readonly reason: string,
+    readonly wording: (plans: boolean) => string,
     /** What lifting it allows, e.g. "file more". */
     readonly toDo: string,
   ) {
-    super(403, planLimitMessage(reason, toDo, false))
+    super(403, planLimitMessage(wording(false), toDo, false))
+    this.reason = wording(true)
   }
 
   override messageFor(config: Pick<Config, 'stripeSecretKey'>): string {
-    return planLimitMessage(this.reason, this.toDo, billingConfigured(config))
+    const billing = billingConfigured(config)
+    return planLimitMessage(this.wording(billing), this.toDo, billing)
   }
 }
+
+/** Who a limit belongs to in a plan-limit reason: "the Free plan" with billing, "this account" without. */
+export const limitOwner = (plan: Plan, plans: boolean): string => (plans ? `the ${plan.name} plan` : 'this account')
 
 function planLimitMessage(reason: string, toDo: string, billing: boolean): string {
   return billing
@@ -106,9 +116,10 @@ const FEATURE_NAMES: Record<Feature, string> = {
   session_replays: 'session replays',
 }
 
-/** Throws 403 naming the plan that carries `feature` when `plan` lacks it. */
+/** Throws 403 when `plan` lacks `feature`, naming the plan that carries it when billing is configured. */
 export function requireFeature(plan: PlanKey, feature: Feature): void {
   if (PLANS[plan].tier >= FEATURE_TIERS[feature]) return
   const needed = planOfTier(FEATURE_TIERS[feature])
-  throw new PlanLimitError(`the ${needed.name} plan or higher is needed for ${FEATURE_NAMES[feature]} (this account is on ${PLANS[plan].name})`, `use ${FEATURE_NAMES[feature]}`)
+  const name = FEATURE_NAMES[feature]
+  throw new PlanLimitError((plans) => (plans ? `the ${needed.name} plan or higher is needed for ${name} (this account is on ${PLANS[plan].name})` : `this account does not have ${name}`), `use ${name}`)
 }

@@ -9,7 +9,7 @@ import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { visibleProjectsWhere } from '../accounts/project-access'
-import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
 import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { forgetProjectAccess } from '../team/project-access.service'
@@ -71,7 +71,7 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
     if (current.membership.projectIds) throw forbidden('you see only some projects of this account, so you cannot create projects; ask the owner or an admin')
     const plan = PLANS[current.account.plan]
     const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
-    if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError(`the ${plan.name} plan allows ${plan.limits.projects} projects`, 'create more')
+    if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)} allows ${plan.limits.projects} projects`, 'create more')
     const row = {
       id: newId(),
       accountId: current.account.id,

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
-import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
@@ -110,7 +110,7 @@ export function reserveReport(deps: Pick<AppDeps, 'db' | 'clock'>, project: { id
   const charged = q.chargeReport.get({ accountId: project.accountId })
   if (!charged) throw forbidden('account not found')
   const plan = PLANS[charged.plan as PlanKey]
-  if (exceeds(charged.used, plan.limits.reports)) throw new PlanLimitError(`the ${plan.name} plan's limit of ${plan.limits.reports} reports is reached`, 'file more')
+  if (exceeds(charged.used, plan.limits.reports)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.reports} reports is reached`, 'file more')
   const { number } = q.nextNumber.get({ projectId: project.id, nowMs: now.getTime() })!
   return { id: newId(), number, now }
 }

@@ -8,7 +8,7 @@ import { accessOf, type ProjectAccess } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import type { User } from '../auth/auth.sessions'
-import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { projects } from '../projects/projects.table'
 import { checkedAccess } from './project-access.service'
 import { seatsUsed, type Actor } from './team.service'
@@ -50,7 +50,7 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
   if (pending) throw conflict(`${email} has already been invited`)
   const plan = PLANS[account.plan as PlanKey]
   if (exceeds(seatsUsed(db, account.id, now) + 1, plan.limits.seats)) {
-    throw new PlanLimitError(`the ${plan.name} plan's limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
+    throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
   }
   const token = randomToken(32)
   const id = newId()

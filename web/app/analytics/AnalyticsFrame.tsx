@@ -1,12 +1,19 @@
+import './analytics.css'
 import type { ComponentChildren } from 'preact'
 import { EmptyState, NavTabs, Page } from '../components'
 import { can } from '../session'
+import { Freshness } from './Freshness'
 
-/** The analytics section's frame: title, tabs, and the permission notice for members without analytics.view. */
-export function AnalyticsFrame({ slug, title, children }: { slug: string; title: string; children: ComponentChildren }) {
+/**
+ * The analytics section's frame: title, how fresh the numbers are (`fresh`: the screen's
+ * `fresh_as_of` values and how to read them again), tabs, and the permission notice for members
+ * without analytics.view.
+ */
+export function AnalyticsFrame({ slug, title, fresh, children }: { slug: string; title: string; fresh?: { at: (string | undefined)[]; refresh: () => void }; children: ComponentChildren }) {
   const base = `/projects/${encodeURIComponent(slug)}/analytics`
+  const allowed = can('analytics.view')
   return (
-    <Page title={title}>
+    <Page title={title} actions={allowed && fresh ? <Freshness at={fresh.at} onRefresh={fresh.refresh} /> : undefined}>
       <NavTabs
         label="Analytics"
         items={[
@@ -18,7 +25,7 @@ export function AnalyticsFrame({ slug, title, children }: { slug: string; title:
           { href: `${base}/performance`, label: 'Performance' },
         ]}
       />
-      {can('analytics.view') ? children : <EmptyState title="Not available to you">Analytics needs the “Analytics” permission: ask an owner or admin of the account.</EmptyState>}
+      {allowed ? children : <EmptyState title="Not available to you">Analytics needs the “Analytics” permission: ask an owner or admin of the account.</EmptyState>}
     </Page>
   )
 }

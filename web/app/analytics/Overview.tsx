@@ -3,27 +3,36 @@ import { useApi } from '../api/resource'
 import { Async, Chart, Section } from '../components'
 import type { RouteProps } from '../router'
 import { AnalyticsFrame } from './AnalyticsFrame'
-import { BadDeployCard } from './Releases'
-import { daySeconds, percent, ratePoint } from './format'
-import type { CrashAnalytics, Dashboard, Usage } from './types'
+import { BadDeployCard } from './BadDeployCard'
+import { count, counted, daySeconds, percent, ratePoint } from './format'
+import type { BadDeploy, CrashAnalytics, Dashboard, Usage } from './types'
 
-/** `/projects/:slug/analytics`: usage, the crash-free trend, the bad-deploy verdict and the account's report trends. */
+const WINDOWS = [
+  ['today', 'Today'],
+  ['last_7_days', 'Last 7 days'],
+  ['last_30_days', 'Last 30 days'],
+] as const
+
+/** `/projects/:slug/analytics`: the bad-deploy verdict, volume, the crash-free trend and the account's report trends; one quantity per chart. */
 export function AnalyticsOverview({ params }: RouteProps) {
   const slug = params.slug!
+  const verdict = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'))
   const usage = useApi<Usage>(projectPath(slug, '/usage'))
   const crash = useApi<CrashAnalytics>(projectPath(slug, '/crash-analytics'), { query: { days: 30 } })
   const dash = useApi<Dashboard>('/analytics/dashboard')
+  const all = [verdict, usage, crash, dash]
   return (
-    <AnalyticsFrame slug={slug} title="Analytics">
+    <AnalyticsFrame slug={slug} title="Analytics" fresh={{ at: all.map((r) => r.data.value?.fresh_as_of), refresh: () => all.forEach((r) => void r.reload()) }}>
+      <BadDeployCard resource={verdict} />
       <Section title="Volume" description="Reports filed and sessions started (UTC days, today included).">
         <Async resource={usage}>
           {(u) => (
             <dl class="stats">
-              {(['today', 'last_7_days', 'last_30_days'] as const).map((k) => (
+              {WINDOWS.map(([k, label]) => (
                 <div key={k}>
-                  <dt>{k === 'today' ? 'Today' : k === 'last_7_days' ? 'Last 7 days' : 'Last 30 days'}</dt>
+                  <dt>{label}</dt>
                   <dd>
-                    {u.reports[k]} reports · {u.sessions[k]} sessions
+                    {counted(u.reports[k], 'report')} · {counted(u.sessions[k], 'session')}
                   </dd>
                 </div>
               ))}
@@ -31,37 +40,40 @@ export function AnalyticsOverview({ params }: RouteProps) {
           )}
         </Async>
       </Section>
-      <Section title="Crash-free sessions" description="Ended sessions that did not crash ÷ ended sessions, per day over 30 days.">
+      <Section title="Crash-free sessions" description="Ended sessions that did not crash ÷ ended sessions, per UTC day over 30 days.">
         <Async resource={crash}>
-          {(c) => (
+          {(c) => {
+            const x = daySeconds(c.daily.map((d) => d.day))
+            return (
+              <>
+                <p>
+                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.ended, 'ended session')} did not crash; {counted(c.totals.crash_events, 'crash event')} in {counted(c.totals.crash_reports, 'new crash report')}.
+                </p>
+                <div class="analytics-grid">
+                  <Chart title="Crash-free sessions per day (%)" unit="%" x={x} series={[{ label: 'Crash-free %', values: c.daily.map((d) => ratePoint(d.crash_free_rate)) }]} />
+                  <Chart title="Sessions per day" bars x={x} series={[{ label: 'Sessions', values: c.daily.map((d) => d.sessions) }]} />
+                </div>
+              </>
+            )
+          }}
+        </Async>
+      </Section>
+      <Section title="All projects" description="Reports filed and resolved per UTC day across your account's projects.">
+        <Async resource={dash}>
+          {(d) => (
             <>
               <p>
-                Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {c.totals.ended} ended sessions; {c.totals.crash_reports} crash reports.
+                {count(d.daily.reduce((s, x) => s + x.new, 0))} filed and {count(d.daily.reduce((s, x) => s + x.resolved, 0))} resolved in 30 days.
               </p>
               <Chart
-                title="Crash-free rate (%) and sessions per day"
-                x={daySeconds(c.daily.map((d) => d.day))}
+                title="Reports filed and resolved per day"
+                x={daySeconds(d.daily.map((x) => x.day))}
                 series={[
-                  { label: 'Crash-free %', values: c.daily.map((d) => ratePoint(d.crash_free_rate)) },
-                  { label: 'Sessions', values: c.daily.map((d) => d.sessions) },
+                  { label: 'Filed', values: d.daily.map((x) => x.new) },
+                  { label: 'Resolved', values: d.daily.map((x) => x.resolved) },
                 ]}
               />
             </>
-          )}
-        </Async>
-      </Section>
-      <BadDeployCard slug={slug} />
-      <Section title="All projects" description="Reports filed and resolved per day across your account's projects.">
-        <Async resource={dash}>
-          {(d) => (
-            <Chart
-              title="Reports filed and resolved per day"
-              x={daySeconds(d.daily.map((x) => x.day))}
-              series={[
-                { label: 'New', values: d.daily.map((x) => x.new) },
-                { label: 'Resolved', values: d.daily.map((x) => x.resolved) },
-              ]}
-            />
           )}
         </Async>
       </Section>

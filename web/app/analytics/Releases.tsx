@@ -1,82 +1,83 @@
 import { projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import { Async, Badge, Chart, EmptyState, Section, Select, Table } from '../components'
+import { Async, BarChart, Chart, EmptyState, Section, Select, Table } from '../components'
 import { setQuery, type RouteProps } from '../router'
 import { AnalyticsFrame } from './AnalyticsFrame'
-import { CrashGroupTable } from './Crashes'
-import { daySeconds, percent, ratePoint, verdictText, versionPoints } from './format'
+import { BadDeployCard } from './BadDeployCard'
+import { CrashGroupTable, When } from './Crashes'
+import { count, counted, daySeconds, percent, ratePoint } from './format'
 import type { BadDeploy, ReleaseHealth, VersionHealth } from './types'
 
-/** The bad-deploy comparison with its numbers and the stated threshold. */
-export function BadDeployCard({ slug }: { slug: string }) {
-  const r = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'))
+/** One bar per release, newest first as the table lists them: crash-free sessions, then sessions (one quantity per chart). */
+function VersionBars({ versions }: { versions: ReleaseHealth['versions'] }) {
   return (
-    <Section title="Latest deploy" description="The two newest versions with at least 10 ended sessions, compared by a two-proportion z-test.">
-      <Async resource={r}>
-        {(b) => {
-          const v = verdictText(b.verdict)
-          return (
-            <div>
-              <p>
-                <Badge tone={v.tone}>{b.verdict.replace('_', ' ')}</Badge> {v.text} ({b.threshold.rule}).
-              </p>
-              {b.current && (
-                <Table
-                  caption="Versions compared"
-                  rows={[b.current, ...(b.previous ? [b.previous] : [])]}
-                  rowKey={(x) => x.version}
-                  columns={[
-                    { key: 'v', header: 'Version', render: (x) => x.version },
-                    { key: 's', header: 'Ended sessions', render: (x) => x.sessions },
-                    { key: 'c', header: 'Crash-free', render: (x) => percent(x.crash_free_rate) },
-                    { key: 'r', header: 'Reports per 100 sessions', render: (x) => x.reports_per_100_sessions },
-                  ]}
-                />
-              )}
-              {b.p_value !== null && (
-                <p class="small muted">
-                  Crash-free change {percent(b.crash_free_rate_change)}, reports per 100 change {b.reports_per_100_change}, z = {b.z}, p = {b.p_value}
-                </p>
-              )}
-            </div>
-          )
-        }}
-      </Async>
-    </Section>
+    <div class="analytics-grid">
+      <BarChart
+        title="Crash-free sessions by version"
+        label="Version"
+        max={100}
+        rows={versions.map((v) => ({ label: v.version, value: v.crash_free_rate === null ? null : v.crash_free_rate * 100, text: v.crash_free_rate === null ? 'no ended sessions' : percent(v.crash_free_rate) }))}
+      />
+      <BarChart title="Sessions by version" label="Version" rows={versions.map((v) => ({ label: v.version, value: v.sessions, text: count(v.sessions) }))} />
+    </div>
   )
 }
 
-/** Crash-free rate per version, each placed at the time it was first seen (versions not rolled up yet are left out). */
-function VersionChart({ versions }: { versions: ReleaseHealth['versions'] }) {
-  const points = versionPoints(versions)
-  if (points.length === 0) return null
-  return <Chart title="Crash-free rate (%) per version, by when it was first seen" x={points.map((p) => p.x)} series={[{ label: 'Crash-free %', values: points.map((p) => p.y) }]} />
+/** One version: its totals in a sentence, its days (crash-free rate and sessions, each on its own chart), its largest crash groups. */
+function VersionDetails({ slug, v }: { slug: string; v: VersionHealth }) {
+  const x = daySeconds(v.daily.map((d) => d.day))
+  return (
+    <>
+      <p class="version-summary">
+        <strong>{counted(v.events, 'event')}</strong> from <strong>{counted(v.players, 'player')}</strong> · {counted(v.sessions, 'session')}, {percent(v.crash_free_rate)} crash-free · {counted(v.reports, 'new report')}
+        {v.first_seen && (
+          <>
+            {' '}
+            · first seen <When at={v.first_seen} />
+          </>
+        )}
+      </p>
+      <div class="analytics-grid">
+        <Chart title={`Crash-free sessions per day in ${v.version} (%)`} unit="%" x={x} series={[{ label: 'Crash-free %', values: v.daily.map((d) => ratePoint(d.crash_free_rate)) }]} />
+        <Chart title={`Sessions per day in ${v.version}`} bars x={x} series={[{ label: 'Sessions', values: v.daily.map((d) => d.sessions) }]} />
+      </div>
+      <h3>Largest crash groups in {v.version}</h3>
+      <CrashGroupTable groups={v.top_crash_groups} caption={`Top crash groups in ${v.version}`} slug={slug} version={v.version} />
+    </>
+  )
 }
 
-/** `/projects/:slug/analytics/releases?version=`: per-version health, the verdict, and one version's daily chart and crash groups. */
+/** `/projects/:slug/analytics/releases?version=`: the verdict in words, one bar per release, the table, and one version's details. */
 export function ReleaseHealthPage({ params, query }: RouteProps) {
   const slug = params.slug!
+  const verdict = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'))
   const health = useApi<ReleaseHealth>(projectPath(slug, '/release-health'))
   const version = query.version || null
   const one = useApi<VersionHealth>(version ? projectPath(slug, '/release-health/version') : null, { query: { version: version ?? '', days: 30 } })
+  const refresh = () => {
+    void verdict.reload()
+    void health.reload()
+    if (version) void one.reload()
+  }
   return (
-    <AnalyticsFrame slug={slug} title="Release health">
-      <BadDeployCard slug={slug} />
-      <Section title="Versions" description="All-time sessions and crash-free rate; adoption = share of the last 7 days' sessions.">
+    <AnalyticsFrame slug={slug} title="Release health" fresh={{ at: [verdict.data.value?.fresh_as_of, health.data.value?.fresh_as_of, version ? one.data.value?.fresh_as_of : undefined], refresh }}>
+      <BadDeployCard resource={verdict} />
+      <Section title="Versions" description="Newest first. Crash-free: ended sessions that did not crash. Adoption: share of the last 7 days' sessions.">
         <Async resource={health} empty={<EmptyState title="No versions yet">Sessions and reports name their game version.</EmptyState>} isEmpty={(h) => h.versions.length === 0}>
           {(h) => (
             <>
-              <VersionChart versions={h.versions} />
+              <VersionBars versions={h.versions} />
               <Table
                 caption="Release health per version"
                 rows={h.versions}
                 rowKey={(v) => v.version}
                 columns={[
                   { key: 'v', header: 'Version', render: (v) => <a href={`?version=${encodeURIComponent(v.version)}`}>{v.version}</a> },
-                  { key: 's', header: 'Sessions', render: (v) => v.sessions },
                   { key: 'c', header: 'Crash-free', render: (v) => percent(v.crash_free_rate) },
-                  { key: 'r', header: 'Reports', render: (v) => v.reports },
-                  { key: 'p', header: 'Players', render: (v) => v.players },
+                  { key: 's', header: 'Sessions', render: (v) => count(v.sessions) },
+                  { key: 'e', header: 'Events', render: (v) => count(v.events) },
+                  { key: 'r', header: 'New reports', render: (v) => count(v.reports) },
+                  { key: 'p', header: 'Players', render: (v) => count(v.players) },
                   { key: 'a', header: 'Adoption (7 days)', render: (v) => percent(v.adoption_share) },
                 ]}
               />
@@ -91,22 +92,8 @@ export function ReleaseHealthPage({ params, query }: RouteProps) {
         </Async>
       </Section>
       {version && (
-        <Section title={`Version ${version}`} description="Daily sessions and crash-free rate over 30 days, and its largest crash groups.">
-          <Async resource={one}>
-            {(v) => (
-              <>
-                <Chart
-                  title={`Version ${v.version}: crash-free rate (%) and sessions per day`}
-                  x={daySeconds(v.daily.map((d) => d.day))}
-                  series={[
-                    { label: 'Crash-free %', values: v.daily.map((d) => ratePoint(d.crash_free_rate)) },
-                    { label: 'Sessions', values: v.daily.map((d) => d.sessions) },
-                  ]}
-                />
-                <CrashGroupTable groups={v.top_crash_groups} caption={`Top crash groups in ${v.version}`} />
-              </>
-            )}
-          </Async>
+        <Section title={`Version ${version}`} description="All time, then its last 30 days (UTC) and its largest crash groups.">
+          <Async resource={one}>{(v) => <VersionDetails slug={slug} v={v} />}</Async>
         </Section>
       )}
     </AnalyticsFrame>

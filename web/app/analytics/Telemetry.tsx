@@ -2,6 +2,7 @@ import { projectPath } from '../api/client'
 import { useApi } from '../api/resource'
 import { Async, Chart, EmptyState, Section, Select, Table, formatDate } from '../components'
 import { setQuery, type RouteProps } from '../router'
+import { showPlans } from '../session'
 import { AnalyticsFrame } from './AnalyticsFrame'
 import { daySeconds } from './format'
 import type { EventDetails, EventsByDay, EventsSummary } from './types'
@@ -35,7 +36,7 @@ export function TelemetryPage({ params, query }: RouteProps) {
           )}
         </Async>
       </Section>
-      <Section title="Per day" description="The five most frequent events (tier 2 and up).">
+      <Section title="Per day" description={`The five most frequent events${showPlans.value ? ' (tier 2 and up)' : ''}.`}>
         <Async resource={perDay}>
           {(d) =>
             d.events.length === 0 ? (

@@ -6,11 +6,14 @@ import type { releaseHealth, versionHealth } from '../../../src/modules/analytic
 import type { eventDetails, eventsByDay, eventsSummary } from '../../../src/modules/analytics/telemetry.service'
 import type { dashboard, usage } from '../../../src/modules/analytics/usage.service'
 
-export type CrashAnalytics = ReturnType<typeof crashAnalytics>
-export type BadDeploy = ReturnType<typeof badDeploy>
+/** What every answer read from the analytics rollups adds: how fresh its numbers are (the routes add it after catching up). */
+export type Fresh = { fresh_as_of: string }
+
+export type CrashAnalytics = ReturnType<typeof crashAnalytics> & Fresh
+export type BadDeploy = ReturnType<typeof badDeploy> & Fresh
 export type CrashGroup = ReturnType<typeof crashGroups>[number]
-export type ReleaseHealth = ReturnType<typeof releaseHealth>
-export type VersionHealth = ReturnType<typeof versionHealth>
+export type ReleaseHealth = ReturnType<typeof releaseHealth> & Fresh
+export type VersionHealth = ReturnType<typeof versionHealth> & Fresh
 export type PlayerList = ReturnType<typeof listPlayers>
 export type Player = ReturnType<typeof readPlayer>
 export type PlayerSessions = ReturnType<typeof playerSessions>
@@ -22,5 +25,5 @@ export type ReportReplays = ReturnType<typeof reportReplays>
 export type EventsByDay = ReturnType<typeof eventsByDay>
 export type EventsSummary = ReturnType<typeof eventsSummary>
 export type EventDetails = ReturnType<typeof eventDetails>
-export type Dashboard = ReturnType<typeof dashboard>
-export type Usage = ReturnType<typeof usage>
+export type Dashboard = ReturnType<typeof dashboard> & Fresh
+export type Usage = ReturnType<typeof usage> & Fresh

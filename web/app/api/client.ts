@@ -64,8 +64,13 @@ async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, res.status === 403 ? explainRefusal(message) : message)
 }
 
-/** Sends one request and returns the envelope's `data` (or the raw Response for non-JSON answers when asked). */
+/** Sends one request and returns the envelope's `data` (or the text of a non-JSON answer). */
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  return (await send<T>(method, path, body, opts)).data
+}
+
+/** Sends one request: the envelope's `data` and the answer's headers (for what a list carries beside it, e.g. `X-Glitchbox-Fresh-As-Of`). */
+async function send<T>(method: string, path: string, body: unknown, opts: RequestOptions): Promise<{ data: T; headers: Headers }> {
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Glitchbox-Client': 'web', ...opts.headers }
   let payload: BodyInit | undefined
   // FormData (uploads) and Blobs (a CSV import) go as they are, typed by the browser from the value.
@@ -87,18 +92,20 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     throw error
   }
   const type = res.headers.get('content-type') ?? ''
-  if (!type.includes('json')) return (await res.text()) as T
+  if (!type.includes('json')) return { data: (await res.text()) as T, headers: res.headers }
   const json = (await res.json()) as { ok?: boolean; data?: T; error?: string }
   if (json && typeof json === 'object' && 'ok' in json) {
     if (json.ok === false) throw new ApiError(res.status, res.status === 403 && json.error ? explainRefusal(json.error) : (json.error ?? 'Request failed'))
-    return json.data as T
+    return { data: json.data as T, headers: res.headers }
   }
-  return json as T
+  return { data: json as T, headers: res.headers }
 }
 
 /** `api.get('/projects')`, `api.post('/projects', body)` … each resolves to the envelope's `data`. */
 export const api = {
   get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
+  /** A GET answering `{ data, headers }`. */
+  getWithHeaders: <T>(path: string, opts: RequestOptions = {}) => send<T>('GET', path, undefined, opts),
   post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body, opts),
   patch: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
   put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),

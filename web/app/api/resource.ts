@@ -52,8 +52,17 @@ export function createResource<T>(fetcher: (signal: AbortSignal) => Promise<T>):
  * `null` as path waits. Render with `<Async resource={projects}>{(list) => …}</Async>`.
  */
 export function useApi<T>(path: string | null, opts: Omit<RequestOptions, 'signal'> = {}): Resource<T> {
+  return useFetched(path, opts, (signal) => api.get<T>(path!, { ...opts, signal }))
+}
+
+/** `useApi` for answers whose headers matter too: the resource holds `{ data, headers }`. */
+export function useApiWithHeaders<T>(path: string | null, opts: Omit<RequestOptions, 'signal'> = {}): Resource<{ data: T; headers: Headers }> {
+  return useFetched(path, opts, (signal) => api.getWithHeaders<T>(path!, { ...opts, signal }))
+}
+
+function useFetched<T>(path: string | null, opts: Omit<RequestOptions, 'signal'>, fetcher: (signal: AbortSignal) => Promise<T>): Resource<T> {
   const key = path === null ? null : `${path}|${JSON.stringify(opts.query ?? {})}`
-  const res = useMemo(() => createResource<T>((signal) => api.get<T>(path!, { ...opts, signal })), [key])
+  const res = useMemo(() => createResource<T>(fetcher), [key])
   useEffect(() => {
     if (key !== null) void res.reload()
   }, [res])

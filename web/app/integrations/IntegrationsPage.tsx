@@ -5,13 +5,13 @@ import { useApi } from '../api/resource'
 import type { Account } from '../api/types'
 import { Async, Badge, Button, ButtonLink, EmptyState, ExternalLink, Section } from '../components'
 import type { RouteProps } from '../router'
-import { deniedReason } from '../session'
+import { deniedReason, showPlans } from '../session'
 import { SettingsFrame } from '../settings/SettingsFrame'
 import { ChatChannels } from './ChatChannels'
 import { ConnectDialog } from './ConnectDialog'
 import { Connections } from './Connections'
 import { GitSection } from './GitSection'
-import { eventLabel, groupByKind, unavailableReason } from './helpers'
+import { eventLabel, groupByKind, planBadge, unavailableReason } from './helpers'
 import { SteamSection } from './Steam'
 import type { Connection, ProviderView } from './types'
 
@@ -50,7 +50,7 @@ export function IntegrationsPage({ params }: RouteProps) {
               >
                 <ul class="provider-list">
                   {g.providers.map((p) => {
-                    const own = unavailableReason(p, acc?.features, acc?.plan.name)
+                    const own = unavailableReason(p, acc?.features, acc?.plan.name, showPlans.value)
                     return <ProviderItem key={p.key} p={p} reason={reason ?? own} note={own} onConnect={() => setConnecting(p)} />
                   })}
                 </ul>
@@ -76,12 +76,13 @@ export function IntegrationsPage({ params }: RouteProps) {
 
 /** One provider: what it needs and where to get it, its events, and its Connect button (`note`: why this provider cannot be connected). */
 function ProviderItem({ p, reason, note, onConnect }: { p: ProviderView; reason?: string; note?: string; onConnect: () => void }) {
+  const badge = planBadge(p, showPlans.value)
   return (
     <li class="provider" aria-label={p.name}>
       <div class="provider-text">
         <div class="row">
           <strong>{p.name}</strong>
-          {p.plan && <Badge tone="info">{p.plan === 'pro' ? 'Pro plan' : p.plan}</Badge>}
+          {badge && <Badge tone="info">{badge}</Badge>}
           {!p.available && <Badge>coming soon</Badge>}
         </div>
         <p class="small">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectBody, fieldChoices, fieldLabel, formFromConnection, groupByKind, initialForm, replyLimit, targetField, unavailableReason, updateBody } from './helpers'
+import { connectBody, fieldChoices, fieldLabel, formFromConnection, groupByKind, initialForm, planBadge, replyLimit, targetField, unavailableReason, updateBody } from './helpers'
 import type { ProviderView } from './types'
 
 const provider = (over: Partial<ProviderView>): ProviderView => ({
@@ -29,13 +29,17 @@ describe('groupByKind', () => {
 })
 
 describe('unavailableReason', () => {
-  it('names the plan when the account lacks the feature, nothing when it has it', () => {
-    expect(unavailableReason(jira, { jira: false }, 'Free')).toBe('Jira needs the Pro plan or higher (this account is on Free).')
-    expect(unavailableReason(jira, { jira: true }, 'Pro')).toBeUndefined()
-    expect(unavailableReason(provider({}), { jira: false }, 'Free')).toBeUndefined()
+  it('names the plan when the account lacks the feature (with billing), nothing when it has it', () => {
+    expect(unavailableReason(jira, { jira: false }, 'Free', true)).toBe('Jira needs the Pro plan or higher (this account is on Free).')
+    expect(unavailableReason(jira, { jira: true }, 'Pro', true)).toBeUndefined()
+    expect(unavailableReason(provider({}), { jira: false }, 'Free', true)).toBeUndefined()
+  })
+  it('names no plan without billing', () => {
+    expect(unavailableReason(jira, { jira: false }, 'Free', false)).toBe("This account does not have Jira: the server's operator can add it with glitchbox admin set-plan.")
+    expect([planBadge(jira, true), planBadge(jira, false), planBadge(linear, true)]).toEqual(['Pro plan', null, null])
   })
   it('says when the server cannot connect a provider yet', () => {
-    expect(unavailableReason(provider({ name: 'Notion', available: false }), {}, 'Free')).toBe('Notion is not available on this server yet.')
+    expect(unavailableReason(provider({ name: 'Notion', available: false }), {}, 'Free', false)).toBe('Notion is not available on this server yet.')
   })
 })
 

@@ -1,4 +1,5 @@
 /** Pure helpers of the integration screens: grouping, labels, plan gates, form → request body. */
+import { featureOffReason } from '../billing/plan-words'
 import type { Connection, CreateIntegrationBody, IntegrationEvent, Priority, ProviderKind, ProviderView, UpdateIntegrationBody } from './types'
 
 export const KINDS: { kind: ProviderKind; title: string; description: string }[] = [
@@ -28,12 +29,15 @@ export const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'critical']
 
 const PLAN_NAMES: Record<string, string> = { pro: 'Pro' }
 
+/** A provider's plan badge ("Pro plan"), or null where plans are not shown (no billing). */
+export const planBadge = (p: ProviderView, showPlans: boolean): string | null => (p.plan && showPlans ? `${PLAN_NAMES[p.plan] ?? p.plan} plan` : null)
+
 /**
  * Why a provider cannot be connected here, or undefined when it can: not built on this server yet, or a plan
- * feature (Jira: `features.jira`) the account lacks.
+ * feature (Jira: `features.jira`) the account lacks (the plan named only with billing).
  */
-export function unavailableReason(p: ProviderView, features: Record<string, boolean> | undefined, planName: string | undefined): string | undefined {
-  if (p.plan && features && features[p.key] === false) return `${p.name} needs the ${PLAN_NAMES[p.plan] ?? p.plan} plan or higher (this account is on ${planName ?? 'another plan'}).`
+export function unavailableReason(p: ProviderView, features: Record<string, boolean> | undefined, planName: string | undefined, billing: boolean): string | undefined {
+  if (p.plan && features && features[p.key] === false) return featureOffReason({ billing, feature: p.name, plan: PLAN_NAMES[p.plan] ?? p.plan, current: planName })
   if (!p.available) return `${p.name} is not available on this server yet.`
   return undefined
 }

@@ -3,6 +3,7 @@ import type { Member } from '../api/types'
 import { Button, ConfirmDialog, Select, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { BulkUpdateBody } from './report-types'
+import { showPlans } from '../session'
 import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
@@ -77,7 +78,7 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
       <ConfirmDialog
         open={confirming}
         title={`Delete ${n} report${n === 1 ? '' : 's'}?`}
-        message="Deleted reports leave every list and the public pages. They still count toward the plan's report quota."
+        message={`Deleted reports leave every list and the public pages.${showPlans.value ? " They still count toward the plan's report quota." : ''}`}
         confirmLabel="Delete"
         onClose={() => setConfirming(false)}
         onConfirm={async () => {

@@ -4,7 +4,7 @@ import { useApi } from '../api/resource'
 import type { ProjectDetail, RotatedKey, UpdateProjectBody } from '../api/types'
 import { Async, Button, Checkbox, ConfirmDialog, CopyButton, FormError, Section, TextArea, TextField, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
-import { deniedReason, loadProjects, me } from '../session'
+import { deniedReason, loadProjects, me, showPlans } from '../session'
 import { changedFields } from './forms'
 import { SettingsFrame } from './SettingsFrame'
 
@@ -102,7 +102,7 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
 
       <Section title="Danger zone">
         <div class="spread">
-          <p class="muted" style="margin:0">Deleting the project deletes its reports, comments and files. Its reports still count toward the plan's quota.</p>
+          <p class="muted" style="margin:0">Deleting the project deletes its reports, comments and files.{showPlans.value && " Its reports still count toward the plan's quota."}</p>
           <Button variant="danger" reason={mayDelete ? undefined : 'Only the account owner or the teammate who created this project can delete it.'} onClick={() => setConfirm('delete')}>
             Delete project
           </Button>

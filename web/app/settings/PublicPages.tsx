@@ -4,7 +4,8 @@ import type { Account, Branding, RoadmapSettings, TrackerSettings, WidgetSetting
 import { useApi } from '../api/resource'
 import { Button, Checkbox, Select, TextArea, TextField, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
-import { deniedReason } from '../session'
+import { featureOffReason } from '../billing/plan-words'
+import { deniedReason, showPlans } from '../session'
 import { ColorField, SettingsForm } from './SettingsForm'
 import { SettingsFrame } from './SettingsFrame'
 
@@ -112,7 +113,8 @@ type Theme = WidgetSettings['theme']
 function WidgetSection({ slug }: { slug: string }) {
   const [version, setVersion] = useState(0)
   const account = useApi<Account>('/account')
-  const locked = account.data.value && !account.data.value.features.widget_themes ? `Custom widget themes need the Pro plan or higher (this account is on ${account.data.value.plan.name}).` : undefined
+  const acc = account.data.value
+  const locked = acc && !acc.features.widget_themes ? featureOffReason({ billing: showPlans.value, feature: 'Custom widget themes', plan: 'Pro', current: acc.plan.name }) : undefined
   return (
     <SettingsForm<WidgetSettings>
       key={version}

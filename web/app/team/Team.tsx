@@ -3,7 +3,7 @@ import { api, messageOf } from '../api/client'
 import { useApi } from '../api/resource'
 import type { Account, AccountRole, Invitation, Member, MemberPermissions, PermissionCatalog, PermissionMap } from '../api/types'
 import { Async, Badge, Button, Checkbox, ConfirmDialog, DeleteConfirm, Dialog, EmptyState, FormError, Page, Section, Spinner, Table, TextField, UsageBar, formatDate, toast, useAction } from '../components'
-import { can, loadPermissions, me } from '../session'
+import { can, loadPermissions, me, showPlans } from '../session'
 import { Invitations } from './Invitations'
 import { overridesFor, permissionsEditable } from './matrix'
 import { accessLabel } from './project-access'
@@ -176,7 +176,7 @@ function AccountName({ account, onSaved }: { account: Account; onSaved: () => vo
     { toastErrors: true },
   )
   return (
-    <Section title="Account" description={<>Plan: {account.plan.name}. Your role: {account.your_role}.</>}>
+    <Section title="Account" description={<>{showPlans.value && `Plan: ${account.plan.name}. `}Your role: {account.your_role}.</>}>
       <form class="row" onSubmit={onSubmit} style="align-items:flex-end">
         <div style="flex:1;min-width:14rem">
           <TextField label="Account name" maxLength={100} value={name} onValue={setName} disabled={!mayRename} />

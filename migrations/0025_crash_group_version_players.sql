@@ -1,0 +1,1 @@
+ALTER TABLE `analytics_crash_group_versions` ADD `players` integer DEFAULT 0 NOT NULL;
