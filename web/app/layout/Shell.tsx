@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api } from '../api/client'
 import { Button, toast, useAction } from '../components'
-import { billingConfigured, can, me, projects, signOut } from '../session'
+import { billingConfigured, can, me, projects, serverInfo, signOut } from '../session'
 import { currentPath, Link, navigate } from '../router'
 
 /** The slug of the project the URL is about (`/projects/:slug/…`), if any. */
@@ -135,7 +135,10 @@ function UserMenu() {
   )
 }
 
-/** Shown until the email address is verified, with a resend button. */
+/**
+ * Shown until the email address is verified, with a resend button; only on a server that sends mail:
+ * without SMTP the link would only reach the server log (`glitchbox admin verify EMAIL` instead).
+ */
 function VerifyBanner() {
   const user = me.value
   const resend = useAction(
@@ -145,7 +148,7 @@ function VerifyBanner() {
     },
     { toastErrors: true },
   )
-  if (!user || user.email_verified) return null
+  if (!user || user.email_verified || serverInfo.value?.mail_configured !== true) return null
   return (
     <div class="banner" role="region" aria-label="Email verification">
       <span>
