@@ -103,6 +103,8 @@ export type WebhookAttempt = { attempt: number; status_code: number | null; dura
 export type WebhookDelivery = {
   id: string
   event: string
+  /** Sent by the test button (event `test`). */
+  is_test: boolean
   status: string
   attempt_count: number
   last_status_code: number | null
@@ -113,7 +115,7 @@ export type WebhookDelivery = {
   payload: unknown
   attempts: WebhookAttempt[]
 }
-export type WebhookTestResult = { status_code: number; message: string; signed: boolean }
+export type WebhookTestResult = { status_code: number; message: string; signed: boolean; delivery_id: string }
 
 export type ChangelogEntry = { id: string; title: string; body: string; version: string | null; published_at: string | null; created_at: string; updated_at: string }
 
