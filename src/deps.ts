@@ -8,6 +8,7 @@ import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createLocalStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
+import { useSdkCallerClock } from './http/sdk-callers'
 import { JobQueue } from './jobs/jobs.queue'
 import { type Clock, systemClock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
@@ -40,6 +41,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
   }
   const db = createDb(sqlite)
+  useSdkCallerClock(db, clock)
   const jobs = new JobQueue(clock)
   const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null
   return {

@@ -25,8 +25,14 @@ export const ProjectListResponse = z.array(ProjectSummary)
 
 export const ProjectCreatedResponse = z.object({ id: uuid, slug: z.string(), api_key: z.string().describe('sk_live_…') })
 
+const previousKey = {
+  previous_api_key: z.string().nullable().describe('The key before the last rotation while its grace period runs (it still works), else null'),
+  previous_api_key_expires_at: isoDate.nullable().describe('When the previous key stops working'),
+}
+
 export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).extend({
   api_key: z.string(),
+  ...previousKey,
   dsn_id: z.number().int().positive().nullable().describe("The number in the project's Sentry DSN, unique on the server"),
   dsn: z.string().nullable().describe('The DSN Sentry SDKs send to: `{scheme}://{api_key}@{host}/{dsn_id}` from GLITCHBOX_PUBLIC_URL (README "Sentry SDKs")'),
   created_by: z.string().nullable(),
@@ -51,7 +57,7 @@ export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).e
   role: z.string().describe("The caller's role in the project's account"),
 })
 
-export const RotateKeyResponse = z.object({ api_key: z.string() })
+export const RotateKeyResponse = z.object({ api_key: z.string(), ...previousKey })
 
 export const SetupStatusResponse = z.object({
   sdk_connected: z.boolean(),

@@ -30,6 +30,19 @@ export const updateProjectBody = z.object({
 })
 export type UpdateProjectBody = z.infer<typeof updateProjectBody>
 
+/** Days the old SDK key keeps working after a rotation: none, 1, 7 or 30. */
+export const GRACE_DAYS = [0, 1, 7, 30] as const
+export type GraceDays = (typeof GRACE_DAYS)[number]
+
+export const rotateKeyBody = z
+  .object({
+    grace_days: z
+      .literal(GRACE_DAYS)
+      .default(0)
+      .describe('Days the old key keeps working (shipped builds cannot all be updated at once): 0 (stops at once, the default), 1, 7 or 30'),
+  })
+  .optional()
+
 export const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) })
 
 export const activityQuery = pageQuery.extend({ action: z.string().trim().max(50).optional() })

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
+import { DAY } from '../../lib/clock'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
@@ -12,7 +13,7 @@ import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans
 import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
-import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
+import type { CreateProjectBody, GraceDays, UpdateProjectBody } from './projects.schemas'
 import { projects } from './projects.table'
 
 type ProjectDeps = Pick<AppDeps, 'db' | 'clock'>
@@ -128,14 +129,15 @@ export function listProjects(db: DbOrTx, userId: string) {
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
 
-/** The project with settings, SDK settings, API key and Sentry DSN, stats and the caller's role. */
-export function projectDetail(db: DbOrTx, project: Project, membership: Membership, publicUrl: string) {
+/** The project with settings, SDK settings, API key (and the one before while its grace runs) and Sentry DSN, stats and the caller's role. */
+export function projectDetail(db: DbOrTx, project: Project, membership: Membership, o: { publicUrl: string; now: Date }) {
   const c = bugCountsOf(db, [project.id]).get(project.id)!
   return {
     ...summary(project),
     api_key: project.apiKey,
+    ...previousKeyView(project, o.now),
     dsn_id: project.dsnId,
-    dsn: dsnOf(publicUrl, project.apiKey, project.dsnId),
+    dsn: dsnOf(o.publicUrl, project.apiKey, project.dsnId),
     created_by: project.createdBy,
     updated_at: project.updatedAt.toISOString(),
     settings: { is_public: project.isPublic, bug_grouping: project.bugGrouping },
@@ -225,14 +227,32 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
   await deps.files.remove(deps.db, keys)
 }
 
-/** Replaces the SDK key; the old one stops working at once. */
-export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string }) {
+/**
+ * Replaces the SDK key. With a grace period (days) the old key keeps working until it ends, because
+ * shipped builds cannot all be updated at once; without one it stops at once. Only the key being
+ * replaced gets a grace: one still in its grace from an earlier rotation stops now.
+ */
+export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string; graceDays: GraceDays }) {
   const now = deps.clock.now()
   const apiKey = newApiKey()
+  const previous = ctx.graceDays > 0 ? { previousApiKey: ctx.project.apiKey, previousApiKeyExpiresAt: new Date(now.getTime() + ctx.graceDays * DAY) } : { previousApiKey: null, previousApiKeyExpiresAt: null }
   deps.db.transaction((tx) => {
-    tx.update(projects).set({ apiKey, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.key_rotated', target: ctx.project.id })
+    tx.update(projects).set({ apiKey, ...previous, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
+    recordAudit(tx, now, {
+      accountId: ctx.project.accountId,
+      projectId: ctx.project.id,
+      actorId: ctx.userId,
+      action: 'project.key_rotated',
+      target: ctx.project.id,
+      details: { grace_days: ctx.graceDays },
+    })
   })
   forgetSdkCallers(deps.db)
-  return { api_key: apiKey }
+  return { api_key: apiKey, ...previousKeyView(previous, now) }
+}
+
+/** The key before the last rotation while its grace runs, else nulls. */
+function previousKeyView(p: Pick<Project, 'previousApiKey' | 'previousApiKeyExpiresAt'>, now: Date) {
+  const live = p.previousApiKey !== null && p.previousApiKeyExpiresAt !== null && p.previousApiKeyExpiresAt > now
+  return { previous_api_key: live ? p.previousApiKey : null, previous_api_key_expires_at: live ? p.previousApiKeyExpiresAt!.toISOString() : null }
 }
