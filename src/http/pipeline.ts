@@ -5,6 +5,7 @@ import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
+import { movedPublicUrl } from './moved-slugs'
 import { budgetRules } from './rate-limit'
 import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
@@ -131,9 +132,20 @@ export function httpPipeline(deps: AppDeps) {
       if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
     })
     .onParse({ as: 'global' }, guardBody)
-    .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
+    .onAfterHandle({ as: 'global' }, ({ request, response }) => {
+      // A public page's 404 (an HTML answer) at a renamed project's old URL: redirect to the new one.
+      if (response instanceof Response && response.status === 404) {
+        const moved = movedPublicUrl(deps.db, deps.clock.now(), request)
+        if (moved) return new Response(null, { status: moved.status, headers: moved.headers })
+      }
+      return envelope(request, response)
+    })
     .onError({ as: 'global' }, (ctx) => {
-      const answer = errorAnswer(ctx)
+      let answer = errorAnswer(ctx)
+      if (ctx.set.status === 404) {
+        const moved = movedPublicUrl(deps.db, deps.clock.now(), ctx.request)
+        if (moved) answer = errorAnswer({ ...ctx, error: moved })
+      }
       // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on
       // their routes, matched (a DSN id that is no number) or not (yet).
       const route = (ctx as { route?: string }).route ?? ''

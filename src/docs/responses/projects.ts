@@ -57,6 +57,8 @@ export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).e
   role: z.string().describe("The caller's role in the project's account"),
 })
 
+export const ProjectUpdatedResponse = z.object({ message: z.string(), slug: z.string().describe("The project's slug: the new one after a change (the old one redirects for 90 days)") })
+
 export const RotateKeyResponse = z.object({ api_key: z.string(), ...previousKey })
 
 export const SetupStatusResponse = z.object({
@@ -107,6 +109,7 @@ export type ProjectListResponse = z.output<typeof ProjectListResponse>
 export type ProjectCreatedResponse = z.output<typeof ProjectCreatedResponse>
 export type ProjectDetailResponse = z.output<typeof ProjectDetailResponse>
 export type RotateKeyResponse = z.output<typeof RotateKeyResponse>
+export type ProjectUpdatedResponse = z.output<typeof ProjectUpdatedResponse>
 export type SetupStatusResponse = z.output<typeof SetupStatusResponse>
 export type TestReportResponse = z.output<typeof TestReportResponse>
 export type ProjectActivityResponse = z.output<typeof ProjectActivityResponse>
@@ -116,7 +119,11 @@ export const projectsDocs: OperationDocs = {
   'GET /api/projects': { data: ProjectListResponse },
   'POST /api/projects': { status: 201, data: ProjectCreatedResponse, errors: [403, 409] },
   'GET /api/projects/{slug}': { data: ProjectDetailResponse },
-  'PATCH /api/projects/{slug}': { data: MessageResponse },
+  'PATCH /api/projects/{slug}': {
+    data: ProjectUpdatedResponse,
+    errors: [409],
+    description: 'A new slug is used as given when free on this server (409 when taken); `/tracker/{old}` and the other URLs with the old slug answer 301 (GET) or 308 to the new ones for 90 days',
+  },
   'DELETE /api/projects/{slug}': { data: MessageResponse },
   'POST /api/projects/{slug}/rotate-key': { data: RotateKeyResponse },
   'GET /api/projects/{slug}/setup-status': { data: SetupStatusResponse },

@@ -30,11 +30,12 @@ export const projectsRoutes = (deps: AppDeps) =>
     })
     .patch(
       '/projects/:slug',
-      ({ project, account, user, body }) => {
-        updateProject(deps, { project, account, userId: user.id }, body)
-        return { message: 'Project updated' }
+      ({ project, account, user, body }) => ({ message: 'Project updated', ...updateProject(deps, { project, account, userId: user.id }, body) }),
+      {
+        project: 'project.settings',
+        body: updateProjectBody,
+        detail: { tags, summary: 'Update project settings, the slug included (its old URLs redirect for 90 days); answers the slug' },
       },
-      { project: 'project.settings', body: updateProjectBody, detail: { tags, summary: 'Update project settings' } },
     )
     .delete(
       '/projects/:slug',

@@ -15,8 +15,20 @@ export const createProjectBody = z.object({
 })
 export type CreateProjectBody = z.infer<typeof createProjectBody>
 
+/** Path segments of the dashboard's own project routes: no project may be called that. */
+const RESERVED_SLUGS = ['new']
+
+/** A slug as a person types it: trimmed and lower-cased, then letters, digits and inner hyphens only. */
+export const projectSlug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/, 'use 1 to 60 lower-case letters, digits and hyphens (not first or last)')
+  .refine((s) => !RESERVED_SLUGS.includes(s), 'this slug is reserved')
+
 export const updateProjectBody = z.object({
   name: projectName.optional(),
+  slug: projectSlug.optional().describe('The slug in every URL of the project, as given when free on this server; the old one redirects for 90 days'),
   description: description.optional(),
   website_url: webUrl.optional(),
   logo_url: webUrl.optional(),

@@ -13,6 +13,7 @@ import { exceeds, PlanLimitError, PLANS, requireFeature } from '../billing/plans
 import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { projectFileKeys } from './project-files'
+import { changeSlug, slugIsFree } from './project-slugs'
 import type { CreateProjectBody, GraceDays, UpdateProjectBody } from './projects.schemas'
 import { projects } from './projects.table'
 
@@ -43,8 +44,9 @@ export const newApiKey = () => `sk_live_${randomBase62(40)}`
  */
 export const slugPrefix = (userId: string) => sha256Hex(userId).slice(0, 6)
 
-// The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest.
-function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
+// The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest. A renamed
+// project's old slug is held for its redirect, so it is skipped too.
+function uniqueSlug(tx: DbOrTx, userId: string, wanted: string, now: Date): string {
   const base = `${slugPrefix(userId)}-${slugify(wanted)}`
   const taken = new Set(
     tx
@@ -54,9 +56,10 @@ function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
       .all()
       .map((r) => r.slug),
   )
-  if (!taken.has(base)) return base
+  const free = (slug: string) => !taken.has(slug) && slugIsFree(tx, slug, now)
+  if (free(base)) return base
   let n = 2
-  while (taken.has(`${base}-${n}`)) n++
+  while (!free(`${base}-${n}`)) n++
   return `${base}-${n}`
 }
 
@@ -74,7 +77,7 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
       accountId: current.account.id,
       createdBy: user.id,
       name: input.name,
-      slug: uniqueSlug(tx, user.id, input.slug || input.name),
+      slug: uniqueSlug(tx, user.id, input.slug || input.name, now),
       description: input.description ?? '',
       websiteUrl: input.website_url ?? '',
       apiKey: newApiKey(),
@@ -163,6 +166,7 @@ export function projectDetail(db: DbOrTx, project: Project, membership: Membersh
 
 const columnOf = {
   name: 'name',
+  slug: 'slug',
   description: 'description',
   website_url: 'websiteUrl',
   logo_url: 'logoUrl',
@@ -175,8 +179,12 @@ const columnOf = {
   bug_grouping: 'bugGrouping',
 } as const satisfies Record<keyof UpdateProjectBody, keyof Project>
 
-/** Applies the given settings; turning on session capture needs the plan that carries it. */
-export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): void {
+/**
+ * Applies the given settings and answers the project's slug (a new one when it changed); turning on
+ * session capture needs the plan that carries it. A new slug is taken as given when free on this
+ * server (project-slugs.ts); the old one redirects for 90 days.
+ */
+export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): { slug: string } {
   const fields = (Object.keys(columnOf) as (keyof UpdateProjectBody)[]).filter((k) => input[k] !== undefined)
   if (fields.length === 0) throw badRequest('no valid fields to update')
   if (input.session_capture === true) requireFeature(ctx.account.plan, 'session_capture')
@@ -186,16 +194,18 @@ export function updateProject(deps: ProjectDeps, ctx: { project: Project; accoun
   for (const f of fields) {
     const col = columnOf[f]
     const next = input[f]
-    ;(set as Record<string, unknown>)[col] = next
+    if (f !== 'slug') (set as Record<string, unknown>)[col] = next
     if (ctx.project[col] !== next) changes[f] = [ctx.project[col], next]
   }
   deps.db.transaction((tx) => {
+    if (input.slug !== undefined) changeSlug(tx, ctx.project, input.slug, now)
     tx.update(projects).set(set).where(eq(projects.id, ctx.project.id)).run()
     if (Object.keys(changes).length > 0) {
       recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
     }
   })
   forgetSdkCallers(deps.db)
+  return { slug: input.slug ?? ctx.project.slug }
 }
 
 /**

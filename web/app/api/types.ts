@@ -63,6 +63,7 @@ export type ProjectDetail = Omit<z.infer<typeof projectDocs.ProjectDetailRespons
 export type SdkSettings = ProjectDetail['sdk_settings']
 export type CreatedProject = z.infer<typeof projectDocs.ProjectCreatedResponse>
 export type RotatedKey = z.infer<typeof projectDocs.RotateKeyResponse>
+export type ProjectUpdated = z.infer<typeof projectDocs.ProjectUpdatedResponse>
 export type SetupStatus = z.infer<typeof projectDocs.SetupStatusResponse>
 export type TestReport = z.infer<typeof projectDocs.TestReportResponse>
 export type AuditPage = z.infer<typeof projectDocs.AuditLogResponse>

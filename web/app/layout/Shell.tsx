@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api } from '../api/client'
+import { api, projectPath } from '../api/client'
+import type { ProjectDetail } from '../api/types'
 import { Button, toast, useAction } from '../components'
 import { billingConfigured, can, me, projects, serverInfo, signOut } from '../session'
 import { currentPath, Link, navigate } from '../router'
@@ -16,9 +17,34 @@ export function slugFromPath(path: string): string | null {
   }
 }
 
+/**
+ * A renamed project's old slug in the URL (a bookmark, a teammate's link): the API answers the old
+ * slug with a redirect, so the read comes back with the new slug, and the URL follows it.
+ */
+function useCurrentSlug(slug: string | null) {
+  const list = projects.value
+  useEffect(() => {
+    if (!slug || !list || list.some((p) => p.slug === slug)) return
+    let live = true
+    api
+      .get<ProjectDetail>(projectPath(slug))
+      .then((p) => {
+        if (live && p.slug !== slug && slugFromPath(currentPath.value) === slug) {
+          const rest = currentPath.value.slice(projectPath(slug).length)
+          navigate(`${projectPath(p.slug)}${rest}${window.location.search}`, { replace: true })
+        }
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [slug, list])
+}
+
 /** The dashboard frame: skip link, top bar (brand, project switcher, nav, user menu), banners, main. */
 export function Shell({ children }: { children: ComponentChildren }) {
   const slug = slugFromPath(currentPath.value)
+  useCurrentSlug(slug)
   return (
     <>
       <a class="skip-link" href="#main">
