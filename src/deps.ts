@@ -9,6 +9,7 @@ import { DomainEvents } from './events/domain-events'
 import { createLocalStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
 import { useSdkCallerClock } from './http/sdk-callers'
+import { SdkRefusals } from './http/sdk-refusals'
 import { JobQueue } from './jobs/jobs.queue'
 import { type Clock, systemClock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
@@ -54,6 +55,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),
+    sdkRefusals: new SdkRefusals(clock),
     instanceId: crypto.randomUUID(),
   }
 }

@@ -7,6 +7,7 @@ import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
 import { movedPublicUrl } from './moved-slugs'
 import { budgetRules } from './rate-limit'
+import { sdkKeyOf } from './sdk-refusals'
 import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
 const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
@@ -122,6 +123,9 @@ export function httpPipeline(deps: AppDeps) {
         set.headers['x-ratelimit-remaining'] = String(decision.remaining)
         set.headers['x-ratelimit-reset'] = String(decision.reset)
         if (!decision.allowed) {
+          // Counted per SDK key for the setup checklist, which tells the studio how to raise the budget.
+          const key = decision.refusedBy.includes('public') ? sdkKeyOf(request, apiPath) : null
+          if (key) deps.sdkRefusals.record(key)
           // Sentry SDKs back off for the seconds X-Sentry-Rate-Limits names, for every kind of item.
           const sentry: Record<string, string> = isSentryPath(apiPath) ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
           throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentry })

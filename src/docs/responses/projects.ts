@@ -66,8 +66,16 @@ export const SetupStatusResponse = z.object({
   has_reports: z.boolean(),
   reports_from_sdk: z.boolean(),
   has_sessions: z.boolean(),
+  has_sentry_events: z.boolean().describe('A Sentry SDK event, minidump or Unreal crash report has arrived'),
+  has_sentry_sessions: z.boolean().describe('A Sentry SDK session has arrived'),
   first_report_at: isoDate.nullable(),
   first_session_at: isoDate.nullable(),
+  sdk_budget: z
+    .object({
+      per_minute: z.number().int().nullable().describe('GLITCHBOX_RATE_LIMIT_PUBLIC: SDK requests a minute per player address; null when off'),
+      refused_last_hour: z.number().int().describe("Requests with the project's SDK key (or its previous one) refused by that limit in the last hour (counted in memory since the server started; sessions, whose key is in the body, are not counted)"),
+    })
+    .describe('The SDK budget and how often it turned this game away: players behind one address (a LAN party, a café, a carrier NAT) share it'),
 })
 
 export const TestReportResponse = z.object({ id: uuid, report_number: z.number().int() })

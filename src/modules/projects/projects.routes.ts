@@ -50,9 +50,9 @@ export const projectsRoutes = (deps: AppDeps) =>
       body: rotateKeyBody,
       detail: { tags, summary: 'Replace the SDK key; the old one stops at once, or after the grace period chosen (1, 7 or 30 days)' },
     })
-    .get('/projects/:slug/setup-status', ({ project }) => setupStatus(deps.db, project), {
+    .get('/projects/:slug/setup-status', ({ project }) => setupStatus(deps, project), {
       project: true,
-      detail: { tags, summary: 'Whether the SDK has sent its first report and session' },
+      detail: { tags, summary: 'Whether the SDK (or a Sentry SDK) has sent its first report and session, and SDK requests refused by the rate limit in the last hour' },
     })
     .post(
       '/projects/:slug/send-test-report',
