@@ -5,6 +5,7 @@ import type { ProjectDetail, ProjectUpdated, RotatedKey, UpdateProjectBody } fro
 import { Async, Button, Checkbox, ConfirmDialog, CopyButton, formatDate, FormError, Section, Select, TextArea, TextField, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason, loadProjects, me } from '../session'
+import { PreviousKey } from '../projects/SdkKeys'
 import { changedFields } from './forms'
 import { SettingsFrame } from './SettingsFrame'
 
@@ -173,17 +174,3 @@ const keysOf = (p: ProjectDetail): RotatedKey => ({ api_key: p.api_key, previous
 
 /** The end of a key, enough to tell two apart. */
 const keyTail = (key: string) => `…${key.slice(-6)}`
-
-/** The key before the last rotation while its grace period runs: it still works until the date shown. */
-export function PreviousKey({ keys }: { keys: RotatedKey }) {
-  if (!keys.previous_api_key || !keys.previous_api_key_expires_at) return null
-  return (
-    <div class="stack" role="group" aria-label="Previous SDK key">
-      <div class="keyline">
-        <code aria-label="Previous SDK key">{keys.previous_api_key}</code>
-        <CopyButton text={keys.previous_api_key} label="Copy previous SDK key" />
-      </div>
-      <p class="muted small">The previous key still works until {formatDate(keys.previous_api_key_expires_at)}, so builds already shipped can report while players update.</p>
-    </div>
-  )
-}
