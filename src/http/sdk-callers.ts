@@ -45,10 +45,9 @@ class SdkCallers {
   /** The public project of `key` (its current key, or the one before while its grace runs) with its account, or undefined. */
   get(key: string): SdkCaller | undefined {
     const now = performance.now()
-    const at = this.clock.now().getTime()
     const hit = this.kept.get(key)
-    if (hit && hit.until > now && (hit.graceUntil === null || hit.graceUntil > at)) return hit.caller
-    const project = this.projectByKey.get({ key }) ?? this.projectByPreviousKey.get({ key, now: at })
+    if (hit && hit.until > now && (hit.graceUntil === null || hit.graceUntil > this.clock.now().getTime())) return hit.caller
+    const project = this.projectByKey.get({ key }) ?? this.projectByPreviousKey.get({ key, now: this.clock.now().getTime() })
     const account = project?.isPublic ? this.accountById.get({ id: project.accountId }) : undefined
     if (!project || !account) {
       this.kept.delete(key)
