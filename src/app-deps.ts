@@ -3,6 +3,7 @@ import type { Db } from './db/client'
 import type { DomainEvents } from './events/domain-events'
 import type { FileStorage } from './files/storage'
 import type { RateLimiter } from './http/rate-limit'
+import type { SdkRefusals } from './http/sdk-refusals'
 import type { JobQueue } from './jobs/jobs.queue'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
@@ -19,6 +20,8 @@ export interface AppDeps {
   jobs: JobQueue
   events: DomainEvents
   rateLimiter: RateLimiter
+  /** Requests the SDK budget refused in the last hour, per SDK key (for the setup checklist). */
+  sdkRefusals: SdkRefusals
   /** Distinguishes apps built in one process (tests), so named Elysia plugins register once per app. */
   instanceId: string
 }

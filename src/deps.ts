@@ -8,6 +8,8 @@ import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createLocalStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
+import { useSdkCallerClock } from './http/sdk-callers'
+import { SdkRefusals } from './http/sdk-refusals'
 import { JobQueue } from './jobs/jobs.queue'
 import { type Clock, systemClock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
@@ -40,6 +42,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
   }
   const db = createDb(sqlite)
+  useSdkCallerClock(db, clock)
   const jobs = new JobQueue(clock)
   const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null
   return {
@@ -52,6 +55,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),
+    sdkRefusals: new SdkRefusals(clock),
     instanceId: crypto.randomUUID(),
   }
 }

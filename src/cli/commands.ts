@@ -4,7 +4,7 @@ import { openSqlite, rawSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { silentLogger } from '../lib/logger'
-import { adminCreateUser, adminResetPassword } from '../modules/auth/auth.cli'
+import { adminCreateUser, adminResetPassword, adminVerifyEmail } from '../modules/auth/auth.cli'
 import { adminSetPlan } from '../modules/billing/billing.cli'
 import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
 import { formatStats, storageStats } from '../modules/retention/retention.stats'
@@ -23,6 +23,7 @@ Usage:
   glitchbox restore FILE                   unpack a backup into an empty data directory
   glitchbox admin create-user EMAIL [--password P]
   glitchbox admin reset-password EMAIL
+  glitchbox admin verify EMAIL             mark an email address verified (servers without SMTP mail no link)
   glitchbox admin set-plan EMAIL self_hosted|free|pro|studio
   glitchbox admin stats [--json]           database and files size, free disk, rows per table, oldest retained telemetry
   glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
@@ -74,6 +75,15 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       if (!rest[0]) throw new CliError('usage: glitchbox admin reset-password EMAIL')
       const reset = await adminResetPassword(deps, rest[0]).catch(operatorError)
       return out(`new password for ${rest[0]}: ${reset!.password} (all sessions signed out)`)
+    }
+    case 'verify': {
+      if (!rest[0]) throw new CliError('usage: glitchbox admin verify EMAIL')
+      try {
+        const { alreadyVerified } = adminVerifyEmail(deps, rest[0])
+        return out(alreadyVerified ? `${rest[0]} was already verified` : `${rest[0]} is now verified`)
+      } catch (err) {
+        return operatorError(err)
+      }
     }
     case 'set-plan': {
       if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL self_hosted|free|pro|studio')

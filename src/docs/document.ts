@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { addExamples } from './examples'
 import { ErrorEnvelope, type ErrorStatus, type OperationDoc, operationDocs, SentryError, submitRequestExample } from './responses'
 
 type Json = Record<string, any>
@@ -229,5 +230,7 @@ export function completeDocument(generated: Json): { document: Json; undocumente
       },
     },
   }
+  addExamples(document.paths)
+  addExamples(document.components)
   return { document, undocumented }
 }

@@ -7,6 +7,7 @@ import { canSeeProject } from '../modules/accounts/project-access'
 import { sessions, users } from '../modules/auth/auth.table'
 import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
+import { movedSlug, slugMoved } from '../modules/projects/project-slugs'
 import { projects } from '../modules/projects/projects.table'
 import { checkCookieOrigin, sessionCookieOf } from './browser-session'
 import { forbidden, notFound, unauthorized } from './errors'
@@ -68,10 +69,19 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId: session.sessionId }
   }
 
-  const projectAccess = (headers: Record<string, string | undefined>, method: string, params: unknown, permission: PermissionKey | true) => {
-    const { user, sessionId } = sessionUser(headers, method)
+  /** A member asking for a renamed project by its old slug is sent to the same route under the new one. */
+  const movedFor = (request: Request, slug: string, userId: string) => {
+    const moved = movedSlug(db, slug, clock.now())
+    if (moved && membershipOf.get({ accountId: moved.accountId, userId })) {
+      throw slugMoved({ method: request.method, url: request.url, prefix: '/projects/', from: slug, to: moved.slug })
+    }
+  }
+
+  const projectAccess = (request: Request, headers: Record<string, string | undefined>, params: unknown, permission: PermissionKey | true) => {
+    const { user, sessionId } = sessionUser(headers, request.method)
     const slug = (params as Record<string, string>).slug ?? ''
     const project = projectBySlug.get({ slug })
+    if (!project) movedFor(request, slug, user.id)
     const membership = project ? membershipOf.get({ accountId: project.accountId, userId: user.id }) : undefined
     const account = membership ? accountById.get({ id: project!.accountId }) : undefined
     // A member limited to chosen projects finds the others exactly as a stranger does.
@@ -116,7 +126,7 @@ export function authPlugin(deps: AppDeps) {
 
   return new Elysia({ name: 'auth', seed: deps.instanceId }).macro({
     auth: guard(({ headers, request }) => sessionUser(headers, request.method)),
-    project: (permission: PermissionKey | true) => guard(({ headers, params, request }) => projectAccess(headers, request.method, params, permission)),
+    project: (permission: PermissionKey | true) => guard(({ headers, params, request }) => projectAccess(request, headers, params, permission)),
     accountPermission: (permission: PermissionKey | true) => guard(({ headers, request }) => accountAccess(headers, request.method, permission)),
     apiKey: guard(({ headers, body }) => keyProject(headers, body)),
   })

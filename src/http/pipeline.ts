@@ -5,7 +5,9 @@ import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
+import { movedPublicUrl } from './moved-slugs'
 import { budgetRules } from './rate-limit'
+import { sdkKeyOf } from './sdk-refusals'
 import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
 const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
@@ -121,6 +123,9 @@ export function httpPipeline(deps: AppDeps) {
         set.headers['x-ratelimit-remaining'] = String(decision.remaining)
         set.headers['x-ratelimit-reset'] = String(decision.reset)
         if (!decision.allowed) {
+          // Counted per SDK key for the setup checklist, which tells the studio how to raise the budget.
+          const key = decision.refusedBy.includes('public') ? sdkKeyOf(request, apiPath) : null
+          if (key) deps.sdkRefusals.record(key)
           // Sentry SDKs back off for the seconds X-Sentry-Rate-Limits names, for every kind of item.
           const sentry: Record<string, string> = isSentryPath(apiPath) ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
           throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentry })
@@ -131,9 +136,20 @@ export function httpPipeline(deps: AppDeps) {
       if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
     })
     .onParse({ as: 'global' }, guardBody)
-    .onAfterHandle({ as: 'global' }, ({ request, response }) => envelope(request, response))
+    .onAfterHandle({ as: 'global' }, ({ request, response }) => {
+      // A public page's 404 (an HTML answer) at a renamed project's old URL: redirect to the new one.
+      if (response instanceof Response && response.status === 404) {
+        const moved = movedPublicUrl(deps.db, deps.clock.now(), request)
+        if (moved) return new Response(null, { status: moved.status, headers: moved.headers })
+      }
+      return envelope(request, response)
+    })
     .onError({ as: 'global' }, (ctx) => {
-      const answer = errorAnswer(ctx)
+      let answer = errorAnswer(ctx)
+      if (ctx.set.status === 404) {
+        const moved = movedPublicUrl(deps.db, deps.clock.now(), ctx.request)
+        if (moved) answer = errorAnswer({ ...ctx, error: moved })
+      }
       // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on
       // their routes, matched (a DSN id that is no number) or not (yet).
       const route = (ctx as { route?: string }).route ?? ''

@@ -44,6 +44,8 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
 
 export interface RateDecision {
   allowed: boolean
+  /** The budgets this request went past (empty when allowed). */
+  refusedBy: string[]
   limit: number
   remaining: number
   /** Unix seconds when the window resets. */
@@ -75,17 +77,19 @@ export class RateLimiter {
     }
     const reset = (window + 1) * 60
     const retryAfter = Math.max(1, Math.ceil(reset - now / 1000))
-    let tightest: RateDecision | null = null
+    let tightest: Omit<RateDecision, 'refusedBy'> | null = null
+    const refusedBy: string[] = []
     for (const budget of budgets) {
       const key = this.slot(budget.name, ip)
       const used = (this.counts.get(key) ?? 0) + 1
       this.counts.set(key, used)
       const decision = { allowed: used <= budget.limit, limit: budget.limit, remaining: Math.max(0, budget.limit - used), reset, retryAfter }
+      if (!decision.allowed) refusedBy.push(budget.name)
       if (!tightest || (!decision.allowed && tightest.allowed) || (decision.allowed === tightest.allowed && decision.remaining < tightest.remaining)) {
         tightest = decision
       }
     }
-    return tightest!
+    return { ...tightest!, refusedBy }
   }
 
   /** Number of tracked keys, for tests of the memory bound. */

@@ -1,5 +1,6 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
+import { type Clock, systemClock } from '../lib/clock'
 import { accounts } from '../modules/accounts/accounts.table'
 import { projects } from '../modules/projects/projects.table'
 import type { Account, Project } from './auth.plugin'
@@ -22,23 +23,31 @@ const MAX_KEYS = 10_000
  * settings from them (visibility, capture switches, grouping, plan); counters are read and bumped
  * in SQL. Changes made in this process (key rotation, settings, deletion, plan) call
  * `forgetSdkCallers`, so they apply to the next request. Unknown and private keys are never kept.
+ * A key rotated out with a grace period names its project until the grace ends (by `clock`).
  */
 class SdkCallers {
-  private kept = new Map<string, { caller: SdkCaller; until: number }>()
+  private kept = new Map<string, { caller: SdkCaller; until: number; graceUntil: number | null }>()
   private projectByKey
+  private projectByPreviousKey
   private accountById
+  clock: Clock = systemClock
 
   constructor(db: Db) {
     this.projectByKey = db.select().from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
+    this.projectByPreviousKey = db
+      .select()
+      .from(projects)
+      .where(and(eq(projects.previousApiKey, sql.placeholder('key')), gt(projects.previousApiKeyExpiresAt, sql.placeholder('now'))))
+      .prepare()
     this.accountById = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare()
   }
 
-  /** The public project of `key` with its account, or undefined. */
+  /** The public project of `key` (its current key, or the one before while its grace runs) with its account, or undefined. */
   get(key: string): SdkCaller | undefined {
     const now = performance.now()
     const hit = this.kept.get(key)
-    if (hit && hit.until > now) return hit.caller
-    const project = this.projectByKey.get({ key })
+    if (hit && hit.until > now && (hit.graceUntil === null || hit.graceUntil > this.clock.now().getTime())) return hit.caller
+    const project = this.projectByKey.get({ key }) ?? this.projectByPreviousKey.get({ key, now: this.clock.now().getTime() })
     const account = project?.isPublic ? this.accountById.get({ id: project.accountId }) : undefined
     if (!project || !account) {
       this.kept.delete(key)
@@ -46,7 +55,8 @@ class SdkCallers {
     }
     if (this.kept.size >= MAX_KEYS) this.kept.clear()
     const caller = { project, account }
-    this.kept.set(key, { caller, until: now + KEEP_MS })
+    const graceUntil = project.apiKey === key ? null : project.previousApiKeyExpiresAt!.getTime()
+    this.kept.set(key, { caller, until: now + KEEP_MS, graceUntil })
     return caller
   }
 
@@ -64,6 +74,11 @@ function callersOf(db: Db): SdkCallers {
 
 /** The caller an SDK key names: its project while public, with the account; undefined otherwise. */
 export const sdkCallerOf = (db: Db, key: string): SdkCaller | undefined => callersOf(db).get(key)
+
+/** The clock that decides whether a rotated key's grace has ended: the app's (tests move theirs). */
+export const useSdkCallerClock = (db: Db, clock: Clock): void => {
+  callersOf(db).clock = clock
+}
 
 /** Drops every kept caller: call after changing a project's key, settings or existence, or an account's plan. */
 export const forgetSdkCallers = (db: Db): void => byDb.get(db)?.forget()

@@ -19,6 +19,8 @@ export interface MailTransport {
 }
 
 export interface Mailer {
+  /** Whether mail leaves the server (an SMTP transport is set up); without one it only reaches the outbox and the log. */
+  configured: boolean
   /** Records the mail and queues its delivery in the caller's transaction. */
   send(tx: DbOrTx, mail: Mail): void
   /** The job handler that delivers queued mail. */
@@ -35,6 +37,7 @@ const LINK_RE = /https?:\/\/\S+/g
 export function createMailer(opts: { db: Db; jobs: JobQueue; clock: Clock; logger: Logger; from: string; transport: MailTransport | null }): Mailer {
   const { db, clock, logger, transport } = opts
   return {
+    configured: transport !== null,
     send(tx, mail) {
       const [row] = tx
         .insert(mailOutbox)

@@ -14,6 +14,9 @@ export interface TargetPolicy {
   resolve?: Resolver
 }
 
+/** How an operator lets the server reach its own network (a chat server or tracker on the LAN). */
+const ALLOW_PRIVATE_HINT = 'to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox'
+
 /** Host names that resolve to metadata or loopback services whatever DNS says. */
 const BLOCKED_NAMES = /^(localhost|metadata\.google\.internal|metadata)$|\.localhost$/
 
@@ -46,7 +49,7 @@ function parseTarget(raw: string): URL {
  */
 async function checkedAddresses(url: URL, policy: TargetPolicy, signal?: AbortSignal): Promise<string[]> {
   const host = url.hostname.replace(/\.$/, '').toLowerCase()
-  if (!policy.allowPrivate && BLOCKED_NAMES.test(host)) throw new UnsafeTargetError(`url host ${host} is not allowed`)
+  if (!policy.allowPrivate && BLOCKED_NAMES.test(host)) throw new UnsafeTargetError(`url host ${host} is not allowed; ${ALLOW_PRIVATE_HINT}`)
   let addresses: string[]
   if (parseIp(host)) addresses = [host.replace(/^\[|\]$/g, '')]
   else {
@@ -61,7 +64,7 @@ async function checkedAddresses(url: URL, policy: TargetPolicy, signal?: AbortSi
   if (policy.allowPrivate) return addresses
   for (const a of addresses) {
     const ip = parseIp(a)
-    if (!ip || !isPublicIp(ip)) throw new UnsafeTargetError(`url resolves to a private or reserved address (${a}), which is not allowed`)
+    if (!ip || !isPublicIp(ip)) throw new UnsafeTargetError(`url resolves to a private or reserved address (${a}), which is not allowed; ${ALLOW_PRIVATE_HINT}`)
   }
   return addresses
 }

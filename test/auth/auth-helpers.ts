@@ -1,11 +1,18 @@
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose'
 import { SMTPServer } from 'smtp-server'
+import type { MailTransport } from '../../src/mail/mailer'
 import type { TestApp } from '../helpers/test-app'
 
 export const PASSWORD = 'correct-horse-battery'
 
 let seq = 0
+
+/**
+ * A mail transport that accepts every message: the app of a server with SMTP, where the first
+ * signup gets a verification link like any other (without SMTP it is verified on the spot).
+ */
+export const ACCEPTING_SMTP: MailTransport = { send: async () => {} }
 
 /** A unique address for one test. */
 export const uniqueEmail = (prefix = 'player') => `${prefix}${++seq}-${Date.now().toString(36)}@example.com`

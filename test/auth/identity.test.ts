@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { accounts } from '../../src/modules/accounts/accounts.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { logsContainAny, PASSWORD, signupViaApi, startJwks } from './auth-helpers'
+import { ACCEPTING_SMTP, logsContainAny, PASSWORD, signupViaApi, startJwks } from './auth-helpers'
 
 const GOOGLE_AUD = 'google-client.apps.googleusercontent.com'
 const APPLE_AUD = 'com.example.glitchbox'
@@ -32,6 +32,7 @@ function appWithProviders(env: Record<string, string> = {}) {
       GLITCHBOX_PROVIDER_URL_APPLE_JWKS: apple.url,
       ...env,
     },
+    transport: ACCEPTING_SMTP,
   })
   return t
 }

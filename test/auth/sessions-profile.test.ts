@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY } from '../../src/lib/clock'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { PASSWORD, signupViaApi } from './auth-helpers'
+import { ACCEPTING_SMTP, PASSWORD, signupViaApi } from './auth-helpers'
 
 let t: TestApp
 beforeEach(() => {
-  t = createTestApp()
+  t = createTestApp({ transport: ACCEPTING_SMTP })
 })
 afterEach(() => t.close())
 

@@ -5,11 +5,11 @@ import { mailOutbox } from '../../src/mail/mail.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { createUser } from '../helpers/fixtures'
-import { PASSWORD, logsContainAny, signupViaApi, uniqueEmail } from './auth-helpers'
+import { ACCEPTING_SMTP, PASSWORD, logsContainAny, signupViaApi, uniqueEmail } from './auth-helpers'
 
 let t: TestApp
 beforeEach(() => {
-  t = createTestApp()
+  t = createTestApp({ transport: ACCEPTING_SMTP })
 })
 afterEach(() => t.close())
 

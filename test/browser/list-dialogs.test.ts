@@ -149,8 +149,10 @@ describeBrowser('list screens in a browser: add and edit dialogs, delete confirm
 
   it('shows one snippet at a time on the setup page, by tab', async () => {
     await h.page.goto(`/projects/${slug}/setup`)
-    const tabs = h.page.getByRole('tablist', { name: 'Snippet' })
-    await poll(() => h.page.getByRole('tabpanel').getByLabel('curl request', { exact: true }).count()).toBe(1)
+    const tabs = h.page.getByRole('tablist', { name: 'Snippet', exact: true })
+    // The page has other snippet tabs too (Sentry SDKs, sessions): the panel of these tabs.
+    const panel = h.page.locator('.tabs').filter({ has: tabs }).getByRole('tabpanel')
+    await poll(() => panel.getByLabel('curl request', { exact: true }).count()).toBe(1)
     for (const [tab, block, text] of [
       ['HTTP', 'HTTP request', 'POST /api/bugs/submit'],
       ['SDK config', 'SDK configuration', apiKey],
@@ -158,7 +160,6 @@ describeBrowser('list screens in a browser: add and edit dialogs, delete confirm
       ['curl', 'curl request', 'curl -X POST'],
     ] as const) {
       await tabs.getByRole('tab', { name: tab, exact: true }).click()
-      const panel = h.page.getByRole('tabpanel')
       await poll(() => panel.getByLabel(block, { exact: true }).textContent()).toContain(text)
       expect(await panel.locator('pre').count()).toBe(1)
       expect(await tabs.getByRole('tab', { name: tab, exact: true }).getAttribute('aria-selected')).toBe('true')

@@ -120,7 +120,7 @@ describe('test route', () => {
     const id = await create('discord')
     const res = await t.request('POST', path('discord', `/${id}/test`), { token: owner.token })
     expect(res.status).toBe(200)
-    expect(res.body.data).toEqual({ status_code: 204, message: 'Test message posted to Discord' })
+    expect(res.body.data).toEqual({ status_code: 204, message: 'Test message posted to Discord', delivery_id: expect.any(String) })
     const hit = fake.hits.at(-1)!
     expect(hit.path).toBe('/api/webhooks/1234567890/tok-abc_123')
     expect(hit.headers.get('user-agent')).toBe('Glitchbox/0.0.0-test')
@@ -137,6 +137,20 @@ describe('test route', () => {
     const sres = await t.request('POST', path('slack', `/${s}/test`), { token: owner.token })
     expect(sres.status).toBe(502)
     expect(sres.body.error).toBe('Slack answered 403: invalid_token')
+  })
+
+  it('records each test, posted or refused, in the deliveries marked as a test, and does not retry it', async () => {
+    const id = await create('discord')
+    const ok = await t.request('POST', path('discord', `/${id}/test`), { token: owner.token })
+    const gone = await create('discord', { webhook_url: fake.discordUrl('gone') })
+    expect((await t.request('POST', path('discord', `/${gone}/test`), { token: owner.token })).status).toBe(502)
+    await t.runner.drain()
+    const list = async (channel: string) => (await t.request('GET', path('discord', `/${channel}/deliveries`), { token: owner.token })).body.data
+    expect(await list(id)).toEqual([expect.objectContaining({ id: ok.body.data.delivery_id, event: 'test', is_test: true, status: 'succeeded', attempts: 1, last_status_code: 204 })])
+    expect(await list(gone)).toEqual([
+      expect.objectContaining({ event: 'test', is_test: true, status: 'failed', attempts: 1, last_status_code: 404, last_error: 'Discord answered 404: Unknown Webhook' }),
+    ])
+    expect(fake.hits.filter((h) => h.path.includes('gone'))).toHaveLength(1)
   })
 })
 

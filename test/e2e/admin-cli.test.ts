@@ -33,6 +33,26 @@ describe('glitchbox admin on a running server', () => {
     }
   })
 
+  it('verifies an address on a server without SMTP, where the link only reaches the log', async () => {
+    const s = await startServer()
+    const env = { GLITCHBOX_DATA_DIR: s.dataDir }
+    const signup = (email: string) =>
+      fetch(`${s.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'first-password-1' }) }).then((r) => r.json())
+    const me = (token: string) => fetch(`${s.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())
+    try {
+      expect((await signup('ops@studio.example')).data.email_verified).toBe(true)
+      const artist = (await signup('artist@studio.example')).data
+      expect(artist.email_verified).toBe(false)
+      const verified = await runCli(['admin', 'verify', 'Artist@Studio.example'], env)
+      expect([verified.code, verified.stdout.trim()]).toEqual([0, 'Artist@Studio.example is now verified'])
+      expect((await me(artist.token)).data.email_verified).toBe(true)
+      const unknown = await runCli(['admin', 'verify', 'ghost@studio.example'], env)
+      expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'glitchbox: no user with the email ghost@studio.example'])
+    } finally {
+      await s.stop()
+    }
+  })
+
   it('explains operator mistakes without a stack trace', async () => {
     const s = await startServer()
     try {

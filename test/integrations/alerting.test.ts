@@ -59,7 +59,7 @@ describe('pagerduty', () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
     bed.fake.answer = (c) => pdAccepted(c.json.dedup_key)
     const ok = await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })
-    expect(ok.body).toEqual({ ok: true, data: { message: 'PagerDuty accepted a test event (triggered and resolved)' } })
+    expect(ok.body).toEqual({ ok: true, data: { message: 'PagerDuty accepted a test event (triggered and resolved)', delivery_id: expect.any(String) } })
     expect(bed.fake.calls.map((c) => [c.json.event_action, c.json.payload?.severity])).toEqual([['trigger', 'info'], ['resolve', undefined]])
     expect(bed.fake.calls[0]!.json.dedup_key).toBe(bed.fake.calls[1]!.json.dedup_key)
 

@@ -90,8 +90,15 @@ describe('slack', () => {
     const refused = await bed.t.request('POST', `${bed.base}/slack/${id}/test`, { token: bed.owner.token })
     expect(refused.status).toBe(502)
     expect(refused.body).toEqual({ ok: false, error: 'Slack answered 403: invalid_token' })
-    // A test is not a delivery.
-    expect((await bed.t.request('GET', `${bed.base}/slack/${id}/deliveries`, { token: bed.owner.token })).body.data).toEqual([])
+    // Both tests are in the deliveries list, marked as tests, and neither is retried.
+    await bed.t.runner.drain()
+    const listed = (await bed.t.request('GET', `${bed.base}/slack/${id}/deliveries`, { token: bed.owner.token })).body.data
+    expect(listed.map((d: Record<string, unknown>) => [d.event, d.action, d.is_test, d.status, d.attempt_count, d.last_status_code, d.last_error])).toEqual([
+      ['test', 'test', true, 'failed', 1, 403, 'Slack answered 403: invalid_token'],
+      ['test', 'test', true, 'succeeded', 1, null, null],
+    ])
+    expect(listed[1].id).toBe(ok.body.data.delivery_id)
+    expect(bed.fake.calls).toHaveLength(2)
   })
 
   it('posts the daily digest once per day to connections subscribed to it', async () => {

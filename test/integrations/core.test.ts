@@ -65,7 +65,7 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
       const project = createProject(strict, owner)
       const res = await strict.request('POST', `/api/projects/${project.slug}/integrations/slack`, { token: owner.token, body: { secret: 'http://127.0.0.1:9/hook' } })
       expect(res.status).toBe(400)
-      expect(res.body.error).toMatch(/private or reserved address/)
+      expect(res.body.error).toMatch(/private or reserved address \(127\.0\.0\.1\), which is not allowed; to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox$/)
     } finally {
       strict.close()
     }

@@ -115,13 +115,18 @@ describe.each(cases)('$provider delivery', (c) => {
     expect(d.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([c.refusedStatus, c.provider === 'sentry' ? 200 : 202])
   })
 
-  it('/test answers 502 with the provider\'s message when it refuses the credential', async () => {
+  it('/test answers 502 with the provider\'s message when it refuses the credential, recorded as a failed test and not retried', async () => {
     const id = await connect(bed, c.provider, c.connect())
     bed.fake.answer = c.refuse
     const res = await bed.t.request('POST', `${bed.base}/${c.provider}/${id}/test`, { token: bed.owner.token })
     expect(res.status).toBe(502)
     expect(res.body).toEqual({ ok: false, error: c.refusedError })
-    expect(await deliveries(c.provider, id)).toEqual([])
+    const calls = bed.fake.calls.length
+    await bed.t.runner.drain()
+    expect(bed.fake.calls).toHaveLength(calls)
+    expect(await deliveries(c.provider, id)).toEqual([
+      expect.objectContaining({ event: 'test', action: 'test', is_test: true, status: 'failed', attempt_count: 1, last_status_code: c.refusedStatus, last_error: c.refusedError }),
+    ])
   })
 })
 

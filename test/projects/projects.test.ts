@@ -182,7 +182,7 @@ describe('PATCH /api/projects/:slug', () => {
     }
     const res = await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ok: true, data: { message: 'Project updated' } })
+    expect(res.body).toEqual({ ok: true, data: { message: 'Project updated', slug: p.slug } })
     const d = (await t.request('GET', `/api/projects/${p.slug}`, { token: owner.token })).body.data
     expect(d).toMatchObject({
       name: 'Renamed',

@@ -18,7 +18,17 @@ describe('GET /api/projects/:slug/setup-status', () => {
     const owner = await createUser(t)
     const p = createProject(t, owner)
     const status = async () => (await t.request('GET', `/api/projects/${p.slug}/setup-status`, { token: owner.token })).body.data
-    expect(await status()).toEqual({ sdk_connected: false, has_reports: false, reports_from_sdk: false, has_sessions: false, first_report_at: null, first_session_at: null })
+    expect(await status()).toEqual({
+      sdk_connected: false,
+      has_reports: false,
+      reports_from_sdk: false,
+      has_sessions: false,
+      has_sentry_events: false,
+      has_sentry_sessions: false,
+      first_report_at: null,
+      first_session_at: null,
+      sdk_budget: { per_minute: 30, refused_last_hour: 0 },
+    })
 
     createReportIn(t, p, { createdBy: owner.user.id })
     expect(await status()).toMatchObject({ sdk_connected: false, has_reports: true, reports_from_sdk: false, first_report_at: t.clock.now().toISOString() })

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp } from '../helpers/test-app'
+import { ACCEPTING_SMTP } from '../auth/auth-helpers'
 
 type T = ReturnType<typeof createTestApp>
 const WEB = { 'x-glitchbox-client': 'web' }
@@ -24,7 +25,7 @@ async function webSignup(t: T, email = `web-${crypto.randomUUID().slice(0, 8)}@e
 describe('browser sessions (cookie glitchbox_session)', () => {
   let t: T
   beforeEach(() => {
-    t = createTestApp()
+    t = createTestApp({ transport: ACCEPTING_SMTP })
   })
   afterEach(() => t.close())
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp } from '../helpers/test-app'
+import { ACCEPTING_SMTP } from '../auth/auth-helpers'
 
 type T = ReturnType<typeof createTestApp>
 const HOUR = 3_600_000
@@ -128,7 +129,7 @@ describe('password reset', () => {
 describe('the verification link opened in a browser', () => {
   let t: T
   beforeEach(() => {
-    t = createTestApp()
+    t = createTestApp({ transport: ACCEPTING_SMTP })
   })
   afterEach(() => t.close())
 

@@ -66,6 +66,14 @@ describe('webhook creation without GLITCHBOX_ALLOW_PRIVATE_TARGETS', () => {
     expect(res.body.error).toMatch(/not allowed|private or reserved|http or https/)
   })
 
+  it.each([
+    ['http://10.1.2.3/hook', 'url resolves to a private or reserved address (10.1.2.3), which is not allowed'],
+    ['http://localhost:8080/hook', 'url host localhost is not allowed'],
+  ])('says how to allow a private target when it refuses %s', async (url, reason) => {
+    const res = await t.request('POST', `/api/projects/${project.slug}/webhooks/generic`, { token: owner.token, body: { url } })
+    expect([res.status, res.body.error]).toEqual([400, `${reason}; to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox`])
+  })
+
   it.each(allowed)('accepts the public address %s', async (url) => {
     const res = await t.request('POST', `/api/projects/${project.slug}/webhooks/generic`, { token: owner.token, body: { url } })
     expect(res.status).toBe(201)

@@ -25,20 +25,24 @@ afterEach(() => {
 describe('POST /webhooks/generic/:webhookId/test', () => {
   beforeEach(() => setup({ GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' }))
 
-  it('sends a signed test event now and records nothing', async () => {
+  it('sends a signed test event now and records it in the deliveries, marked as a test', async () => {
     const r = startReceiver()
     stops.push(r.stop)
     const id = await createWebhook(t, owner, project, { url: r.url, secret: 'abc' })
     const res = await test(id)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ok: true, data: { status_code: 200, message: 'Test event delivered', signed: true } })
+    expect(res.body).toEqual({ ok: true, data: { status_code: 200, message: 'Test event delivered', signed: true, delivery_id: expect.any(String) } })
     expect(r.received).toHaveLength(1)
     const [got] = r.received
     expect(got!.json).toEqual({ event: 'test', timestamp: t.clock.now().toISOString(), data: { message: expect.any(String), project_slug: project.slug, webhook_id: id } })
     expect(got!.headers.get('x-glitchbox-event')).toBe('test')
     expect(got!.headers.get('x-glitchbox-signature')).toBe(`sha256=${hmacSha256Hex('abc', got!.body)}`)
     expect(webhookJobs(t)).toEqual([])
-    expect((await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data).toEqual([])
+    expect(got!.headers.get('x-glitchbox-delivery')).toBe(res.body.data.delivery_id)
+    const [d, ...rest] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
+    expect(rest).toEqual([])
+    expect(d).toMatchObject({ id: res.body.data.delivery_id, event: 'test', is_test: true, status: 'succeeded', attempt_count: 1, last_status_code: 200, payload: got!.json })
+    expect(d.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })])
   })
 
   it('passes on the receiver status, unsigned without a secret, and does not retry', async () => {
@@ -46,10 +50,12 @@ describe('POST /webhooks/generic/:webhookId/test', () => {
     stops.push(r.stop)
     const id = await createWebhook(t, owner, project, { url: r.url })
     const res = await test(id)
-    expect(res.body).toEqual({ ok: true, data: { status_code: 500, message: 'The receiver answered with status 500', signed: false } })
+    expect(res.body).toEqual({ ok: true, data: { status_code: 500, message: 'The receiver answered with status 500', signed: false, delivery_id: expect.any(String) } })
     expect(r.received[0]!.headers.has('x-glitchbox-signature')).toBe(false)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
+    const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
+    expect(d).toMatchObject({ is_test: true, status: 'failed', attempt_count: 1, last_status_code: 500, last_error: 'receiver answered 500' })
   })
 
   it('answers 502 when nothing listens at the URL', async () => {
@@ -57,6 +63,8 @@ describe('POST /webhooks/generic/:webhookId/test', () => {
     const res = await test(id)
     expect(res.status).toBe(502)
     expect(res.body).toEqual({ ok: false, error: expect.stringMatching(/could not be reached/) })
+    const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
+    expect(d).toMatchObject({ event: 'test', is_test: true, status: 'failed', last_status_code: null, last_error: expect.any(String) })
   })
 
   it('answers 404 for an unknown webhook', async () => {
@@ -79,7 +87,7 @@ describe('delivery-time SSRF check', () => {
     stops.push(r.stop)
     const res = await test(insertInternalWebhook(r.url))
     expect(res.status).toBe(502)
-    expect(res.body.error).toMatch(/private or reserved address/)
+    expect(res.body.error).toMatch(/private or reserved address \(127\.0\.0\.1\), which is not allowed; to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox\)$/)
     expect(r.received).toHaveLength(0)
   })
 

@@ -14,7 +14,8 @@ export const ChatChannel = z.object({
 export const ChatChannelListResponse = z.array(ChatChannel)
 export const ChatChannelDelivery = z.object({
   id: z.string(),
-  event: z.enum(['bug_created', 'bug_updated', 'comment_added']),
+  event: z.enum(['bug_created', 'bug_updated', 'comment_added', 'test']),
+  is_test: z.boolean().describe('Posted by the test route (event `test`): not retried'),
   report_id: z.string().nullable(),
   status: z.enum(['pending', 'succeeded', 'failed']).describe('pending: waiting for its next try (after 1, 5, 25, 125 minutes) or held while the channel is paused'),
   attempts: z.number().int(),
@@ -25,7 +26,11 @@ export const ChatChannelDelivery = z.object({
   updated_at: isoDate,
 })
 export const ChatChannelDeliveryListResponse = z.array(ChatChannelDelivery)
-export const ChatChannelTestResponse = z.object({ status_code: z.number().int().describe("The provider's HTTP status"), message: z.string() })
+export const ChatChannelTestResponse = z.object({
+  status_code: z.number().int().describe("The provider's HTTP status"),
+  message: z.string(),
+  delivery_id: z.string().describe('The test post, listed among the deliveries with `is_test`'),
+})
 
 export type ChatChannel = z.output<typeof ChatChannel>
 export type ChatChannelListResponse = z.output<typeof ChatChannelListResponse>
@@ -41,7 +46,7 @@ const channelDocs = (provider: string): OperationDocs => ({
   [`POST /api/projects/{slug}/webhooks/${provider}/{channelId}/test`]: {
     data: ChatChannelTestResponse,
     errors: [502],
-    description: "Posted; 502 with the provider's answer when it refuses or cannot be reached",
+    description: "Posted once and recorded in the deliveries marked `is_test`; 502 (recorded too) with the provider's answer when it refuses or cannot be reached",
   },
   [`GET /api/projects/{slug}/webhooks/${provider}/{channelId}/deliveries`]: { data: ChatChannelDeliveryListResponse },
 })

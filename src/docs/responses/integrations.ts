@@ -37,7 +37,8 @@ export const IntegrationDeliveryListResponse = z.array(
   z.object({
     id: z.string(),
     event: z.string(),
-    action: z.string().describe('post, trigger, resolve, link, file or move'),
+    is_test: z.boolean().describe('Sent by the test route (event and action `test`): not retried'),
+    action: z.string().describe('post, trigger, resolve, link, file, move or test'),
     report_id: z.string().nullable(),
     status: z.enum(['pending', 'succeeded', 'failed']),
     attempt_count: z.number().int(),
@@ -52,6 +53,7 @@ export const IntegrationDeliveryListResponse = z.array(
     ),
   }),
 )
+export const IntegrationTestResponse = z.object({ message: z.string(), delivery_id: z.string().describe('The test, listed among the deliveries with `is_test`') })
 export const IntegrationSyncResponse = z.object({ fetched: z.number().int(), new: z.number().int(), filed: z.number().int() })
 export const IssueLink = z.object({
   id: z.string(),
@@ -105,7 +107,7 @@ export const integrationsDocs: OperationDocs = {
   'POST /api/projects/{slug}/integrations/{provider}/targets': { data: IntegrationTargetListResponse, errors: [502] },
   [`PATCH ${one}`]: { data: MessageResponse },
   [`DELETE ${one}`]: { data: MessageResponse },
-  [`POST ${one}/test`]: { data: MessageResponse, errors: [502] },
+  [`POST ${one}/test`]: { data: IntegrationTestResponse, errors: [502], description: 'Recorded in the deliveries marked `is_test` (a refusal too), not retried' },
   [`GET ${one}/deliveries`]: { data: IntegrationDeliveryListResponse },
   [`POST ${one}/sync`]: { data: IntegrationSyncResponse, errors: [502] },
   'GET /api/projects/{slug}/store-reviews': { data: StoreReviewListResponse },

@@ -25,8 +25,14 @@ export const ProjectListResponse = z.array(ProjectSummary)
 
 export const ProjectCreatedResponse = z.object({ id: uuid, slug: z.string(), api_key: z.string().describe('sk_live_…') })
 
+const previousKey = {
+  previous_api_key: z.string().nullable().describe('The key before the last rotation while its grace period runs (it still works), else null'),
+  previous_api_key_expires_at: isoDate.nullable().describe('When the previous key stops working'),
+}
+
 export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).extend({
   api_key: z.string(),
+  ...previousKey,
   dsn_id: z.number().int().positive().nullable().describe("The number in the project's Sentry DSN, unique on the server"),
   dsn: z.string().nullable().describe('The DSN Sentry SDKs send to: `{scheme}://{api_key}@{host}/{dsn_id}` from GLITCHBOX_PUBLIC_URL (README "Sentry SDKs")'),
   created_by: z.string().nullable(),
@@ -51,15 +57,25 @@ export const ProjectDetailResponse = ProjectSummary.omit({ bug_counts: true }).e
   role: z.string().describe("The caller's role in the project's account"),
 })
 
-export const RotateKeyResponse = z.object({ api_key: z.string() })
+export const ProjectUpdatedResponse = z.object({ message: z.string(), slug: z.string().describe("The project's slug: the new one after a change (the old one redirects for 90 days)") })
+
+export const RotateKeyResponse = z.object({ api_key: z.string(), ...previousKey })
 
 export const SetupStatusResponse = z.object({
   sdk_connected: z.boolean(),
   has_reports: z.boolean(),
   reports_from_sdk: z.boolean(),
   has_sessions: z.boolean(),
+  has_sentry_events: z.boolean().describe('A Sentry SDK event, minidump or Unreal crash report has arrived'),
+  has_sentry_sessions: z.boolean().describe('A Sentry SDK session has arrived'),
   first_report_at: isoDate.nullable(),
   first_session_at: isoDate.nullable(),
+  sdk_budget: z
+    .object({
+      per_minute: z.number().int().nullable().describe('GLITCHBOX_RATE_LIMIT_PUBLIC: SDK requests a minute per player address; null when off'),
+      refused_last_hour: z.number().int().describe("Requests with the project's SDK key (or its previous one) refused by that limit in the last hour (counted in memory since the server started; sessions, whose key is in the body, are not counted)"),
+    })
+    .describe('The SDK budget and how often it turned this game away: players behind one address (a LAN party, a café, a carrier NAT) share it'),
 })
 
 export const TestReportResponse = z.object({ id: uuid, report_number: z.number().int() })
@@ -101,6 +117,7 @@ export type ProjectListResponse = z.output<typeof ProjectListResponse>
 export type ProjectCreatedResponse = z.output<typeof ProjectCreatedResponse>
 export type ProjectDetailResponse = z.output<typeof ProjectDetailResponse>
 export type RotateKeyResponse = z.output<typeof RotateKeyResponse>
+export type ProjectUpdatedResponse = z.output<typeof ProjectUpdatedResponse>
 export type SetupStatusResponse = z.output<typeof SetupStatusResponse>
 export type TestReportResponse = z.output<typeof TestReportResponse>
 export type ProjectActivityResponse = z.output<typeof ProjectActivityResponse>
@@ -110,7 +127,11 @@ export const projectsDocs: OperationDocs = {
   'GET /api/projects': { data: ProjectListResponse },
   'POST /api/projects': { status: 201, data: ProjectCreatedResponse, errors: [403, 409] },
   'GET /api/projects/{slug}': { data: ProjectDetailResponse },
-  'PATCH /api/projects/{slug}': { data: MessageResponse },
+  'PATCH /api/projects/{slug}': {
+    data: ProjectUpdatedResponse,
+    errors: [409],
+    description: 'A new slug is used as given when free on this server (409 when taken); `/tracker/{old}` and the other URLs with the old slug answer 301 (GET) or 308 to the new ones for 90 days',
+  },
   'DELETE /api/projects/{slug}': { data: MessageResponse },
   'POST /api/projects/{slug}/rotate-key': { data: RotateKeyResponse },
   'GET /api/projects/{slug}/setup-status': { data: SetupStatusResponse },

@@ -66,6 +66,7 @@ export type UnhealthyResponse = z.output<typeof UnhealthyResponse>
 export const ServerInfoResponse = z.object({
   version: z.string(),
   billing_configured: z.boolean().describe('Stripe billing is set up: plans can be bought; else the operator sets them'),
+  mail_configured: z.boolean().describe('SMTP is set up (`GLITCHBOX_SMTP_URL`): mail reaches people; else it stays in the outbox and its links are logged'),
   sign_in: z
     .object({ google: z.string().nullable(), apple: z.string().nullable() })
     .describe('The client id of each social sign-in the server accepts identity tokens for (null when not configured)'),

@@ -11,10 +11,16 @@ export const Webhook = z.object({
   created_at: isoDate,
 })
 export const WebhookListResponse = z.array(Webhook)
-export const WebhookTestResponse = z.object({ status_code: z.number().int(), message: z.string(), signed: z.boolean() })
+export const WebhookTestResponse = z.object({
+  status_code: z.number().int(),
+  message: z.string(),
+  signed: z.boolean(),
+  delivery_id: z.string().describe('The test delivery, listed among the deliveries with `is_test`'),
+})
 export const WebhookDelivery = z.object({
   id: z.string(),
   event: z.string(),
+  is_test: z.boolean().describe('Sent by the test route (event `test`): not retried'),
   status: z.string(),
   attempt_count: z.number().int(),
   last_status_code: z.number().int().nullable(),
@@ -45,6 +51,10 @@ export const webhooksDocs: OperationDocs = {
   'GET /api/projects/{slug}/webhooks/generic': { data: WebhookListResponse },
   'POST /api/projects/{slug}/webhooks/generic': { status: 201, data: CreatedIdResponse },
   'DELETE /api/projects/{slug}/webhooks/generic/{webhookId}': { data: MessageResponse },
-  'POST /api/projects/{slug}/webhooks/generic/{webhookId}/test': { data: WebhookTestResponse, errors: [502] },
+  'POST /api/projects/{slug}/webhooks/generic/{webhookId}/test': {
+    data: WebhookTestResponse,
+    errors: [502],
+    description: 'Sent once, not retried, and recorded in the deliveries list marked `is_test`; 502 (recorded too) when the URL cannot be reached',
+  },
   'GET /api/projects/{slug}/webhooks/generic/{webhookId}/deliveries': { data: WebhookDeliveryListResponse },
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { randomBase62 } from '../../lib/ids'
 import { createUserWithAccount } from '../accounts/accounts.service'
@@ -7,7 +7,7 @@ import { signupBody } from './auth.schemas'
 import { findUserByEmail } from './auth.service'
 import { revokeUserSessions } from './auth.sessions'
 import { findShareCodeUser } from './auth.share-code'
-import { users } from './auth.table'
+import { emailVerifications, users } from './auth.table'
 
 /** 20 base62 characters: about 119 bits, for passwords the operator hands over once. */
 const generatePassword = () => randomBase62(20)
@@ -44,4 +44,19 @@ export async function adminResetPassword(deps: AppDeps, email: string): Promise<
 /** For support staff: whose live share code this is (null when unknown, expired or revoked). */
 export function adminFindShareCode(deps: AppDeps, code: string): { userId: string; email: string; expiresAt: Date } | null {
   return findShareCodeUser(deps.db, code, deps.clock.now())
+}
+
+/** `glitchbox admin verify`: marks the address verified (a server without SMTP mails no link) and uses up its pending links. */
+export function adminVerifyEmail(deps: AppDeps, email: string): { alreadyVerified: boolean } {
+  const user = findUserByEmail(deps.db, email)
+  if (!user) throw new Error(`no user with the email ${email.trim().toLowerCase()}`)
+  const now = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.update(users).set({ emailVerified: true, updatedAt: now }).where(eq(users.id, user.id)).run()
+    tx.update(emailVerifications)
+      .set({ usedAt: now })
+      .where(and(eq(emailVerifications.userId, user.id), isNull(emailVerifications.usedAt)))
+      .run()
+  })
+  return { alreadyVerified: user.emailVerified }
 }

@@ -130,6 +130,8 @@ export function deleteChannel(deps: AppDeps, project: ProjectRef, actorId: strin
 }
 
 const DELIVERIES_LISTED = 50
+/** The event of the posts the test route records; no real event has this name. */
+const TEST_EVENT = 'test'
 
 /** The channel's 50 most recent posts, newest first: status, attempts and the provider's last answer. */
 export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: ChatChannelProvider, id: string) {
@@ -144,6 +146,7 @@ export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: C
     .map((d) => ({
       id: d.id,
       event: d.event,
+      is_test: d.event === TEST_EVENT,
       report_id: d.reportId,
       status: d.status,
       attempts: d.attempts,
@@ -155,17 +158,30 @@ export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: C
     }))
 }
 
-/** Posts a test message now, unrecorded and not retried; 502 with the provider's answer when it refuses. */
+/**
+ * Posts a test message now, not retried, and records it in the channel's deliveries (event `test`,
+ * `is_test`); 502 with the provider's answer when it refuses.
+ */
 export async function testChannel(deps: AppDeps, project: ProjectRef, provider: ChatChannelProvider, id: string) {
   const c = findChannel(deps.db, project.id, provider, id)
   const url = await readStoredSecret(deps.config.dataDir, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
   const message = chatMessage({ event: 'test', action: 'post', payload: { project: { id: project.id, slug: project.slug, name: project.name }, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
   const body = JSON.stringify(CHANNEL_PROVIDERS[provider].render(message, 'test'))
+  let failure: ProviderError | null = null
+  let answer: { status: number | null; text: string | null }
   try {
-    const answer = await postMessage(deps, provider, url, body)
-    return { status_code: answer.status, message: `Test message posted to ${CHANNEL_PROVIDERS[provider].name}` }
+    answer = await postMessage(deps, provider, url, body)
   } catch (err) {
-    if (err instanceof ProviderError) throw badGateway(err.message)
-    throw err
+    if (!(err instanceof ProviderError)) throw err
+    failure = err
+    answer = { status: err.statusCode, text: err.response }
   }
+  const now = deps.clock.now()
+  const deliveryId = newId()
+  deps.db
+    .insert(chatChannelDeliveries)
+    .values({ id: deliveryId, channelId: c.id, event: TEST_EVENT, reportId: null, body, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.status, lastError: failure?.message ?? null, response: answer.text, createdAt: now, updatedAt: now })
+    .run()
+  if (failure) throw badGateway(failure.message)
+  return { status_code: answer.status!, message: `Test message posted to ${CHANNEL_PROVIDERS[provider].name}`, delivery_id: deliveryId }
 }

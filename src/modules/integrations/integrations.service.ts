@@ -23,6 +23,8 @@ interface ProjectRef {
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger'>
 const DELIVERIES_LISTED = 50
+/** The event of the deliveries the test route records; no real event has this name. */
+const TEST_EVENT = 'test'
 
 /** `GET /integrations/providers`: every provider with its events, plan, credential and config fields. */
 export function providersView() {
@@ -191,12 +193,34 @@ export async function listTargets(deps: Deps, project: ProjectRef, providerKey: 
   return viaProvider(() => p.targets!(ctx))
 }
 
-/** Posts a test message (chat) or checks the credential and target; 502 with the tool's answer when it refuses. */
+/**
+ * Posts a test message (chat) or checks the credential and target, and records it in the deliveries
+ * list (event `test`, `is_test`; not retried); 502 with the tool's answer when it refuses.
+ */
 export async function testIntegration(deps: Deps, project: ProjectRef, providerKey: string, id: string) {
   const row = findIntegration(deps.db, project.id, providerKey, id)
   const p = providerOf(providerKey)
   const ctx = await contextOf(deps, row)
-  return { message: await viaProvider(() => p.test(ctx, { slug: project.slug, name: project.name })) }
+  const started = performance.now()
+  let message: string | null = null
+  let failure: ProviderError | null = null
+  try {
+    message = await p.test(ctx, { slug: project.slug, name: project.name })
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err
+    failure = err
+  }
+  const now = deps.clock.now()
+  const deliveryId = newId()
+  const answer = { statusCode: failure?.statusCode ?? null, error: failure?.message ?? null, response: failure ? failure.response : message }
+  deps.db.transaction((tx) => {
+    tx.insert(integrationDeliveries)
+      .values({ id: deliveryId, integrationId: row.id, event: TEST_EVENT, action: 'test', reportId: null, payload: {}, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.statusCode, lastError: answer.error, response: answer.response, createdAt: now, updatedAt: now })
+      .run()
+    tx.insert(integrationAttempts).values({ deliveryId, attempt: 1, ...answer, durationMs: Math.round(performance.now() - started), createdAt: now }).run()
+  })
+  if (failure) throw badGateway(failure.message)
+  return { message: message!, delivery_id: deliveryId }
 }
 
 /** `/sync` runs a store's review import now (store-reviews.service.ts); every other kind answers 400. */
@@ -226,6 +250,7 @@ export function listIntegrationDeliveries(db: DbOrTx, projectId: string, provide
   return rows.map((d) => ({
     id: d.id,
     event: d.event,
+    is_test: d.event === TEST_EVENT,
     action: d.action,
     report_id: d.reportId,
     status: d.status,

@@ -8,6 +8,6 @@ export const maintenanceRoutes = (deps: AppDeps) =>
     .get('/maintenance/active', () => activeBanner(deps.db, deps.clock.now()), {
       detail: { tags: ['Public'], summary: 'The maintenance banner in effect, if any' },
     })
-    .get('/server-info', () => serverInfo(deps.config), {
-      detail: { tags: ['Public'], summary: 'Server version, whether billing is configured and which social sign-ins are offered' },
+    .get('/server-info', () => serverInfo(deps.config, deps.mailer), {
+      detail: { tags: ['Public'], summary: 'Server version, whether billing and mail (SMTP) are configured and which social sign-ins are offered' },
     })

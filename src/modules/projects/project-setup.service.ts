@@ -1,23 +1,52 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, gte, isNotNull, isNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
+import { reportOccurrences } from '../ingest/ingest.table'
 import { createReport } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
+import { playSessions } from '../sdk/sdk.table'
 
 const exists = (db: DbOrTx, where: ReturnType<typeof and>) => db.select({ one: reports.seq }).from(reports).where(where).limit(1).get() !== undefined
 
-/** How far the project's SDK set-up has come: first report, first session, reports sent by a game client. */
-export function setupStatus(db: DbOrTx, project: Project) {
+/**
+ * How far the project's SDK set-up has come: first report, first session, reports sent by a game
+ * client, the first Sentry event (a minidump or Unreal crash too) and Sentry session, and how many
+ * SDK requests the SDK budget (`GLITCHBOX_RATE_LIMIT_PUBLIC`, per player address) refused in the last
+ * hour, counted for the project's keys.
+ */
+export function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefusals'>, project: Project) {
+  const { db } = deps
   // Reports filed by a team member carry their user id; SDK submissions have none.
   const fromSdk = exists(db, and(eq(reports.projectId, project.id), isNull(reports.createdBy)))
+  // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id (a partial index).
+  const sentryEvent = db
+    .select({ one: reportOccurrences.seq })
+    .from(reportOccurrences)
+    .where(and(eq(reportOccurrences.projectId, project.id), isNotNull(reportOccurrences.eventId)))
+    .limit(1)
+    .get()
+  // Sessions from Sentry SDKs are stored under `sentry-…` tokens (modules/sentry/sessions.service.ts).
+  const sentrySession = db
+    .select({ id: playSessions.id })
+    .from(playSessions)
+    .where(and(eq(playSessions.projectId, project.id), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
+    .limit(1)
+    .get()
+  const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
   return {
     sdk_connected: fromSdk || project.firstSessionAt !== null,
     has_reports: exists(db, and(eq(reports.projectId, project.id), isNull(reports.deletedAt))),
     reports_from_sdk: fromSdk,
     has_sessions: project.firstSessionAt !== null,
+    has_sentry_events: sentryEvent !== undefined,
+    has_sentry_sessions: sentrySession !== undefined,
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
+    sdk_budget: {
+      per_minute: deps.config.rateLimitPublic > 0 ? deps.config.rateLimitPublic : null,
+      refused_last_hour: deps.sdkRefusals.lastHour(keys),
+    },
   }
 }
 

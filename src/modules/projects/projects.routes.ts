@@ -4,7 +4,7 @@ import { authPlugin } from '../../http/auth.plugin'
 import { listAuditLog, listProjectActivity } from '../activity/activity.queries'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { sendTestReport, setupStatus } from './project-setup.service'
-import { activityQuery, createProjectBody, pageQuery, updateProjectBody } from './projects.schemas'
+import { activityQuery, createProjectBody, pageQuery, rotateKeyBody, updateProjectBody } from './projects.schemas'
 import { createProject, deleteProject, listProjects, projectDetail, rotateApiKey, updateProject } from './projects.service'
 
 const tags = ['Projects']
@@ -24,17 +24,18 @@ export const projectsRoutes = (deps: AppDeps) =>
       },
       { auth: true, body: createProjectBody, detail: { tags, summary: 'Create a project' } },
     )
-    .get('/projects/:slug', ({ project, membership }) => projectDetail(deps.db, project, membership, deps.config.publicUrl), {
+    .get('/projects/:slug', ({ project, membership }) => projectDetail(deps.db, project, membership, { publicUrl: deps.config.publicUrl, now: deps.clock.now() }), {
       project: true,
       detail: { tags, summary: 'Project with settings, SDK settings, API key, stats and your role' },
     })
     .patch(
       '/projects/:slug',
-      ({ project, account, user, body }) => {
-        updateProject(deps, { project, account, userId: user.id }, body)
-        return { message: 'Project updated' }
+      ({ project, account, user, body }) => ({ message: 'Project updated', ...updateProject(deps, { project, account, userId: user.id }, body) }),
+      {
+        project: 'project.settings',
+        body: updateProjectBody,
+        detail: { tags, summary: 'Update project settings, the slug included (its old URLs redirect for 90 days); answers the slug' },
       },
-      { project: 'project.settings', body: updateProjectBody, detail: { tags, summary: 'Update project settings' } },
     )
     .delete(
       '/projects/:slug',
@@ -44,13 +45,14 @@ export const projectsRoutes = (deps: AppDeps) =>
       },
       { project: true, detail: { tags, summary: 'Delete a project with its reports and files (owner or creator)' } },
     )
-    .post('/projects/:slug/rotate-key', ({ project, user }) => rotateApiKey(deps, { project, userId: user.id }), {
+    .post('/projects/:slug/rotate-key', ({ project, user, body }) => rotateApiKey(deps, { project, userId: user.id, graceDays: body?.grace_days ?? 0 }), {
       project: 'project.settings',
-      detail: { tags, summary: 'Replace the SDK key; the old one stops working at once' },
+      body: rotateKeyBody,
+      detail: { tags, summary: 'Replace the SDK key; the old one stops at once, or after the grace period chosen (1, 7 or 30 days)' },
     })
-    .get('/projects/:slug/setup-status', ({ project }) => setupStatus(deps.db, project), {
+    .get('/projects/:slug/setup-status', ({ project }) => setupStatus(deps, project), {
       project: true,
-      detail: { tags, summary: 'Whether the SDK has sent its first report and session' },
+      detail: { tags, summary: 'Whether the SDK (or a Sentry SDK) has sent its first report and session, and SDK requests refused by the rate limit in the last hour' },
     })
     .post(
       '/projects/:slug/send-test-report',

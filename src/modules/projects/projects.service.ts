@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
+import { DAY } from '../../lib/clock'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
@@ -14,7 +15,8 @@ import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { forgetProjectAccess } from '../team/project-access.service'
 import { projectFileKeys } from './project-files'
-import type { CreateProjectBody, UpdateProjectBody } from './projects.schemas'
+import { changeSlug, slugIsFree } from './project-slugs'
+import type { CreateProjectBody, GraceDays, UpdateProjectBody } from './projects.schemas'
 import { projects } from './projects.table'
 
 type ProjectDeps = Pick<AppDeps, 'db' | 'clock'>
@@ -44,8 +46,9 @@ export const newApiKey = () => `sk_live_${randomBase62(40)}`
  */
 export const slugPrefix = (userId: string) => sha256Hex(userId).slice(0, 6)
 
-// The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest.
-function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
+// The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest. A renamed
+// project's old slug is held for its redirect, so it is skipped too.
+function uniqueSlug(tx: DbOrTx, userId: string, wanted: string, now: Date): string {
   const base = `${slugPrefix(userId)}-${slugify(wanted)}`
   const taken = new Set(
     tx
@@ -55,9 +58,10 @@ function uniqueSlug(tx: DbOrTx, userId: string, wanted: string): string {
       .all()
       .map((r) => r.slug),
   )
-  if (!taken.has(base)) return base
+  const free = (slug: string) => !taken.has(slug) && slugIsFree(tx, slug, now)
+  if (free(base)) return base
   let n = 2
-  while (taken.has(`${base}-${n}`)) n++
+  while (!free(`${base}-${n}`)) n++
   return `${base}-${n}`
 }
 
@@ -77,7 +81,7 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
       accountId: current.account.id,
       createdBy: user.id,
       name: input.name,
-      slug: uniqueSlug(tx, user.id, input.slug || input.name),
+      slug: uniqueSlug(tx, user.id, input.slug || input.name, now),
       description: input.description ?? '',
       websiteUrl: input.website_url ?? '',
       apiKey: newApiKey(),
@@ -137,14 +141,15 @@ export function listProjects(db: DbOrTx, userId: string) {
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
 
-/** The project with settings, SDK settings, API key and Sentry DSN, stats and the caller's role. */
-export function projectDetail(db: DbOrTx, project: Project, membership: Membership, publicUrl: string) {
+/** The project with settings, SDK settings, API key (and the one before while its grace runs) and Sentry DSN, stats and the caller's role. */
+export function projectDetail(db: DbOrTx, project: Project, membership: Membership, o: { publicUrl: string; now: Date }) {
   const c = bugCountsOf(db, [project.id]).get(project.id)!
   return {
     ...summary(project),
     api_key: project.apiKey,
+    ...previousKeyView(project, o.now),
     dsn_id: project.dsnId,
-    dsn: dsnOf(publicUrl, project.apiKey, project.dsnId),
+    dsn: dsnOf(o.publicUrl, project.apiKey, project.dsnId),
     created_by: project.createdBy,
     updated_at: project.updatedAt.toISOString(),
     settings: { is_public: project.isPublic, bug_grouping: project.bugGrouping },
@@ -170,6 +175,7 @@ export function projectDetail(db: DbOrTx, project: Project, membership: Membersh
 
 const columnOf = {
   name: 'name',
+  slug: 'slug',
   description: 'description',
   website_url: 'websiteUrl',
   logo_url: 'logoUrl',
@@ -182,8 +188,12 @@ const columnOf = {
   bug_grouping: 'bugGrouping',
 } as const satisfies Record<keyof UpdateProjectBody, keyof Project>
 
-/** Applies the given settings; turning on session capture needs the plan that carries it. */
-export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): void {
+/**
+ * Applies the given settings and answers the project's slug (a new one when it changed); turning on
+ * session capture needs the plan that carries it. A new slug is taken as given when free on this
+ * server (project-slugs.ts); the old one redirects for 90 days.
+ */
+export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): { slug: string } {
   const fields = (Object.keys(columnOf) as (keyof UpdateProjectBody)[]).filter((k) => input[k] !== undefined)
   if (fields.length === 0) throw badRequest('no valid fields to update')
   if (input.session_capture === true) requireFeature(ctx.account.plan, 'session_capture')
@@ -193,16 +203,18 @@ export function updateProject(deps: ProjectDeps, ctx: { project: Project; accoun
   for (const f of fields) {
     const col = columnOf[f]
     const next = input[f]
-    ;(set as Record<string, unknown>)[col] = next
+    if (f !== 'slug') (set as Record<string, unknown>)[col] = next
     if (ctx.project[col] !== next) changes[f] = [ctx.project[col], next]
   }
   deps.db.transaction((tx) => {
+    if (input.slug !== undefined) changeSlug(tx, ctx.project, input.slug, now)
     tx.update(projects).set(set).where(eq(projects.id, ctx.project.id)).run()
     if (Object.keys(changes).length > 0) {
       recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
     }
   })
   forgetSdkCallers(deps.db)
+  return { slug: input.slug ?? ctx.project.slug }
 }
 
 /**
@@ -235,14 +247,32 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
   await deps.files.remove(deps.db, keys)
 }
 
-/** Replaces the SDK key; the old one stops working at once. */
-export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string }) {
+/**
+ * Replaces the SDK key. With a grace period (days) the old key keeps working until it ends, because
+ * shipped builds cannot all be updated at once; without one it stops at once. Only the key being
+ * replaced gets a grace: one still in its grace from an earlier rotation stops now.
+ */
+export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string; graceDays: GraceDays }) {
   const now = deps.clock.now()
   const apiKey = newApiKey()
+  const previous = ctx.graceDays > 0 ? { previousApiKey: ctx.project.apiKey, previousApiKeyExpiresAt: new Date(now.getTime() + ctx.graceDays * DAY) } : { previousApiKey: null, previousApiKeyExpiresAt: null }
   deps.db.transaction((tx) => {
-    tx.update(projects).set({ apiKey, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.key_rotated', target: ctx.project.id })
+    tx.update(projects).set({ apiKey, ...previous, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
+    recordAudit(tx, now, {
+      accountId: ctx.project.accountId,
+      projectId: ctx.project.id,
+      actorId: ctx.userId,
+      action: 'project.key_rotated',
+      target: ctx.project.id,
+      details: { grace_days: ctx.graceDays },
+    })
   })
   forgetSdkCallers(deps.db)
-  return { api_key: apiKey }
+  return { api_key: apiKey, ...previousKeyView(previous, now) }
+}
+
+/** The key before the last rotation while its grace runs, else nulls. */
+function previousKeyView(p: Pick<Project, 'previousApiKey' | 'previousApiKeyExpiresAt'>, now: Date) {
+  const live = p.previousApiKey !== null && p.previousApiKeyExpiresAt !== null && p.previousApiKeyExpiresAt > now
+  return { previous_api_key: live ? p.previousApiKey : null, previous_api_key_expires_at: live ? p.previousApiKeyExpiresAt!.toISOString() : null }
 }

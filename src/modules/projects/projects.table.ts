@@ -16,6 +16,12 @@ export const projects = sqliteTable(
     logoUrl: text('logo_url').notNull().default(''),
     /** Shown again with project details (spec 5.4), so kept as is; looked up by unique index. */
     apiKey: text('api_key').notNull(),
+    /**
+     * The key before the last rotation, still accepted until `previousApiKeyExpiresAt` (the grace the
+     * studio chose: shipped builds cannot all be updated at once); null when none is running.
+     */
+    previousApiKey: text('previous_api_key'),
+    previousApiKeyExpiresAt: timestamp('previous_api_key_expires_at'),
     isPublic: bool('is_public').notNull().default(true),
     screenshotCapture: bool('screenshot_capture').notNull().default(true),
     sessionCapture: bool('session_capture').notNull().default(false),
@@ -40,7 +46,26 @@ export const projects = sqliteTable(
   (t) => [
     uniqueIndex('projects_slug_unique').on(t.slug),
     uniqueIndex('projects_api_key_unique').on(t.apiKey),
+    uniqueIndex('projects_previous_api_key_unique').on(t.previousApiKey),
     uniqueIndex('projects_dsn_id_unique').on(t.dsnId),
     index('projects_account_idx').on(t.accountId),
   ],
+)
+
+/**
+ * The slugs a project had before a rename: `/tracker/{old}` and the other URLs with the slug answer a
+ * redirect to the new one until `expiresAt` (90 days after the rename), and nobody else may take it
+ * until then. A slug is held by one project at a time (its primary key).
+ */
+export const projectSlugRedirects = sqliteTable(
+  'project_slug_redirects',
+  {
+    slug: text('slug').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('project_slug_redirects_project_idx').on(t.projectId)],
 )

@@ -3,11 +3,11 @@ import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
-import { assertPublicUrl, safeFetch, UnsafeTargetError } from '../../net/safe-fetch'
+import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
 import { withoutSecrets } from '../../net/web-url'
 import { recordAudit } from '../activity/activity.service'
 import { secretHint } from '../integrations/credentials.crypto'
-import { deliveryHeaders, describeFailure, DELIVERY_TIMEOUT_MS } from './webhooks.delivery'
+import { attempt, DELIVERY_TIMEOUT_MS } from './webhooks.delivery'
 import { type CreateWebhookBody, WEBHOOK_EVENTS, type WebhookEvent } from './webhooks.schemas'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
 
@@ -18,6 +18,8 @@ interface ProjectRef {
 }
 
 const DELIVERIES_LISTED = 50
+/** The event of the deliveries the test route sends; no real event has this name. */
+const TEST_EVENT = 'test'
 
 /**
  * The project's webhooks, oldest first. A member who manages webhooks gets each with its stored URL and
@@ -130,6 +132,7 @@ export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string)
   return rows.map((d) => ({
     id: d.id,
     event: d.event,
+    is_test: d.event === TEST_EVENT,
     status: d.status,
     attempt_count: d.attempts,
     last_status_code: d.lastStatusCode,
@@ -151,26 +154,39 @@ export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string)
   }))
 }
 
-/** Sends a signed `test` event now, unrecorded and not retried; 502 when the URL cannot be reached. */
+/**
+ * Sends a signed `test` event now, not retried, and records it in the deliveries list (event `test`,
+ * `is_test`) so the answer can be read again there; 502 when the URL cannot be reached.
+ */
 export async function sendTestEvent(deps: AppDeps, project: ProjectRef, webhookId: string) {
   const w = findWebhook(deps.db, project.id, webhookId)
-  const body = JSON.stringify({
+  const now = deps.clock.now()
+  const payload = JSON.stringify({
     event: 'test',
-    timestamp: deps.clock.now().toISOString(),
+    timestamp: now.toISOString(),
     data: { message: 'This is a test event from Glitchbox.', project_slug: project.slug, webhook_id: w.id },
   })
-  const headers = deliveryHeaders({ version: deps.config.version, event: 'test', deliveryId: newId(), secret: w.secret, body })
-  let status: number
-  try {
-    const res = await safeFetch(w.url, { method: 'POST', headers, body }, { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: DELIVERY_TIMEOUT_MS })
-    status = res.status
-    await res.body?.cancel().catch(() => {})
-  } catch (err) {
-    throw badGateway(`the webhook URL could not be reached (${describeFailure(err)})`)
-  }
+  const delivery = deps.db
+    .insert(webhookDeliveries)
+    .values({ id: newId(), webhookId: w.id, event: TEST_EVENT, payload, createdAt: now, updatedAt: now })
+    .returning()
+    .get()
+  const out = await attempt(deps, w, delivery, AbortSignal.timeout(DELIVERY_TIMEOUT_MS))
+  const done = deps.clock.now()
+  deps.db.transaction((tx) => {
+    tx.insert(webhookAttempts)
+      .values({ deliveryId: delivery.id, attempt: 1, statusCode: out.statusCode, durationMs: out.durationMs, error: out.error, responseSnippet: out.snippet, createdAt: done })
+      .run()
+    tx.update(webhookDeliveries)
+      .set({ status: out.error ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: out.statusCode, lastError: out.error, updatedAt: done })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .run()
+  })
+  if (out.statusCode === null) throw badGateway(`the webhook URL could not be reached (${out.error})`)
   return {
-    status_code: status,
-    message: status < 400 ? 'Test event delivered' : `The receiver answered with status ${status}`,
+    status_code: out.statusCode,
+    message: out.statusCode < 400 ? 'Test event delivered' : `The receiver answered with status ${out.statusCode}`,
     signed: Boolean(w.secret),
+    delivery_id: delivery.id,
   }
 }

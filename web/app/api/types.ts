@@ -64,6 +64,7 @@ export type ProjectDetail = Omit<z.infer<typeof projectDocs.ProjectDetailRespons
 export type SdkSettings = ProjectDetail['sdk_settings']
 export type CreatedProject = z.infer<typeof projectDocs.ProjectCreatedResponse>
 export type RotatedKey = z.infer<typeof projectDocs.RotateKeyResponse>
+export type ProjectUpdated = z.infer<typeof projectDocs.ProjectUpdatedResponse>
 export type SetupStatus = z.infer<typeof projectDocs.SetupStatusResponse>
 export type TestReport = z.infer<typeof projectDocs.TestReportResponse>
 export type AuditPage = z.infer<typeof projectDocs.AuditLogResponse>
@@ -105,6 +106,8 @@ export type WebhookAttempt = { attempt: number; status_code: number | null; dura
 export type WebhookDelivery = {
   id: string
   event: string
+  /** Sent by the test button (event `test`). */
+  is_test: boolean
   status: string
   attempt_count: number
   last_status_code: number | null
@@ -115,7 +118,7 @@ export type WebhookDelivery = {
   payload: unknown
   attempts: WebhookAttempt[]
 }
-export type WebhookTestResult = { status_code: number; message: string; signed: boolean }
+export type WebhookTestResult = { status_code: number; message: string; signed: boolean; delivery_id: string }
 
 export type ChangelogEntry = { id: string; title: string; body: string; version: string | null; published_at: string | null; created_at: string; updated_at: string }
 

@@ -139,7 +139,7 @@ function Deliveries({ path, name, onClose }: { path: string; name: string; onClo
             rowKey={(d) => d.id}
             columns={[
               { key: 'when', header: 'When', render: (d) => <span class="nowrap">{formatDate(d.created_at)}</span> },
-              { key: 'event', header: 'Event', render: (d) => `${eventLabel(d.event)} (${d.action})` },
+              { key: 'event', header: 'Event', render: (d) => (d.is_test ? <Badge tone="neutral">Test</Badge> : `${eventLabel(d.event)} (${d.action})`) },
               { key: 'status', header: 'Status', render: (d) => <Badge tone={statusTone(d.status)}>{d.status}</Badge> },
               { key: 'attempts', header: 'Attempts', class: 'num', render: (d) => d.attempt_count },
               {

@@ -57,6 +57,8 @@ export type DeliveryAttempt = { attempt: number; status_code: number | null; dur
 export type Delivery = {
   id: string
   event: string
+  /** Sent by the Test button (event and action `test`). */
+  is_test: boolean
   action: string
   report_id: string | null
   status: string

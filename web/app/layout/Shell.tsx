@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api } from '../api/client'
+import { api, projectPath } from '../api/client'
+import type { ProjectDetail } from '../api/types'
 import { Button, ErrorState, Page, toast, useAction } from '../components'
 import { projectLookups } from '../reports/project-lookups'
-import { billingConfigured, can, me, projectCreationDenied, projects, signOut } from '../session'
+import { billingConfigured, can, me, projectCreationDenied, projects, serverInfo, signOut } from '../session'
 import { currentPath, Link, navigate } from '../router'
 
 /** The slug of the project the URL is about (`/projects/:slug/…`), if any. */
@@ -17,9 +18,34 @@ export function slugFromPath(path: string): string | null {
   }
 }
 
+/**
+ * A renamed project's old slug in the URL (a bookmark, a teammate's link): the API answers the old
+ * slug with a redirect, so the read comes back with the new slug, and the URL follows it.
+ */
+function useCurrentSlug(slug: string | null) {
+  const list = projects.value
+  useEffect(() => {
+    if (!slug || !list || list.some((p) => p.slug === slug)) return
+    let live = true
+    api
+      .get<ProjectDetail>(projectPath(slug))
+      .then((p) => {
+        if (live && p.slug !== slug && slugFromPath(currentPath.value) === slug) {
+          const rest = currentPath.value.slice(projectPath(slug).length)
+          navigate(`${projectPath(p.slug)}${rest}${window.location.search}`, { replace: true })
+        }
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [slug, list])
+}
+
 /** The dashboard frame: skip link, top bar (brand, project switcher, nav, user menu), banners, main. */
 export function Shell({ children }: { children: ComponentChildren }) {
   const slug = slugFromPath(currentPath.value)
+  useCurrentSlug(slug)
   return (
     <>
       <a class="skip-link" href="#main">
@@ -158,7 +184,10 @@ function UserMenu() {
   )
 }
 
-/** Shown until the email address is verified, with a resend button. */
+/**
+ * Shown until the email address is verified, with a resend button; only on a server that sends mail:
+ * without SMTP the link would only reach the server log (`glitchbox admin verify EMAIL` instead).
+ */
 function VerifyBanner() {
   const user = me.value
   const resend = useAction(
@@ -168,7 +197,7 @@ function VerifyBanner() {
     },
     { toastErrors: true },
   )
-  if (!user || user.email_verified) return null
+  if (!user || user.email_verified || serverInfo.value?.mail_configured !== true) return null
   return (
     <div class="banner" role="region" aria-label="Email verification">
       <span>

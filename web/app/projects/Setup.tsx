@@ -5,15 +5,8 @@ import type { ProjectDetail, SetupStatus, TestReport } from '../api/types'
 import { Async, Button, CodeBlock, CopyButton, Page, Section, Tabs, formatDate, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason } from '../session'
-import { curlSubmit, httpSubmit, sdkConfig, widgetTag } from './snippets'
-
-/** The snippet tabs: each tab's label, what its code block is called, and the code it shows. */
-const SNIPPETS = [
-  { key: 'curl', label: 'curl', name: 'curl request', code: curlSubmit },
-  { key: 'http', label: 'HTTP', name: 'HTTP request', code: httpSubmit },
-  { key: 'config', label: 'SDK config', name: 'SDK configuration', code: sdkConfig },
-  { key: 'widget', label: 'Web widget', name: 'widget script tag', code: widgetTag },
-]
+import { KeyLine, PreviousKey } from './SdkKeys'
+import { SNIPPETS, type Snippet, type SnippetContext, suggestedBudget } from './snippets'
 
 /** `/projects/:slug`: the setup checklist until the first report arrives, then the report list. */
 export function ProjectHome({ params }: RouteProps) {
@@ -32,12 +25,57 @@ export function ProjectSetup({ params }: RouteProps) {
   return <Async resource={project}>{(p) => <SetupView project={p} />}</Async>
 }
 
+/** The snippets of one group of the table as tabs, one code block at a time. */
+function SnippetTabs({ group, label, context, initial }: { group: Snippet['group']; label: string; context: SnippetContext; initial: string }) {
+  const tabs = SNIPPETS.filter((x) => x.group === group)
+  const [active, setActive] = useState(initial)
+  const shown = tabs.find((x) => x.key === active) ?? tabs[0]!
+  return (
+    <Tabs label={label} active={shown.key} onChange={setActive} tabs={tabs}>
+      <CodeBlock key={shown.key} label={shown.name} code={shown.code(context)} />
+    </Tabs>
+  )
+}
+
+/** A value to paste into a game, with its copy button. */
+function Copyable({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd class="keyline">
+        <code>{value}</code>
+        <CopyButton text={value} label={`Copy ${label.replace(/^./, (c) => c.toLowerCase())}`} />
+      </dd>
+    </>
+  )
+}
+
+/** Shown when the SDK budget turned this game's players away in the last hour, with how to raise it. */
+function BudgetWarning({ budget }: { budget: SetupStatus['sdk_budget'] }) {
+  if (budget.refused_last_hour === 0) return null
+  const perMinute = budget.per_minute ?? 0
+  const env = `GLITCHBOX_RATE_LIMIT_PUBLIC=${suggestedBudget(perMinute)}`
+  return (
+    <div class="notice notice-warning stack" role="alert" style="margin-bottom:1rem">
+      <p style="margin:0">
+        <strong>
+          The SDK rate limit refused {budget.refused_last_hour} request{budget.refused_last_hour === 1 ? '' : 's'} from this game in the last hour.
+        </strong>{' '}
+        This server takes {perMinute} SDK requests a minute per player address (<code>GLITCHBOX_RATE_LIMIT_PUBLIC</code>); players behind one address, at a LAN event, in a café or on
+        a mobile carrier, share it, and refused reports are lost.
+      </p>
+      <p style="margin:0">
+        To raise it, set <code>{env}</code> (or <code>0</code> to turn it off) in the server's environment and restart Glitchbox.
+      </p>
+    </div>
+  )
+}
+
 function SetupView({ project }: { project: ProjectDetail }) {
   const slug = project.slug
   const status = useApi<SetupStatus>(projectPath(slug, '/setup-status'))
   const origin = window.location.origin
-  const [snippet, setSnippet] = useState('curl')
-  const shown = SNIPPETS.find((x) => x.key === snippet)!
+  const context: SnippetContext = { origin, apiKey: project.api_key, dsn: project.dsn }
   const s = status.data.value
   const done = s ? s.has_reports && s.sdk_connected : false
 
@@ -57,30 +95,35 @@ function SetupView({ project }: { project: ProjectDetail }) {
     { toastErrors: true },
   )
 
+  const sentryDone = Boolean(s && (s.has_sentry_events || s.has_sentry_sessions))
   const steps = [
-    { key: 'key', title: 'Copy the SDK key', done: true, body: <KeyLine apiKey={project.api_key} /> },
+    {
+      key: 'key',
+      title: 'Copy the SDK key',
+      done: true,
+      body: (
+        <div class="stack">
+          <KeyLine apiKey={project.api_key} />
+          <PreviousKey keys={project} />
+        </div>
+      ),
+    },
     {
       key: 'sdk',
       title: 'Point the game at this server',
       done: Boolean(s?.sdk_connected),
       body: (
         <div class="stack">
-          <p class="muted">An engine SDK needs two settings: the base URL of this server and the project's SDK key.</p>
+          <p class="muted">A Sentry SDK (Unity, Unreal, Godot, native, JavaScript) needs the DSN alone; the Bugnet-style SDK needs the base URL of this server and the SDK key.</p>
           <dl class="kv">
-            <dt>Base URL</dt>
-            <dd class="keyline">
-              <code>{origin}</code>
-              <CopyButton text={origin} label="Copy base URL" />
-            </dd>
-            <dt>API key</dt>
-            <dd class="keyline">
-              <code>{project.api_key}</code>
-              <CopyButton text={project.api_key} label="Copy API key" />
-            </dd>
+            {project.dsn && <Copyable label="DSN" value={project.dsn} />}
+            <Copyable label="Base URL" value={origin} />
+            <Copyable label="API key" value={project.api_key} />
           </dl>
-          <Tabs label="Snippet" active={snippet} onChange={setSnippet} tabs={SNIPPETS}>
-            <CodeBlock key={snippet} label={shown.name} code={shown.code(origin, project.api_key)} />
-          </Tabs>
+          <h4>Sentry SDKs</h4>
+          <SnippetTabs group="sentry" label="Sentry SDK snippet" context={context} initial="unity" />
+          <h4>Bugnet-style SDK and HTTP</h4>
+          <SnippetTabs group="glitchbox" label="Snippet" context={context} initial="curl" />
         </div>
       ),
     },
@@ -104,10 +147,33 @@ function SetupView({ project }: { project: ProjectDetail }) {
       ),
     },
     {
+      key: 'sentry',
+      title: 'Receive the first Sentry event (with a Sentry SDK)',
+      done: sentryDone,
+      body: (
+        <p class="muted">
+          {s?.has_sentry_events
+            ? 'A Sentry event, minidump or Unreal crash report has arrived.'
+            : s?.has_sentry_sessions
+              ? 'Sentry sessions arrive; no error or crash yet.'
+              : `Errors, crashes (minidumps, Unreal's crash reporter) and sessions of a game with a Sentry SDK arrive at /api/${project.dsn_id ?? '{dsn_id}'}/… on this server.`}
+        </p>
+      ),
+    },
+    {
       key: 'session',
-      title: 'Track play sessions (optional)',
+      title: 'Track play sessions',
       done: Boolean(s?.has_sessions),
-      body: <p class="muted">{s?.first_session_at ? `First session ${formatDate(s.first_session_at)}.` : 'SDKs that call /api/sessions/start and /api/sessions/end give crash-free rates and player analytics.'}</p>,
+      body: (
+        <div class="stack">
+          <p class="muted">
+            {s?.first_session_at ? `First session ${formatDate(s.first_session_at)}. ` : ''}
+            Sessions give crash-free rates, release health and player analytics. Sentry SDKs send them on their own; the Bugnet-style SDK starts one when the game starts and ends it
+            when the game quits (<code>crashed: true</code> after a crash):
+          </p>
+          <SnippetTabs group="sessions" label="Session snippet" context={context} initial="sessions" />
+        </div>
+      ),
     },
   ]
 
@@ -115,6 +181,7 @@ function SetupView({ project }: { project: ProjectDetail }) {
     <Page title={`Set up ${project.name}`} subtitle="Connect your game to start receiving bug reports." actions={<a href={`/projects/${encodeURIComponent(slug)}/settings`}>Project settings</a>}>
       <Section title="Setup checklist" actions={<Button size="sm" onClick={() => void status.reload()} busy={status.loading.value}>Check again</Button>}>
         {status.error.value && !s && <p class="form-error" role="alert">{status.error.value.message}</p>}
+        {s && <BudgetWarning budget={s.sdk_budget} />}
         <ol class="checklist">
           {steps.map((step) => (
             <li key={step.key}>
@@ -133,15 +200,5 @@ function SetupView({ project }: { project: ProjectDetail }) {
         </ol>
       </Section>
     </Page>
-  )
-}
-
-/** The SDK key with a copy button. */
-export function KeyLine({ apiKey }: { apiKey: string }) {
-  return (
-    <div class="keyline">
-      <code aria-label="SDK key">{apiKey}</code>
-      <CopyButton text={apiKey} label="Copy SDK key" />
-    </div>
   )
 }

@@ -45,3 +45,107 @@ export function sdkConfig(origin: string, apiKey: string): string {
 export function widgetTag(origin: string, apiKey: string): string {
   return `<script src="${origin}/widget.js" data-project-key="${apiKey}" async></script>`
 }
+
+/** The URL Unreal's own crash reporter posts to (`DataRouterUrl`): the DSN's server, `/api/{dsn_id}/unreal/{key}/`. */
+export function unrealCrashUrl(dsn: string): string {
+  const url = new URL(dsn)
+  const key = decodeURIComponent(url.username)
+  const parts = url.pathname.replace(/\/+$/, '').split('/')
+  const dsnId = parts.pop()!
+  return `${url.protocol}//${url.host}${parts.join('/')}/api/${dsnId}/unreal/${encodeURIComponent(key)}/`
+}
+
+/** Sentry's Unity SDK: the DSN in Tools → Sentry, or in code through an options configuration. */
+export function unitySentry(dsn: string): string {
+  return [
+    '// Tools → Sentry → Core: DSN (saved in Assets/Resources/Sentry/SentryOptions.asset),',
+    '// or in code: an options configuration set in Tools → Sentry → Options Config.',
+    'using Sentry.Unity;',
+    '',
+    'public class SentryOptionConfiguration : SentryOptionsConfiguration',
+    '{',
+    '    public override void Configure(SentryUnityOptions options)',
+    '    {',
+    `        options.Dsn = ${JSON.stringify(dsn)};`,
+    '        options.AutoSessionTracking = true; // sessions for crash-free rates',
+    '    }',
+    '}',
+  ].join('\n')
+}
+
+/** Sentry's Unreal plugin (Project Settings → Plugins → Sentry) and Unreal's own crash reporter, in Config/DefaultEngine.ini. */
+export function unrealSentry(dsn: string): string {
+  return [
+    '; Config/DefaultEngine.ini',
+    '; The Sentry plugin (Project Settings → Plugins → Sentry → DSN):',
+    '[/Script/Sentry.SentrySettings]',
+    'InitAutomatically=True',
+    `Dsn="${dsn}"`,
+    '',
+    "; Or Unreal's own crash reporter, without a plugin (crashes with their minidump and log):",
+    '[CrashReportClient]',
+    'CrashReportClientVersion=1.0',
+    `DataRouterUrl="${unrealCrashUrl(dsn)}"`,
+  ].join('\n')
+}
+
+/** sentry-godot: Project Settings → Sentry → Options, as saved in project.godot. */
+export function godotSentry(dsn: string): string {
+  return ['; project.godot (Project Settings → Sentry → Options)', '[sentry]', '', `options/dsn=${JSON.stringify(dsn)}`, 'options/release="my-game@1.0.0"'].join('\n')
+}
+
+/** @sentry/browser for HTML5 games (sessions are sent by default). */
+export function javascriptSentry(dsn: string): string {
+  return ["import * as Sentry from '@sentry/browser'", '', 'Sentry.init({', `  dsn: ${JSON.stringify(dsn)},`, "  release: 'my-game@1.0.0',", '})'].join('\n')
+}
+
+/** Play sessions through the SDK routes: start when the game starts, end when it quits (crashed or not). */
+export function sessionsCurl(origin: string, apiKey: string): string {
+  const start = JSON.stringify({ api_key: apiKey, session_token: 'a-random-id-per-run', player_id: 'player-42', game_version: '1.0.0', platform: 'Windows' })
+  const end = JSON.stringify({ api_key: apiKey, session_token: 'a-random-id-per-run', crashed: false })
+  return [
+    `curl -X POST ${shellQuote(`${origin}/api/sessions/start`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d ${shellQuote(start)}`,
+    '',
+    `curl -X POST ${shellQuote(`${origin}/api/sessions/end`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d ${shellQuote(end)}`,
+  ].join('\n')
+}
+
+/** What a snippet is made from: this server's origin, the SDK key and the Sentry DSN (null when the project has none). */
+export interface SnippetContext {
+  origin: string
+  apiKey: string
+  dsn: string | null
+}
+
+export interface Snippet {
+  key: string
+  /** Where the setup page shows it: the ways to point a game at this server, or the session calls. */
+  group: 'sentry' | 'glitchbox' | 'sessions'
+  /** The tab's label. */
+  label: string
+  /** What its code block is called (for screen readers and the copy button). */
+  name: string
+  code: (c: SnippetContext) => string
+}
+
+const withDsn = (f: (dsn: string) => string) => (c: SnippetContext) => (c.dsn ? f(c.dsn) : 'This project has no DSN yet.')
+
+/** Every snippet of the setup page, in the order of its tabs. */
+export const SNIPPETS: Snippet[] = [
+  { key: 'unity', group: 'sentry', label: 'Unity', name: 'Unity Sentry options', code: withDsn(unitySentry) },
+  { key: 'unreal', group: 'sentry', label: 'Unreal', name: 'Unreal DefaultEngine.ini', code: withDsn(unrealSentry) },
+  { key: 'godot', group: 'sentry', label: 'Godot', name: 'Godot project settings', code: withDsn(godotSentry) },
+  { key: 'javascript', group: 'sentry', label: 'JavaScript', name: 'JavaScript Sentry init', code: withDsn(javascriptSentry) },
+  { key: 'curl', group: 'glitchbox', label: 'curl', name: 'curl request', code: (c) => curlSubmit(c.origin, c.apiKey) },
+  { key: 'http', group: 'glitchbox', label: 'HTTP', name: 'HTTP request', code: (c) => httpSubmit(c.origin, c.apiKey) },
+  { key: 'config', group: 'glitchbox', label: 'SDK config', name: 'SDK configuration', code: (c) => sdkConfig(c.origin, c.apiKey) },
+  { key: 'widget', group: 'glitchbox', label: 'Web widget', name: 'widget script tag', code: (c) => widgetTag(c.origin, c.apiKey) },
+  { key: 'sessions', group: 'sessions', label: 'curl', name: 'session calls', code: (c) => sessionsCurl(c.origin, c.apiKey) },
+]
+
+/** The SDK budget an operator could set when players are being refused: 300 a minute, or twice the current one past that. */
+export const suggestedBudget = (perMinute: number) => (perMinute < 300 ? 300 : perMinute * 2)

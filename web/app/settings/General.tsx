@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import { useApi } from '../api/resource'
-import type { ProjectDetail, RotatedKey, UpdateProjectBody } from '../api/types'
-import { Async, Button, Checkbox, ConfirmDialog, CopyButton, FormError, Section, TextArea, TextField, toast, useAction } from '../components'
+import type { ProjectDetail, ProjectUpdated, RotatedKey, UpdateProjectBody } from '../api/types'
+import { Async, Button, Checkbox, ConfirmDialog, CopyButton, formatDate, FormError, Section, Select, TextArea, TextField, toast, useAction } from '../components'
 import { navigate, type RouteProps } from '../router'
 import { deniedReason, loadProjects, me, showPlans } from '../session'
+import { PreviousKey } from '../projects/SdkKeys'
 import { changedFields } from './forms'
 import { SettingsFrame } from './SettingsFrame'
 
@@ -13,6 +14,7 @@ type Form = Required<UpdateProjectBody>
 function formOf(p: ProjectDetail): Form {
   return {
     name: p.name,
+    slug: p.slug,
     description: p.description ?? '',
     website_url: p.website_url ?? '',
     logo_url: p.logo_url ?? '',
@@ -22,7 +24,15 @@ function formOf(p: ProjectDetail): Form {
   }
 }
 
-/** `/projects/:slug/settings/general`: every updatable project field, the SDK key (rotate) and deletion. */
+/** How long the old key keeps working after a rotation (the server takes 0, 1, 7 or 30 days). */
+const GRACE_OPTIONS = [
+  { value: '0', label: 'Stop the old key now' },
+  { value: '1', label: 'Keep the old key working for 1 day' },
+  { value: '7', label: 'Keep the old key working for 7 days' },
+  { value: '30', label: 'Keep the old key working for 30 days' },
+]
+
+/** `/projects/:slug/settings/general`: every updatable project field (the slug too), the SDK key (rotate, with a grace period) and deletion. */
 export function GeneralSettings({ params }: RouteProps) {
   const project = useApi<ProjectDetail>(projectPath(params.slug!))
   return (
@@ -34,7 +44,8 @@ export function GeneralSettings({ params }: RouteProps) {
 
 function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: () => void }) {
   const [form, setForm] = useState<Form>(() => formOf(project))
-  const [apiKey, setApiKey] = useState(project.api_key)
+  const [keys, setKeys] = useState<RotatedKey>(() => keysOf(project))
+  const [grace, setGrace] = useState('0')
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null)
   useEffect(() => setForm(formOf(project)), [project])
   const reason = deniedReason('project.settings')
@@ -46,10 +57,11 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
   const slug = project.slug
 
   const { busy, error, onSubmit } = useAction(async () => {
-    await api.patch(projectPath(slug), changes)
-    toast('Project settings saved')
+    const saved = await api.patch<ProjectUpdated>(projectPath(slug), changes)
+    toast(saved.slug === slug ? 'Project settings saved' : `Project settings saved; the old address redirects to ${saved.slug} for 90 days`)
     await loadProjects().catch(() => undefined)
-    onSaved()
+    if (saved.slug !== slug) navigate(`/projects/${encodeURIComponent(saved.slug)}/settings/general`, { replace: true })
+    else onSaved()
   })
 
   return (
@@ -59,6 +71,14 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
           <fieldset disabled={Boolean(reason)} class="stack" style="border:0;padding:0">
             {reason && <p class="muted">{reason}</p>}
             <TextField label="Project name" required maxLength={150} value={form.name} onValue={set('name')} />
+            <TextField
+              label="Slug"
+              required
+              maxLength={60}
+              hint={`In every URL of the project, e.g. ${window.location.origin}/tracker/${form.slug || 'slug'}. Any free slug is yours as typed; the old URLs redirect to the new ones for 90 days.`}
+              value={form.slug}
+              onValue={set('slug')}
+            />
             <TextArea label="Description" rows={3} value={form.description} onValue={set('description')} />
             <div class="grid-2">
               <TextField label="Website" type="url" placeholder="https://" value={form.website_url} onValue={set('website_url')} />
@@ -90,13 +110,16 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
         </Section>
       </form>
 
-      <Section title="SDK key" description="Games send reports with this key. Rotating it stops the old key at once.">
-        <div class="keyline">
-          <code aria-label="SDK key">{apiKey}</code>
-          <CopyButton text={apiKey} label="Copy SDK key" />
-          <Button variant="secondary" reason={reason} onClick={() => setConfirm('rotate')}>
-            Rotate key
-          </Button>
+      <Section title="SDK key" description="Games send reports with this key. Rotating it can keep the old key working for a while, since shipped builds cannot all be updated at once.">
+        <div class="stack">
+          <div class="keyline">
+            <code aria-label="SDK key">{keys.api_key}</code>
+            <CopyButton text={keys.api_key} label="Copy SDK key" />
+            <Button variant="secondary" reason={reason} onClick={() => setConfirm('rotate')}>
+              Rotate key
+            </Button>
+          </div>
+          <PreviousKey keys={keys} />
         </div>
       </Section>
 
@@ -112,14 +135,21 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
       <ConfirmDialog
         open={confirm === 'rotate'}
         title="Rotate the SDK key?"
-        message="Games using the current key stop being able to send reports until they get the new one."
+        message={
+          <div class="stack">
+            <p>Games with the current key need the new one. Builds already shipped keep the old key until they are updated: a grace period lets them report meanwhile.</p>
+            <Select label="Grace period" value={grace} onValue={setGrace} options={GRACE_OPTIONS} />
+            {keys.previous_api_key && <p class="muted small">The key retired earlier ({keyTail(keys.previous_api_key)}) stops now either way.</p>}
+          </div>
+        }
         confirmLabel="Rotate key"
         typed={slug}
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
-          const r = await api.post<RotatedKey>(projectPath(slug, '/rotate-key'))
-          setApiKey(r.api_key)
-          toast('New SDK key created; the old one no longer works')
+          const r = await api.post<RotatedKey>(projectPath(slug, '/rotate-key'), { grace_days: Number(grace) })
+          setKeys(r)
+          setGrace('0')
+          toast(r.previous_api_key_expires_at ? `New SDK key created; the old one works until ${formatDate(r.previous_api_key_expires_at)}` : 'New SDK key created; the old one no longer works')
         }}
       />
       <ConfirmDialog
@@ -139,3 +169,8 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
     </>
   )
 }
+
+const keysOf = (p: ProjectDetail): RotatedKey => ({ api_key: p.api_key, previous_api_key: p.previous_api_key, previous_api_key_expires_at: p.previous_api_key_expires_at })
+
+/** The end of a key, enough to tell two apart. */
+const keyTail = (key: string) => `…${key.slice(-6)}`

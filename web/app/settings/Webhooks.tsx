@@ -176,6 +176,7 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Webhook }) {
                   <div class="row">
                     <Badge tone={STATUS_TONE[d.status] ?? 'neutral'}>{d.status}</Badge>
                     <strong>{d.event}</strong>
+                    {d.is_test && <Badge tone="neutral">Test</Badge>}
                     <span class="small muted">{formatDate(d.created_at)}</span>
                   </div>
                   <span class="small">

@@ -1,0 +1,37 @@
+import type { Db } from '../db/client'
+import { movedSlug, slugMoved } from '../modules/projects/project-slugs'
+import type { AppError } from './errors'
+
+/**
+ * Public URLs that carry a project's slug: the public pages (`/tracker/{slug}/…`, `/roadmap/…`,
+ * `/changelog/…` and its feed) and the public API (`/api/tracker/{slug}/…`, roadmap, branding, the
+ * published changelog). Team routes (`/api/projects/{slug}/…`) redirect members only (http/auth.plugin.ts).
+ */
+const PUBLIC_SLUG_PATHS: { re: RegExp /* (what comes before the slug)(the slug) */; getOnly?: boolean }[] = [
+  { re: /^(\/(?:tracker|roadmap|changelog)\/)([^/]+)/ },
+  { re: /^(\/api(?:\/v1)?\/(?:tracker|roadmap|branding)\/)([^/]+)/ },
+  // The team's changelog writes share this path; only the read is public.
+  { re: /^(\/api(?:\/v1)?\/projects\/)([^/]+)\/changelog$/, getOnly: true },
+]
+
+/**
+ * The redirect for a request that found nothing at a renamed project's old public URL, while the
+ * redirect lasts (90 days); null for any other request. Only asked after a 404, so it costs nothing
+ * on the way to a found page.
+ */
+export function movedPublicUrl(db: Db, now: Date, request: Request): AppError | null {
+  const path = new URL(request.url).pathname
+  for (const p of PUBLIC_SLUG_PATHS) {
+    const m = p.re.exec(path)
+    if (!m || (p.getOnly && request.method !== 'GET' && request.method !== 'HEAD')) continue
+    let from: string
+    try {
+      from = decodeURIComponent(m[2]!)
+    } catch {
+      return null
+    }
+    const moved = movedSlug(db, from, now)
+    return moved ? slugMoved({ method: request.method, url: request.url, prefix: m[1]!, from, to: moved.slug }) : null
+  }
+  return null
+}
