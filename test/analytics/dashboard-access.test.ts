@@ -29,7 +29,7 @@ describe('dashboard and usage', () => {
     expect(d.by_category).toMatchObject({ crash: 1, ui: 2, audio: 0 })
     expect(d.daily).toHaveLength(30)
     // 4 filed today (the deleted one was filed too), 1 resolved today
-    expect(d.daily.at(-1)).toEqual({ day: '2026-01-05', new: 4, resolved: 1, sessions: 4 })
+    expect(d.daily.at(-1)).toEqual({ day: '2026-01-05', new: 4, events: 4, crash_events: 1, resolved: 1, sessions: 4 })
     expect(d.daily.at(-4)).toMatchObject({ sessions: 2 })
     const rates = Object.fromEntries(d.crash_free.map((c: any) => [c.project_id, c.crash_free_rate]))
     expect(rates).toEqual({ [project.id]: 0.75, [other.id]: 1 })
@@ -38,6 +38,19 @@ describe('dashboard and usage', () => {
     expect(usage).toMatchObject({ reports: { today: 4, last_7_days: 4, last_30_days: 4 }, sessions: { today: 4, last_7_days: 6, last_30_days: 6 }, storage_bytes: 0 })
     const one = (await t.request('GET', `/api/projects/${project.slug}/usage`, { token: owner.token })).body.data
     expect(one).toMatchObject({ reports: { today: 2 }, sessions: { today: 4, last_7_days: 4 } })
+  })
+})
+
+describe('dashboard events', () => {
+  it('counts every submission of a crash, not the one report it files: a crash hit 20 times is 20 events', async () => {
+    const { t, project, owner } = await setup()
+    close = t.close
+    const crash = { title: '[Error] NullReferenceException: Object reference not set', description: 'x\n\n--- Stack Trace ---\n  at Boss.Update () in Assets/Boss.cs:4', category: 'crash' }
+    for (let i = 0; i < 20; i++) expect((await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { ...crash, player_id: `p${i}` } })).status).toBe(i === 0 ? 201 : 200)
+    await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { title: 'Door stuck', description: 'The door on level 2' } })
+    rollUp(t)
+    const today = (await t.request('GET', '/api/analytics/dashboard', { token: owner.token })).body.data.daily.at(-1)
+    expect(today).toMatchObject({ new: 2, events: 21, crash_events: 20 })
   })
 })
 

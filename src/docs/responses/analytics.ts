@@ -32,7 +32,16 @@ export const AnalyticsDashboardResponse = z.object({
   by_status: byKey(z.number().int()),
   by_priority: byKey(z.number().int()),
   by_category: byKey(z.number().int()),
-  daily: z.array(z.object({ day, new: z.number().int(), resolved: z.number().int(), sessions: z.number().int() })),
+  daily: z.array(
+    z.object({
+      day,
+      new: z.number().int().describe('Reports filed that day'),
+      events: z.number().int().describe('Submissions received that day, each occurrence counted (a crash hit 20 times is 20)'),
+      crash_events: z.number().int().describe('The events of crash reports'),
+      resolved: z.number().int(),
+      sessions: z.number().int(),
+    }),
+  ),
   crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
 })
 export const UsageResponse = z.object({ ...fresh, reports: volume, sessions: volume, storage_bytes: z.number().int() })

@@ -9,22 +9,31 @@ import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.
 
 const WINDOWS = { today: 1, last_7_days: 7, last_30_days: 30 } as const
 
-/** Reports filed (analytics_daily_reports) and sessions started per UTC day of the given projects over the last 30 days. */
+/**
+ * Per UTC day of the given projects over the last 30 days: reports filed, submissions received
+ * (events: every occurrence, the first of each report included) and those of crashes
+ * (analytics_daily_reports), and sessions started.
+ */
 function dailyVolumes(db: DbOrTx, projectIds: string[], now: Date) {
   const days = lastDays(now, 30)
   const reportsByDay = new Map<string, number>()
+  const eventsByDay = new Map<string, { events: number; crashEvents: number }>()
   if (projectIds.length) {
+    const d = analyticsDailyReports
     const rows = db
-      .select({ day: analyticsDailyReports.day, n: sql<number>`sum(${analyticsDailyReports.reports})` })
-      .from(analyticsDailyReports)
-      .where(and(inArray(analyticsDailyReports.projectId, projectIds), gte(analyticsDailyReports.day, days[0]!)))
-      .groupBy(analyticsDailyReports.day)
+      .select({ day: d.day, n: sql<number>`sum(${d.reports})`, events: sql<number>`sum(${d.events})`, crashEvents: sql<number>`sum(${d.crashEvents})` })
+      .from(d)
+      .where(and(inArray(d.projectId, projectIds), gte(d.day, days[0]!)))
+      .groupBy(d.day)
       .all()
-    for (const r of rows) reportsByDay.set(r.day, r.n)
+    for (const r of rows) {
+      reportsByDay.set(r.day, r.n)
+      eventsByDay.set(r.day, { events: r.events, crashEvents: r.crashEvents })
+    }
   }
   const sessionsByDay = new Map<string, number>()
   for (const id of projectIds) for (const s of sessionDays(db, id, days[0]!)) sessionsByDay.set(s.day, (sessionsByDay.get(s.day) ?? 0) + s.started)
-  return { days, reportsByDay, sessionsByDay }
+  return { days, reportsByDay, eventsByDay, sessionsByDay }
 }
 
 /** `/usage` and `/api/usage`: reports filed and sessions started today, in the last 7 and 30 UTC days (today included), and the account's stored bytes. */
@@ -75,7 +84,14 @@ export function dashboard(db: DbOrTx, accountId: string, seenIds: string[] | nul
     by_status: byStatus,
     by_priority: byPriority,
     by_category: byCategory,
-    daily: v.days.map((day) => ({ day, new: v.reportsByDay.get(day) ?? 0, resolved: resolved.get(day) ?? 0, sessions: v.sessionsByDay.get(day) ?? 0 })),
+    daily: v.days.map((day) => ({
+      day,
+      new: v.reportsByDay.get(day) ?? 0,
+      events: v.eventsByDay.get(day)?.events ?? 0,
+      crash_events: v.eventsByDay.get(day)?.crashEvents ?? 0,
+      resolved: resolved.get(day) ?? 0,
+      sessions: v.sessionsByDay.get(day) ?? 0,
+    })),
     crash_free: list.map((p) => {
       const rows = sessionDays(db, p.id, from)
       const ended = rows.reduce((s, r) => s + r.ended, 0)

@@ -58,12 +58,14 @@ export function AnalyticsOverview({ params }: RouteProps) {
           }}
         </Async>
       </Section>
-      <Section title="All projects" description="Reports filed and resolved per UTC day across your account's projects.">
+      <Section title="All projects" description="Reports filed and resolved, and submissions received, per UTC day across your account's projects.">
         <Async resource={dash}>
           {(d) => (
             <>
               <p>
-                {count(d.daily.reduce((s, x) => s + x.new, 0))} filed and {count(d.daily.reduce((s, x) => s + x.resolved, 0))} resolved in 30 days.
+                {count(d.daily.reduce((s, x) => s + x.new, 0))} filed and {count(d.daily.reduce((s, x) => s + x.resolved, 0))} resolved in 30 days;{' '}
+                {count(d.daily.reduce((s, x) => s + x.events, 0))} submissions received, {count(d.daily.reduce((s, x) => s + x.crash_events, 0))} of them crashes
+                (a crash hit 20 times counts 20).
               </p>
               <Chart
                 title="Reports filed and resolved per day"
@@ -71,6 +73,15 @@ export function AnalyticsOverview({ params }: RouteProps) {
                 series={[
                   { label: 'Filed', values: d.daily.map((x) => x.new) },
                   { label: 'Resolved', values: d.daily.map((x) => x.resolved) },
+                ]}
+              />
+              <Chart
+                title="Submissions received per day"
+                bars
+                x={daySeconds(d.daily.map((x) => x.day))}
+                series={[
+                  { label: 'All submissions', values: d.daily.map((x) => x.events) },
+                  { label: 'Crash submissions', values: d.daily.map((x) => x.crash_events) },
                 ]}
               />
             </>
