@@ -1,5 +1,6 @@
 import { CATEGORIES, STATUSES } from '../../src/modules/reports/reports.table'
 import { CATEGORY_LABELS, PRIORITY_LABELS, shortDate, STATUS_LABELS } from './labels'
+import { type Branding, Heading } from './layout'
 import { type VoteTarget, VoteButton, VoteCount } from './vote-button'
 
 /** A report as the public tracker shows it (the public service's shape: no private field exists here). */
@@ -114,6 +115,7 @@ export interface TrackerPageProps {
   o: TrackerOptions
   f: TrackerFilters
   title: string
+  brand: Branding
   description: string
   bugs: PublicBug[]
   total: number
@@ -131,7 +133,7 @@ export function TrackerPage(p: TrackerPageProps) {
   const hasNext = p.f.page < p.totalPages || (p.totalCapped && p.bugs.length === TRACKER_PAGE)
   return (
     <>
-      <h1>{p.title}</h1>
+      <Heading title={p.title} brand={p.brand} />
       {p.description && <p class="lead">{p.description}</p>}
       {p.o.canReport && (
         <p>
@@ -248,6 +250,9 @@ export function ReportPage(p: { o: TrackerOptions; bug: PublicBug & { comments: 
   )
 }
 
+/** Largest screenshot the report form takes. */
+export const MAX_SCREENSHOT_MB = 5
+
 export interface ReportFormValues {
   title?: string
   description?: string
@@ -255,13 +260,18 @@ export interface ReportFormValues {
   email?: string
 }
 
-/** The "Report a bug" form; it posts to the page route, which files through the SDK submit service. */
+/**
+ * The "Report a bug" form; it posts (multipart, for the screenshot) to the page route, which files
+ * through the SDK submit service. With JavaScript, public reports like the title being typed are
+ * suggested under it (client/suggest.ts), each with a vote button when the tracker takes votes.
+ */
 export function ReportFormPage(p: { slug: string; values: ReportFormValues; error?: string }) {
   const v = p.values
+  const slug = encodeURIComponent(p.slug)
   return (
     <>
       <p>
-        <a href={`/tracker/${encodeURIComponent(p.slug)}`}>← All reports</a>
+        <a href={`/tracker/${slug}`}>← All reports</a>
       </p>
       <h1>Report a bug</h1>
       {p.error && (
@@ -269,11 +279,16 @@ export function ReportFormPage(p: { slug: string; values: ReportFormValues; erro
           {p.error}
         </p>
       )}
-      <form class="card" method="post" action={`/tracker/${encodeURIComponent(p.slug)}/report`}>
+      <form class="card" method="post" action={`/tracker/${slug}/report`} enctype="multipart/form-data" data-suggest={`/api/tracker/${slug}/similar`} data-vote={`/api/tracker/${slug}/bugs/`}>
         <div class="field">
           <label for="title">Title</label>
-          <input id="title" name="title" type="text" required maxLength={300} value={v.title ?? ''} />
+          <input id="title" name="title" type="text" required maxLength={300} value={v.title ?? ''} autocomplete="off" aria-describedby="suggestions-h" />
         </div>
+        <section id="suggestions" class="suggestions" aria-labelledby="suggestions-h" aria-live="polite" hidden>
+          <h2 id="suggestions-h">Already reported?</h2>
+          <p class="meta">If one of these is your bug, vote for it instead of filing it again.</p>
+          <ul />
+        </section>
         <div class="field">
           <label for="description">Description</label>
           <textarea id="description" name="description" required maxLength={50000}>
@@ -291,8 +306,15 @@ export function ReportFormPage(p: { slug: string; values: ReportFormValues; erro
           </select>
         </div>
         <div class="field">
+          <label for="screenshot">Screenshot (optional, PNG, JPEG, GIF or WebP, up to {MAX_SCREENSHOT_MB} MB)</label>
+          <input id="screenshot" name="screenshot" type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
+        </div>
+        <div class="field">
           <label for="email">Email (optional, only the team sees it)</label>
-          <input id="email" name="email" type="email" maxLength={320} value={v.email ?? ''} />
+          <input id="email" name="email" type="email" maxLength={320} value={v.email ?? ''} aria-describedby="email-hint" />
+          <p id="email-hint" class="meta">
+            We email you when the team replies to your report. Every mail has a link to stop them.
+          </p>
         </div>
         <button class="btn" type="submit">
           Send report
@@ -309,6 +331,7 @@ export function ReportFiledPage(p: { slug: string; number: number; stacked: bool
       <h1>Thank you!</h1>
       <p class="card" role="status">
         {p.stacked ? `This matches a report we already have: #${p.number}. We added yours to it.` : `Your report was filed as #${p.number}.`}
+        {!p.visible && ' The team reads every report; it appears on this page once they have looked at it.'}
       </p>
       <p>
         {p.visible && (

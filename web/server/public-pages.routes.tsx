@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { ComponentChildren } from 'preact'
 import { render } from 'preact-render-to-string'
@@ -10,27 +10,32 @@ import { sdkCallerOf } from '../../src/http/sdk-callers'
 import { publishedEntries } from '../../src/modules/changelog/changelog.service'
 import { projects } from '../../src/modules/projects/projects.table'
 import { listTracker, publicProjectInfo, trackerBug } from '../../src/modules/public/public.service'
+import { publicReportsOf } from '../../src/modules/public/publication'
+import { unsubscribeFromReplies } from '../../src/modules/public/reply-mail'
+import { newVoterCookie, voterCookieId } from '../../src/modules/public/voter-cookie'
 import type { TrackerQuery } from '../../src/modules/public/public.schemas'
 import { roadmapOf } from '../../src/modules/public/roadmap.service'
 import { type Voter, votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
+import { reports } from '../../src/modules/reports/reports.table'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import type { TrackerSettings } from '../../src/modules/settings/settings.schemas'
 import { readSettings } from '../../src/modules/settings/settings.service'
 import { ChangelogPage } from '../public-pages/changelog'
 import { changelogFeed } from '../public-pages/feed'
-import { type Branding, Layout, type PageMeta } from '../public-pages/layout'
+import { type Branding, documentTitle, Layout, type PageMeta } from '../public-pages/layout'
 import { NotFoundPage } from '../public-pages/not-found'
 import { RoadmapPage } from '../public-pages/roadmap'
 import { pageStyles, safeColor, safeCustomCss } from '../public-pages/styles'
-import { ReportFiledPage, ReportFormPage, type ReportFormValues, ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
-import { filtersFrom, scriptResponse, voteOrIgnore } from './public-pages.helpers'
+import { MAX_SCREENSHOT_MB, ReportFiledPage, ReportFormPage, type ReportFormValues, ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
+import { UnsubscribedPage, UnsubscribePage } from '../public-pages/unsubscribe'
+import { filtersFrom, roadmapFiltersFrom, screenshotDataUrl, scriptResponse, voteOrIgnore } from './public-pages.helpers'
 import { htmlSecurityHeaders } from './security-headers'
 import { voteScriptUrl, webScript } from './static-assets'
 
 type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
 
-const DEFAULT_BRAND: Branding = { name: 'Glitchbox', logoUrl: '', accent: safeColor('') }
+const DEFAULT_BRAND: Branding = { name: 'Glitchbox', company: '', logoUrl: '', accent: safeColor('') }
 const NUMBER = /^[1-9][0-9]{0,9}$/
 /**
  * The tracker page counts matches up to this many ("1000+ reports"): past it a sparse filter or a
@@ -46,6 +51,8 @@ interface PageOptions {
   withVoteScript?: boolean
   nav?: { href: string; label: string; current?: boolean }[]
   feed?: string
+  /** A Set-Cookie header: the voter cookie of a browser that has none yet. */
+  setCookie?: string
 }
 
 /** Marks a request a public page refuses with its HTML 404. */
@@ -68,7 +75,9 @@ export function publicPagesRoutes(deps: AppDeps) {
         {body}
       </Layout>,
     )
-    return new Response(`<!doctype html>${html}`, { status: o.status ?? 200, headers: htmlSecurityHeaders({ inlineStyles: styles }) })
+    const headers: Record<string, string> = htmlSecurityHeaders({ inlineStyles: styles })
+    if (o.setCookie) headers['set-cookie'] = o.setCookie
+    return new Response(`<!doctype html>${html}`, { status: o.status ?? 200, headers })
   }
 
   const notFoundPage = (path: string, brand = DEFAULT_BRAND) =>
@@ -90,10 +99,14 @@ export function publicPagesRoutes(deps: AppDeps) {
     return p
   }
 
-  /** Company name, logo and accent: the tracker's own where set, else the project's branding, else the project name. */
+  /**
+   * The project's name (the pages are titled with it), the company from its branding as the subtitle,
+   * and the logo and accent: the tracker's own where set, else the branding's.
+   */
   const brandOf = (project: Project, tracker?: Pick<TrackerSettings, 'logo_url' | 'accent_color'>): Branding => {
     const b = readSettings(db, project.id, 'branding')
-    return { name: b.company_name || project.name, logoUrl: tracker?.logo_url || b.logo_url, accent: safeColor(tracker?.accent_color || b.primary_color) }
+    const company = b.company_name.trim() === project.name.trim() ? '' : b.company_name.trim()
+    return { name: project.name, company, logoUrl: tracker?.logo_url || b.logo_url, accent: safeColor(tracker?.accent_color || b.primary_color) }
   }
 
   const navOf = (project: Project, slug: string, current: 'tracker' | 'roadmap' | 'changelog') => {
@@ -105,10 +118,23 @@ export function publicPagesRoutes(deps: AppDeps) {
     return links
   }
 
-  const voterOf = (request: Request, server: Parameters<typeof clientIp>[1]): Voter => ({ ip: clientIp(request, server, config.trustProxy) })
+  type Peer = Parameters<typeof clientIp>[1]
+  /** The voter of a form post: its browser's voter cookie when valid, else its address. */
+  const voterOf = (request: Request, server: Peer): Voter => ({
+    cookieId: voterCookieId(db, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }),
+    ip: clientIp(request, server, config.trustProxy),
+  })
+
+  /** The voter of a page a browser reads, with the Set-Cookie that gives a browser without a voter cookie its own. */
+  const pageVoterOf = (request: Request, server: Peer): { voter: Voter; setCookie?: string } => {
+    const voter = voterOf(request, server)
+    if (voter.cookieId) return { voter }
+    const fresh = newVoterCookie(db, deps.clock.now(), config)
+    return { voter: { ...voter, cookieId: fresh.id }, setCookie: fresh.header }
+  }
 
   /** Form posts live outside /api, so they count against the same budgets as the API routes they stand for. */
-  const limited = (request: Request, server: Parameters<typeof clientIp>[1], apiPath: string): boolean => {
+  const limited = (request: Request, server: Peer, apiPath: string): boolean => {
     const budgets = budgetsFor('POST', apiPath)
     return budgets.length > 0 && !deps.rateLimiter.hit(clientIp(request, server, config.trustProxy), budgets).allowed
   }
@@ -146,22 +172,35 @@ export function publicPagesRoutes(deps: AppDeps) {
     const key = o.canReport ? apiKeyOf(project.id) : undefined
     const caller = key ? sdkCallerOf(db, key) : undefined
     if (!caller) throw new PageNotFound()
-    const meta = { title: `Report a bug · ${brand.name}`, description: `Report a bug in ${project.name}`, url: absolute(path) }
+    const meta = { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) }
     const formPage = (status: number, error: string) =>
-      page({ status, brand, meta, customCss: settings.custom_css }, <ReportFormPage slug={slug} values={values} error={error} />)
-    const input = submitSchema.safeParse({ title: values.title, description: values.description, category: values.category, reporter_email: values.email || undefined, platform: 'web' })
+      page({ status, brand, meta, customCss: settings.custom_css, withVoteScript: true }, <ReportFormPage slug={slug} values={values} error={error} />)
+    const screenshot = await screenshotDataUrl(form.screenshot, MAX_SCREENSHOT_MB * 1024 * 1024)
+    if (screenshot.error) return formPage(400, screenshot.error)
+    const input = submitSchema.safeParse({
+      title: values.title,
+      description: values.description,
+      category: values.category,
+      reporter_email: values.email || undefined,
+      screenshot: screenshot.dataUrl,
+      platform: 'web',
+    })
     if (!input.success) return formPage(400, `Please check the form: ${describeIssues(input.error.issues as never)}`)
     try {
       const { created, body } = await submitFromSdk(deps, caller.project, input.data)
       return page(
-        { status: created ? 201 : 200, brand, meta: { ...meta, title: `Report #${body.report_number} filed · ${brand.name}` }, customCss: settings.custom_css },
-        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible />,
+        { status: created ? 201 : 200, brand, meta: { ...meta, title: documentTitle(`Report #${body.report_number} filed`, brand) }, customCss: settings.custom_css },
+        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible={trackerShows(project.id, settings, body.report_number)} />,
       )
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return formPage(e.status, e.message)
       throw e
     }
   }
+
+  /** Whether the tracker shows report `n` (a report just filed is not public under `triaged` or `manual`). */
+  const trackerShows = (projectId: string, settings: TrackerSettings, n: number) =>
+    db.select({ n: reports.reportNumber }).from(reports).where(and(publicReportsOf(projectId, settings), eq(reports.reportNumber, n))).get() !== undefined
 
   return new Elysia({ name: 'public-pages', seed: deps.instanceId })
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
@@ -173,21 +212,38 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!settings.show_status_filter) f.status = undefined
         if (!settings.show_categories) f.category = undefined
         const list = listTracker(db, params.slug, f, PAGE_COUNT_CAP)
-        const voted = settings.allow_upvotes ? votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voterOf(request, server)) : new Set<number>()
-        const title = settings.page_title || `${brand.name} known issues`
+        const { voter, setCookie } = pageVoterOf(request, server)
+        const voted = settings.allow_upvotes ? votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voter) : new Set<number>()
+        const title = settings.page_title || `${project.name} known issues`
         const description = settings.page_description || `Known issues and bug reports for ${project.name}`
         return page(
-          { meta: { title, description, url: absolute(path), image: brand.logoUrl || undefined }, brand, customCss: settings.custom_css, withVoteScript: settings.allow_upvotes, nav: navOf(project, params.slug, 'tracker') },
-          <TrackerPage o={o} f={f} title={title} description={settings.page_description} bugs={list.bugs} total={list.total} totalCapped={'total_capped' in list} totalPages={list.total_pages} voted={voted} />,
+          {
+            meta: { title: documentTitle(title, brand), description, url: absolute(path), image: brand.logoUrl || undefined },
+            brand,
+            customCss: settings.custom_css,
+            withVoteScript: settings.allow_upvotes,
+            nav: navOf(project, params.slug, 'tracker'),
+            setCookie,
+          },
+          <TrackerPage o={o} f={f} title={title} brand={brand} description={settings.page_description} bugs={list.bugs} total={list.total} totalCapped={'total_capped' in list} totalPages={list.total_pages} voted={voted} />,
         )
       }),
     )
-    .get('/tracker/:slug/report', ({ params, path }) =>
+    .get('/tracker/:slug/report', ({ params, request, server, path }) =>
       guarded(path, () => {
         const { project, settings, o, brand } = trackerContext(params.slug)
         if (!o.canReport) throw new PageNotFound()
+        // The suggestions' vote buttons vote as this browser: give it its voter cookie now.
+        const { setCookie } = pageVoterOf(request, server)
         return page(
-          { meta: { title: `Report a bug · ${brand.name}`, description: `Report a bug in ${project.name}`, url: absolute(path) }, brand, customCss: settings.custom_css, nav: navOf(project, params.slug, 'tracker') },
+          {
+            meta: { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) },
+            brand,
+            customCss: settings.custom_css,
+            withVoteScript: true,
+            nav: navOf(project, params.slug, 'tracker'),
+            setCookie,
+          },
           <ReportFormPage slug={params.slug} values={{}} />,
         )
       }),
@@ -200,15 +256,17 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         const { project, settings, o, brand } = trackerContext(params.slug)
         const bug = trackerBug(db, params.slug, Number(params.number))
-        const voted = settings.allow_upvotes && votedNumbers(deps, project.id, [bug.report_number], voterOf(request, server)).size > 0
+        const { voter, setCookie } = pageVoterOf(request, server)
+        const voted = settings.allow_upvotes && votedNumbers(deps, project.id, [bug.report_number], voter).size > 0
         const description = bug.description.slice(0, 200) || `Report #${bug.report_number} on ${project.name}`
         return page(
           {
-            meta: { title: `#${bug.report_number} ${bug.title} · ${brand.name}`, description, url: absolute(path), image: brand.logoUrl || undefined },
+            meta: { title: `#${bug.report_number} ${bug.title} · ${project.name}`, description, url: absolute(path), image: brand.logoUrl || undefined },
             brand,
             customCss: settings.custom_css,
             withVoteScript: settings.allow_upvotes,
             nav: navOf(project, params.slug, 'tracker'),
+            setCookie,
           },
           <ReportPage o={o} bug={bug} voted={voted} />,
         )
@@ -222,26 +280,35 @@ export function publicPagesRoutes(deps: AppDeps) {
         return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/tracker/${encodeURIComponent(params.slug)}`), 303)
       }),
     )
-    .get('/roadmap/:slug', ({ params, request, server, path }) =>
+    .get('/roadmap/:slug', ({ params, query, request, server, path }) =>
       guarded(path, () => {
         const project = projectOf(params.slug)
-        const roadmap = roadmapOf(db, params.slug)
+        const f = roadmapFiltersFrom(query)
+        const roadmap = roadmapOf(db, params.slug, f)
         const brand = brandOf(project)
         const numbers = roadmap.columns.flatMap((c) => c.bugs.map((b) => b.report_number))
-        const voted = roadmap.settings.show_upvotes ? votedNumbers(deps, project.id, numbers, voterOf(request, server)) : new Set<number>()
-        const title = roadmap.settings.title || `${brand.name} roadmap`
+        const { voter, setCookie } = pageVoterOf(request, server)
+        const voted = roadmap.settings.show_upvotes ? votedNumbers(deps, project.id, numbers, voter) : new Set<number>()
+        const title = roadmap.settings.title || `${project.name} roadmap`
+        const current = f.status && roadmap.settings.statuses.includes(f.status) ? f.status : roadmap.settings.statuses[0]!
         return page(
-          { meta: { title, description: roadmap.settings.description || `What is being worked on in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, withVoteScript: roadmap.settings.show_upvotes, nav: navOf(project, params.slug, 'roadmap') },
-          <RoadmapPage slug={params.slug} title={title} description={roadmap.settings.description} showUpvotes={roadmap.settings.show_upvotes} columns={roadmap.columns} voted={voted} linkToTracker={readSettings(db, project.id, 'tracker').enabled} />,
+          {
+            meta: { title: documentTitle(title, brand), description: roadmap.settings.description || `What is being worked on in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined },
+            brand,
+            withVoteScript: roadmap.settings.show_upvotes,
+            nav: navOf(project, params.slug, 'roadmap'),
+            setCookie,
+          },
+          <RoadmapPage slug={params.slug} title={title} brand={brand} description={roadmap.settings.description} showUpvotes={roadmap.settings.show_upvotes} columns={roadmap.columns} current={current} voted={voted} />,
         )
       }),
     )
-    .post('/roadmap/:slug/:number/vote', ({ params, request, server, path, redirect }) =>
+    .post('/roadmap/:slug/:number/vote', ({ params, body, request, server, path, redirect }) =>
       guarded(path, () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/roadmap/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
         voteOrIgnore(() => voteOnRoadmap(deps, params.slug, Number(params.number), voterOf(request, server)))
-        return redirect(`/roadmap/${encodeURIComponent(params.slug)}`, 303)
+        return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/roadmap/${encodeURIComponent(params.slug)}`), 303)
       }),
     )
     .get('/changelog/:slug', ({ params, path }) =>
@@ -250,19 +317,34 @@ export function publicPagesRoutes(deps: AppDeps) {
         const brand = brandOf(project)
         const entries = publishedEntries(db, params.slug)
         const feed = `/changelog/${encodeURIComponent(params.slug)}/feed.xml`
+        const title = `${project.name} changelog`
         return page(
-          { meta: { title: `Changelog · ${brand.name}`, description: `Updates and fixes in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, feed, nav: navOf(project, params.slug, 'changelog') },
-          <ChangelogPage slug={params.slug} name={brand.name} entries={entries} />,
+          { meta: { title: documentTitle(title, brand), description: `Updates and fixes in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, feed, nav: navOf(project, params.slug, 'changelog') },
+          <ChangelogPage slug={params.slug} title={title} brand={brand} entries={entries} />,
         )
       }),
     )
     .get('/changelog/:slug/feed.xml', ({ params, path }) =>
       guarded(path, () => {
         const project = projectOf(params.slug)
-        const xml = changelogFeed({ baseUrl: config.publicUrl, slug: params.slug, name: brandOf(project).name, entries: publishedEntries(db, params.slug), now: deps.clock.now() })
+        const xml = changelogFeed({ baseUrl: config.publicUrl, slug: params.slug, name: project.name, entries: publishedEntries(db, params.slug), now: deps.clock.now() })
         return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=300' } })
       }),
     )
+    // The unsubscribe link of a reply mail: a page that asks, then a form post that does it, so a
+    // mail scanner opening the link unsubscribes nobody. No account is needed: the token is signed.
+    .get('/replies/unsubscribe', ({ query, path }) => {
+      const token = typeof query.token === 'string' ? query.token : ''
+      return page({ brand: DEFAULT_BRAND, meta: { title: 'Stop reply emails', description: 'Stop emails about your bug reports', url: absolute(path) } }, <UnsubscribePage token={token} />)
+    })
+    .post('/replies/unsubscribe', ({ body, path }) => {
+      const token = typeof (body as Record<string, unknown> | undefined)?.token === 'string' ? ((body as Record<string, string>).token as string) : ''
+      const done = unsubscribeFromReplies(deps, token)
+      return page(
+        { status: done ? 200 : 400, brand: DEFAULT_BRAND, meta: { title: done ? 'Unsubscribed' : 'Link not valid', description: 'Reply emails', url: absolute(path) } },
+        <UnsubscribedPage projectName={done?.projectName ?? null} />,
+      )
+    })
     .get('/public-assets/:file', async ({ params }) => {
       const vote = await webScript('vote')
       if (params.file !== `vote.${vote.hash}.js`) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
