@@ -17,6 +17,7 @@ import { ReportLabels } from './ReportLabels'
 import { Attachments, Screenshot } from './ReportMedia'
 import { ReportNeighbours } from './ReportNeighbours'
 import { ReportOccurrences } from './ReportOccurrences'
+import { ReportPublication } from './ReportPublication'
 import { CATEGORY_OPTIONS, labelOf, SOURCE_OPTIONS } from './report-enums'
 import type { Report } from './report-types'
 import { PriorityBadge, StatusBadge } from './ReportRows'
@@ -55,7 +56,8 @@ export function ReportPage({ params }: RouteProps) {
                 <PriorityBadge priority={bug.priority} />
                 <Badge>{labelOf(CATEGORY_OPTIONS, bug.category)}</Badge>
                 {bug.is_private && <Badge tone="warning">Private</Badge>}
-                {bug.source === 'system' && <Badge tone="danger">Auto-filed</Badge>}
+                {bug.auto_filed && <Badge tone="danger">Auto-filed</Badge>}
+                {bug.public_page.shown && <Badge tone="success">Public</Badge>}
               </div>
               <Description bug={bug} />
               {bug.screenshot_url && <Screenshot url={bug.screenshot_url} title={bug.title} />}
@@ -68,6 +70,7 @@ export function ReportPage({ params }: RouteProps) {
             </div>
             <aside class="report-side" aria-label="Report details">
               <ReportControls slug={slug} bug={bug} members={members} onSaved={changed} />
+              <ReportPublication slug={slug} bug={bug} onSaved={changed} />
               <ReportLabels
                 slug={slug}
                 number={bug.report_number}
