@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { messageOf } from '../api/client'
 import { Button, Checkbox, toast } from '../components'
 import { usePermissions } from './project-lookups'
@@ -29,14 +29,19 @@ function explain(bug: Bug): string {
 /** The report's place on the public pages: shown or not and why, Publish / Unpublish, and the roadmap flag. */
 export function ReportPublication({ slug, bug, onSaved }: { slug: string; bug: Bug; onSaved: () => void }) {
   const [saving, setSaving] = useState<string | null>(null)
+  // The roadmap box shows the value just chosen until the report is read again (as ReportControls does).
+  const [roadmap, setRoadmap] = useState<boolean | null>(null)
+  useEffect(() => setRoadmap(null), [bug])
   const { reason } = usePermissions(slug)
   const editReason = reason('bugs.edit')
   const save = async (what: string, body: UpdateReportBody, done: string) => {
     setSaving(what)
+    if (body.on_roadmap !== undefined) setRoadmap(body.on_roadmap)
     try {
       await reportsApi.update(slug, bug.report_number, body)
       toast(done)
     } catch (err) {
+      setRoadmap(null)
       toast(messageOf(err), 'error')
     } finally {
       setSaving(null)
@@ -70,7 +75,7 @@ export function ReportPublication({ slug, bug, onSaved }: { slug: string; bug: B
       <Checkbox
         label="On the roadmap"
         hint="Shown on the public roadmap (unless the roadmap follows a label)."
-        checked={bug.on_roadmap}
+        checked={roadmap ?? bug.on_roadmap}
         disabled={Boolean(editReason) || saving === 'roadmap'}
         title={editReason}
         onChecked={(v) => save('roadmap', { on_roadmap: v }, v ? 'Put on the roadmap' : 'Taken off the roadmap')}
