@@ -9,7 +9,7 @@ import { COUNT_CAP } from '../reports/reports.list'
 import { reports } from '../reports/reports.table'
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { readSettings } from '../settings/settings.service'
-import { PUBLIC_TRACKER_INDEX } from './public.indexes'
+import { PUBLIC_TRACKER_INDEX, PUBLISHED_INDEX } from './public.indexes'
 import type { TrackerQuery } from './public.schemas'
 import { publicReportsOf } from './publication'
 
@@ -99,8 +99,9 @@ function publicTrackerSettings({ enabled: _, publish: _p, include_auto_filed: _a
 }
 
 // Named, since the planner otherwise takes the team's upvotes index for the order and reads every
-// row from the table to check `is_private`; this one answers from the index alone.
-const publicIndex = sql`${reports} indexed by ${sql.raw(PUBLIC_TRACKER_INDEX)}`
+// row from the table to check `is_private`; these answer from the index. `manual` reads the small
+// index of published reports.
+const publicIndex = (s: TrackerSettings) => sql`${reports} indexed by ${sql.raw(s.publish === 'manual' ? PUBLISHED_INDEX : PUBLIC_TRACKER_INDEX)}`
 
 /**
  * One page of the public tracker: most upvoted first, then newest (filing order); search and category
@@ -121,7 +122,7 @@ export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery, count
   // order), then read in full: selecting every column, the comment count included, for each candidate
   // before the sort cost ~300 ms at 100,000 reports. Ties go to the newest: seq follows filing order.
   // A search is driven by its set of matches instead (through the rowid), which the index cannot give.
-  const source = fts?.match ? reports : publicIndex
+  const source = fts?.match ? reports : publicIndex(settings)
   const pageSeqs = db
     .select({ seq: sql<number>`${reports.seq}` })
     .from(source)

@@ -13,9 +13,10 @@ import type { TrackerSettings } from '../settings/settings.schemas'
 export type PublishRules = Pick<TrackerSettings, 'publish' | 'include_auto_filed'>
 
 /** The SQL condition of `PublishRules` alone, over a report row (no project, deletion or privacy terms). */
-export function byRules(s: PublishRules): SQL {
+function byRules(s: PublishRules): SQL {
   const terms: SQL[] = [isNull(reports.published)]
-  if (s.publish === 'manual') return eq(reports.published, true)
+  // A literal: the partial index of published reports (public.indexes.ts) serves only `published = 1` spelled so.
+  if (s.publish === 'manual') return sql`${reports.published} = 1`
   if (s.publish === 'triaged') terms.push(isNotNull(reports.triagedAt))
   if (!s.include_auto_filed) terms.push(eq(reports.autoFiled, false))
   return or(eq(reports.published, true), and(...terms))!

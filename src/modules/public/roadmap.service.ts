@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { notFound } from '../../http/errors'
 import { reportLabels } from '../labels/labels.table'
@@ -7,7 +7,7 @@ import type { RoadmapSettings, TrackerSettings } from '../settings/settings.sche
 import { readSettings } from '../settings/settings.service'
 import { projectBySlug, type PublicProject } from './public.service'
 import type { RoadmapQuery } from './public.schemas'
-import { byRules } from './publication'
+import { publicReportsOf } from './publication'
 
 /** Reports per roadmap column page, most upvoted first. */
 export const ROADMAP_PAGE_SIZE = 20
@@ -30,14 +30,8 @@ export function onRoadmap(projectId: string, settings: Pick<RoadmapSettings, 'st
     ? inArray(reports.seq, sql`(select ${reportLabels.reportSeq} from ${reportLabels} where ${reportLabels.labelId} = ${settings.label_id})`)
     : // A literal, so the partial reports_roadmap_idx serves it.
       sql`${reports.onRoadmap} = 1`
-  return and(
-    eq(reports.projectId, projectId),
-    isNull(reports.deletedAt),
-    eq(reports.isPrivate, false),
-    or(isNull(reports.published), ne(reports.published, false)),
-    inArray(reports.status, settings.statuses),
-    chosen,
-  )!
+  // `is_private` and `published` are columns of reports_roadmap_idx: a column is read from the index alone.
+  return and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`, sql`coalesce(${reports.published}, 1) = 1`, inArray(reports.status, settings.statuses), chosen)!
 }
 
 /**
@@ -50,16 +44,11 @@ export function roadmapOf(db: DbOrTx, slug: string, query: RoadmapQuery = {}) {
   const tracker: TrackerSettings = readSettings(db, project.id, 'tracker')
   const where = onRoadmap(project.id, settings)
   const pageOf = (status: Status) => (query.status === status ? (query.page ?? 1) : 1)
-  // One query for every column's page: rank within each status, keep each column's window.
+  // Each column's page is picked on indexed columns alone (rank within each status), then read in full.
   const ranked = db
     .select({
-      reportNumber: reports.reportNumber,
-      title: reports.title,
-      category: reports.category,
+      seq: reports.seq,
       status: reports.status,
-      upvotes: reports.upvotes,
-      updatedAt: reports.updatedAt,
-      onTracker: sql<number>`(${byRules(tracker)})`.as('on_tracker'),
       rank: sql<number>`row_number() over (partition by ${reports.status} order by ${reports.upvotes} desc, ${reports.seq} desc)`.as('rank'),
     })
     .from(reports)
@@ -68,7 +57,23 @@ export function roadmapOf(db: DbOrTx, slug: string, query: RoadmapQuery = {}) {
   const first = query.status ? (pageOf(query.status) - 1) * ROADMAP_PAGE_SIZE : 0
   const window = sql`${ranked.rank} > (case when ${ranked.status} = ${query.status ?? ''} then ${first} else 0 end)
     and ${ranked.rank} <= (case when ${ranked.status} = ${query.status ?? ''} then ${first + ROADMAP_PAGE_SIZE} else ${ROADMAP_PAGE_SIZE} end)`
-  const rows = db.select().from(ranked).where(window).orderBy(asc(ranked.status), asc(ranked.rank)).all()
+  const rows = db
+    .select({ seq: reports.seq, reportNumber: reports.reportNumber, title: reports.title, category: reports.category, status: reports.status, upvotes: reports.upvotes, updatedAt: reports.updatedAt })
+    .from(reports)
+    .where(inArray(reports.seq, db.select({ seq: ranked.seq }).from(ranked).where(window)))
+    .orderBy(desc(reports.upvotes), desc(reports.seq))
+    .all()
+  // Which cards the tracker shows (their pages exist), for these few reports only.
+  const onTracker = new Set(
+    tracker.enabled && rows.length
+      ? db
+          .select({ seq: reports.seq })
+          .from(reports)
+          .where(and(publicReportsOf(project.id, tracker), inArray(reports.seq, rows.map((r) => r.seq))))
+          .all()
+          .map((r) => r.seq)
+      : [],
+  )
   const totals = new Map(
     db
       .select({ status: reports.status, n: count() })
@@ -91,8 +96,8 @@ export function roadmapOf(db: DbOrTx, slug: string, query: RoadmapQuery = {}) {
             title: r.title,
             category: r.category,
             ...(settings.show_upvotes ? { upvotes: r.upvotes } : {}),
-            on_tracker: tracker.enabled && Boolean(r.onTracker),
-            updated_at: new Date(r.updatedAt).toISOString(),
+            on_tracker: onTracker.has(r.seq),
+            updated_at: r.updatedAt.toISOString(),
           })),
         total,
         page: pageOf(status),

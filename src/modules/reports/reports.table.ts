@@ -121,8 +121,9 @@ export const reports = sqliteTable(
     index('reports_live_last_seen_idx').on(t.projectId, t.lastSeen, t.seq).where(live),
     index('reports_live_occurrences_idx').on(t.projectId, t.occurrenceCount, t.seq).where(live),
     index('reports_live_players_idx').on(t.projectId, t.playerCount, t.seq).where(live),
-    // The public roadmap's columns: reports the team put on it, per status, most upvoted first.
-    index('reports_roadmap_idx').on(t.projectId, t.status, t.upvotes, t.seq).where(sql`deleted_at IS NULL AND on_roadmap = 1`),
+    // The public roadmap's columns: reports the team put on it, per status, most upvoted first; its
+    // other terms (not private, not unpublished) are read from the index too.
+    index('reports_roadmap_idx').on(t.projectId, t.status, t.upvotes, t.seq, t.isPrivate, t.published).where(sql`deleted_at IS NULL AND on_roadmap = 1`),
     index('reports_feedback_for_idx').on(t.feedbackFor).where(sql`feedback_for IS NOT NULL`),
     // sort=due and overdue=true read the project's dated reports in due order; the overdue-notice job
     // reads the last days' due dates across projects.
