@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import type { ComponentChildren } from 'preact'
-import { render } from 'preact-render-to-string'
 import type { AppDeps } from '../../src/app-deps'
 import { clientIp } from '../../src/http/client-ip'
 import { AppError, describeIssues } from '../../src/http/errors'
@@ -10,12 +8,11 @@ import { sdkCallerOf } from '../../src/http/sdk-callers'
 import { publishedEntries } from '../../src/modules/changelog/changelog.service'
 import { projects } from '../../src/modules/projects/projects.table'
 import { listTracker, publicProjectInfo, trackerBug } from '../../src/modules/public/public.service'
-import { publicReportsOf } from '../../src/modules/public/publication'
-import { unsubscribeFromReplies } from '../../src/modules/public/reply-mail'
-import { newVoterCookie, voterCookieId } from '../../src/modules/public/voter-cookie'
+import { isPublicReport } from '../../src/modules/public/publication'
+import { pageVoterOf, voterOf } from '../../src/modules/public/voter-cookie'
 import type { TrackerQuery } from '../../src/modules/public/public.schemas'
 import { roadmapOf } from '../../src/modules/public/roadmap.service'
-import { type Voter, votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
+import { votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
 import { reports } from '../../src/modules/reports/reports.table'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
@@ -23,37 +20,25 @@ import type { TrackerSettings } from '../../src/modules/settings/settings.schema
 import { readSettings } from '../../src/modules/settings/settings.service'
 import { ChangelogPage } from '../public-pages/changelog'
 import { changelogFeed } from '../public-pages/feed'
-import { type Branding, documentTitle, Layout, type PageMeta } from '../public-pages/layout'
+import { type Branding, documentTitle } from '../public-pages/layout'
 import { NotFoundPage } from '../public-pages/not-found'
 import { RoadmapPage } from '../public-pages/roadmap'
-import { pageStyles, safeColor, safeCustomCss } from '../public-pages/styles'
-import { MAX_SCREENSHOT_MB, ReportFiledPage, ReportFormPage, type ReportFormValues, ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
-import { UnsubscribedPage, UnsubscribePage } from '../public-pages/unsubscribe'
+import { safeColor } from '../public-pages/styles'
+import { MAX_SCREENSHOT_MB, ReportFiledPage, ReportFormPage, type ReportFormValues } from '../public-pages/report-form'
+import { ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
 import { filtersFrom, roadmapFiltersFrom, screenshotDataUrl, scriptResponse, voteOrIgnore } from './public-pages.helpers'
-import { htmlSecurityHeaders } from './security-headers'
-import { voteScriptUrl, webScript } from './static-assets'
+import { DEFAULT_BRAND, publicPage } from './public-page.render'
+import { replyUnsubscribeRoutes } from './reply-unsubscribe.routes'
+import { webScript } from './static-assets'
 
 type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
 
-const DEFAULT_BRAND: Branding = { name: 'Glitchbox', company: '', logoUrl: '', accent: safeColor('') }
 const NUMBER = /^[1-9][0-9]{0,9}$/
 /**
  * The tracker page counts matches up to this many ("1000+ reports"): past it a sparse filter or a
  * common search word made the count walk most of a large project's index. Pages past it still load.
  */
 const PAGE_COUNT_CAP = 1000
-
-interface PageOptions {
-  status?: number
-  meta: PageMeta
-  brand: Branding
-  customCss?: string
-  withVoteScript?: boolean
-  nav?: { href: string; label: string; current?: boolean }[]
-  feed?: string
-  /** A Set-Cookie header: the voter cookie of a browser that has none yet. */
-  setCookie?: string
-}
 
 /** Marks a request a public page refuses with its HTML 404. */
 class PageNotFound extends Error {}
@@ -66,22 +51,8 @@ export function publicPagesRoutes(deps: AppDeps) {
   const absolute = (path: string) => `${config.publicUrl}${path}`
   const budgetsFor = budgetRules(config)
 
-  async function page(o: PageOptions, body: ComponentChildren): Promise<Response> {
-    const styles = [pageStyles(o.brand.accent)]
-    if (o.customCss) styles.push(safeCustomCss(o.customCss))
-    const scripts = o.withVoteScript ? [await voteScriptUrl()] : []
-    const html = render(
-      <Layout meta={o.meta} brand={o.brand} styles={styles} scripts={scripts} nav={o.nav} feed={o.feed}>
-        {body}
-      </Layout>,
-    )
-    const headers: Record<string, string> = htmlSecurityHeaders({ inlineStyles: styles })
-    if (o.setCookie) headers['set-cookie'] = o.setCookie
-    return new Response(`<!doctype html>${html}`, { status: o.status ?? 200, headers })
-  }
-
   const notFoundPage = (path: string, brand = DEFAULT_BRAND) =>
-    page({ status: 404, brand, meta: { title: `Page not found · ${brand.name}`, description: 'This page does not exist or is not public.', url: absolute(path) } }, <NotFoundPage />)
+    publicPage({ status: 404, brand, meta: { title: `Page not found · ${brand.name}`, description: 'This page does not exist or is not public.', url: absolute(path) } }, <NotFoundPage />)
 
   /** Runs a page handler; unknown projects, disabled pages and missing reports answer the HTML 404. */
   const guarded = async (path: string, fn: () => Promise<Response> | Response): Promise<Response> => {
@@ -119,28 +90,16 @@ export function publicPagesRoutes(deps: AppDeps) {
   }
 
   type Peer = Parameters<typeof clientIp>[1]
-  /** The voter of a form post: its browser's voter cookie when valid, else its address. */
-  const voterOf = (request: Request, server: Peer): Voter => ({
-    cookieId: voterCookieId(db, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }),
-    ip: clientIp(request, server, config.trustProxy),
-  })
-
-  /** The voter of a page a browser reads, with the Set-Cookie that gives a browser without a voter cookie its own. */
-  const pageVoterOf = (request: Request, server: Peer): { voter: Voter; setCookie?: string } => {
-    const voter = voterOf(request, server)
-    if (voter.cookieId) return { voter }
-    const fresh = newVoterCookie(db, deps.clock.now(), config)
-    return { voter: { ...voter, cookieId: fresh.id }, setCookie: fresh.header }
-  }
+  const ipOf = (request: Request, server: Peer) => clientIp(request, server, config.trustProxy)
 
   /** Form posts live outside /api, so they count against the same budgets as the API routes they stand for. */
   const limited = (request: Request, server: Peer, apiPath: string): boolean => {
     const budgets = budgetsFor('POST', apiPath)
-    return budgets.length > 0 && !deps.rateLimiter.hit(clientIp(request, server, config.trustProxy), budgets).allowed
+    return budgets.length > 0 && !deps.rateLimiter.hit(ipOf(request, server), budgets).allowed
   }
 
   const tooMany = (path: string) =>
-    page({ status: 429, brand: DEFAULT_BRAND, meta: { title: 'Too many requests', description: 'Slow down', url: absolute(path) } }, <NotFoundPage heading="Too many requests" message="Please wait a minute and try again." />)
+    publicPage({ status: 429, brand: DEFAULT_BRAND, meta: { title: 'Too many requests', description: 'Slow down', url: absolute(path) } }, <NotFoundPage heading="Too many requests" message="Please wait a minute and try again." />)
 
   /** A safe place to send a voter back to: a path on this site's public pages only. */
   const backTo = (back: unknown, fallback: string): string =>
@@ -174,7 +133,7 @@ export function publicPagesRoutes(deps: AppDeps) {
     if (!caller) throw new PageNotFound()
     const meta = { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) }
     const formPage = (status: number, error: string) =>
-      page({ status, brand, meta, customCss: settings.custom_css, withVoteScript: true }, <ReportFormPage slug={slug} values={values} error={error} />)
+      publicPage({ status, brand, meta, customCss: settings.custom_css, withVoteScript: true }, <ReportFormPage slug={slug} values={values} error={error} />)
     const screenshot = await screenshotDataUrl(form.screenshot, MAX_SCREENSHOT_MB * 1024 * 1024)
     if (screenshot.error) return formPage(400, screenshot.error)
     const input = submitSchema.safeParse({
@@ -188,9 +147,9 @@ export function publicPagesRoutes(deps: AppDeps) {
     if (!input.success) return formPage(400, `Please check the form: ${describeIssues(input.error.issues as never)}`)
     try {
       const { created, body } = await submitFromSdk(deps, caller.project, input.data)
-      return page(
+      return publicPage(
         { status: created ? 201 : 200, brand, meta: { ...meta, title: documentTitle(`Report #${body.report_number} filed`, brand) }, customCss: settings.custom_css },
-        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible={trackerShows(project.id, settings, body.report_number)} />,
+        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible={isPublicReport(db, project.id, settings, eq(reports.reportNumber, body.report_number))} />,
       )
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return formPage(e.status, e.message)
@@ -198,11 +157,8 @@ export function publicPagesRoutes(deps: AppDeps) {
     }
   }
 
-  /** Whether the tracker shows report `n` (a report just filed is not public under `triaged` or `manual`). */
-  const trackerShows = (projectId: string, settings: TrackerSettings, n: number) =>
-    db.select({ n: reports.reportNumber }).from(reports).where(and(publicReportsOf(projectId, settings), eq(reports.reportNumber, n))).get() !== undefined
-
   return new Elysia({ name: 'public-pages', seed: deps.instanceId })
+    .use(replyUnsubscribeRoutes(deps))
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
       guarded(path, async () => {
         const { project, settings, o, brand } = trackerContext(params.slug)
@@ -212,11 +168,11 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!settings.show_status_filter) f.status = undefined
         if (!settings.show_categories) f.category = undefined
         const list = listTracker(db, params.slug, f, PAGE_COUNT_CAP)
-        const { voter, setCookie } = pageVoterOf(request, server)
+        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
         const voted = settings.allow_upvotes ? votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voter) : new Set<number>()
         const title = settings.page_title || `${project.name} known issues`
         const description = settings.page_description || `Known issues and bug reports for ${project.name}`
-        return page(
+        return publicPage(
           {
             meta: { title: documentTitle(title, brand), description, url: absolute(path), image: brand.logoUrl || undefined },
             brand,
@@ -234,8 +190,8 @@ export function publicPagesRoutes(deps: AppDeps) {
         const { project, settings, o, brand } = trackerContext(params.slug)
         if (!o.canReport) throw new PageNotFound()
         // The suggestions' vote buttons vote as this browser: give it its voter cookie now.
-        const { setCookie } = pageVoterOf(request, server)
-        return page(
+        const { setCookie } = pageVoterOf(deps, request, ipOf(request, server))
+        return publicPage(
           {
             meta: { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) },
             brand,
@@ -256,10 +212,10 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         const { project, settings, o, brand } = trackerContext(params.slug)
         const bug = trackerBug(db, params.slug, Number(params.number))
-        const { voter, setCookie } = pageVoterOf(request, server)
+        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
         const voted = settings.allow_upvotes && votedNumbers(deps, project.id, [bug.report_number], voter).size > 0
         const description = bug.description.slice(0, 200) || `Report #${bug.report_number} on ${project.name}`
-        return page(
+        return publicPage(
           {
             meta: { title: `#${bug.report_number} ${bug.title} · ${project.name}`, description, url: absolute(path), image: brand.logoUrl || undefined },
             brand,
@@ -276,7 +232,7 @@ export function publicPagesRoutes(deps: AppDeps) {
       guarded(path, () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/tracker/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
-        voteOrIgnore(() => voteOnTracker(deps, params.slug, Number(params.number), voterOf(request, server)))
+        voteOrIgnore(() => voteOnTracker(deps, params.slug, Number(params.number), voterOf(deps, request, ipOf(request, server))))
         return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/tracker/${encodeURIComponent(params.slug)}`), 303)
       }),
     )
@@ -287,11 +243,11 @@ export function publicPagesRoutes(deps: AppDeps) {
         const roadmap = roadmapOf(db, params.slug, f)
         const brand = brandOf(project)
         const numbers = roadmap.columns.flatMap((c) => c.bugs.map((b) => b.report_number))
-        const { voter, setCookie } = pageVoterOf(request, server)
+        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
         const voted = roadmap.settings.show_upvotes ? votedNumbers(deps, project.id, numbers, voter) : new Set<number>()
         const title = roadmap.settings.title || `${project.name} roadmap`
         const current = f.status && roadmap.settings.statuses.includes(f.status) ? f.status : roadmap.settings.statuses[0]!
-        return page(
+        return publicPage(
           {
             meta: { title: documentTitle(title, brand), description: roadmap.settings.description || `What is being worked on in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined },
             brand,
@@ -307,7 +263,7 @@ export function publicPagesRoutes(deps: AppDeps) {
       guarded(path, () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/roadmap/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
-        voteOrIgnore(() => voteOnRoadmap(deps, params.slug, Number(params.number), voterOf(request, server)))
+        voteOrIgnore(() => voteOnRoadmap(deps, params.slug, Number(params.number), voterOf(deps, request, ipOf(request, server))))
         return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/roadmap/${encodeURIComponent(params.slug)}`), 303)
       }),
     )
@@ -318,7 +274,7 @@ export function publicPagesRoutes(deps: AppDeps) {
         const entries = publishedEntries(db, params.slug)
         const feed = `/changelog/${encodeURIComponent(params.slug)}/feed.xml`
         const title = `${project.name} changelog`
-        return page(
+        return publicPage(
           { meta: { title: documentTitle(title, brand), description: `Updates and fixes in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, feed, nav: navOf(project, params.slug, 'changelog') },
           <ChangelogPage slug={params.slug} title={title} brand={brand} entries={entries} />,
         )
@@ -331,20 +287,6 @@ export function publicPagesRoutes(deps: AppDeps) {
         return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=300' } })
       }),
     )
-    // The unsubscribe link of a reply mail: a page that asks, then a form post that does it, so a
-    // mail scanner opening the link unsubscribes nobody. No account is needed: the token is signed.
-    .get('/replies/unsubscribe', ({ query, path }) => {
-      const token = typeof query.token === 'string' ? query.token : ''
-      return page({ brand: DEFAULT_BRAND, meta: { title: 'Stop reply emails', description: 'Stop emails about your bug reports', url: absolute(path) } }, <UnsubscribePage token={token} />)
-    })
-    .post('/replies/unsubscribe', ({ body, path }) => {
-      const token = typeof (body as Record<string, unknown> | undefined)?.token === 'string' ? ((body as Record<string, string>).token as string) : ''
-      const done = unsubscribeFromReplies(deps, token)
-      return page(
-        { status: done ? 200 : 400, brand: DEFAULT_BRAND, meta: { title: done ? 'Unsubscribed' : 'Link not valid', description: 'Reply emails', url: absolute(path) } },
-        <UnsubscribedPage projectName={done?.projectName ?? null} />,
-      )
-    })
     .get('/public-assets/:file', async ({ params }) => {
       const vote = await webScript('vote')
       if (params.file !== `vote.${vote.hash}.js`) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })

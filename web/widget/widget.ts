@@ -1,3 +1,5 @@
+import { el } from './dom'
+import { suggestionsUnder } from './suggest'
 import { themeFrom, widgetCss, type WidgetTheme } from './theme'
 
 /**
@@ -39,12 +41,6 @@ interface OpenOptions {
   player?: Player
 }
 
-interface Suggestion {
-  report_number: number
-  title: string
-  url: string
-}
-
 const str = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : undefined)
 
 function configFrom(script: HTMLScriptElement): Config | null {
@@ -60,13 +56,6 @@ function configFrom(script: HTMLScriptElement): Config | null {
     button: script.dataset.button !== 'false',
     version: str(script.dataset.gameVersion, 100) ?? null,
   }
-}
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag)
-  for (const [k, v] of Object.entries(props)) e.setAttribute(k, v)
-  if (text !== undefined) e.textContent = text
-  return e
 }
 
 /** The canvas as a PNG data URL, or undefined (no such canvas, or tainted by cross-origin images). */
@@ -137,56 +126,6 @@ function mount(c: Config, theme: WidgetTheme) {
     return figure
   }
 
-  /** Suggestions under the title: public reports like it, each a link and, when votes are on, a vote button. */
-  function suggestions(title: HTMLInputElement): HTMLElement {
-    const box = el('div', { class: 'suggest', 'aria-live': 'polite' })
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let asked = ''
-    const show = (bugs: Suggestion[], canVote: boolean) => {
-      box.replaceChildren()
-      if (bugs.length === 0) return
-      box.append(el('p', { class: 'hint' }, 'Already reported? Vote for it instead of sending it again:'))
-      const list = el('ul')
-      for (const s of bugs) {
-        const item = el('li')
-        item.append(el('a', { href: s.url, target: '_blank', rel: 'noopener' }, `#${s.report_number} ${s.title}`))
-        if (canVote) {
-          const vote = el('button', { type: 'button', class: 'secondary', 'aria-label': `Vote for #${s.report_number} ${s.title} instead` }, 'Vote instead')
-          vote.addEventListener('click', async () => {
-            vote.disabled = true
-            try {
-              const res = await api('/bugs/vote', { method: 'POST', body: JSON.stringify({ report_number: s.report_number, player_id: player().id }) })
-              if (!res.ok) throw new Error(String(res.status))
-              showDone(`Your vote was added to #${s.report_number}. You do not need to send a new report.`, s.url)
-            } catch {
-              vote.disabled = false
-            }
-          })
-          item.append(vote)
-        }
-        list.append(item)
-      }
-      box.append(list)
-    }
-    title.addEventListener('input', () => {
-      clearTimeout(timer)
-      timer = setTimeout(async () => {
-        const text = title.value.trim()
-        if (text === asked) return
-        asked = text
-        if (text.length < 4) return show([], false)
-        try {
-          const res = await api(`/bugs/similar?title=${encodeURIComponent(text.slice(0, 300))}`)
-          const body = await res.json()
-          if (res.ok && body?.data && title.value.trim() === text) show(body.data.bugs, body.data.can_vote)
-        } catch {
-          // Rate limited or offline: no suggestions, the form still works.
-        }
-      }, 350)
-    })
-    return box
-  }
-
   function showForm() {
     dialog.replaceChildren()
     const form = el('form', { novalidate: '' })
@@ -196,7 +135,20 @@ function mount(c: Config, theme: WidgetTheme) {
     }
     const title = el('input', { name: 'title', type: 'text', required: '', maxlength: '300', autocomplete: 'off' })
     field('gb-title', 'Title', title)
-    form.append(suggestions(title))
+    form.append(
+      suggestionsUnder(title, {
+        search: async (text) => {
+          const res = await api(`/bugs/similar?title=${encodeURIComponent(text)}`)
+          const body = await res.json()
+          return res.ok ? (body?.data ?? null) : null
+        },
+        vote: async (s) => {
+          const res = await api('/bugs/vote', { method: 'POST', body: JSON.stringify({ report_number: s.report_number, player_id: player().id }) })
+          if (!res.ok) throw new Error(String(res.status))
+          showDone(`Your vote was added to #${s.report_number}. You do not need to send a new report.`, s.url)
+        },
+      }),
+    )
     field('gb-description', 'Description', el('textarea', { name: 'description', required: '', maxlength: '50000', placeholder: 'What happened? What did you expect?' }))
     const select = el('select', { name: 'category' })
     for (const [v, l] of CATEGORIES) select.append(el('option', { value: v }, l))

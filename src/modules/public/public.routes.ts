@@ -7,7 +7,7 @@ import { reportNumberParams, roadmapQuery, similarQuery, trackerQuery, voteBody,
 import { listTracker, projectBySlug, trackerBug } from './public.service'
 import { roadmapOf } from './roadmap.service'
 import { trackerSuggestions, widgetSuggestions } from './suggestions.service'
-import { voterCookieId } from './voter-cookie'
+import { voterOf } from './voter-cookie'
 import { voteOnRoadmap, voteOnTracker } from './votes.service'
 
 const tags = ['Public']
@@ -21,11 +21,8 @@ const similarDoc = 'Up to 5 public reports whose titles share words with `title`
 
 /** Public pages (no credential): tracker, roadmap, votes, report-form suggestions and branding. */
 export const publicRoutes = (deps: AppDeps) => {
-  const voter = (request: Request, server: Parameters<typeof clientIp>[1], body: { player_id?: string } | undefined) => ({
-    playerId: body?.player_id,
-    cookieId: voterCookieId(deps.db, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }),
-    ip: clientIp(request, server, deps.config.trustProxy),
-  })
+  const voter = (request: Request, server: Parameters<typeof clientIp>[1], body: { player_id?: string } | undefined) =>
+    voterOf(deps, request, clientIp(request, server, deps.config.trustProxy), body?.player_id)
   return new Elysia()
     .use(authPlugin(deps))
     .get('/tracker/:slug', ({ params, query }) => listTracker(deps.db, params.slug, query), {

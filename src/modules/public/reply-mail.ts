@@ -10,7 +10,7 @@ import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 import { readSettings } from '../settings/settings.service'
 import { replyMailOptOuts } from './public.table'
-import { publicReportsOf } from './publication'
+import { isPublicReport } from './publication'
 import { serverSecret } from './server-secrets'
 
 /**
@@ -83,8 +83,7 @@ export function replyMailHandler(deps: Pick<AppDeps, 'db' | 'config' | 'mailer' 
         .get()
       if (optedOut) return
       const tracker = readSettings(db, row.report.projectId, 'tracker')
-      const shown =
-        tracker.enabled && db.select({ id: reports.id }).from(reports).where(and(publicReportsOf(row.report.projectId, tracker), eq(reports.id, row.report.id))).get() !== undefined
+      const shown = tracker.enabled && isPublicReport(db, row.report.projectId, tracker, eq(reports.id, row.report.id))
       const r = row.report
       const quote = row.body.length > QUOTE_CHARS ? `${row.body.slice(0, QUOTE_CHARS)}…` : row.body
       const token = replyUnsubscribeToken(db, deps.clock.now(), r.projectId, to)

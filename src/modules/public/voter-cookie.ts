@@ -1,8 +1,9 @@
+import type { AppDeps } from '../../app-deps'
 import type { Config } from '../../config/config'
 import type { DbOrTx } from '../../db/client'
 import { cookieValue, secure } from '../../http/browser-session'
 import { hmacSha256Hex, randomToken, safeEqual } from '../../lib/ids'
-import { voteSecret } from './votes.service'
+import { type Voter, voteSecret } from './votes.service'
 
 /**
  * The public pages' voter cookie (issue 25): a first-party, HttpOnly cookie holding a random id and
@@ -30,4 +31,17 @@ export function newVoterCookie(db: DbOrTx, now: Date, config: Config): { id: str
   const id = randomToken(16)
   const value = `${id}.${signature(voteSecret(db, now), id)}`
   return { id, header: `${VOTER_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${MAX_AGE_S}${secure(config)}` }
+}
+
+/** The voter of a vote request (API or page form): the player id it names, its browser's valid voter cookie, and its address. */
+export function voterOf(deps: Pick<AppDeps, 'db' | 'clock'>, request: Request, ip: string, playerId?: string): Voter {
+  return { playerId, cookieId: voterCookieId(deps.db, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }), ip }
+}
+
+/** The voter of a public page a browser reads, with the Set-Cookie that gives a browser without a voter cookie its own. */
+export function pageVoterOf(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, request: Request, ip: string): { voter: Voter; setCookie?: string } {
+  const voter = voterOf(deps, request, ip)
+  if (voter.cookieId) return { voter }
+  const fresh = newVoterCookie(deps.db, deps.clock.now(), deps.config)
+  return { voter: { ...voter, cookieId: fresh.id }, setCookie: fresh.header }
 }
