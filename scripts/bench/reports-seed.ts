@@ -89,8 +89,8 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
   for (const ix of indexes) sqlite.exec(`DROP INDEX ${ix.name}`)
   const insert = sqlite.prepare(
     `INSERT INTO reports (id, project_id, report_number, title, description, status, priority, priority_rank, category, platform, game_version,
-      assigned_to, error_type, source, upvotes, title_key, title_terms, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      assigned_to, error_type, source, upvotes, title_terms, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const label = sqlite.prepare('INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, ?)')
   const BATCH = 50_000
@@ -124,7 +124,6 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
           auto ? extractErrorType(title, description) : '',
           auto ? 'system' : 'user',
           Math.floor(rand() ** 4 * 200),
-          title.toLowerCase(),
           titleTermsOf(title),
           o.userId,
           created,

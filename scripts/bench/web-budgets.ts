@@ -10,6 +10,7 @@
  * The tracker is timed one request at a time (latency a visitor sees), then with a few concurrent
  * clients, on the first page, a deep page, a status filter and a search.
  */
+import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,11 +50,29 @@ const dir = mkdtempSync(join(tmpdir(), 'glitchbox-web-budgets-'))
     .insert(projects)
     .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug: 'bench-game', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
     .run()
-  const tracker = { ...SETTINGS_DEFAULTS.tracker, enabled: true, allow_search: true, allow_upvotes: true, show_categories: true, show_status_filter: true, page_title: 'Bench Game known issues' }
+  // `publish: all` with auto-filed reports: every report public, as a project from before the publish
+  // modes (issue 25) keeps it; the other modes are measured after it (publishModes below).
+  const tracker = {
+    ...SETTINGS_DEFAULTS.tracker,
+    enabled: true,
+    allow_search: true,
+    allow_upvotes: true,
+    show_categories: true,
+    show_status_filter: true,
+    page_title: 'Bench Game known issues',
+    publish: 'all' as const,
+    include_auto_filed: true,
+  }
   deps.db.insert(projectSettings).values({ projectId, kind: 'tracker', value: tracker, updatedAt: now }).run()
+  const roadmap = { ...SETTINGS_DEFAULTS.roadmap, enabled: true, show_upvotes: true }
+  deps.db.insert(projectSettings).values({ projectId, kind: 'roadmap', value: roadmap, updatedAt: now }).run()
   console.log(`seeding ${N.toLocaleString('en')} reports …`)
   const seed = seedReports(rawSqlite(deps.db), { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
   rawSqlite(deps.db).exec('ANALYZE')
+  // The team touched one report in five, published one in a hundred and put one in fifty on the roadmap.
+  rawSqlite(deps.db).exec(`UPDATE reports SET triaged_at = created_at WHERE seq % 5 = 0`)
+  rawSqlite(deps.db).exec(`UPDATE reports SET published = 1 WHERE seq % 100 = 3`)
+  rawSqlite(deps.db).exec(`UPDATE reports SET on_roadmap = 1 WHERE seq % 50 = 7`)
   console.log(`seeded in ${seed.seconds.toFixed(1)} s`)
   rawSqlite(deps.db).close()
 }
@@ -108,8 +127,19 @@ try {
     const f = (await Bun.file(`/proc/${server.proc.pid}/stat`).text()).split(') ')[1]!.split(' ')
     return ((Number(f[11]) + Number(f[12])) * 1000) / 100
   }
+  // The publish modes change which reports the tracker reads (issue 25); the settings are read per
+  // request, so a second connection switches them between scenarios while the server runs.
+  const settingsDb = new Database(join(dir, 'glitchbox.db'))
+  const publishModes: [string, string, Record<string, unknown>][] = [
+    ['triaged (1 in 5), first page', '/tracker/bench-game', { publish: 'triaged', include_auto_filed: false }],
+    ['triaged (1 in 5), page 40', '/tracker/bench-game?page=40', { publish: 'triaged', include_auto_filed: false }],
+    ['manual (1 in 100), first page', '/tracker/bench-game', { publish: 'manual', include_auto_filed: false }],
+    ['roadmap (1 in 50), 3 columns', '/roadmap/bench-game', { publish: 'all', include_auto_filed: true }],
+  ]
+  const measured: [string, string, Record<string, unknown> | null][] = [...scenarios.map(([n, p]) => [n, p, null] as [string, string, null]), ...publishModes]
   console.log(`\nTracker HTML over HTTP, ${N.toLocaleString('en')} reports in the project (${ITERATIONS} requests each; budget p95 < 20 ms)`)
-  for (const [name, path] of scenarios) {
+  for (const [name, path, mode] of measured) {
+    if (mode) settingsDb.query(`UPDATE project_settings SET value = json_patch(value, ?) WHERE kind = 'tracker'`).run(JSON.stringify(mode))
     for (let i = 0; i < 20; i++) await once(path)
     const serial: number[] = []
     const cpu0 = await cpuMs()
@@ -127,6 +157,7 @@ try {
       `  ${name.padEnd(30)} one at a time: p50 ${pct(serial, 50).toFixed(2)} ms, p95 ${pct(serial, 95).toFixed(2)} ms, server CPU ${cpuPerReq.toFixed(2)} ms/req · ${CONCURRENCY} clients: p95 ${pct(concurrent, 95).toFixed(2)} ms, ${rps.toFixed(0)} pages/s`,
     )
   }
+  settingsDb.close()
 } finally {
   await server.stop()
   if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true })

@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite'
 import { reportCountsSql } from '../modules/reports/reports.counts'
 import { analyticsTriggersSql } from '../modules/analytics/analytics.triggers'
 import { publicTrackerIndexSql } from '../modules/public/public.indexes'
+import { backfillPublication, PUBLICATION_MIGRATION } from '../modules/public/publication.backfill'
 import { reportsFtsSql } from '../modules/reports/reports.fts'
 import { backfillOpenTitleTerms, openTitleTermsSql, OPEN_TITLE_TERMS_TABLE } from '../modules/ingest/open-title-terms'
 import { backfillFingerprints } from '../modules/ingest/ingest.backfill'
@@ -26,4 +27,7 @@ export const postMigrationBackfills: { table: string; run: (sqlite: Database) =>
 ]
 
 /** Run once, after the migration `tag` is applied and the SQL above: data only the app can compute. */
-export const migrationBackfills: { tag: string; run: (sqlite: Database) => void }[] = [{ tag: '0019_drop_inbox_title_key', run: backfillFingerprints }]
+export const migrationBackfills: { tag: string; run: (sqlite: Database) => void }[] = [
+  { tag: '0019_drop_inbox_title_key', run: backfillFingerprints },
+  { tag: PUBLICATION_MIGRATION, run: backfillPublication },
+]

@@ -10,7 +10,7 @@ export type Access = 'public' | 'session' | 'apiKey' | 'bodyApiKey' | 'optionalS
 /** Sentry's ingest routes (modules/sentry), at the root with the DSN id: the key in X-Sentry-Auth or `sentry_key` (Unreal's in its path). */
 const SENTRY_ROUTE = /^\/api\/\{dsnId\}\//
 
-const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/bugs/{id}/attachments', '/api/events/track', '/api/events/track/batch', '/api/perf/snapshot', '/api/session-replays'])
+const SDK_KEY_ROUTES = new Set(['/api/bugs/submit', '/api/bugs/settings', '/api/bugs/similar', '/api/bugs/vote', '/api/bugs/{id}/attachments', '/api/events/track', '/api/events/track/batch', '/api/perf/snapshot', '/api/session-replays'])
 const BODY_KEY_ROUTES = new Set(['/api/sessions/start', '/api/sessions/end'])
 const PUBLIC_ROUTES = [
   /^\/health$/,

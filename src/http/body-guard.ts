@@ -1,4 +1,4 @@
-import { bodyLimitFor } from './body-limit'
+import { bodyLimitFor, pageBodyLimitFor } from './body-limit'
 import { payloadTooLarge, unauthorized } from './errors'
 import { SMALL_BODY } from './json-stream/json-body'
 import { nestsDeeperThan, parseJsonCapped, tooDeep } from './json-stream/json-depth'
@@ -98,7 +98,7 @@ export async function guardBody({ request, contentType, route }: { request: Requ
     emptyBody(request)
     return undefined
   }
-  const limit = bodyLimitFor(apiPath ?? '')
+  const limit = apiPath === null ? pageBodyLimitFor(pathOf(request.url)) : bodyLimitFor(apiPath)
   const length = request.headers.get('content-length')
   if (length !== null && Number(length) > limit) throw payloadTooLarge(mb(limit))
   if (contentType === 'application/json' && length !== null && Number(length) <= SMALL_BODY) {

@@ -31,6 +31,15 @@ const limits: [RegExp, number][] = [
   [/^\/projects\/[^/]+\/widget-settings\/background$/, 6 * MB],
 ]
 
+/** Public page routes (outside /api) that take more than 1 MB: the tracker's report form carries a screenshot (5 MB). */
+const pageLimits: [RegExp, number][] = [[/^\/tracker\/[^/]+\/report$/, 6 * MB]]
+
+/** Request body limit in bytes for a path outside /api (a public page's form); 1 MB unless listed. */
+export function pageBodyLimitFor(path: string): number {
+  for (const [re, limit] of pageLimits) if (re.test(path)) return limit
+  return 1 * MB
+}
+
 /** Request body limit in bytes for a path under /api (prefix removed); 1 MB unless listed. */
 export function bodyLimitFor(apiPath: string): number {
   for (const [re, limit] of limits) if (re.test(apiPath)) return limit

@@ -27,13 +27,13 @@ type Headers = Record<string, string | undefined>
 /** True when the request comes from the web app and wants its session as a cookie. */
 export const wantsSessionCookie = (headers: Headers) => headers[WEB_CLIENT_HEADER]?.trim().toLowerCase() === 'web'
 
-/** The value of the session cookie, or null. */
-export function sessionCookieOf(headers: Headers): string | null {
+/** The value of the cookie `name` in a request's Cookie header, or null (absent, empty or mangled). */
+export function cookieValue(headers: Headers, name: string): string | null {
   const cookie = headers.cookie
   if (!cookie) return null
   for (const part of cookie.split(';')) {
     const eq = part.indexOf('=')
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue
     const value = part.slice(eq + 1).trim()
     if (value === '') return null
     try {
@@ -46,7 +46,11 @@ export function sessionCookieOf(headers: Headers): string | null {
   return null
 }
 
-const secure = (config: Config) => (config.publicUrl.startsWith('https:') ? '; Secure' : '')
+/** The value of the session cookie, or null. */
+export const sessionCookieOf = (headers: Headers): string | null => cookieValue(headers, SESSION_COOKIE)
+
+/** `; Secure` when the server is reached over https, for every cookie it sets. */
+export const secure = (config: Config) => (config.publicUrl.startsWith('https:') ? '; Secure' : '')
 
 /** The Set-Cookie value that stores `token` for 30 days. */
 export const sessionCookie = (config: Config, token: string) =>

@@ -21,13 +21,14 @@ const OPEN: { path: RegExp; methods: string; headers?: string }[] = [
   { path: SENTRY_PATH, methods: 'POST', headers: 'Content-Type, X-Sentry-Auth, Authorization, Content-Encoding' },
   // SDK routes (spec 4.8).
   { path: /^\/bugs\/(?:submit|[^/]+\/attachments)$/, methods: 'POST' },
-  { path: /^\/bugs\/settings$/, methods: 'GET' },
+  { path: /^\/bugs\/(?:settings|similar)$/, methods: 'GET' },
+  { path: /^\/bugs\/vote$/, methods: 'POST' },
   { path: /^\/sessions\/(?:start|end)$/, methods: 'POST' },
   { path: /^\/events\/track(?:\/batch)?$/, methods: 'POST' },
   { path: /^\/(?:perf\/snapshot|session-replays)$/, methods: 'POST' },
   // Public routes (spec 4.9); the changelog path takes team writes too, so only its read is open.
   { path: /^\/(?:tracker|roadmap)\/[^/]+\/bugs\/[^/]+\/vote$/, methods: 'POST' },
-  { path: /^\/(?:tracker|roadmap|branding)\/[^/]+(?:\/bugs\/[^/]+)?$/, methods: 'GET' },
+  { path: /^\/(?:tracker|roadmap|branding)\/[^/]+(?:\/bugs\/[^/]+|\/similar)?$/, methods: 'GET' },
   { path: /^\/projects\/[^/]+\/changelog$/, methods: 'GET' },
   { path: /^\/files\/.+$/, methods: 'GET' },
   { path: /^\/maintenance\/active$/, methods: 'GET' },

@@ -16,7 +16,7 @@ export interface RateLimits {
 
 const TELEMETRY = /^\/(?:perf\/snapshot|session-replays)$/
 const AUTH = /^\/auth\/(?:login|signup|resend-verification|forgot-password|reset-password)$/
-const PUBLIC = /^\/(?:bugs\/submit|bugs\/settings|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/
+const PUBLIC = /^\/(?:bugs\/submit|bugs\/settings|bugs\/similar|bugs\/vote|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/
 const CHANGELOG = /^\/projects\/[^/]+\/changelog$/
 
 /**

@@ -4,7 +4,7 @@ import { auditLog } from '../../src/modules/activity/activity.table'
 import { DAY, HOUR } from '../../src/lib/clock'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { addMember, setReport } from '../public/public-fixtures'
+import { addMember, putSettings, setReport } from '../public/public-fixtures'
 
 let t: TestApp
 let owner: TestUser
@@ -146,6 +146,8 @@ describe('POST /changelog/auto-generate', () => {
     setReport(t, crash2, { status: 'resolved' })
     setReport(t, secret, { status: 'resolved', isPrivate: true })
     setReport(t, gone, { status: 'resolved', deletedAt: t.clock.now() })
+    // Every report not private is public under `publish: all` (the mode rules are tested below).
+    await putSettings(t, owner, project, 'tracker-settings', { publish: 'all' })
 
     const res = await generate()
     expect(res.status).toBe(201)
@@ -161,5 +163,16 @@ describe('POST /changelog/auto-generate', () => {
     const next = await generate()
     expect(next.status).toBe(201)
     expect(next.body.data.body).toBe('## Audio\n- #7 Audio pops')
+  })
+
+  it("lists only what the public pages show under the tracker's publish rules", async () => {
+    const touched = createReportIn(t, project, { title: 'Resolved by the team', category: 'ui' })
+    const untouched = createReportIn(t, project, { title: 'Resolved behind the scenes', category: 'ui' })
+    const published = createReportIn(t, project, { title: 'Published explicitly', category: 'ui' })
+    expect((await t.request('PATCH', `/api/projects/${project.slug}/bugs/${touched.reportNumber}`, { token: owner.token, body: { status: 'resolved' } })).status).toBe(200)
+    setReport(t, untouched, { status: 'resolved' })
+    setReport(t, published, { status: 'resolved', published: true })
+    // A new project's mode is `triaged`: a status change by the team counts, a resolution by nobody does not.
+    expect((await generate()).body.data.body).toBe('## UI\n- #1 Resolved by the team\n- #3 Published explicitly')
   })
 })

@@ -14,7 +14,7 @@ const BODIES: Record<string, (w: World) => unknown> = {
   'DELETE /api/projects/{slug}/bugs/bulk': () => ({ bug_numbers: [999] }),
   'PATCH /api/projects/{slug}/labels/{labelId}': () => ({ color: '#112233' }),
   'POST /api/projects/{slug}/bugs/{number}/labels': (w) => ({ label_id: w.params.labelId }),
-  'PUT /api/projects/{slug}/tracker-settings': () => ({ enabled: true, allow_search: true }),
+  'PUT /api/projects/{slug}/tracker-settings': () => ({ enabled: true, allow_search: true, publish: 'all' }),
   'PUT /api/projects/{slug}/roadmap-settings': () => ({ enabled: true, show_upvotes: true }),
   'PUT /api/projects/{slug}/branding': () => ({ company_name: 'Studio' }),
   'PUT /api/projects/{slug}/widget-settings': () => ({ button_text: 'Report a bug' }),
@@ -42,7 +42,7 @@ beforeAll(async () => {
   t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_RATE_LIMIT_GLOBAL: '0', GLITCHBOX_RATE_LIMIT_AUTH: '0', GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
   world = await seedWorld(t)
   ;({ operations } = await operationsOf(t))
-  await t.request('PUT', `/api/projects/${world.project.slug}/tracker-settings`, { token: world.owner.token, body: { enabled: true } })
+  await t.request('PUT', `/api/projects/${world.project.slug}/tracker-settings`, { token: world.owner.token, body: { enabled: true, publish: 'all' } })
   await t.request('PUT', `/api/projects/${world.project.slug}/roadmap-settings`, { token: world.owner.token, body: { enabled: true } })
   const { createUser } = await import('../helpers/fixtures')
   await createUser(t, { email: 'login@example.com', password: 'correct horse battery' })

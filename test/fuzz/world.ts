@@ -41,7 +41,7 @@ export async function seedWorld(t: TestApp) {
   await ok('POST', `/api/projects/${slug}/bugs/${report.reportNumber}/comments`, { body: 'seed comment' })
   const webhook = await ok('POST', `/api/projects/${slug}/webhooks/generic`, { url: 'http://127.0.0.1:9/hook' })
   const entry = await ok('POST', `/api/projects/${slug}/changelog`, { title: 'v1', body: 'notes', version: '1.0', publish: true })
-  await ok('PUT', `/api/projects/${slug}/tracker-settings`, { enabled: true, allow_search: true })
+  await ok('PUT', `/api/projects/${slug}/tracker-settings`, { enabled: true, allow_search: true, publish: 'all' })
   await ok('PUT', `/api/projects/${slug}/roadmap-settings`, { enabled: true, show_upvotes: true })
   const mate = await createUser(t)
   t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', createdAt: t.clock.now() }).run()

@@ -12,9 +12,17 @@ export async function pagesWorld(): Promise<{ t: TestApp; owner: TestUser; proje
   return { t, owner, project }
 }
 
-/** GETs a page as a browser would and returns status, headers and HTML text. */
-export const getPage = (t: TestApp, path: string, ip?: string) => t.request('GET', path, { ip, headers: { accept: 'text/html' } })
+/** GETs a page as a browser would (with the cookie header it keeps, if any) and returns status, headers and HTML text. */
+export const getPage = (t: TestApp, path: string, ip?: string, cookie?: string) => t.request('GET', path, { ip, headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } })
 
 /** POSTs an HTML form (urlencoded), as a browser without JavaScript does. */
-export const postForm = (t: TestApp, path: string, fields: Record<string, string>, ip?: string) =>
-  t.request('POST', path, { ip, body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+export const postForm = (t: TestApp, path: string, fields: Record<string, string>, ip?: string, cookie?: string) =>
+  t.request('POST', path, { ip, body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) } })
+
+/** The `name=value` of the voter cookie a page set, as the browser sends it back. */
+export function voterCookieOf(res: { headers: Headers }): string {
+  const set = res.headers.get('set-cookie') ?? ''
+  const m = /^(glitchbox_voter=[^;]+)/.exec(set)
+  if (!m) throw new Error(`no voter cookie set: ${set}`)
+  return m[1]!
+}

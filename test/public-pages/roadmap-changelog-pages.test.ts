@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestProject, TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
-import { createReportIn, getPage, pagesWorld, postForm, putSettings, setReport } from './pages-fixtures'
+import { createReportIn, getPage, pagesWorld, postForm, putSettings, setReport, voterCookieOf } from './pages-fixtures'
 
 let t: TestApp
 let owner: TestUser
@@ -29,9 +29,10 @@ describe('GET /roadmap/{slug}', () => {
   it('is an HTML 404 until enabled, then shows one column per shown status with votes when shown', async () => {
     const open = createReportIn(t, project, { title: 'Sky flickers' })
     const doing = createReportIn(t, project, { title: 'Save slots vanish' })
-    setReport(t, doing, { status: 'in_progress', upvotes: 4 })
+    setReport(t, open, { onRoadmap: true })
+    setReport(t, doing, { status: 'in_progress', upvotes: 4, onRoadmap: true })
     const hidden = createReportIn(t, project, { title: 'Private roadmap item' })
-    setReport(t, hidden, { isPrivate: true })
+    setReport(t, hidden, { isPrivate: true, onRoadmap: true })
     expect((await getPage(t, `/roadmap/${project.slug}`)).status).toBe(404)
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, title: 'What we are building', statuses: ['open', 'in_progress'], show_upvotes: true })
     const res = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
@@ -45,20 +46,47 @@ describe('GET /roadmap/{slug}', () => {
     expect(res.body).not.toContain(`href="/tracker/${project.slug}/${open.reportNumber}"`)
     expect(res.body).not.toContain('Private roadmap item')
     expect(res.body).toContain(`data-api="/api/roadmap/${project.slug}/bugs/${doing.reportNumber}/vote"`)
-    const vote = await postForm(t, `/roadmap/${project.slug}/${doing.reportNumber}/vote`, {}, '192.0.2.1')
+    const cookie = voterCookieOf(res)
+    const vote = await postForm(t, `/roadmap/${project.slug}/${doing.reportNumber}/vote`, {}, '192.0.2.1', cookie)
     expect(vote.status).toBe(303)
     expect(vote.headers.get('location')).toBe(`/roadmap/${project.slug}`)
-    const after = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
+    const after = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1', cookie)
     expect(after.body).toContain('<span class="count">5</span>')
     expect(after.body).toContain('aria-pressed="true"')
   })
 
   it('links each item to its tracker page while the tracker is on', async () => {
     const bug = createReportIn(t, project, { title: 'Linked item' })
+    setReport(t, bug, { onRoadmap: true })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
-    await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     const res = await getPage(t, `/roadmap/${project.slug}`)
     expect(res.body).toContain(`<a href="/tracker/${project.slug}/${bug.reportNumber}">#${bug.reportNumber} Linked item</a>`)
+  })
+
+  it('pages each column, and gives a phone one column at a time through tabs that are plain links', async () => {
+    for (let i = 0; i < 23; i++) setReport(t, createReportIn(t, project, { title: `Open item ${i}` }), { onRoadmap: true, upvotes: i })
+    setReport(t, createReportIn(t, project, { title: 'Doing item' }), { onRoadmap: true, status: 'in_progress' })
+    await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, statuses: ['open', 'in_progress'] })
+    const first = await getPage(t, `/roadmap/${project.slug}`)
+    expect(first.body).toContain('<nav class="column-tabs" aria-label="Roadmap columns">')
+    expect(first.body).toContain(`<a href="/roadmap/${project.slug}?status=open" aria-current="page">Open (23)</a>`)
+    expect(first.body).toContain(`<a href="/roadmap/${project.slug}?status=in_progress">In progress (1)</a>`)
+    // The first column is the phone's current tab; the stylesheet hides the others on narrow screens.
+    expect(first.body).toContain('<section aria-labelledby="col-open" class="column current">')
+    expect(first.body).toContain('<section aria-labelledby="col-in_progress" class="column">')
+    expect(first.body).toContain('.columns .column:not(.current){display:none}')
+    expect(first.body).toContain('Open item 22')
+    expect(first.body).not.toContain('Open item 2<')
+    expect(first.body).toContain(`<a href="/roadmap/${project.slug}?status=open&amp;page=2" rel="next">Next →</a>`)
+    const second = await getPage(t, `/roadmap/${project.slug}?status=open&page=2`)
+    expect(second.body).toContain('Page 2 of 2')
+    expect(second.body).toContain('Open item 0')
+    expect(second.body).not.toContain('Open item 22')
+    const tab = await getPage(t, `/roadmap/${project.slug}?status=in_progress`)
+    expect(tab.body).toContain('<section aria-labelledby="col-in_progress" class="column current">')
+    // A bad column or page is ignored, not refused.
+    expect((await getPage(t, `/roadmap/${project.slug}?status=someday&page=-1`)).status).toBe(200)
   })
 
   it('shows no vote buttons or counts when upvotes are hidden', async () => {
@@ -68,6 +96,29 @@ describe('GET /roadmap/{slug}', () => {
     expect(res.body).not.toContain('vote-form')
     expect(res.body).not.toContain('<script')
     expect(res.body).toContain(`<title>${project.name} roadmap</title>`)
+  })
+})
+
+describe('titles', () => {
+  it("title the changelog, roadmap and tracker with the project's name, the company as subtitle, in <title> and Open Graph", async () => {
+    await putSettings(t, owner, project, 'branding', { company_name: 'Forge Studio' })
+    await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
+    const changelog = await getPage(t, `/changelog/${project.slug}`)
+    expect(changelog.body).toContain('<hgroup><h1>Star Forge changelog</h1><p class="subtitle">Forge Studio</p></hgroup>')
+    expect(changelog.body).toContain('<title>Star Forge changelog · Forge Studio</title>')
+    expect(changelog.body).toContain('<meta property="og:title" content="Star Forge changelog · Forge Studio"/>')
+    expect(changelog.body).toContain('<meta property="og:site_name" content="Forge Studio"/>')
+    expect(changelog.body).toContain('<span class="brand">Star Forge</span>')
+    expect((await getPage(t, `/roadmap/${project.slug}`)).body).toContain('<title>Star Forge roadmap · Forge Studio</title>')
+    expect((await getPage(t, `/tracker/${project.slug}`)).body).toContain('<hgroup><h1>Star Forge known issues</h1><p class="subtitle">Forge Studio</p></hgroup>')
+    expect((await t.request('GET', `/changelog/${project.slug}/feed.xml`)).body).toContain('<author><name>Star Forge</name></author>')
+    // Without a company name (or the same as the project's), no subtitle and the project's name alone.
+    await putSettings(t, owner, project, 'branding', { company_name: 'Star Forge' })
+    const plain = await getPage(t, `/changelog/${project.slug}`)
+    expect(plain.body).toContain('<hgroup><h1>Star Forge changelog</h1></hgroup>')
+    expect(plain.body).toContain('<title>Star Forge changelog</title>')
+    expect(plain.body).toContain('<meta property="og:site_name" content="Star Forge"/>')
   })
 })
 
@@ -129,7 +180,7 @@ describe('GET /changelog/{slug} and its Atom feed', () => {
 
 describe('scripts', () => {
   it('serves the vote script under a versioned URL with a long cache, under 30 KB gzipped', async () => {
-    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' })
     const page = await getPage(t, `/tracker/${project.slug}`)
     const src = /<script src="(\/public-assets\/vote\.[0-9a-f]{10}\.js)"/.exec(page.body)![1]!
     const res = await t.request('GET', src)
@@ -148,7 +199,7 @@ describe('scripts', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=300')
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{10}"$/)
     expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin')
-    expect(res.body).toContain('/api/bugs/submit')
+    expect(res.body).toContain('/bugs/submit')
     expect(res.body).toContain('attachShadow')
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestProject, TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
-import { addComment, createReportIn, getPage, pagesWorld, postForm, putSettings, setReport } from './pages-fixtures'
+import { addComment, createReportIn, getPage, pagesWorld, postForm, putSettings, setReport, voterCookieOf } from './pages-fixtures'
 
 let t: TestApp
 let owner: TestUser
@@ -11,7 +11,8 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-const enable = (extra: Record<string, unknown> = {}) => putSettings(t, owner, project, 'tracker-settings', { enabled: true, ...extra })
+// Every report published, as before the publish modes (those are tested in test/public/publication.test.ts).
+const enable = (extra: Record<string, unknown> = {}) => putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all', include_auto_filed: true, ...extra })
 const tracker = (query = '', ip?: string) => getPage(t, `/tracker/${project.slug}${query}`, ip)
 
 /** The report numbers listed on a tracker page, in order. */
@@ -48,9 +49,13 @@ describe('GET /tracker/{slug}', () => {
     for (const css of styles) expect(csp).toContain(`'sha256-${new Bun.CryptoHasher('sha256').update(css).digest('base64')}'`)
     expect(styles[1]).toBe('.report{border-width:2px}')
     expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)/)
-    expect(res.body).toContain('<title>Known issues</title>')
+    // Titled by the page title (else the project's name), the company as the subtitle (issue 25).
+    expect(res.body).toContain('<title>Known issues · Forge Studio</title>')
     expect(res.body).toContain('<meta name="description" content="What we are fixing"/>')
-    expect(res.body).toContain('<meta property="og:title" content="Known issues"/>')
+    expect(res.body).toContain('<meta property="og:title" content="Known issues · Forge Studio"/>')
+    expect(res.body).toContain('<meta property="og:site_name" content="Forge Studio"/>')
+    expect(res.body).toContain('<span class="brand">Star Forge</span>')
+    expect(res.body).toContain('<hgroup><h1>Known issues</h1><p class="subtitle">Forge Studio</p></hgroup>')
     expect(res.body).toContain(`<meta property="og:url" content="http://glitchbox.test/tracker/${project.slug}"/>`)
     expect(res.body).toContain('<img src="https://cdn.example/logo.png" alt/>')
     expect(res.body).toContain('Forge Studio')
@@ -139,23 +144,26 @@ describe('GET /tracker/{slug}', () => {
     const bug = createReportIn(t, project, { title: 'Vote me' })
     await enable({ allow_upvotes: true })
     const ip = '203.0.113.9'
+    // A browser's first page gives it its voter cookie; it sends it back from then on.
     const before = await tracker('', ip)
     expect(before.body).toContain('aria-pressed="false"')
     expect(before.body).toMatch(/<script src="\/public-assets\/vote\.[0-9a-f]{10}\.js" defer><\/script>/)
+    const cookie = voterCookieOf(before)
     for (let i = 0; i < 2; i++) {
-      const res = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back: `/tracker/${project.slug}?page=1` }, ip)
+      const res = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back: `/tracker/${project.slug}?page=1` }, ip, cookie)
       expect(res.status).toBe(303)
       expect(res.headers.get('location')).toBe(`/tracker/${project.slug}?page=1`)
     }
-    const after = await tracker('', ip)
+    const after = await getPage(t, `/tracker/${project.slug}`, ip, cookie)
+    expect(after.headers.get('set-cookie')).toBeNull()
     expect(after.body).toContain('aria-pressed="true"')
     expect(after.body).toContain('<span class="count">1</span>')
     // Another voter sees the count but not the pressed state; an off-site `back` is not followed.
     expect((await tracker('', '198.51.100.4')).body).toContain('aria-pressed="false"')
     const offsite = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back: '//evil.example/x' }, '198.51.100.4')
     expect(offsite.headers.get('location')).toBe(`/tracker/${project.slug}`)
-    // The JSON API and the page share the voter: the IP's vote already counted.
-    const api = await t.request('POST', `/api/tracker/${project.slug}/bugs/${bug.reportNumber}/vote`, { ip })
+    // The JSON API and the page share the voter: the vote script sends the same cookie.
+    const api = await t.request('POST', `/api/tracker/${project.slug}/bugs/${bug.reportNumber}/vote`, { ip, headers: { cookie } })
     expect(api.body.data).toEqual({ upvotes: 2, is_new: false })
   })
 
@@ -175,7 +183,7 @@ describe('the "Report a bug" form', () => {
     await enable()
     const form = await getPage(t, `/tracker/${project.slug}/report`)
     expect(form.status).toBe(200)
-    expect(form.body).toContain(`<form class="card" method="post" action="/tracker/${project.slug}/report">`)
+    expect(form.body).toContain(`<form class="card" method="post" action="/tracker/${project.slug}/report" enctype="multipart/form-data"`)
     for (const label of ['Title', 'Description', 'Category']) expect(form.body).toContain(`>${label}</label>`)
     expect(form.body).not.toContain(project.apiKey)
     expect((await tracker()).body).not.toContain(project.apiKey)

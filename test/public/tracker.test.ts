@@ -14,7 +14,8 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 const tracker = (query = '') => t.request('GET', `/api/tracker/${project.slug}${query}`)
-const enable = (extra: Record<string, unknown> = {}) => putSettings(t, owner, project, 'tracker-settings', { enabled: true, ...extra })
+// These tests are about what a public report shows: every report is published, as before the publish modes (test/public/publication.test.ts).
+const enable = (extra: Record<string, unknown> = {}) => putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all', include_auto_filed: true, ...extra })
 
 describe('GET /api/tracker/{slug}', () => {
   it('is 404 for an unknown project, while the tracker is off, and again once it is turned off', async () => {

@@ -8,7 +8,7 @@ import { reports } from '../../src/modules/reports/reports.table'
 import type { Report } from '../../src/modules/reports/reports.service'
 import { createProject, createReportIn, createUser, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { putSettings } from './public-fixtures'
+import { putSettings, setReport } from './public-fixtures'
 
 let t: TestApp
 let project: TestProject
@@ -19,7 +19,8 @@ beforeEach(async () => {
   const owner = await createUser(t)
   project = createProject(t, owner)
   report = createReportIn(t, project)
-  await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
+  setReport(t, report, { onRoadmap: true })
+  await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' })
   await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
 })
 afterEach(() => t.close())

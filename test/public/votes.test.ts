@@ -16,6 +16,8 @@ beforeEach(async () => {
   owner = await createUser(t)
   project = createProject(t, owner)
   report = createReportIn(t, project)
+  // On the roadmap, so the roadmap's votes reach it.
+  setReport(t, report, { onRoadmap: true })
 })
 afterEach(() => t.close())
 
@@ -28,7 +30,7 @@ const storedUpvotes = () => t.deps.db.select({ n: reports.upvotes }).from(report
 describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
   it('is 404 while the tracker is off and 403 while it does not allow upvotes', async () => {
     expect((await trackerVote({ body: { player_id: 'p1' } })).status).toBe(404)
-    await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     const res = await trackerVote({ body: { player_id: 'p1' } })
     expect(res.status).toBe(403)
     expect(res.body.ok).toBe(false)
@@ -36,7 +38,7 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
   })
 
   describe('with upvotes allowed', () => {
-    beforeEach(() => putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true }))
+    beforeEach(() => putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' }))
 
     it('counts one vote per player id; a repeat returns the count with is_new false', async () => {
       expect(await trackerVote({ body: { player_id: 'steam-1' } })).toMatchObject({ status: 200, body: { ok: true, data: { upvotes: 1, is_new: true } } })
@@ -111,7 +113,7 @@ describe('POST /api/roadmap/{slug}/bugs/{number}/vote', () => {
 
   it('counts one vote per voter, shared with the tracker, on reports the roadmap shows', async () => {
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
-    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
+    await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' })
     expect((await roadmapVote({ ip: '192.0.2.5' })).body.data).toEqual({ upvotes: 1, is_new: true })
     expect((await roadmapVote({ ip: '192.0.2.5' })).body.data).toEqual({ upvotes: 1, is_new: false })
     expect((await trackerVote({ ip: '192.0.2.5' })).body.data).toEqual({ upvotes: 1, is_new: false })
@@ -120,12 +122,16 @@ describe('POST /api/roadmap/{slug}/bugs/{number}/vote', () => {
     expect(roadmap.body.data.columns[0].bugs[0].upvotes).toBe(2)
   })
 
-  it('is 404 for reports outside the shown statuses and for private ones', async () => {
+  it('is 404 for reports outside the shown statuses, private, unpublished or not on the roadmap', async () => {
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true, statuses: ['in_progress'] })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
     setReport(t, report, { status: 'in_progress', isPrivate: true })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
-    setReport(t, report, { isPrivate: false })
+    setReport(t, report, { isPrivate: false, published: false })
+    expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
+    setReport(t, report, { published: null, onRoadmap: false })
+    expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
+    setReport(t, report, { onRoadmap: true })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(200)
   })
 })

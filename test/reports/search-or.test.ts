@@ -33,7 +33,8 @@ describe('q with OR', () => {
   })
 
   it('works on the public tracker search too', async () => {
-    const put = await t.request('PUT', `/api/projects/${project.slug}/tracker-settings`, { token: owner.token, body: { enabled: true, allow_search: true } })
+    // Every report public, as before the publish modes (issue 25).
+    const put = await t.request('PUT', `/api/projects/${project.slug}/tracker-settings`, { token: owner.token, body: { enabled: true, allow_search: true, publish: 'all' } })
     expect(put.status).toBe(200)
     const res = await t.request('GET', `/api/tracker/${project.slug}${q('shadows OR crash')}`)
     expect(res.status).toBe(200)

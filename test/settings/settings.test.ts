@@ -32,8 +32,11 @@ const defaults = {
     show_priority: false,
     show_status_filter: false,
     custom_css: '',
+    // A new project shows only what the team has touched, never auto-filed reports (issue 25).
+    publish: 'triaged',
+    include_auto_filed: false,
   },
-  'roadmap-settings': { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false },
+  'roadmap-settings': { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '' },
   branding: { company_name: '', logo_url: '', primary_color: '', accent_color: '', support_email: '' },
 }
 
@@ -102,6 +105,9 @@ describe('GET and PUT tracker-settings, roadmap-settings, branding', () => {
     ['roadmap-settings', { statuses: ['open', 'someday'] }, 'statuses'],
     ['roadmap-settings', { statuses: [] }, 'statuses'],
     ['roadmap-settings', { show_upvotes: 1 }, 'show_upvotes'],
+    ['roadmap-settings', { label_id: 'no-such-label' }, 'label_id'],
+    ['tracker-settings', { publish: 'everything' }, 'publish'],
+    ['tracker-settings', { include_auto_filed: 'yes' }, 'include_auto_filed'],
     ['branding', { support_email: 'not-an-email' }, 'support_email'],
     ['branding', { primary_color: '#GGGGGG' }, 'primary_color'],
   ])('%s refuses a bad value (case %#) with 400 naming the field and stores nothing', async (path, body, field) => {
@@ -163,6 +169,23 @@ describe('widget settings', () => {
     t.deps.db.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)).run()
     expect((await t.request('GET', path, { token: pro.token })).body.data).toEqual(defaultWidget)
     expect(widgetThemeFor(t.deps.db, p.id, 'free')).toEqual({ ...defaultWidget.theme, button_text: 'Report a bug', background_image_url: '' })
+  })
+
+  it("colors the widget with the project's brand color unless the widget settings choose one (issue 25)", async () => {
+    const pro = await createUser(t, { plan: 'pro' })
+    const p = createProject(t, pro)
+    const settings = async () => (await t.request('GET', '/api/bugs/settings', { apiKey: p.apiKey })).body.data.widget_theme.primary_color
+    expect(await settings()).toBe('#2E5BFF')
+    await t.request('PUT', `/api/projects/${p.slug}/branding`, { token: pro.token, body: { primary_color: '#aa3300' } })
+    expect(await settings()).toBe('#aa3300')
+    // Other theme fields saved do not count as choosing a color.
+    await t.request('PUT', `/api/projects/${p.slug}/widget-settings`, { token: pro.token, body: { theme: { mode: 'dark' } } })
+    expect(await settings()).toBe('#aa3300')
+    await t.request('PUT', `/api/projects/${p.slug}/widget-settings`, { token: pro.token, body: { theme: { primary_color: '#112233' } } })
+    expect(await settings()).toBe('#112233')
+    // On the free plan the widget's own theme does not apply; the brand color still does.
+    t.deps.db.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)).run()
+    expect(widgetThemeFor(t.deps.db, p.id, 'free').primary_color).toBe('#aa3300')
   })
 
   it.each([

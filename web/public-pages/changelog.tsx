@@ -1,4 +1,5 @@
 import { shortDate } from './labels'
+import { type Branding, Heading } from './layout'
 import { renderMarkdown } from './markdown'
 
 export interface ChangelogEntry {
@@ -10,10 +11,10 @@ export interface ChangelogEntry {
 }
 
 /** Published changelog entries, newest first, bodies rendered from markdown. */
-export function ChangelogPage(p: { slug: string; name: string; entries: ChangelogEntry[] }) {
+export function ChangelogPage(p: { slug: string; title: string; brand: Branding; entries: ChangelogEntry[] }) {
   return (
     <>
-      <h1>{p.name} changelog</h1>
+      <Heading title={p.title} brand={p.brand} />
       <p class="lead">
         <a href={`/changelog/${encodeURIComponent(p.slug)}/feed.xml`}>Subscribe (Atom feed)</a>
       </p>

@@ -1,13 +1,29 @@
 import type { ComponentChildren } from 'preact'
 
 export interface Branding {
-  /** Company or project name shown in the header. */
+  /** The project (game) name: the header and the page titles. */
   name: string
+  /** The company name from the project's branding, shown as a subtitle ('' when unset or the same as the project's). */
+  company: string
   logoUrl: string
   accent: string
 }
 
+/** A page's heading with the company as its subtitle. */
+export function Heading(p: { title: string; brand: Branding }) {
+  return (
+    <hgroup>
+      <h1>{p.title}</h1>
+      {p.brand.company && <p class="subtitle">{p.brand.company}</p>}
+    </hgroup>
+  )
+}
+
+/** A page's `<title>`: its heading, then the company when there is one. */
+export const documentTitle = (heading: string, brand: Branding): string => (brand.company ? `${heading} · ${brand.company}` : heading)
+
 export interface PageMeta {
+  /** `<title>` and og:title. */
   title: string
   description: string
   /** Absolute URL of the page, for Open Graph. */
@@ -43,7 +59,7 @@ export function Layout(p: LayoutProps) {
         <meta property="og:title" content={p.meta.title} />
         <meta property="og:description" content={p.meta.description} />
         <meta property="og:url" content={p.meta.url} />
-        <meta property="og:site_name" content={p.brand.name} />
+        <meta property="og:site_name" content={p.brand.company || p.brand.name} />
         {p.meta.image && <meta property="og:image" content={p.meta.image} />}
         <meta name="theme-color" content={p.brand.accent} />
         {p.feed && <link rel="alternate" type="application/atom+xml" title={`${p.brand.name} changelog`} href={p.feed} />}

@@ -52,7 +52,16 @@ textarea{width:100%;min-height:8em}
 .columns h2{font-size:1.1rem;margin:4px 0 8px}
 .entry .md{overflow-wrap:anywhere}.entry .md pre{overflow:auto}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-@media (max-width:600px){h1{font-size:1.35rem}.report{gap:8px}.vote,.votes{min-width:44px}}
+hgroup h1{margin-bottom:0}.subtitle{color:var(--muted);font-weight:600;margin:0 0 .5em}
+.column-tabs{display:none}
+.suggestions{border:1px solid var(--line);border-radius:8px;padding:8px 12px;margin:0 0 12px}
+.suggestions h2{font-size:1rem;margin:0}.suggestions ul{list-style:none;padding:0;margin:6px 0 0}
+.suggestions li{display:flex;gap:8px;align-items:center;justify-content:space-between;flex-wrap:wrap;padding:6px 0;border-top:1px solid var(--line)}
+@media (max-width:600px){h1{font-size:1.35rem}.report{gap:8px}.vote,.votes{min-width:44px}
+.column-tabs{display:flex;overflow-x:auto;border-bottom:1px solid var(--line);margin:8px 0}
+.column-tabs a{padding:10px 12px;white-space:nowrap;text-decoration:none;border-bottom:3px solid transparent}
+.column-tabs a[aria-current=page]{border-bottom-color:var(--accent);font-weight:700}
+.columns .column:not(.current){display:none}}
 `
 
 /** Picks black or white text, whichever reads better on `hex`. */

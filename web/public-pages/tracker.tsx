@@ -1,5 +1,6 @@
 import { CATEGORIES, STATUSES } from '../../src/modules/reports/reports.table'
 import { CATEGORY_LABELS, PRIORITY_LABELS, shortDate, STATUS_LABELS } from './labels'
+import { type Branding, Heading } from './layout'
 import { type VoteTarget, VoteButton, VoteCount } from './vote-button'
 
 /** A report as the public tracker shows it (the public service's shape: no private field exists here). */
@@ -114,6 +115,7 @@ export interface TrackerPageProps {
   o: TrackerOptions
   f: TrackerFilters
   title: string
+  brand: Branding
   description: string
   bugs: PublicBug[]
   total: number
@@ -131,7 +133,7 @@ export function TrackerPage(p: TrackerPageProps) {
   const hasNext = p.f.page < p.totalPages || (p.totalCapped && p.bugs.length === TRACKER_PAGE)
   return (
     <>
-      <h1>{p.title}</h1>
+      <Heading title={p.title} brand={p.brand} />
       {p.description && <p class="lead">{p.description}</p>}
       {p.o.canReport && (
         <p>
@@ -244,80 +246,6 @@ export function ReportPage(p: { o: TrackerOptions; bug: PublicBug & { comments: 
           </ol>
         )}
       </section>
-    </>
-  )
-}
-
-export interface ReportFormValues {
-  title?: string
-  description?: string
-  category?: string
-  email?: string
-}
-
-/** The "Report a bug" form; it posts to the page route, which files through the SDK submit service. */
-export function ReportFormPage(p: { slug: string; values: ReportFormValues; error?: string }) {
-  const v = p.values
-  return (
-    <>
-      <p>
-        <a href={`/tracker/${encodeURIComponent(p.slug)}`}>← All reports</a>
-      </p>
-      <h1>Report a bug</h1>
-      {p.error && (
-        <p class="card error" role="alert">
-          {p.error}
-        </p>
-      )}
-      <form class="card" method="post" action={`/tracker/${encodeURIComponent(p.slug)}/report`}>
-        <div class="field">
-          <label for="title">Title</label>
-          <input id="title" name="title" type="text" required maxLength={300} value={v.title ?? ''} />
-        </div>
-        <div class="field">
-          <label for="description">Description</label>
-          <textarea id="description" name="description" required maxLength={50000}>
-            {v.description ?? ''}
-          </textarea>
-        </div>
-        <div class="field">
-          <label for="category">Category</label>
-          <select id="category" name="category">
-            {CATEGORIES.map((c) => (
-              <option value={c} selected={(v.category ?? 'other') === c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="email">Email (optional, only the team sees it)</label>
-          <input id="email" name="email" type="email" maxLength={320} value={v.email ?? ''} />
-        </div>
-        <button class="btn" type="submit">
-          Send report
-        </button>
-      </form>
-    </>
-  )
-}
-
-/** What a player sees after filing: the report number. */
-export function ReportFiledPage(p: { slug: string; number: number; stacked: boolean; visible: boolean }) {
-  return (
-    <>
-      <h1>Thank you!</h1>
-      <p class="card" role="status">
-        {p.stacked ? `This matches a report we already have: #${p.number}. We added yours to it.` : `Your report was filed as #${p.number}.`}
-      </p>
-      <p>
-        {p.visible && (
-          <>
-            <a href={`/tracker/${encodeURIComponent(p.slug)}/${p.number}`}>View report #{p.number}</a> ·{' '}
-          </>
-        )}
-        <a href={`/tracker/${encodeURIComponent(p.slug)}`}>Back to all reports</a>
-      </p>
     </>
   )
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
  */
 
 export const WEB_SCRIPTS = {
-  vote: '../public-pages/client/vote.ts',
+  vote: '../public-pages/client/index.ts',
   widget: '../widget/widget.ts',
 } as const
 export type WebScriptName = keyof typeof WEB_SCRIPTS

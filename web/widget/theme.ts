@@ -58,5 +58,12 @@ button{font:inherit;font-size:15px;border-radius:6px;padding:8px 14px;cursor:poi
 .error{color:${t.mode === 'dark' ? '#ff8a80' : '#b71c1c'};margin:10px 0 0}
 :focus-visible{outline:3px solid ${t.primary_color};outline-offset:2px}
 button:disabled{opacity:.6;cursor:default}
+.shot{margin:12px 0 0;display:flex;gap:10px;align-items:center}
+.shot img{width:120px;max-height:90px;object-fit:cover;border:1px solid ${border};border-radius:6px}
+.shot button{font-size:13px;padding:5px 10px}
+.suggest ul{list-style:none;margin:4px 0 0;padding:0}
+.suggest li{display:flex;gap:8px;align-items:center;justify-content:space-between;padding:4px 0;border-top:1px solid ${border}}
+.suggest a{color:${t.text_color}}
+.suggest button{font-size:13px;padding:4px 10px;white-space:nowrap}
 `
 }

@@ -18,7 +18,7 @@ export const PublicBug = z.object({
 })
 
 export const PublicTrackerResponse = z.object({
-  settings: trackerSettingsSchema.omit({ enabled: true }),
+  settings: trackerSettingsSchema.omit({ enabled: true, publish: true, include_auto_filed: true }),
   bugs: z.array(PublicBug),
   total: z.number().int(),
   page: z.number().int(),
@@ -43,11 +43,20 @@ export const RoadmapResponse = z.object({
           title: z.string(),
           category: ReportCategory,
           upvotes: z.number().int().optional().describe('Only when the roadmap shows upvotes'),
+          on_tracker: z.boolean().describe('The public tracker shows this report (its page exists)'),
           updated_at: isoDate,
         }),
       ),
+      total: z.number().int().describe('Reports in this column'),
+      page: z.number().int(),
+      total_pages: z.number().int(),
     }),
   ),
+})
+
+export const SuggestionsResponse = z.object({
+  bugs: z.array(z.object({ report_number: z.number().int(), title: z.string(), status: ReportStatus, upvotes: z.number().int(), url: z.string().describe('The public report page') })),
+  can_vote: z.boolean().describe('The tracker takes upvotes: offer a vote instead of a new report'),
 })
 
 export const MaintenanceResponse = z.object({ active: z.boolean(), message: z.string().nullable(), ends_at: isoDate.nullable(), started_at: isoDate.nullable() })
@@ -59,6 +68,7 @@ export type PublicTrackerResponse = z.output<typeof PublicTrackerResponse>
 export type PublicBugResponse = z.output<typeof PublicBugResponse>
 export type VoteResponse = z.output<typeof VoteResponse>
 export type RoadmapResponse = z.output<typeof RoadmapResponse>
+export type SuggestionsResponse = z.output<typeof SuggestionsResponse>
 export type MaintenanceResponse = z.output<typeof MaintenanceResponse>
 export type HealthResponse = z.output<typeof HealthResponse>
 export type UnhealthyResponse = z.output<typeof UnhealthyResponse>
@@ -87,5 +97,8 @@ export const publicDocs: OperationDocs = {
   'POST /api/tracker/{slug}/bugs/{number}/vote': { data: VoteResponse, errors: [403] },
   'GET /api/roadmap/{slug}': { data: RoadmapResponse },
   'POST /api/roadmap/{slug}/bugs/{number}/vote': { data: VoteResponse, errors: [403] },
+  'GET /api/tracker/{slug}/similar': { data: SuggestionsResponse },
   'GET /api/branding/{slug}': { data: BrandingResponse },
+  'GET /api/bugs/similar': { data: SuggestionsResponse },
+  'POST /api/bugs/vote': { data: VoteResponse, errors: [403] },
 }

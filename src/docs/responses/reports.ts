@@ -74,6 +74,19 @@ export const Report = ReportListItem.extend({
   regressed_in_version: z.string().nullable().describe('The version whose occurrence reopened it after it was resolved (a regression)'),
   regressed_at: isoDate.nullable(),
   merged_into: z.number().int().nullable().describe('Always null on a live report; a merged report number answers 308 to its survivor'),
+  published: z.boolean().nullable().describe("Explicit publication: true shown on the public pages whatever the tracker's publish mode, false never shown, null follows the mode"),
+  on_roadmap: z.boolean().describe('Put on the public roadmap by the team'),
+  auto_filed: z.boolean().describe("Filed by a machine (an SDK's automatic capture, a Sentry event, or a stack trace in the description): team-only unless the tracker includes auto-filed reports or it is published"),
+  triaged_at: isoDate.nullable().describe('When a team member first touched it (status, label, public comment, publication); the `triaged` publish mode shows it from then'),
+})
+
+export const PublicPage = z.object({
+  tracker_enabled: z.boolean(),
+  publish: z.enum(['all', 'triaged', 'manual']).describe("The tracker's publish mode"),
+  shown: z.boolean().describe('The public tracker shows this report now'),
+  reason: z
+    .enum(['published', 'unpublished', 'private', 'mode_all', 'triaged', 'not_triaged', 'manual', 'auto_filed'])
+    .describe('Why: published or unpublished explicitly, private, the mode shows every report, it was triaged or not yet, the mode is manual, or it is auto-filed'),
 })
 
 export const ReportComment = z.object({
@@ -101,6 +114,7 @@ export const ReportDetailResponse = z.object({
     feedback_for: z.object({ report_number: z.number().int(), title: z.string() }).nullable().describe('For player feedback sent with a Sentry SDK: the report of the event it is about'),
     feedback: z.array(z.object({ report_number: z.number().int(), title: z.string() })).describe('Player feedback reports about this one (Sentry SDK feedback naming its event)'),
     blocked_by: z.array(LinkedReport).describe('Unresolved reports blocking this one'),
+    public_page: PublicPage.describe('Whether the public tracker shows it, and why'),
   }),
   comments: z.array(ReportComment),
   labels: z.array(ReportLabel),

@@ -4,8 +4,10 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
-import { projectBySlug, publicReportsOf } from '../public/public.service'
+import { projectBySlug } from '../public/public.service'
+import { publicReportsOf } from '../public/publication'
 import { CATEGORIES, type Category, reports } from '../reports/reports.table'
+import { readSettings } from '../settings/settings.service'
 import type { CreateEntry, UpdateEntry } from './changelog.schemas'
 import { changelogEntries } from './changelog.table'
 
@@ -132,7 +134,7 @@ export function autoGenerate(deps: Deps, project: Project, actorId: string) {
     .from(reports)
     .where(
       // Only reports the public pages may show: a published changelog is public.
-      and(publicReportsOf(project.id), inArray(reports.status, ['resolved', 'closed']), since ? gt(reports.updatedAt, since) : undefined),
+      and(publicReportsOf(project.id, readSettings(deps.db, project.id, 'tracker')), inArray(reports.status, ['resolved', 'closed']), since ? gt(reports.updatedAt, since) : undefined),
     )
     .orderBy(reports.reportNumber)
     .limit(AUTO_GENERATE_LIMIT)

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { users } from '../auth/auth.table'
 import { liveReportByNumber } from '../projects/project-reports'
+import { markTriaged } from '../public/publication'
 import { serializeReportForEvent } from '../reports/reports.service'
 import type { CreateCommentBody } from './comments.schemas'
 import { comments } from './comments.table'
@@ -21,6 +22,8 @@ export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: 
     const id = newId()
     tx.insert(comments).values({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now }).run()
     recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
+    // A public reply is the team's touch the `triaged` publish mode waits for (its mail to the player: public/reply-mail.ts).
+    if (!isInternal) markTriaged(tx, [report.id], now)
     deps.events.emit(tx, {
       type: 'comment_added',
       projectId: ctx.project.id,

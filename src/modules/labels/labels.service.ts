@@ -6,6 +6,7 @@ import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { recordActivity, recordAudit } from '../activity/activity.service'
 import { liveReportByNumber } from '../projects/project-reports'
+import { markTriaged } from '../public/publication'
 import type { CreateLabelBody, UpdateLabelBody } from './labels.schemas'
 import { DEFAULT_LABEL_COLOR, labels, reportLabels } from './labels.table'
 
@@ -18,6 +19,10 @@ const serialize = (l: Label) => ({ id: l.id, name: l.name, color: l.color, creat
 export function listLabels(db: DbOrTx, projectId: string) {
   return db.select().from(labels).where(eq(labels.projectId, projectId)).orderBy(asc(labels.name)).all().map(serialize)
 }
+
+/** Whether `labelId` is a label of the project. */
+export const labelExists = (db: DbOrTx, projectId: string, labelId: string): boolean =>
+  db.select({ id: labels.id }).from(labels).where(and(eq(labels.projectId, projectId), eq(labels.id, labelId))).get() !== undefined
 
 function labelOf(db: DbOrTx, projectId: string, labelId: string): Label {
   const row = db.select().from(labels).where(and(eq(labels.projectId, projectId), eq(labels.id, labelId))).get()
@@ -77,6 +82,7 @@ export function applyLabel(deps: Deps, ctx: { project: Project; userId: string }
     const label = labelOf(tx, ctx.project.id, labelId)
     const added = tx.insert(reportLabels).values({ reportId: report.id, reportSeq: report.seq, labelId: label.id }).onConflictDoNothing().returning({ labelId: reportLabels.labelId }).all()
     if (added.length > 0) {
+      markTriaged(tx, [report.id], now)
       recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name }])
     }
   })

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { notFound } from '../../http/errors'
 import { users } from '../auth/auth.table'
@@ -9,7 +9,9 @@ import { COUNT_CAP } from '../reports/reports.list'
 import { reports } from '../reports/reports.table'
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { readSettings } from '../settings/settings.service'
+import { PUBLIC_TRACKER_INDEX, PUBLISHED_INDEX } from './public.indexes'
 import type { TrackerQuery } from './public.schemas'
+import { publicReportsOf } from './publication'
 
 export const TRACKER_PAGE_SIZE = 25
 
@@ -36,10 +38,6 @@ export function enabledTracker(db: DbOrTx, slug: string): { project: PublicProje
   if (!project || !settings?.enabled) throw notFound('public tracker not found')
   return { project, settings }
 }
-
-/** Live reports a player may see: not deleted, not private. */
-// `is_private = 0` as a literal (not a bound false): the public tracker's partial index (public.indexes.ts) needs it.
-export const publicReportsOf = (projectId: string) => and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`)!
 
 // Spelled out with table names: inside the subquery an unqualified "id" would mean the comment's.
 const publicCommentCount = sql<number>`(select count(*) from "comments" where "comments"."report_id" = "reports"."id" and "comments"."is_internal" = 0)`
@@ -95,14 +93,15 @@ function publicBug(r: PublicRow, s: TrackerSettings) {
   }
 }
 
-/** The tracker's public settings (everything but `enabled`). */
-function publicTrackerSettings({ enabled: _, ...rest }: TrackerSettings) {
+/** The tracker's settings players may read: not `enabled`, nor the team's publishing rules. */
+function publicTrackerSettings({ enabled: _, publish: _p, include_auto_filed: _a, ...rest }: TrackerSettings) {
   return rest
 }
 
 // Named, since the planner otherwise takes the team's upvotes index for the order and reads every
-// row from the table to check `is_private`; this one answers from the index alone.
-const publicIndex = sql`${reports} indexed by reports_public_upvotes_idx`
+// row from the table to check `is_private`; these answer from the index. `manual` reads the small
+// index of published reports.
+const publicIndex = (s: TrackerSettings) => sql`${reports} indexed by ${sql.raw(s.publish === 'manual' ? PUBLISHED_INDEX : PUBLIC_TRACKER_INDEX)}`
 
 /**
  * One page of the public tracker: most upvoted first, then newest (filing order); search and category
@@ -110,7 +109,7 @@ const publicIndex = sql`${reports} indexed by reports_public_upvotes_idx`
  */
 export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery, countCap = COUNT_CAP) {
   const { project, settings } = enabledTracker(db, slug)
-  const conds: SQL[] = [publicReportsOf(project.id)]
+  const conds: SQL[] = [publicReportsOf(project.id, settings)]
   if (query.status) conds.push(eq(reports.status, query.status))
   if (query.category && settings.show_categories) conds.push(eq(reports.category, query.category))
   // The team list's query language (words, "phrases", prefix*, -exclusions), which never yields an FTS syntax error.
@@ -119,11 +118,11 @@ export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery, count
   if (fts?.excludeOnly) conds.push(sql`${reports.seq} not in (select rowid from reports_fts where reports_fts match ${fts.excludeOnly})`)
   const where = and(...conds)
   const page = query.page ?? 1
-  // The page's rows are picked first on indexed columns alone (reports_public_upvotes_idx gives the
+  // The page's rows are picked first on indexed columns alone (reports_public_idx gives the
   // order), then read in full: selecting every column, the comment count included, for each candidate
   // before the sort cost ~300 ms at 100,000 reports. Ties go to the newest: seq follows filing order.
   // A search is driven by its set of matches instead (through the rowid), which the index cannot give.
-  const source = fts?.match ? reports : publicIndex
+  const source = fts?.match ? reports : publicIndex(settings)
   const pageSeqs = db
     .select({ seq: sql<number>`${reports.seq}` })
     .from(source)
@@ -148,13 +147,13 @@ export function listTracker(db: DbOrTx, slug: string, query: TrackerQuery, count
   }
 }
 
-/** One public report with its public comments, authors shown by display name only; 404 for private or deleted ones. */
+/** One public report with its public comments, authors shown by display name only; 404 for one the public pages do not show. */
 export function trackerBug(db: DbOrTx, slug: string, reportNumber: number) {
   const { project, settings } = enabledTracker(db, slug)
   const row = db
     .select({ ...publicColumns, id: reports.id })
     .from(reports)
-    .where(and(publicReportsOf(project.id), eq(reports.reportNumber, reportNumber)))
+    .where(and(publicReportsOf(project.id, settings), eq(reports.reportNumber, reportNumber)))
     .get()
   if (!row) throw notFound('bug not found')
   const thread = db

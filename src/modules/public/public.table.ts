@@ -1,5 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { createdAt } from '../../db/columns'
+import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 
 /**
@@ -18,9 +19,23 @@ export const reportVotes = sqliteTable(
   (t) => [primaryKey({ columns: [t.reportSeq, t.voterKey] }), index('report_votes_address_idx').on(t.reportSeq, t.addressKey, t.createdAt)],
 )
 
-/** Server-side secrets created once on first use (the vote-hashing key). */
+/** Server-side secrets created once on first use (server-secrets.ts: vote hashing and voter cookies, reply-mail unsubscribe links). */
 export const serverSecrets = sqliteTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
   createdAt: createdAt(),
 })
+
+/**
+ * Players who asked for no more reply mails from a project (the unsubscribe link of a reply mail,
+ * which needs no account). Keyed by the address in lower case.
+ */
+export const replyMailOptOuts = sqliteTable(
+  'reply_mail_opt_outs',
+  {
+    projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.email] })],
+)

@@ -3,34 +3,33 @@ import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
-import { hmacSha256Hex, randomToken } from '../../lib/ids'
+import { hmacSha256Hex } from '../../lib/ids'
 import { parseIp } from '../../net/ip-ranges'
 import { reports } from '../reports/reports.table'
-import { enabledTracker, publicReportsOf, type PublicProject } from './public.service'
-import { reportVotes, serverSecrets } from './public.table'
-import { enabledRoadmap } from './roadmap.service'
+import { enabledTracker } from './public.service'
+import { publicReportsOf } from './publication'
+import { reportVotes } from './public.table'
+import { serverSecret } from './server-secrets'
+import { enabledRoadmap, onRoadmap } from './roadmap.service'
 
-const VOTE_SECRET = 'vote_voter_key'
-const secretCache = new WeakMap<object, string>()
+/** The server's vote-hashing key (also signs voter cookies). */
+export const voteSecret = (db: DbOrTx, now: Date): string => serverSecret(db, 'vote_voter_key', now)
 
-/** The server's vote-hashing key, created on first use and kept in the database so restarts keep votes idempotent. */
-function voteSecret(db: DbOrTx, now: Date): string {
-  const cached = secretCache.get(db)
-  if (cached) return cached
-  db.insert(serverSecrets).values({ name: VOTE_SECRET, value: randomToken(32), createdAt: now }).onConflictDoNothing().run()
-  const value = db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, VOTE_SECRET)).get()!.value
-  secretCache.set(db, value)
-  return value
-}
-
+/**
+ * Who votes, strongest identity first: a player id the client names, else the voter cookie of the
+ * public pages (voter-cookie.ts: one per browser, so an office behind one address is many voters),
+ * else the client address.
+ */
 export interface Voter {
   playerId?: string
+  /** The id inside a valid `glitchbox_voter` cookie. */
+  cookieId?: string
   ip: string
 }
 
-/** The stored identity of a voter: an HMAC of the player id, or of the client IP when none is given. */
+/** The stored identity of a voter: an HMAC of the player id, the cookie id or the client IP. */
 export function voterKey(secret: string, v: Voter): string {
-  return hmacSha256Hex(secret, v.playerId ? `player:${v.playerId}` : `ip:${v.ip}`)
+  return hmacSha256Hex(secret, v.playerId ? `player:${v.playerId}` : v.cookieId ? `cookie:${v.cookieId}` : `ip:${v.ip}`)
 }
 
 /**
@@ -40,13 +39,23 @@ export function voterKey(secret: string, v: Voter): string {
  */
 export const PLAYER_VOTES_PER_ADDRESS_PER_DAY = 3
 
+/**
+ * Voter cookies are signed, so a script must fetch a page for each new one; an office or a campus
+ * behind one address is many browsers, so their cap is larger. Counted apart from player-id votes.
+ */
+export const COOKIE_VOTES_PER_ADDRESS_PER_DAY = 20
+
 const V4_MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
 
-/** The keyed hash of the address a player vote came from; an IPv6 client owns a whole /64, so that is its address. */
-function addressKey(secret: string, ip: string): string {
+/**
+ * The keyed hash of the address a player or cookie vote came from; an IPv6 client owns a whole /64,
+ * so that is its address. Cookie votes hash under their own prefix, so the two caps count apart.
+ */
+function addressKey(secret: string, ip: string, kind: 'player' | 'cookie'): string {
   const bytes = parseIp(ip)
   const v6 = bytes !== null && V4_MAPPED_PREFIX.some((b, i) => bytes[i] !== b)
-  return hmacSha256Hex(secret, v6 ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`)
+  const address = v6 ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`
+  return hmacSha256Hex(secret, kind === 'player' ? address : `cookie-${address}`)
 }
 
 export interface VoteResult {
@@ -55,29 +64,30 @@ export interface VoteResult {
 }
 
 /**
- * Records one vote per voter on a public report (narrowed by `only`) and bumps its count in the
- * same transaction; a repeat changes nothing.
+ * Records one vote per voter on the report `reportNumber` among `shown` (the reports the page that
+ * took the vote shows) and bumps its count in the same transaction; a repeat changes nothing.
  */
-function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, project: PublicProject, reportNumber: number, voter: Voter, only?: SQL): VoteResult {
+function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, shown: SQL, reportNumber: number, voter: Voter): VoteResult {
   const now = deps.clock.now()
   const secret = voteSecret(deps.db, now)
   const key = voterKey(secret, voter)
-  const address = voter.playerId ? addressKey(secret, voter.ip) : null
+  const capped = voter.playerId ? { kind: 'player' as const, cap: PLAYER_VOTES_PER_ADDRESS_PER_DAY } : voter.cookieId ? { kind: 'cookie' as const, cap: COOKIE_VOTES_PER_ADDRESS_PER_DAY } : null
+  const address = capped ? addressKey(secret, voter.ip, capped.kind) : null
   return deps.db.transaction((tx) => {
     const report = tx
       .select({ seq: reports.seq, upvotes: reports.upvotes })
       .from(reports)
-      .where(and(publicReportsOf(project.id), eq(reports.reportNumber, reportNumber), only))
+      .where(and(shown, eq(reports.reportNumber, reportNumber)))
       .get()
     if (!report) throw notFound('bug not found')
     const repeat = { upvotes: report.upvotes, is_new: false }
-    if (address) {
+    if (address && capped) {
       const [recent] = tx
         .select({ n: count() })
         .from(reportVotes)
         .where(and(eq(reportVotes.reportSeq, report.seq), eq(reportVotes.addressKey, address), gt(reportVotes.createdAt, new Date(now.getTime() - DAY))))
         .all()
-      if (recent!.n >= PLAYER_VOTES_PER_ADDRESS_PER_DAY) return repeat
+      if (recent!.n >= capped.cap) return repeat
     }
     const inserted = tx.insert(reportVotes).values({ reportSeq: report.seq, voterKey: key, addressKey: address, createdAt: now }).onConflictDoNothing().returning().all()
     if (inserted.length === 0) return repeat
@@ -91,18 +101,18 @@ function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, project: PublicProject, r
   })
 }
 
-/** A vote from the public tracker; 404 unless it is enabled, 403 unless it allows upvotes. */
+/** A vote from the public tracker (or the report form's suggestions) on a report it shows; 404 unless it is enabled, 403 unless it allows upvotes. */
 export function voteOnTracker(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
   const { project, settings } = enabledTracker(deps.db, slug)
   if (!settings.allow_upvotes) throw forbidden('upvotes are turned off on this tracker')
-  return castVote(deps, project, reportNumber, voter)
+  return castVote(deps, publicReportsOf(project.id, settings), reportNumber, voter)
 }
 
 /** A vote from the public roadmap on a report it shows; 404 unless it is enabled, 403 unless it shows upvotes. */
 export function voteOnRoadmap(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
   const { project, settings } = enabledRoadmap(deps.db, slug)
   if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
-  return castVote(deps, project, reportNumber, voter, inArray(reports.status, settings.statuses))
+  return castVote(deps, onRoadmap(project.id, settings), reportNumber, voter)
 }
 
 /** Which of `reportNumbers` (reports of the project) `voter` has already voted for: the public pages mark those buttons. */

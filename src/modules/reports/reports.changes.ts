@@ -8,6 +8,7 @@ import { canSeeProject } from '../accounts/project-access'
 import { type ActivityEntry, recordActivity } from '../activity/activity.service'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { projects } from '../projects/projects.table'
+import { markTriaged } from '../public/publication'
 import { findLiveReport } from './reports.read'
 import type { BulkDeleteBody, BulkUpdateBody, UpdateReportBody } from './reports.schemas'
 import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
@@ -38,6 +39,8 @@ const FIELDS = {
   assigned_to: 'assignedTo',
   is_private: 'isPrivate',
   platform: 'platform',
+  published: 'published',
+  on_roadmap: 'onRoadmap',
 } as const satisfies Record<string, keyof Report>
 
 type Field = keyof typeof FIELDS
@@ -106,6 +109,12 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
     .returning()
     .all()
   for (const { r, d } of changed) followUps(tx, r, d)
+  // A status change or an explicit publication is the team's touch the `triaged` publish mode waits for.
+  markTriaged(
+    tx,
+    changed.filter(({ d }) => d.status || d.published?.[1] === true).map(({ r }) => r.id),
+    now,
+  )
   const entries: ActivityEntry[] = changed.flatMap(({ r, d }) =>
     Object.entries(d).map(([field, [oldValue, newValue]]) => ({ projectId, reportId: r.id, actorId, action: 'updated', field, oldValue, newValue })),
   )

@@ -6,6 +6,8 @@ import { activity } from '../activity/activity.table'
 import { users } from '../auth/auth.table'
 import { comments } from '../comments/comments.table'
 import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
+import { publicationOf } from '../public/publication'
+import { readSettings } from '../settings/settings.service'
 import { labelsByReport } from './reports.list'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
@@ -130,6 +132,7 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projec
       // Player feedback sent with a Sentry SDK and the report of the event it is about, each way.
       feedback_for: report.feedbackFor ? (st.liveReport.get({ id: report.feedbackFor }) ?? null) : null,
       feedback: st.feedbackOn.all({ id: report.id }),
+      public_page: publicPageOf(deps.db, projectId, report),
     },
     dependencies: links,
     custom_fields: valuesOf(deps.db, projectId, report.id),
@@ -143,6 +146,13 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projec
     })),
     labels,
   }
+}
+
+/** Whether the public tracker shows the report now, and why (the publish rules of public/publication.ts). */
+function publicPageOf(db: DbOrTx, projectId: string, report: Report) {
+  const tracker = readSettings(db, projectId, 'tracker')
+  const { shown, reason } = publicationOf(report, tracker)
+  return { tracker_enabled: tracker.enabled, publish: tracker.publish, shown: tracker.enabled && shown, reason }
 }
 
 /** `GET /bugs/{number}/activity`: who changed what, oldest first. */

@@ -33,6 +33,12 @@ export const updateReportBody = z.object({
   assigned_to: assignee.optional(),
   is_private: z.boolean().optional(),
   platform: text(100).optional(),
+  published: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Publish (true: on the public pages whatever the tracker's publish mode) or unpublish (false: never there); null: follow the mode again"),
+  on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
 })
 
 const selector = {
@@ -47,6 +53,12 @@ export const bulkUpdateBody = z.object({
   category: z.enum(CATEGORIES).optional(),
   assigned_to: assignee.optional(),
   is_private: z.boolean().optional(),
+  published: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Publish (true: on the public pages whatever the tracker's publish mode) or unpublish (false: never there); null: follow the mode again"),
+  on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
 })
 
 export const bulkDeleteBody = z.object(selector)

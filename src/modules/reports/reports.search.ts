@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { similarTitleMatch } from './fts-query'
 import { reportsFts } from './reports.fts'
@@ -15,7 +15,12 @@ export const SIMILAR_LIMIT = 10
 
 const statements = new WeakMap<Db, ReturnType<typeof prepare>>()
 
-function prepare(db: Db) {
+/**
+ * The similar-titles query over the live reports `where` selects, for a title match bound as the
+ * placeholder `match` (`similarTitleMatch`): the team's search and the public report form's
+ * suggestions (public/suggestions.service.ts), which narrows it to public reports.
+ */
+export function similarTitlesQuery(db: Db, where: SQL, limit: number) {
   const candidates = db
     .select({
       seq: reports.seq,
@@ -23,21 +28,25 @@ function prepare(db: Db) {
       title: reports.title,
       status: reports.status,
       priority: reports.priority,
+      upvotes: reports.upvotes,
       createdAt: reports.createdAt,
       score: sql<number>`bm25(${reportsFts})`.as('score'),
     })
     .from(reportsFts)
     .innerJoin(reports, eq(reports.seq, reportsFts.rowid))
-    .where(and(sql`${reportsFts} MATCH ${ph('match')}`, eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt)))
+    .where(and(sql`${reportsFts} MATCH ${ph('match')}`, isNull(reports.deletedAt), where))
     .orderBy(desc(reportsFts.rowid))
     .limit(SIMILAR_CANDIDATES)
     .as('candidates')
-  const similar = db
-    .select({ reportNumber: candidates.reportNumber, title: candidates.title, status: candidates.status, priority: candidates.priority, createdAt: candidates.createdAt })
+  return db
+    .select({ reportNumber: candidates.reportNumber, title: candidates.title, status: candidates.status, priority: candidates.priority, upvotes: candidates.upvotes, createdAt: candidates.createdAt })
     .from(candidates)
     .orderBy(asc(candidates.score), desc(candidates.seq))
-    .limit(SIMILAR_LIMIT)
-    .prepare()
+    .limit(limit)
+}
+
+function prepare(db: Db) {
+  const similar = similarTitlesQuery(db, eq(reports.projectId, ph('projectId')), SIMILAR_LIMIT).prepare()
   const count = sql<number>`count(*)`
   const errorTypes = db
     .select({ errorType: reports.errorType, count })

@@ -39,8 +39,26 @@ export const reports = sqliteTable(
     actualBehavior: text('actual_behavior').notNull().default(''),
     assignedTo: text('assigned_to'),
     isPrivate: bool('is_private').notNull().default(false),
+    /**
+     * Explicit publication on the public pages (public/publication.ts): null follows the tracker's
+     * `publish` mode, true shows the report whatever the mode and the auto-filed rule, false hides it.
+     */
+    published: bool('published'),
+    /** When a team member first touched it (status changed, labelled, commented publicly, published): `publish: triaged` shows these. */
+    triagedAt: timestamp('triaged_at'),
+    /** Put on the public roadmap by the team (when the roadmap is not driven by a label). */
+    onRoadmap: bool('on_roadmap').notNull().default(false),
     errorType: text('error_type').notNull().default(''),
     source: text('source', { enum: SOURCES }).notNull().default('user'),
+    /**
+     * Filed by a machine: an SDK's automatic capture or a Sentry event (`source = 'system'`), or a
+     * description carrying a `--- Stack Trace ---` section. Computed, so an edit keeps it true;
+     * such reports stay team-only unless the tracker's `include_auto_filed` is on.
+     */
+    autoFiled: bool('auto_filed').generatedAlwaysAs(
+      sql`(source = 'system' OR description LIKE '--- Stack Trace ---%' OR instr(description, char(10) || '--- Stack Trace ---') > 0)`,
+      { mode: 'virtual' },
+    ),
     upvotes: integer('upvotes').notNull().default(0),
     /** Submissions grouped into this report (its occurrences, the first included). */
     occurrenceCount: integer('occurrence_count').notNull().default(1),
@@ -103,6 +121,9 @@ export const reports = sqliteTable(
     index('reports_live_last_seen_idx').on(t.projectId, t.lastSeen, t.seq).where(live),
     index('reports_live_occurrences_idx').on(t.projectId, t.occurrenceCount, t.seq).where(live),
     index('reports_live_players_idx').on(t.projectId, t.playerCount, t.seq).where(live),
+    // The public roadmap's columns: reports the team put on it, per status, most upvoted first; its
+    // other terms (not private, not unpublished) are read from the index too.
+    index('reports_roadmap_idx').on(t.projectId, t.status, t.upvotes, t.seq, t.isPrivate, t.published).where(sql`deleted_at IS NULL AND on_roadmap = 1`),
     index('reports_feedback_for_idx').on(t.feedbackFor).where(sql`feedback_for IS NOT NULL`),
     // sort=due and overdue=true read the project's dated reports in due order; the overdue-notice job
     // reads the last days' due dates across projects.

@@ -115,6 +115,10 @@ export function reportView(r: Report, labels: LabelView[], files: Pick<FileStora
     regressed_in_version: r.regressedInVersion,
     regressed_at: r.regressedAt ? r.regressedAt.toISOString() : null,
     merged_into: null,
+    published: r.published,
+    on_roadmap: r.onRoadmap,
+    auto_filed: Boolean(r.autoFiled),
+    triaged_at: r.triagedAt ? r.triagedAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   }

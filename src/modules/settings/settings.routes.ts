@@ -2,6 +2,8 @@ import { Elysia } from 'elysia'
 import * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
+import { badRequest } from '../../http/errors'
+import { labelExists } from '../labels/labels.service'
 import { requireFeature } from '../billing/plans'
 import { brandingPatch, roadmapSettingsPatch, trackerSettingsPatch, widgetSettingsPatch } from './settings.schemas'
 import { readSettings, updateSettings, widgetSettingsFor } from './settings.service'
@@ -10,26 +12,48 @@ import { storeWidgetBackground } from './widget.service'
 
 const tags = ['Public page settings']
 
-/** GET (members) and PUT (`project.settings`, partial body) for one settings kind at `/projects/:slug/<path>`. */
-function settingsPair(deps: AppDeps, kind: Exclude<SettingsKind, 'widget'>, path: string, body: z.ZodType<Record<string, unknown>>, name: string) {
+/**
+ * GET (members) and PUT (`project.settings`, partial body) for one settings kind at `/projects/:slug/<path>`;
+ * `check` refuses a body that names something the project does not have.
+ */
+function settingsPair(
+  deps: AppDeps,
+  kind: Exclude<SettingsKind, 'widget'>,
+  path: string,
+  body: z.ZodType<Record<string, unknown>>,
+  name: string,
+  check: (projectId: string, body: Record<string, unknown>) => void = () => {},
+) {
   return new Elysia()
     .use(authPlugin(deps))
     .get(`/projects/:slug/${path}`, ({ project }) => readSettings(deps.db, project.id, kind), {
       project: true,
       detail: { tags, summary: `The project's ${name}`, security: [{ session: [] }] },
     })
-    .put(`/projects/:slug/${path}`, ({ project, user, body }) => updateSettings(deps, kind, { project, actorId: user.id, patch: body }), {
-      project: 'project.settings',
-      body,
-      detail: { tags, summary: `Change the ${name} (fields not sent keep their value)`, security: [{ session: [] }] },
-    })
+    .put(
+      `/projects/:slug/${path}`,
+      ({ project, user, body }) => {
+        check(project.id, body)
+        return updateSettings(deps, kind, { project, actorId: user.id, patch: body })
+      },
+      {
+        project: 'project.settings',
+        body,
+        detail: { tags, summary: `Change the ${name} (fields not sent keep their value)`, security: [{ session: [] }] },
+      },
+    )
+}
+
+/** A roadmap driven by a label must name one of the project's labels. */
+const roadmapLabelExists = (deps: AppDeps) => (projectId: string, body: Record<string, unknown>) => {
+  if (typeof body.label_id === 'string' && body.label_id !== '' && !labelExists(deps.db, projectId, body.label_id)) throw badRequest('label_id: no such label in this project')
 }
 
 export const settingsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
     .use(settingsPair(deps, 'tracker', 'tracker-settings', trackerSettingsPatch, 'public tracker settings'))
-    .use(settingsPair(deps, 'roadmap', 'roadmap-settings', roadmapSettingsPatch, 'public roadmap settings'))
+    .use(settingsPair(deps, 'roadmap', 'roadmap-settings', roadmapSettingsPatch, 'public roadmap settings', roadmapLabelExists(deps)))
     .use(settingsPair(deps, 'branding', 'branding', brandingPatch, 'branding'))
     .get('/projects/:slug/widget-settings', ({ project, account }) => widgetSettingsFor(deps.db, project.id, account.plan), {
       project: true,

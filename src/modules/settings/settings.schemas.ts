@@ -1,6 +1,10 @@
 import * as z from 'zod'
 import { webUrl } from '../../net/web-url'
 import { STATUSES } from '../reports/reports.table'
+
+/** The tracker's `publish` modes (public/publication.ts). */
+export const PUBLISH_MODES = ['all', 'triaged', 'manual'] as const
+export type PublishMode = (typeof PUBLISH_MODES)[number]
 import { customCssProblem } from './custom-css'
 
 const MAX_CSS_BYTES = 20 * 1024
@@ -37,6 +41,16 @@ export const trackerSettingsSchema = z.object({
   show_priority: z.boolean(),
   show_status_filter: z.boolean(),
   custom_css: customCss,
+  publish: z
+    .enum(PUBLISH_MODES)
+    .describe(
+      'Which reports the public pages show: all (every report not private), triaged (reports a team member touched: status changed, ' +
+        'labelled, commented publicly or published) or manual (only reports published one by one). A report published explicitly ' +
+        '(`published: true`) is shown whatever the mode; one unpublished (`published: false`) never is.',
+    ),
+  include_auto_filed: z
+    .boolean()
+    .describe("Also show auto-filed reports (an SDK's automatic capture, a Sentry event, or a description with a `--- Stack Trace ---` section) under the mode; off: they stay team-only unless published explicitly"),
 })
 
 export const roadmapSettingsSchema = z.object({
@@ -45,6 +59,10 @@ export const roadmapSettingsSchema = z.object({
   description: z.string().max(5000),
   statuses: z.array(z.enum(STATUSES)).min(1).max(STATUSES.length),
   show_upvotes: z.boolean(),
+  label_id: z
+    .string()
+    .max(100)
+    .describe("Empty: the roadmap shows the reports put on it (a report's `on_roadmap`). A label id of the project: it shows the reports carrying that label instead"),
 })
 
 export const brandingSchema = z.object({

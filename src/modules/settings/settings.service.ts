@@ -28,8 +28,12 @@ export const SETTINGS_DEFAULTS: { [K in SettingsKind]: SettingsMap[K] } = {
     show_priority: false,
     show_status_filter: false,
     custom_css: '',
+    // New projects show only what the team has looked at; projects from before these settings were
+    // given `all` and `include_auto_filed` by migration (public/publication.backfill.ts).
+    publish: 'triaged',
+    include_auto_filed: false,
   },
-  roadmap: { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false },
+  roadmap: { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '' },
   branding: { company_name: '', logo_url: '', primary_color: '', accent_color: '', support_email: '' },
   widget: {
     theme: { primary_color: '#2E5BFF', background_color: '#FFFFFF', text_color: '#1A1A1A', position: 'bottom-right', mode: 'light' },
@@ -131,5 +135,15 @@ export function widgetSettingsFor(db: DbOrTx, projectId: string, plan: PlanKey):
  */
 export function widgetThemeFor(db: DbOrTx, projectId: string, plan: PlanKey) {
   const { theme, button_text, background_image_url } = widgetSettingsFor(db, projectId, plan)
-  return { ...theme, button_text, background_image_url }
+  return { ...theme, primary_color: widgetPrimaryColor(db, projectId, theme.primary_color), button_text, background_image_url }
+}
+
+/**
+ * The widget's button and accent color: the one chosen in the widget settings (tier 2 and up), else
+ * the project's brand color (branding `primary_color`), so the widget matches the public pages out
+ * of the box; else the default. Settings are stored whole, so "chosen" means "not the default".
+ */
+function widgetPrimaryColor(db: DbOrTx, projectId: string, effective: string): string {
+  if (effective.toLowerCase() !== SETTINGS_DEFAULTS.widget.theme.primary_color.toLowerCase()) return effective
+  return readSettings(db, projectId, 'branding').primary_color || effective
 }

@@ -41,9 +41,13 @@ export function sdkConfig(origin: string, apiKey: string): string {
   return JSON.stringify({ base_url: origin, api_key: apiKey }, null, 2)
 }
 
-/** The script tag of the web widget (HTML5 games). */
+/** The script tag of the web widget (HTML5 games), with the optional attributes explained above it. */
 export function widgetTag(origin: string, apiKey: string): string {
-  return `<script src="${origin}/widget.js" data-project-key="${apiKey}" async></script>`
+  return [
+    '<!-- data-canvas: a CSS selector of your game\'s <canvas>, sent as the screenshot (WebGL needs preserveDrawingBuffer: true).',
+    '     data-game-version: the build players run. Open it from your own menu with window.Glitchbox.open({ version, player }). -->',
+    `<script src="${origin}/widget.js" data-project-key="${apiKey}" data-canvas="#game" data-game-version="1.0.0" async></script>`,
+  ].join('\n')
 }
 
 /** The URL Unreal's own crash reporter posts to (`DataRouterUrl`): the DSN's server, `/api/{dsn_id}/unreal/{key}/`. */

@@ -34,6 +34,15 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
     },
     { toastErrors: true },
   )
+  // Publish / Unpublish act at once: an explicit publication shows (or hides) the reports whatever the tracker's publish mode.
+  const { busy: publishing, run: publish } = useAction(
+    async (published: boolean) => {
+      const { updated } = await reportsApi.bulkUpdate(slug, { bug_numbers: selected, published })
+      toast(`${updated} report${updated === 1 ? '' : 's'} ${published ? 'published' : 'unpublished'}`)
+      onDone()
+    },
+    { toastErrors: true },
+  )
   const n = selected.length
   return (
     <section class="bulk-bar card" aria-label="Bulk actions">
@@ -64,6 +73,12 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
           />
           <Button variant="primary" busy={busy} disabled={changes === 0} onClick={apply}>
             Apply to {n} selected
+          </Button>
+          <Button busy={publishing} onClick={() => publish(true)} aria-label={`Publish ${n} selected`}>
+            Publish
+          </Button>
+          <Button busy={publishing} onClick={() => publish(false)} aria-label={`Unpublish ${n} selected`}>
+            Unpublish
           </Button>
         </>
       ) : (

@@ -7,9 +7,9 @@ import { PriorityBadge, StatusBadge } from './ReportRows'
 
 type Bug = ReportDetail['bug']
 
-/** Who filed it, as a badge: the game on its own, a player, or (no badge) the team. */
+/** Who filed it, as a badge: the game on its own (or a stack trace: auto-filed), a player, or (no badge) the team. */
 function SourceBadge({ bug }: { bug: Bug }) {
-  if (bug.source === 'system') return <Badge tone="danger">Auto-filed</Badge>
+  if (bug.auto_filed) return <Badge tone="danger">Auto-filed</Badge>
   return bug.created_by ? null : <Badge tone="info">Player report</Badge>
 }
 
@@ -34,6 +34,7 @@ export function ReportHeader({ slug, bug, platforms, first }: { slug: string; bu
         <Badge>{labelOf(CATEGORY_OPTIONS, bug.category)}</Badge>
         {bug.is_private && <Badge tone="warning">Private</Badge>}
         <SourceBadge bug={bug} />
+        {bug.public_page.shown && <Badge tone="success">Public</Badge>}
         {bug.regressed_in_version !== null && <Badge tone="danger">{bug.regressed_in_version ? `Regressed in ${bug.regressed_in_version}` : 'Regressed'}</Badge>}
         {via && <span class="muted small">{via}</span>}
       </div>

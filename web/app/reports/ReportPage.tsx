@@ -20,6 +20,7 @@ import { ReportLabels } from './ReportLabels'
 import { Attachments } from './ReportMedia'
 import { ReportNeighbours } from './ReportNeighbours'
 import { ReportOccurrences } from './ReportOccurrences'
+import { ReportPublication } from './ReportPublication'
 import { labelOf, SOURCE_OPTIONS } from './report-enums'
 import { countText, readable } from './report-summary'
 import type { Occurrence, Report, ReportDetail } from './report-types'
@@ -109,6 +110,7 @@ function ReportBody({ slug, bug, comments, version, onChanged }: { slug: string;
       </div>
       <aside class="report-side" aria-label="Report details">
         <ReportControls slug={slug} bug={bug} members={members} onSaved={onChanged} />
+        <ReportPublication slug={slug} bug={bug} onSaved={onChanged} />
         <Details bug={bug} />
         <Reporter bug={bug} members={members} />
         <ReportLabels

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, projectPath } from '../api/client'
 import type { Account, Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from '../api/types'
+import type { Label } from '../reports/report-types'
 import { useApi } from '../api/resource'
 import { Button, Checkbox, Select, TextArea, TextField, toast, useAction } from '../components'
 import type { RouteProps } from '../router'
@@ -30,6 +31,7 @@ function Preview({ href, label }: { href: string; label: string }) {
 export function PublicPagesSettings({ params }: RouteProps) {
   const slug = params.slug!
   const enc = encodeURIComponent(slug)
+  const labels = useApi<Label[]>(projectPath(slug, '/labels'))
   return (
     <SettingsFrame slug={slug} title="Public pages">
       <SettingsForm<TrackerSettings>
@@ -40,6 +42,23 @@ export function PublicPagesSettings({ params }: RouteProps) {
         fields={(v, set) => (
           <>
             <Checkbox label="Enable the public tracker" checked={v.enabled} onChecked={(x) => set('enabled', x)} />
+            <Select
+              label="Publish"
+              value={v.publish}
+              onValue={(x) => set('publish', x as TrackerSettings['publish'])}
+              hint="Publish or Unpublish on a report (or in the bulk bar) overrides this for that report."
+              options={[
+                { value: 'triaged', label: 'Reports the team has touched (status changed, labelled, public reply)' },
+                { value: 'all', label: 'Every report that is not private' },
+                { value: 'manual', label: 'Only reports published one by one' },
+              ]}
+            />
+            <Checkbox
+              label="Include auto-filed reports"
+              hint="Reports with a stack trace, from an SDK's automatic capture or a Sentry event. Off: they stay team-only unless published."
+              checked={v.include_auto_filed}
+              onChecked={(x) => set('include_auto_filed', x)}
+            />
             <TextField label="Tracker title" maxLength={200} value={v.page_title} onValue={(x) => set('page_title', x)} />
             <TextArea label="Tracker description" rows={3} value={v.page_description} onValue={(x) => set('page_description', x)} />
             <div class="grid-2">
@@ -60,11 +79,20 @@ export function PublicPagesSettings({ params }: RouteProps) {
       <SettingsForm<RoadmapSettings>
         path={projectPath(slug, '/roadmap-settings')}
         title="Roadmap"
-        description="One column per status you choose, with the public reports in it."
+        description="One column per status you choose, with the reports you put on the roadmap (or that carry a label you choose)."
         actions={<Preview href={`/roadmap/${enc}`} label="Preview roadmap" />}
         fields={(v, set) => (
           <>
             <Checkbox label="Enable the roadmap" checked={v.enabled} onChecked={(x) => set('enabled', x)} />
+            <Select
+              label="The roadmap shows"
+              value={v.label_id}
+              onValue={(x) => set('label_id', x)}
+              options={[
+                { value: '', label: 'Reports put on the roadmap (“On the roadmap” on a report)' },
+                ...(labels.data.value ?? []).map((l) => ({ value: l.id, label: `Reports labelled “${l.name}”` })),
+              ]}
+            />
             <TextField label="Roadmap title" maxLength={200} value={v.title} onValue={(x) => set('title', x)} />
             <TextArea label="Roadmap description" rows={3} value={v.description} onValue={(x) => set('description', x)} />
             <fieldset>

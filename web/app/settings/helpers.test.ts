@@ -57,6 +57,9 @@ describe('setup snippets', () => {
   })
   it('the SDK config and widget tag carry base URL and key', () => {
     expect(JSON.parse(sdkConfig(origin, key))).toEqual({ base_url: origin, api_key: key })
-    expect(widgetTag(origin, key)).toBe('<script src="https://bugs.example.com/widget.js" data-project-key="sk_live_abc" async></script>')
+    const tag = widgetTag(origin, key)
+    expect(tag).toContain('<script src="https://bugs.example.com/widget.js" data-project-key="sk_live_abc" data-canvas="#game" data-game-version="1.0.0" async></script>')
+    // The comment says what the attributes are for, data-canvas first.
+    expect(tag.split('\n')[0]).toMatch(/^<!-- data-canvas: a CSS selector of your game's <canvas>/)
   })
 })

@@ -1,6 +1,7 @@
 /**
- * The public pages' only script: vote buttons call the public vote API instead of posting the form,
- * then show the new count and the voted state. Without it the form POST does the same.
+ * Vote buttons call the public vote API instead of posting the form, then show the new count and the
+ * voted state. Without the script the form POST does the same. Same-origin credentials: the browser's
+ * voter cookie names the voter, as it does for the form.
  */
 
 interface VoteAnswer {
@@ -20,7 +21,7 @@ function enhance(form: HTMLFormElement): void {
     if (button.getAttribute('aria-pressed') === 'true') return
     button.disabled = true
     try {
-      const res = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'omit' })
+      const res = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' })
       const answer = (await res.json()) as VoteAnswer
       if (!res.ok || !answer.data) throw new Error(`vote answered ${res.status}`)
       // The button's name is its text (vote-button.tsx): the words change with the count.
@@ -36,3 +37,4 @@ function enhance(form: HTMLFormElement): void {
 }
 
 document.querySelectorAll<HTMLFormElement>('form.vote-form[data-api]').forEach(enhance)
+export {}

@@ -1,0 +1,64 @@
+import { and, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { reports } from '../reports/reports.table'
+import type { TrackerSettings } from '../settings/settings.schemas'
+
+/**
+ * What the public pages show (issue 25). A report is public when it is live and not private, and
+ * either published explicitly (`published = true`, whatever the mode and the auto-filed rule), or
+ * not unpublished (`published` null) and let through by the tracker's `publish` mode (`all`;
+ * `triaged`: a team member touched it; `manual`: nothing) and auto-filed rule (`include_auto_filed`,
+ * else only reports that are not auto-filed).
+ */
+export type PublishRules = Pick<TrackerSettings, 'publish' | 'include_auto_filed'>
+
+/** The SQL condition of `PublishRules` alone, over a report row (no project, deletion or privacy terms). */
+function byRules(s: PublishRules): SQL {
+  const terms: SQL[] = [isNull(reports.published)]
+  // A literal: the partial index of published reports (public.indexes.ts) serves only `published = 1` spelled so.
+  if (s.publish === 'manual') return sql`${reports.published} = 1`
+  if (s.publish === 'triaged') terms.push(isNotNull(reports.triagedAt))
+  if (!s.include_auto_filed) terms.push(eq(reports.autoFiled, false))
+  return or(eq(reports.published, true), and(...terms))!
+}
+
+/**
+ * Live reports of a project a player may see under `rules`.
+ * `is_private = 0` is a literal (not a bound false): the public tracker's partial index (public.indexes.ts) needs it.
+ */
+export const publicReportsOf = (projectId: string, rules: PublishRules): SQL =>
+  and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`, byRules(rules))!
+
+/** Whether the public tracker's rules show the report `which` selects (by number or id), e.g. to link to its page. */
+export const isPublicReport = (db: DbOrTx, projectId: string, rules: PublishRules, which: SQL): boolean =>
+  db.select({ seq: reports.seq }).from(reports).where(and(publicReportsOf(projectId, rules), which)).get() !== undefined
+
+/** Why a report is or is not on the public pages, for the team's report page. */
+export type PublicationReason = 'published' | 'unpublished' | 'private' | 'mode_all' | 'triaged' | 'not_triaged' | 'manual' | 'auto_filed'
+
+export interface PublicationRow {
+  published: boolean | null
+  isPrivate: boolean
+  triagedAt: Date | null
+  autoFiled: boolean | null
+}
+
+/** `publicReportsOf` for one live report in memory, with the reason (the SQL above decides the public pages; test/public/publication.test.ts checks both agree). */
+export function publicationOf(r: PublicationRow, s: PublishRules): { shown: boolean; reason: PublicationReason } {
+  if (r.isPrivate) return { shown: false, reason: 'private' }
+  if (r.published === true) return { shown: true, reason: 'published' }
+  if (r.published === false) return { shown: false, reason: 'unpublished' }
+  if (s.publish === 'manual') return { shown: false, reason: 'manual' }
+  if (r.autoFiled && !s.include_auto_filed) return { shown: false, reason: 'auto_filed' }
+  if (s.publish === 'triaged') return r.triagedAt ? { shown: true, reason: 'triaged' } : { shown: false, reason: 'not_triaged' }
+  return { shown: true, reason: 'mode_all' }
+}
+
+/**
+ * Records that a team member touched these reports (status changed, labelled, commented publicly,
+ * published): `publish: triaged` shows them from now on. The first touch is kept.
+ */
+export function markTriaged(tx: DbOrTx, reportIds: string[], now: Date): void {
+  if (reportIds.length === 0) return
+  tx.update(reports).set({ triagedAt: now }).where(and(inArray(reports.id, reportIds), isNull(reports.triagedAt))).run()
+}
