@@ -95,7 +95,8 @@ export function errorStatusesOf(method: string, path: string, op: Json, doc: Ope
   const out = new Set<ErrorStatus>([...(doc.errors ?? []), 414])
   if (!path.startsWith('/api/')) return [...out]
   out.add(429)
-  if (SENTRY_ROUTE.test(path)) return [...out.add(400).add(401).add(413)].sort()
+  // A DSN id or key segment no route takes (a slash, nothing) is the API's own 404, not Sentry's answer.
+  if (SENTRY_ROUTE.test(path)) return [...out.add(400).add(401).add(404).add(413)].sort()
   const access = accessOf(method, path)
   if (access !== 'public') out.add(401)
   const params: Json[] = op.parameters ?? []
@@ -190,8 +191,8 @@ export function completeDocument(generated: Json): { document: Json; undocumente
         const moved = { type: 'object', required: ['ok', 'error', 'merged_into'], properties: { ok: { type: 'boolean', const: false }, error: { type: 'string' }, merged_into: { type: 'integer' } } }
         responses[308] = { description: doc.redirect, headers: { Location: { schema: { type: 'string' }, description: 'The same request for the report it was merged into' } }, content: { 'application/json': { schema: moved } } }
       }
-      const errorPrefix = doc.errorFormat === 'sentry' ? 'SentryError' : 'Error'
-      for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/${errorPrefix}${s}` }
+      const errorPrefix = (s: ErrorStatus) => (doc.errorFormat === 'sentry' && s !== 404 ? 'SentryError' : 'Error')
+      for (const s of errorStatusesOf(method.toUpperCase(), path, op, doc)) responses[s] = { $ref: `#/components/responses/${errorPrefix(s)}${s}` }
       op.responses = responses
       paths[path][method] = op
     }

@@ -132,8 +132,13 @@ describeBrowser('analytics with a launch day, in a browser', () => {
 
   it('keeps one quantity per chart on the overview', async () => {
     await h.page.goto(`/projects/${slug}/analytics`)
-    await poll(() => h.page.locator('figure.chart').count()).toBe(3)
-    expect(await h.page.locator('figure.chart figcaption').allTextContents()).toEqual(['Crash-free sessions per day (%)', 'Sessions per day', 'Reports filed and resolved per day'])
+    await poll(() => h.page.locator('figure.chart').count()).toBe(4)
+    expect(await h.page.locator('figure.chart figcaption').allTextContents()).toEqual([
+      'Crash-free sessions per day (%)',
+      'Sessions per day',
+      'Reports filed and resolved per day',
+      'Submissions received per day',
+    ])
     await poll(() => h.page.locator('.verdict-summary').count()).toBe(1)
   })
 
