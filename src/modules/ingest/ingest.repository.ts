@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { type Db, rawSqlite } from '../../db/client'
+import { ADD_FACET_SQL } from '../reports/report-facets'
 import type { Category, Priority, Status } from '../reports/reports.table'
 import { similarOpenTitlesQuery } from './duplicates'
 import { reportOccurrences } from './ingest.table'
@@ -60,6 +61,8 @@ function prepare(db: Db) {
       })
       .prepare(),
     addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
+    /** A version, platform, player or screenshot the report's occurrences carry (report-facets.ts). */
+    addFacet: sqlite.prepare<unknown, [string, number, string, number]>(ADD_FACET_SQL),
     /**
      * One more occurrence: its time, its version (a submission without one leaves the last known),
      * and whether it brought a new player. `updated_at` stays: it is the team's last change.

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { type Db, rawSqlite } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
+import { ADD_FACET_SQL } from './report-facets'
 import { reportOccurrences } from '../ingest/ingest.table'
 import { projects } from '../projects/projects.table'
 import { reports } from './reports.table'
@@ -103,6 +104,8 @@ function prepare(db: Db) {
       .prepare(),
     /** Counts a player among a report's players; changes nothing when they were already counted. */
     addPlayer: rawSqlite(db).prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
+    /** A version, platform, player or screenshot of the first occurrence, for the list's filters (report-facets.ts). */
+    addFacet: rawSqlite(db).prepare<unknown, [string, number, string, number]>(ADD_FACET_SQL),
     activity: db
       .insert(activity)
       .values({ projectId: p('projectId'), reportId: p('reportId'), actorId: p('actorId'), action: 'created', createdAt: p('now') })

@@ -3,6 +3,7 @@ import type { Tx } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { exceeds, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { facetsOfOccurrence } from './report-facets'
 import { reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
@@ -166,6 +167,7 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     q.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
     if (evidence.playerId) q.addPlayer.run(report.seq, evidence.playerId)
+    for (const [kind, value] of facetsOfOccurrence(evidence)) q.addFacet.run(project.id, kind, value, report.seq)
   }
   if (opts.quiet) return report
   q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
