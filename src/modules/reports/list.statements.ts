@@ -1,0 +1,179 @@
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../../db/client'
+import { reportLabels } from '../labels/labels.table'
+import { type SlaState, slaStateSql } from '../workflow/sla.service'
+import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { reportsFts } from './reports.fts'
+import { reports } from './reports.table'
+import { listColumns } from './reports.views'
+
+/**
+ * Filtered totals are counted up to this many matching rows and no further, so a filter that
+ * matches most of a 1M-report project costs a bounded index walk, not a full COUNT. Past it the
+ * answer says `total: 10000, total_capped: true` (400 pages of 25). Unfiltered totals are exact,
+ * from the project's maintained live-report counter. Bulk actions by filter take at most this many.
+ */
+export const COUNT_CAP = 10_000
+
+export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players'
+
+/** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
+const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
+
+/** Which filters are present: one prepared statement set per shape, built on first use. */
+export interface Shape {
+  status: boolean
+  priority: boolean
+  category: boolean
+  assignee: 'id' | 'unassigned' | null
+  /** is:unassigned, which holds beside an `assigned_to` parameter (both must). */
+  unassigned: boolean
+  label: boolean
+  source: boolean
+  errorType: boolean
+  /** Per `error:` filter, how many of the project's error types answer it (1: one index range). */
+  errors: number[]
+  fingerprints: number
+  regression: boolean
+  /** Facet filters (version, platform, player, screenshot) in placeholder order `facet0`, `facet1`…. */
+  facets: FacetKind[]
+  /**
+   * `facet`: the first facet's key drives the join (its report_seq order is "newest first", like the
+   * FTS rowid); `+project_id` keeps SQLite from walking a project index instead. Used when no text
+   * search, label, fingerprint or regression filter (each selective on its own) is there to drive.
+   * When the facet matches more than COUNT_CAP reports and the sort is not "newest", the sort's index
+   * drives instead and each row probes the facet key (`null`), as `matchSet` does for words.
+   */
+  drive: 'facet' | null
+  /**
+   * `match`: the FTS table drives the join (newest first for free; other sorts sort the matches).
+   * `matchSet`: the sort's index drives and each row is checked against the set of matches — used
+   * when a term matches more than COUNT_CAP reports and the sort is not "newest", so a common word
+   * never means sorting hundreds of thousands of rows. `exclude`: only `-terms` were given.
+   */
+  q: 'match' | 'matchSet' | 'exclude' | null
+  blocked: boolean
+  overdue: boolean
+  customField: boolean
+  sla: SlaState | null
+  /** sort=due reads dated reports in due order, then undated ones newest first (two index walks). */
+  dated: 'yes' | 'no' | null
+  sort: ListSort
+}
+
+const ph = sql.placeholder
+const driver = alias(reportFacets, 'f')
+const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
+
+function conditions(db: Db, s: Shape): SQL[] {
+  // With a label or a facet the key drives (few rows compared to the project, or newest first);
+  // `+project_id` keeps SQLite from walking a project index and probing every row.
+  const project = s.label || s.drive ? sql`+${reports.projectId} = ${ph('projectId')}` : eq(reports.projectId, ph('projectId'))
+  const c: SQL[] = [project, isNull(reports.deletedAt)]
+  if (s.status) c.push(eq(reports.status, ph('status')))
+  // By rank, so the (status, priority_rank) and priority indexes serve the filter.
+  if (s.priority) c.push(eq(reports.priorityRank, ph('priorityRank')))
+  if (s.category) c.push(eq(reports.category, ph('category')))
+  if (s.assignee === 'id') c.push(eq(reports.assignedTo, ph('assignedTo')))
+  if (s.assignee === 'unassigned' || s.unassigned) c.push(isNull(reports.assignedTo))
+  if (s.label) c.push(inArray(reports.seq, db.select({ seq: reportLabels.reportSeq }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
+  if (s.source) c.push(eq(reports.source, ph('source')))
+  if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
+  s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(`error${i}`)}))`))
+  for (let i = 0; i < s.fingerprints; i++) c.push(eq(reports.fingerprint, ph(`fingerprint${i}`)))
+  if (s.regression) c.push(sql`${reports.regressedInVersion} IS NOT NULL`)
+  s.facets.forEach((kind, i) => {
+    if (i === 0 && s.drive === 'facet') return
+    c.push(sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${reports.seq})`)
+  })
+  if (s.blocked) {
+    c.push(
+      sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
+    )
+  }
+  if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
+  if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
+  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${slaStateSql(s.sla)})`)
+  if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
+  if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
+  if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
+  if (s.q === 'matchSet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
+  // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
+  // not among the matches in that window, so a common excluded word never means collecting all its matches.
+  if (s.q === 'exclude') {
+    c.push(sql`${reports.seq} >= ${ph('minSeq')}`)
+    c.push(sql`${reports.seq} NOT IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')} AND rowid >= ${ph('minSeq')})`)
+  }
+  return c
+}
+
+function ordering(s: Shape): SQL[] {
+  // The driving key's order is the report's seq order: the FTS rowid, or the facet's report_seq.
+  const newest = s.q === 'match' ? desc(reportsFts.rowid) : s.drive === 'facet' ? desc(driver.reportSeq) : desc(reports.seq)
+  switch (s.sort) {
+    case 'priority':
+      return [asc(reports.priorityRank), desc(reports.seq)]
+    case 'upvotes':
+      return [desc(reports.upvotes), desc(reports.seq)]
+    case 'updated':
+      return [desc(reports.updatedAt), desc(reports.seq)]
+    case 'last_seen':
+      return [desc(reports.lastSeen), desc(reports.seq)]
+    case 'occurrences':
+      return [desc(reports.occurrenceCount), desc(reports.seq)]
+    case 'players':
+      return [desc(reports.playerCount), desc(reports.seq)]
+    case 'due':
+      return s.dated === 'yes' ? [asc(reports.dueDate), desc(reports.seq)] : [newest]
+    default:
+      return [newest]
+  }
+}
+
+function buildStatements(db: Db, s: Shape) {
+  const where = and(...conditions(db, s))
+  // SQLite reorders inner joins: with a MATCH the FTS table becomes the outer loop; a driving facet
+  // is the outer loop because `+project_id` leaves `reports` reachable by its key only.
+  const from = <T extends SelectedFields>(columns: T) => {
+    if (s.drive === 'facet') {
+      const on = and(eq(reports.seq, driver.reportSeq), eq(driver.projectId, ph('projectId')), sql`${driver.kind} = ${kindOf(s.facets[0]!)}`, eq(driver.value, ph('facet0')))
+      return db.select(columns).from(driver).$dynamic().innerJoin(reports, on)
+    }
+    const q = db.select(columns).from(reports).$dynamic()
+    return s.q === 'match' ? q.innerJoin(reportsFts, eq(reportsFts.rowid, reports.seq)) : q
+  }
+  const page = from(listColumns)
+    .where(where)
+    .orderBy(...ordering(s))
+    .limit(ph('limit'))
+    .offset(ph('offset'))
+    .prepare()
+  // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
+  const newestFirst = ordering({ ...s, sort: 'newest' })
+  const matching = from({ one: sql`1` })
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(COUNT_CAP + 1)
+    .as('matching')
+  const count = db.select({ n: sql<number>`count(*)` }).from(matching).prepare()
+  // Every matching report up to the cap, for bulk actions by filter.
+  const all = from({ id: reports.id, reportNumber: reports.reportNumber })
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(COUNT_CAP + 1)
+    .prepare()
+  return { page, count, all }
+}
+
+const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
+
+/** The prepared page, count and "all matching" statements of a shape, built once per database. */
+export function statementsFor(db: Db, s: Shape) {
+  let shapes = shapeStatements.get(db)
+  if (!shapes) shapeStatements.set(db, (shapes = new Map()))
+  const key = JSON.stringify(s)
+  let set = shapes.get(key)
+  if (!set) shapes.set(key, (set = buildStatements(db, s)))
+  return set
+}
