@@ -18,6 +18,8 @@ export type Occurrence = z.infer<typeof reportDocs.Occurrence>
 export type OccurrencePage = z.infer<typeof reportDocs.OccurrenceListResponse>
 export type SimilarReport = z.infer<typeof reportDocs.SimilarReportsResponse>[number]
 export type ErrorTypeCount = z.infer<typeof reportDocs.ErrorTypesResponse>[number]
+export type FacetValues = z.infer<typeof reportDocs.FacetValuesResponse>
+export type MergeResult = z.infer<typeof reportDocs.MergeResponse>
 export type BulkUpdated = z.infer<typeof reportDocs.BulkUpdateResponse>
 export type BulkDeleted = z.infer<typeof reportDocs.BulkDeleteResponse>
 export type Created = z.infer<typeof reportDocs.ReportCreatedResponse>
@@ -26,5 +28,7 @@ export type Label = z.infer<typeof labelDocs.Label>
 
 export type UpdateReportBody = z.input<typeof reports.updateReportBody>
 export type BulkUpdateBody = z.input<typeof reports.bulkUpdateBody>
+export type BulkDeleteBody = z.input<typeof reports.bulkDeleteBody>
+export type ListFilter = z.input<typeof reports.listFilterQuery>
 export type CreateCommentBody = z.input<typeof comments.createCommentBody>
 export type CreateLabelBody = z.input<typeof labels.createLabelBody>
