@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { seedLaunchDay } from '../helpers/launch-day'
-import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
+import { join } from 'node:path'
+import { type BrowserHarness, describeBrowser, SCREENSHOT_DIR, type SignedUp, startBrowser } from './harness'
 
 /**
  * The report list of issue 24 as a studio reads it on launch day: 5,000 submissions from 500 players
@@ -59,6 +60,10 @@ describeBrowser('the report list on launch day', () => {
     const players = await rows().evaluateAll((trs) => trs.map((tr) => Number(tr.querySelectorAll('td')[4]!.textContent!.replace(/,/g, ''))))
     expect(players).toEqual([...players].sort((a, b) => b - a))
     await h.screenshot('report-list-launch-day')
+    // The README's picture: one screen of the busiest crashes of the beta build.
+    await h.page.goto(`/projects/${slug}/reports?version=1.3.0-beta&sort=players`)
+    await poll(numbersShown).toEqual((await list('version=1.3.0-beta&sort=players')).bugs.map((b) => b.report_number))
+    await h.page.screenshot({ path: join(SCREENSHOT_DIR, 'report-list-launch-day-readme.png') })
   })
 
   it('filters from the bar and from the search box: chips show each filter and remove it', async () => {
