@@ -174,44 +174,61 @@ const scenarios: Scenario[] = [
   },
 ]
 
-/** The facet shapes: the facet key drives newest first; past the cap under another sort, the sort's index probes it. */
+/**
+ * The facet shapes as the app runs them: the facet key drives newest first, other facets are probed
+ * on its report_seq before a report is read, a facet-only list is counted from the key alone; past the
+ * cap under another sort, the sort's index drives and probes the facet.
+ */
 function facetScenarios(): Scenario[] {
-  const f = (kind: number, n: number) => `EXISTS (SELECT 1 FROM report_facets WHERE project_id = ?1 AND kind = ${kind} AND value = ?${n} AND report_seq = r.seq)`
-  const driven = (kind: number, extra = '') => `FROM report_facets f JOIN reports r ON r.seq = f.report_seq WHERE f.project_id = ?1 AND f.kind = ${kind} AND f.value = ?2 AND +r.project_id = ?1 AND r.deleted_at IS NULL${extra}`
-  const shape = (name: string, query: string, kind: number, param: string, extra = '', sort?: string, probe = false): Scenario => ({
+  const probe = (kind: number, n: number, seq = 'f.report_seq') => `EXISTS (SELECT 1 FROM report_facets WHERE project_id = ?1 AND kind = ${kind} AND value = ?${n} AND report_seq = ${seq})`
+  const key = (kind: number) => `f.project_id = ?1 AND f.kind = ${kind} AND f.value = ?2`
+  const driven = (kind: number, extra = '') => `FROM report_facets f JOIN reports r ON r.seq = f.report_seq WHERE ${key(kind)} AND +r.project_id = ?1 AND r.deleted_at IS NULL${extra}`
+  const keyCount = (kind: number) => `SELECT count(*) FROM (SELECT 1 FROM report_facets f WHERE ${key(kind)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`
+  const shape = (name: string, query: string, kind: number, param: string, sort?: string, sortIndexDrives = false): Scenario => ({
     name,
     query,
-    page: probe
-      ? `SELECT ${R_COLS} FROM reports r WHERE r.project_id = ?1 AND r.deleted_at IS NULL AND ${f(kind, 2)}${extra} ORDER BY ${sort}, r.seq DESC LIMIT 25`
-      : `SELECT ${R_COLS} ${driven(kind, extra)} ORDER BY ${sort ? `${sort}, r.seq DESC` : 'f.report_seq DESC'} LIMIT 25`,
-    count: `SELECT count(*) FROM (SELECT 1 ${driven(kind, extra)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
+    page: sortIndexDrives
+      ? `SELECT ${R_COLS} FROM reports r WHERE r.project_id = ?1 AND r.deleted_at IS NULL AND ${probe(kind, 2, 'r.seq')} ORDER BY ${sort}, r.seq DESC LIMIT 25`
+      : `SELECT ${R_COLS} ${driven(kind)} ORDER BY ${sort ? `${sort}, r.seq DESC` : 'f.report_seq DESC'} LIMIT 25`,
+    count: keyCount(kind),
     param,
   })
+  const combined = ` AND r.assigned_to IS NULL AND r.error_type = ?3 AND ${probe(FACET.platform, 4)} AND ${probe(FACET.screenshot, 5)}`
   return [
     shape(`version:${SHAPES.version}`, `q=version:${SHAPES.version}`, FACET.version, SHAPES.version),
     shape(`platform:${SHAPES.platform}`, `platform=${SHAPES.platform}`, FACET.platform, SHAPES.platform),
     shape('player: (a typical player)', `q=player:${SHAPES.typicalPlayer}`, FACET.player, SHAPES.typicalPlayer),
     shape('player: (the busiest player)', `q=player:${SHAPES.heavyPlayer}`, FACET.player, SHAPES.heavyPlayer),
     shape('has:screenshot', 'q=has:screenshot', FACET.screenshot, ''),
-    shape(`version:${SHAPES.version}, sort=last_seen`, `q=version:${SHAPES.version}&sort=last_seen`, FACET.version, SHAPES.version, '', 'r.last_seen DESC', true),
-    shape(`platform:${SHAPES.platform}, sort=occurrences`, `q=platform:${SHAPES.platform}&sort=occurrences`, FACET.platform, SHAPES.platform, '', 'r.occurrence_count DESC', true),
-    shape('player: (busiest), sort=players', `q=player:${SHAPES.heavyPlayer}&sort=players`, FACET.player, SHAPES.heavyPlayer, '', 'r.player_count DESC'),
+    shape(`version:${SHAPES.version}, sort=last_seen`, `q=version:${SHAPES.version}&sort=last_seen`, FACET.version, SHAPES.version, 'r.last_seen DESC', true),
+    shape(`platform:${SHAPES.platform}, sort=occurrences`, `q=platform:${SHAPES.platform}&sort=occurrences`, FACET.platform, SHAPES.platform, 'r.occurrence_count DESC', true),
+    shape('player: (busiest), sort=players', `q=player:${SHAPES.heavyPlayer}&sort=players`, FACET.player, SHAPES.heavyPlayer, 'r.player_count DESC'),
     {
-      // The issue's example query: facets probed per row while the rarest (the version) drives.
+      // The issue's example query: the version drives; platform and screenshot are probed on its key first.
       name: 'version + platform + is:unassigned + error: + has:screenshot',
       query: `q=${encodeURIComponent(`version:${SHAPES.version} platform:${SHAPES.platform} is:unassigned error:${SHAPES.error} has:screenshot`)}`,
-      page: `SELECT ${R_COLS} ${driven(FACET.version, ` AND r.assigned_to IS NULL AND r.error_type = ?3 AND ${f(FACET.platform, 4)} AND ${f(FACET.screenshot, 5)}`)} ORDER BY f.report_seq DESC LIMIT 25`,
-      count: `SELECT count(*) FROM (SELECT 1 ${driven(FACET.version, ` AND r.assigned_to IS NULL AND r.error_type = ?3 AND ${f(FACET.platform, 4)} AND ${f(FACET.screenshot, 5)}`)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
+      page: `SELECT ${R_COLS} ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT 25`,
+      count: `SELECT count(*) FROM (SELECT 1 ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
       param: SHAPES.version,
       more: [errorTypes[0]!, SHAPES.platform, ''],
     },
     {
+      // A common word and a common version: the version drives and checks the set of word matches.
       name: `q common term + version:${SHAPES.version}`,
       query: `q=${encodeURIComponent(`${COMMON_TERM} version:${SHAPES.version}`)}`,
-      page: `SELECT ${R_COLS} FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND r.project_id = ?1 AND r.deleted_at IS NULL AND ${f(FACET.version, 3)} ORDER BY reports_fts.rowid DESC LIMIT 25`,
-      count: `SELECT count(*) FROM (SELECT 1 FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND r.project_id = ?1 AND r.deleted_at IS NULL AND ${f(FACET.version, 3)} LIMIT ${COUNT_CAP + 1})`,
-      param: `"${COMMON_TERM}"`,
-      more: [SHAPES.version],
+      page: `SELECT ${R_COLS} ${driven(FACET.version, ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)')} ORDER BY f.report_seq DESC LIMIT 25`,
+      count: `SELECT count(*) FROM (SELECT 1 ${driven(FACET.version, ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)')} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
+      param: SHAPES.version,
+      more: [`"${COMMON_TERM}"`],
+    },
+    {
+      // A rare word and a common platform: the words drive and probe the platform.
+      name: `q rare term + platform:${SHAPES.platform}`,
+      query: `q=${encodeURIComponent(`${RARE_TERM} platform:${SHAPES.platform}`)}`,
+      page: `SELECT ${R_COLS} FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${probe(FACET.platform, 3, 'reports_fts.rowid')} AND r.project_id = ?1 AND r.deleted_at IS NULL ORDER BY reports_fts.rowid DESC LIMIT 25`,
+      count: `SELECT count(*) FROM (SELECT 1 FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${probe(FACET.platform, 3, 'reports_fts.rowid')} AND r.project_id = ?1 AND r.deleted_at IS NULL LIMIT ${COUNT_CAP + 1})`,
+      param: `"${RARE_TERM}"`,
+      more: [SHAPES.platform],
     },
   ]
 }

@@ -72,6 +72,9 @@ describe('list filters in q and as parameters', () => {
     expect(await numbers(q('door version:1.3.0'))).toEqual([1])
     expect(await numbers(q('crash version:1.3.0'))).toEqual([4])
     expect(await numbers(q('crash -boss player:p2'))).toEqual([3])
+    // The rarer of words and facet drives: here the player (one report) rather than "crash" (two).
+    expect(await list(q('crash player:p4'))).toMatchObject({ total: 1, bugs: [{ report_number: 4 }] })
+    expect(await list(q('crash player:p4 platform:windows'))).toMatchObject({ total: 1, bugs: [{ report_number: 4 }] })
     const page = await list(q('version:1.3.0'))
     expect(page).toMatchObject({ total: 3, total_capped: false })
     // Filters and the status parameter together.
@@ -159,7 +162,7 @@ describe('list filters in q and as parameters', () => {
   })
 
   it('split takes from the original the versions only the moved occurrences had; merge brings the merged reports\' facets', async () => {
-    const { numbers, owner, base } = await seeded()
+    const { numbers, owner, base, list } = await seeded()
     const occurrences = (await t.request('GET', `${base}/bugs/1/occurrences`, { token: owner.token })).body.data.occurrences
     const linux = occurrences.find((o: { platform: string }) => o.platform === 'Linux')
     const split = await t.request('POST', `${base}/bugs/1/split`, { token: owner.token, body: { occurrence_ids: [linux.id] } })
@@ -173,6 +176,8 @@ describe('list filters in q and as parameters', () => {
     const merged = await t.request('POST', `${base}/bugs/1/merge`, { token: owner.token, body: { numbers: [6, 2] } })
     expect(merged.status).toBe(200)
     expect(await numbers(q('version:1.3.0'))).toEqual([5, 4, 1])
+    expect((await list(q('version:1.3.0'))).total).toBe(3)
+    expect((await list(q('player:p2 platform:linux'))).total).toBe(1)
     expect(await numbers(q('platform:"Steam Deck"'))).toEqual([1])
     expect(await numbers(q('has:screenshot player:p2'))).toEqual([1])
   })

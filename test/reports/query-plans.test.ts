@@ -104,6 +104,29 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
     expect(sorted.plan).toContain('SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?)')
   })
 
+  it('words with a facet: the rarer drives, and facet probes run on the driving key before a report is read', async () => {
+    const { project } = await team(t)
+    for (let i = 0; i < 3; i++) createReportIn(t, project, { title: `Boss crash ${i}`, gameVersion: '1.3.0', platform: 'Linux' })
+    createReportIn(t, project, { title: 'Door stuck', gameVersion: '1.2.0', platform: 'Linux' })
+    const listed = { ...project, liveReportCount: 4 }
+    // "crash" matches 3 reports, version 1.2.0 holds 1: the facet drives and probes the set of matches.
+    const rare = page(plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'crash version:1.2.0 platform:linux' })))
+    expect(rare.plan).toMatch(/^SEARCH f USING PRIMARY KEY \(project_id=\? AND kind=\? AND value=\?\) \| .*SEARCH report_facets (EXISTS )?USING PRIMARY KEY .*\| SEARCH reports USING INTEGER PRIMARY KEY/)
+    expect(rare.plan).toContain('LIST SUBQUERY')
+    // "door" matches 1 report, version 1.3.0 holds 3: the words drive and probe the facet.
+    const common = page(plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'door version:1.3.0' })))
+    expect(common.plan).toMatch(/^SCAN reports_fts VIRTUAL TABLE INDEX \S+ \| .*SEARCH report_facets (EXISTS )?USING PRIMARY KEY .*\| SEARCH reports USING INTEGER PRIMARY KEY/)
+  })
+
+  it('a facet-only list is counted from the facet key without reading reports', async () => {
+    const { project } = await team(t)
+    createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
+    const plans = plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:linux' }))
+    const count = plans.find((p) => /"matching"/.test(p.sql))!
+    expect(count.plan).toContain('SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?)')
+    expect(count.plan).not.toContain('reports')
+  })
+
   it('error: finds the project\'s error types by a skip scan of the error-type index', async () => {
     const { project } = await team(t)
     createReportIn(t, project, { title: 'TypeError in shop' })

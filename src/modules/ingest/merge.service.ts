@@ -10,6 +10,7 @@ import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.li
 import type { ListFilterQuery } from '../reports/reports.schemas'
 import type { Report } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
+import { dropFacetsOfReports } from '../reports/report-facets'
 import { recountReport } from './recount'
 
 /** Which reports a merge folds in: these numbers (1 to 100), or every report the list shows for `filter` (at most 10,000) but the survivor. */
@@ -29,6 +30,12 @@ export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Proje
     const survivor = findLiveReport(tx, project.id, number)
     const merged = selector.filter ? byFilter(deps, tx, project, survivor, selector.filter) : byNumbers(tx, project, survivor, selector.numbers)
     const now = deps.clock.now()
+    // Before their occurrences move: the values to take are read from them.
+    dropFacetsOfReports(
+      tx,
+      project.id,
+      merged.map((m) => m.id),
+    )
     moveEverything(tx, merged, survivor)
     tx.update(reports).set({ deletedAt: now, mergedInto: survivor.id, updatedAt: now }).where(idIn(merged.map((m) => m.id))).run()
     tx.update(projects).set({ liveReportCount: sql`max(${projects.liveReportCount} - ${merged.length}, 0)` }).where(eq(projects.id, project.id)).run()

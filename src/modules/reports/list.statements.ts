@@ -43,7 +43,9 @@ export interface Shape {
    * FTS rowid); `+project_id` keeps SQLite from walking a project index instead. Used when no text
    * search, label, fingerprint or regression filter (each selective on its own) is there to drive.
    * When the facet matches more than COUNT_CAP reports and the sort is not "newest", the sort's index
-   * drives instead and each row probes the facet key (`null`), as `matchSet` does for words.
+   * drives instead and each row probes the facet key (`null`), as `matchSet` does for words. With
+   * words too, the facet drives when it holds fewer reports than the words match (`q: 'matchSet'`
+   * then probes the set of word matches); else the words drive and probe the facets.
    */
   drive: 'facet' | null
   /**
@@ -66,6 +68,23 @@ const ph = sql.placeholder
 const driver = alias(reportFacets, 'f')
 const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 
+/**
+ * The report's seq as the outer loop knows it: the driving facet's `report_seq` or the FTS rowid. Key
+ * probes written against it (another facet, the set of word matches) run before the report's row is
+ * read, so rows they drop cost no read of `reports`.
+ */
+const seqOf = (s: Shape) => (s.drive === 'facet' ? driver.reportSeq : s.q === 'match' ? reportsFts.rowid : reports.seq)
+
+/** A probe of one facet key for the row. */
+const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq) =>
+  sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq})`
+
+/** Whether the shape filters on facets alone: the facet key then answers the count without reading a report. */
+const facetsOnly = (s: Shape) =>
+  s.drive === 'facet' &&
+  !s.status && !s.priority && !s.category && s.assignee === null && !s.unassigned && !s.label && !s.source && !s.errorType && s.errors.length === 0 &&
+  s.fingerprints === 0 && !s.regression && s.q === null && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+
 function conditions(db: Db, s: Shape): SQL[] {
   // With a label or a facet the key drives (few rows compared to the project, or newest first);
   // `+project_id` keeps SQLite from walking a project index and probing every row.
@@ -84,8 +103,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   for (let i = 0; i < s.fingerprints; i++) c.push(eq(reports.fingerprint, ph(`fingerprint${i}`)))
   if (s.regression) c.push(sql`${reports.regressedInVersion} IS NOT NULL`)
   s.facets.forEach((kind, i) => {
-    if (i === 0 && s.drive === 'facet') return
-    c.push(sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${reports.seq})`)
+    if (i > 0 || s.drive !== 'facet') c.push(facetProbe(kind, i, seqOf(s)))
   })
   if (s.blocked) {
     c.push(
@@ -98,7 +116,9 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
   if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
-  if (s.q === 'matchSet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
+  // Under a driving facet the unary `+` keeps the set of matches a check: used as a key it would make
+  // every word match drive instead (the reverse of why the facet was chosen).
+  if (s.q === 'matchSet') c.push(sql`${sql.raw(s.drive === 'facet' ? '+' : '')}${seqOf(s)} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
   // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
   // not among the matches in that window, so a common excluded word never means collecting all its matches.
   if (s.q === 'exclude') {
@@ -151,11 +171,20 @@ function buildStatements(db: Db, s: Shape) {
     .prepare()
   // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
   const newestFirst = ordering({ ...s, sort: 'newest' })
-  const matching = from({ one: sql`1` })
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(COUNT_CAP + 1)
-    .as('matching')
+  const matching = facetsOnly(s)
+    ? // Facet rows exist for live reports only (report-facets.ts): the key alone is the count.
+      db
+        .select({ one: sql`1` })
+        .from(driver)
+        .where(and(eq(driver.projectId, ph('projectId')), sql`${driver.kind} = ${kindOf(s.facets[0]!)}`, eq(driver.value, ph('facet0')), ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq))))
+        .orderBy(desc(driver.reportSeq))
+        .limit(COUNT_CAP + 1)
+        .as('matching')
+    : from({ one: sql`1` })
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(COUNT_CAP + 1)
+        .as('matching')
   const count = db.select({ n: sql<number>`count(*)` }).from(matching).prepare()
   // Every matching report up to the cap, for bulk actions by filter.
   const all = from({ id: reports.id, reportNumber: reports.reportNumber })
@@ -164,6 +193,43 @@ function buildStatements(db: Db, s: Shape) {
     .limit(COUNT_CAP + 1)
     .prepare()
   return { page, count, all }
+}
+
+/** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
+function buildEstimates(db: Db) {
+  const facet = db
+    .select({ n: sql<number>`count(*)` })
+    .from(
+      db
+        .select({ one: sql`1` })
+        .from(reportFacets)
+        .where(and(eq(reportFacets.projectId, ph('projectId')), eq(reportFacets.kind, ph('kind')), eq(reportFacets.value, ph('value'))))
+        .limit(COUNT_CAP + 1)
+        .as('f'),
+    )
+    .prepare()
+  // Over the whole server's index (it has no project): an estimate, enough to compare.
+  const words = db
+    .select({ n: sql<number>`count(*)` })
+    .from(db.select({ one: sql`1` }).from(reportsFts).where(sql`${reportsFts} MATCH ${ph('match')}`).limit(COUNT_CAP + 1).as('w'))
+    .prepare()
+  return { facet, words }
+}
+
+const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
+
+/**
+ * Whether a facet key holds no more reports than a word search matches (both counted up to the cap):
+ * the facet then drives. On a tie (both past the cap) the facet drives too: reading every match of
+ * a common word into a set once (~50 ms for 300,000) is bounded, while walking those matches one by
+ * one to count the few that also carry the facet is not.
+ */
+export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
+  let st = estimateStatements.get(db)
+  if (!st) estimateStatements.set(db, (st = buildEstimates(db)))
+  const inFacet = st.facet.get({ projectId, kind: FACET[facet.kind], value: facet.value })?.n ?? 0
+  const inWords = st.words.get({ match })?.n ?? 0
+  return inFacet <= inWords
 }
 
 const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()

@@ -13,11 +13,12 @@ import { compareSemver, parseSemver } from '../analytics/stats'
  * off the key, like `report_labels (label_id, report_seq)` does for labels, and stops after a page.
  * WITHOUT ROWID: one B-tree, no second index to keep. Written by the ingest path (one INSERT OR
  * IGNORE per value, no reads) and by split and merge; a report never loses a facet except when split
- * moves the last occurrence with that value out. Values compare without ASCII case (`linux` finds
- * `Linux`). Declared here rather than as a Drizzle table (drizzle-kit has no WITHOUT ROWID) and
- * created by `src/db/post-migrate.ts`. There is no key on the report alone, so no foreign key to
- * `reports`: reports are only ever soft-deleted (list reads skip them) except with their project,
- * and the project's rows go with it.
+ * moves the last occurrence with that value out. Only live reports have rows: deleting or merging a
+ * report takes its rows (`dropFacetsOfReports`), so a list filtered by facets alone is counted from
+ * this key without reading a report. Values compare without ASCII case (`linux` finds `Linux`).
+ * Declared here rather than as a Drizzle table (drizzle-kit has no WITHOUT ROWID) and created by
+ * `src/db/post-migrate.ts`. There is no key on the report alone, so no foreign key to `reports`
+ * (reports are hard-deleted only with their project, and the project's rows go with it).
  */
 export const REPORT_FACETS_TABLE = 'report_facets'
 
@@ -56,12 +57,12 @@ export function facetsOfOccurrence(o: { gameVersion: string; platform: string; p
   return out
 }
 
-/** `(kind, value)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT … SELECT. */
+/** `(kind, value, report_id)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT or DELETE … SELECT. */
 const facetRowsOf = (where: SQL) => sql`
-  SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
-  UNION SELECT ${sql.raw(String(FACET.platform))}, o.platform FROM report_occurrences o WHERE ${where} AND o.platform <> ''
-  UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
-  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '' FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
+  SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value, o.report_id FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
+  UNION SELECT ${sql.raw(String(FACET.platform))}, o.platform, o.report_id FROM report_occurrences o WHERE ${where} AND o.platform <> ''
+  UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id, o.report_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
+  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
 
 interface ReportRef {
   id: string
@@ -90,7 +91,19 @@ export function dropFacetsLeftWith(tx: Tx, report: ReportRef, movedIds: string[]
         AND (f.kind <> ${FACET.screenshot} OR k.screenshot_key IS NOT NULL) AND f.value = ${column})`)
 }
 
-/** Fills the table from the occurrences of a database that had reports before it. */
+/**
+ * Takes every facet of reports that are being deleted (soft delete, merged into another), so the
+ * table only ever holds live reports: a facet-only list is then counted from the key alone. Key
+ * lookups: the values come from the reports' occurrences, still in place when this runs.
+ */
+export function dropFacetsOfReports(tx: Tx, projectId: string, reportIds: string[]): void {
+  if (reportIds.length === 0) return
+  const which = sql`o.report_id IN (SELECT value FROM json_each(${JSON.stringify(reportIds)}))`
+  tx.run(sql`DELETE FROM report_facets WHERE project_id = ${projectId} AND (kind, value, report_seq) IN (
+    SELECT f.kind, f.value, r.seq FROM (${facetRowsOf(which)}) f JOIN reports r ON r.id = f.report_id)`)
+}
+
+/** Fills the table from the occurrences of a database that had reports before it (live reports only). */
 export function backfillReportFacets(sqlite: Database): void {
   for (const [kind, column, extra] of [
     [FACET.version, 'o.game_version', "o.game_version <> ''"],
@@ -99,7 +112,7 @@ export function backfillReportFacets(sqlite: Database): void {
     [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
   ] as const) {
     sqlite.exec(`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
-      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra}`)
+      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`)
   }
 }
 

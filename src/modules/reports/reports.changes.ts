@@ -8,6 +8,7 @@ import { type ActivityEntry, recordActivity, recordAudit } from '../activity/act
 import { hasPermission } from '../permissions/permissions.catalog'
 import { projects } from '../projects/projects.table'
 import { findLiveReport } from './reports.read'
+import { dropFacetsOfReports } from './report-facets'
 import { COUNT_CAP, listFiltersOf, matchingReports } from './reports.list'
 import type { BulkDeleteBody, BulkUpdateBody, ListFilterQuery, UpdateReportBody } from './reports.schemas'
 import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
@@ -179,6 +180,11 @@ function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, wher
   const now = deps.clock.now()
   const gone = tx.update(reports).set({ deletedAt: now }).where(where).returning({ id: reports.id }).all()
   if (gone.length === 0) return 0
+  dropFacetsOfReports(
+    tx,
+    projectId,
+    gone.map((g) => g.id),
+  )
   tx.update(projects)
     .set({ liveReportCount: sql`max(${projects.liveReportCount} - ${gone.length}, 0)` })
     .where(eq(projects.id, projectId))

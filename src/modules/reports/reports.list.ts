@@ -5,7 +5,7 @@ import { sparklinesOf } from '../analytics/report-daily'
 import { selectFieldFilter } from '../workflow/custom-fields.service'
 import { type SlaState, slaOfReports } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
-import { COUNT_CAP, type ListSort, type Shape, statementsFor } from './list.statements'
+import { COUNT_CAP, facetRarerThanWords, type ListSort, type Shape, statementsFor } from './list.statements'
 import type { FacetKind } from './report-facets'
 import type { ListFilterQuery } from './reports.schemas'
 import { errorTypesNamed } from './reports.search'
@@ -93,7 +93,14 @@ function plan(db: Db, projectId: string, f: ListFilters) {
   // Each `error:` name stands for the project's error types that answer it; none: nothing matches.
   const errors = sf.errors.map((name) => errorTypesNamed(db, projectId, name))
   const regression = f.regression === true || sf.regression
-  const q: Shape['q'] = fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null
+  let q: Shape['q'] = fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null
+  const selectiveElsewhere = f.label !== undefined || fingerprints.length > 0 || regression
+  // Words and a facet: the rarer of the two drives (a common word under a rare version, or the reverse).
+  let drive: Shape['drive'] = facets.length > 0 && q === null && !selectiveElsewhere ? 'facet' : null
+  if (facets.length > 0 && q === 'match' && !selectiveElsewhere && facetRarerThanWords(db, projectId, facets[0]!, fts!.match!)) {
+    drive = 'facet'
+    q = 'matchSet'
+  }
   const shape: Shape = {
     status: f.status !== undefined,
     priority: f.priority !== undefined,
@@ -107,7 +114,7 @@ function plan(db: Db, projectId: string, f: ListFilters) {
     fingerprints: fingerprints.length,
     regression,
     facets: facets.map((x) => x.kind),
-    drive: facets.length > 0 && q === null && f.label === undefined && fingerprints.length === 0 && !regression ? 'facet' : null,
+    drive,
     q,
     blocked: f.blocked === true,
     overdue: f.overdue === true,
@@ -228,7 +235,7 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
   }
   // A common word or facet under another sort: the sort's index drives and each row is checked.
   const probe = capped && shape.sort !== 'newest' && (shape.q === 'match' || shape.drive === 'facet')
-  const pageOf = probe ? statementsFor(db, { ...shape, q: shape.q === 'match' ? 'matchSet' : shape.q, drive: null }) : st
+  const pageOf = probe ? statementsFor(db, { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? 'matchSet' : shape.q, drive: null }) : st
   const offset = (f.page - 1) * LIST_PAGE_SIZE
   const rows = none ? [] : shape.sort === 'due' ? dueOrderPage(db, shape, params, offset) : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
