@@ -80,6 +80,8 @@ interface Scenario {
   window?: boolean
   /** Further parameters, `?3` on. */
   more?: string[]
+  /** Facet-driven lists newest first: `page` is this walk of the matching seqs (capped), and the page is read by seq. */
+  walk?: boolean
 }
 
 const fts = (extra = '') => `FROM reports_fts JOIN reports ON reports.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${LIVE}${extra}`
@@ -184,15 +186,20 @@ function facetScenarios(): Scenario[] {
   const key = (kind: number) => `f.project_id = ?1 AND f.kind = ${kind} AND f.value = ?2`
   const driven = (kind: number, extra = '') => `FROM report_facets f JOIN reports r ON r.seq = f.report_seq WHERE ${key(kind)} AND +r.project_id = ?1 AND r.deleted_at IS NULL${extra}`
   const keyCount = (kind: number) => `SELECT count(*) FROM (SELECT 1 FROM report_facets f WHERE ${key(kind)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`
-  const shape = (name: string, query: string, kind: number, param: string, sort?: string, sortIndexDrives = false): Scenario => ({
-    name,
-    query,
-    page: sortIndexDrives
-      ? `SELECT ${R_COLS} FROM reports r WHERE r.project_id = ?1 AND r.deleted_at IS NULL AND ${probe(kind, 2, 'r.seq')} ORDER BY ${sort}, r.seq DESC LIMIT 25`
-      : `SELECT ${R_COLS} ${driven(kind)} ORDER BY ${sort ? `${sort}, r.seq DESC` : 'f.report_seq DESC'} LIMIT 25`,
-    count: keyCount(kind),
-    param,
-  })
+  const keyWalk = (kind: number, extra = '') => `SELECT f.report_seq AS seq FROM report_facets f WHERE ${key(kind)}${extra} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1}`
+  const shape = (name: string, query: string, kind: number, param: string, sort?: string, sortIndexDrives = false): Scenario =>
+    sort
+      ? {
+          name,
+          query,
+          page: sortIndexDrives
+            ? `SELECT ${R_COLS} FROM reports r WHERE r.project_id = ?1 AND r.deleted_at IS NULL AND ${probe(kind, 2, 'r.seq')} ORDER BY ${sort}, r.seq DESC LIMIT 25`
+            : `SELECT ${R_COLS} ${driven(kind)} ORDER BY ${sort}, r.seq DESC LIMIT 25`,
+          count: keyCount(kind),
+          param,
+        }
+      : { name, query, page: keyWalk(kind), count: null, param, walk: true }
+  const wordSet = ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)'
   const combined = ` AND r.assigned_to IS NULL AND r.error_type = ?3 AND ${probe(FACET.platform, 4)} AND ${probe(FACET.screenshot, 5)}`
   return [
     shape(`version:${SHAPES.version}`, `q=version:${SHAPES.version}`, FACET.version, SHAPES.version),
@@ -207,19 +214,21 @@ function facetScenarios(): Scenario[] {
       // The issue's example query: the version drives; platform and screenshot are probed on its key first.
       name: 'version + platform + is:unassigned + error: + has:screenshot',
       query: `q=${encodeURIComponent(`version:${SHAPES.version} platform:${SHAPES.platform} is:unassigned error:${SHAPES.error} has:screenshot`)}`,
-      page: `SELECT ${R_COLS} ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT 25`,
-      count: `SELECT count(*) FROM (SELECT 1 ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
+      page: `SELECT f.report_seq AS seq ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1}`,
+      count: null,
       param: SHAPES.version,
       more: [errorTypes[0]!, SHAPES.platform, ''],
+      walk: true,
     },
     {
-      // A common word and a common version: the version drives and checks the set of word matches.
+      // A common word and a common version: the version drives (from its key alone) and checks the set of word matches.
       name: `q common term + version:${SHAPES.version}`,
       query: `q=${encodeURIComponent(`${COMMON_TERM} version:${SHAPES.version}`)}`,
-      page: `SELECT ${R_COLS} ${driven(FACET.version, ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)')} ORDER BY f.report_seq DESC LIMIT 25`,
-      count: `SELECT count(*) FROM (SELECT 1 ${driven(FACET.version, ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)')} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`,
+      page: keyWalk(FACET.version, wordSet),
+      count: null,
       param: SHAPES.version,
       more: [`"${COMMON_TERM}"`],
+      walk: true,
     },
     {
       // A rare word and a common platform: the words drive and probe the platform.
@@ -238,6 +247,7 @@ function rawRunner(db: Database, s: Scenario) {
   const page = db.prepare(s.page)
   const count = s.count ? db.prepare(s.count) : null
   const counter = db.prepare('SELECT live_report_count FROM projects WHERE id = ?1')
+  const bySeq = db.prepare(`SELECT ${LIST_COLS} FROM reports WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq DESC`)
   const labels = db.prepare(
     'SELECT rl.report_id, l.id, l.name, l.color FROM report_labels rl JOIN labels l ON l.id = rl.label_id WHERE rl.report_id IN (SELECT value FROM json_each(?1)) ORDER BY l.name',
   )
@@ -255,8 +265,16 @@ function rawRunner(db: Database, s: Scenario) {
     const params: unknown[] = s.param === undefined ? [projectId] : [projectId, s.param]
     if (s.window) params.push((edge.get(projectId) as { seq: number } | null)?.seq ?? 0)
     if (s.more) params.push(...s.more)
-    const rows = page.all(...(params as [string])) as { id: string; seq: number }[]
-    const total = count ? count.get(...(params as [string])) : counter.get(projectId)
+    let rows: { id: string; seq: number }[]
+    let total: unknown
+    if (s.walk) {
+      const seqs = page.all(...(params as [string])) as { seq: number }[]
+      total = seqs.length
+      rows = bySeq.all(JSON.stringify(seqs.slice(0, 25).map((r) => r.seq))) as { id: string; seq: number }[]
+    } else {
+      rows = page.all(...(params as [string])) as { id: string; seq: number }[]
+      total = count ? count.get(...(params as [string])) : counter.get(projectId)
+    }
     const ids = JSON.stringify(rows.map((r) => r.id))
     const l = labels.all(ids)
     const sp = sparks.all(JSON.stringify(rows.map((r) => r.seq)), ids)

@@ -192,6 +192,11 @@ describe('list filters in q and as parameters', () => {
       const first = res.body.data.bugs.slice(0, 3).map((b: Bug) => b.report_number)
       expect(first).toEqual(sort === 'upvotes' ? [20004, 15000, 10003] : [20005, 20004, 20003])
     }
+    // Newest first, pages are cut from one walk of the matches up to the cap, and read past it as before.
+    const pageOf = async (page: number) => (await t.request('GET', `${base}/bugs?${q('version:1.0')}&page=${page}`, { token: owner.token })).body.data.bugs.map((b: Bug) => b.report_number)
+    expect(await pageOf(2)).toEqual(Array.from({ length: 25 }, (_, i) => 19980 - i))
+    expect(await pageOf(400)).toEqual(Array.from({ length: 25 }, (_, i) => 10030 - i))
+    expect(await pageOf(401)).toEqual([10005, 10004, 10003, 10002, 10001])
   }, 120_000)
 
   it('GET /bugs/facets lists the versions (newest first) and platforms the occurrences came from', async () => {

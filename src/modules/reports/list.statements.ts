@@ -79,11 +79,17 @@ const seqOf = (s: Shape) => (s.drive === 'facet' ? driver.reportSeq : s.q === 'm
 const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq) =>
   sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq})`
 
-/** Whether the shape filters on facets alone: the facet key then answers the count without reading a report. */
-const facetsOnly = (s: Shape) =>
+/**
+ * Whether the shape filters on facets (and the set of word matches) alone: the facet key then answers
+ * which reports match without reading one, as facet rows exist for live reports only (report-facets.ts).
+ */
+const keyOnly = (s: Shape) =>
   s.drive === 'facet' &&
   !s.status && !s.priority && !s.category && s.assignee === null && !s.unassigned && !s.label && !s.source && !s.errorType && s.errors.length === 0 &&
-  s.fingerprints === 0 && !s.regression && s.q === null && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+  s.fingerprints === 0 && !s.regression && (s.q === null || s.q === 'matchSet') && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+
+/** The set of word matches, as a check on the driving facet's seq (see `conditions`). */
+const inWordMatches = sql`+${driver.reportSeq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`
 
 function conditions(db: Db, s: Shape): SQL[] {
   // With a label or a facet the key drives (few rows compared to the project, or newest first);
@@ -118,7 +124,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
   // Under a driving facet the unary `+` keeps the set of matches a check: used as a key it would make
   // every word match drive instead (the reverse of why the facet was chosen).
-  if (s.q === 'matchSet') c.push(sql`${sql.raw(s.drive === 'facet' ? '+' : '')}${seqOf(s)} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
+  if (s.q === 'matchSet') c.push(s.drive === 'facet' ? inWordMatches : sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
   // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
   // not among the matches in that window, so a common excluded word never means collecting all its matches.
   if (s.q === 'exclude') {
@@ -171,28 +177,51 @@ function buildStatements(db: Db, s: Shape) {
     .prepare()
   // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
   const newestFirst = ordering({ ...s, sort: 'newest' })
-  const matching = facetsOnly(s)
-    ? // Facet rows exist for live reports only (report-facets.ts): the key alone is the count.
-      db
-        .select({ one: sql`1` })
+  // The matching seqs newest first, up to one past the cap: from the facet key alone when it can say.
+  const seqs = keyOnly(s)
+    ? db
+        .select({ seq: driver.reportSeq })
         .from(driver)
-        .where(and(eq(driver.projectId, ph('projectId')), sql`${driver.kind} = ${kindOf(s.facets[0]!)}`, eq(driver.value, ph('facet0')), ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq))))
+        .where(
+          and(
+            eq(driver.projectId, ph('projectId')),
+            sql`${driver.kind} = ${kindOf(s.facets[0]!)}`,
+            eq(driver.value, ph('facet0')),
+            ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq)),
+            ...(s.q === 'matchSet' ? [inWordMatches] : []),
+          ),
+        )
         .orderBy(desc(driver.reportSeq))
         .limit(COUNT_CAP + 1)
-        .as('matching')
-    : from({ one: sql`1` })
+    : from({ seq: seqOf(s) })
         .where(where)
         .orderBy(...newestFirst)
         .limit(COUNT_CAP + 1)
-        .as('matching')
-  const count = db.select({ n: sql<number>`count(*)` }).from(matching).prepare()
+  const count = db.select({ n: sql<number>`count(*)` }).from(seqs.as('matching')).prepare()
   // Every matching report up to the cap, for bulk actions by filter.
   const all = from({ id: reports.id, reportNumber: reports.reportNumber })
     .where(where)
     .orderBy(...newestFirst)
     .limit(COUNT_CAP + 1)
     .prepare()
-  return { page, count, all }
+  return { page, count, all, seqs: seqs.prepare() }
+}
+
+const bySeqStatements = new WeakMap<Db, ReturnType<typeof buildBySeq>>()
+const buildBySeq = (db: Db) =>
+  db
+    .select(listColumns)
+    .from(reports)
+    .where(sql`${reports.seq} IN (SELECT value FROM json_each(${ph('seqs')}))`)
+    .orderBy(desc(reports.seq))
+    .prepare()
+
+/** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
+export function listRowsBySeq(db: Db, seqs: number[]) {
+  if (seqs.length === 0) return []
+  let st = bySeqStatements.get(db)
+  if (!st) bySeqStatements.set(db, (st = buildBySeq(db)))
+  return st.all({ seqs: JSON.stringify(seqs) })
 }
 
 /** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */

@@ -5,7 +5,7 @@ import { sparklinesOf } from '../analytics/report-daily'
 import { selectFieldFilter } from '../workflow/custom-fields.service'
 import { type SlaState, slaOfReports } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
-import { COUNT_CAP, facetRarerThanWords, type ListSort, type Shape, statementsFor } from './list.statements'
+import { COUNT_CAP, facetRarerThanWords, listRowsBySeq, type ListSort, type Shape, statementsFor } from './list.statements'
 import type { FacetKind } from './report-facets'
 import type { ListFilterQuery } from './reports.schemas'
 import { errorTypesNamed } from './reports.search'
@@ -228,16 +228,28 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
     if (minSeq === 0) windowCount = null
     Object.assign(params, { minSeq })
   }
+  const offset = (f.page - 1) * LIST_PAGE_SIZE
+  // A facet-driven list newest first walks its matches once: the seqs up to the cap give the total,
+  // and the page is cut from them (a second walk for the page would repeat every key probe).
+  const oneWalk = !none && shape.drive === 'facet' && shape.sort === 'newest' && offset + LIST_PAGE_SIZE <= COUNT_CAP + 1
+  let walked: number[] | null = null
+  // Plain value rows: up to 10,001 seqs, no object per row.
+  if (oneWalk) walked = (st.seqs.values(params) as number[][]).map((r) => r[0]!)
   if (filtered) {
-    const n = none ? 0 : (windowCount ?? st.count.get(params)?.n ?? 0)
+    const n = none ? 0 : (walked?.length ?? windowCount ?? st.count.get(params)?.n ?? 0)
     capped = n > COUNT_CAP
     total = Math.min(n, COUNT_CAP)
   }
   // A common word or facet under another sort: the sort's index drives and each row is checked.
   const probe = capped && shape.sort !== 'newest' && (shape.q === 'match' || shape.drive === 'facet')
   const pageOf = probe ? statementsFor(db, { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? 'matchSet' : shape.q, drive: null }) : st
-  const offset = (f.page - 1) * LIST_PAGE_SIZE
-  const rows = none ? [] : shape.sort === 'due' ? dueOrderPage(db, shape, params, offset) : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
+  const rows = none
+    ? []
+    : walked
+      ? listRowsBySeq(db, walked.slice(offset, offset + LIST_PAGE_SIZE))
+      : shape.sort === 'due'
+        ? dueOrderPage(db, shape, params, offset)
+        : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
   const labelMap = labelsByReport(db, ids)
   const now = f.now ?? new Date()
