@@ -4,7 +4,7 @@
  * `app.handle` against raw bun:sqlite running the equivalent SQL; with --http also over HTTP, the app
  * server against a bare Bun.serve answering the same raw SQL as JSON.
  *
- *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep]
+ *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--data DIR]
  *
  * "Raw" runs, with hand-written SQL on the same connection, everything the endpoint's answer needs:
  * the page, the total (the project counter, or the count bounded at 10,001 rows when filtered) and
@@ -38,7 +38,10 @@ const N = option('reports', 1_000_000)
 const ITERATIONS = option('iterations', 200)
 const WARMUP = 20
 
-const dir = mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
+// --data DIR runs on a data directory a previous run kept (--keep), without seeding again.
+const dataArg = args.indexOf('--data')
+const reuse = dataArg === -1 ? null : args[dataArg + 1]!
+const dir = reuse ?? mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
 const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'error' }, {}, 'bench')
 const now = new Date('2026-01-01T00:00:00Z')
 // The app's clock at the end of the seeded reports, so sparklines read the seeded days.
@@ -46,17 +49,27 @@ const deps = buildDeps(config, { clock: new FakeClock(now) })
 const app = createApp(deps)
 const sqlite = rawSqlite(deps.db)
 
-const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
-const token = createSession(deps.db, user.id, new Date())
-const projectId = newId()
 const slug = 'bench-game'
-deps.db
-  .insert(projects)
-  .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
-  .run()
-
-console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
-const seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+let projectId: string
+let token: string
+let seed: { seconds: number; labelIds: string[] }
+if (reuse) {
+  const p = sqlite.query<{ id: string; created_by: string }, [string]>('SELECT id, created_by FROM projects WHERE slug = ?').get(slug)!
+  projectId = p.id
+  token = createSession(deps.db, p.created_by, new Date())
+  seed = { seconds: 0, labelIds: sqlite.query<{ id: string }, [string]>('SELECT id FROM labels WHERE project_id = ? ORDER BY name').all(projectId).map((l) => l.id) }
+  console.log(`reusing ${dir}`)
+} else {
+  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  token = createSession(deps.db, user.id, new Date())
+  projectId = newId()
+  deps.db
+    .insert(projects)
+    .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
+    .run()
+  console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
+  seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+}
 const dbBytes = Number(sqlite.query<{ n: number }, []>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get()!.n)
 console.log(`seeded in ${seed.seconds.toFixed(1)} s, database ${(dbBytes / 1024 / 1024).toFixed(0)} MB`)
 
@@ -200,7 +213,6 @@ function facetScenarios(): Scenario[] {
         }
       : { name, query, page: keyWalk(kind), count: null, param, walk: true }
   const wordSet = ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)'
-  const combined = ` AND r.assigned_to IS NULL AND r.error_type = ?3 AND ${probe(FACET.platform, 4)} AND ${probe(FACET.screenshot, 5)}`
   return [
     shape(`version:${SHAPES.version}`, `q=version:${SHAPES.version}`, FACET.version, SHAPES.version),
     shape(`platform:${SHAPES.platform}`, `platform=${SHAPES.platform}`, FACET.platform, SHAPES.platform),
@@ -211,10 +223,11 @@ function facetScenarios(): Scenario[] {
     shape(`platform:${SHAPES.platform}, sort=occurrences`, `q=platform:${SHAPES.platform}&sort=occurrences`, FACET.platform, SHAPES.platform, 'r.occurrence_count DESC', true),
     shape('player: (busiest), sort=players', `q=player:${SHAPES.heavyPlayer}&sort=players`, FACET.player, SHAPES.heavyPlayer, 'r.player_count DESC'),
     {
-      // The issue's example query: the version drives; platform and screenshot are probed on its key first.
+      // The issue's example query: the version's key walk checks platform and screenshot, then the rest reads reports.
       name: 'version + platform + is:unassigned + error: + has:screenshot',
       query: `q=${encodeURIComponent(`version:${SHAPES.version} platform:${SHAPES.platform} is:unassigned error:${SHAPES.error} has:screenshot`)}`,
-      page: `SELECT f.report_seq AS seq ${driven(FACET.version, combined)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1}`,
+      page: `SELECT k.seq FROM (SELECT f.report_seq AS seq FROM report_facets f WHERE ${key(FACET.version)} AND ${probe(FACET.platform, 4)} AND ${probe(FACET.screenshot, 5)} ORDER BY f.report_seq DESC LIMIT -1) k
+        JOIN reports r ON r.seq = k.seq WHERE +r.project_id = ?1 AND r.deleted_at IS NULL AND r.assigned_to IS NULL AND r.error_type = ?3 ORDER BY k.seq DESC LIMIT ${COUNT_CAP + 1}`,
       count: null,
       param: SHAPES.version,
       more: [errorTypes[0]!, SHAPES.platform, ''],
@@ -364,5 +377,5 @@ console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repea
 for (const r of rows) console.log(line(r))
 
 sqlite.close()
-if (flag('keep')) console.log(`kept ${dir}`)
+if (flag('keep') || reuse) console.log(`kept ${dir}`)
 else rmSync(dir, { recursive: true, force: true })
