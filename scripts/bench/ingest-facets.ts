@@ -1,7 +1,7 @@
 // What the list's facets (issue 24) cost the ingest write, in-process (no HTTP): submissions with a
 // game version (3), platform (6) and player (500) stacked onto one crash report, and new 2 KB player
 // reports, in group commits of 32. Run it here and on the commit before the facets to compare:
-//   bun scripts/bench/ingest-facets.ts [rounds]
+//   bun scripts/bench/ingest-facets.ts [rounds]      (EXTRA_SQL='DROP INDEX …' for what-ifs)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,6 +30,8 @@ async function run(kind: 'stack' | 'new') {
   deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()
   const project = deps.db.select().from(projects).all()[0]!
   deps.events.emit = () => {}
+  // What-if: SQL run on the fresh database first (drop an index, skip a table's inserts with a trigger).
+  if (process.env.EXTRA_SQL) rawSqlite(deps.db).exec(process.env.EXTRA_SQL)
   const submit = () => {
     n++
     const evidence = { gameVersion: VERSIONS[n % 3], platform: PLATFORMS[n % 6], playerId: `7656119800${String((n * 7919) % 500).padStart(7, '0')}`, osInfo: body.os_info, deviceInfo: body.device_info }
