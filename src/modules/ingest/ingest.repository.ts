@@ -26,11 +26,11 @@ function prepare(db: Db) {
   const sqlite = rawSqlite(db)
   return {
     // Raw SQL for a literal LIMIT (bun:sqlite runs a bound LIMIT, as Drizzle writes it, ~4 µs slower).
-    // The partial index holds only reports that take occurrences, oldest first.
+    // The key's live reports oldest first; a closed or won't-fix one before the answer costs a row read.
     target: sqlite.prepare<GroupingTarget, [string, string]>(
       `SELECT seq, id, report_number AS reportNumber, status, category, priority, sentiment_score AS sentimentScore, sentiment_level AS sentimentLevel,
          versions, resolved_in_version AS resolvedInVersion
-       FROM reports INDEXED BY reports_grouping_idx
+       FROM reports INDEXED BY reports_live_fingerprint_idx
        WHERE project_id = ? AND fingerprint = ? AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved') LIMIT 1`,
     ),
     occurrence: db
