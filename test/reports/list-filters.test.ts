@@ -131,6 +131,8 @@ describe('list filters in q and as parameters', () => {
     await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { status: 'closed' } })
     const again = await submit({ title: 'Door stuck', game_version: '1.3.0' })
     expect(again.report_number).toBe(6)
+    // The next one joins #6, the oldest report of the key that still takes occurrences (the closed #1 is passed over).
+    expect(await submit({ title: 'Door stuck' })).toMatchObject({ report_number: 6, deduplicated: true })
     expect(await numbers(q(`fingerprint:${fingerprint}`))).toEqual([6, 1])
     expect(await numbers(`fingerprint=${fingerprint.toUpperCase()}`)).toEqual([6, 1])
     expect(await numbers(q(`fingerprint:${fingerprint} version:1.2.0`))).toEqual([1])
