@@ -4,7 +4,7 @@
  * `app.handle` against raw bun:sqlite running the equivalent SQL; with --http also over HTTP, the app
  * server against a bare Bun.serve answering the same raw SQL as JSON.
  *
- *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep]
+ *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--data DIR]
  *
  * "Raw" runs, with hand-written SQL on the same connection, everything the endpoint's answer needs:
  * the page, the total (the project counter, or the count bounded at 10,001 rows when filtered) and
@@ -24,7 +24,9 @@ import { createUserWithAccount } from '../../src/modules/accounts/accounts.servi
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import { projects } from '../../src/modules/projects/projects.table'
 import { COUNT_CAP } from '../../src/modules/reports/reports.list'
-import { COMMON_TERM, RARE_TERM, seedReports } from './reports-seed'
+import { FakeClock } from '../../src/lib/clock'
+import { FACET } from '../../src/modules/reports/report-facets'
+import { COMMON_TERM, RARE_TERM, SHAPES, seedReports } from './reports-seed'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -36,29 +38,48 @@ const N = option('reports', 1_000_000)
 const ITERATIONS = option('iterations', 200)
 const WARMUP = 20
 
-const dir = mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
+// --data DIR runs on a data directory a previous run kept (--keep), without seeding again.
+const dataArg = args.indexOf('--data')
+const reuse = dataArg === -1 ? null : args[dataArg + 1]!
+const dir = reuse ?? mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
 const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'error' }, {}, 'bench')
-const deps = buildDeps(config)
+const now = new Date('2026-01-01T00:00:00Z')
+// The app's clock at the end of the seeded reports, so sparklines read the seeded days.
+const deps = buildDeps(config, { clock: new FakeClock(now) })
 const app = createApp(deps)
 const sqlite = rawSqlite(deps.db)
 
-const now = new Date('2026-01-01T00:00:00Z')
-const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
-const token = createSession(deps.db, user.id, new Date())
-const projectId = newId()
 const slug = 'bench-game'
-deps.db
-  .insert(projects)
-  .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
-  .run()
-
-console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
-const seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+let projectId: string
+let token: string
+let seed: { seconds: number; labelIds: string[] }
+if (reuse) {
+  const p = sqlite.query<{ id: string; created_by: string }, [string]>('SELECT id, created_by FROM projects WHERE slug = ?').get(slug)!
+  projectId = p.id
+  token = createSession(deps.db, p.created_by, new Date())
+  seed = { seconds: 0, labelIds: sqlite.query<{ id: string }, [string]>('SELECT id FROM labels WHERE project_id = ? ORDER BY name').all(projectId).map((l) => l.id) }
+  console.log(`reusing ${dir}`)
+} else {
+  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  token = createSession(deps.db, user.id, new Date())
+  projectId = newId()
+  deps.db
+    .insert(projects)
+    .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
+    .run()
+  console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
+  seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+}
 const dbBytes = Number(sqlite.query<{ n: number }, []>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get()!.n)
 console.log(`seeded in ${seed.seconds.toFixed(1)} s, database ${(dbBytes / 1024 / 1024).toFixed(0)} MB`)
 
-const LIST_COLS = `seq, id, report_number, title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at`
+const COLS = `seq, id, report_number, title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes,
+  occurrence_count, player_count, first_seen, last_seen, first_version, last_version, versions, created_at, updated_at`
+const LIST_COLS = COLS.replace(/\s+/g, ' ')
+const R_COLS = LIST_COLS.split(', ').map((c) => `r.${c}`).join(', ')
 const LIVE = `project_id = ?1 AND deleted_at IS NULL`
+const fingerprint = sqlite.query<{ f: string }, [string]>("SELECT fingerprint AS f FROM reports WHERE project_id = ? AND source = 'system' ORDER BY seq DESC LIMIT 1").get(projectId)!.f
+const errorTypes = sqlite.query<{ e: string }, [string]>("SELECT DISTINCT error_type AS e FROM reports WHERE project_id = ? AND error_type LIKE '%NullReferenceException'").all(projectId).map((r) => r.e)
 
 interface Scenario {
   name: string
@@ -70,6 +91,10 @@ interface Scenario {
   param?: string
   /** `?3` is the lowest seq of the newest 2 × (COUNT_CAP + 1) live reports, looked up per run. */
   window?: boolean
+  /** Further parameters, `?3` on. */
+  more?: string[]
+  /** Facet-driven lists newest first: `page` is this walk of the matching seqs (capped), and the page is read by seq. */
+  walk?: boolean
 }
 
 const fts = (extra = '') => `FROM reports_fts JOIN reports ON reports.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${LIVE}${extra}`
@@ -84,14 +109,14 @@ const scenarios: Scenario[] = [
   {
     name: `q rare term (${RARE_TERM})`,
     query: `q=${RARE_TERM}`,
-    page: `SELECT reports.seq, reports.id, report_number, reports.title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
+    page: `SELECT ${LIST_COLS.split(', ').map((c) => `reports.${c}`).join(', ')} ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
     count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
     param: `"${RARE_TERM}"`,
   },
   {
     name: `q common term (${COMMON_TERM})`,
     query: `q=${COMMON_TERM}`,
-    page: `SELECT reports.seq, reports.id, report_number, reports.title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes, occurrence_count, created_at, updated_at ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
+    page: `SELECT ${LIST_COLS.split(', ').map((c) => `reports.${c}`).join(', ')} ${fts()} ORDER BY reports_fts.rowid DESC LIMIT 25`,
     count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
     param: `"${COMMON_TERM}"`,
   },
@@ -121,24 +146,152 @@ const scenarios: Scenario[] = [
     count: `SELECT count(*) FROM (SELECT 1 ${fts()} LIMIT ${COUNT_CAP + 1})`,
     param: `"${COMMON_TERM}"`,
   },
+  // Issue 24: the list's filters and sorts at 1M reports.
+  ...facetScenarios(),
+  {
+    name: 'sort=last_seen',
+    query: 'sort=last_seen',
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY last_seen DESC, seq DESC LIMIT 25`,
+    count: null,
+  },
+  {
+    name: 'sort=occurrences (events)',
+    query: 'sort=occurrences',
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY occurrence_count DESC, seq DESC LIMIT 25`,
+    count: null,
+  },
+  { name: 'sort=players', query: 'sort=players', page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} ORDER BY player_count DESC, seq DESC LIMIT 25`, count: null },
+  {
+    name: 'is:unassigned',
+    query: 'q=is:unassigned',
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND assigned_to IS NULL ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND assigned_to IS NULL ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+  },
+  {
+    name: 'is:regression',
+    query: 'q=is:regression',
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND regressed_in_version IS NOT NULL ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND regressed_in_version IS NOT NULL ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+  },
+  {
+    name: `error:${SHAPES.error}`,
+    query: `q=error:${SHAPES.error}`,
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND error_type = ?2 ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND error_type = ?2 ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+    param: errorTypes[0],
+  },
+  {
+    name: 'fingerprint:<a crash key>',
+    query: `fingerprint=${fingerprint}`,
+    page: `SELECT ${LIST_COLS} FROM reports WHERE ${LIVE} AND fingerprint = ?2 ORDER BY seq DESC LIMIT 25`,
+    count: `SELECT count(*) FROM (SELECT 1 FROM reports WHERE ${LIVE} AND fingerprint = ?2 ORDER BY seq DESC LIMIT ${COUNT_CAP + 1})`,
+    param: fingerprint,
+  },
 ]
+
+/**
+ * The facet shapes as the app runs them: the facet key drives newest first, other facets are probed
+ * on its report_seq before a report is read, a facet-only list is counted from the key alone; past the
+ * cap under another sort, the sort's index drives and probes the facet.
+ */
+function facetScenarios(): Scenario[] {
+  const probe = (kind: number, n: number, seq = 'f.report_seq') => `EXISTS (SELECT 1 FROM report_facets WHERE project_id = ?1 AND kind = ${kind} AND value = ?${n} AND report_seq = ${seq})`
+  const key = (kind: number) => `f.project_id = ?1 AND f.kind = ${kind} AND f.value = ?2`
+  const driven = (kind: number, extra = '') => `FROM report_facets f JOIN reports r ON r.seq = f.report_seq WHERE ${key(kind)} AND +r.project_id = ?1 AND r.deleted_at IS NULL${extra}`
+  const keyCount = (kind: number) => `SELECT count(*) FROM (SELECT 1 FROM report_facets f WHERE ${key(kind)} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1})`
+  const keyWalk = (kind: number, extra = '') => `SELECT f.report_seq AS seq FROM report_facets f WHERE ${key(kind)}${extra} ORDER BY f.report_seq DESC LIMIT ${COUNT_CAP + 1}`
+  const shape = (name: string, query: string, kind: number, param: string, sort?: string, sortIndexDrives = false): Scenario =>
+    sort
+      ? {
+          name,
+          query,
+          page: sortIndexDrives
+            ? `SELECT ${R_COLS} FROM reports r WHERE r.project_id = ?1 AND r.deleted_at IS NULL AND ${probe(kind, 2, 'r.seq')} ORDER BY ${sort}, r.seq DESC LIMIT 25`
+            : `SELECT ${R_COLS} ${driven(kind)} ORDER BY ${sort}, r.seq DESC LIMIT 25`,
+          count: keyCount(kind),
+          param,
+        }
+      : { name, query, page: keyWalk(kind), count: null, param, walk: true }
+  const wordSet = ' AND +f.report_seq IN (SELECT rowid FROM reports_fts WHERE reports_fts MATCH ?3)'
+  return [
+    shape(`version:${SHAPES.version}`, `q=version:${SHAPES.version}`, FACET.version, SHAPES.version),
+    shape(`platform:${SHAPES.platform}`, `platform=${SHAPES.platform}`, FACET.platform, SHAPES.platform),
+    shape('player: (a typical player)', `q=player:${SHAPES.typicalPlayer}`, FACET.player, SHAPES.typicalPlayer),
+    shape('player: (the busiest player)', `q=player:${SHAPES.heavyPlayer}`, FACET.player, SHAPES.heavyPlayer),
+    shape('has:screenshot', 'q=has:screenshot', FACET.screenshot, ''),
+    shape(`version:${SHAPES.version}, sort=last_seen`, `q=version:${SHAPES.version}&sort=last_seen`, FACET.version, SHAPES.version, 'r.last_seen DESC', true),
+    shape(`platform:${SHAPES.platform}, sort=occurrences`, `q=platform:${SHAPES.platform}&sort=occurrences`, FACET.platform, SHAPES.platform, 'r.occurrence_count DESC', true),
+    shape('player: (busiest), sort=players', `q=player:${SHAPES.heavyPlayer}&sort=players`, FACET.player, SHAPES.heavyPlayer, 'r.player_count DESC'),
+    {
+      // The issue's example query: the version's key walk checks platform and screenshot, then the rest reads reports.
+      name: 'version + platform + is:unassigned + error: + has:screenshot',
+      query: `q=${encodeURIComponent(`version:${SHAPES.version} platform:${SHAPES.platform} is:unassigned error:${SHAPES.error} has:screenshot`)}`,
+      page: `SELECT k.seq FROM (SELECT f.report_seq AS seq FROM report_facets f WHERE ${key(FACET.version)} AND ${probe(FACET.platform, 4)} AND ${probe(FACET.screenshot, 5)} ORDER BY f.report_seq DESC LIMIT -1) k
+        JOIN reports r ON r.seq = k.seq WHERE +r.project_id = ?1 AND r.deleted_at IS NULL AND r.assigned_to IS NULL AND r.error_type = ?3 ORDER BY k.seq DESC LIMIT ${COUNT_CAP + 1}`,
+      count: null,
+      param: SHAPES.version,
+      more: [errorTypes[0]!, SHAPES.platform, ''],
+      walk: true,
+    },
+    {
+      // A common word and a common version: the version drives (from its key alone) and checks the set of word matches.
+      name: `q common term + version:${SHAPES.version}`,
+      query: `q=${encodeURIComponent(`${COMMON_TERM} version:${SHAPES.version}`)}`,
+      page: keyWalk(FACET.version, wordSet),
+      count: null,
+      param: SHAPES.version,
+      more: [`"${COMMON_TERM}"`],
+      walk: true,
+    },
+    {
+      // A rare word and a common platform: the words drive and probe the platform.
+      name: `q rare term + platform:${SHAPES.platform}`,
+      query: `q=${encodeURIComponent(`${RARE_TERM} platform:${SHAPES.platform}`)}`,
+      page: `SELECT ${R_COLS} FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${probe(FACET.platform, 3, 'reports_fts.rowid')} AND r.project_id = ?1 AND r.deleted_at IS NULL ORDER BY reports_fts.rowid DESC LIMIT 25`,
+      count: `SELECT count(*) FROM (SELECT 1 FROM reports_fts JOIN reports r ON r.seq = reports_fts.rowid WHERE reports_fts MATCH ?2 AND ${probe(FACET.platform, 3, 'reports_fts.rowid')} AND r.project_id = ?1 AND r.deleted_at IS NULL LIMIT ${COUNT_CAP + 1})`,
+      param: `"${RARE_TERM}"`,
+      more: [SHAPES.platform],
+    },
+  ]
+}
 
 /** Raw bun:sqlite doing what the endpoint does, minus HTTP, auth and JSON. */
 function rawRunner(db: Database, s: Scenario) {
   const page = db.prepare(s.page)
   const count = s.count ? db.prepare(s.count) : null
   const counter = db.prepare('SELECT live_report_count FROM projects WHERE id = ?1')
+  const bySeq = db.prepare(`SELECT ${LIST_COLS} FROM reports WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq DESC`)
   const labels = db.prepare(
     'SELECT rl.report_id, l.id, l.name, l.color FROM report_labels rl JOIN labels l ON l.id = rl.label_id WHERE rl.report_id IN (SELECT value FROM json_each(?1)) ORDER BY l.name',
   )
   const edge = db.prepare(`SELECT seq FROM reports WHERE ${LIVE} ORDER BY seq DESC LIMIT 1 OFFSET ${2 * (COUNT_CAP + 1) - 1}`)
+  // The page's sparklines: rolled-up days plus the occurrences past the rollup cursor (report-daily.ts).
+  const today = Math.floor(now.getTime() / 86_400_000)
+  const sparks = db.prepare(`SELECT seq, day, sum(n) AS n FROM (
+      SELECT report_seq AS seq, day, n FROM report_daily WHERE report_seq IN (SELECT value FROM json_each(?1)) AND day BETWEEN ${today - 13} AND ${today}
+      UNION ALL
+      SELECT r.seq, o.created_at / 86400000, 1 FROM report_occurrences o JOIN reports r ON r.id = o.report_id
+      WHERE o.report_id IN (SELECT value FROM json_each(?2)) AND o.seq > coalesce((SELECT position FROM rollup_cursors WHERE name = 'analytics_occurrences'), 0)
+        AND o.created_at >= ${(today - 13) * 86_400_000} AND o.created_at < ${(today + 1) * 86_400_000}
+    ) GROUP BY seq, day`)
   return () => {
     const params: unknown[] = s.param === undefined ? [projectId] : [projectId, s.param]
     if (s.window) params.push((edge.get(projectId) as { seq: number } | null)?.seq ?? 0)
-    const rows = page.all(...(params as [string])) as { id: string }[]
-    const total = count ? count.get(...(params as [string])) : counter.get(projectId)
-    const l = labels.all(JSON.stringify(rows.map((r) => r.id)))
-    return [rows, total, l]
+    if (s.more) params.push(...s.more)
+    let rows: { id: string; seq: number }[]
+    let total: unknown
+    if (s.walk) {
+      const seqs = page.all(...(params as [string])) as { seq: number }[]
+      total = seqs.length
+      rows = bySeq.all(JSON.stringify(seqs.slice(0, 25).map((r) => r.seq))) as { id: string; seq: number }[]
+    } else {
+      rows = page.all(...(params as [string])) as { id: string; seq: number }[]
+      total = count ? count.get(...(params as [string])) : counter.get(projectId)
+    }
+    const ids = JSON.stringify(rows.map((r) => r.id))
+    const l = labels.all(ids)
+    const sp = sparks.all(JSON.stringify(rows.map((r) => r.seq)), ids)
+    return [rows, total, l, sp]
   }
 }
 
@@ -183,7 +336,7 @@ for (const s of scenarios) {
   if (flag('plans')) {
     console.log(`\n${s.name}`)
     for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
-      const args = [projectId, ...(s.param === undefined ? [] : [s.param]), ...(s.window ? [0] : [])]
+      const args = [projectId, ...(s.param === undefined ? [] : [s.param]), ...(s.window ? [0] : []), ...(s.more ?? [])]
       const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [string])) as { detail: string }[]
       console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
     }
@@ -224,5 +377,5 @@ console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repea
 for (const r of rows) console.log(line(r))
 
 sqlite.close()
-if (flag('keep')) console.log(`kept ${dir}`)
+if (flag('keep') || reuse) console.log(`kept ${dir}`)
 else rmSync(dir, { recursive: true, force: true })

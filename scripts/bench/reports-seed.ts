@@ -3,6 +3,11 @@ import { reportsFtsSql } from '../../src/modules/reports/reports.fts'
 import { extractErrorType } from '../../src/modules/reports/error-type'
 import { titleTermsOf } from '../../src/modules/reports/title-terms'
 import { openTitleTermsSql } from '../../src/modules/ingest/open-title-terms'
+import { FACET } from '../../src/modules/reports/report-facets'
+import { createHash } from 'node:crypto'
+
+const DAY = 86_400_000
+const fingerprintOf = (key: string) => createHash('md5').update(key).digest('hex')
 
 /** A word that appears in about one report in 10,000: the "rare term" of the benchmark. */
 export const RARE_TERM = 'zeppelin'
@@ -48,7 +53,13 @@ const PRIORITIES: [string, number][] = [
   ['low', 0.25],
 ]
 const CATEGORIES = ['crash', 'visual', 'gameplay', 'performance', 'audio', 'ui', 'network', 'other']
-const PLATFORMS = ['PC', 'PS5', 'Xbox Series X', 'Switch', 'Android', 'iOS', 'Steam Deck']
+const PLATFORMS = ['Windows', 'Linux', 'macOS', 'PS5', 'Xbox Series X', 'Switch', 'Steam Deck']
+/** Forty builds, `1.0.0` … `1.39.0`; a report's occurrences come from one to three consecutive ones. */
+const VERSIONS = Array.from({ length: 40 }, (_, i) => `1.${i}.0`)
+
+/** The bench's shapes of issue 24: a version in ~5% of reports, a platform, a heavy and a typical player, a crash key. */
+export const SHAPES = { version: '1.3.0', platform: 'Linux', heavyPlayer: 'player-0', typicalPlayer: 'player-4242', error: 'NullReferenceException' }
+const PLAYERS = 200_000
 const LABELS = ['regression', 'needs-repro', 'known-issue', 'hotfix', 'localization']
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same data set on every run. */
@@ -62,7 +73,8 @@ function rng(seed: number) {
 }
 
 /**
- * Inserts `n` reports (and labels on about 10% of them) straight into the migrated database with
+ * Inserts `n` reports (labels on about 10% of them; their occurrence counts, versions, facets and
+ * daily counts; an occurrence row for the newest 20,000) straight into the migrated database with
  * prepared statements in big transactions. As a bulk import would, it drops the insert triggers of
  * the search and open-title indexes and the secondary indexes of `reports` during the load, then
  * rebuilds them in one pass each from the DDL the migrations created (read back from sqlite_master,
@@ -89,10 +101,21 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
   for (const ix of indexes) sqlite.exec(`DROP INDEX ${ix.name}`)
   const insert = sqlite.prepare(
     `INSERT INTO reports (id, project_id, report_number, title, description, status, priority, priority_rank, category, platform, game_version,
-      assigned_to, error_type, source, upvotes, title_terms, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      assigned_to, error_type, source, upvotes, title_terms, created_by, created_at, updated_at,
+      fingerprint, occurrence_count, player_count, first_seen, last_seen, first_version, last_version, versions, regressed_in_version, screenshot_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const label = sqlite.prepare('INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, ?)')
+  // Facets and daily counts go to plain tables first and into their keyed tables sorted, in one pass each.
+  sqlite.exec('CREATE TEMP TABLE seed_facets (kind INTEGER, value TEXT, report_seq INTEGER)')
+  sqlite.exec('CREATE TEMP TABLE seed_daily (report_seq INTEGER, day INTEGER, n INTEGER)')
+  const facet = sqlite.prepare('INSERT INTO seed_facets VALUES (?, ?, ?)')
+  const daily = sqlite.prepare('INSERT INTO seed_daily VALUES (?, ?, ?)')
+  const occurrence = sqlite.prepare(
+    `INSERT INTO report_occurrences (id, report_id, project_id, title, description, game_version, platform, player_id, created_at) VALUES (?, ?, ?, ?, 'seeded', ?, ?, ?, ?)`,
+  )
+  // Low numbers play (and crash) most: player-0 is in ~0.2% of draws (thousands of reports), player-4242 in a few dozen.
+  const player = () => `player-${Math.floor(rand() ** 2 * PLAYERS)}`
   const BATCH = 50_000
   for (let from = 1; from <= o.n; from += BATCH) {
     sqlite.transaction(() => {
@@ -108,6 +131,13 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
         const priority = weighted(PRIORITIES)
         const created = o.start + i * 1000
         const id = crypto.randomUUID()
+        // Crashes repeat: most are seen a few times, some by hundreds of players; player reports mostly once.
+        const occurrences = auto ? 1 + Math.floor(rand() ** 3 * 400) : rand() < 0.1 ? 2 + Math.floor(rand() * 4) : 1
+        const players = Math.max(1, Math.min(occurrences, Math.ceil(occurrences * (0.4 + rand() * 0.6))))
+        const lastSeen = created + Math.floor(rand() * rand() * 5 * 86_400_000)
+        const v0 = Math.floor(rand() * (VERSIONS.length - 2))
+        const versions = VERSIONS.slice(v0, v0 + 1 + (occurrences > 1 ? Math.floor(rand() * 3) : 0))
+        const platforms = [pick(PLATFORMS), ...(occurrences > 1 && rand() < 0.5 ? [pick(PLATFORMS)] : [])]
         const { lastInsertRowid: seq } = insert.run(
           id,
           o.projectId,
@@ -128,8 +158,33 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
           o.userId,
           created,
           created + Math.floor(rand() * 86_400_000),
+          // Crashes share keys (a closed report and its reopened twin); player reports have their own.
+          fingerprintOf(auto ? `crash-${i % 50_000}` : `title-${i}`),
+          occurrences,
+          players,
+          created,
+          lastSeen,
+          versions[0]!,
+          versions.at(-1)!,
+          JSON.stringify([...versions].reverse()),
+          auto && rand() < 0.02 ? versions.at(-1)! : null,
+          rand() < 0.3 ? `seed/${i}.png` : null,
         )
         if (rand() < 0.1) label.run(id, seq, pick(labelIds))
+        for (const v of versions) facet.run(FACET.version, v, seq)
+        for (const p of new Set(platforms)) facet.run(FACET.platform, p, seq)
+        for (const p of new Set(Array.from({ length: Math.min(players, 5) }, player))) facet.run(FACET.player, p, seq)
+        if (rand() < 0.3) facet.run(FACET.screenshot, '', seq)
+        // Its occurrences over the days from its first to its last sighting.
+        const first = Math.floor(created / DAY)
+        const last = Math.floor(lastSeen / DAY)
+        for (let d = first, left = occurrences; d <= last && left > 0; d++) {
+          const n = d === last ? left : Math.ceil(left * rand())
+          daily.run(seq, d, n)
+          left -= n
+        }
+        // The newest reports have an occurrence row each (what a read adds past the rollup cursor).
+        if (i > o.n - 20_000) occurrence.run(crypto.randomUUID(), id, o.projectId, title, versions.at(-1)!, platforms[0]!, player(), lastSeen)
       }
     })()
   }
@@ -141,5 +196,10 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
     SELECT r.project_id, j.value, -r.seq, r.report_number, json_array_length(r.title_terms) FROM reports r, json_each(r.title_terms) j
     WHERE r.deleted_at IS NULL AND r.status IN ('open', 'in_progress')`)
   for (const stmt of openTitleTermsSql) sqlite.exec(stmt)
+  sqlite.query('INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT ?, kind, value, report_seq FROM seed_facets ORDER BY kind, value, report_seq').run(o.projectId)
+  sqlite.exec('INSERT INTO report_daily (report_seq, day, n) SELECT report_seq, day, n FROM seed_daily ORDER BY report_seq, day')
+  sqlite.exec('DROP TABLE seed_facets; DROP TABLE seed_daily')
+  // The rollup has counted all but the newest 1,000 occurrences.
+  sqlite.exec(`INSERT OR REPLACE INTO rollup_cursors (name, position) SELECT 'analytics_occurrences', max(seq) - 1000 FROM report_occurrences`)
   return { seconds: (performance.now() - t0) / 1000, labelIds }
 }

@@ -35,6 +35,9 @@ describeBrowser('the report list and report page in a browser', () => {
     await poll(titles).toEqual(['Car falls through the bridge'])
     expect(await h.page.getByLabel('Priority', { exact: true }).inputValue()).toBe('critical')
 
+    // The controls live in the Filters menu; the active filter shows as a chip.
+    expect(await h.page.getByRole('list', { name: 'Active filters' }).getByRole('listitem').first().textContent()).toBe('Priority: Critical×')
+    await h.page.locator('.filter-menu summary').click()
     await h.page.getByLabel('Priority', { exact: true }).selectOption('')
     await poll(() => rows().count()).toBe(4)
     expect(new URL(h.page.url()).search).toBe('')

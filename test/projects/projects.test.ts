@@ -1,3 +1,4 @@
+import { rollUpOccurrences } from '../../src/modules/analytics/analytics.rollup'
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { accounts } from '../../src/modules/accounts/accounts.table'
@@ -283,6 +284,10 @@ describe('DELETE /api/projects/:slug', () => {
     expect(up.status).toBe(201)
     await t.request('POST', `/api/projects/${p.slug}/bugs/${r.reportNumber}/comments`, { token: owner.token, body: { body: 'hi' } })
     const attKey = t.deps.db.select().from(attachments).get()!.fileKey
+    // The list's facets and daily counts (issue 24) go with the project too.
+    rollUpOccurrences(t.deps.db)
+    const listRows = () => t.sqlite.query('SELECT (SELECT count(*) FROM report_facets) + (SELECT count(*) FROM report_daily) AS n').get() as { n: number }
+    expect(listRows().n).toBeGreaterThan(0)
     const usedBefore = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!
 
     const res = await t.request('DELETE', `/api/projects/${p.slug}`, { token: owner.token })
@@ -292,6 +297,7 @@ describe('DELETE /api/projects/:slug', () => {
     expect(t.deps.db.select().from(reports).all()).toHaveLength(0)
     expect(t.deps.db.select().from(comments).all()).toHaveLength(0)
     expect(t.deps.db.select().from(attachments).all()).toHaveLength(0)
+    expect(listRows().n).toBe(0)
     for (const key of [shot.key, attKey]) expect((await t.request('GET', `/api/files/${key}`)).status).toBe(404)
     const usedAfter = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!
     expect(usedAfter.reportsCreated).toBe(usedBefore.reportsCreated)

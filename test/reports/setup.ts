@@ -29,3 +29,17 @@ export function deny(t: TestApp, member: TestUser, project: TestProject, ...keys
     .run()
   return project
 }
+
+/**
+ * `n` live reports (numbers 10,001 on) inserted straight into the table, each with a `1.0` version
+ * facet: a match past the 10,000 cap without 10,000 API calls.
+ */
+export function manyWithFacet(t: TestApp, project: TestProject, n: number) {
+  const now = t.clock.now().getTime()
+  const insert = t.sqlite.prepare("INSERT INTO reports (id, project_id, report_number, title, description, created_at, updated_at) VALUES (?, ?, ?, 'Bulk', 'd', ?, ?)")
+  const facet = t.sqlite.prepare("INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES (?, 1, '1.0', ?)")
+  t.sqlite.transaction(() => {
+    for (let i = 1; i <= n; i++) facet.run(project.id, Number(insert.run(crypto.randomUUID(), project.id, 10_000 + i, now, now).lastInsertRowid))
+  })()
+  t.sqlite.query('UPDATE projects SET live_report_count = live_report_count + ? WHERE id = ?').run(n, project.id)
+}

@@ -51,6 +51,15 @@ describe('saved views', () => {
     expect(list[0]).toMatchObject({ name: 'B', pinned: true, sort_by: 'priority', filters: { status: 'open' } })
   })
 
+  it('keep the list\'s version, platform, player and grouping-key filters and its events and players sorts', async () => {
+    const filters = { version: '1.3.0', platform: 'Linux', player: '76561198000000001', fingerprint: '0123456789abcdef0123456789abcdef', regression: 'true', has_screenshot: 'true', q: 'is:unassigned' }
+    for (const sort_by of ['last_seen', 'occurrences', 'players']) {
+      const made = await view(`By ${sort_by}`, { filters, sort_by })
+      expect(made.status).toBe(201)
+      expect(made.body.data).toMatchObject({ filters, sort_by })
+    }
+  })
+
   it('are private: another member neither sees nor changes them', async () => {
     const a = (await view('Mine')).body.data
     const mate = await addTeammate(t, owner)

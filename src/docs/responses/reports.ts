@@ -12,7 +12,8 @@ export const ReportSla = z
   .nullable()
   .describe('The SLA clock: at_risk in the last 20% of a window, breached past due; null when no rule applied')
 
-export const ReportListItem = z.object({
+/** What the list item and the report read share. */
+const ReportFields = z.object({
   id: uuid,
   report_number: z.number().int(),
   title: z.string(),
@@ -40,6 +41,13 @@ export const ReportListItem = z.object({
   sla: ReportSla,
 })
 
+export const ReportListItem = ReportFields.extend({
+  sparkline: z
+    .array(z.number().int())
+    .length(14)
+    .describe('Occurrences per UTC day over the last 14 days, oldest first, today last (counted up to the moment of the request)'),
+})
+
 export const ReportListResponse = z.object({
   bugs: z.array(ReportListItem),
   total: z.number().int(),
@@ -51,7 +59,7 @@ export const ReportListResponse = z.object({
 
 export const ReportCreatedResponse = z.object({ id: uuid, report_number: z.number().int() })
 
-export const Report = ReportListItem.extend({
+export const Report = ReportFields.extend({
   description: z.string(),
   os_info: z.string().nullable(),
   device_info: z.string().nullable(),
@@ -173,6 +181,10 @@ export const OccurrenceDistribution = z.object({
   platforms: z.array(Share).describe('Platforms, most occurrences first; at most 20'),
 })
 export const SplitResponse = ReportCreatedResponse.extend({ occurrences: z.number().int().describe('Occurrences moved into the new report') })
+export const FacetValuesResponse = z.object({
+  versions: z.array(z.string()).describe('Game versions the occurrences came from, newest first (semantic versions by number), at most 500'),
+  platforms: z.array(z.string()).describe('Platforms the occurrences came from, by name, at most 500'),
+})
 export const MergeResponse = z.object({
   id: uuid,
   report_number: z.number().int(),
@@ -195,6 +207,7 @@ export type OccurrenceListResponse = z.output<typeof OccurrenceListResponse>
 export type SplitResponse = z.output<typeof SplitResponse>
 export type OccurrenceDistribution = z.output<typeof OccurrenceDistribution>
 export type MergeResponse = z.output<typeof MergeResponse>
+export type FacetValuesResponse = z.output<typeof FacetValuesResponse>
 
 export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs': { data: ReportListResponse },
@@ -203,6 +216,7 @@ export const reportsDocs: OperationDocs = {
   'DELETE /api/projects/{slug}/bugs/bulk': { data: BulkDeleteResponse },
   'GET /api/projects/{slug}/bugs/similar': { data: SimilarReportsResponse },
   'GET /api/projects/{slug}/bugs/export': { data: z.string(), content: 'csv', description: 'The matching reports as CSV (text/csv), not enveloped' },
+  'GET /api/projects/{slug}/bugs/facets': { data: FacetValuesResponse },
   'GET /api/projects/{slug}/error-types': { data: ErrorTypesResponse },
   'GET /api/projects/{slug}/bugs/{number}': { data: ReportDetailResponse, redirect: 'The number is a report merged into another: `merged_into` and `Location` name the report that has its occurrences now' },
   'PATCH /api/projects/{slug}/bugs/{number}': { data: MessageResponse },

@@ -20,6 +20,7 @@ import {
 } from './analytics.table'
 import { analyticsCrashGroupVersionPlayers } from './crash-group-players'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
+import { OCCURRENCES_CURSOR, reportDaily } from './report-daily'
 
 /** Rows per step: one step holds the write lock for 10-30 ms (an occurrence costs ~20-50 µs of upserts). */
 export const ROLLUP_STEP = 500
@@ -62,6 +63,12 @@ function prepare(db: Db) {
           crashEvents: sql`${analyticsDailyReports.crashEvents} + excluded.crash_events`,
         },
       })
+      .prepare(),
+    // The list's sparklines: occurrences per report and UTC day (report-daily.ts).
+    reportDay: db
+      .insert(reportDaily)
+      .values({ reportSeq: ph('seq'), day: ph('day'), n: 1 })
+      .onConflictDoUpdate({ target: [reportDaily.reportSeq, reportDaily.day], set: { n: sql`${reportDaily.n} + 1` } })
       .prepare(),
     playerReport: db.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
     // A player who files reports but never starts a session still has a player page (session_count 0).
@@ -181,6 +188,7 @@ function rollUpOccurrence(st: Statements, o: OccurrenceRow) {
   const at = o.createdAt
   const crash = isCrashReport(o) ? 1 : 0
   st.daily.run({ projectId: o.projectId, day, gameVersion: o.gameVersion, platform: o.platform, first: o.first, crashFirst: o.first * crash, crash })
+  st.reportDay.run({ seq: o.reportSeq, day: Math.floor(at.getTime() / DAY) })
   seeVersion(st, o.projectId, o.gameVersion, o.createdAt, o.playerId)
   if (o.playerId) {
     st.playerReport.run({ projectId: o.projectId, playerId: o.playerId, seq: o.reportSeq })
@@ -216,7 +224,7 @@ function steps(db: Db, maxSteps: number, step: (tx: Tx) => number): number {
  */
 export function rollUpOccurrences(db: Db, maxSteps = 100): number {
   return steps(db, maxSteps, (tx) => {
-    const after = cursor(tx, 'analytics_occurrences')
+    const after = cursor(tx, OCCURRENCES_CURSOR)
     const rows = tx.all<OccurrenceRow & { createdAt: number }>(sql`
       SELECT o.seq, o.project_id AS projectId, r.seq AS reportSeq, r.report_number AS reportNumber, r.title, o.description, r.category,
         CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS errorType, r.fingerprint, r.grouping_label AS label,
@@ -227,7 +235,7 @@ export function rollUpOccurrences(db: Db, maxSteps = 100): number {
     const st = statementsFor(db)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     for (const r of rows) if (r.reportSeq !== null) rollUpOccurrence(st, { ...r, createdAt: new Date(r.createdAt) })
-    if (rows.length) setCursor(tx, 'analytics_occurrences', rows.at(-1)!.seq)
+    if (rows.length) setCursor(tx, OCCURRENCES_CURSOR, rows.at(-1)!.seq)
     return rows.length
   })
 }

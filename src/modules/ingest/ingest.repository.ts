@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { type Db, rawSqlite } from '../../db/client'
+import { ADD_FACET_SQL } from '../reports/report-facets'
 import type { Category, Priority, Status } from '../reports/reports.table'
 import { similarOpenTitlesQuery } from './duplicates'
 import { reportOccurrences } from './ingest.table'
@@ -25,11 +26,11 @@ function prepare(db: Db) {
   const sqlite = rawSqlite(db)
   return {
     // Raw SQL for a literal LIMIT (bun:sqlite runs a bound LIMIT, as Drizzle writes it, ~4 µs slower).
-    // The partial index holds only reports that take occurrences, oldest first.
+    // The key's live reports oldest first; a closed or won't-fix one before the answer costs a row read.
     target: sqlite.prepare<GroupingTarget, [string, string]>(
       `SELECT seq, id, report_number AS reportNumber, status, category, priority, sentiment_score AS sentimentScore, sentiment_level AS sentimentLevel,
          versions, resolved_in_version AS resolvedInVersion
-       FROM reports INDEXED BY reports_grouping_idx
+       FROM reports INDEXED BY reports_live_fingerprint_idx
        WHERE project_id = ? AND fingerprint = ? AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved') LIMIT 1`,
     ),
     /** An occurrence with its own copy of the evidence (a report's first one too: reports.service.ts). */
@@ -63,6 +64,8 @@ function prepare(db: Db) {
       .prepare(),
     /** Counts a player among a report's players; changes nothing when they were already counted. */
     addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
+    /** A version, platform, player or screenshot the report's occurrences carry (report-facets.ts). */
+    addFacet: sqlite.prepare<unknown, [string, number, string, number]>(ADD_FACET_SQL),
     /**
      * One more occurrence: its time, its version (a submission without one leaves the last known),
      * and whether it brought a new player. `updated_at` stays: it is the team's last change.

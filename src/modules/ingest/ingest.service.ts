@@ -14,7 +14,8 @@ import { reopenAsRegression } from './regression'
 import { scoreSentiment } from './sentiment'
 import { framesOfText, stackTraceSection } from './stack-text'
 import type { Submission } from './submission'
-import { reopensResolved, withVersion } from './versions'
+import { listsVersion, reopensResolved, withVersion } from './versions'
+import { FACET } from '../reports/report-facets'
 import { writeBatcherOf } from './write-batcher'
 
 /**
@@ -125,6 +126,13 @@ function stack(deps: IngestDeps, tx: Tx, p: Prepared, target: GroupingTarget): I
   repo.occurrence.run({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now })
   const newPlayer = e.playerId ? repo.addPlayer.run(target.seq, e.playerId).changes : 0
   repo.counted.run(newPlayer, now.getTime(), e.gameVersion, withVersion(target.versions, e.gameVersion), target.seq)
+  // The list's version/platform/player/screenshot filters (report-facets.ts): one INSERT OR IGNORE
+  // each, left out when the report already has it by what is in hand (its versions, a known player).
+  const projectId = p.s.project.id
+  if (e.gameVersion && !listsVersion(target.versions, e.gameVersion)) repo.addFacet.run(projectId, FACET.version, e.gameVersion, target.seq)
+  if (e.platform) repo.addFacet.run(projectId, FACET.platform, e.platform, target.seq)
+  if (newPlayer) repo.addFacet.run(projectId, FACET.player, e.playerId!, target.seq)
+  if (e.screenshotKey) repo.addFacet.run(projectId, FACET.screenshot, '', target.seq)
   insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {

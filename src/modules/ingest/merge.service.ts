@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
@@ -6,35 +6,38 @@ import { badRequest } from '../../http/errors'
 import { recordActivity, recordAudit } from '../activity/activity.service'
 import { projects } from '../projects/projects.table'
 import { findLiveReport } from '../reports/reports.read'
+import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.list'
+import type { ListFilterQuery } from '../reports/reports.schemas'
 import type { Report } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
+import { dropFacetsOfReports } from '../reports/report-facets'
 import { recountReport } from './recount'
 
+/** Which reports a merge folds in: these numbers (1 to 100), or every report the list shows for `filter` (at most 10,000) but the survivor. */
+export type MergeSelector = { numbers: number[]; filter?: undefined } | { filter: ListFilterQuery; numbers?: undefined }
+
 /**
- * `POST /bugs/{number}/merge {numbers}`: folds other reports of the project into this one, as when
- * they had been grouped together from the start. Their occurrences (with their files) become this
- * report's; comments, labels, votes, subscriptions, attachments, performance samples, replays and
- * links to trackers and repositories carry over (where this report has no link of its own to that
- * tool); the merged reports are deleted with `merged_into` set, so their numbers redirect here. One
- * transaction, audited; splitting the moved occurrences out again undoes it.
+ * `POST /bugs/{number}/merge {numbers | filter}`: folds other reports of the project into this one,
+ * as when they had been grouped together from the start. Their occurrences (with their files) become
+ * this report's; comments, labels, votes, subscriptions, attachments, performance samples, replays
+ * and links to trackers and repositories carry over (where this report has no link of its own to
+ * that tool); the merged reports are deleted with `merged_into` set, so their numbers redirect here.
+ * One transaction, one statement per table whatever the number of reports, audited; splitting the
+ * moved occurrences out again undoes it.
  */
-export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, actorId: string, number: string, numbers: number[]) {
+export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, actorId: string, number: string, selector: MergeSelector) {
   return deps.db.transaction((tx) => {
     const survivor = findLiveReport(tx, project.id, number)
-    const wanted = [...new Set(numbers)]
-    if (wanted.includes(survivor.reportNumber)) throw badRequest('numbers: a report cannot be merged into itself')
-    const merged = tx
-      .select()
-      .from(reports)
-      .where(and(eq(reports.projectId, project.id), inArray(reports.reportNumber, wanted), isNull(reports.deletedAt)))
-      .all()
-    if (merged.length !== wanted.length) {
-      const found = new Set(merged.map((r) => r.reportNumber))
-      throw badRequest(`numbers: no live report #${wanted.filter((n) => !found.has(n)).join(', #')} in this project`)
-    }
+    const merged = selector.filter ? byFilter(deps, tx, project, survivor, selector.filter) : byNumbers(tx, project, survivor, selector.numbers)
     const now = deps.clock.now()
-    for (const m of merged) moveEverything(tx, m, survivor)
-    tx.update(reports).set({ deletedAt: now, mergedInto: survivor.id, updatedAt: now }).where(inArray(reports.id, merged.map((m) => m.id))).run()
+    // Before their occurrences move: the values to take are read from them.
+    dropFacetsOfReports(
+      tx,
+      project.id,
+      merged.map((m) => m.id),
+    )
+    moveEverything(tx, merged, survivor)
+    tx.update(reports).set({ deletedAt: now, mergedInto: survivor.id, updatedAt: now }).where(idIn(merged.map((m) => m.id))).run()
     tx.update(projects).set({ liveReportCount: sql`max(${projects.liveReportCount} - ${merged.length}, 0)` }).where(eq(projects.id, project.id)).run()
     recountReport(tx, survivor)
     const mergedNumbers = merged.map((m) => m.reportNumber).sort((a, b) => a - b)
@@ -42,29 +45,65 @@ export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Proje
       { projectId: project.id, reportId: survivor.id, actorId, action: 'merged', newValue: mergedNumbers },
       ...merged.map((m) => ({ projectId: project.id, reportId: m.id, actorId, action: 'merged_into', newValue: survivor.reportNumber })),
     ])
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'reports.merged', target: `#${survivor.reportNumber}`, details: { merged: mergedNumbers } })
+    const details = selector.filter ? { merged: mergedNumbers, filter: selector.filter, count: merged.length } : { merged: mergedNumbers }
+    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'reports.merged', target: `#${survivor.reportNumber}`, details })
     const after = tx.select({ occurrences: reports.occurrenceCount, players: reports.playerCount, upvotes: reports.upvotes }).from(reports).where(eq(reports.id, survivor.id)).get()!
     return { id: survivor.id, report_number: survivor.reportNumber, merged: mergedNumbers, occurrence_count: after.occurrences, player_count: after.players, upvotes: after.upvotes }
   })
 }
 
-/** Moves what belongs to `from` onto `to`; rows `to` already has an equivalent of (a label, a voter, a tracker link) stay behind. */
-function moveEverything(tx: Tx, from: Report, to: Report): void {
-  const move = (table: string) => tx.run(sql`UPDATE ${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id = ${from.id}`)
-  const moveOrKeep = (table: string) => tx.run(sql`UPDATE OR IGNORE ${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id = ${from.id}`)
+const idIn = (ids: string[]): SQL => sql`${reports.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`
+
+function byNumbers(tx: Tx, project: Project, survivor: Report, numbers: number[]): Report[] {
+  const wanted = [...new Set(numbers)]
+  if (wanted.includes(survivor.reportNumber)) throw badRequest('numbers: a report cannot be merged into itself')
+  const merged = tx
+    .select()
+    .from(reports)
+    .where(and(eq(reports.projectId, project.id), inArray(reports.reportNumber, wanted), isNull(reports.deletedAt)))
+    .all()
+  if (merged.length !== wanted.length) {
+    const found = new Set(merged.map((r) => r.reportNumber))
+    throw badRequest(`numbers: no live report #${wanted.filter((n) => !found.has(n)).join(', #')} in this project`)
+  }
+  return merged
+}
+
+/** The reports the list shows for `filter`, the survivor left out; 400 for none or more than COUNT_CAP. */
+function byFilter(deps: Pick<AppDeps, 'db'>, tx: Tx, project: Project, survivor: Report, filter: ListFilterQuery): Report[] {
+  const matched = matchingReports(deps.db, project.id, listFiltersOf(deps.db, project.id, filter))
+  if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; a merge by filter takes at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
+  const ids = matched.reports.filter((r) => r.id !== survivor.id).map((r) => r.id)
+  if (ids.length === 0) throw badRequest(`filter: no report but #${survivor.reportNumber} matches it, nothing to merge`)
+  return tx.select().from(reports).where(idIn(ids)).all()
+}
+
+/**
+ * Moves what belongs to the `from` reports onto `to`; rows `to` already has an equivalent of (a
+ * label, a voter, a tracker link) stay behind. Set-based: one statement per table for any number.
+ */
+function moveEverything(tx: Tx, from: Report[], to: Report): void {
+  const ids = JSON.stringify(from.map((r) => r.id))
+  const seqs = JSON.stringify(from.map((r) => r.seq))
+  const fromIds = sql`(SELECT value FROM json_each(${ids}))`
+  const fromSeqs = sql`(SELECT value FROM json_each(${seqs}))`
+  const move = (table: string, orIgnore = false) => tx.run(sql`UPDATE ${sql.raw(orIgnore ? 'OR IGNORE ' : '')}${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id IN ${fromIds}`)
   for (const table of ['report_occurrences', 'attachments', 'comments', 'perf_snapshots', 'session_replays']) move(table)
-  for (const table of ['report_subscriptions', 'integration_links']) moveOrKeep(table)
-  // One repository issue per report: the merged report's moves only when this one has none.
-  tx.run(sql`UPDATE git_issue_links SET report_id = ${to.id} WHERE report_id = ${from.id} AND NOT EXISTS (SELECT 1 FROM git_issue_links WHERE report_id = ${to.id})`)
-  tx.run(sql`INSERT OR IGNORE INTO report_labels (report_id, report_seq, label_id) SELECT ${to.id}, ${to.seq}, label_id FROM report_labels WHERE report_id = ${from.id}`)
-  // Dependencies between the two would become a report blocking itself: they go; the others move.
-  tx.run(sql`DELETE FROM report_dependencies WHERE (blocker_id = ${from.id} AND blocked_id = ${to.id}) OR (blocker_id = ${to.id} AND blocked_id = ${from.id})`)
-  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocker_id = ${to.id} WHERE blocker_id = ${from.id}`)
-  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocked_id = ${to.id} WHERE blocked_id = ${from.id}`)
-  // A voter counts once: votes of people who voted for both are not added twice.
-  const votes = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${from.seq}`)[0]!.n
+  for (const table of ['report_subscriptions', 'integration_links']) move(table, true)
+  // One repository issue per report: one merged report's moves only when this one has none.
+  tx.run(sql`UPDATE git_issue_links SET report_id = ${to.id}
+    WHERE id = (SELECT id FROM git_issue_links WHERE report_id IN ${fromIds} LIMIT 1) AND NOT EXISTS (SELECT 1 FROM git_issue_links WHERE report_id = ${to.id})`)
+  tx.run(sql`INSERT OR IGNORE INTO report_labels (report_id, report_seq, label_id) SELECT ${to.id}, ${to.seq}, label_id FROM report_labels WHERE report_id IN ${fromIds}`)
+  // Dependencies among the reports merged together would become a report blocking itself: they go; the others move.
+  const all = sql`(SELECT value FROM json_each(${JSON.stringify([...from.map((r) => r.id), to.id])}))`
+  tx.run(sql`DELETE FROM report_dependencies WHERE blocker_id IN ${all} AND blocked_id IN ${all}`)
+  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocker_id = ${to.id} WHERE blocker_id IN ${fromIds}`)
+  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocked_id = ${to.id} WHERE blocked_id IN ${fromIds}`)
+  // A voter counts once: votes of people who voted for several are not added twice. Upvotes with no
+  // voter row behind them (counted before votes were recorded per voter) carry over as they are.
+  const unbacked = tx.all<{ n: number | null }>(sql`SELECT sum(max(0, r.upvotes - (SELECT count(*) FROM report_votes v WHERE v.report_seq = r.seq))) AS n FROM reports r WHERE r.id IN ${fromIds}`)[0]!.n ?? 0
   const before = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n
-  tx.run(sql`INSERT OR IGNORE INTO report_votes (report_seq, voter_key, address_key, created_at) SELECT ${to.seq}, voter_key, address_key, created_at FROM report_votes WHERE report_seq = ${from.seq}`)
+  tx.run(sql`INSERT OR IGNORE INTO report_votes (report_seq, voter_key, address_key, created_at) SELECT ${to.seq}, voter_key, address_key, created_at FROM report_votes WHERE report_seq IN ${fromSeqs}`)
   const added = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n - before
-  tx.run(sql`UPDATE reports SET upvotes = upvotes + max(0, ${from.upvotes - (votes - added)}) WHERE id = ${to.id}`)
+  tx.run(sql`UPDATE reports SET upvotes = upvotes + ${unbacked + added} WHERE id = ${to.id}`)
 }

@@ -3,12 +3,21 @@ import * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { mergeSchema, occurrencesQuerySchema, splitSchema } from './ingest.schemas'
-import { mergeReports } from './merge.service'
+import { type MergeSelector, mergeReports } from './merge.service'
 import { occurrenceDistribution } from './occurrence-distribution'
+import { badRequest } from '../../http/errors'
 import { listOccurrences, splitOccurrences } from './occurrences.service'
 
 const params = z.object({ slug: z.string(), number: z.string() })
 const TAGS = ['Bug reports']
+
+/** `numbers` or `filter`, exactly one. */
+function mergeSelector(body: z.infer<typeof mergeSchema>): MergeSelector {
+  if (body.numbers && body.filter) throw badRequest('send numbers or filter, not both')
+  if (body.numbers) return { numbers: body.numbers }
+  if (body.filter) return { filter: body.filter }
+  throw badRequest('numbers (1 to 100 report numbers) or filter is required')
+}
 
 /** Team routes over a report's occurrences: read them, split some into a report, merge reports into one. */
 export function occurrencesRoutes(deps: AppDeps) {
@@ -34,10 +43,10 @@ export function occurrencesRoutes(deps: AppDeps) {
       },
       { project: 'bugs.edit', params, body: splitSchema, detail: { tags: TAGS, summary: 'Move chosen occurrences (with their files) into a new report made from their own evidence' } },
     )
-    .post('/projects/:slug/bugs/:number/merge', ({ project, user, params, body }) => mergeReports(deps, project, user.id, params.number, body.numbers), {
+    .post('/projects/:slug/bugs/:number/merge', ({ project, user, params, body }) => mergeReports(deps, project, user.id, params.number, mergeSelector(body)), {
       project: 'bugs.edit',
       params,
       body: mergeSchema,
-      detail: { tags: TAGS, summary: 'Fold other reports into this one as its occurrences (comments, labels, votes, files and links carried over); their numbers then redirect here' },
+      detail: { tags: TAGS, summary: 'Fold other reports (by number, or every report a list filter selects) into this one as its occurrences (comments, labels, votes, files and links carried over); their numbers then redirect here' },
     })
 }

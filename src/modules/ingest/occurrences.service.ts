@@ -9,6 +9,7 @@ import { findLiveReport } from '../reports/reports.read'
 import { createReport } from '../reports/reports.service'
 import { reportOccurrences } from './ingest.table'
 import { recountReport } from './recount'
+import { dropFacetsLeftWith } from '../reports/report-facets'
 import { scoreSentiment } from './sentiment'
 
 export const OCCURRENCES_PER_PAGE = 50
@@ -125,6 +126,7 @@ export function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>,
     tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved)).run()
     recountReport(tx, report)
     recountReport(tx, original)
+    dropFacetsLeftWith(tx, original, moved)
     recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
     return { id: report.id, report_number: report.reportNumber, occurrences: chosen.length }
   })

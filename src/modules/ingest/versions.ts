@@ -11,6 +11,9 @@ export function withVersion(listJson: string, v: string): string {
   return JSON.stringify([v, ...list.filter((x) => x !== v)].slice(0, MAX_VERSIONS))
 }
 
+/** Whether a report's versions list already holds `v` (a list only drops versions past 20). */
+export const listsVersion = (listJson: string, v: string): boolean => parseVersions(listJson).includes(v)
+
 /** The newest of a report's versions: by semantic version when they all parse, else the one seen last; null when none. */
 export function newestVersion(listJson: string): string | null {
   const list = parseVersions(listJson)

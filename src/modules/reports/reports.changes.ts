@@ -1,16 +1,18 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
 import { accountMembers } from '../accounts/accounts.table'
 import { canSeeProject } from '../accounts/project-access'
-import { type ActivityEntry, recordActivity } from '../activity/activity.service'
+import { type ActivityEntry, recordActivity, recordAudit } from '../activity/activity.service'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { projects } from '../projects/projects.table'
 import { markTriaged } from '../public/publication'
 import { findLiveReport } from './reports.read'
-import type { BulkDeleteBody, BulkUpdateBody, UpdateReportBody } from './reports.schemas'
+import { dropFacetsOfReports } from './report-facets'
+import { COUNT_CAP, listFiltersOf, matchingReports } from './reports.list'
+import type { BulkDeleteBody, BulkUpdateBody, ListFilterQuery, UpdateReportBody } from './reports.schemas'
 import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
 import { reports } from './reports.table'
 import { titleColumnsOf } from './title-terms'
@@ -147,25 +149,38 @@ export function updateReport(deps: Deps, project: ProjectRef, actor: Actor, rawN
   })
 }
 
-/** The live reports of the project a bulk body names, by `bug_ids` or `bug_numbers` (400 without either). */
-function bulkSelector(projectId: string, body: BulkDeleteBody): SQL {
-  const { bug_ids: ids, bug_numbers: numbers } = body
-  if (ids && numbers) throw badRequest('send bug_ids or bug_numbers, not both')
-  if (!ids && !numbers) throw badRequest('bug_ids or bug_numbers is required (1 to 100 entries)')
-  const which = ids ? inArray(reports.id, ids) : inArray(reports.reportNumber, numbers!)
-  return and(eq(reports.projectId, projectId), isNull(reports.deletedAt), which)!
+/**
+ * The live reports of the project a bulk body names: by `bug_ids` or `bug_numbers` (1 to 100), or by
+ * `filter`, every report the list shows for it (400 past COUNT_CAP: narrow the filter). Exactly one.
+ */
+function bulkSelector(db: Db, projectId: string, body: BulkDeleteBody): { where: SQL; filter: ListFilterQuery | null } {
+  const { bug_ids: ids, bug_numbers: numbers, filter } = body
+  const given = [ids, numbers, filter].filter((x) => x !== undefined).length
+  if (given > 1) throw badRequest('send one of bug_ids, bug_numbers or filter')
+  if (given === 0) throw badRequest('bug_ids or bug_numbers (1 to 100 entries) or filter is required')
+  const live = and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
+  if (!filter) return { where: and(live, ids ? inArray(reports.id, ids) : inArray(reports.reportNumber, numbers!))!, filter: null }
+  const matched = matchingReports(db, projectId, listFiltersOf(db, projectId, filter))
+  if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; bulk actions by filter take at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
+  return { where: and(live, sql`${reports.id} IN (SELECT value FROM json_each(${JSON.stringify(matched.reports.map((r) => r.id))}))`)!, filter }
+}
+
+/** A bulk action by filter is one audit entry: who, which filter, how many reports. */
+function auditByFilter(tx: Tx, now: Date, project: ProjectRef, actorId: string, action: string, filter: ListFilterQuery, count: number, details: Record<string, unknown> = {}) {
+  recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action, target: `${count} report${count === 1 ? '' : 's'}`, details: { filter, count, ...details } })
 }
 
 /**
- * `PATCH /bugs/bulk`: sets the same fields on up to 100 live reports in one transaction.
+ * `PATCH /bugs/bulk`: sets the same fields on the selected live reports in one transaction.
  * Answers how many live reports of this project were addressed (changed or already so).
  */
 export function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): { updated: number } {
   return deps.db.transaction((tx) => {
-    const where = bulkSelector(project.id, body)
     const changes = requestedChanges(tx, project, actor, body)
+    const { where, filter } = bulkSelector(deps.db, project.id, body)
     const targets = tx.select().from(reports).where(where).all()
     applyChanges(deps, tx, project.id, actor.userId, targets, changes)
+    if (filter) auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
     return { updated: targets.length }
   })
 }
@@ -175,6 +190,11 @@ function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, wher
   const now = deps.clock.now()
   const gone = tx.update(reports).set({ deletedAt: now }).where(where).returning({ id: reports.id }).all()
   if (gone.length === 0) return 0
+  dropFacetsOfReports(
+    tx,
+    projectId,
+    gone.map((g) => g.id),
+  )
   tx.update(projects)
     .set({ liveReportCount: sql`max(${projects.liveReportCount} - ${gone.length}, 0)` })
     .where(eq(projects.id, projectId))
@@ -195,7 +215,12 @@ export function deleteReport(deps: Deps, projectId: string, actorId: string, raw
   })
 }
 
-/** `DELETE /bugs/bulk`: soft-deletes up to 100 live reports of the project. */
-export function bulkDeleteReports(deps: Deps, projectId: string, actorId: string, body: BulkDeleteBody): { deleted: number } {
-  return deps.db.transaction((tx) => ({ deleted: softDelete(deps, tx, projectId, actorId, bulkSelector(projectId, body)) }))
+/** `DELETE /bugs/bulk`: soft-deletes the selected live reports of the project. */
+export function bulkDeleteReports(deps: Deps, project: ProjectRef, actorId: string, body: BulkDeleteBody): { deleted: number } {
+  return deps.db.transaction((tx) => {
+    const { where, filter } = bulkSelector(deps.db, project.id, body)
+    const deleted = softDelete(deps, tx, project.id, actorId, where)
+    if (filter) auditByFilter(tx, deps.clock.now(), project, actorId, 'reports.bulk_deleted', filter, deleted)
+    return { deleted }
+  })
 }

@@ -3,12 +3,13 @@ import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { bulkDeleteReports, bulkUpdateReports, deleteReport, updateReport } from './reports.changes'
 import { exportReportsCsv } from './reports.export'
-import { listReports } from './reports.list'
+import { facetValues } from './report-facets'
+import { listFiltersOf, listReports } from './reports.list'
 import { readReport, reportActivity } from './reports.read'
 import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
 import { errorTypeCounts, similarReports } from './reports.search'
 import { createReport, newReportFrom } from './reports.service'
-import { checkNewReportValues, selectFieldFilter } from '../workflow/custom-fields.service'
+import { checkNewReportValues } from '../workflow/custom-fields.service'
 
 const tags = ['Bug reports']
 
@@ -18,24 +19,7 @@ export const reportsRoutes = (deps: AppDeps) =>
     .use(authPlugin(deps))
     .get(
       '/projects/:slug/bugs',
-      ({ project, query }) =>
-        listReports(deps.db, project, {
-          status: query.status,
-          priority: query.priority,
-          category: query.category,
-          assignedTo: query.assigned_to,
-          label: query.label,
-          source: query.source,
-          errorType: query.error_type,
-          q: query.q,
-          blocked: query.blocked,
-          sla: query.sla,
-          overdue: query.overdue,
-          customField: query.custom_field === undefined ? undefined : selectFieldFilter(deps.db, project.id, query.custom_field),
-          sort: query.sort,
-          page: query.page,
-          now: deps.clock.now(),
-        }),
+      ({ project, query }) => listReports(deps.db, project, { ...listFiltersOf(deps.db, project.id, query), sort: query.sort, page: query.page, now: deps.clock.now() }),
       { project: 'bugs.view', query: listQuery, detail: { tags, summary: 'List reports (filters, full-text q, sort, 25 a page)' } },
     )
     .post(
@@ -55,12 +39,12 @@ export const reportsRoutes = (deps: AppDeps) =>
     .patch('/projects/:slug/bugs/bulk', ({ project, user, membership, body }) => bulkUpdateReports(deps, project, { userId: user.id, membership }, body), {
       project: 'bugs.edit',
       body: bulkUpdateBody,
-      detail: { tags, summary: 'Update up to 100 reports' },
+      detail: { tags, summary: 'Update up to 100 reports by id or number, or up to 10,000 by the list\'s filter' },
     })
-    .delete('/projects/:slug/bugs/bulk', ({ project, user, body }) => bulkDeleteReports(deps, project.id, user.id, body), {
+    .delete('/projects/:slug/bugs/bulk', ({ project, user, body }) => bulkDeleteReports(deps, project, user.id, body), {
       project: 'bugs.delete',
       body: bulkDeleteBody,
-      detail: { tags, summary: 'Delete up to 100 reports' },
+      detail: { tags, summary: 'Delete up to 100 reports by id or number, or up to 10,000 by the list\'s filter' },
     })
     .get('/projects/:slug/bugs/similar', ({ project, query }) => similarReports(deps.db, project.id, query.title), {
       project: 'bugs.view',
@@ -79,6 +63,10 @@ export const reportsRoutes = (deps: AppDeps) =>
         }),
       { project: 'bugs.view', query: exportQuery, detail: { tags, summary: 'Export reports as CSV' } },
     )
+    .get('/projects/:slug/bugs/facets', ({ project }) => facetValues(deps.db, project.id), {
+      project: 'bugs.view',
+      detail: { tags, summary: 'Game versions and platforms the project\'s occurrences came from (the list\'s version and platform filter choices)' },
+    })
     .get('/projects/:slug/error-types', ({ project }) => errorTypeCounts(deps.db, project.id), {
       project: 'bugs.view',
       detail: { tags, summary: 'Error classes, most common first' },

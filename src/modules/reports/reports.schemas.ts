@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { SEARCH_SYNTAX } from './fts-query'
+import { FILTER_SYNTAX } from './search-filters'
 import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.table'
 
 const text = (max: number) => z.string().max(max)
@@ -41,9 +42,42 @@ export const updateReportBody = z.object({
   on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
 })
 
+/** A query flag: `true` or `false`. */
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true')
+
+/** What selects the list's reports (its query parameters without sort and page); also the bulk routes' `filter`. */
+export const listFilterQuery = z.object({
+  status: z.enum(STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  assigned_to: z.string().min(1).max(100).optional().describe('A member\'s user id, or `unassigned`'),
+  label: z.string().min(1).max(100).optional(),
+  source: z.enum(SOURCES).optional(),
+  error_type: z.string().min(1).max(200).optional().describe('Exactly this error type (see also `error:` in `q`)'),
+  q: z.string().max(500).optional().describe(`${SEARCH_SYNTAX} ${FILTER_SYNTAX}`),
+  version: z.string().min(1).max(200).optional().describe('Reports with any occurrence from this game version (case-insensitive); the same as `version:` in `q`'),
+  platform: z.string().min(1).max(200).optional().describe('Reports with any occurrence from this platform (case-insensitive); the same as `platform:` in `q`'),
+  player: z.string().min(1).max(200).optional().describe('Reports with any occurrence from this player (`player_id` / `steam_id`); the same as `player:` in `q`'),
+  fingerprint: z.string().min(1).max(200).optional().describe('Reports with this grouping key (a report\'s `fingerprint`); the same as `fingerprint:` in `q`'),
+  regression: flag.optional().describe('`true`: only reports a newer build reopened after they were resolved; the same as `is:regression` in `q`'),
+  has_screenshot: flag.optional().describe('`true`: only reports with any occurrence that brought a screenshot; the same as `has:screenshot` in `q`'),
+  blocked: flag.optional(),
+  overdue: flag.optional(),
+  /** `<select field id>:<option>` */
+  custom_field: z.string().min(3).max(300).optional(),
+  sla: z.enum(['ok', 'at_risk', 'breached']).optional(),
+})
+
+/**
+ * Which reports a bulk action takes: `bug_ids` or `bug_numbers` (1 to 100), or `filter` (every report
+ * the list shows for those parameters, on any page; at most 10,000).
+ */
 const selector = {
   bug_ids: z.array(z.uuid()).min(1).max(100).optional(),
   bug_numbers: z.array(z.number().int().positive()).min(1).max(100).optional(),
+  filter: listFilterQuery
+    .optional()
+    .describe('Instead of ids or numbers: the list\'s query parameters (as strings, without sort and page); every live report they select, at most 10,000 (more: 400, narrow the filter). `{}` is every report of the project.'),
 }
 
 export const bulkUpdateBody = z.object({
@@ -63,27 +97,11 @@ export const bulkUpdateBody = z.object({
 
 export const bulkDeleteBody = z.object(selector)
 
-/** A query flag: `true` or `false`. */
-const flag = z.enum(['true', 'false']).transform((v) => v === 'true')
-
-export const listQuery = z.object({
-  status: z.enum(STATUSES).optional(),
-  priority: z.enum(PRIORITIES).optional(),
-  category: z.enum(CATEGORIES).optional(),
-  assigned_to: z.string().min(1).max(100).optional(),
-  label: z.string().min(1).max(100).optional(),
-  source: z.enum(SOURCES).optional(),
-  error_type: z.string().min(1).max(200).optional(),
-  q: z.string().max(500).optional().describe(SEARCH_SYNTAX),
-  blocked: flag.optional(),
-  overdue: flag.optional(),
-  /** `<select field id>:<option>` */
-  custom_field: z.string().min(3).max(300).optional(),
-  sla: z.enum(['ok', 'at_risk', 'breached']).optional(),
+export const listQuery = listFilterQuery.extend({
   sort: z
     .enum(['priority', 'upvotes', 'updated', 'newest', 'due', 'last_seen', 'occurrences', 'players'])
     .optional()
-    .describe('newest (default), priority, upvotes, updated, due; last_seen (latest occurrence first), occurrences (most events first), players (most players first)'),
+    .describe('newest (default), priority, upvotes (votes), updated, due; last_seen (latest occurrence first), occurrences (most events first), players (most players first)'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 
@@ -98,3 +116,4 @@ export type CreateReportBody = z.infer<typeof createReportBody>
 export type UpdateReportBody = z.infer<typeof updateReportBody>
 export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>
 export type BulkDeleteBody = z.infer<typeof bulkDeleteBody>
+export type ListFilterQuery = z.infer<typeof listFilterQuery>

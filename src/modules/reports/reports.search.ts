@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import { type Db, rawSqlite } from '../../db/client'
 import { similarTitleMatch } from './fts-query'
+import { errorTypeMatches } from './search-filters'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 
@@ -57,7 +58,15 @@ function prepare(db: Db) {
     .orderBy(desc(count), asc(reports.errorType))
     .limit(200)
     .prepare()
-  return { similar, errorTypes }
+  // The project's distinct error types by a skip scan of the (project, error_type) index: one seek
+  // per type rather than a read of every report that has one; at most 2,000 types.
+  const distinctErrorTypes = rawSqlite(db).prepare<{ e: string }, [string]>(`
+    WITH RECURSIVE t(e) AS (
+      SELECT (SELECT min(error_type) FROM reports WHERE project_id = ?1 AND deleted_at IS NULL AND error_type > '')
+      UNION ALL
+      SELECT (SELECT min(error_type) FROM reports WHERE project_id = ?1 AND deleted_at IS NULL AND error_type > t.e) FROM t WHERE t.e IS NOT NULL LIMIT 2000
+    ) SELECT e FROM t WHERE e IS NOT NULL`)
+  return { similar, errorTypes, distinctErrorTypes }
 }
 
 function statementsFor(db: Db) {
@@ -76,6 +85,15 @@ export function similarReports(db: Db, projectId: string, title: string) {
   return statementsFor(db)
     .similar.all({ projectId, match })
     .map((r) => ({ report_number: r.reportNumber, title: r.title, status: r.status, priority: r.priority, created_at: r.createdAt.toISOString() }))
+}
+
+/** The project's error types that answer `error:<name>` (search-filters.ts), at most 50; none when no live report has one. */
+export function errorTypesNamed(db: Db, projectId: string, name: string): string[] {
+  return statementsFor(db)
+    .distinctErrorTypes.all(projectId)
+    .map((r) => r.e)
+    .filter((e) => errorTypeMatches(e, name))
+    .slice(0, 50)
 }
 
 /** The project's error classes over live reports, most common first, at most 200. */

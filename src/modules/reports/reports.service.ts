@@ -3,6 +3,7 @@ import type { Tx } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { facetsOfOccurrence } from './report-facets'
 import { reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
@@ -169,6 +170,7 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
     const o = ingestRepository(deps.db)
     o.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
     if (evidence.playerId) o.addPlayer.run(report.seq, evidence.playerId)
+    for (const [kind, value] of facetsOfOccurrence(evidence)) o.addFacet.run(project.id, kind, value, report.seq)
   }
   if (opts.quiet) return report
   q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })

@@ -116,8 +116,12 @@ export const reports = sqliteTable(
     index('reports_live_upvotes_idx').on(t.projectId, t.upvotes, t.seq).where(live),
     index('reports_live_error_type_idx').on(t.projectId, t.errorType, t.seq).where(live),
     index('reports_live_assignee_idx').on(t.projectId, t.assignedTo, t.seq).where(live),
-    // The report a submission joins: the oldest live one with its fingerprint that still takes occurrences.
-    index('reports_grouping_idx').on(t.projectId, t.fingerprint, t.seq).where(sql`deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`),
+    // The reports of a grouping key, oldest first: the one a submission joins (the oldest that still
+    // takes occurrences, ingest.repository.ts) and the list's `fingerprint:` filter (all of them). One
+    // index for both: its key is random, so each index on it costs a new report a page of its own.
+    index('reports_live_fingerprint_idx').on(t.projectId, t.fingerprint, t.seq).where(live),
+    // is:regression: the few reports a newer build reopened, newest first.
+    index('reports_live_regressed_idx').on(t.projectId, t.seq).where(sql`deleted_at IS NULL AND regressed_in_version IS NOT NULL`),
     index('reports_live_last_seen_idx').on(t.projectId, t.lastSeen, t.seq).where(live),
     index('reports_live_occurrences_idx').on(t.projectId, t.occurrenceCount, t.seq).where(live),
     index('reports_live_players_idx').on(t.projectId, t.playerCount, t.seq).where(live),

@@ -49,7 +49,27 @@ export const slaBody = z.object({
 })
 
 /** The list's query parameters a saved filter or view may hold, as the list takes them (strings). */
-export const LIST_FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q', 'blocked', 'overdue', 'custom_field', 'sla', 'sort'] as const
+export const LIST_FILTER_KEYS = [
+  'status',
+  'priority',
+  'category',
+  'assigned_to',
+  'label',
+  'source',
+  'error_type',
+  'q',
+  'version',
+  'platform',
+  'player',
+  'fingerprint',
+  'regression',
+  'has_screenshot',
+  'blocked',
+  'overdue',
+  'custom_field',
+  'sla',
+  'sort',
+] as const
 const filters = z.partialRecord(z.enum(LIST_FILTER_KEYS), z.string().max(500))
 const viewName = z.string().trim().min(1).max(100)
 
@@ -59,7 +79,7 @@ export const savedViewBody = z.object({
   name: viewName,
   project_id: z.string().min(1).max(100),
   filters: filters.optional(),
-  sort_by: z.enum(['newest', 'priority', 'upvotes', 'updated', 'due']).nullable().optional(),
+  sort_by: z.enum(['newest', 'priority', 'upvotes', 'updated', 'due', 'last_seen', 'occurrences', 'players']).nullable().optional(),
   pinned: z.boolean().optional(),
   position: z.number().int().min(0).optional(),
 })

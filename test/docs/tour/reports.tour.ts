@@ -9,7 +9,8 @@ export const reportsTour: Tour = {
       w.v.id = d.id
     },
   },
-  'GET /api/projects/{slug}/bugs': { query: () => ({ q: 'asteroid', sort: 'newest', page: '1' }) },
+  'GET /api/projects/{slug}/bugs': { query: () => ({ q: 'asteroid version:1.4.2', platform: 'windows', sort: 'newest', page: '1' }) },
+  'GET /api/projects/{slug}/bugs/facets': {},
   'GET /api/projects/{slug}/bugs/similar': { query: () => ({ title: 'Ship passes through asteroid' }) },
   'GET /api/projects/{slug}/bugs/export': { query: () => ({ status: 'open' }) },
   'GET /api/projects/{slug}/error-types': {},

@@ -2,23 +2,57 @@ import { useState } from 'preact/hooks'
 import type { Member } from '../api/types'
 import { Button, ConfirmDialog, Select, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
-import type { BulkUpdateBody } from './report-types'
+import type { BulkUpdateBody, ListFilter } from './report-types'
 import { showPlans } from '../session'
 import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
 
 const unchanged = (options: readonly { value: string; label: string }[]) => [{ value: '', label: 'No change' }, ...options]
+const reportsWord = (n: number) => `${n.toLocaleString()} report${n === 1 ? '' : 's'}`
 
-/** Bulk actions over the selected reports: set fields in one request, or delete them after a confirmation. */
-export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: string; selected: number[]; members: Member[] | undefined; onDone: () => void; onClear: () => void }) {
+/**
+ * What the bulk actions take: the reports checked on this page (by number, at most 100), or every
+ * report the list's filter selects on any page (the server takes the filter; at most 10,000).
+ */
+export type BulkSelection = { numbers: number[] } | { filter: ListFilter; count: number }
+
+/** The reports a merge may keep, as the page shows them (number and title). */
+export interface MergeCandidate {
+  report_number: number
+  title: string
+}
+
+/**
+ * Bulk actions over the selection: set fields in one request, merge the reports into one of them, or
+ * delete them after a confirmation.
+ */
+export function BulkBar({
+  slug,
+  selection,
+  candidates,
+  members,
+  onDone,
+  onClear,
+}: {
+  slug: string
+  selection: BulkSelection
+  /** Reports the merge can keep: the selected ones on this page, or the page's rows for a filter. */
+  candidates: MergeCandidate[]
+  members: Member[] | undefined
+  onDone: () => void
+  onClear: () => void
+}) {
   const { can, reason: deniedReason } = usePermissions(slug)
   const [status, setStatus] = useState('')
   const [priority, setPriority] = useState('')
   const [category, setCategory] = useState('')
   const [assignee, setAssignee] = useState('')
   const [visibility, setVisibility] = useState('')
-  const [confirming, setConfirming] = useState(false)
-  const body: BulkUpdateBody = { bug_numbers: selected }
+  const [confirming, setConfirming] = useState<'delete' | 'merge' | null>(null)
+  const [keep, setKeep] = useState('')
+  const target = 'filter' in selection ? { filter: selection.filter } : { bug_numbers: selection.numbers }
+  const n = 'filter' in selection ? selection.count : selection.numbers.length
+  const body: BulkUpdateBody = { ...target }
   if (status) body.status = status as BulkUpdateBody['status']
   if (priority) body.priority = priority as BulkUpdateBody['priority']
   if (category) body.category = category as BulkUpdateBody['category']
@@ -28,7 +62,7 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
   const { busy, run: apply } = useAction(
     async () => {
       const { updated } = await reportsApi.bulkUpdate(slug, body)
-      toast(`${updated} report${updated === 1 ? '' : 's'} updated`)
+      toast(`${reportsWord(updated)} updated`)
       for (const reset of [setStatus, setPriority, setCategory, setAssignee, setVisibility]) reset('')
       onDone()
     },
@@ -37,17 +71,18 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
   // Publish / Unpublish act at once: an explicit publication shows (or hides) the reports whatever the tracker's publish mode.
   const { busy: publishing, run: publish } = useAction(
     async (published: boolean) => {
-      const { updated } = await reportsApi.bulkUpdate(slug, { bug_numbers: selected, published })
-      toast(`${updated} report${updated === 1 ? '' : 's'} ${published ? 'published' : 'unpublished'}`)
+      const { updated } = await reportsApi.bulkUpdate(slug, { ...target, published })
+      toast(`${reportsWord(updated)} ${published ? 'published' : 'unpublished'}`)
       onDone()
     },
     { toastErrors: true },
   )
-  const n = selected.length
+  const survivor = Number(keep || candidates[0]?.report_number)
+  const mergeBody = 'filter' in selection ? { filter: selection.filter } : { numbers: selection.numbers.filter((x) => x !== survivor) }
   return (
     <section class="bulk-bar card" aria-label="Bulk actions">
       <p class="bulk-count" role="status">
-        {n} selected
+        {'filter' in selection ? `All ${reportsWord(n)} matching` : `${n} selected`}
       </p>
       {can('bugs.edit') ? (
         <>
@@ -72,33 +107,63 @@ export function BulkBar({ slug, selected, members, onDone, onClear }: { slug: st
             ])}
           />
           <Button variant="primary" busy={busy} disabled={changes === 0} onClick={apply}>
-            Apply to {n} selected
+            Apply to {'filter' in selection ? `all ${reportsWord(n)}` : `${n} selected`}
           </Button>
-          <Button busy={publishing} onClick={() => publish(true)} aria-label={`Publish ${n} selected`}>
+          <Button disabled={n < 2 || candidates.length === 0} title={n < 2 ? 'Select at least two reports to merge' : undefined} onClick={() => setConfirming('merge')}>
+            Merge…
+          </Button>
+          <Button busy={publishing} onClick={() => publish(true)} aria-label={'filter' in selection ? `Publish all ${reportsWord(n)}` : `Publish ${n} selected`}>
             Publish
           </Button>
-          <Button busy={publishing} onClick={() => publish(false)} aria-label={`Unpublish ${n} selected`}>
+          <Button busy={publishing} onClick={() => publish(false)} aria-label={'filter' in selection ? `Unpublish all ${reportsWord(n)}` : `Unpublish ${n} selected`}>
             Unpublish
           </Button>
         </>
       ) : (
         <p class="muted">{deniedReason('bugs.edit')}</p>
       )}
-      <Button variant="danger" reason={deniedReason('bugs.delete')} onClick={() => setConfirming(true)}>
-        Delete selected
+      <Button variant="danger" reason={deniedReason('bugs.delete')} onClick={() => setConfirming('delete')}>
+        {'filter' in selection ? `Delete all ${reportsWord(n)}` : 'Delete selected'}
       </Button>
       <Button variant="ghost" onClick={onClear}>
         Clear selection
       </Button>
       <ConfirmDialog
-        open={confirming}
-        title={`Delete ${n} report${n === 1 ? '' : 's'}?`}
+        open={confirming === 'delete'}
+        title={`Delete ${reportsWord(n)}?`}
         message={`Deleted reports leave every list and the public pages.${showPlans.value ? " They still count toward the plan's report quota." : ''}`}
         confirmLabel="Delete"
-        onClose={() => setConfirming(false)}
+        onClose={() => setConfirming(null)}
         onConfirm={async () => {
-          const { deleted } = await reportsApi.bulkDelete(slug, selected)
-          toast(`${deleted} report${deleted === 1 ? '' : 's'} deleted`)
+          const { deleted } = await reportsApi.bulkDelete(slug, target)
+          toast(`${reportsWord(deleted)} deleted`)
+          onClear()
+          onDone()
+        }}
+      />
+      <ConfirmDialog
+        open={confirming === 'merge'}
+        title={`Merge ${reportsWord(n)} into one?`}
+        danger={false}
+        confirmLabel="Merge"
+        message={
+          <>
+            <p>
+              The other reports become occurrences of the one you keep: their events, players, comments, labels, votes and files move to it, and their numbers lead to it from
+              now on. Splitting occurrences out again undoes it.
+            </p>
+            <Select
+              label="Keep"
+              value={String(survivor)}
+              onValue={setKeep}
+              options={candidates.map((c) => ({ value: String(c.report_number), label: `#${c.report_number} ${c.title}` }))}
+            />
+          </>
+        }
+        onClose={() => setConfirming(null)}
+        onConfirm={async () => {
+          const merged = await reportsApi.merge(slug, survivor, mergeBody)
+          toast(`${reportsWord(merged.merged.length)} merged into #${merged.report_number}`)
           onClear()
           onDone()
         }}

@@ -27,7 +27,7 @@ export function MarkDuplicate({ slug, number }: { slug: string; number: number }
     setTarget(n)
   }
   const merge = async () => {
-    await reportsApi.merge(slug, target!, [number])
+    await reportsApi.merge(slug, target!, { numbers: [number] })
     toast(`#${number} marked as a duplicate of #${target} and merged into it`)
     navigate(reportHref(slug, target!))
   }

@@ -6,13 +6,14 @@ import { Button, ButtonLink, EmptyState, ErrorState, Page, Spinner, toast } from
 import { currentSearch, navigate, type RouteProps } from '../router'
 import { BulkBar } from './BulkBar'
 import { lastOpened } from './last-opened'
-import { exportHref, hasFilters, listHref, listQueryString, parseListQuery, reportHref, withPage, type ListQuery } from './list-query'
+import { exportHref, FILTER_KEYS, filterOf, hasFilters, listHref, listQueryString, parseListQuery, reportHref, withPage, type ListQuery } from './list-query'
 import { newReportsMessage } from './new-reports'
 import { usePermissions, useProjectLookups } from './project-lookups'
 import { QuickEditDialog, type QuickEdit } from './QuickEditDialog'
 import { ReportFilters } from './ReportFilters'
 import { ReportRows } from './ReportRows'
 import { reportsApi } from './reports-api'
+import type { ReportListPage as ReportListPageData } from './report-types'
 import { ShortcutsDialog } from './ShortcutsDialog'
 import { createShortcutDispatcher, LIST_SHORTCUTS, type ListAction } from './shortcuts'
 import { useNewReports } from './use-new-reports'
@@ -43,6 +44,8 @@ export function ReportListPage({ params }: RouteProps) {
     setCursorState(i)
   }
   const [selected, setSelected] = useState<Set<number>>(new Set())
+  // "Select all N matching": the bulk actions then take the list's filter, every page of it.
+  const [allMatching, setAllMatching] = useState(false)
   const [quick, setQuick] = useState<QuickEdit | null>(null)
   const [help, setHelp] = useState(false)
   const searchRef = useRef<HTMLInputElement>(null)
@@ -50,6 +53,7 @@ export function ReportListPage({ params }: RouteProps) {
   useEffect(() => {
     setCursor(0)
     setSelected(new Set())
+    setAllMatching(false)
   }, [key])
 
   const page = list.data.value
@@ -65,13 +69,20 @@ export function ReportListPage({ params }: RouteProps) {
   const reload = () => {
     void list.reload()
     void lookups.errorTypes.reload()
+    void lookups.facets.reload()
   }
-  const toggle = (n: number) =>
+  const toggle = (n: number) => {
+    setAllMatching(false)
     setSelected((s) => {
       const next = new Set(s)
       if (!next.delete(n)) next.add(n)
       return next
     })
+  }
+  const clearSelection = () => {
+    setAllMatching(false)
+    setSelected(new Set())
+  }
   const current = () => bugs[cursorRef.current]
   /** Opens the e/a/l dialog, or says which permission is missing (the server would answer 403). */
   const quickEdit = (mode: QuickEdit, needs: PermissionKey[]) => {
@@ -149,11 +160,23 @@ export function ReportListPage({ params }: RouteProps) {
         </div>
       )}
       {projectId && <SavedViewTabs slug={slug} projectId={projectId} search={listQueryString(query).replace(/^\?/, '')} />}
-      <ReportFilters query={query} onChange={go} labels={labels} members={members} errorTypes={lookups.errorTypes.data.value} searchRef={searchRef} />
-      {(query.status || query.priority) && (query.q || query.category || query.label || query.assigned_to || query.source || query.error_type) && (
+      <ReportFilters query={query} onChange={go} labels={labels} members={members} errorTypes={lookups.errorTypes.data.value} facets={lookups.facets.data.value} searchRef={searchRef} />
+      {(query.status || query.priority) && FILTER_KEYS.some((k) => k !== 'status' && k !== 'priority' && query[k] !== undefined) && (
         <p class="muted small">The CSV export applies the status and priority filters only.</p>
       )}
-      {selected.size > 0 && <BulkBar slug={slug} selected={[...selected]} members={members} onDone={reload} onClear={() => setSelected(new Set())} />}
+      {page && selected.size > 0 && (
+        <>
+          <SelectAllMatching page={page} pageSelected={bugs.length > 0 && bugs.every((b) => selected.has(b.report_number))} all={allMatching} onAll={setAllMatching} />
+          <BulkBar
+            slug={slug}
+            selection={allMatching ? { filter: filterOf(query), count: page.total } : { numbers: [...selected] }}
+            candidates={allMatching ? bugs : bugs.filter((b) => selected.has(b.report_number))}
+            members={members}
+            onDone={reload}
+            onClear={clearSelection}
+          />
+        </>
+      )}
       {list.error.value && !page ? (
         <ErrorState
           title={list.error.value.status === 404 ? 'Project not found' : list.error.value.status === 403 ? 'Not available to you' : 'Could not load the reports'}
@@ -183,7 +206,10 @@ export function ReportListPage({ params }: RouteProps) {
             cursor={cursor}
             selected={selected}
             onToggle={toggle}
-            onToggleAll={(on) => setSelected(on ? new Set(bugs.map((b) => b.report_number)) : new Set())}
+            onToggleAll={(on) => {
+              setAllMatching(false)
+              setSelected(on ? new Set(bugs.map((b) => b.report_number)) : new Set())
+            }}
             onCursor={setCursor}
           />
           <Pager slug={slug} query={query} totalPages={page.total_pages} />
@@ -200,6 +226,39 @@ export function ReportListPage({ params }: RouteProps) {
       />
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} shortcuts={LIST_SHORTCUTS} />
     </Page>
+  )
+}
+
+/** Bulk actions by filter take at most this many reports (the server's cap). */
+const BULK_FILTER_CAP = 10_000
+
+/**
+ * With the whole page checked and more pages behind it: the offer to select every report the list
+ * matches (the bulk actions then send the filter), or why not (past the server's 10,000).
+ */
+function SelectAllMatching({ page, pageSelected, all, onAll }: { page: ReportListPageData; pageSelected: boolean; all: boolean; onAll: (on: boolean) => void }) {
+  if (!pageSelected || page.total <= page.bugs.length) return null
+  const total = page.total.toLocaleString()
+  return (
+    <p class="notice select-all" role="status">
+      {all ? (
+        <>
+          All {total} matching reports are selected.{' '}
+          <Button variant="ghost" size="sm" onClick={() => onAll(false)}>
+            Select only the {page.bugs.length} on this page
+          </Button>
+        </>
+      ) : page.total_capped || page.total > BULK_FILTER_CAP ? (
+        <>All {page.bugs.length} on this page are selected. More than {BULK_FILTER_CAP.toLocaleString()} reports match: narrow the filters to act on all of them at once.</>
+      ) : (
+        <>
+          All {page.bugs.length} on this page are selected.{' '}
+          <Button variant="ghost" size="sm" onClick={() => onAll(true)}>
+            Select all {total} matching
+          </Button>
+        </>
+      )}
+    </p>
   )
 }
 

@@ -31,6 +31,7 @@ const bug = (n: number, over: Partial<ReportListItem> = {}): ReportListItem => (
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
   sla: null,
+  sparkline: new Array(14).fill(0),
   ...over,
 })
 
@@ -46,6 +47,7 @@ const render = (bugs: ReportListItem[], cursor = 0, selected: number[] = []) =>
       onToggle={() => {}}
       onToggleAll={() => {}}
       onCursor={() => {}}
+      now={Date.parse('2026-11-23T10:04:00.000Z')}
     />,
   )
 
@@ -71,6 +73,24 @@ describe('ReportRows', () => {
     expect(html).toContain('Private')
     expect(html).toContain('Auto-filed')
     expect(html).toContain('<code class="error-type">NullReferenceException</code>')
+    // Not twice when the title already names it (auto-filed titles do).
+    const sdkTitle = render([bug(3, { title: '[Error] NullReferenceException: Object reference not set', source: 'system', error_type: 'NullReferenceException' })])
+    expect(sdkTitle).not.toContain('class="error-type"')
+    expect(sdkTitle).not.toContain('Auto-filed')
+  })
+
+  it('shows events, players, the 14-day trend, last seen (relative, exact on hover) and the versions seen', () => {
+    const sparkline = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 5, 20]
+    const html = render([bug(9, { occurrence_count: 1234, player_count: 268, sparkline, last_seen: '2026-11-23T10:00:00.000Z', first_version: '1.2.0', last_version: '1.3.0', versions: ['1.3.0', '1.3.0-beta', '1.2.0'] })])
+    expect(html).toContain('<td class="num">1,234</td><td class="num">268</td>')
+    expect(html).toContain('aria-label="27 events in 14 days, 20 today; per day: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 5, 20"')
+    // The busiest day is full height, a quiet day a baseline.
+    expect(html).toContain('<rect x="52" y="0" width="3" height="16"></rect>')
+    expect(html).toContain('<rect x="0" y="15" width="3" height="1" class="sparkline-empty"></rect>')
+    expect(html).toMatch(/<time datetime="2026-11-23T10:00:00.000Z" title="[^"]+">4 min ago<\/time>/)
+    expect(html).toContain('title="Seen in 1.3.0, 1.3.0-beta, 1.2.0">1.2.0 → 1.3.0</td>')
+    expect(render([bug(1, { first_version: '', last_version: '' })])).toContain('<td class="col-versions">–</td>')
+    expect(render([bug(1, { first_version: '1.3.0', last_version: '1.3.0', versions: ['1.3.0'] })])).toContain('<td class="col-versions">1.3.0</td>')
   })
 
   it('uses a label color only when it is a hex color', () => {

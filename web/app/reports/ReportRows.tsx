@@ -1,9 +1,10 @@
 import type { Member } from '../api/types'
-import { Badge, formatDate } from '../components'
+import { Badge, formatDate, formatRelative } from '../components'
 import { reportHref, type ListQuery } from './list-query'
 import { memberName } from './project-lookups'
-import { CATEGORY_OPTIONS, labelOf, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
+import { labelOf, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { ReportListItem } from './report-types'
+import { Sparkline } from './Sparkline'
 
 const PRIORITY_TONE = { critical: 'danger', high: 'warning', medium: 'info', low: 'neutral' } as const
 const STATUS_TONE = { open: 'info', in_progress: 'warning', resolved: 'success', closed: 'neutral', wont_fix: 'neutral' } as const
@@ -24,7 +25,20 @@ export function LabelChips({ labels }: { labels: { id?: string; name: string; co
 export const StatusBadge = ({ status }: { status: ReportListItem['status'] }) => <Badge tone={STATUS_TONE[status]}>{labelOf(STATUS_OPTIONS, status)}</Badge>
 export const PriorityBadge = ({ priority }: { priority: ReportListItem['priority'] }) => <Badge tone={PRIORITY_TONE[priority]}>{labelOf(PRIORITY_OPTIONS, priority)}</Badge>
 
-/** The list's table: a checkbox per row, the keyboard cursor on one row, titles linking to the report (remembering this list). */
+const SDK_PREFIX = /^\s*\[(?:Error|Crash|Freeze|Exception|Warning|Assert)\]/i
+
+/** "1.2.0 → 1.3.0", one version when first and last are the same, a dash when none was named. */
+export function versionSpan(b: Pick<ReportListItem, 'first_version' | 'last_version'>): string {
+  if (!b.first_version && !b.last_version) return '–'
+  if (!b.first_version || !b.last_version || b.first_version === b.last_version) return b.first_version || b.last_version
+  return `${b.first_version} → ${b.last_version}`
+}
+
+/**
+ * The list's table, dense: what a studio reads first (events, players, the 14-day trend, last seen,
+ * the versions it spans) beside the title; a checkbox per row, the keyboard cursor on one row, titles
+ * linking to the report (remembering this list).
+ */
 export function ReportRows({
   slug,
   query,
@@ -35,6 +49,7 @@ export function ReportRows({
   onToggle,
   onToggleAll,
   onCursor,
+  now = Date.now(),
 }: {
   slug: string
   query: ListQuery
@@ -45,11 +60,13 @@ export function ReportRows({
   onToggle: (n: number) => void
   onToggleAll: (on: boolean) => void
   onCursor: (i: number) => void
+  /** The time "ago" counts from (tests pass a fixed one). */
+  now?: number
 }) {
   const all = bugs.length > 0 && bugs.every((b) => selected.has(b.report_number))
   return (
     <div class="table-wrap">
-      <table class="table report-table">
+      <table class="table report-table dense">
         <caption class="sr-only">Reports</caption>
         <thead>
           <tr>
@@ -58,17 +75,24 @@ export function ReportRows({
             </th>
             <th scope="col">#</th>
             <th scope="col">Title</th>
+            <th scope="col" class="num">
+              Events
+            </th>
+            <th scope="col" class="num">
+              Players
+            </th>
+            <th scope="col">
+              <span aria-hidden="true">14 days</span>
+              <span class="sr-only">Events per day, last 14 days</span>
+            </th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Versions</th>
             <th scope="col">Status</th>
             <th scope="col">Priority</th>
-            <th scope="col">Category</th>
             <th scope="col">Assignee</th>
-            <th scope="col" class="num">
-              Occurrences
-            </th>
             <th scope="col" class="num">
               Votes
             </th>
-            <th scope="col">Filed</th>
           </tr>
         </thead>
         <tbody>
@@ -79,11 +103,32 @@ export function ReportRows({
               </td>
               <td class="muted">{b.report_number}</td>
               <td class="report-title-cell">
-                <a href={reportHref(slug, b.report_number, query)}>{b.title}</a>
-                {b.is_private && <Badge>Private</Badge>}
-                {b.source === 'system' && <Badge tone="danger">Auto-filed</Badge>}
-                {b.error_type && <code class="error-type">{b.error_type}</code>}
-                <LabelChips labels={b.labels} />
+                {/* One line: the title cut with an ellipsis (whole on hover), its tags kept beside it. */}
+                <div class="title-line">
+                  <a href={reportHref(slug, b.report_number, query)} title={b.title}>
+                    {b.title}
+                  </a>
+                  <span class="title-tags">
+                    {b.is_private && <Badge>Private</Badge>}
+                    {/* An SDK title ("[Error] NullReferenceException: …") already says both what filed it and the error type. */}
+                    {b.source === 'system' && !SDK_PREFIX.test(b.title) && <Badge tone="danger">Auto-filed</Badge>}
+                    {b.error_type && !b.title.includes(b.error_type) && <code class="error-type">{b.error_type}</code>}
+                    <LabelChips labels={b.labels} />
+                  </span>
+                </div>
+              </td>
+              <td class="num">{b.occurrence_count.toLocaleString()}</td>
+              <td class="num">{b.player_count.toLocaleString()}</td>
+              <td class="col-trend">
+                <Sparkline counts={b.sparkline} />
+              </td>
+              <td>
+                <time dateTime={b.last_seen} title={formatDate(b.last_seen)}>
+                  {formatRelative(b.last_seen, now)}
+                </time>
+              </td>
+              <td class="col-versions" title={b.versions.length > 1 ? `Seen in ${b.versions.join(', ')}` : undefined}>
+                {versionSpan(b)}
               </td>
               <td>
                 <StatusBadge status={b.status} />
@@ -91,13 +136,8 @@ export function ReportRows({
               <td>
                 <PriorityBadge priority={b.priority} />
               </td>
-              <td>{labelOf(CATEGORY_OPTIONS, b.category)}</td>
               <td>{memberName(members, b.assigned_to)}</td>
-              <td class="num">{b.occurrences}</td>
               <td class="num">{b.upvotes}</td>
-              <td>
-                <time dateTime={b.created_at}>{formatDate(b.created_at)}</time>
-              </td>
             </tr>
           ))}
         </tbody>

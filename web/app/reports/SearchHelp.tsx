@@ -35,6 +35,41 @@ export function SearchHelp() {
           </dt>
           <dd>either word or phrase (OR in capitals, between two of them)</dd>
         </dl>
+        <p>Filters go beside the words; each must hold:</p>
+        <dl>
+          <dt>
+            <code>version:1.3.0</code>
+          </dt>
+          <dd>reports with any event from that game version</dd>
+          <dt>
+            <code>platform:Linux</code>
+          </dt>
+          <dd>…from that platform (quote a name with spaces: <code>platform:"Steam Deck"</code>)</dd>
+          <dt>
+            <code>player:76561198…</code>
+          </dt>
+          <dd>…from that player (player or Steam id)</dd>
+          <dt>
+            <code>error:NullReferenceException</code>
+          </dt>
+          <dd>that error type, also inside a namespace (System.NullReferenceException)</dd>
+          <dt>
+            <code>fingerprint:…</code>
+          </dt>
+          <dd>every report of that grouping key</dd>
+          <dt>
+            <code>is:unassigned</code>
+          </dt>
+          <dd>nobody is assigned</dd>
+          <dt>
+            <code>is:regression</code>
+          </dt>
+          <dd>a newer build brought it back after it was resolved</dd>
+          <dt>
+            <code>has:screenshot</code>
+          </dt>
+          <dd>an event came with a screenshot</dd>
+        </dl>
         <p class="muted">Upper and lower case do not matter; other characters and operators are searched as plain text.</p>
       </div>
     </details>

@@ -20,7 +20,7 @@ export function SimilarReports({ slug, number, title, onMerged }: { slug: string
   const reason = usePermissions(slug).reason('bugs.edit')
   const [merging, setMerging] = useState<{ report_number: number; title: string } | null>(null)
   const merge = async () => {
-    const done = await reportsApi.merge(slug, number, [merging!.report_number])
+    const done = await reportsApi.merge(slug, number, { numbers: [merging!.report_number] })
     toast(`#${merging!.report_number} merged into #${number}: ${done.occurrence_count} occurrences now`)
     onMerged()
     void similar.reload()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { exportHref, hasFilters, listApiPath, listFromReportSearch, listHref, listQueryString, newestMatching, parseListQuery, reportHref, withFilter, withPage, type ListQuery } from './list-query'
+import { filterChips } from './filter-chips'
+import { exportHref, filterOf, hasFilters, listApiPath, listFromReportSearch, listHref, listQueryString, newestMatching, parseListQuery, reportHref, withFilter, withPage, type ListQuery } from './list-query'
 
 describe('parseListQuery', () => {
   it.each<[string, ListQuery]>([
@@ -109,5 +110,33 @@ describe('the new-reports notice watches the list it sits on', () => {
   it('keeps every filter and the search, drops the sort and the page', () => {
     expect(newestMatching({ status: 'open', assigned_to: 'unassigned', q: 'crash', sort: 'priority', page: 4 })).toEqual({ status: 'open', assigned_to: 'unassigned', q: 'crash', page: 1 })
     expect(newestMatching({ page: 2 })).toEqual({ page: 1 })
+  })
+})
+
+describe('the filters of issue 24 in the URL', () => {
+  it('reads version, platform, player, grouping key and the two flags, and writes them back in order', () => {
+    const q = parseListQuery('has_screenshot=true&player=7656&version=1.3.0&platform=Steam+Deck&fingerprint=abc&regression=true&regression=false&sort=players')
+    expect(q).toEqual({ version: '1.3.0', platform: 'Steam Deck', player: '7656', fingerprint: 'abc', regression: 'true', has_screenshot: 'true', sort: 'players', page: 1 })
+    expect(listQueryString(q)).toBe('?version=1.3.0&platform=Steam+Deck&player=7656&fingerprint=abc&regression=true&has_screenshot=true&sort=players')
+    expect(parseListQuery('regression=yes&has_screenshot=1')).toEqual({ page: 1 })
+  })
+
+  it('filterOf is the query without sort and page: what a bulk action by filter sends', () => {
+    expect(filterOf({ status: 'open', q: 'version:1.3.0', platform: 'Linux', sort: 'players', page: 4 })).toEqual({ status: 'open', q: 'version:1.3.0', platform: 'Linux' })
+  })
+
+  it('one removable chip per filter, named for a person; the search words stay in the box', () => {
+    const chips = filterChips(
+      { status: 'in_progress', assigned_to: 'u1', label: 'l1', q: 'crash', version: '1.3.0', fingerprint: '0123456789abcdef0123456789abcdef', has_screenshot: 'true', page: 1 },
+      { labels: [{ id: 'l1', name: 'launch', color: '#123456' }], members: [{ user_id: 'u1', email: 'ada@studio.example', name: 'Ada', role: 'member', joined_at: '2026-01-01T00:00:00.000Z', project_access: 'all' }] },
+    )
+    expect(chips).toEqual([
+      { key: 'status', text: 'Status: In progress' },
+      { key: 'assigned_to', text: 'Assignee: Ada' },
+      { key: 'label', text: 'Label: launch' },
+      { key: 'version', text: 'Version: 1.3.0' },
+      { key: 'fingerprint', text: 'Grouping key: 01234567…' },
+      { key: 'has_screenshot', text: 'With a screenshot' },
+    ])
   })
 })

@@ -13,6 +13,16 @@ export interface ListQuery {
   source?: Source
   error_type?: string
   q?: string
+  /** Reports with any occurrence from this game version, platform or player (`version:` … in `q`). */
+  version?: string
+  platform?: string
+  player?: string
+  /** A grouping key: every report of it. */
+  fingerprint?: string
+  /** Only reports a newer build reopened after they were resolved (`true`). */
+  regression?: 'true'
+  /** Only reports with an occurrence that brought a screenshot (`true`). */
+  has_screenshot?: 'true'
   /** Only reports with an unresolved blocker (`true`). */
   blocked?: 'true'
   /** Only reports past their due date and not done (`true`). */
@@ -27,11 +37,31 @@ export interface ListQuery {
 }
 
 /** The filter keys, in the order they appear in URLs (a stable order keeps shared links identical). */
-export const FILTER_KEYS = ['status', 'priority', 'category', 'assigned_to', 'label', 'source', 'error_type', 'q', 'blocked', 'overdue', 'sla', 'custom_field'] as const
+export const FILTER_KEYS = [
+  'status',
+  'priority',
+  'category',
+  'assigned_to',
+  'label',
+  'source',
+  'error_type',
+  'q',
+  'version',
+  'platform',
+  'player',
+  'fingerprint',
+  'regression',
+  'has_screenshot',
+  'blocked',
+  'overdue',
+  'sla',
+  'custom_field',
+] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 
 // Free-text filters get the server's own length limits, so a hand-edited URL never yields a 400.
-const MAX_LENGTH: Record<'assigned_to' | 'label' | 'error_type' | 'q' | 'custom_field', number> = { assigned_to: 100, label: 100, error_type: 200, q: 500, custom_field: 300 }
+const TEXT_KEYS = ['assigned_to', 'label', 'error_type', 'q', 'version', 'platform', 'player', 'fingerprint', 'custom_field'] as const
+const MAX_LENGTH: Record<(typeof TEXT_KEYS)[number], number> = { assigned_to: 100, label: 100, error_type: 200, q: 500, version: 200, platform: 200, player: 200, fingerprint: 200, custom_field: 300 }
 const SLA_STATES = ['ok', 'at_risk', 'breached'] as const
 const MAX_PAGE = 1_000_000
 
@@ -56,10 +86,10 @@ export function parseListQuery(search: string | URLSearchParams): ListQuery {
   if (isOption(SOURCE_OPTIONS, source)) query.source = source
   const sort = params.get('sort')
   if (isOption(SORT_OPTIONS, sort) && sort !== 'newest') query.sort = sort
-  for (const key of ['blocked', 'overdue'] as const) if (params.get(key) === 'true') query[key] = 'true'
+  for (const key of ['blocked', 'overdue', 'regression', 'has_screenshot'] as const) if (params.get(key) === 'true') query[key] = 'true'
   const sla = params.get('sla')
   if ((SLA_STATES as readonly (string | null)[]).includes(sla)) query.sla = sla as ListQuery['sla']
-  for (const key of ['assigned_to', 'label', 'error_type', 'q', 'custom_field'] as const) {
+  for (const key of TEXT_KEYS) {
     const v = text(params, key)
     if (v !== undefined) query[key] = v
   }
@@ -101,6 +131,16 @@ export const withPage = (query: ListQuery, page: number): ListQuery => ({ ...que
 export function newestMatching(query: ListQuery): ListQuery {
   const { sort: _sort, page: _page, ...filters } = query
   return { ...filters, page: 1 }
+}
+
+/** The query's filters alone (no sort, no page): what a bulk action by filter sends as `filter`. */
+export function filterOf(query: ListQuery): Omit<ListQuery, 'sort' | 'page'> {
+  const out: Record<string, string> = {}
+  for (const key of FILTER_KEYS) {
+    const v = query[key]
+    if (v !== undefined && v !== '') out[key] = v
+  }
+  return out as Omit<ListQuery, 'sort' | 'page'>
 }
 
 /** Whether any filter (not the sort or page) is set. */

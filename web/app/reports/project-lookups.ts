@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'preact/hooks'
 import { createResource, type Resource } from '../api/resource'
 import type { EffectivePermissions, Member, PermissionKey } from '../api/types'
 import { missingPermission } from '../api/permission-names'
-import type { ErrorTypeCount, Label } from './report-types'
+import type { ErrorTypeCount, FacetValues, Label } from './report-types'
 import { reportsApi } from './reports-api'
 
 export interface ProjectLookups {
@@ -12,6 +12,8 @@ export interface ProjectLookups {
   labels: Resource<Label[]>
   members: Resource<Member[]>
   errorTypes: Resource<ErrorTypeCount[]>
+  /** Game versions and platforms the occurrences came from (the list's version and platform filters). */
+  facets: Resource<FacetValues>
 }
 
 const cache = new Map<string, ProjectLookups>()
@@ -25,6 +27,7 @@ export function projectLookups(slug: string): ProjectLookups {
       labels: createResource(() => reportsApi.labels(slug)),
       members: createResource(async () => (await reportsApi.members(slug)).members),
       errorTypes: createResource(() => reportsApi.errorTypes(slug)),
+      facets: createResource(() => reportsApi.facets(slug)),
     }
     cache.set(slug, found)
   }

@@ -1,3 +1,5 @@
+import type * as z from 'zod'
+import type { listQuery } from '../../../src/modules/reports/reports.schemas'
 import type { Category, Priority, Status } from '../../../src/modules/reports/reports.table'
 
 /** A value of an enumeration with the words the dashboard shows for it. */
@@ -41,11 +43,14 @@ export const SOURCE_OPTIONS = [
 
 export const SORT_OPTIONS = [
   { value: 'newest', label: 'Newest first' },
-  { value: 'updated', label: 'Recently updated' },
+  { value: 'last_seen', label: 'Last seen' },
+  { value: 'occurrences', label: 'Most events' },
+  { value: 'players', label: 'Most players' },
   { value: 'priority', label: 'Priority' },
-  { value: 'upvotes', label: 'Most upvoted' },
+  { value: 'upvotes', label: 'Most votes' },
+  { value: 'updated', label: 'Recently updated' },
   { value: 'due', label: 'Due date' },
-] as const satisfies readonly EnumOption<'newest' | 'updated' | 'priority' | 'upvotes' | 'due'>[]
+] as const satisfies readonly EnumOption<NonNullable<z.input<typeof listQuery>['sort']>>[]
 
 export type Source = (typeof SOURCE_OPTIONS)[number]['value']
 export type Sort = (typeof SORT_OPTIONS)[number]['value']

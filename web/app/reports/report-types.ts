@@ -20,6 +20,7 @@ export type OccurrenceDistribution = z.infer<typeof reportDocs.OccurrenceDistrib
 export type Merged = z.infer<typeof reportDocs.MergeResponse>
 export type SimilarReport = z.infer<typeof reportDocs.SimilarReportsResponse>[number]
 export type ErrorTypeCount = z.infer<typeof reportDocs.ErrorTypesResponse>[number]
+export type FacetValues = z.infer<typeof reportDocs.FacetValuesResponse>
 export type BulkUpdated = z.infer<typeof reportDocs.BulkUpdateResponse>
 export type BulkDeleted = z.infer<typeof reportDocs.BulkDeleteResponse>
 export type Created = z.infer<typeof reportDocs.ReportCreatedResponse>
@@ -28,5 +29,7 @@ export type Label = z.infer<typeof labelDocs.Label>
 
 export type UpdateReportBody = z.input<typeof reports.updateReportBody>
 export type BulkUpdateBody = z.input<typeof reports.bulkUpdateBody>
+export type BulkDeleteBody = z.input<typeof reports.bulkDeleteBody>
+export type ListFilter = z.input<typeof reports.listFilterQuery>
 export type CreateCommentBody = z.input<typeof comments.createCommentBody>
 export type CreateLabelBody = z.input<typeof labels.createLabelBody>

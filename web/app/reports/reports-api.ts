@@ -4,6 +4,7 @@ import type { EffectivePermissions, Roster } from '../api/types'
 import type {
   ActivityEntry,
   Attachment,
+  BulkDeleteBody,
   BulkDeleted,
   BulkUpdateBody,
   BulkUpdated,
@@ -11,7 +12,9 @@ import type {
   CreateCommentBody,
   CreateLabelBody,
   ErrorTypeCount,
+  FacetValues,
   Label,
+  ListFilter,
   Merged,
   OccurrenceDistribution,
   OccurrencePage,
@@ -29,7 +32,10 @@ export const reportsApi = {
   read: (slug: string, number: number, signal?: AbortSignal) => api.get<ReportDetail>(bug(slug, number), { signal }),
   update: (slug: string, number: number, body: UpdateReportBody) => api.patch<{ message: string }>(bug(slug, number), body),
   bulkUpdate: (slug: string, body: BulkUpdateBody) => api.patch<BulkUpdated>(projectPath(slug, '/bugs/bulk'), body),
-  bulkDelete: (slug: string, numbers: number[]) => api.delete<BulkDeleted>(projectPath(slug, '/bugs/bulk'), { bug_numbers: numbers }),
+  bulkDelete: (slug: string, body: BulkDeleteBody) => api.delete<BulkDeleted>(projectPath(slug, '/bugs/bulk'), body),
+  /** Folds the reports named by `numbers`, or every report `filter` selects, into report `number` (their numbers then lead to it). */
+  merge: (slug: string, number: number, body: { numbers: number[] } | { filter: ListFilter }) => api.post<Merged>(bug(slug, number, '/merge'), body),
+  facets: (slug: string) => api.get<FacetValues>(projectPath(slug, '/bugs/facets')),
   errorTypes: (slug: string) => api.get<ErrorTypeCount[]>(projectPath(slug, '/error-types')),
   similar: (slug: string, title: string, signal?: AbortSignal) => api.get<SimilarReport[]>(projectPath(slug, '/bugs/similar'), { query: { title }, signal }),
   activity: (slug: string, number: number, signal?: AbortSignal) => api.get<ActivityEntry[]>(bug(slug, number, '/activity'), { signal }),
@@ -37,8 +43,6 @@ export const reportsApi = {
     api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page: q.page, order: q.order, per_page: q.perPage }, signal }),
   distribution: (slug: string, number: number, signal?: AbortSignal) => api.get<OccurrenceDistribution>(bug(slug, number, '/occurrences/distribution'), { signal }),
   split: (slug: string, number: number, occurrenceIds: string[]) => api.post<Created>(bug(slug, number, '/split'), { occurrence_ids: occurrenceIds }),
-  /** Folds reports `numbers` into report `number` (their numbers then lead to it). */
-  merge: (slug: string, number: number, numbers: number[]) => api.post<Merged>(bug(slug, number, '/merge'), { numbers }),
   attachments: (slug: string, number: number, signal?: AbortSignal) => api.get<Attachment[]>(bug(slug, number, '/attachments'), { signal }),
   comment: (slug: string, number: number, body: CreateCommentBody) => api.post<{ id: string }>(bug(slug, number, '/comments'), body),
   labels: (slug: string) => api.get<Label[]>(projectPath(slug, '/labels')),

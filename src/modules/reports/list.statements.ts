@@ -1,0 +1,269 @@
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
+import type { Db } from '../../db/client'
+import { reportLabels } from '../labels/labels.table'
+import { type SlaState, slaStateSql } from '../workflow/sla.service'
+import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { reportsFts } from './reports.fts'
+import { reports } from './reports.table'
+import { listColumns } from './reports.views'
+
+/**
+ * Filtered totals are counted up to this many matching rows and no further, so a filter that
+ * matches most of a 1M-report project costs a bounded index walk, not a full COUNT. Past it the
+ * answer says `total: 10000, total_capped: true` (400 pages of 25). Unfiltered totals are exact,
+ * from the project's maintained live-report counter. Bulk actions by filter take at most this many.
+ */
+export const COUNT_CAP = 10_000
+
+export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players'
+
+/** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
+const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
+
+/** Which filters are present: one prepared statement set per shape, built on first use. */
+export interface Shape {
+  status: boolean
+  priority: boolean
+  category: boolean
+  assignee: 'id' | 'unassigned' | null
+  /** is:unassigned, which holds beside an `assigned_to` parameter (both must). */
+  unassigned: boolean
+  label: boolean
+  source: boolean
+  errorType: boolean
+  /** Per `error:` filter, how many of the project's error types answer it (1: one index range). */
+  errors: number[]
+  fingerprints: number
+  regression: boolean
+  /** Facet filters (version, platform, player, screenshot) in placeholder order `facet0`, `facet1`…. */
+  facets: FacetKind[]
+  /**
+   * `facet`: the first facet's key drives the join (its report_seq order is "newest first", like the
+   * FTS rowid); `+project_id` keeps SQLite from walking a project index instead. Used when no text
+   * search, label, fingerprint or regression filter (each selective on its own) is there to drive.
+   * When the facet matches more than COUNT_CAP reports and the sort is not "newest", the sort's index
+   * drives instead and each row probes the facet key (`null`), as `matchSet` does for words. With
+   * words too, the facet drives when it holds fewer reports than the words match (`q: 'matchSet'`
+   * then probes the set of word matches); else the words drive and probe the facets.
+   */
+  drive: 'facet' | null
+  /**
+   * `match`: the FTS table drives the join (newest first for free; other sorts sort the matches).
+   * `matchSet`: the sort's index drives and each row is checked against the set of matches — used
+   * when a term matches more than COUNT_CAP reports and the sort is not "newest", so a common word
+   * never means sorting hundreds of thousands of rows. `exclude`: only `-terms` were given.
+   */
+  q: 'match' | 'matchSet' | 'exclude' | null
+  blocked: boolean
+  overdue: boolean
+  customField: boolean
+  sla: SlaState | null
+  /** sort=due reads dated reports in due order, then undated ones newest first (two index walks). */
+  dated: 'yes' | 'no' | null
+  sort: ListSort
+}
+
+const ph = sql.placeholder
+const driver = alias(reportFacets, 'f')
+const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
+
+/** A probe of one facet key for the row whose seq is `seq`. */
+const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq) =>
+  sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq})`
+
+/**
+ * Whether the shape filters on facets (and the set of word matches) alone: the facet key then answers
+ * which reports match without reading one, as facet rows exist for live reports only (report-facets.ts).
+ */
+const keyOnly = (s: Shape) =>
+  s.drive === 'facet' &&
+  !s.status && !s.priority && !s.category && s.assignee === null && !s.unassigned && !s.label && !s.source && !s.errorType && s.errors.length === 0 &&
+  s.fingerprints === 0 && !s.regression && (s.q === null || s.q === 'matchSet') && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+
+/**
+ * A driving facet's key walk, newest first, with the other facets and the set of word matches (unary
+ * `+`: as a key it would make every word match drive instead) checked on it: the seqs of reports
+ * that pass every key check. A LIMIT (of no consequence: Drizzle leaves out `LIMIT -1`) keeps it a
+ * co-routine that SQLite does not flatten into the join, so those checks run before a report's row is
+ * read (flattened, SQLite defers subquery checks until after the join: 64 ms rather than 36 for the
+ * issue's example query at 1M reports), and its order still serves "newest first" without a sort.
+ */
+function keyWalk(db: Db, s: Shape) {
+  const checks = [
+    eq(driver.projectId, ph('projectId')),
+    sql`${driver.kind} = ${kindOf(s.facets[0]!)}`,
+    eq(driver.value, ph('facet0')),
+    ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq)),
+    ...(s.q === 'matchSet' ? [sql`+${driver.reportSeq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []),
+  ]
+  return db.select({ seq: driver.reportSeq }).from(driver).where(and(...checks)).orderBy(desc(driver.reportSeq)).limit(Number.MAX_SAFE_INTEGER).as('k')
+}
+
+type KeyWalk = ReturnType<typeof keyWalk>
+
+function conditions(db: Db, s: Shape): SQL[] {
+  // With a label or a facet the key drives (few rows compared to the project, or newest first);
+  // `+project_id` keeps SQLite from walking a project index and probing every row.
+  const project = s.label || s.drive ? sql`+${reports.projectId} = ${ph('projectId')}` : eq(reports.projectId, ph('projectId'))
+  const c: SQL[] = [project, isNull(reports.deletedAt)]
+  if (s.status) c.push(eq(reports.status, ph('status')))
+  // By rank, so the (status, priority_rank) and priority indexes serve the filter.
+  if (s.priority) c.push(eq(reports.priorityRank, ph('priorityRank')))
+  if (s.category) c.push(eq(reports.category, ph('category')))
+  if (s.assignee === 'id') c.push(eq(reports.assignedTo, ph('assignedTo')))
+  if (s.assignee === 'unassigned' || s.unassigned) c.push(isNull(reports.assignedTo))
+  if (s.label) c.push(inArray(reports.seq, db.select({ seq: reportLabels.reportSeq }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
+  if (s.source) c.push(eq(reports.source, ph('source')))
+  if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
+  s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(`error${i}`)}))`))
+  for (let i = 0; i < s.fingerprints; i++) c.push(eq(reports.fingerprint, ph(`fingerprint${i}`)))
+  if (s.regression) c.push(sql`${reports.regressedInVersion} IS NOT NULL`)
+  // Under a driving facet, its walk checks the facets (keyWalk); otherwise each is probed on the
+  // driving seq (the FTS rowid, or the report's).
+  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' ? reportsFts.rowid : reports.seq)))
+  if (s.blocked) {
+    c.push(
+      sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
+    )
+  }
+  if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
+  if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
+  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${slaStateSql(s.sla)})`)
+  if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
+  if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
+  if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
+  if (s.q === 'matchSet' && s.drive !== 'facet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
+  // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
+  // not among the matches in that window, so a common excluded word never means collecting all its matches.
+  if (s.q === 'exclude') {
+    c.push(sql`${reports.seq} >= ${ph('minSeq')}`)
+    c.push(sql`${reports.seq} NOT IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')} AND rowid >= ${ph('minSeq')})`)
+  }
+  return c
+}
+
+function ordering(s: Shape, k: KeyWalk | null): SQL[] {
+  // The driving key's order is the report's seq order: the FTS rowid, or the facet walk's seq.
+  const newest = k ? desc(k.seq) : s.q === 'match' ? desc(reportsFts.rowid) : desc(reports.seq)
+  switch (s.sort) {
+    case 'priority':
+      return [asc(reports.priorityRank), desc(reports.seq)]
+    case 'upvotes':
+      return [desc(reports.upvotes), desc(reports.seq)]
+    case 'updated':
+      return [desc(reports.updatedAt), desc(reports.seq)]
+    case 'last_seen':
+      return [desc(reports.lastSeen), desc(reports.seq)]
+    case 'occurrences':
+      return [desc(reports.occurrenceCount), desc(reports.seq)]
+    case 'players':
+      return [desc(reports.playerCount), desc(reports.seq)]
+    case 'due':
+      return s.dated === 'yes' ? [asc(reports.dueDate), desc(reports.seq)] : [newest]
+    default:
+      return [newest]
+  }
+}
+
+function buildStatements(db: Db, s: Shape) {
+  const where = and(...conditions(db, s))
+  const k = s.drive === 'facet' ? keyWalk(db, s) : null
+  // SQLite reorders inner joins: with a MATCH the FTS table becomes the outer loop; a facet walk is the
+  // outer loop because `+project_id` leaves `reports` reachable by its key only.
+  const from = <T extends SelectedFields>(columns: T) => {
+    if (k) return db.select(columns).from(k).$dynamic().innerJoin(reports, eq(reports.seq, k.seq))
+    const q = db.select(columns).from(reports).$dynamic()
+    return s.q === 'match' ? q.innerJoin(reportsFts, eq(reportsFts.rowid, reports.seq)) : q
+  }
+  const page = from(listColumns)
+    .where(where)
+    .orderBy(...ordering(s, k))
+    .limit(ph('limit'))
+    .offset(ph('offset'))
+    .prepare()
+  // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
+  const newestFirst = ordering({ ...s, sort: 'newest' }, k)
+  // The matching seqs newest first, up to one past the cap: from the facet walk alone when it can say.
+  const seqs =
+    k && keyOnly(s)
+      ? db.select({ seq: k.seq }).from(k).limit(COUNT_CAP + 1)
+      : from({ seq: k ? k.seq : s.q === 'match' ? reportsFts.rowid : reports.seq })
+          .where(where)
+          .orderBy(...newestFirst)
+          .limit(COUNT_CAP + 1)
+  const count = db.select({ n: sql<number>`count(*)` }).from(seqs.as('matching')).prepare()
+  // Every matching report up to the cap, for bulk actions by filter.
+  const all = from({ id: reports.id, reportNumber: reports.reportNumber })
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(COUNT_CAP + 1)
+    .prepare()
+  return { page, count, all, seqs: seqs.prepare() }
+}
+
+const bySeqStatements = new WeakMap<Db, ReturnType<typeof buildBySeq>>()
+const buildBySeq = (db: Db) =>
+  db
+    .select(listColumns)
+    .from(reports)
+    .where(sql`${reports.seq} IN (SELECT value FROM json_each(${ph('seqs')}))`)
+    .orderBy(desc(reports.seq))
+    .prepare()
+
+/** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
+export function listRowsBySeq(db: Db, seqs: number[]) {
+  if (seqs.length === 0) return []
+  let st = bySeqStatements.get(db)
+  if (!st) bySeqStatements.set(db, (st = buildBySeq(db)))
+  return st.all({ seqs: JSON.stringify(seqs) })
+}
+
+/** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
+function buildEstimates(db: Db) {
+  const facet = db
+    .select({ n: sql<number>`count(*)` })
+    .from(
+      db
+        .select({ one: sql`1` })
+        .from(reportFacets)
+        .where(and(eq(reportFacets.projectId, ph('projectId')), eq(reportFacets.kind, ph('kind')), eq(reportFacets.value, ph('value'))))
+        .limit(COUNT_CAP + 1)
+        .as('f'),
+    )
+    .prepare()
+  // Over the whole server's index (it has no project): an estimate, enough to compare.
+  const words = db
+    .select({ n: sql<number>`count(*)` })
+    .from(db.select({ one: sql`1` }).from(reportsFts).where(sql`${reportsFts} MATCH ${ph('match')}`).limit(COUNT_CAP + 1).as('w'))
+    .prepare()
+  return { facet, words }
+}
+
+const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
+
+/**
+ * Whether a facet key holds no more reports than a word search matches (both counted up to the cap):
+ * the facet then drives. On a tie (both past the cap) the facet drives too: reading every match of
+ * a common word into a set once (~50 ms for 300,000) is bounded, while walking those matches one by
+ * one to count the few that also carry the facet is not.
+ */
+export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
+  let st = estimateStatements.get(db)
+  if (!st) estimateStatements.set(db, (st = buildEstimates(db)))
+  const inFacet = st.facet.get({ projectId, kind: FACET[facet.kind], value: facet.value })?.n ?? 0
+  const inWords = st.words.get({ match })?.n ?? 0
+  return inFacet <= inWords
+}
+
+const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
+
+/** The prepared page, count and "all matching" statements of a shape, built once per database. */
+export function statementsFor(db: Db, s: Shape) {
+  let shapes = shapeStatements.get(db)
+  if (!shapes) shapeStatements.set(db, (shapes = new Map()))
+  const key = JSON.stringify(s)
+  let set = shapes.get(key)
+  if (!set) shapes.set(key, (set = buildStatements(db, s)))
+  return set
+}

@@ -1,0 +1,139 @@
+import type { Database } from 'bun:sqlite'
+import { type SQL, sql } from 'drizzle-orm'
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { DbOrTx, Tx } from '../../db/client'
+import { compareSemver, parseSemver } from '../analytics/stats'
+
+/**
+ * What the list filters on that a report's occurrences carry, one row per (report, value): the game
+ * versions and platforms its occurrences came from, their players, and whether any brought a
+ * screenshot. `version:1.3.0` is "any occurrence in 1.3.0", which no column of `reports` can say.
+ *
+ * Keyed (project, kind, value, report) so a filter reads the matching reports newest first straight
+ * off the key, like `report_labels (label_id, report_seq)` does for labels, and stops after a page.
+ * WITHOUT ROWID: one B-tree, no second index to keep. Written by the ingest path (one INSERT OR
+ * IGNORE per value, no reads) and by split and merge; a report never loses a facet except when split
+ * moves the last occurrence with that value out. Only live reports have rows: deleting or merging a
+ * report takes its rows (`dropFacetsOfReports`), so a list filtered by facets alone is counted from
+ * this key without reading a report. Values compare without ASCII case (`linux` finds `Linux`).
+ * Declared here rather than as a Drizzle table (drizzle-kit has no WITHOUT ROWID) and created by
+ * `src/db/post-migrate.ts`. There is no key on the report alone, so no foreign key to `reports`
+ * (reports are hard-deleted only with their project, and the project's rows go with it).
+ */
+export const REPORT_FACETS_TABLE = 'report_facets'
+
+/** Facet kinds, stored as small integers (the kind is in every key). */
+export const FACET = { version: 1, platform: 2, player: 3, screenshot: 4 } as const
+export type FacetKind = keyof typeof FACET
+
+export const reportFacetsSql = [
+  `CREATE TABLE IF NOT EXISTS report_facets (
+    project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    kind INTEGER NOT NULL,
+    value TEXT NOT NULL COLLATE NOCASE,
+    report_seq INTEGER NOT NULL,
+    PRIMARY KEY (project_id, kind, value, report_seq)
+  ) WITHOUT ROWID`,
+]
+
+/** The table as Drizzle sees it, for queries only (kept out of db/schema.ts, like report_players). */
+export const reportFacets = sqliteTable('report_facets', {
+  projectId: text('project_id').notNull(),
+  kind: integer('kind').notNull(),
+  value: text('value').notNull(),
+  reportSeq: integer('report_seq').notNull(),
+})
+
+/** The statement the ingest path runs per facet: `(project_id, kind, value, report_seq)`. */
+export const ADD_FACET_SQL = 'INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq) VALUES (?, ?, ?, ?)'
+
+/** What an occurrence adds: its version, platform, player and screenshot, each when it has one. */
+export function facetsOfOccurrence(o: { gameVersion: string; platform: string; playerId: string | null; screenshotKey: string | null }): [number, string][] {
+  const out: [number, string][] = []
+  if (o.gameVersion) out.push([FACET.version, o.gameVersion])
+  if (o.platform) out.push([FACET.platform, o.platform])
+  if (o.playerId) out.push([FACET.player, o.playerId])
+  if (o.screenshotKey) out.push([FACET.screenshot, ''])
+  return out
+}
+
+/** `(kind, value, report_id)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT or DELETE … SELECT. */
+const facetRowsOf = (where: SQL) => sql`
+  SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value, o.report_id FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
+  UNION SELECT ${sql.raw(String(FACET.platform))}, o.platform, o.report_id FROM report_occurrences o WHERE ${where} AND o.platform <> ''
+  UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id, o.report_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
+  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
+
+interface ReportRef {
+  id: string
+  seq: number
+  projectId: string
+}
+
+/** Gives `report` the facets of all its occurrences (split and merge moved some onto it). */
+export function addFacetsOfOccurrences(tx: Tx, report: ReportRef): void {
+  tx.run(sql`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
+    SELECT ${report.projectId}, f.kind, f.value, ${report.seq} FROM (${facetRowsOf(sql`o.report_id = ${report.id}`)}) f`)
+}
+
+/**
+ * Takes from `report` the facets only the occurrences `movedIds` had (split moved them out): each
+ * value they carried stays when another of its occurrences still has it. Key lookups only, as the
+ * values are known; a scan of the project's facets would be needed otherwise.
+ */
+export function dropFacetsLeftWith(tx: Tx, report: ReportRef, movedIds: string[]): void {
+  const moved = sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(movedIds)}))`
+  const column = sql.raw(`CASE f.kind WHEN ${FACET.version} THEN k.game_version WHEN ${FACET.platform} THEN k.platform WHEN ${FACET.player} THEN k.player_id ELSE '' END`)
+  tx.run(sql`DELETE FROM report_facets AS f
+    WHERE f.project_id = ${report.projectId} AND f.report_seq = ${report.seq}
+      AND (f.kind, f.value) IN (SELECT kind, value FROM (${facetRowsOf(moved)}))
+      AND NOT EXISTS (SELECT 1 FROM report_occurrences k WHERE k.report_id = ${report.id}
+        AND (f.kind <> ${FACET.screenshot} OR k.screenshot_key IS NOT NULL) AND f.value = ${column})`)
+}
+
+/**
+ * Takes every facet of reports that are being deleted (soft delete, merged into another), so the
+ * table only ever holds live reports: a facet-only list is then counted from the key alone. Key
+ * lookups: the values come from the reports' occurrences, still in place when this runs.
+ */
+export function dropFacetsOfReports(tx: Tx, projectId: string, reportIds: string[]): void {
+  if (reportIds.length === 0) return
+  const which = sql`o.report_id IN (SELECT value FROM json_each(${JSON.stringify(reportIds)}))`
+  tx.run(sql`DELETE FROM report_facets WHERE project_id = ${projectId} AND (kind, value, report_seq) IN (
+    SELECT f.kind, f.value, r.seq FROM (${facetRowsOf(which)}) f JOIN reports r ON r.id = f.report_id)`)
+}
+
+/** Fills the table from the occurrences of a database that had reports before it (live reports only). */
+export function backfillReportFacets(sqlite: Database): void {
+  for (const [kind, column, extra] of [
+    [FACET.version, 'o.game_version', "o.game_version <> ''"],
+    [FACET.platform, 'o.platform', "o.platform <> ''"],
+    [FACET.player, 'o.player_id', "o.player_id <> ''"],
+    [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
+  ] as const) {
+    sqlite.exec(`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
+      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`)
+  }
+}
+
+/** At most this many values of a kind are offered as filter choices. */
+const MAX_VALUES = 500
+
+/**
+ * The distinct versions and platforms the project's occurrences came from, for the list's filter
+ * controls: a skip scan of the key (one seek per value, not a read of every report's row). Versions
+ * newest first (by semantic version where both parse, else by name), platforms by name.
+ */
+export function facetValues(db: DbOrTx, projectId: string): { versions: string[]; platforms: string[] } {
+  const distinct = (kind: number) =>
+    db
+      .all<{ v: string }>(sql`
+        WITH RECURSIVE t(v) AS (
+          SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${kind})
+          UNION ALL
+          SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${kind} AND value > t.v) FROM t WHERE t.v IS NOT NULL LIMIT ${MAX_VALUES}
+        ) SELECT v FROM t WHERE v IS NOT NULL`)
+      .map((r) => r.v)
+  const byVersion = (a: string, b: string) => (parseSemver(a) && parseSemver(b) ? compareSemver(b, a) : a.localeCompare(b))
+  return { versions: distinct(FACET.version).sort(byVersion), platforms: distinct(FACET.platform) }
+}
