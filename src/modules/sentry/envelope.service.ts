@@ -61,7 +61,10 @@ async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attac
   const shot = attachments.find(isScreenshot)
   const screenshot = shot ? (await storeCrashFiles(deps, [{ fileName: shot.filename ?? 'screenshot.png', bytes: shot.payload, contentType: shot.contentType }], 'image'))[0] : undefined
   const others = attachments.filter((a) => a !== shot)
-  const files = await storeCrashFiles(deps, others.map((a) => ({ fileName: a.filename ?? 'attachment', bytes: a.payload, contentType: a.contentType })))
+  const files = await storeCrashFiles(deps, others.map((a) => ({ fileName: a.filename ?? 'attachment', bytes: a.payload, contentType: a.contentType }))).catch(async (err: unknown) => {
+    if (screenshot) await deps.files.remove(deps.db, [screenshot.key])
+    throw err
+  })
   let submission = submissionOfEvent(project, { ...mapped, eventId: mapped.eventId ?? eventId }, { screenshot, attachments: files })
   const dump = others.find((a) => a.attachmentType === 'event.minidump')
   if (dump) {

@@ -15,7 +15,8 @@ export interface IncomingFile {
  * Stores the files a crash reporter sent beside its event (attachments, minidumps, view
  * hierarchies, logs). A file of a kind Glitchbox does not keep (an arbitrary binary) or past the
  * size cap is left out, never failing the event; the others are stored before the event is
- * ingested, which removes them again if filing fails.
+ * ingested, which removes them again if filing fails. When storing fails (a full disk), the files
+ * already stored by this call are removed before the error goes on.
  */
 export async function storeCrashFiles(deps: Pick<AppDeps, 'db' | 'files'>, incoming: IncomingFile[], kind: 'image' | 'crash' = 'crash'): Promise<StoredFile[]> {
   const stored: StoredFile[] = []
@@ -26,6 +27,8 @@ export async function storeCrashFiles(deps: Pick<AppDeps, 'db' | 'files'>, incom
     } catch (err) {
       // A type not kept or a declared type that does not match: that file is dropped, the event is not.
       if (err instanceof AppError && err.status === 400) continue
+      // Anything else (a full disk) fails the event: the files stored before it must not stay behind.
+      await deps.files.remove(deps.db, stored.map((s) => s.key))
       throw err
     }
   }

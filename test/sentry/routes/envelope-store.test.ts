@@ -149,6 +149,35 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
   })
 
+  it('keeps no file behind when storing an attachment fails (a full disk): the stored screenshot goes too', async () => {
+    await capturedProject(t)
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+    const log = Buffer.from('[12:00:01] loading level 3\n')
+    const item = (headers: object, payload: Buffer) => [Buffer.from(`${JSON.stringify({ ...headers, length: payload.length })}\n`), payload, Buffer.from('\n')]
+    const body = Buffer.concat([
+      Buffer.from(`${JSON.stringify({ event_id: 'd'.repeat(32) })}\n`),
+      ...item({ type: 'event' }, Buffer.from(JSON.stringify(event({ event_id: 'd'.repeat(32) })))),
+      ...item({ type: 'attachment', filename: 'screenshot.png', content_type: 'image/png' }, png),
+      ...item({ type: 'attachment', filename: 'player.log', content_type: 'text/plain' }, log),
+    ])
+    const store = t.deps.files.store.bind(t.deps.files)
+    let stores = 0
+    // Failure injection: the first file (the screenshot) is stored, the second write fails as a full disk makes it fail.
+    t.deps.files.store = async (db, input) => {
+      if (++stores > 1) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 })
+      return store(db, input)
+    }
+    const res = await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)
+    expect(res.status).toBe(507)
+    expect(stores).toBe(2)
+    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    // Space returns: the same envelope is filed with both files.
+    t.deps.files.store = store
+    expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)).status).toBe(200)
+    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(2)
+  })
+
   it('reads past item types it does not keep, and items without length', async () => {
     await capturedProject(t)
     const body = envelope({ event_id: 'c'.repeat(32) }, [{ type: 'transaction' }, { spans: [] }], [{ type: 'client_report' }, {}], [{ type: 'profile' }, '{}'], [{ type: 'statsd' }, 'a:1|c'], [{ type: 'made_up' }, 'x'], [{ type: 'event' }, event()])
