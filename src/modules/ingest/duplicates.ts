@@ -3,9 +3,10 @@ import { significantWords } from '../reports/title-terms'
 
 /**
  * How many of the newest open reports holding a word are ranked for `possible_duplicates`: bounds the
- * lookup's cost, about 1.2 µs a candidate row (30 cost ~40 µs of a filed report's ~300, 20 ~27 µs).
+ * lookup's cost, about 1.2 µs a candidate row (with four words: 30 cost ~40 µs of a filed report's
+ * ~300, 20 ~29 µs, 12 ~20 µs, 10 ~19 µs; the rest is one index seek per word).
  */
-export const DUPLICATE_CANDIDATES = 20
+export const DUPLICATE_CANDIDATES = 12
 /** Most report numbers `possible_duplicates` lists. */
 export const MAX_DUPLICATES = 5
 /** Most words of the new title a lookup uses (the longest, which carry the most meaning): each costs one index seek. */
