@@ -161,7 +161,7 @@ describe('workflow alert firings', () => {
     expect(rule.status).toBe(201)
     await fileBug(bed, { title: 'One', priority: 'low' })
     await fileBug(bed, { title: 'Two', priority: 'low' })
-    expect(evaluateAlerts(bed.t.deps)).toEqual([rule.body.data.id])
+    expect(await evaluateAlerts(bed.t.deps)).toEqual([rule.body.data.id])
     await bed.t.runner.drain()
     expect(bed.fake.calls.map((c) => c.path)).toEqual(['/services/T000/B000/secretToken'])
     const body = bed.fake.calls[0]!.json

@@ -47,9 +47,9 @@ const METRIC_NAMES = {
  * reaches its threshold fires (an email to the project's owner and admins and an activity entry),
  * at most once per window. Returns the ids of the rules that fired.
  */
-export function evaluateAlerts(deps: Deps): string[] {
+export async function evaluateAlerts(deps: Deps): Promise<string[]> {
   const now = deps.clock.now()
-  countNewReports(deps.db, now)
+  await countNewReports(deps.db, now)
   const rules = deps.db
     .select({ rule: alertRules, project: { name: projects.name, slug: projects.slug, accountId: projects.accountId } })
     .from(alertRules)
@@ -84,4 +84,4 @@ export function evaluateAlerts(deps: Deps): string[] {
   return fired
 }
 
-export const alertsSchedule = (deps: Deps): Schedule => ({ name: 'workflow.alerts', pattern: '*/5 * * * *', run: () => void evaluateAlerts(deps), yieldsToRequests: true })
+export const alertsSchedule = (deps: Deps): Schedule => ({ name: 'workflow.alerts', pattern: '*/5 * * * *', run: async () => void (await evaluateAlerts(deps)), yieldsToRequests: true })

@@ -5,8 +5,15 @@ import { reportHourlyCounts, rollupCursors } from './workflow.table'
 
 const HOUR = 3600_000
 const CURSOR = 'report_hourly_counts'
-/** Reports counted per step: one step holds the write lock for a few milliseconds. */
-const STEP = 5_000
+/**
+ * Reports counted per step: one step holds the write lock for a few milliseconds, then the lock is
+ * free for a pause. In steps of 5,000 back to back, catching up after a burst of 55,000 reports held
+ * it for 260 ms, and a request-thread commit waiting in SQLite's busy handler (whose sleeps grow to
+ * 100 ms) stalled 735 ms.
+ */
+const STEP = 500
+/** Pause between steps, the write lock free. */
+const PAUSE_MS = 5
 /** The longest alert window (30 days): older reports never matter, so a first run starts there. */
 const LONGEST_WINDOW_MS = 30 * 24 * HOUR
 
@@ -34,7 +41,7 @@ function startingCursor(tx: Tx, now: Date): number {
  * Counts the reports added since the cursor into hourly buckets (all, crash category, negative
  * sentiment), one step at a time; returns how many it counted. Walks the reports' primary key only.
  */
-export function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, now: Date, maxSteps = 10): number {
+export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, now: Date, maxSteps = 100): Promise<number> {
   let counted = 0
   for (let step = 0; step < maxSteps; step++) {
     const n = db.transaction((tx) => {
@@ -76,6 +83,7 @@ export function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, no
     })
     counted += n
     if (n < STEP) break
+    await Bun.sleep(PAUSE_MS)
   }
   return counted
 }
