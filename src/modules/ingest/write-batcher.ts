@@ -1,4 +1,5 @@
-import type { Db, Tx } from '../../db/client'
+import type { Database } from 'bun:sqlite'
+import { type Db, rawSqlite, type Tx } from '../../db/client'
 
 /** A write of the group: runs inside the shared transaction. */
 type Write<T> = (tx: Tx) => T
@@ -19,16 +20,36 @@ interface Pending {
  * When one throws, the shared transaction rolls back and each write of the batch runs again in its
  * own transaction, so a failure only ever affects its own caller. Writes must therefore touch
  * nothing but the database (their domain events only enqueue jobs inside the transaction).
+ *
+ * While another connection (the job thread, a CLI command) holds the write lock, the batch waits
+ * without blocking the event loop: it tries to take the lock without SQLite's busy handler and, when
+ * that fails, tries again 1 ms later, the writes arriving meanwhile joining it. The busy handler
+ * sleeps ever longer (1, 2, 5 … 50, 100 ms): when background steps took the lock several times in a
+ * row, a commit waiting in it stalled the request thread for 230-330 ms. Past the usual 5 s, the
+ * batch waits in the busy handler once more and fails with SQLite's error as any write would.
  */
 export class WriteBatcher {
   private queue: Pending[] = []
   private scheduled = false
+  /** When the first attempt of the waiting batch found the write lock taken; null when none waits. */
+  private waitingSince: number | null = null
+  private retry: ReturnType<typeof setTimeout> | null = null
+  private sqlite: Database
 
   constructor(
     private db: Db,
     /** Largest number of writes in one transaction, so one commit never holds many answers back. */
     private maxBatch = 256,
-  ) {}
+    /** How long a batch waits for the write lock before it fails (the connection's busy_timeout). */
+    private lockWaitMs = 5000,
+  ) {
+    this.sqlite = rawSqlite(db)
+  }
+
+  /** The connection's busy_timeout: 0 to try the lock once, else how long a write waits for it. */
+  private busyTimeout(ms: number): void {
+    this.sqlite.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`)
+  }
 
   /**
    * Runs `fn` in a transaction shared with the other writes of this turn, in the order they came;
@@ -48,21 +69,45 @@ export class WriteBatcher {
 
   private flush(): void {
     this.scheduled = false
+    if (this.retry) {
+      clearTimeout(this.retry)
+      this.retry = null
+    }
     const batch = this.queue
-    this.queue = []
     if (batch.length === 0) return
-    if (batch.length > 1) {
-      let results: unknown[] | null = null
-      try {
-        results = this.db.transaction((tx) => batch.map((item) => item.fn(tx)))
-      } catch {
-        // Some write failed: fall back to one transaction per write, below.
-      }
-      if (results) {
-        batch.forEach((item, i) => item.resolve(results[i]))
+    // Without the busy handler for as long as the lock is not ours, unless the wait is over.
+    const waitOver = this.waitingSince !== null && performance.now() - this.waitingSince >= this.lockWaitMs
+    let locked = false
+    let results: unknown[]
+    if (!waitOver) this.busyTimeout(0)
+    try {
+      results = this.db.transaction((tx) => {
+        locked = true
+        if (!waitOver) this.busyTimeout(this.lockWaitMs)
+        return batch.map((item) => item.fn(tx))
+      })
+    } catch (err) {
+      if (!locked && !waitOver && isBusy(err)) {
+        // The lock is taken: the batch (and whatever joins it) tries again in a moment.
+        this.waitingSince ??= performance.now()
+        this.retry = setTimeout(() => this.flush(), 1)
         return
       }
+      this.queue = []
+      this.waitingSince = null
+      // A write of one: its own error. Otherwise some write failed: one transaction per write, below.
+      if (batch.length === 1) batch[0]!.reject(err)
+      else this.oneByOne(batch)
+      return
+    } finally {
+      if (!waitOver) this.busyTimeout(this.lockWaitMs)
     }
+    this.queue = []
+    this.waitingSince = null
+    batch.forEach((item, i) => item.resolve(results[i]))
+  }
+
+  private oneByOne(batch: Pending[]): void {
     for (const item of batch) {
       try {
         item.resolve(this.db.transaction((tx) => item.fn(tx)))
@@ -81,3 +126,6 @@ export function writeBatcherOf(db: Db): WriteBatcher {
   if (!b) batchers.set(db, (b = new WriteBatcher(db)))
   return b
 }
+
+/** SQLite's "the database is locked" (SQLITE_BUSY and its extended codes). */
+const isBusy = (err: unknown): boolean => /^SQLITE_BUSY/.test(String((err as { code?: unknown }).code ?? ''))
