@@ -1,19 +1,18 @@
 // The group commit waits for a write lock held by another connection (the job thread, a CLI command)
 // without blocking the event loop, and still fails a write the lock never comes for.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDb, openSqlite } from '../../src/db/client'
 import { WriteBatcher } from '../../src/modules/ingest/write-batcher'
+import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 
 let dir: string
 let mine: Database
 let other: Database
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'glitchbox-batcher-lock-'))
+  dir = tempDir('batcher-lock')
   mine = openSqlite(join(dir, 'db.sqlite'))
   other = openSqlite(join(dir, 'db.sqlite'))
   mine.exec('CREATE TABLE bt (v TEXT)')
@@ -22,7 +21,7 @@ afterEach(() => {
   if (other.inTransaction) other.exec('ROLLBACK')
   mine.close()
   other.close()
-  rmSync(dir, { recursive: true, force: true })
+  removeTempDir(dir)
 })
 
 const values = () => mine.query<{ v: string }, []>('SELECT v FROM bt ORDER BY v').all().map((r) => r.v)

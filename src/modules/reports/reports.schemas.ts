@@ -25,6 +25,16 @@ export const createReportBody = z.object({
 /** `assigned_to`: a member's user id; "" or null unassigns. */
 const assignee = z.union([z.string().max(100), z.null()])
 
+/** Publication fields of a report update, single or bulk. */
+const publication = {
+  published: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Publish (true: on the public pages whatever the tracker's publish mode) or unpublish (false: never there); null: follow the mode again"),
+  on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
+}
+
 export const updateReportBody = z.object({
   title: required(300).optional(),
   description: required(50_000).optional(),
@@ -34,12 +44,7 @@ export const updateReportBody = z.object({
   assigned_to: assignee.optional(),
   is_private: z.boolean().optional(),
   platform: text(100).optional(),
-  published: z
-    .boolean()
-    .nullable()
-    .optional()
-    .describe("Publish (true: on the public pages whatever the tracker's publish mode) or unpublish (false: never there); null: follow the mode again"),
-  on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
+  ...publication,
 })
 
 /** A query flag: `true` or `false`. */
@@ -87,12 +92,7 @@ export const bulkUpdateBody = z.object({
   category: z.enum(CATEGORIES).optional(),
   assigned_to: assignee.optional(),
   is_private: z.boolean().optional(),
-  published: z
-    .boolean()
-    .nullable()
-    .optional()
-    .describe("Publish (true: on the public pages whatever the tracker's publish mode) or unpublish (false: never there); null: follow the mode again"),
-  on_roadmap: z.boolean().optional().describe('Put the report on the public roadmap (when the roadmap is not driven by a label)'),
+  ...publication,
 })
 
 export const bulkDeleteBody = z.object(selector)
