@@ -45,6 +45,16 @@ describeBrowser('unknown addresses and needless 404s', () => {
     await h.screenshot('dashboard-404')
   })
 
+  it('says "Project not found" on every screen of a project address that leads nowhere, never naming it as a project', async () => {
+    for (const screen of ['settings', 'reports', 'analytics', 'reports/3']) {
+      await h.page.goto(`/projects/no-such-game/${screen}`)
+      await poll(() => h.page.getByRole('heading', { level: 1, name: 'Project not found' }).count()).toBe(1)
+      expect(await h.page.title()).toBe('Project not found · Glitchbox')
+      expect(await h.page.getByRole('link', { name: 'Go to your projects' }).count()).toBe(1)
+      expect(await h.page.textContent('main')).not.toContain('of no-such-game')
+    }
+  })
+
   it('shows a signed-out visitor the same screen, and keeps the API and public pages answering their own 404', async () => {
     const page = await (await h.newContext()).newPage()
     await expectNotFoundScreen(page, '/settings', 404)
