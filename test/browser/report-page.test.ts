@@ -139,6 +139,11 @@ describeBrowser('the report page with a launch day of data', () => {
     expect(spread.versions.map((v: { value: string }) => v.value)).toEqual(['1.3.1', '1.3.0', '1.3.0-beta', '1.2.0'])
     const byPlatform = occurrences.locator('table.bars').filter({ has: h.page.locator('caption', { hasText: 'By platform' }) })
     expect((await rowsOf(byPlatform))[0]).toBe(`${spread.platforms[0].value}${spread.platforms[0].count}`)
+    // The bars are as long as their shares: the most common version's fills its cell, the others in proportion.
+    const widths = await byVersion.locator('.bar').evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width))
+    const counts = spread.versions.map((v: { count: number }) => v.count)
+    expect(Math.max(...widths)).toBeGreaterThan(100)
+    widths.forEach((w, i) => expect(w / Math.max(...widths)).toBeCloseTo(Math.max(0.02, counts[i] / Math.max(...counts)), 1))
     const pages = Math.ceil(spread.total / 10)
     expect(await occurrences.getByText(`Page 1 of ${pages}`).count()).toBe(1)
     // Compact: the whole card, bars and ten rows, stays within a screen or so.

@@ -22,7 +22,7 @@ function Bars({ title, shares, total, unnamed }: { title: string; shares: Share[
         {shares.map((s) => (
           <tr key={s.value}>
             <th scope="row">{s.value || unnamed}</th>
-            <td class="bar-cell">
+            <td class="share-cell">
               <span class="bar" style={{ width: `${Math.max(2, (s.count / max) * 100)}%` }} aria-hidden="true" />
             </td>
             <td class="num">{countText(s.count)}</td>
