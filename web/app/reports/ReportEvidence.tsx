@@ -82,7 +82,8 @@ export function ReportEvidence({ bug, occurrence, failed, chosen, onChoose }: { 
             {facts
               .filter(([, v]) => v !== null && v !== '' && v !== undefined)
               .map(([k, v]) => (
-                <div key={k}>
+                // A player id (a 17-digit Steam id) takes two columns rather than breaking in the middle.
+                <div key={k} class={k === 'Player' ? 'fact-wide' : undefined}>
                   <dt>{k}</dt>
                   <dd>{v}</dd>
                 </div>
