@@ -4,7 +4,7 @@ import type { Database } from 'bun:sqlite'
 export const PUBLICATION_MIGRATION = '0027_public_curation'
 
 /**
- * Hand-written backfill of migration 0024 (issue 25). Projects from before the `publish` setting
+ * Hand-written backfill of migration 0027 (issue 25). Projects from before the `publish` setting
  * keep today's public pages: every report not private, auto-filed ones included (new projects
  * default to `triaged` without them). Reports the team had already touched (a status change, a
  * label, a public comment in their activity) get `triaged_at`, so switching such a project to
