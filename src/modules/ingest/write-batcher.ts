@@ -25,8 +25,9 @@ interface Pending {
  * without blocking the event loop: it tries to take the lock without SQLite's busy handler and, when
  * that fails, tries again 1 ms later, the writes arriving meanwhile joining it. The busy handler
  * sleeps ever longer (1, 2, 5 … 50, 100 ms): when background steps took the lock several times in a
- * row, a commit waiting in it stalled the request thread for 230-330 ms. Past the usual 5 s, the
- * batch waits in the busy handler once more and fails with SQLite's error as any write would.
+ * row, a commit waiting in it stalled the request thread for 230-330 ms. Past the usual 5 s
+ * (`lockWaitMs`, the connection's busy_timeout), the batch's writes fail with SQLite's busy error,
+ * as writes waiting in the busy handler would.
  */
 export class WriteBatcher {
   private queue: Pending[] = []
@@ -75,36 +76,45 @@ export class WriteBatcher {
     }
     const batch = this.queue
     if (batch.length === 0) return
-    // Without the busy handler for as long as the lock is not ours, unless the wait is over.
-    const waitOver = this.waitingSince !== null && performance.now() - this.waitingSince >= this.lockWaitMs
+    // The lock is tried without the busy handler; once it is ours, statements wait as usual.
     let locked = false
     let results: unknown[]
-    if (!waitOver) this.busyTimeout(0)
+    this.busyTimeout(0)
     try {
       results = this.db.transaction((tx) => {
         locked = true
-        if (!waitOver) this.busyTimeout(this.lockWaitMs)
+        this.busyTimeout(this.lockWaitMs)
         return batch.map((item) => item.fn(tx))
       })
     } catch (err) {
-      if (!locked && !waitOver && isBusy(err)) {
-        // The lock is taken: the batch (and whatever joins it) tries again in a moment.
+      if (!locked && isBusy(err)) {
         this.waitingSince ??= performance.now()
-        this.retry = setTimeout(() => this.flush(), 1)
+        if (performance.now() - this.waitingSince < this.lockWaitMs) {
+          // The lock is taken: the batch (and whatever joins it) tries again in a moment.
+          this.retry = setTimeout(() => this.flush(), 1)
+          return
+        }
+        // The lock never came: every write of the batch fails as a write waiting in the busy handler would.
+        this.settle()
+        for (const item of batch) item.reject(err)
         return
       }
-      this.queue = []
-      this.waitingSince = null
+      this.settle()
       // A write of one: its own error. Otherwise some write failed: one transaction per write, below.
       if (batch.length === 1) batch[0]!.reject(err)
       else this.oneByOne(batch)
       return
     } finally {
-      if (!waitOver) this.busyTimeout(this.lockWaitMs)
+      this.busyTimeout(this.lockWaitMs)
     }
+    this.settle()
+    batch.forEach((item, i) => item.resolve(results[i]))
+  }
+
+  /** The batch is done with (committed or failed): the next writes start a new one. */
+  private settle(): void {
     this.queue = []
     this.waitingSince = null
-    batch.forEach((item, i) => item.resolve(results[i]))
   }
 
   private oneByOne(batch: Pending[]): void {
