@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { CATEGORIES, PRIORITIES } from '../reports/reports.table'
 import { ALERT_METRICS, FIELD_TYPES } from './workflow.table'
+import { LIST_FILTER_KEYS } from '../reports/list-filter-keys'
 
 export const dependencyBody = z.object({
   related_number: z.number().int().positive(),
@@ -48,29 +49,7 @@ export const slaBody = z.object({
   rules: z.array(z.object({ priority: z.enum(PRIORITIES), response_hours: hours, resolve_hours: hours })).max(PRIORITIES.length),
 })
 
-/** The list's query parameters a saved filter or view may hold, as the list takes them (strings). */
-export const LIST_FILTER_KEYS = [
-  'status',
-  'priority',
-  'category',
-  'assigned_to',
-  'label',
-  'source',
-  'error_type',
-  'q',
-  'version',
-  'platform',
-  'player',
-  'fingerprint',
-  'regression',
-  'has_screenshot',
-  'blocked',
-  'overdue',
-  'custom_field',
-  'sla',
-  'sort',
-] as const
-const filters = z.partialRecord(z.enum(LIST_FILTER_KEYS), z.string().max(500))
+const filters = z.partialRecord(z.enum([...LIST_FILTER_KEYS, 'sort']), z.string().max(500))
 const viewName = z.string().trim().min(1).max(100)
 
 export const savedFilterBody = z.object({ name: viewName, project_id: z.string().min(1).max(100), filters })

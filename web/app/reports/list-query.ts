@@ -1,3 +1,4 @@
+import { LIST_FILTER_KEYS } from '../../../src/modules/reports/list-filter-keys'
 import { CATEGORY_OPTIONS, isOption, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { Category, Priority, Sort, Source, Status } from './report-enums'
 
@@ -36,27 +37,8 @@ export interface ListQuery {
   page: number
 }
 
-/** The filter keys, in the order they appear in URLs (a stable order keeps shared links identical). */
-export const FILTER_KEYS = [
-  'status',
-  'priority',
-  'category',
-  'assigned_to',
-  'label',
-  'source',
-  'error_type',
-  'q',
-  'version',
-  'platform',
-  'player',
-  'fingerprint',
-  'regression',
-  'has_screenshot',
-  'blocked',
-  'overdue',
-  'sla',
-  'custom_field',
-] as const
+/** The filter keys, in the order they appear in URLs (the server's list of them). */
+export const FILTER_KEYS = LIST_FILTER_KEYS
 export type FilterKey = (typeof FILTER_KEYS)[number]
 
 // Free-text filters get the server's own length limits, so a hand-edited URL never yields a 400.
