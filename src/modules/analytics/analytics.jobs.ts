@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import type { DomainJobs } from '../../jobs/jobs.types'
+import { inShortSteps } from '../../jobs/short-steps'
 import { rollUpAnalytics } from './analytics.rollup'
 
 export const ANALYTICS_ROLLUP_JOB = 'analytics.rollup'
@@ -16,12 +17,11 @@ export function analyticsJobs(deps: AppDeps): DomainJobs {
           // thousands of occurrences to count, and back-to-back transactions on this thread would
           // keep the request thread's commits waiting for the write lock (p99 of 1 s while stacking).
           const total = { reports: 0, sessions: 0, perf: 0, events: 0 }
-          for (let i = 0; i < 400; i++) {
+          await inShortSteps(() => {
             const n = rollUpAnalytics(deps.db, deps.clock.now(), 1)
             for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += n[k]
-            if (n.reports + n.sessions + n.perf + n.events === 0) break
-            await Bun.sleep(5)
-          }
+            return n.reports + n.sessions + n.perf + n.events > 0
+          }, 400)
           if (total.reports + total.sessions + total.perf + total.events) deps.logger.debug('analytics rollup', total)
         },
       },

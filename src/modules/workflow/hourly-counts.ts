@@ -2,18 +2,15 @@ import { and, eq, gt, gte, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
 import { reports } from '../reports/reports.table'
 import { reportHourlyCounts, rollupCursors } from './workflow.table'
+import { inShortSteps } from '../../jobs/short-steps'
 
 const HOUR = 3600_000
 const CURSOR = 'report_hourly_counts'
 /**
- * Reports counted per step: one step holds the write lock for a few milliseconds, then the lock is
- * free for a pause. In steps of 5,000 back to back, catching up after a burst of 55,000 reports held
- * it for 260 ms, and a request-thread commit waiting in SQLite's busy handler (whose sleeps grow to
- * 100 ms) stalled 735 ms.
+ * Reports counted per step: one step holds the write lock for a few milliseconds (in steps of 5,000,
+ * catching up after a burst of 55,000 reports held it for 260 ms; see inShortSteps).
  */
 const STEP = 500
-/** Pause between steps, the write lock free. */
-const PAUSE_MS = 5
 /** The longest alert window (30 days): older reports never matter, so a first run starts there. */
 const LONGEST_WINDOW_MS = 30 * 24 * HOUR
 
@@ -43,7 +40,7 @@ function startingCursor(tx: Tx, now: Date): number {
  */
 export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, now: Date, maxSteps = 100): Promise<number> {
   let counted = 0
-  for (let step = 0; step < maxSteps; step++) {
+  const countStep = () => {
     const n = db.transaction((tx) => {
       const after = tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, CURSOR)).get()?.position ?? startingCursor(tx, now)
       const rows = tx
@@ -82,9 +79,9 @@ export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T
       return rows.length
     })
     counted += n
-    if (n < STEP) break
-    await Bun.sleep(PAUSE_MS)
+    return n === STEP
   }
+  await inShortSteps(countStep, maxSteps)
   return counted
 }
 
