@@ -2,17 +2,8 @@
 // game version (3), platform (6) and player (500) stacked onto one crash report, and new 2 KB player
 // reports, in group commits of 32. Run it here and on the commit before the facets to compare:
 //   bun scripts/bench/ingest-facets.ts [rounds]      (EXTRA_SQL='DROP INDEX …' for what-ifs)
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
-import { buildDeps } from '../../src/deps'
-import { newId, randomBase62 } from '../../src/lib/ids'
-import { createLogger } from '../../src/lib/logger'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
 import { ingest } from '../../src/modules/ingest/ingest.service'
-import { projects } from '../../src/modules/projects/projects.table'
+import { inProcessProject } from './in-process'
 import { hardware } from './lib'
 import { reportTemplate } from './sdk-load'
 
@@ -23,15 +14,10 @@ const stack = `NullReferenceException\n\n--- Stack Trace ---\n  at Inventory.Ref
 let n = 0
 
 async function run(kind: 'stack' | 'new') {
-  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-ingest-facets-'))
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
-  const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
-  deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()
-  const project = deps.db.select().from(projects).all()[0]!
+  const { deps, project, sqlite, close } = await inProcessProject('ingest-facets')
   deps.events.emit = () => {}
   // What-if: SQL run on the fresh database first (drop an index, skip a table's inserts with a trigger).
-  if (process.env.EXTRA_SQL) rawSqlite(deps.db).exec(process.env.EXTRA_SQL)
+  if (process.env.EXTRA_SQL) sqlite.exec(process.env.EXTRA_SQL)
   const submit = () => {
     n++
     const evidence = { gameVersion: VERSIONS[n % 3], platform: PLATFORMS[n % 6], playerId: `7656119800${String((n * 7919) % 500).padStart(7, '0')}`, osInfo: body.os_info, deviceInfo: body.device_info }
@@ -44,8 +30,7 @@ async function run(kind: 'stack' | 'new') {
   const t0 = performance.now()
   for (let i = 0; i < batches; i++) await Promise.all(Array.from({ length: 32 }, submit))
   const us = ((performance.now() - t0) / (batches * 32)) * 1000
-  rawSqlite(deps.db).close()
-  rmSync(dir, { recursive: true, force: true })
+  close()
   return us
 }
 

@@ -1,24 +1,16 @@
 // Where a filed report's microseconds go on the request thread, in-process (no HTTP): the ingest
 // write of new 2 KB reports in group commits of 32, whole and then with one piece taken away at a
 // time (what-if measurements: each piece's cost is the difference). Usage: bun scripts/bench/ingest-pieces.ts
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadConfig } from '../../src/config/config'
 import { rawSqlite } from '../../src/db/client'
-import { buildDeps } from '../../src/deps'
-import { newId, randomBase62 } from '../../src/lib/ids'
-import { createLogger } from '../../src/lib/logger'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
 import { groupingOf } from '../../src/modules/ingest/fingerprint'
 import { ingest } from '../../src/modules/ingest/ingest.service'
 import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
 import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
 import { scoreSentiment } from '../../src/modules/ingest/sentiment'
 import { framesOfText, stackTraceSection } from '../../src/modules/ingest/stack-text'
-import { projects } from '../../src/modules/projects/projects.table'
 import { extractErrorType } from '../../src/modules/reports/error-type'
 import { modules } from '../../src/modules/registry'
+import { inProcessProject } from './in-process'
 import { hardware } from './lib'
 import { reportTemplate } from './sdk-load'
 
@@ -28,14 +20,8 @@ let n = 0
 const title = () => { n++; return `${words[n % 26]} ${words[Math.floor(n / 26) % 26]} ${words[Math.floor(n / 7) % 26]} report ${n}` }
 
 async function run(label: string, setup?: (sql: ReturnType<typeof rawSqlite>) => void, quiet = false) {
-  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-ingest-pieces-'))
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
-  const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
-  const row = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
-  deps.db.insert(projects).values(row).run()
-  const project = deps.db.select().from(projects).all()[0]!
-  setup?.(rawSqlite(deps.db))
+  const { deps, project, sqlite, close } = await inProcessProject('ingest-pieces')
+  setup?.(sqlite)
   // The subscribers the server registers (SLA clocks, notifications, webhooks, integrations...), as in createApp.
   if (!quiet) for (const m of modules) m.subscribe?.(deps as Parameters<NonNullable<(typeof modules)[number]['subscribe']>>[0])
   const submit = () => ingest(deps, { project, kind: 'player', title: title(), description: body.description!, platform: body.platform, gameVersion: body.game_version, osInfo: body.os_info, deviceInfo: body.device_info, category: 'gameplay' })
@@ -54,8 +40,7 @@ async function run(label: string, setup?: (sql: ReturnType<typeof rawSqlite>) =>
     cpuUs = Math.min(cpuUs, (cpu.user + cpu.system) / (batches * 32))
   }
   console.log(`${label.padEnd(66)} ${us.toFixed(1).padStart(6)} µs a report (${cpuUs.toFixed(1)} µs CPU)`)
-  rawSqlite(deps.db).close()
-  rmSync(dir, { recursive: true, force: true })
+  close()
   return us
 }
 
@@ -79,15 +64,9 @@ time('fingerprint of a player title', 20000, () => groupingOf({ kind: 'player', 
 const stack = `NullReferenceException\n\n--- Stack Trace ---\n${Array.from({ length: 30 }, (_, i) => `  at Game.Module${i}.Method${i} () [0x000${i}] in Assets/Scripts/File${i}.cs:${i + 10}`).join('\n')}\n\n--- Recent Logs ---\n[Log] x`
 time('fingerprint of a 30-frame crash stack (text parsed)', 5000, () => groupingOf({ kind: 'auto', title: '[Error] x', errorType: 'NullReferenceException', frames: framesOfText(stackTraceSection(stack)!) }))
 {
-  const dir = mkdtempSync(join(tmpdir(), 'glitchbox-ingest-dups-'))
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
-  const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
-  deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()
-  const project = deps.db.select().from(projects).all()[0]!
+  const { deps, project, close } = await inProcessProject('ingest-dups')
   for (let i = 0; i < 300; i++) await Promise.all(Array.from({ length: 32 }, () => ingest(deps, { project, kind: 'player', title: title(), description: 'd' })))
   time('possible duplicates lookup (10,000 open reports)', 3000, () => findPossibleDuplicates(ingestRepository(deps.db), project.id, title()))
-  rawSqlite(deps.db).close()
-  rmSync(dir, { recursive: true, force: true })
+  close()
 }
 console.log(`\nwhole: ${whole.toFixed(1)} µs a report`)
