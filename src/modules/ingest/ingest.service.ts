@@ -15,7 +15,7 @@ import { scoreSentiment } from './sentiment'
 import { framesOfText, stackTraceSection } from './stack-text'
 import type { Submission } from './submission'
 import { listsVersion, reopensResolved, withVersion } from './versions'
-import { FACET } from '../reports/report-facets'
+import { facetsOfOccurrence } from '../reports/report-facets'
 import { writeBatcherOf } from './write-batcher'
 
 /**
@@ -128,11 +128,8 @@ function stack(deps: IngestDeps, tx: Tx, p: Prepared, target: GroupingTarget): I
   repo.counted.run(newPlayer, now.getTime(), e.gameVersion, withVersion(target.versions, e.gameVersion), target.seq)
   // The list's version/platform/player/screenshot filters (report-facets.ts): one INSERT OR IGNORE
   // each, left out when the report already has it by what is in hand (its versions, a known player).
-  const projectId = p.s.project.id
-  if (e.gameVersion && !listsVersion(target.versions, e.gameVersion)) repo.addFacet.run(projectId, FACET.version, e.gameVersion, target.seq)
-  if (e.platform) repo.addFacet.run(projectId, FACET.platform, e.platform, target.seq)
-  if (newPlayer) repo.addFacet.run(projectId, FACET.player, e.playerId!, target.seq)
-  if (e.screenshotKey) repo.addFacet.run(projectId, FACET.screenshot, '', target.seq)
+  const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
+  for (const [kind, value] of facetsOfOccurrence(e, known)) repo.addFacet.run(p.s.project.id, kind, value, target.seq)
   insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {

@@ -47,12 +47,19 @@ export const reportFacets = sqliteTable('report_facets', {
 /** The statement the ingest path runs per facet: `(project_id, kind, value, report_seq)`. */
 export const ADD_FACET_SQL = 'INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq) VALUES (?, ?, ?, ?)'
 
-/** What an occurrence adds: its version, platform, player and screenshot, each when it has one. */
-export function facetsOfOccurrence(o: { gameVersion: string; platform: string; playerId: string | null; screenshotKey: string | null }): [number, string][] {
+/**
+ * What an occurrence adds: its version, platform, player and screenshot, each when it has one.
+ * `known` leaves out what the report is known to have already (a stacked occurrence: the versions
+ * the report lists, a player it had counted), saving those writes.
+ */
+export function facetsOfOccurrence(
+  o: { gameVersion: string; platform: string; playerId: string | null; screenshotKey: string | null },
+  known: { versionListed: boolean; playerCounted: boolean } = { versionListed: false, playerCounted: false },
+): [number, string][] {
   const out: [number, string][] = []
-  if (o.gameVersion) out.push([FACET.version, o.gameVersion])
+  if (o.gameVersion && !known.versionListed) out.push([FACET.version, o.gameVersion])
   if (o.platform) out.push([FACET.platform, o.platform])
-  if (o.playerId) out.push([FACET.player, o.playerId])
+  if (o.playerId && !known.playerCounted) out.push([FACET.player, o.playerId])
   if (o.screenshotKey) out.push([FACET.screenshot, ''])
   return out
 }
