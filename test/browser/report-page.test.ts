@@ -133,11 +133,11 @@ describeBrowser('the report page with a launch day of data', () => {
     await open(crash)
     const occurrences = section('Occurrences')
     const spread = (await call('GET', `/bugs/${crash}/occurrences/distribution`)).body.data
-    const byVersion = occurrences.locator('table.bars').filter({ has: h.page.locator('caption', { hasText: 'By version' }) })
+    const byVersion = occurrences.locator('.bar-chart table').filter({ has: h.page.locator('caption', { hasText: 'By version' }) })
     const rowsOf = async (table: typeof byVersion) => (await table.locator('tbody tr').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())
     expect(await rowsOf(byVersion)).toEqual(spread.versions.map((v: { value: string; count: number }) => `${v.value}${v.count.toLocaleString('en-US')}`))
     expect(spread.versions.map((v: { value: string }) => v.value)).toEqual(['1.3.1', '1.3.0', '1.3.0-beta', '1.2.0'])
-    const byPlatform = occurrences.locator('table.bars').filter({ has: h.page.locator('caption', { hasText: 'By platform' }) })
+    const byPlatform = occurrences.locator('.bar-chart table').filter({ has: h.page.locator('caption', { hasText: 'By platform' }) })
     expect((await rowsOf(byPlatform))[0]).toBe(`${spread.platforms[0].value}${spread.platforms[0].count}`)
     // The bars are as long as their shares: the most common version's fills its cell, the others in proportion.
     const widths = await byVersion.locator('.bar').evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width))

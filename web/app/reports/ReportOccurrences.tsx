@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Button, ConfirmDialog, EmptyState, formatDate, toast } from '../components'
+import { Async, type Bar, BarChart, Button, ConfirmDialog, EmptyState, formatDate, toast } from '../components'
 import { navigate } from '../router'
 import { reportHref } from './list-query'
 import { usePermissions } from './project-lookups'
@@ -11,43 +11,20 @@ import { reportsApi } from './reports-api'
 /** Rows of the occurrences table per page: a glance, not the page's whole height. */
 export const OCCURRENCE_ROWS = 10
 
-/** One dimension of the distribution as small bars, with what the listed values leave out. */
-function Bars({ title, shares, total, unnamed }: { title: string; shares: Share[]; total: number; unnamed: string }) {
-  const max = Math.max(1, ...shares.map((s) => s.count))
+/** One dimension of the distribution as bars (the charts' BarChart), with what the listed values leave out. */
+function Bars({ title, label, shares, total, unnamed }: { title: string; label: string; shares: Share[]; total: number; unnamed: string }) {
   const rest = total - shares.reduce((n, s) => n + s.count, 0)
-  return (
-    <table class="bars">
-      <caption>{title}</caption>
-      <tbody>
-        {shares.map((s) => (
-          <tr key={s.value}>
-            <th scope="row">{s.value || unnamed}</th>
-            <td class="share-cell">
-              <span class="bar" style={{ width: `${Math.max(2, (s.count / max) * 100)}%` }} aria-hidden="true" />
-            </td>
-            <td class="num">{countText(s.count)}</td>
-          </tr>
-        ))}
-        {rest > 0 && (
-          <tr>
-            <th scope="row" class="muted">
-              others
-            </th>
-            <td />
-            <td class="num">{countText(rest)}</td>
-          </tr>
-        )}
-      </tbody>
-    </table>
-  )
+  const rows: Bar[] = shares.map((s) => ({ label: s.value || unnamed, value: s.count, text: countText(s.count) }))
+  if (rest > 0) rows.push({ label: 'others', value: null, text: countText(rest) })
+  return <BarChart title={title} label={label} rows={rows} />
 }
 
 /** How the occurrences spread over versions (newest first) and platforms (most first). */
 export function Distribution({ distribution }: { distribution: OccurrenceDistribution }) {
   return (
     <div class="distribution">
-      <Bars title="By version" shares={distribution.versions} total={distribution.total} unnamed="no version" />
-      <Bars title="By platform" shares={distribution.platforms} total={distribution.total} unnamed="no platform" />
+      <Bars title="By version" label="Version" shares={distribution.versions} total={distribution.total} unnamed="no version" />
+      <Bars title="By platform" label="Platform" shares={distribution.platforms} total={distribution.total} unnamed="no platform" />
     </div>
   )
 }
