@@ -41,7 +41,8 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     sqlite?.close()
     throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
   }
-  const db = createDb(sqlite)
+  // The seam's reads go to a read-only connection of their own (src/db/client.ts), opened once migrated.
+  const db = createDb(sqlite, { reader: openSqlite(dbFile, { readonly: true }) })
   useSdkCallerClock(db, clock)
   const jobs = new JobQueue(clock)
   const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null

@@ -1,7 +1,7 @@
 import { createApp } from '../app'
 import type { Config } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
-import { rawSqlite } from '../db/client'
+import { closeDb, rawSqlite } from '../db/client'
 import { lockDataDir } from '../db/data-dir-lock'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
@@ -79,7 +79,7 @@ export async function serve(config: Config): Promise<void> {
       logger.error('the WAL checkpoint failed on shutdown', { error: String(err) })
     }
     if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
-    sqlite.close()
+    closeDb(deps.db)
     lock.release()
   }
 

@@ -1,12 +1,16 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { Database } from 'bun:sqlite'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { GroupCommit } from './group-commit'
 import * as schema from './schema'
 
 export type Db = ReturnType<typeof createDb>
-/** The transaction handle Drizzle passes to `db.transaction(cb)`; `Db` itself also fits where a tx is accepted. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** The transaction handle Drizzle passes to a legacy synchronous `db.transaction(cb)`. */
+type DrizzleTx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** What a write runs on: the seam's `write` callback gets the `Db` itself, a legacy transaction its Drizzle handle. */
+export type Tx = Db | DrizzleTx
 /** Either the database or an open transaction: repositories accept both. */
-export type DbOrTx = Db | Tx
+export type DbOrTx = Tx
 
 /** Opens the SQLite file with the pragmas a server needs (WAL, NORMAL sync, FKs, busy timeout). */
 export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Database {
@@ -25,18 +29,92 @@ export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Dat
   return sqlite
 }
 
+/** What `read` and `write` callbacks query with: Drizzle over the right connection. */
+export type Query = Db
+
 /**
- * Drizzle over an open bun:sqlite handle. Transactions begin IMMEDIATE: the server's request thread,
- * its job thread and CLI commands write to one file, and a deferred transaction that reads before it
- * writes fails with SQLITE_BUSY (without waiting) when another connection committed in between.
- * Taking the write lock up front makes it wait its turn under busy_timeout instead.
+ * The database seam: every repository reaches the data through these two calls, and only `src/db`
+ * knows the engine behind them.
+ * - `write(fn)` runs `fn` all-or-nothing: it may await, and a throw anywhere leaves nothing behind.
+ *   On SQLite the seam serialises writers itself (group-commit.ts) and issues BEGIN/COMMIT.
+ * - `read(fn)` runs `fn` on the read-only connection, so a read never sees another request's open
+ *   transaction; inside a `write` it runs on the writer's transaction and sees its own rows.
+ * A `write` inside a `write` joins the outer transaction under a savepoint.
  */
-export function createDb(sqlite: Database) {
-  const db = drizzle(sqlite, { schema })
-  const transaction = db.transaction.bind(db)
-  db.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof db.transaction
+export interface Seam {
+  read<T>(fn: (q: Query) => T | Promise<T>): Promise<T>
+  write<T>(fn: (q: Query) => T | Promise<T>): Promise<T>
+}
+
+/** The open write transaction of this async context, if any. */
+interface WriteContext {
+  open: boolean
+  savepoints: number
+}
+
+/**
+ * Drizzle over an open bun:sqlite handle, with the seam's `read` and `write`. `reader`: a read-only
+ * connection to the same file for `read` (else reads use the write connection).
+ *
+ * Legacy synchronous transactions begin IMMEDIATE: the server's request thread, its job thread and
+ * CLI commands write to one file, and a deferred transaction that reads before it writes fails with
+ * SQLITE_BUSY (without waiting) when another connection committed in between. Taking the write lock
+ * up front makes it wait its turn under busy_timeout instead.
+ */
+export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs?: number } = {}) {
+  const reader = opts.reader
+  const base = drizzle(sqlite, { schema })
+  const transaction = base.transaction.bind(base)
+  base.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof base.transaction
+  const context = new AsyncLocalStorage<WriteContext>()
+  const inWrite = () => {
+    const ctx = context.getStore()
+    return ctx?.open ? ctx : undefined
+  }
+  const group = new GroupCommit(sqlite, async (fn) => {
+    const ctx: WriteContext = { open: true, savepoints: 0 }
+    try {
+      return await context.run(ctx, fn)
+    } finally {
+      ctx.open = false
+    }
+  }, 256, opts.lockWaitMs)
+  const seam: Seam = {
+    write(fn) {
+      const ctx = inWrite()
+      if (!ctx) return group.run(() => fn(db))
+      return savepoint(sqlite, `sp${++ctx.savepoints}`, () => fn(db))
+    },
+    async read(fn) {
+      return fn(inWrite() || !readDb ? db : readDb)
+    },
+  }
+  const db = Object.assign(base, seam)
+  const readDb = reader ? Object.assign(drizzle(reader, { schema }), seam) as unknown as typeof db : undefined
+  if (reader) readers.set(db, reader)
   return db
 }
+
+async function savepoint<T>(sqlite: Database, name: string, fn: () => T | Promise<T>): Promise<T> {
+  sqlite.exec(`SAVEPOINT ${name}`)
+  try {
+    const result = await fn()
+    sqlite.exec(`RELEASE ${name}`)
+    return result
+  } catch (err) {
+    sqlite.exec(`ROLLBACK TO ${name}`)
+    sqlite.exec(`RELEASE ${name}`)
+    throw err
+  }
+}
+
+/** Closes the database's connections (the writer and, when it has one, the read-only reader). */
+export function closeDb(db: Db): void {
+  readers.get(db)?.close()
+  rawSqlite(db).close()
+}
+
+const readers = new WeakMap<Db, Database>()
 
 /** The raw handle under a Drizzle database, for pragmas, backup and benchmarks only. */
 export function rawSqlite(db: Db): Database {

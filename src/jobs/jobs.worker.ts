@@ -2,7 +2,7 @@
 // thread, so webhook deliveries, mail and other background work never take turns with requests.
 // It opens its own connection to the same SQLite file (WAL: readers never block the writer).
 import type { Config } from '../config/config'
-import { rawSqlite } from '../db/client'
+import { closeDb as closeDatabase } from '../db/client'
 import { buildDeps } from '../deps'
 import { JobRunner } from './jobs.runner'
 import { modules } from '../modules/registry'
@@ -32,7 +32,7 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
         ...collectJobs(deps),
         busy: () => requestLagMs(pressure) > BUSY_LAG_MS,
       })
-      closeDb = () => rawSqlite(deps.db).close()
+      closeDb = () => closeDatabase(deps.db)
       const reclaimed = runner.reclaimOrphans()
       runner.start()
       self.postMessage({ type: 'started', reclaimed } satisfies WorkerReply)

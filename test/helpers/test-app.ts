@@ -1,6 +1,6 @@
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
+import { closeDb, rawSqlite } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { collectJobs } from '../../src/jobs/registry'
@@ -70,7 +70,7 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
     request,
     sqlite: rawSqlite(deps.db),
     close() {
-      rawSqlite(deps.db).close()
+      closeDb(deps.db)
       removeTempDir(dir)
     },
   }

@@ -8,7 +8,6 @@ import { significantWords, titleTermsOf } from '../../src/modules/reports/title-
 import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
 import { splitOccurrences } from '../../src/modules/ingest/occurrences.service'
 import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/ingest/sentiment'
-import { WriteBatcher } from '../../src/modules/ingest/write-batcher'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import { createEventsRepository, trackEvents } from '../../src/modules/sdk/events.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
@@ -163,7 +162,7 @@ describe('base64 uploads', () => {
   })
 })
 
-describe('WriteBatcher', () => {
+describe('The group commit (db.write)', () => {
   let t: TestApp
   beforeEach(() => {
     t = createTestApp()
@@ -172,13 +171,13 @@ describe('WriteBatcher', () => {
 
   it('commits writes of one turn together; a failing write rolls back alone', async () => {
     t.sqlite.exec('CREATE TABLE bt (v TEXT)')
-    const batcher = new WriteBatcher(t.deps.db)
+    const batcher = t.deps.db
     const insert = (v: string) =>
-      batcher.run((tx) => {
+      batcher.write((tx) => {
         tx.run(sql`INSERT INTO bt (v) VALUES (${v})`)
         return v
       })
-    const failing = batcher.run((tx) => {
+    const failing = batcher.write((tx) => {
       tx.run(sql`INSERT INTO bt (v) VALUES ('doomed')`)
       throw new Error('nope')
     })
@@ -191,11 +190,11 @@ describe('WriteBatcher', () => {
     const { project, owner } = await sdkProject(t, 'pro')
     const account = owner.account
     const repo = createEventsRepository(t.deps.db)
-    const batcher = new WriteBatcher(t.deps.db)
+    const batcher = t.deps.db
     // Queued in the same turn, the tracking first: the shared transaction fails after the new name
     // was inserted, rolls back, then each write runs alone.
     const tracking = trackEvents(t.deps, repo, batcher, project, account, [{ event_name: 'boss_kill' }])
-    const failing = batcher.run(() => {
+    const failing = batcher.write(() => {
       throw new Error('nope')
     })
     const [tracked] = await Promise.allSettled([tracking, failing])
@@ -207,9 +206,9 @@ describe('WriteBatcher', () => {
 
   it('rolls a lone failing write back', async () => {
     t.sqlite.exec('CREATE TABLE bt (v TEXT)')
-    const batcher = new WriteBatcher(t.deps.db)
+    const batcher = t.deps.db
     await expect(
-      batcher.run((tx) => {
+      batcher.write((tx) => {
         tx.run(sql`INSERT INTO bt (v) VALUES ('x')`)
         throw new Error('nope')
       }),

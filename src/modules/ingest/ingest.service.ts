@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
 import { chargeUpload } from '../billing/quota'
@@ -16,7 +16,6 @@ import { framesOfText, stackTraceSection } from './stack-text'
 import type { Submission } from './submission'
 import { listsVersion, reopensResolved, withVersion } from './versions'
 import { facetsOfOccurrence } from '../reports/report-facets'
-import { writeBatcherOf } from './write-batcher'
 
 /**
  * The one way a submission becomes a report or an occurrence of one, whichever client sent it
@@ -66,7 +65,7 @@ export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestRes
   const files = [...(s.screenshot ? [s.screenshot] : []), ...(s.attachments ?? [])]
   try {
     const prepared = prepare(s, files)
-    return await writeBatcherOf(deps.db).run((tx) => fileOrStack(deps, tx, prepared))
+    return await deps.db.write((tx) => fileOrStack(deps, tx, prepared))
   } catch (err) {
     await removeFiles(deps, files)
     throw err
@@ -84,7 +83,7 @@ function prepare(s: Submission, files: StoredFile[]): Prepared {
   return { s, grouping, errorType, files }
 }
 
-function fileOrStack(deps: IngestDeps, tx: Tx, p: Prepared): IngestResult {
+function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): IngestResult {
   const repo = ingestRepository(deps.db)
   const target = p.s.project.bugGrouping ? repo.target.get(p.s.project.id, p.grouping.fingerprint) : null
   const result = target ? stack(deps, tx, p, target) : fileNew(deps, tx, p)
@@ -117,7 +116,7 @@ function evidenceOf(p: Prepared) {
   }
 }
 
-function stack(deps: IngestDeps, tx: Tx, p: Prepared, target: GroupingTarget): IngestResult {
+function stack(deps: IngestDeps, tx: Query, p: Prepared, target: GroupingTarget): IngestResult {
   const repo = ingestRepository(deps.db)
   const now = deps.clock.now()
   const e = evidenceOf(p)
@@ -145,7 +144,7 @@ function stack(deps: IngestDeps, tx: Tx, p: Prepared, target: GroupingTarget): I
   }
 }
 
-function fileNew(deps: IngestDeps, tx: Tx, p: Prepared): IngestResult {
+function fileNew(deps: IngestDeps, tx: Query, p: Prepared): IngestResult {
   const { s } = p
   // Before the report exists, so it never lists itself, and only reports filed before it count.
   const possibleDuplicates = findPossibleDuplicates(ingestRepository(deps.db), s.project.id, s.title)

@@ -7,7 +7,7 @@ import type { Account, Project } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
 import { MAX_EVENT_DATA_BYTES, type EventInput } from './sdk.schemas'
 import { eventNames, events } from './sdk.table'
-import type { WriteBatcher } from '../ingest/write-batcher'
+import type { Seam } from '../../db/client'
 
 const p = sql.placeholder
 
@@ -62,12 +62,12 @@ function dataText(e: EventInput, field: string): string | null {
  * Stores telemetry events (tier 2 and up) in one transaction; names go through the project's dictionary.
  * `batchField` names the array in error messages (`events.3.event_data`) when the events came as a batch.
  */
-export async function trackEvents(deps: Pick<AppDeps, 'clock'>, repo: EventsRepository, writes: WriteBatcher, project: Project, account: Account, batch: EventInput[], batchField?: string) {
+export async function trackEvents(deps: Pick<AppDeps, 'clock'>, repo: EventsRepository, writes: Seam, project: Project, account: Account, batch: EventInput[], batchField?: string) {
   requireFeature(account.plan, 'events')
   const data = batch.map((e, i) => dataText(e, batchField ? `${batchField}.${i}.event_data` : 'event_data'))
   const createdAt = deps.clock.now().getTime()
   // Ids learnt here enter the cache only once the transaction committed (a rolled-back insert's id is reused).
-  const learnt = await writes.run(() => {
+  const learnt = await writes.write(() => {
     const fresh = new Map<string, number>()
     const rows: EventRow[] = []
     batch.forEach((e, i) => {

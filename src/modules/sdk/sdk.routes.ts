@@ -20,7 +20,6 @@ import {
 import { createSessionsRepository, endSession, startSession } from './sessions.service'
 import { submitFromSdk } from './submit.adapter'
 import { createPerfRepository, recordPerfSnapshot, storeReplay } from './telemetry.service'
-import { writeBatcherOf } from '../ingest/write-batcher'
 
 const SDK = ['SDK']
 
@@ -29,7 +28,7 @@ export function sdkRoutes(deps: AppDeps) {
   const sessionsRepo = createSessionsRepository(deps.db)
   const eventsRepo = createEventsRepository(deps.db)
   const perfRepo = createPerfRepository(deps.db)
-  const writes = writeBatcherOf(deps.db)
+  const writes = deps.db
   // Screenshots and attachments of big bodies are decoded to disk while the body streams in.
   const submitBody = sdkUploadBody(deps, [['screenshot'], ['attachments', ANY_INDEX, 'data']])
   const attachmentBody = sdkUploadBody(deps, [['data']])

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids'
 import { projects } from '../projects/projects.table'
 import type { SessionStartInput } from './sdk.schemas'
 import { players, playSessions } from './sdk.table'
-import type { WriteBatcher } from '../ingest/write-batcher'
+import type { Seam } from '../../db/client'
 
 const p = sql.placeholder
 
@@ -60,10 +60,10 @@ export function createSessionsRepository(db: Db) {
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>
 
 /** Starts a play session under the client's token (409 when the project saw it before) and records the player. */
-export async function startSession(deps: Pick<AppDeps, 'clock'>, repo: SessionsRepository, writes: WriteBatcher, project: Project, input: SessionStartInput) {
+export async function startSession(deps: Pick<AppDeps, 'clock'>, repo: SessionsRepository, writes: Seam, project: Project, input: SessionStartInput) {
   const now = deps.clock.now()
   const playerId = input.steam_id ?? input.player_id ?? null
-  await writes.run(() => {
+  await writes.write(() => {
     const inserted = repo.insert.all({
       id: newId(),
       projectId: project.id,

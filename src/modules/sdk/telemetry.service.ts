@@ -9,7 +9,7 @@ import { chargeUpload } from '../billing/quota'
 import { removeFiles } from '../ingest/ingest-files'
 import { MAX_CUSTOM_METRICS_BYTES, MAX_METADATA_BYTES, type PerfSnapshotInput, type ReplayInput } from './sdk.schemas'
 import { perfSnapshots, sessionReplays } from './sdk.table'
-import type { WriteBatcher } from '../ingest/write-batcher'
+import type { Seam } from '../../db/client'
 import { liveSdkReport } from './sdk-reports'
 
 const MAX_REPLAY_BYTES = 50 * 1024 * 1024
@@ -53,13 +53,13 @@ export function createPerfRepository(db: Db) {
 export type PerfRepository = ReturnType<typeof createPerfRepository>
 
 /** Stores a performance sample, tied to a report of the project when `bug_report_id` is given. */
-export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, perf: PerfRepository, writes: WriteBatcher, project: Project, input: PerfSnapshotInput) {
+export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, perf: PerfRepository, writes: Seam, project: Project, input: PerfSnapshotInput) {
   const reportId = input.bug_report_id ? requireReport(deps, project, input.bug_report_id).id : null
   const custom = input.custom_metrics ?? null
   if (custom !== null && Buffer.byteLength(JSON.stringify(custom)) > MAX_CUSTOM_METRICS_BYTES) throw badRequest('custom_metrics: must be at most 16 KB')
   const id = newId()
   const metric = (v: number | null | undefined) => v ?? null
-  await writes.run(() =>
+  await writes.write(() =>
     perf.insert.run({
       id,
       projectId: project.id,

@@ -1,9 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
-import { writeBatcherOf } from '../ingest/write-batcher'
 import { projects } from '../projects/projects.table'
 import { players, playSessions } from '../sdk/sdk.table'
 import type { SentrySessionAggregate, SentrySessionUpdate } from './protocol'
@@ -16,7 +15,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>
 const durationOf = (start: Date, end: Date) => Math.max(0, Math.round((end.getTime() - start.getTime()) / 1000))
 
 /** One session update: the play session of its `sid` is started when new, and ended (crashed or not) once its status says so. */
-function applyUpdate(tx: Tx, project: Project, u: SentrySessionUpdate, now: Date): void {
+function applyUpdate(tx: Query, project: Project, u: SentrySessionUpdate, now: Date): void {
   const started = u.started ?? u.timestamp ?? now
   const inserted = tx
     .insert(playSessions)
@@ -35,7 +34,7 @@ function applyUpdate(tx: Tx, project: Project, u: SentrySessionUpdate, now: Date
 }
 
 /** A player seen by a session: their player page counts it (as a session from Glitchbox's SDK does). */
-function countPlayer(tx: Tx, projectId: string, playerId: string, at: Date): void {
+function countPlayer(tx: Query, projectId: string, playerId: string, at: Date): void {
   tx.insert(players)
     .values({ projectId, playerId, firstSeen: at, lastSeen: at, sessionCount: 1 })
     .onConflictDoUpdate({ target: [players.projectId, players.playerId], set: { lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)`, sessionCount: sql`${players.sessionCount} + 1` } })
@@ -43,7 +42,7 @@ function countPlayer(tx: Tx, projectId: string, playerId: string, at: Date): voi
 }
 
 /** Aggregate buckets as ended play sessions, one per counted session (clean or crashed), up to the cap. */
-function applyAggregates(tx: Tx, project: Project, buckets: SentrySessionAggregate[]): number {
+function applyAggregates(tx: Query, project: Project, buckets: SentrySessionAggregate[]): number {
   let added = 0
   for (const b of buckets) {
     const crashed = b.crashed + b.abnormal + b.unhandled
@@ -69,7 +68,7 @@ function applyAggregates(tx: Tx, project: Project, buckets: SentrySessionAggrega
 export async function recordSentrySessions(deps: Deps, project: Project, updates: SentrySessionUpdate[], aggregates: SentrySessionAggregate[]): Promise<void> {
   if (!updates.length && !aggregates.length) return
   const now = deps.clock.now()
-  await writeBatcherOf(deps.db).run((tx) => {
+  await deps.db.write((tx) => {
     for (const u of updates) applyUpdate(tx, project, u, now)
     applyAggregates(tx, project, aggregates)
     tx.update(projects).set({ firstSessionAt: sql`coalesce(${projects.firstSessionAt}, ${now.getTime()})` }).where(eq(projects.id, project.id)).run()

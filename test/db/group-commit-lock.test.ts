@@ -1,11 +1,10 @@
-// The group commit waits for a write lock held by another connection (the job thread, a CLI command)
+// The seam's group commit (src/db/group-commit.ts) waits for a write lock held by another connection (the job thread, a CLI command)
 // without blocking the event loop, and still fails a write the lock never comes for.
 import { join } from 'node:path'
 import type { Database } from 'bun:sqlite'
 import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDb, openSqlite } from '../../src/db/client'
-import { WriteBatcher } from '../../src/modules/ingest/write-batcher'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 
 let dir: string
@@ -26,10 +25,10 @@ afterEach(() => {
 
 const values = () => mine.query<{ v: string }, []>('SELECT v FROM bt ORDER BY v').all().map((r) => r.v)
 
-describe('WriteBatcher while another connection holds the write lock', () => {
+describe('The group commit (db.write) while another connection holds the write lock', () => {
   it('keeps the event loop turning, takes the writes that join meanwhile, and commits them together once the lock is free', async () => {
-    const batcher = new WriteBatcher(createDb(mine))
-    const insert = (v: string) => batcher.run((tx) => tx.run(sql`INSERT INTO bt (v) VALUES (${v})`))
+    const db = createDb(mine)
+    const insert = (v: string) => db.write((tx) => tx.run(sql`INSERT INTO bt (v) VALUES (${v})`))
     other.exec('BEGIN IMMEDIATE')
     const first = insert('a')
     // Timers keep firing while the write waits: with SQLite's busy handler the thread would sleep in it.
@@ -50,11 +49,11 @@ describe('WriteBatcher while another connection holds the write lock', () => {
   })
 
   it('fails the writes with SQLite\'s busy error once the lock has not come within the wait, and works again after', async () => {
-    const batcher = new WriteBatcher(createDb(mine), 256, 1000)
+    const db = createDb(mine, { lockWaitMs: 1000 })
     other.exec('BEGIN IMMEDIATE')
     const started = performance.now()
     const late = (v: string) =>
-      batcher.run((tx) => tx.run(sql`INSERT INTO bt (v) VALUES (${v})`)).then(
+      db.write((tx) => tx.run(sql`INSERT INTO bt (v) VALUES (${v})`)).then(
         () => 'written',
         (e: { code?: string }) => e.code,
       )
@@ -64,7 +63,7 @@ describe('WriteBatcher while another connection holds the write lock', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000)
     expect(performance.now() - started).toBeLessThan(2500)
     other.exec('COMMIT')
-    await batcher.run((tx) => tx.run(sql`INSERT INTO bt (v) VALUES ('now')`))
+    await db.write((tx) => tx.run(sql`INSERT INTO bt (v) VALUES ('now')`))
     expect(values()).toEqual(['now'])
   })
 })

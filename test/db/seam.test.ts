@@ -1,0 +1,101 @@
+// The database seam (src/db/client.ts): an async write is all-or-nothing, reads never see another
+// request's open transaction, and a write inside a write joins it.
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeDb, createDb, type Db, openSqlite } from '../../src/db/client'
+import { removeTempDir, tempDir } from '../helpers/temp-dirs'
+
+let dir: string
+let db: Db
+beforeEach(() => {
+  dir = tempDir('seam')
+  const file = join(dir, 'db.sqlite')
+  const writer = openSqlite(file)
+  writer.exec('CREATE TABLE t (v TEXT)')
+  db = createDb(writer, { reader: openSqlite(file, { readonly: true }) })
+})
+afterEach(() => {
+  closeDb(db)
+  removeTempDir(dir)
+})
+
+const insert = (q: Db, v: string) => q.run(sql`INSERT INTO t (v) VALUES (${v})`)
+const values = () => db.read((q) => q.all<{ v: string }>(sql`SELECT v FROM t ORDER BY v`).map((r) => r.v))
+
+describe('db.write', () => {
+  it('leaves nothing behind when a write that awaited throws, rows before and after the await alike', async () => {
+    await expect(
+      db.write(async (q) => {
+        insert(q, 'before')
+        await Bun.sleep(5)
+        insert(q, 'after')
+        throw new Error('nope')
+      }),
+    ).rejects.toThrow('nope')
+    expect(await values()).toEqual([])
+  })
+
+  it('commits every row of a write that awaited, and answers after the commit', async () => {
+    await db.write(async (q) => {
+      insert(q, 'a')
+      await Bun.sleep(5)
+      insert(q, 'b')
+    })
+    expect(await values()).toEqual(['a', 'b'])
+  })
+
+  it('holds other writes back while one awaits, so they never land in its transaction', async () => {
+    const slow = db.write(async (q) => {
+      insert(q, 'slow')
+      await Bun.sleep(20)
+      throw new Error('rolled back')
+    })
+    await Bun.sleep(5)
+    const other = db.write((q) => insert(q, 'other'))
+    await expect(slow).rejects.toThrow('rolled back')
+    await other
+    expect(await values()).toEqual(['other'])
+  })
+
+  it('joins a write inside a write; an inner failure caught by the outer write undoes only the inner rows', async () => {
+    await db.write(async (q) => {
+      insert(q, 'outer')
+      await db.write((inner) => insert(inner, 'inner'))
+      await db.write(async (inner) => {
+        insert(inner, 'doomed')
+        throw new Error('inner')
+      }).catch(() => {})
+    })
+    expect(await values()).toEqual(['inner', 'outer'])
+  })
+})
+
+describe('db.read', () => {
+  it('does not see the rows of a write still open, and sees them once it commits', async () => {
+    let seenDuring: string[] = []
+    const writing = db.write(async (q) => {
+      insert(q, 'pending')
+      await Bun.sleep(10)
+    })
+    await Bun.sleep(2)
+    seenDuring = await values()
+    await writing
+    expect(seenDuring).toEqual([])
+    expect(await values()).toEqual(['pending'])
+  })
+
+  it('inside a write sees that write\'s own rows', async () => {
+    const seen = await db.write(async (q) => {
+      insert(q, 'mine')
+      return values()
+    })
+    expect(seen).toEqual(['mine'])
+  })
+
+  it('cannot write through the read-only connection', async () => {
+    const err = await db.read((q) => insert(q, 'x')).catch((e: Error) => e)
+    expect(String((err as Error & { cause?: unknown }).cause)).toMatch(/readonly/i)
+    expect(await values()).toEqual([])
+  })
+})
