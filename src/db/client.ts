@@ -39,7 +39,8 @@ export type Query = Db
  *   On SQLite the seam serialises writers itself (group-commit.ts) and issues BEGIN/COMMIT.
  * - `read(fn)` runs `fn` on the read-only connection, so a read never sees another request's open
  *   transaction; inside a `write` it runs on the writer's transaction and sees its own rows.
- * A `write` inside a `write` joins the outer transaction under a savepoint.
+ * A `write` inside a `write` joins the outer transaction as it is, without a savepoint (a savepoint
+ * makes FTS5 flush a segment per write): its failure is the outer write's failure, so let it throw.
  */
 export interface Seam {
   read<T>(fn: (q: Query) => T | Promise<T>): Promise<T>
@@ -49,7 +50,6 @@ export interface Seam {
 /** The open write transaction of this async context, if any. */
 interface WriteContext {
   open: boolean
-  savepoints: number
 }
 
 /**
@@ -72,7 +72,7 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
     return ctx?.open ? ctx : undefined
   }
   const group = new GroupCommit(sqlite, async (fn) => {
-    const ctx: WriteContext = { open: true, savepoints: 0 }
+    const ctx: WriteContext = { open: true }
     try {
       return await context.run(ctx, fn)
     } finally {
@@ -81,9 +81,8 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
   }, 256, opts.lockWaitMs)
   const seam: Seam = {
     write(fn) {
-      const ctx = inWrite()
-      if (!ctx) return group.run(() => fn(db))
-      return savepoint(sqlite, `sp${++ctx.savepoints}`, () => fn(db))
+      if (!inWrite()) return group.run(() => fn(db))
+      return Promise.resolve().then(() => fn(db))
     },
     async read(fn) {
       return fn(inWrite() || !readDb ? db : readDb)
@@ -93,19 +92,6 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
   const readDb = reader ? Object.assign(drizzle(reader, { schema }), seam) as unknown as typeof db : undefined
   if (reader) readers.set(db, reader)
   return db
-}
-
-async function savepoint<T>(sqlite: Database, name: string, fn: () => T | Promise<T>): Promise<T> {
-  sqlite.exec(`SAVEPOINT ${name}`)
-  try {
-    const result = await fn()
-    sqlite.exec(`RELEASE ${name}`)
-    return result
-  } catch (err) {
-    sqlite.exec(`ROLLBACK TO ${name}`)
-    sqlite.exec(`RELEASE ${name}`)
-    throw err
-  }
 }
 
 /** Closes the database's connections (the writer and, when it has one, the read-only reader). */

@@ -58,15 +58,20 @@ describe('db.write', () => {
     expect(await values()).toEqual(['other'])
   })
 
-  it('joins a write inside a write; an inner failure caught by the outer write undoes only the inner rows', async () => {
+  it('joins a write inside a write: the inner rows commit with the outer ones, and an inner failure fails them all', async () => {
     await db.write(async (q) => {
       insert(q, 'outer')
       await db.write((inner) => insert(inner, 'inner'))
-      await db.write(async (inner) => {
-        insert(inner, 'doomed')
-        throw new Error('inner')
-      }).catch(() => {})
     })
+    await expect(
+      db.write(async (q) => {
+        insert(q, 'outer 2')
+        await db.write(async (inner) => {
+          insert(inner, 'doomed')
+          throw new Error('inner')
+        })
+      }),
+    ).rejects.toThrow('inner')
     expect(await values()).toEqual(['inner', 'outer'])
   })
 })

@@ -268,10 +268,10 @@ export function publicPagesRoutes(deps: AppDeps) {
       }),
     )
     .get('/changelog/:slug', ({ params, path }) =>
-      guarded(path, () => {
+      guarded(path, async () => {
         const project = projectOf(params.slug)
         const brand = brandOf(project)
-        const entries = publishedEntries(db, params.slug)
+        const entries = await publishedEntries(deps, params.slug)
         const feed = `/changelog/${encodeURIComponent(params.slug)}/feed.xml`
         const title = `${project.name} changelog`
         return publicPage(
@@ -281,9 +281,9 @@ export function publicPagesRoutes(deps: AppDeps) {
       }),
     )
     .get('/changelog/:slug/feed.xml', ({ params, path }) =>
-      guarded(path, () => {
+      guarded(path, async () => {
         const project = projectOf(params.slug)
-        const xml = changelogFeed({ baseUrl: config.publicUrl, slug: params.slug, name: project.name, entries: publishedEntries(db, params.slug), now: deps.clock.now() })
+        const xml = changelogFeed({ baseUrl: config.publicUrl, slug: params.slug, name: project.name, entries: await publishedEntries(deps, params.slug), now: deps.clock.now() })
         return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=300' } })
       }),
     )

@@ -14,26 +14,27 @@ const security = [{ session: [] }]
 export const changelogRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/changelog', ({ params }) => publishedEntries(deps.db, params.slug), {
+    .get('/projects/:slug/changelog', ({ params }) => publishedEntries(deps, params.slug), {
       detail: { tags, summary: 'Up to 50 published entries, newest first (public, no credential)' },
     })
     // Drafts are unreleased news (versions, features, dates): read by those who write the changelog.
-    .get('/projects/:slug/changelog/all', ({ project }) => allEntries(deps.db, project.id), {
+    .get('/projects/:slug/changelog/all', ({ project }) => allEntries(deps, project.id), {
       project: 'project.settings',
       detail: { tags, summary: 'Every entry, drafts included (needs project.settings)', security },
     })
     .post(
       '/projects/:slug/changelog',
-      ({ project, user, body, set }) => {
+      async ({ project, user, body, set }) => {
+        const created = await createEntry(deps, project, user.id, body)
         set.status = 201
-        return createEntry(deps, project, user.id, body)
+        return created
       },
       { project: 'project.settings', body: createEntryBody, detail: { tags, summary: 'Add an entry (a draft unless publish is true)', security } },
     )
     .post(
       '/projects/:slug/changelog/auto-generate',
-      ({ project, user, set }) => {
-        const entry = autoGenerate(deps, project, user.id)
+      async ({ project, user, set }) => {
+        const entry = await autoGenerate(deps, project, user.id)
         set.status = 201
         return entry
       },
@@ -46,8 +47,8 @@ export const changelogRoutes = (deps: AppDeps) =>
     })
     .delete(
       '/projects/:slug/changelog/:entryId',
-      ({ project, user, params }) => {
-        deleteEntry(deps, project, user.id, params.entryId)
+      async ({ project, user, params }) => {
+        await deleteEntry(deps, project, user.id, params.entryId)
         return { message: 'Changelog entry deleted' }
       },
       { project: 'project.settings', detail: { tags, summary: 'Delete an entry', security } },

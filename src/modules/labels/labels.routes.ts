@@ -9,14 +9,14 @@ const tags = ['Labels']
 export const labelsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/labels', ({ project }) => listLabels(deps.db, project.id), {
+    .get('/projects/:slug/labels', ({ project }) => listLabels(deps, project.id), {
       project: true,
       detail: { tags, summary: 'Labels of the project' },
     })
     .post(
       '/projects/:slug/labels',
-      ({ project, user, body, set }) => {
-        const label = createLabel(deps, { project, userId: user.id }, body)
+      async ({ project, user, body, set }) => {
+        const label = await createLabel(deps, { project, userId: user.id }, body)
         set.status = 201
         return label
       },
@@ -24,32 +24,32 @@ export const labelsRoutes = (deps: AppDeps) =>
     )
     .patch(
       '/projects/:slug/labels/:labelId',
-      ({ project, user, params, body }) => {
-        updateLabel(deps, { project, userId: user.id }, params.labelId, body)
+      async ({ project, user, params, body }) => {
+        await updateLabel(deps, { project, userId: user.id }, params.labelId, body)
         return { message: 'Label updated' }
       },
       { project: 'labels.manage', body: updateLabelBody, detail: { tags, summary: 'Rename or recolor a label' } },
     )
     .delete(
       '/projects/:slug/labels/:labelId',
-      ({ project, user, params }) => {
-        deleteLabel(deps, { project, userId: user.id }, params.labelId)
+      async ({ project, user, params }) => {
+        await deleteLabel(deps, { project, userId: user.id }, params.labelId)
         return { message: 'Label deleted' }
       },
       { project: 'labels.manage', detail: { tags, summary: 'Delete a label and take it off every report' } },
     )
     .post(
       '/projects/:slug/bugs/:number/labels',
-      ({ project, user, params, body }) => {
-        applyLabel(deps, { project, userId: user.id }, params.number, body.label_id)
+      async ({ project, user, params, body }) => {
+        await applyLabel(deps, { project, userId: user.id }, params.number, body.label_id)
         return { message: 'Label added' }
       },
       { project: 'labels.manage', body: applyLabelBody, detail: { tags, summary: 'Put a label on a report' } },
     )
     .delete(
       '/projects/:slug/bugs/:number/labels/:labelId',
-      ({ project, user, params }) => {
-        removeLabel(deps, { project, userId: user.id }, params.number, params.labelId)
+      async ({ project, user, params }) => {
+        await removeLabel(deps, { project, userId: user.id }, params.number, params.labelId)
         return { message: 'Label removed' }
       },
       { project: 'labels.manage', detail: { tags, summary: 'Take a label off a report' } },

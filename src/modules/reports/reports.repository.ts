@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import type { Db, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
@@ -87,4 +87,20 @@ export function reportWriteStatements(db: Db): ReportWriteStatements {
   let s = cache.get(db)
   if (!s) cache.set(db, (s = prepare(db)))
   return s
+}
+
+/** Reads and writes of reports that other domains need, as async functions over the database seam. */
+export function createReportsRepository({ db }: { db: Seam }) {
+  return {
+    /** Up to `limit` reports that `visible` lets through, now resolved or closed and changed after `since`, by number. */
+    resolvedSince: (visible: SQL, since: Date | null, limit: number) =>
+      db.read((q) =>
+        q
+          .select({ number: reports.reportNumber, title: reports.title, category: reports.category })
+          .from(reports)
+          .where(and(visible, inArray(reports.status, ['resolved', 'closed']), since ? gt(reports.updatedAt, since) : undefined))
+          .orderBy(reports.reportNumber)
+          .limit(limit),
+      ),
+  }
 }

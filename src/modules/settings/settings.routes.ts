@@ -22,7 +22,7 @@ function settingsPair(
   path: string,
   body: z.ZodType<Record<string, unknown>>,
   name: string,
-  check: (projectId: string, body: Record<string, unknown>) => void = () => {},
+  check: (projectId: string, body: Record<string, unknown>) => void | Promise<void> = () => {},
 ) {
   return new Elysia()
     .use(authPlugin(deps))
@@ -32,8 +32,8 @@ function settingsPair(
     })
     .put(
       `/projects/:slug/${path}`,
-      ({ project, user, body }) => {
-        check(project.id, body)
+      async ({ project, user, body }) => {
+        await check(project.id, body)
         return updateSettings(deps, kind, { project, actorId: user.id, patch: body })
       },
       {
@@ -45,8 +45,8 @@ function settingsPair(
 }
 
 /** A roadmap driven by a label must name one of the project's labels. */
-const roadmapLabelExists = (deps: AppDeps) => (projectId: string, body: Record<string, unknown>) => {
-  if (typeof body.label_id === 'string' && body.label_id !== '' && !labelExists(deps.db, projectId, body.label_id)) throw badRequest('label_id: no such label in this project')
+const roadmapLabelExists = (deps: AppDeps) => async (projectId: string, body: Record<string, unknown>) => {
+  if (typeof body.label_id === 'string' && body.label_id !== '' && !(await labelExists(deps, projectId, body.label_id))) throw badRequest('label_id: no such label in this project')
 }
 
 export const settingsRoutes = (deps: AppDeps) =>

@@ -1,0 +1,56 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { labels, reportLabels } from './labels.table'
+
+export type Label = typeof labels.$inferSelect
+
+const labelOf = (projectId: string, labelId: string) => and(eq(labels.projectId, projectId), eq(labels.id, labelId))
+
+/** Every read and write of labels and report_labels, as async functions over the database seam. */
+export function createLabelsRepository({ db }: { db: Seam }) {
+  return {
+    /** The project's labels, by name. */
+    list: (projectId: string) => db.read((q) => q.select().from(labels).where(eq(labels.projectId, projectId)).orderBy(asc(labels.name))),
+
+    /** One label of the project, or undefined. */
+    find: async (projectId: string, labelId: string): Promise<Label | undefined> => {
+      const [row] = await db.read((q) => q.select().from(labels).where(labelOf(projectId, labelId)).limit(1))
+      return row
+    },
+
+    /** Whether another label of the project has this name, case aside (names are unique regardless of case). */
+    nameTaken: async (projectId: string, name: string, exceptId?: string): Promise<boolean> => {
+      const rows = await db.read((q) =>
+        q
+          .select({ id: labels.id })
+          .from(labels)
+          .where(and(eq(labels.projectId, projectId), sql`lower(${labels.name}) = lower(${name})`, exceptId ? ne(labels.id, exceptId) : undefined))
+          .limit(1),
+      )
+      return rows.length > 0
+    },
+
+    insert: (row: typeof labels.$inferInsert) => db.write((q) => q.insert(labels).values(row)),
+
+    update: (labelId: string, changes: Pick<Label, 'name' | 'color'>) => db.write((q) => q.update(labels).set(changes).where(eq(labels.id, labelId))),
+
+    /** Deletes a label; the foreign key takes it off every report. */
+    remove: (labelId: string) => db.write((q) => q.delete(labels).where(eq(labels.id, labelId))),
+
+    /** Puts a label on a report; false when it was already there. */
+    attach: async (report: { id: string; seq: number }, labelId: string): Promise<boolean> => {
+      const added = await db.write((q) =>
+        q.insert(reportLabels).values({ reportId: report.id, reportSeq: report.seq, labelId }).onConflictDoNothing().returning({ labelId: reportLabels.labelId }),
+      )
+      return added.length > 0
+    },
+
+    /** Takes a label off a report; false when it was not there. */
+    detach: async (reportId: string, labelId: string): Promise<boolean> => {
+      const removed = await db.write((q) =>
+        q.delete(reportLabels).where(and(eq(reportLabels.reportId, reportId), eq(reportLabels.labelId, labelId))).returning({ labelId: reportLabels.labelId }),
+      )
+      return removed.length > 0
+    },
+  }
+}
