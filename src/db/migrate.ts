@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
 import { migrationBackfills, postMigrationBackfills, postMigrationSql } from './post-migrate'
+import { schemaBaseline } from './schema-baseline.embedded'
 
 export class SchemaTooNewError extends Error {}
 
@@ -9,8 +10,12 @@ export class SchemaTooNewError extends Error {}
  * transaction, then the idempotent statements (FTS tables, triggers) declared beside the schema.
  * A database that carries a migration this build does not know was written by a newer version:
  * it is refused rather than risk corrupting it.
+ *
+ * A new, empty database does not replay the history: it is created from the schema the migrations
+ * build (`baseline`, generated with them by scripts/embed-migrations.ts) in one transaction, every
+ * migration marked applied, and no backfill runs (there is nothing to fill).
  */
-export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embeddedMigrations): { applied: string[] } {
+export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embeddedMigrations, baseline: string[] | null = migrations === embeddedMigrations ? schemaBaseline : null): { applied: string[] } {
   sqlite.exec(`CREATE TABLE IF NOT EXISTS glitchbox_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     hash TEXT NOT NULL,
@@ -29,6 +34,16 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embe
   const changed = appliedRows.filter((r) => known.get(r.tag) !== r.hash).map((r) => r.tag)
   if (changed.length > 0) {
     throw new SchemaTooNewError(`migration ${changed.join(', ')} differs from the one this database applied; migrations must never be edited once released`)
+  }
+  const fresh = baseline !== null && done.length === 0 && sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'glitchbox_migrations'").get()!.n === 0
+  if (fresh) {
+    sqlite.transaction(() => {
+      for (const stmt of baseline) sqlite.exec(stmt)
+      const mark = sqlite.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)')
+      for (const m of migrations) mark.run(m.tag, m.hash, Date.now())
+      for (const stmt of postMigrationSql) sqlite.exec(stmt)
+    })()
+    return { applied: migrations.map((m) => m.tag) }
   }
   const applied: string[] = []
   for (const m of migrations) {
