@@ -198,7 +198,9 @@ describe('parseEnvelope: any input', () => {
         } catch (err) {
           expect(err).toBeInstanceOf(SentryProtocolError)
         }
-        expect(performance.now() - started).toBeLessThan(100)
+        // A stall (a loop on some byte), not a slowdown: a parse takes well under 1 ms, and a busy
+        // machine has been seen to stretch one to 200 ms.
+        expect(performance.now() - started).toBeLessThan(2000)
       }),
       { numRuns: 1000 },
     )
