@@ -15,6 +15,7 @@ import { type Clock, systemClock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
 import { createMailer, type MailTransport } from './mail/mailer'
 import { createSmtpTransport } from './mail/smtp-transport'
+import { databaseParts } from './modules/registry'
 
 export const DB_FILE = 'glitchbox.db'
 
@@ -36,7 +37,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
   let sqlite: ReturnType<typeof openSqlite> | undefined
   try {
     sqlite = openSqlite(dbFile)
-    migrate(sqlite)
+    migrate(sqlite, databaseParts)
   } catch (err) {
     sqlite?.close()
     throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)

@@ -6,6 +6,7 @@ import { migrate } from '../db/migrate'
 import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
 import { SECRETS_KEY_FILE } from '../modules/integrations/credentials.crypto'
+import { databaseParts } from '../modules/registry'
 
 /** Hard-links every blob under `from` into `to` (cheap, and a link survives the original's deletion). */
 function linkTree(from: string, to: string): number {
@@ -75,7 +76,7 @@ export async function restore(dataDir: string, file: string): Promise<void> {
   try {
     const check = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()
     if (check?.integrity_check !== 'ok') throw new Error(`restored database failed its integrity check: ${check?.integrity_check}`)
-    migrate(sqlite)
+    migrate(sqlite, databaseParts)
   } finally {
     sqlite.close()
   }

@@ -13,6 +13,7 @@ import type { ParsedArgs } from './args'
 import { CliError } from './cli-error'
 import { backup, restore } from './backup'
 import { serve } from './serve'
+import { databaseParts } from '../modules/registry'
 
 const USAGE = `glitchbox ${VERSION}: bug reports for games, in one binary
 
@@ -132,7 +133,7 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
     case 'migrate': {
       const sqlite = openSqlite(join(config.dataDir, DB_FILE))
       try {
-        const { applied } = migrate(sqlite)
+        const { applied } = migrate(sqlite, databaseParts)
         return out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date')
       } finally {
         sqlite.close()

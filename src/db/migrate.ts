@@ -1,13 +1,14 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
-import { migrationBackfills, postMigrationBackfills, postMigrationSql } from './post-migrate'
+import type { DatabaseParts } from './post-migrate'
 import { schemaBaseline } from './schema-baseline.embedded'
 
 export class SchemaTooNewError extends Error {}
 
 /**
  * Applies the migrations embedded in the binary that the database has not seen, each in its own
- * transaction, then the idempotent statements (FTS tables, triggers) declared beside the schema.
+ * transaction, then the idempotent statements (FTS tables, triggers) and backfills the modules
+ * declare (`parts`: src/modules/registry.ts collects them).
  * A database that carries a migration this build does not know was written by a newer version:
  * it is refused rather than risk corrupting it.
  *
@@ -15,7 +16,15 @@ export class SchemaTooNewError extends Error {}
  * build (`baseline`, generated with them by scripts/embed-migrations.ts) in one transaction, every
  * migration marked applied, and no backfill runs (there is nothing to fill).
  */
-export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = embeddedMigrations, baseline: string[] | null = migrations === embeddedMigrations ? schemaBaseline : null): { applied: string[] } {
+export function migrate(
+  sqlite: Database,
+  parts: DatabaseParts[],
+  migrations: EmbeddedMigration[] = embeddedMigrations,
+  baseline: string[] | null = migrations === embeddedMigrations ? schemaBaseline : null,
+): { applied: string[] } {
+  const postMigrationSql = parts.flatMap((p) => p.sql ?? [])
+  const postMigrationBackfills = parts.flatMap((p) => p.backfills ?? [])
+  const migrationBackfills = parts.flatMap((p) => p.afterMigration ?? [])
   sqlite.exec(`CREATE TABLE IF NOT EXISTS glitchbox_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     hash TEXT NOT NULL,

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../db/client'
 
 /**
  * Files no longer served by `GET /api/files/{key}`: the screenshots, occurrence screenshots,
@@ -45,7 +45,7 @@ export const withdrawnFilesSql = [
 ]
 
 /** Withdraws the files of reports deleted before the table existed (run once, when it is created). */
-export function backfillWithdrawnFiles(sqlite: Database): void {
+export function backfillWithdrawnFiles(sqlite: SqliteHandle): void {
   sqlite.exec(`INSERT OR IGNORE INTO withdrawn_files (key)
     SELECT screenshot_key FROM reports WHERE deleted_at IS NOT NULL AND screenshot_key IS NOT NULL
     UNION ALL SELECT o.screenshot_key FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE r.deleted_at IS NOT NULL AND o.screenshot_key IS NOT NULL

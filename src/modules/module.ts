@@ -1,5 +1,6 @@
 import type { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
+import type { DatabaseParts } from '../db/post-migrate'
 import type { DomainJobs } from '../jobs/jobs.types'
 
 /** One domain's contribution: API routes (mounted under /api and /api/v1), jobs, event subscribers. */
@@ -11,4 +12,6 @@ export interface DomainModule {
   jobs?: (deps: AppDeps) => DomainJobs
   /** Subscribes to domain events; called once per app. */
   subscribe?: (deps: AppDeps) => void
+  /** SQL beside the domain's tables (triggers, FTS) and its backfills, applied after migrations. */
+  database?: DatabaseParts
 }

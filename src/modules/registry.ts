@@ -25,6 +25,8 @@ import { teamModule } from './team/team.module'
 import { webhooksModule } from './webhooks/webhooks.module'
 import { workflowModule } from './workflow/workflow.module'
 
+import type { DatabaseParts } from '../db/post-migrate'
+
 export type { DomainModule }
 
 /** Every domain module, in mounting order. A new domain adds one line here. */
@@ -55,3 +57,6 @@ export const modules: DomainModule[] = [
   chatChannelsModule,
   gitModule,
 ]
+
+/** The SQL and backfills every module adds beside its tables, for migrate() (src/db/migrate.ts). */
+export const databaseParts: DatabaseParts[] = modules.flatMap((m) => (m.database ? [m.database] : []))

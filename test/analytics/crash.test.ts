@@ -6,6 +6,7 @@ import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { rows } from '../sdk/sdk-helpers'
 import { addSessions, rollUp, setup } from './analytics-helpers'
+import { databaseParts } from '../../src/modules/registry'
 
 let close: (() => void) | undefined
 afterEach(() => close?.())
@@ -174,7 +175,7 @@ describe('crash groups (tier 2)', () => {
     // As an older server left it: no table of players per version, every count 0.
     t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
     t.sqlite.exec('UPDATE analytics_crash_group_versions SET players = 0')
-    migrate(t.sqlite)
+    migrate(t.sqlite, databaseParts)
     expect(rows(t, 'SELECT game_version, players FROM analytics_crash_group_versions ORDER BY game_version')).toEqual([
       { game_version: '2.0', players: 2 },
       { game_version: '2.1', players: 1 },

@@ -7,6 +7,7 @@ import { openSqlite } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
+import { databaseParts } from '../../src/modules/registry'
 
 let dir: string
 beforeEach(() => {
@@ -24,8 +25,8 @@ describe('a new database', () => {
   it('built from the baseline has the same tables, columns, indexes and triggers as one built by replaying every migration', () => {
     const fromBaseline = openSqlite(join(dir, 'baseline.db'))
     const replayed = openSqlite(join(dir, 'replayed.db'))
-    expect(migrate(fromBaseline).applied).toEqual(embeddedMigrations.map((m) => m.tag))
-    expect(migrate(replayed, embeddedMigrations, null).applied).toEqual(embeddedMigrations.map((m) => m.tag))
+    expect(migrate(fromBaseline, databaseParts).applied).toEqual(embeddedMigrations.map((m) => m.tag))
+    expect(migrate(replayed, databaseParts, embeddedMigrations, null).applied).toEqual(embeddedMigrations.map((m) => m.tag))
     expect(schemaOf(fromBaseline)).toEqual(schemaOf(replayed))
     fromBaseline.close()
     replayed.close()
@@ -33,8 +34,8 @@ describe('a new database', () => {
 
   it('records every migration as applied, so the next start applies none', () => {
     const db = openSqlite(join(dir, 'g.db'))
-    migrate(db)
-    expect(migrate(db).applied).toEqual([])
+    migrate(db, databaseParts)
+    expect(migrate(db, databaseParts).applied).toEqual([])
     expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM glitchbox_migrations').get()!.n).toBe(embeddedMigrations.length)
     db.close()
   })
@@ -42,7 +43,7 @@ describe('a new database', () => {
   it('is not taken for new when it already holds tables: the history is replayed onto them', () => {
     const db = openSqlite(join(dir, 'g.db'))
     db.exec('CREATE TABLE jobs (id INTEGER PRIMARY KEY)')
-    expect(() => migrate(db)).toThrow(/already exists/)
+    expect(() => migrate(db, databaseParts)).toThrow(/already exists/)
     db.close()
   })
 })

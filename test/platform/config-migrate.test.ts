@@ -6,6 +6,7 @@ import { openSqlite } from '../../src/db/client'
 import { migrate, SchemaTooNewError } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
+import { databaseParts } from '../../src/modules/registry'
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -53,8 +54,8 @@ describe('migrations', () => {
 
   it('creates the schema once and is a no-op afterwards', () => {
     const db = freshDb()
-    expect(migrate(db).applied).toEqual(embeddedMigrations.map((m) => m.tag))
-    expect(migrate(db).applied).toEqual([])
+    expect(migrate(db, databaseParts).applied).toEqual(embeddedMigrations.map((m) => m.tag))
+    expect(migrate(db, databaseParts).applied).toEqual([])
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type='table'").all().map((r) => r.name)
     expect(tables).toEqual(expect.arrayContaining(['users', 'projects', 'reports', 'jobs', 'reports_fts']))
   })
@@ -70,23 +71,23 @@ describe('migrations', () => {
 
   it('refuses a database written by a newer version', () => {
     const db = freshDb()
-    migrate(db)
+    migrate(db, databaseParts)
     db.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)').run('9999_future', 'x', Date.now())
-    expect(() => migrate(db)).toThrow(SchemaTooNewError)
-    expect(() => migrate(db)).toThrow(/newer Glitchbox/)
+    expect(() => migrate(db, databaseParts)).toThrow(SchemaTooNewError)
+    expect(() => migrate(db, databaseParts)).toThrow(/newer Glitchbox/)
   })
 
   it('refuses a database whose applied migration was since edited', () => {
     const db = freshDb()
-    migrate(db)
+    migrate(db, databaseParts)
     const edited = embeddedMigrations.map((m, i) => (i === 0 ? { ...m, hash: 'edited' } : m))
-    expect(() => migrate(db, edited)).toThrow(/must never be edited/)
+    expect(() => migrate(db, databaseParts, edited)).toThrow(/must never be edited/)
   })
 
   it('rolls back a failing migration as a whole', () => {
     const db: Database = freshDb()
     const bad = [{ tag: '0000_bad', hash: 'h', sql: 'CREATE TABLE a (x int);--> statement-breakpoint\nCREATE TABLE a (x int);' }]
-    expect(() => migrate(db, bad)).toThrow()
+    expect(() => migrate(db, databaseParts, bad)).toThrow()
     expect(db.query("SELECT name FROM sqlite_master WHERE name='a'").get()).toBeNull()
   })
 })

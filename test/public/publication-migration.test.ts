@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { migrate } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { PUBLICATION_MIGRATION } from '../../src/modules/public/publication.backfill'
+import { databaseParts } from '../../src/modules/registry'
 
 let db: Database
 afterEach(() => db?.close())
@@ -55,7 +56,7 @@ describe('the publication migration', () => {
     act('r-system-reopen', null, 'updated', 'status', 'open', 7000)
     act('r-priority', 'u1', 'updated', 'priority', 'high', 8000)
 
-    const { applied } = migrate(db)
+    const { applied } = migrate(db, databaseParts)
     expect(applied[0]).toBe(PUBLICATION_MIGRATION)
 
     expect(settingsOf(db, 'p-with-settings')).toEqual({ enabled: true, page_title: 'Known issues', allow_upvotes: true, publish: 'all', include_auto_filed: true })
@@ -64,7 +65,7 @@ describe('the publication migration', () => {
     expect(triaged).toEqual({ 'r-status': 2000, 'r-label': 4000, 'r-public-reply': 5000, 'r-internal-note': null, 'r-system-reopen': null, 'r-priority': null })
     // Run once: a later start changes nothing.
     db.exec(`UPDATE project_settings SET value = json_set(value, '$.publish', 'triaged')`)
-    expect(migrate(db).applied).toEqual([])
+    expect(migrate(db, databaseParts).applied).toEqual([])
     expect(settingsOf(db, 'p-with-settings').publish).toBe('triaged')
   })
 
@@ -79,7 +80,7 @@ describe('the publication migration', () => {
     insert.run('trace-first', 'p', 3, 'Crash', '--- Stack Trace ---\nat Main', 'user')
     insert.run('trace-later', 'p', 4, 'Crash', 'It crashed\r\n--- Stack Trace ---\nat Main', 'user')
     insert.run('mention', 'p', 5, 'Crash', 'the log said --- Stack Trace --- inline', 'user')
-    migrate(db)
+    migrate(db, databaseParts)
     const auto = Object.fromEntries(db.query<{ id: string; a: number }, []>('SELECT id, auto_filed AS a FROM reports').all().map((r) => [r.id, r.a]))
     expect(auto).toEqual({ player: 0, sdk: 1, 'trace-first': 1, 'trace-later': 1, mention: 0 })
   })

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app'
 import { pngDataUrl } from '../sdk/sdk-helpers'
 import { manyWithFacet, team } from './setup'
 import { COUNT_CAP } from '../../src/modules/reports/reports.list'
+import { databaseParts } from '../../src/modules/registry'
 
 let t: TestApp
 beforeEach(() => {
@@ -217,7 +218,7 @@ describe('a database that had reports before these tables', () => {
     await submit({ title: 'Door stuck', game_version: '1.4.0', platform: 'Linux' })
     const before = await list('')
     t.sqlite.exec('DROP TABLE report_facets; DROP TABLE report_daily')
-    migrate(t.sqlite)
+    migrate(t.sqlite, databaseParts)
     expect(await numbers(q('version:1.3.0'))).toEqual([5, 4, 1])
     expect(await numbers(q('version:1.4.0 has:screenshot player:p2'))).toEqual([1])
     expect(await list('')).toEqual(before)

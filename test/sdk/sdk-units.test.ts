@@ -14,6 +14,7 @@ import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { PNG, rows, sdkProject } from './sdk-helpers'
+import { databaseParts } from '../../src/modules/registry'
 
 describe('sentiment', () => {
   it.each([
@@ -99,7 +100,7 @@ describe('services', () => {
     // A database from before the index: reports without words, no index table.
     t.sqlite.exec('UPDATE reports SET title_terms = NULL')
     t.sqlite.exec('DROP TABLE open_title_terms')
-    migrate(t.sqlite)
+    migrate(t.sqlite, databaseParts)
     expect(findPossibleDuplicates(ingestRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
     expect(rows(t, 'SELECT title_terms FROM reports ORDER BY seq')).toEqual([{ title_terms: '["ferris","wheel","spins","backwards"]' }, { title_terms: '["ferris","wheel","closed","ride"]' }])
   })

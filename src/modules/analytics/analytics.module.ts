@@ -1,5 +1,8 @@
 import type { DomainModule } from '../module'
 import { analyticsJobs } from './analytics.jobs'
+import { analyticsTriggersSql } from './analytics.triggers'
+import { backfillCrashGroupVersionPlayers, CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersSql } from './crash-group-players'
+import { backfillReportDaily, REPORT_DAILY_TABLE, reportDailySql } from './report-daily'
 import { analyticsRoutes } from './analytics.routes'
 import { playersRoutes } from './players.routes'
 import { telemetryRoutes } from './telemetry.routes'
@@ -9,4 +12,11 @@ export const analyticsModule: DomainModule = {
   name: 'analytics',
   routes: (deps) => analyticsRoutes(deps).use(playersRoutes(deps)).use(telemetryRoutes(deps)),
   jobs: analyticsJobs,
+  database: {
+    sql: [...analyticsTriggersSql, ...crashGroupVersionPlayersSql, ...reportDailySql],
+    backfills: [
+      { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, run: backfillCrashGroupVersionPlayers },
+      { table: REPORT_DAILY_TABLE, run: backfillReportDaily },
+    ],
+  },
 }

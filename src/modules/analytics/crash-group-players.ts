@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
@@ -6,7 +6,7 @@ import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
  * a new row is a new player, so `analytics_crash_group_versions.players` is kept without counting
  * ("players hit by this crash in 1.3.0-beta"). WITHOUT ROWID (one B-tree) because a row is tried
  * with every crash occurrence; declared here rather than in a Drizzle table for that reason, and
- * created by `src/db/post-migrate.ts`.
+ * created through the module's `database` parts (src/db/migrate.ts applies them).
  */
 export const CRASH_GROUP_VERSION_PLAYERS_TABLE = 'analytics_crash_group_version_players'
 
@@ -32,7 +32,7 @@ export const analyticsCrashGroupVersionPlayers = sqliteTable(CRASH_GROUP_VERSION
  * fingerprint, counted as crashes the way the rollup counts them (category `crash` or an error type);
  * then each version row's `players`.
  */
-export function backfillCrashGroupVersionPlayers(sqlite: Database): void {
+export function backfillCrashGroupVersionPlayers(sqlite: SqliteHandle): void {
   sqlite.exec(`INSERT OR IGNORE INTO analytics_crash_group_version_players (group_id, game_version, player_id)
     SELECT g.id, o.game_version, o.player_id
     FROM report_occurrences o

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { sql } from 'drizzle-orm'
 import { integer, primaryKey, sqliteTable } from 'drizzle-orm/sqlite-core'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -9,7 +9,7 @@ import { DAY } from '../../lib/clock'
  * The analytics rollup adds the occurrences past its cursor (analytics.rollup.ts); a read adds the
  * few it has not reached yet from `report_occurrences` itself (`sparklinesOf`), so a sparkline is
  * exact the moment an occurrence is stored, whenever the rollup last ran. WITHOUT ROWID, keyed by
- * report then day: a page's 25 reports are 25 short key ranges. Created by `src/db/post-migrate.ts`.
+ * report then day: a page's 25 reports are 25 short key ranges. Created through the module's `database` parts.
  */
 export const REPORT_DAILY_TABLE = 'report_daily'
 
@@ -50,7 +50,7 @@ export function recountReportDaily(tx: Tx, report: { id: string; seq: number }):
 }
 
 /** Counts the occurrences a database had before the table, up to the rollup's cursor. */
-export function backfillReportDaily(sqlite: Database): void {
+export function backfillReportDaily(sqlite: SqliteHandle): void {
   sqlite.exec(`INSERT INTO report_daily (report_seq, day, n)
     SELECT r.seq, o.created_at / ${DAY}, count(*) FROM report_occurrences o JOIN reports r ON r.id = o.report_id
     WHERE o.seq <= coalesce((SELECT position FROM rollup_cursors WHERE name = '${OCCURRENCES_CURSOR}'), 0)

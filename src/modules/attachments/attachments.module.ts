@@ -1,4 +1,10 @@
+import { backfillWithdrawnFiles, WITHDRAWN_FILES_TABLE, withdrawnFilesSql } from '../../files/withdrawn-files'
 import type { DomainModule } from '../module'
 import { attachmentsRoutes } from './attachments.routes'
 
-export const attachmentsModule: DomainModule = { name: 'attachments', routes: attachmentsRoutes }
+// Files of deleted reports are withdrawn from download at once (src/files/withdrawn-files.ts).
+export const attachmentsModule: DomainModule = {
+  name: 'attachments',
+  routes: attachmentsRoutes,
+  database: { sql: withdrawnFilesSql, backfills: [{ table: WITHDRAWN_FILES_TABLE, run: backfillWithdrawnFiles }] },
+}

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { titleTermsOf } from '../reports/title-terms'
 import { groupingOfReport } from './fingerprint'
 
@@ -8,7 +8,7 @@ import { groupingOfReport } from './fingerprint'
  * occurrences join them after the upgrade. Also fills the title words of reports filed from the old
  * SDK inbox by migration 0019 (SQL cannot compute them). Runs once, in chunks.
  */
-export function backfillFingerprints(sqlite: Database): void {
+export function backfillFingerprints(sqlite: SqliteHandle): void {
   type Row = { seq: number; title: string; description: string; source: string; errorType: string; titleTerms: string | null }
   const chunk = sqlite.query<Row, [number]>(
     `SELECT seq, title, description, source, error_type AS errorType, title_terms AS titleTerms FROM reports WHERE fingerprint = '' AND seq > ? ORDER BY seq LIMIT 5000`,

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { titleTermsOf } from '../reports/title-terms'
 
 /**
@@ -57,7 +57,7 @@ export const openTitleTermsSql = [
  * Gives the reports of a database that predates `title_terms` their words, which fills the index
  * through the update trigger (run once, when the table is created; about 15 µs a report).
  */
-export function backfillOpenTitleTerms(sqlite: Database): void {
+export function backfillOpenTitleTerms(sqlite: SqliteHandle): void {
   // In chunks, so a million titles are never held at once.
   const chunk = sqlite.query<{ seq: number; title: string }, [number]>('SELECT seq, title FROM reports WHERE seq > ? ORDER BY seq LIMIT 5000')
   const update = sqlite.prepare<unknown, [string, number]>('UPDATE reports SET title_terms = ? WHERE seq = ?')

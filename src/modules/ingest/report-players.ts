@@ -1,11 +1,11 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
  * The distinct players of each report's occurrences, one row per (report, player): a new row is a
  * new player, so `reports.player_count` is kept without counting. WITHOUT ROWID (one B-tree, not a
  * table and its key index) because a row is written with most occurrences; declared here rather
- * than in a Drizzle table for that reason, and created by `src/db/post-migrate.ts`.
+ * than in a Drizzle table for that reason, and created through the module's `database` parts (src/db/migrate.ts applies them).
  */
 export const REPORT_PLAYERS_TABLE = 'report_players'
 
@@ -24,7 +24,7 @@ export const reportPlayers = sqliteTable('report_players', {
 })
 
 /** Fills the table from the occurrences of a database that had reports before it, and counts each report's players. */
-export function backfillReportPlayers(sqlite: Database): void {
+export function backfillReportPlayers(sqlite: SqliteHandle): void {
   sqlite.exec(`INSERT OR IGNORE INTO report_players (report_seq, player_id)
     SELECT r.seq, o.player_id FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE o.player_id IS NOT NULL AND o.player_id <> ''`)
   sqlite.exec(`UPDATE reports SET player_count = (SELECT count(*) FROM report_players p WHERE p.report_seq = reports.seq)

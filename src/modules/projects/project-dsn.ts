@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 
 /**
  * Every project's DSN id (`projects.dsn_id`, the number in `https://KEY@host/DSN_ID`): shipped game
@@ -17,7 +17,7 @@ export const projectDsnSql = [
 ]
 
 /** Gives the projects of a database from before DSN ids theirs, oldest project first. */
-export function backfillProjectDsnIds(sqlite: Database): void {
+export function backfillProjectDsnIds(sqlite: SqliteHandle): void {
   const missing = sqlite.query<{ id: string }, []>('SELECT id FROM projects WHERE dsn_id IS NULL ORDER BY created_at, rowid').all()
   const take = sqlite.prepare<{ dsn_id: number }, [string]>('INSERT INTO project_dsn_ids (project_id) VALUES (?) RETURNING dsn_id')
   const set = sqlite.prepare<unknown, [number, string]>('UPDATE projects SET dsn_id = ? WHERE id = ?')

@@ -1,4 +1,9 @@
 import type { DomainModule } from '../module'
+import { backfillProjectDsnIds, PROJECT_DSN_IDS_TABLE, projectDsnSql } from './project-dsn'
 import { projectsRoutes } from './projects.routes'
 
-export const projectsModule: DomainModule = { name: 'projects', routes: projectsRoutes }
+export const projectsModule: DomainModule = {
+  name: 'projects',
+  routes: projectsRoutes,
+  database: { sql: projectDsnSql, backfills: [{ table: PROJECT_DSN_IDS_TABLE, run: backfillProjectDsnIds }] },
+}

@@ -1,4 +1,6 @@
 import type { DomainModule } from '../module'
+import { publicTrackerIndexSql } from './public.indexes'
+import { backfillPublication, PUBLICATION_MIGRATION } from './publication.backfill'
 import { publicRoutes } from './public.routes'
 import { replyMailHandler, replyMailSubscriber } from './reply-mail'
 
@@ -7,4 +9,5 @@ export const publicModule: DomainModule = {
   routes: publicRoutes,
   jobs: (deps) => ({ handlers: [replyMailHandler(deps)] }),
   subscribe: (deps) => deps.events.subscribe(replyMailSubscriber(deps)),
+  database: { sql: publicTrackerIndexSql, afterMigration: [{ tag: PUBLICATION_MIGRATION, run: backfillPublication }] },
 }

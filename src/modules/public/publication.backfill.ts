@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 
 /** The migration that added the publication columns; this backfill runs once, right after it. */
 export const PUBLICATION_MIGRATION = '0027_public_curation'
@@ -10,7 +10,7 @@ export const PUBLICATION_MIGRATION = '0027_public_curation'
  * label, a public comment in their activity) get `triaged_at`, so switching such a project to
  * `triaged` later shows them.
  */
-export function backfillPublication(sqlite: Database): void {
+export function backfillPublication(sqlite: SqliteHandle): void {
   const now = Date.now()
   sqlite
     .query(

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { SqliteHandle } from '../../db/client'
 import { type SQL, sql } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -16,8 +16,8 @@ import { compareSemver, parseSemver } from '../analytics/stats'
  * moves the last occurrence with that value out. Only live reports have rows: deleting or merging a
  * report takes its rows (`dropFacetsOfReports`), so a list filtered by facets alone is counted from
  * this key without reading a report. Values compare without ASCII case (`linux` finds `Linux`).
- * Declared here rather than as a Drizzle table (drizzle-kit has no WITHOUT ROWID) and created by
- * `src/db/post-migrate.ts`. There is no key on the report alone, so no foreign key to `reports`
+ * Declared here rather than as a Drizzle table (drizzle-kit has no WITHOUT ROWID) and created through
+ * the reports module's `database` parts. There is no key on the report alone, so no foreign key to `reports`
  * (reports are hard-deleted only with their project, and the project's rows go with it).
  */
 export const REPORT_FACETS_TABLE = 'report_facets'
@@ -111,7 +111,7 @@ export function dropFacetsOfReports(tx: Tx, projectId: string, reportIds: string
 }
 
 /** Fills the table from the occurrences of a database that had reports before it (live reports only). */
-export function backfillReportFacets(sqlite: Database): void {
+export function backfillReportFacets(sqlite: SqliteHandle): void {
   for (const [kind, column, extra] of [
     [FACET.version, 'o.game_version', "o.game_version <> ''"],
     [FACET.platform, 'o.platform', "o.platform <> ''"],

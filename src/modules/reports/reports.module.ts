@@ -1,5 +1,13 @@
 import type { DomainModule } from '../module'
+import { backfillReportFacets, REPORT_FACETS_TABLE, reportFacetsSql } from './report-facets'
+import { reportCountsSql } from './reports.counts'
 import { reportsJobs } from './reports.fts-merge'
+import { reportsFtsSql } from './reports.fts'
 import { reportsRoutes } from './reports.routes'
 
-export const reportsModule: DomainModule = { name: 'reports', routes: reportsRoutes, jobs: reportsJobs }
+export const reportsModule: DomainModule = {
+  name: 'reports',
+  routes: reportsRoutes,
+  jobs: reportsJobs,
+  database: { sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql], backfills: [{ table: REPORT_FACETS_TABLE, run: backfillReportFacets }] },
+}
