@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import type { StackFrame } from '../../src/modules/debug-files/debug-files.types'
 import { walkStack } from '../../src/modules/debug-files/stack-walker'
+import { buildSymIndexSync } from '../../src/modules/debug-files/sym-index.builder'
+import { loadSymIndex } from '../../src/modules/debug-files/sym-index.reader'
 import { debugFixture, symbolsOf, testDmp } from './fixture'
 
 /** A frame as minidump_stackwalk prints it: `CrashFunction [test_app.cc : 58]`, `kernel32.dll!BaseProcessStart`, or `module + offset`. */
@@ -110,4 +112,29 @@ describe('a walk never fails its caller', () => {
     expect(result.threads[0]!.frames).toHaveLength(2)
     expect(result.threads[0]!.stopped).toBe('frame limit (2)')
   })
+})
+
+describe('hostile CFI rules', () => {
+  const hostile = (rules: string) =>
+    loadSymIndex(
+      // null_read_av's debug id, with rules of our own for the crashing function (offset 0x2170).
+      buildSymIndexSync(`MODULE Linux x86_64 7B7D1968FF0D47AE4366E9C3A7E1B6750 null_read_av\nFUNC 2100 100 0 crash()\nSTACK CFI INIT 2100 100 ${rules}\n`).index,
+    )
+
+  for (const [what, rules] of [
+    ['divide by zero', '.cfa: $rsp 0 / .ra: .cfa -8 + ^'],
+    ['refer to themselves', '.cfa: .cfa 8 + .ra: .cfa ^'],
+    ['do not move up the stack', '.cfa: $rsp .ra: .cfa ^'],
+    ['run past the token limit', `.cfa: $rsp ${'8 + '.repeat(200)}.ra: .cfa -8 + ^`],
+    ['read memory the dump lacks', '.cfa: $rsp 0x100000000 + .ra: .cfa ^'],
+  ]) {
+    it(`that ${what} are not used: the walk goes on by other means`, async () => {
+      const index = hostile(rules!)
+      const result = await walkStack(debugFixture('linux_null_read_av.dmp'), (id) => (id === index.module.debugId ? index : null))
+      const frames = result.threads[0]!.frames
+      expect(frames[0]).toMatchObject({ function: 'crash()', trust: 'context' })
+      expect(frames.length).toBeGreaterThan(1)
+      expect(frames[1]!.trust).not.toBe('cfi')
+    })
+  }
 })

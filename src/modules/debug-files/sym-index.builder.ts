@@ -1,6 +1,6 @@
 import { NONE, SECTIONS, type Sections, writeSections, type WordSection } from './sym-index.format'
 import type { SymSource } from './sym-lines'
-import { readSym, type SymReadHooks, type SymReadReport } from './sym.reader'
+import { readSym, readSymSync, type SymReadHooks, type SymReadReport } from './sym.reader'
 import type { SymRecord } from './sym.types'
 import { sortRecords, U32List } from './u32-list'
 
@@ -119,5 +119,12 @@ class IndexBuilder {
 export async function buildSymIndex(source: SymSource): Promise<{ index: Uint8Array; report: SymReadReport }> {
   const builder = new IndexBuilder()
   const report = await readSym(source, builder.add)
+  return { index: writeSections(builder.finish()), report }
+}
+
+/** The same for a `.sym` already in memory, synchronously. */
+export function buildSymIndexSync(source: Uint8Array | string): { index: Uint8Array; report: SymReadReport } {
+  const builder = new IndexBuilder()
+  const report = readSymSync(source, builder.add)
   return { index: writeSections(builder.finish()), report }
 }

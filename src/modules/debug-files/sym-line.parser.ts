@@ -131,7 +131,8 @@ export function parseSymLine(line: string): LineReading {
     default: {
       const parts = line.split(' ')
       const [address, size, lineNo, fileId] = [hex(parts[0]), hex(parts[1]), dec(parts[2]), dec(parts[3])]
-      if (parts.length !== 4 || [address, size, lineNo, fileId].some(Number.isNaN)) return bad(`unknown record ${JSON.stringify(keyword.slice(0, 40))}`)
+      if (Number.isNaN(address)) return bad(`unknown record ${JSON.stringify(keyword.slice(0, 40))}`)
+      if (parts.length !== 4 || [size, lineNo, fileId].some(Number.isNaN)) return bad('a line record needs an address, a size, a line and a file id')
       return { kind: 'line', address, size, line: lineNo, fileId }
     }
   }
