@@ -4,6 +4,7 @@
 // (basic_source_line_resolver_unittest.cc, TestLoadAndResolveNewInlines) for linux_inline; the
 // Linux crash programs' call chains (glibc's fortify path, main calling the crashing function)
 // for the others.
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { StackFrame } from '../../src/modules/debug-files/debug-files.types'
 import { walkStack } from '../../src/modules/debug-files/stack-walker'
@@ -92,7 +93,34 @@ describe('Linux amd64 dumps with their symbols (STACK CFI)', () => {
   })
 })
 
+describe('stack scanning without symbols', () => {
+  it('linux-mini.dmp: the frames rust-minidump finds by scanning, return address for return address', async () => {
+    // rust-minidump minidump-stackwalk/tests/snapshots/test_minidump_stackwalk__linux_human.snap (rip of each frame).
+    const dump = new Uint8Array(readFileSync(new URL('../sentry/fixtures/minidumps/linux-mini.dmp', import.meta.url)))
+    const frames = (await walkStack(dump, () => null)).threads[0]!.frames
+    expect(frames.map((f) => f.address)).toEqual([
+      '0x401d72', '0x7f514025002e', '0x7f51401e4800', '0x7f5140cebac6', '0x401ec0', '0x414c30', '0x7f514017d830', '0x401c70',
+      '0x401dc0', '0x401c70', '0x414ca0', '0x401dc0', '0x401de9', '0x400040', '0x401dc0',
+    ])
+    expect(frames.map((f) => f.trust)).toEqual(['context', ...Array.from({ length: 14 }, () => 'scan')])
+    expect(frames[1]).toMatchObject({ module: 'libc-2.23.so', offset: '0xf302e' })
+  })
+})
+
 describe('a walk never fails its caller', () => {
+  it('resolves for every one of 300 randomly damaged copies of a dump', async () => {
+    const symbols = await symbolsOf('test_app.sym.gz')
+    const original = testDmp()
+    let seed = 42
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff)
+    for (let round = 0; round < 300; round++) {
+      const damaged = original.slice()
+      for (let i = 0; i < 16; i++) damaged[random() % damaged.length] = random() & 0xff
+      const result = await walkStack(damaged, symbols, { maxFrames: 64, maxThreads: 8, scanWords: 4096, timeMs: 500 })
+      expect(result.error === null || result.threads.length === 0).toBe(true)
+    }
+  })
+
   it('answers an error, not an exception, for bytes that are not a minidump or are cut short', async () => {
     expect(await walkStack(new TextEncoder().encode('not a dump, '.repeat(10)), () => null)).toEqual({ threads: [], error: expect.stringContaining('not a minidump') })
     const cut = await walkStack(testDmp().subarray(0, 3000), () => null)

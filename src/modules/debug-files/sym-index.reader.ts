@@ -46,11 +46,6 @@ export class SymIndex {
     this.module = { os: m(0), arch: m(1), debugId: m(2), name: m(3), codeId: m(4), codeFile: m(5) }
   }
 
-  /** Whether the module has STACK CFI or STACK WIN records. */
-  get hasUnwindInfo(): boolean {
-    return this.s.cfiInit.length > 0 || this.s.winFrameData.length > 0 || this.s.winFpo.length > 0
-  }
-
   private string(id: number): string | null {
     const offsets = this.s.stringOffsets
     if (id === NONE || id + 1 >= offsets.length) return null
