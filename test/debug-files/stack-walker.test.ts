@@ -44,6 +44,13 @@ describe('Windows x86 test.dmp with test_app.sym and kernel32.sym (STACK WIN)', 
     expect(crashed.frames[3]).toMatchObject({ module: 'kernel32.dll', offset: '0x16fd7', debugId: 'BCE8785C57B44245A669896B6A19B9542' })
   })
 
+  it('walks the other thread too, after the crashed one', () => {
+    // minidump2.dump.out: two threads, 0xbf4 (3060, crashed) and 0x11c0 (4544).
+    expect(result.threads.map((t) => [t.id, t.crashed])).toEqual([[3060, true], [4544, false]])
+    expect(result.threads[1]!.frames[0]).toMatchObject({ trust: 'context' })
+    expect(result.threads[1]!.frames.length).toBeGreaterThan(1)
+  })
+
   it('without kernel32.sym, names the last frame by module and offset', async () => {
     const without = await walkStack(testDmp(), await symbolsOf('test_app.sym.gz'))
     expect(printed(without.threads[0]!.frames[3]!)).toBe('kernel32.dll + 0x16fd7')

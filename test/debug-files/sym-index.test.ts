@@ -34,6 +34,8 @@ describe('symbol index lookups', () => {
     expect(app.module).toMatchObject({ os: 'windows', arch: 'x86', debugId: '5A9832E5287241C1838ED98914E9B7FF1', name: 'test_app.pdb' })
     expect(app.lookup(0x429e)).toMatchObject({ function: "`anonymous namespace'::CrashFunction", file: 'c:\\test_app.cc', line: 58 })
     expect(app.lookup(0x41ff)).toMatchObject({ function: 'main', line: 65 })
+    // rust-minidump's breakpad-symbols documentation: test_app.pdb at 0x1010 is vswprintf.
+    expect(app.lookup(0x1010)?.function).toBe('vswprintf')
     const kernel32 = await indexOf(debugFixture('kernel32.sym.gz'))
     // minidump2.stackwalk.out: kernel32.dll!BaseProcessStart + 0x23 for offset 0x16fd7.
     expect(kernel32.lookup(0x16fd6)).toEqual({ function: 'BaseProcessStart', functionAddress: 0x16fd7 - 0x23, file: null, line: null, inlined: [] })

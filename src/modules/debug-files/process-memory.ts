@@ -1,5 +1,7 @@
 import type { MemoryRegion } from '../sentry/minidump/memory-list'
 
+const OVERLAPS_TRIED = 4
+
 /** The crashed process's memory as far as the dump kept it: words read by address across its regions. */
 export class ProcessMemory {
   private readonly views: DataView[]
@@ -17,11 +19,13 @@ export class ProcessMemory {
       if (this.regions[mid]!.start <= address) lo = mid + 1
       else hi = mid
     }
-    const i = lo - 1
-    if (i < 0) return undefined
-    const at = address - this.regions[i]!.start
-    if (at + BigInt(this.wordSize) > BigInt(this.regions[i]!.bytes.byteLength)) return undefined
-    const view = this.views[i]!
-    return this.wordSize === 8 ? view.getBigUint64(Number(at), true) : BigInt(view.getUint32(Number(at), true))
+    // Regions may overlap (a thread's stack is often in the memory list too): the nearest few before the address are tried.
+    for (let i = lo - 1; i >= Math.max(0, lo - OVERLAPS_TRIED); i--) {
+      const at = address - this.regions[i]!.start
+      if (at + BigInt(this.wordSize) > BigInt(this.regions[i]!.bytes.byteLength)) continue
+      const view = this.views[i]!
+      return this.wordSize === 8 ? view.getBigUint64(Number(at), true) : BigInt(view.getUint32(Number(at), true))
+    }
+    return undefined
   }
 }
