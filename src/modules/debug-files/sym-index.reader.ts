@@ -2,6 +2,8 @@ import type { SymbolAt, WinFrameInfo } from './debug-files.types'
 import { NONE, readSections, SECTIONS, type Sections } from './sym-index.format'
 
 const utf8 = new TextDecoder('utf-8')
+/** INLINE records of one function read per lookup: heavily inlined C++ has thousands; a hostile file could list millions. */
+const MAX_INLINES_READ = 65536
 
 /** The index of the last record (of `stride` words, sorted by first word) whose first word is at most `key`, -1 when none. */
 function lastAtOrBefore(words: Uint32Array, stride: number, key: number, from = 0, to = words.length / stride): number {
@@ -112,7 +114,7 @@ export class SymIndex {
   private inlinesAt(from: number, count: number, offset: number): Array<{ callLine: number; callFileId: number; originId: number }> {
     const { inlines, inlineRanges } = this.s
     const found: Array<{ depth: number; callLine: number; callFileId: number; originId: number }> = []
-    for (let i = from; i < Math.min(from + count, inlines.length / 6); i++) {
+    for (let i = from; i < Math.min(from + count, from + MAX_INLINES_READ, inlines.length / 6); i++) {
       const rec = inlines.subarray(i * 6, i * 6 + 6)
       for (let j = rec[4]!; j < Math.min(rec[4]! + rec[5]!, inlineRanges.length / 2); j++) {
         if (offset - inlineRanges[j * 2]! < inlineRanges[j * 2 + 1]! && offset >= inlineRanges[j * 2]!) {
