@@ -15,6 +15,8 @@ export const HEADER_SIZE = 32
 export const DIRECTORY_ENTRY_SIZE = 12
 export const MODULE_SIZE = 108
 export const THREAD_SIZE = 48
+/** MINIDUMP_MEMORY_DESCRIPTOR: a 64-bit start address and a location. */
+export const MEMORY_DESCRIPTOR_SIZE = 16
 export const SYSTEM_INFO_SIZE = 56
 export const EXCEPTION_STREAM_SIZE = 168
 /** MINIDUMP_EXCEPTION holds at most 15 parameters. */
@@ -23,6 +25,7 @@ export const EXCEPTION_MAX_PARAMETERS = 15
 export const Stream = {
   threadList: 3,
   moduleList: 4,
+  memoryList: 5,
   exception: 6,
   systemInfo: 7,
   linuxCpuInfo: 0x47670003,
