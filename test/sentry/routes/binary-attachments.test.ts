@@ -18,7 +18,7 @@ const EVENT_ID = 'e'.repeat(32)
 const SAVE = Buffer.from([0x53, 0x41, 0x56, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x80, 0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60])
 
 /** An envelope with its event and the given attachment items (headers and payload bytes). */
-function envelopeWith(...attachments: [object, Buffer][]): Buffer {
+function envelopeWith(...attachments: [object, Buffer][]) {
   const item = (headers: object, payload: Buffer) => [Buffer.from(`${JSON.stringify({ ...headers, length: payload.length })}\n`), payload, Buffer.from('\n')]
   const event = { event_id: EVENT_ID, level: 'error', exception: { values: [{ type: 'SaveError', value: 'slot 3 unreadable' }] } }
   return Buffer.concat([
