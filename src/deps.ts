@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppDeps } from './app-deps'
 import type { Config } from './config/config'
 import { createDb, openSqlite } from './db/client'
-import { dataDirError } from './db/data-dir'
+import { dataDirError, makeDataDirPrivate } from './db/data-dir'
 import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createLocalStorage } from './files/storage'
@@ -20,20 +19,24 @@ import { databaseParts } from './modules/registry'
 export const DB_FILE = 'glitchbox.db'
 
 /**
- * Opens (creating and migrating) the data directory and wires the services every module uses. A
- * directory or database that cannot be opened throws a DataDirError naming the path and the cause.
+ * Opens (creating and migrating) the data directory, owner-only (db/data-dir.ts), and wires the services
+ * every module uses. A directory or database that cannot be opened throws a DataDirError naming the
+ * path and the cause.
  */
 export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean } = {}): AppDeps {
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
+  const dbFile = join(config.dataDir, DB_FILE)
   let files: ReturnType<typeof createLocalStorage>
   try {
-    mkdirSync(config.dataDir, { recursive: true })
+    const modes = makeDataDirPrivate(config.dataDir, dbFile)
+    if (modes.tightened.length || modes.stillOpen.length) {
+      logger.warn('the data directory was readable by other users: tightened to owner-only (directory 0700, database files 0600)', { tightened: modes.tightened, could_not_tighten: modes.stillOpen })
+    }
     files = createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp })
   } catch (err) {
     throw dataDirError(config.dataDir, err)
   }
-  const dbFile = join(config.dataDir, DB_FILE)
   let sqlite: ReturnType<typeof openSqlite> | undefined
   try {
     sqlite = openSqlite(dbFile)

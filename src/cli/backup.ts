@@ -2,6 +2,7 @@ import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, 
 import { basename, dirname, join, resolve } from 'node:path'
 import * as tar from 'tar'
 import { openSqlite } from '../db/client'
+import { makeDataDirPrivate, makePrivateDir } from '../db/data-dir'
 import { migrate } from '../db/migrate'
 import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
@@ -68,9 +69,10 @@ export async function backup(dataDir: string, file: string): Promise<{ files: nu
 export async function restore(dataDir: string, file: string): Promise<void> {
   if (!existsSync(file)) throw new Error(`backup file ${file} does not exist`)
   if (existsSync(join(dataDir, DB_FILE))) throw new Error(`${dataDir} already holds a database; restore needs an empty data directory`)
-  mkdirSync(dataDir, { recursive: true })
+  makePrivateDir(dataDir)
   await tar.x({ file, cwd: dataDir, strict: true, filter: (path) => path === DB_FILE || path === SECRETS_KEY_FILE || path.startsWith('files/') || path === 'files' })
   if (!existsSync(join(dataDir, DB_FILE))) throw new Error('the archive holds no glitchbox.db: not a Glitchbox backup')
+  makeDataDirPrivate(dataDir, join(dataDir, DB_FILE))
   if (existsSync(join(dataDir, SECRETS_KEY_FILE))) chmodSync(join(dataDir, SECRETS_KEY_FILE), 0o600)
   const sqlite = openSqlite(join(dataDir, DB_FILE))
   try {

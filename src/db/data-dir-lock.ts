@@ -1,8 +1,7 @@
 import { constants, Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { DataDirError, dataDirError } from './data-dir'
+import { DataDirError, dataDirError, makePrivateDir } from './data-dir'
 
 export const LOCK_FILE = 'glitchbox.lock'
 
@@ -34,7 +33,7 @@ export function lockDataDir(dataDir: string, now: Date = new Date()): { owner: L
   const path = join(dataDir, LOCK_FILE)
   let db: Database
   try {
-    mkdirSync(dataDir, { recursive: true })
+    makePrivateDir(dataDir)
     db = new Database(path, { create: true, readwrite: true })
   } catch (err) {
     throw dataDirError(dataDir, err)

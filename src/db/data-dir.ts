@@ -1,3 +1,5 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
+
 /** The data directory (or its database) cannot be used: the message names the path and the cause in words, for a one-line exit. */
 export class DataDirError extends Error {}
 
@@ -25,4 +27,44 @@ export function dataDirError(path: string, err: unknown): DataDirError {
   const cause = CAUSES[code] ?? CAUSES[code.split('_').slice(0, 2).join('_')]
   const detail = err instanceof Error ? err.message : String(err)
   return new DataDirError(`cannot open ${path}: ${cause ? `${cause} (${detail})` : detail}`)
+}
+
+/** The data directory is its owner's alone: it holds webhook secrets, credentials and reporter emails. */
+const DIR_MODE = 0o700
+/** The database and the -wal and -shm files SQLite creates beside it (with the database file's mode). */
+const DB_FILE_MODE = 0o600
+
+/** Creates `dir` (and missing parents) readable by its owner only, whatever the umask. */
+export function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+}
+
+/**
+ * Makes the data directory 0700 and the database file 0600 before SQLite opens it: SQLite gives
+ * its -wal and -shm files the database file's mode, so they follow. Modes looser than that (left
+ * by an older version or a copy) are tightened, keeping the owner's own bits. Returns the paths it
+ * tightened and those it could not (not this user's: a mounted volume), for one log line; neither
+ * stops the start.
+ */
+export function makeDataDirPrivate(dataDir: string, dbFile: string): { tightened: string[]; stillOpen: string[] } {
+  makePrivateDir(dataDir)
+  try {
+    closeSync(openSync(dbFile, 'wx', DB_FILE_MODE))
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'EEXIST') throw err
+  }
+  const tightened: string[] = []
+  const stillOpen: string[] = []
+  for (const [path, mode] of [[dataDir, DIR_MODE], [dbFile, DB_FILE_MODE], [`${dbFile}-wal`, DB_FILE_MODE], [`${dbFile}-shm`, DB_FILE_MODE]] as const) {
+    if (!existsSync(path)) continue
+    const current = statSync(path).mode & 0o777
+    if ((current & ~mode) === 0) continue
+    try {
+      chmodSync(path, current & mode)
+      tightened.push(path)
+    } catch {
+      stillOpen.push(path)
+    }
+  }
+  return { tightened, stillOpen }
 }

@@ -51,30 +51,38 @@ export function sniffMime(head: Uint8Array): string | null {
   return first === '{' || first === '[' ? 'application/json' : 'text/plain'
 }
 
+/** The type of a file kept as bytes, its content none of the known kinds (allowed for crash files only). */
+const BINARY = 'application/octet-stream'
+
 const allowedFor: Record<UploadKind, (mime: string) => boolean> = {
   attachment: (m) => m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json',
   image: (m) => m.startsWith('image/'),
   replay: (m) => m === 'video/webm' || m === 'video/mp4' || m === 'image/gif',
-  // What crash reporters send beside the crash: the dump, logs, view hierarchies, screenshots.
-  crash: (m) => m === 'application/x-minidump' || m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json',
+  // What crash reporters send beside the crash: the dump, logs, view hierarchies, screenshots, and
+  // any other file an SDK attaches (a save game, a binary log), kept as bytes: it is team-only and
+  // always served as a download (modules/attachments/file-download.ts).
+  crash: (m) => m === 'application/x-minidump' || m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json' || m === BINARY,
 }
 
 const kindWords: Record<UploadKind, string> = {
   attachment: 'text, image, video or JSON',
   image: 'an image',
   replay: 'WebM, MP4 or GIF',
-  crash: 'a minidump, text, image, video or JSON',
+  crash: 'a minidump, text, image, video, JSON or other bytes',
 }
 
 /**
  * Decides the stored content type of an upload: the sniffed type must be allowed for the kind,
  * and a declared type, when given, must agree with it (text may be declared as any text type or JSON).
+ * A kind that allows BINARY keeps content of no known type as BINARY, whatever other type is declared.
  */
 export function checkUpload(kind: UploadKind, head: Uint8Array, declared?: string | null): string {
-  const sniffed = sniffMime(head)
+  const sniffed = sniffMime(head) ?? (allowedFor[kind](BINARY) ? BINARY : null)
   if (!sniffed || !allowedFor[kind](sniffed)) throw badRequest(`file type not allowed: must be ${kindWords[kind]}`)
   const d = declared?.split(';')[0]?.trim().toLowerCase()
-  if (!d || d === 'application/octet-stream') return sniffed
+  if (!d || d === BINARY) return sniffed
+  // A type named for bytes that match no known kind (application/zip, x-ue4-stats) is the client's word only.
+  if (sniffed === BINARY && !allowedFor[kind](d)) return BINARY
   if (!allowedFor[kind](d)) throw badRequest(`file type not allowed: must be ${kindWords[kind]}`)
   const textual = (m: string) => m.startsWith('text/') || m === 'application/json'
   if (textual(sniffed) && textual(d)) return d

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../db/client'
@@ -34,6 +34,11 @@ export interface FileStorage {
   open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
   /** Deletes blobs and their rows; unknown keys are ignored. */
   remove(db: DbOrTx, keys: string[]): Promise<void>
+  /**
+   * Deletes stored blobs that no `files` row names and that were last written before `before`: a
+   * process killed between writing a file and committing its row leaves one behind. Returns how many.
+   */
+  removeOrphans(db: DbOrTx, before: Date): Promise<number>
   /** Public URL of a stored file. */
   url(key: string): string
   /** A fresh path in the temp folder (wiped at start-up) for a file being received before `store`. */
@@ -41,6 +46,8 @@ export interface FileStorage {
 }
 
 const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
+/** Keys looked up per query by the orphan sweep (under SQLite's bound-parameter limit). */
+const ORPHAN_CHUNK = 500
 
 const extensions: Record<string, string> = {
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/bmp': 'bmp',
@@ -103,6 +110,24 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
       if (valid.length === 0) return
       db.delete(files).where(inArray(files.key, valid)).run()
       for (const key of valid) rmSync(pathOf(key), { force: true })
+    },
+    async removeOrphans(db, before) {
+      let removed = 0
+      // One folder at a time (256 of them, by the key's first two characters), its keys looked up in chunks.
+      for (const folder of readdirSync(root, { withFileTypes: true })) {
+        if (!folder.isDirectory()) continue
+        // A file removed meanwhile has no stat: it is not old.
+        const old = readdirSync(join(root, folder.name)).filter((key) => KEY_RE.test(key) && key.startsWith(folder.name) && (statSync(pathOf(key), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before.getTime())
+        for (let i = 0; i < old.length; i += ORPHAN_CHUNK) {
+          const chunk = old.slice(i, i + ORPHAN_CHUNK)
+          const known = new Set(db.select({ key: files.key }).from(files).where(inArray(files.key, chunk)).all().map((r) => r.key))
+          for (const key of chunk.filter((k) => !known.has(k))) {
+            rmSync(pathOf(key), { force: true })
+            removed++
+          }
+        }
+      }
+      return removed
     },
     url: (key) => `${opts.publicUrl}/api/files/${key}`,
     tempPath: () => join(tmp, `${randomToken(16)}.part`),

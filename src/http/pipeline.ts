@@ -1,14 +1,19 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
+import { throttledErrorLog } from '../lib/throttled-log'
 import { bodyLimitFor, MAX_URL_LENGTH } from './body-limit'
 import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
+import { DATABASE_UNREADABLE, databaseReadWatchOf } from './database-unreadable'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, describeIssues } from './errors'
 import { movedPublicUrl } from './moved-slugs'
 import { budgetRules } from './rate-limit'
 import { sdkKeyOf } from './sdk-refusals'
 import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
+
+/** Methods that change nothing: they are served while the database file cannot be read. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 const API_PREFIX = /^\/api(?:\/v1)?(?=\/|$)/
 
@@ -51,6 +56,8 @@ export function httpPipeline(deps: AppDeps) {
   const { rateLimiter, config, logger } = deps
   const budgetsFor = budgetRules(config)
   const diskWatch = diskWatchOf(deps)
+  const databaseWatch = databaseReadWatchOf(deps)
+  const logUnreadable = throttledErrorLog(deps)
   // Request ids: the caller's X-Request-Id, else a per-process prefix and a counter (cheaper than a UUID per request).
   const idPrefix = crypto.randomUUID().slice(0, 8)
   let counter = 0
@@ -112,6 +119,14 @@ export function httpPipeline(deps: AppDeps) {
       // Browsers must not read a JSON answer (or an uploaded file) as HTML or script.
       set.headers['x-content-type-options'] = 'nosniff'
       if (request.url.length > MAX_URL_LENGTH) throw new AppError(414, `request URL too long (max ${MAX_URL_LENGTH / 1024} KB)`)
+      // A write the damaged file would lose at the next start is refused rather than acknowledged.
+      if (!READ_METHODS.has(request.method)) {
+        const cause = databaseWatch.unreadable()
+        if (cause) {
+          logUnreadable('database', 'a write was refused: the database file cannot be read', { error: cause, data_dir: config.dataDir })
+          throw new AppError(503, DATABASE_UNREADABLE, { 'retry-after': '60' })
+        }
+      }
       const apiPath = apiPathOf(pathOf(request.url))
       if (apiPath === null) return
       // A path parameter that is not valid percent-encoded UTF-8 reaches handlers as null: refuse it here, once for every route.

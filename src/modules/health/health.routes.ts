@@ -1,9 +1,7 @@
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
-import { databaseReadProbe } from '../../db/read-probe'
-import { DB_FILE } from '../../deps'
+import { databaseReadWatchOf } from '../../http/database-unreadable'
 import { DISK_FULL, diskWatchOf } from '../../http/disk-full'
 import { throttledErrorLog } from '../../lib/throttled-log'
 
@@ -21,16 +19,17 @@ function connectionFails(deps: AppDeps): string | null {
  * `GET /health` at the root, outside the envelope: 200 while the database can be read and writes
  * can succeed; 503 with the reason when the server's connection fails, the database file cannot be
  * read (a read of the schema from the file, see db/read-probe.ts: the connection alone answers from
- * its cache) or the disk is full. A failing check is logged once a minute.
+ * its cache; writes answer 503 meanwhile, see http/database-unreadable.ts) or the disk is full. A
+ * failing check is logged once a minute.
  */
 export const healthRoutes = (deps: AppDeps) => {
   const disk = diskWatchOf(deps)
-  const unreadable = databaseReadProbe(join(deps.config.dataDir, DB_FILE))
+  const database = databaseReadWatchOf(deps)
   const logFailure = throttledErrorLog(deps)
   return new Elysia().get(
     '/health',
     () => {
-      const cause = connectionFails(deps) ?? unreadable()
+      const cause = connectionFails(deps) ?? database.check()
       if (cause) {
         const reason = `the database cannot be read: ${cause}`
         logFailure('health', 'health check failed', { error: reason, data_dir: deps.config.dataDir })

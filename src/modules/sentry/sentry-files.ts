@@ -13,9 +13,10 @@ export interface IncomingFile {
 
 /**
  * Stores the files a crash reporter sent beside its event (attachments, minidumps, view
- * hierarchies, logs). A file of a kind Glitchbox does not keep (an arbitrary binary) or past the
- * size cap is left out, never failing the event; the others are stored before the event is
- * ingested, which removes them again if filing fails. When storing fails (a full disk), the files
+ * hierarchies, logs, and any other file, kept as bytes and served as a download). An empty file,
+ * one past the size cap or one whose content contradicts its declared type is left out, never
+ * failing the event; the others are stored before the event is ingested, which removes them again
+ * if filing fails. When storing fails (a full disk), the files
  * already stored by this call are removed before the error goes on.
  */
 export async function storeCrashFiles(deps: Pick<AppDeps, 'db' | 'files'>, incoming: IncomingFile[], kind: 'image' | 'crash' = 'crash'): Promise<StoredFile[]> {
