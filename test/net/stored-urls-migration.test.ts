@@ -7,6 +7,7 @@ import { migrate } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { databaseParts } from '../../src/modules/registry'
 
 /** The migration under test, by name (the lead renumbers migrations at merge). */
 const migration = () => embeddedMigrations.find((m) => m.tag.endsWith('_clean_stored_urls'))!
@@ -48,7 +49,7 @@ describe('the stored-URL clean-up migration', () => {
         db!.query('INSERT INTO project_settings (project_id, kind, value, updated_at) VALUES (?, ?, ?, 0)').run(`p${i}`, kind, JSON.stringify({ [field]: url, page_title: 'Known issues' }))
     })
 
-    expect(migrate(db).applied).toEqual([migration().tag])
+    expect(migrate(db, databaseParts).applied).toEqual([migration().tag])
 
     const kept = (url: string) => (url === GOOD ? GOOD : '')
     const column = (sql: string) => db!.query<{ v: string | null }, []>(sql).all().map((r) => r.v)
