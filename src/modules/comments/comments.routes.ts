@@ -9,14 +9,14 @@ const tags = ['Comments']
 export const commentsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/bugs/:number/comments', ({ project, params }) => listComments(deps.db, project, params.number), {
+    .get('/projects/:slug/bugs/:number/comments', ({ project, params }) => listComments(deps, project, params.number), {
       project: 'bugs.view',
       detail: { tags, summary: 'Comments of a report, internal ones included' },
     })
     .post(
       '/projects/:slug/bugs/:number/comments',
-      ({ project, user, params, body, set }) => {
-        const created = addComment(deps, { project, number: params.number, author: user }, body)
+      async ({ project, user, params, body, set }) => {
+        const created = await addComment(deps, { project, number: params.number, author: user }, body)
         set.status = 201
         return created
       },

@@ -1,15 +1,13 @@
-import { asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
-import { users } from '../auth/auth.table'
+import { createAuthRepository } from '../auth/auth.repository'
 import { liveReportByNumber } from '../projects/project-reports'
 import { markTriaged } from '../public/publication'
 import { serializeReportForEvent } from '../reports/reports.service'
 import type { CreateCommentBody } from './comments.schemas'
-import { comments } from './comments.table'
+import { createCommentsRepository } from './comments.repository'
 
 type Author = { id: string; name: string; displayName: string | null }
 
@@ -17,10 +15,10 @@ type Author = { id: string; name: string; displayName: string | null }
 export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: { project: Project; number: string; author: Author }, input: CreateCommentBody) {
   const now = deps.clock.now()
   const isInternal = input.is_internal ?? false
-  return deps.db.transaction((tx) => {
+  return deps.db.write(async (tx) => {
     const report = liveReportByNumber(tx, ctx.project.id, ctx.number)
     const id = newId()
-    tx.insert(comments).values({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now }).run()
+    await createCommentsRepository({ db: deps.db }).insert({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now })
     recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
     // A public reply is the team's touch the `triaged` publish mode waits for (its mail to the player: public/reply-mail.ts).
     if (!isInternal) markTriaged(tx, [report.id], now)
@@ -44,22 +42,17 @@ export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: 
 }
 
 /** Every comment of a live report, oldest first, internal ones included (the team's view). */
-export function listComments(db: DbOrTx, project: Project, number: string) {
-  const report = liveReportByNumber(db, project.id, number)
-  return db
-    .select({ c: comments, authorName: sql<string | null>`coalesce(${users.displayName}, ${users.name})` })
-    .from(comments)
-    .leftJoin(users, eq(users.id, comments.authorId))
-    .where(eq(comments.reportId, report.id))
-    .orderBy(asc(comments.createdAt), asc(comments.id))
-    .all()
-    .map(({ c, authorName }) => ({
-      id: c.id,
-      body: c.body,
-      is_internal: c.isInternal,
-      author_id: c.authorId,
-      author_name: authorName,
-      created_at: c.createdAt.toISOString(),
-      updated_at: c.updatedAt.toISOString(),
-    }))
+export async function listComments(deps: Pick<AppDeps, 'db'>, project: Project, number: string) {
+  const report = await deps.db.read((q) => liveReportByNumber(q, project.id, number))
+  const rows = await createCommentsRepository({ db: deps.db }).ofReport(report.id)
+  const names = await createAuthRepository({ db: deps.db }).namesOf(rows.flatMap((c) => (c.authorId ? [c.authorId] : [])))
+  return rows.map((c) => ({
+    id: c.id,
+    body: c.body,
+    is_internal: c.isInternal,
+    author_id: c.authorId,
+    author_name: (c.authorId && names.get(c.authorId)) ?? null,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  }))
 }
