@@ -6,7 +6,7 @@ import { createDb, openSqlite } from './db/client'
 import { dataDirError } from './db/data-dir'
 import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
-import { createLocalStorage } from './files/storage'
+import { createStorage, type FileStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
 import { useSdkCallerClock } from './http/sdk-callers'
 import { SdkRefusals } from './http/sdk-refusals'
@@ -15,6 +15,7 @@ import { type Clock, systemClock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
 import { createMailer, type MailTransport } from './mail/mailer'
 import { createSmtpTransport } from './mail/smtp-transport'
+import { createSecrets } from './secrets/secrets'
 
 export const DB_FILE = 'glitchbox.db'
 
@@ -25,10 +26,10 @@ export const DB_FILE = 'glitchbox.db'
 export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean } = {}): AppDeps {
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
-  let files: ReturnType<typeof createLocalStorage>
+  let files: FileStorage
   try {
     mkdirSync(config.dataDir, { recursive: true })
-    files = createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp })
+    files = createStorage(config, { clock, cleanTmp: overrides.cleanTmp })
   } catch (err) {
     throw dataDirError(config.dataDir, err)
   }
@@ -52,6 +53,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     logger,
     jobs,
     files,
+    secrets: createSecrets({ dataDir: config.dataDir, secretKey: config.secretKey }),
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),

@@ -1,12 +1,15 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Config } from '../config/config'
 import type { DbOrTx } from '../db/client'
 import { badRequest } from '../http/errors'
 import type { Clock } from '../lib/clock'
 import { randomToken } from '../lib/ids'
 import { files } from './files.table'
+import { createLocalBlobs } from './local-storage'
 import { checkUpload, type UploadKind } from './mime'
+import { createS3Blobs } from './s3-storage'
 
 export interface StoredFile {
   key: string
@@ -17,8 +20,8 @@ export interface StoredFile {
 
 export interface StoreInput {
   /**
-   * A Blob (multipart File, Bun.file) is streamed to disk; bytes are written as they are. A Bun.file
-   * at a `tempPath()` is moved in, not copied.
+   * A Blob (multipart File, Bun.file) is streamed to the store; bytes are written as they are. A
+   * Bun.file at a `tempPath()` is moved in on local disk, not copied.
    */
   data: Blob | Uint8Array
   fileName: string
@@ -27,17 +30,30 @@ export interface StoreInput {
   maxBytes: number
 }
 
-/** Where blobs live. Local disk today; an S3-compatible store would implement the same interface. */
+/** Where files live, with their rows in `files`: local disk (the default) or an S3-compatible bucket. */
 export interface FileStorage {
   store(db: DbOrTx, input: StoreInput): Promise<StoredFile>
-  /** The file and its metadata, or null for an unknown key or a file withdrawn with its deleted report (withdrawn-files.ts). */
+  /**
+   * The file and its metadata, or null for an unknown key, a missing object or a file withdrawn with
+   * its deleted report (withdrawn-files.ts). On S3 `body` is a lazy S3File: read it with `stream()`
+   * or `slice()`, never hand it to a Response as is (Bun answers that with a redirect).
+   */
   open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
   /** Deletes blobs and their rows; unknown keys are ignored. */
   remove(db: DbOrTx, keys: string[]): Promise<void>
   /** Public URL of a stored file. */
   url(key: string): string
-  /** A fresh path in the temp folder (wiped at start-up) for a file being received before `store`. */
+  /** A fresh path in the local temp folder (wiped at start-up) for a file being received before `store`. */
   tempPath(): string
+}
+
+/** The bytes of stored files, under their keys: a folder or a bucket. The checks and the rows are `FileStorage`'s. */
+export interface BlobStore {
+  /** Writes `data` as `key`; a Bun.file in the temp folder may be moved in (it is gone afterwards). */
+  put(key: string, data: Blob | Uint8Array, mimeType: string): Promise<void>
+  /** The bytes of `key`, or null when there are none. */
+  get(key: string): Promise<Blob | null>
+  delete(keys: string[]): Promise<void>
 }
 
 const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
@@ -48,24 +64,39 @@ const extensions: Record<string, string> = {
   'application/x-minidump': 'dmp',
 }
 
-/** The path of a Bun.file in `tmp`, or null. */
-function receivedPath(data: Blob | Uint8Array, tmp: string): string | null {
+/** The path of a Bun.file in `tmp`, or null (a multipart File's name comes from the client and never counts). */
+export function spillPath(data: Blob | Uint8Array, tmp: string): string | null {
   if (!(data instanceof Blob) || data instanceof File) return null
   const name = (data as { name?: unknown }).name
   return typeof name === 'string' && dirname(name) === tmp ? name : null
 }
 
-/** Local-disk storage under `<dataDir>/files/ab/<key>` with unguessable 256-bit keys. */
-export function createLocalStorage(opts: { dataDir: string; publicUrl: string; clock: Clock; cleanTmp?: boolean }): FileStorage {
-  const root = join(opts.dataDir, 'files')
-  const tmp = join(opts.dataDir, 'tmp')
-  mkdirSync(root, { recursive: true })
+/**
+ * The storage of this server: a bucket when `GLITCHBOX_S3_BUCKET` is set, else `<dataDir>/files`.
+ * Uploads are received into `<dataDir>/tmp` either way.
+ */
+export function createStorage(config: Config, opts: { clock: Clock; cleanTmp?: boolean }): FileStorage {
+  const tmp = join(config.dataDir, 'tmp')
   // Half-written uploads of a crashed process are never referenced: the server starts with a clean
   // temp folder. CLI commands running beside a live server must not touch it.
   if (opts.cleanTmp) rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })
-  const pathOf = (key: string) => join(root, key.slice(0, 2), key)
+  const blobs = config.s3Bucket
+    ? createS3Blobs({
+        bucket: config.s3Bucket,
+        endpoint: config.s3Endpoint,
+        region: config.s3Region,
+        accessKeyId: config.s3AccessKeyId!,
+        secretAccessKey: config.s3SecretAccessKey!,
+        prefix: config.s3Prefix ?? '',
+      })
+    : createLocalBlobs({ root: join(config.dataDir, 'files'), tmp })
+  return createFileStorage({ blobs, tmp, publicUrl: config.publicUrl, clock: opts.clock })
+}
 
+/** Checked uploads under unguessable 256-bit keys, with a row each in `files`, their bytes in `blobs`. */
+export function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: string; clock: Clock }): FileStorage {
+  const { blobs } = opts
   return {
     async store(db, input) {
       const size = input.data instanceof Blob ? input.data.size : input.data.byteLength
@@ -75,13 +106,7 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
       const mimeType = checkUpload(input.kind, head, input.declaredType)
       const ext = extensions[mimeType] ?? (mimeType.startsWith('text/') ? 'txt' : 'bin')
       const key = `${randomToken(32)}.${ext}`
-      // A file received into the temp folder is already on this disk: renaming it saves a copy. Only
-      // a Bun.file qualifies; a multipart File's name comes from the client.
-      const received = receivedPath(input.data, tmp)
-      const staging = received ?? join(tmp, key)
-      if (!received) await Bun.write(staging, input.data)
-      mkdirSync(join(root, key.slice(0, 2)), { recursive: true })
-      renameSync(staging, pathOf(key))
+      await blobs.put(key, input.data, mimeType)
       const fileName = input.fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || `file.${ext}`
       db.insert(files).values({ key, mimeType, size, fileName, createdAt: opts.clock.now() }).run()
       return { key, mimeType, size, fileName }
@@ -94,17 +119,17 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
         .where(and(eq(files.key, key), sql`not exists (select 1 from withdrawn_files w where w.key = ${files.key})`))
         .get()
       if (!meta) return null
-      const body = Bun.file(pathOf(key))
-      if (!(await body.exists())) return null
-      return { meta, body }
+      const body = await blobs.get(key)
+      return body ? { meta, body } : null
     },
     async remove(db, keys) {
       const valid = keys.filter((k) => KEY_RE.test(k))
       if (valid.length === 0) return
+      // Rows first: a crash in between leaves an unreferenced blob, never a row without its bytes.
       db.delete(files).where(inArray(files.key, valid)).run()
-      for (const key of valid) rmSync(pathOf(key), { force: true })
+      await blobs.delete(valid)
     },
     url: (key) => `${opts.publicUrl}/api/files/${key}`,
-    tempPath: () => join(tmp, `${randomToken(16)}.part`),
+    tempPath: () => join(opts.tmp, `${randomToken(16)}.part`),
   }
 }

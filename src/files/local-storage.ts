@@ -1,0 +1,26 @@
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { type BlobStore, spillPath } from './storage'
+
+/** Blobs on local disk under `<root>/ab/<key>`; `tmp` is the temp folder on the same disk. */
+export function createLocalBlobs(opts: { root: string; tmp: string }): BlobStore {
+  mkdirSync(opts.root, { recursive: true })
+  const pathOf = (key: string) => join(opts.root, key.slice(0, 2), key)
+  return {
+    async put(key, data) {
+      // A file received into the temp folder is already on this disk: renaming it saves a copy.
+      const received = spillPath(data, opts.tmp)
+      const staging = received ?? join(opts.tmp, key)
+      if (!received) await Bun.write(staging, data)
+      mkdirSync(join(opts.root, key.slice(0, 2)), { recursive: true })
+      renameSync(staging, pathOf(key))
+    },
+    async get(key) {
+      const body = Bun.file(pathOf(key))
+      return (await body.exists()) ? body : null
+    },
+    async delete(keys) {
+      for (const key of keys) rmSync(pathOf(key), { force: true })
+    },
+  }
+}
