@@ -1,10 +1,19 @@
 import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { removeWithdrawnFiles } from '../../files/withdrawn-files'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { dayOf } from './retention.rollups'
 import { runRetention } from './retention.service'
+import { recountStorageOfProject } from './retention.stats'
 
 export const RETENTION_JOB = 'retention.run'
+const REMOVE_WITHDRAWN_JOB = 'retention.remove_withdrawn_files'
+
+/** Queues, in the transaction deleting reports of `projectId`, the removal of their files (withdrawn-files.ts). */
+export function enqueueWithdrawnFilesRemoval(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, projectId: string): void {
+  deps.jobs.enqueue(tx, { kind: REMOVE_WITHDRAWN_JOB, payload: { projectId } })
+}
 
 /**
  * Once a day (04:37, a quiet hour) the schedule queues one retention run; the job rolls up complete
@@ -21,6 +30,12 @@ export function retentionJobs(deps: AppDeps): DomainJobs {
         async run() {
           const run = await runRetention(deps)
           deps.logger.info('retention run', { ...run.deleted, rolled_up_days: run.rolledUpDays, files_removed: run.filesRemoved, batches: run.batches, max_batch_ms: Math.round(run.maxBatchMs * 10) / 10, vacuumed_pages: run.vacuumedPages })
+        },
+      },
+      {
+        kind: REMOVE_WITHDRAWN_JOB,
+        async run({ projectId }: { projectId: string }) {
+          if ((await removeWithdrawnFiles(deps)) > 0) recountStorageOfProject(deps.db, projectId)
         },
       },
     ],
