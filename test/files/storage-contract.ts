@@ -14,7 +14,7 @@ export interface StorageBed {
 
 const MB = 1024 * 1024
 /** Printable text of `size` bytes where every byte depends on its offset, so a misplaced range shows. */
-function text(size: number): Uint8Array {
+function text(size: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(size)
   for (let i = 0; i < size; i++) out[i] = 0x21 + ((i * 7 + (i >> 10)) % 94)
   return out
