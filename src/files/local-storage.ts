@@ -1,6 +1,13 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
-import { type BlobStore, spillPath } from './storage'
+import { dirname, join } from 'node:path'
+import type { BlobStore } from './storage'
+
+/** The path of a Bun.file in `tmp`, or null (a multipart File's name comes from the client and never counts). */
+function spillPath(data: Blob | Uint8Array, tmp: string): string | null {
+  if (!(data instanceof Blob) || data instanceof File) return null
+  const name = (data as { name?: unknown }).name
+  return typeof name === 'string' && dirname(name) === tmp ? name : null
+}
 
 /** Blobs on local disk under `<root>/ab/<key>`; `tmp` is the temp folder on the same disk. */
 export function createLocalBlobs(opts: { root: string; tmp: string }): BlobStore {

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '../config/config'
 import type { DbOrTx } from '../db/client'
@@ -62,13 +62,6 @@ const extensions: Record<string, string> = {
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/bmp': 'bmp',
   'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'application/json': 'json', 'text/plain': 'txt',
   'application/x-minidump': 'dmp',
-}
-
-/** The path of a Bun.file in `tmp`, or null (a multipart File's name comes from the client and never counts). */
-export function spillPath(data: Blob | Uint8Array, tmp: string): string | null {
-  if (!(data instanceof Blob) || data instanceof File) return null
-  const name = (data as { name?: unknown }).name
-  return typeof name === 'string' && dirname(name) === tmp ? name : null
 }
 
 /**
