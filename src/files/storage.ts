@@ -49,7 +49,7 @@ export interface FileStorage {
 
 /** The bytes of stored files, under their keys: a folder or a bucket. The checks and the rows are `FileStorage`'s. */
 export interface BlobStore {
-  /** Writes `data` as `key`; a Bun.file in the temp folder may be moved in (it is gone afterwards). */
+  /** Writes `data` as `key`; a Bun.file in the temp folder may be moved in rather than copied. */
   put(key: string, data: Blob | Uint8Array, mimeType: string): Promise<void>
   /** The bytes of `key`, or null when there are none. */
   get(key: string): Promise<Blob | null>
@@ -88,7 +88,7 @@ export function createStorage(config: Config, opts: { clock: Clock; cleanTmp?: b
 }
 
 /** Checked uploads under unguessable 256-bit keys, with a row each in `files`, their bytes in `blobs`. */
-export function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: string; clock: Clock }): FileStorage {
+function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: string; clock: Clock }): FileStorage {
   const { blobs } = opts
   return {
     async store(db, input) {
