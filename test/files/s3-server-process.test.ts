@@ -1,0 +1,53 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startS3, type TestS3 } from '../helpers/s3-server'
+import { removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
+import { studioDataDir } from '../helpers/studio-data-dir'
+import { PNG } from '../sdk/sdk-helpers'
+
+let s3: TestS3
+beforeAll(async () => {
+  s3 = await startS3()
+})
+afterAll(async () => {
+  await s3?.close()
+  removeTempDataDirs()
+})
+
+const KEY = Buffer.alloc(32, 3).toString('base64')
+
+describe('glitchbox serve with a bucket and GLITCHBOX_SECRET_KEY', () => {
+  it('says where files go, keeps an SDK screenshot in the bucket and serves it, with no file or secrets.key in the data directory', async () => {
+    const { dataDir, project } = await studioDataDir()
+    const s = await startServer({ dataDir, env: { ...s3.env, GLITCHBOX_SECRET_KEY: KEY, GLITCHBOX_LOG_LEVEL: 'info' } })
+    try {
+      const body = JSON.stringify({ title: 'Sky texture', description: 'See the screenshot', screenshot: `data:image/png;base64,${Buffer.from(PNG).toString('base64')}` })
+      const res = await fetch(`${s.url}/api/bugs/submit`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': project.apiKey }, body })
+      expect(res.status).toBe(201)
+      const keys = await s3.keys()
+      expect(keys).toHaveLength(1)
+      const shot = await fetch(`${s.url}/api/files/${keys[0]}`, { headers: { range: 'bytes=0-7' } })
+      expect(shot.status).toBe(206)
+      expect(new Uint8Array(await shot.arrayBuffer())).toEqual(PNG.subarray(0, 8))
+    } finally {
+      await s.stop()
+    }
+    const lines = (await new Response(s.proc.stdout as ReadableStream).text()).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    const listening = lines.find((l) => String(l.msg).startsWith('glitchbox listening'))
+    expect(listening).toMatchObject({ files: `s3://glitchbox-test/ at ${s3.endpoint}`, secret_key: 'GLITCHBOX_SECRET_KEY' })
+    expect(JSON.stringify(lines)).not.toContain(KEY)
+    // (The fixture's account was written with local storage, which made the empty files/ folder.)
+    expect(readdirSync(join(dataDir, 'files'))).toEqual([])
+    expect(existsSync(join(dataDir, 'secrets.key'))).toBe(false)
+  })
+
+  it.each([
+    ['a secret key of the wrong length', { GLITCHBOX_SECRET_KEY: Buffer.alloc(16).toString('base64') }, 'invalid GLITCHBOX_SECRET_KEY=(hidden): must be 32 random bytes in base64'],
+    ['a bucket without credentials', { GLITCHBOX_S3_BUCKET: 'studio-files', AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' }, 'GLITCHBOX_S3_BUCKET needs GLITCHBOX_S3_ACCESS_KEY_ID'],
+  ])('refuses to start with %s, naming the variable', async (_, env, message) => {
+    const r = await runCli(['serve'], { GLITCHBOX_DATA_DIR: tempDataDir(), PORT: '0', ...env }, undefined, { timeoutMs: 15_000 })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(message)
+  })
+})
