@@ -56,6 +56,8 @@ describe('files on S3-compatible storage, end to end', () => {
     expect(await inBucket()).toEqual(keys)
     expect(rows(t, 'SELECT key FROM files ORDER BY key').map((r) => r.key)).toEqual(keys)
     expect(storageStats(t.config, t.sqlite).files).toEqual({ bytes: PNG.length + log.length + WEBM.length, count: 3 })
+    const storageBytes = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.storage_bytes
+    expect(await storageBytes()).toBe(PNG.length + log.length + WEBM.length)
 
     const shot = await t.request('GET', `/api/files/${screenshot}`)
     expect([shot.status, shot.headers.get('content-type'), shot.headers.get('content-length')]).toEqual([200, 'image/png', String(PNG.length)])
@@ -72,6 +74,7 @@ describe('files on S3-compatible storage, end to end', () => {
     expect(await inBucket()).toEqual([attachment!.file_key])
     expect(rows(t, 'SELECT key FROM files').map((r) => r.key)).toEqual([attachment!.file_key])
     expect((await t.request('GET', `/api/files/${attachment!.file_key}`)).status).toBe(200)
+    expect(await storageBytes()).toBe(log.length)
   })
 
   it('removes the objects of a deleted project', async () => {
