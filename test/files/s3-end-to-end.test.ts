@@ -77,11 +77,15 @@ describe('files on S3-compatible storage, end to end', () => {
     expect(await storageBytes()).toBe(log.length)
   })
 
-  it('removes the objects of a deleted project', async () => {
+  it.each([
+    ['project', (slug: string) => ['DELETE', `/api/projects/${slug}`, undefined] as const],
+    ['account', () => ['DELETE', '/api/auth/account', { confirmation: 'DELETE' }] as const],
+  ])('removes the objects of a deleted %s', async (_, deletion) => {
     const { owner, project } = await capturedProject(t)
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: CAPTURE_KEY, body: { title: 'Softlock', description: 'd', screenshot: pngDataUrl() } })).status).toBe(201)
     expect(await inBucket()).toHaveLength(1)
-    expect((await t.request('DELETE', `/api/projects/${project.slug}`, { token: owner.token })).status).toBe(200)
+    const [method, path, body] = deletion(project.slug)
+    expect((await t.request(method, path, { token: owner.token, body })).status).toBe(200)
     await t.runner.drain()
     expect(await inBucket()).toEqual([])
   })
