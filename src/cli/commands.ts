@@ -141,7 +141,12 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
     case 'backup': {
       if (!positional[0]) throw new CliError('usage: glitchbox backup FILE')
       const r = await backup(config.dataDir, positional[0])
-      return out(`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`)
+      // What the archive cannot hold, said where the operator reads it.
+      const outside = [
+        config.s3Bucket && `the files are in the bucket ${config.s3Bucket}, not in the archive: keep them with the bucket's versioning or replication`,
+        config.secretKey && 'the key of stored credentials is GLITCHBOX_SECRET_KEY, not in the archive: keep it with the archive',
+      ].filter(Boolean)
+      return out([`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`, ...outside].join('\n'))
     }
     case 'restore': {
       if (!positional[0]) throw new CliError('usage: glitchbox restore FILE')

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startS3, type TestS3 } from '../helpers/s3-server'
@@ -40,6 +40,16 @@ describe('glitchbox serve with a bucket and GLITCHBOX_SECRET_KEY', () => {
     // (The fixture's account was written with local storage, which made the empty files/ folder.)
     expect(readdirSync(join(dataDir, 'files'))).toEqual([])
     expect(existsSync(join(dataDir, 'secrets.key'))).toBe(false)
+  })
+
+  it('backs up the database and says that the objects and the key stay outside the archive', async () => {
+    const { dataDir } = await studioDataDir()
+    const archive = join(dataDir, '..', `${dataDir.split('/').pop()}.tar.gz`)
+    const r = await runCli(['backup', archive], { ...s3.env, GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_SECRET_KEY: KEY })
+    rmSync(archive, { force: true })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`the files are in the bucket glitchbox-test, not in the archive`)
+    expect(r.stdout).toContain('the key of stored credentials is GLITCHBOX_SECRET_KEY, not in the archive')
   })
 
   it.each([
