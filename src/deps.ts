@@ -29,7 +29,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
   let files: FileStorage
   try {
     mkdirSync(config.dataDir, { recursive: true })
-    files = createStorage(config, { clock, cleanTmp: overrides.cleanTmp })
+    files = createStorage(config, { clock, logger, cleanTmp: overrides.cleanTmp })
   } catch (err) {
     throw dataDirError(config.dataDir, err)
   }

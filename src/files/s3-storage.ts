@@ -1,4 +1,6 @@
 import { S3Client } from 'bun'
+import { AppError } from '../http/errors'
+import type { Logger } from '../lib/logger'
 import type { BlobStore } from './storage'
 
 /** Parts of a multipart upload: S3's minimum, so a spilled upload never sits in memory whole. */
@@ -13,6 +15,7 @@ export interface S3Options {
   secretAccessKey: string
   /** Prepended to every key: empty or ending in `/`. */
   prefix: string
+  logger: Logger
 }
 
 /** Blobs as objects of an S3-compatible bucket, through Bun's built-in client. */
@@ -26,6 +29,14 @@ export function createS3Blobs(opts: S3Options): BlobStore {
     virtualHostedStyle: false,
   })
   const object = (key: string) => client.file(opts.prefix + key)
+  /**
+   * A bucket that cannot be reached (or refuses these credentials) is the operator's to fix: the
+   * cause is logged, the client is told to try again later (503), never shown the bucket's answer.
+   */
+  const unavailable = (op: string, err: unknown) => {
+    opts.logger.error('file storage failed', { op, bucket: opts.bucket, error: err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err) })
+    return new AppError(503, 'file storage is unavailable; try again later')
+  }
   return {
     async put(key, data, mimeType) {
       const sink = object(key).writer({ type: mimeType, partSize: PART_BYTES, queueSize: 2, retry: 3 })
@@ -37,15 +48,20 @@ export function createS3Blobs(opts: S3Options): BlobStore {
       } catch (err) {
         // Aborts the multipart upload, so no half object is left behind.
         await Promise.resolve(sink.end(err as Error)).catch(() => undefined)
-        throw err
+        throw unavailable('put', err)
       }
     },
     async get(key) {
       const file = object(key)
-      return (await file.exists()) ? file : null
+      const found = await file.exists().catch((err: unknown) => {
+        throw unavailable('get', err)
+      })
+      return found ? file : null
     },
     async delete(keys) {
-      await Promise.all(keys.map((key) => object(key).delete()))
+      await Promise.all(keys.map((key) => object(key).delete())).catch((err: unknown) => {
+        throw unavailable('delete', err)
+      })
     },
   }
 }

@@ -5,6 +5,7 @@ import type { Config } from '../config/config'
 import type { DbOrTx } from '../db/client'
 import { badRequest } from '../http/errors'
 import type { Clock } from '../lib/clock'
+import type { Logger } from '../lib/logger'
 import { randomToken } from '../lib/ids'
 import { files } from './files.table'
 import { createLocalBlobs } from './local-storage'
@@ -68,7 +69,7 @@ const extensions: Record<string, string> = {
  * The storage of this server: a bucket when `GLITCHBOX_S3_BUCKET` is set, else `<dataDir>/files`.
  * Uploads are received into `<dataDir>/tmp` either way.
  */
-export function createStorage(config: Config, opts: { clock: Clock; cleanTmp?: boolean }): FileStorage {
+export function createStorage(config: Config, opts: { clock: Clock; logger: Logger; cleanTmp?: boolean }): FileStorage {
   const tmp = join(config.dataDir, 'tmp')
   // Half-written uploads of a crashed process are never referenced: the server starts with a clean
   // temp folder. CLI commands running beside a live server must not touch it.
@@ -82,6 +83,7 @@ export function createStorage(config: Config, opts: { clock: Clock; cleanTmp?: b
         accessKeyId: config.s3AccessKeyId!,
         secretAccessKey: config.s3SecretAccessKey!,
         prefix: config.s3Prefix ?? '',
+        logger: opts.logger,
       })
     : createLocalBlobs({ root: join(config.dataDir, 'files'), tmp })
   return createFileStorage({ blobs, tmp, publicUrl: config.publicUrl, clock: opts.clock })

@@ -89,4 +89,18 @@ describe('files on S3-compatible storage, end to end', () => {
     await t.runner.drain()
     expect(await inBucket()).toEqual([])
   })
+
+  it('answers 503 and logs the cause when the bucket cannot be reached, filing nothing', async () => {
+    const down = createTestApp({ env: { ...s3.env, GLITCHBOX_S3_ENDPOINT: 'http://127.0.0.1:1' } })
+    try {
+      await capturedProject(down)
+      const res = await down.request('POST', '/api/bugs/submit', { apiKey: CAPTURE_KEY, body: { title: 'Softlock', description: 'd', screenshot: pngDataUrl() } })
+      expect([res.status, res.body]).toEqual([503, { ok: false, error: 'file storage is unavailable; try again later' }])
+      expect(rows(down, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+      expect(down.logs.find((l) => l.msg === 'file storage failed')).toMatchObject({ op: 'put', bucket: 'glitchbox-test', error: expect.stringContaining('ConnectionRefused') })
+      expect((await down.request('GET', `/api/files/${'A'.repeat(43)}.png`)).status).toBe(404)
+    } finally {
+      down.close()
+    }
+  })
 })
