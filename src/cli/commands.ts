@@ -3,7 +3,8 @@ import { type Config, ConfigError, configDocs, loadConfig } from '../config/conf
 import { openSqlite, rawSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
-import { silentLogger } from '../lib/logger'
+import { copyFilesToBucket } from '../files/copy-to-bucket'
+import { createLogger, silentLogger } from '../lib/logger'
 import { adminCreateUser, adminResetPassword, adminVerifyEmail } from '../modules/auth/auth.cli'
 import { adminSetPlan } from '../modules/billing/billing.cli'
 import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
@@ -28,6 +29,7 @@ Usage:
   glitchbox admin stats [--json]           database and files size, free disk, rows per table, oldest retained telemetry
   glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
   glitchbox admin maintenance --clear
+  glitchbox admin copy-files-to-bucket     copy the files of the data directory into GLITCHBOX_S3_BUCKET (once, before serving from it)
   glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
   glitchbox version
   glitchbox --help
@@ -97,6 +99,12 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     case 'stats': {
       const stats = storageStats(config, rawSqlite(deps.db))
       return out(flags.json ? JSON.stringify(stats, null, 2) : formatStats(stats))
+    }
+    case 'copy-files-to-bucket': {
+      // A bucket that fails says why in the log (the command's own logger is silent).
+      const r = await copyFilesToBucket(config, deps.db, createLogger(config.logLevel)).catch(operatorError)
+      const bucket = `s3://${config.s3Bucket}/${config.s3Prefix ?? ''}`
+      return out(`copied ${r!.copied} files (${r!.bytes} bytes) to ${bucket}; ${r!.present} already there; ${r!.missing} missing from ${config.dataDir}/files`)
     }
     case 'maintenance': {
       if (flags.clear) {

@@ -75,19 +75,26 @@ export function createStorage(config: Config, opts: { clock: Clock; logger: Logg
   // temp folder. CLI commands running beside a live server must not touch it.
   if (opts.cleanTmp) rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })
-  const blobs = config.s3Bucket
-    ? createS3Blobs({
-        bucket: config.s3Bucket,
-        endpoint: config.s3Endpoint,
-        region: config.s3Region,
-        accessKeyId: config.s3AccessKeyId!,
-        secretAccessKey: config.s3SecretAccessKey!,
-        prefix: config.s3Prefix ?? '',
-        logger: opts.logger,
-      })
-    : createLocalBlobs({ root: join(config.dataDir, 'files'), tmp })
+  const blobs = bucketOf(config, opts.logger) ?? localBlobsOf(config)
   return createFileStorage({ blobs, tmp, publicUrl: config.publicUrl, clock: opts.clock })
 }
+
+/** The bucket named by `GLITCHBOX_S3_*`, or null when files stay on local disk. */
+export function bucketOf(config: Config, logger: Logger): BlobStore | null {
+  if (!config.s3Bucket) return null
+  return createS3Blobs({
+    bucket: config.s3Bucket,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    accessKeyId: config.s3AccessKeyId!,
+    secretAccessKey: config.s3SecretAccessKey!,
+    prefix: config.s3Prefix ?? '',
+    logger,
+  })
+}
+
+/** The blobs under `<dataDir>/files`. */
+export const localBlobsOf = (config: Pick<Config, 'dataDir'>): BlobStore => createLocalBlobs({ root: join(config.dataDir, 'files'), tmp: join(config.dataDir, 'tmp') })
 
 /** Checked uploads under unguessable 256-bit keys, with a row each in `files`, their bytes in `blobs`. */
 function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: string; clock: Clock }): FileStorage {

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config/config'
+import { buildDeps } from '../../src/deps'
+import { silentLogger } from '../../src/lib/logger'
 import { startS3, type TestS3 } from '../helpers/s3-server'
 import { removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
 import { studioDataDir } from '../helpers/studio-data-dir'
@@ -9,6 +12,10 @@ import { PNG } from '../sdk/sdk-helpers'
 let s3: TestS3
 beforeAll(async () => {
   s3 = await startS3()
+})
+// One bucket for the whole file: each test starts with it empty.
+beforeEach(async () => {
+  await Promise.all((await s3.keys()).map((k) => s3.client.delete(k)))
 })
 afterAll(async () => {
   await s3?.close()
@@ -50,6 +57,37 @@ describe('glitchbox serve with a bucket and GLITCHBOX_SECRET_KEY', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toContain(`the files are in the bucket glitchbox-test, not in the archive`)
     expect(r.stdout).toContain('the key of stored credentials is GLITCHBOX_SECRET_KEY, not in the archive')
+  })
+
+  it('copies the files of a data directory into the bucket once, and the server then serves them from it', async () => {
+    const dataDir = tempDataDir()
+    const local = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
+    const store = (text: string) => local.files.store(local.db, { data: new TextEncoder().encode(text), fileName: 'player.log', declaredType: 'text/plain', kind: 'attachment', maxBytes: 1 << 20 })
+    const kept = await store('level 3 loaded\n')
+    const lost = await store('lost on disk\n')
+    rmSync(join(dataDir, 'files', lost.key.slice(0, 2), lost.key))
+    local.db.$client.close()
+
+    const env = { ...s3.env, GLITCHBOX_DATA_DIR: dataDir }
+    const first = await runCli(['admin', 'copy-files-to-bucket'], env)
+    expect([first.code, first.stdout.trim()]).toEqual([0, `copied 1 files (15 bytes) to s3://glitchbox-test/; 0 already there; 1 missing from ${dataDir}/files`])
+    expect(await s3.keys()).toEqual([kept.key])
+    const again = await runCli(['admin', 'copy-files-to-bucket'], env)
+    expect(again.stdout).toContain('copied 0 files (0 bytes) to s3://glitchbox-test/; 1 already there')
+
+    const s = await startServer({ dataDir, env: s3.env })
+    try {
+      const res = await fetch(`${s.url}/api/files/${kept.key}`)
+      expect([res.status, await res.text()]).toEqual([200, 'level 3 loaded\n'])
+    } finally {
+      await s.stop()
+    }
+  })
+
+  it('refuses to copy files without a bucket', async () => {
+    const r = await runCli(['admin', 'copy-files-to-bucket'], { GLITCHBOX_DATA_DIR: tempDataDir() })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('GLITCHBOX_S3_BUCKET is not set')
   })
 
   it.each([
