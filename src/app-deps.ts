@@ -8,6 +8,7 @@ import type { JobQueue } from './jobs/jobs.queue'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
 import type { Mailer } from './mail/mailer'
+import type { Secrets } from './secrets/secrets'
 
 /** Everything a module may use; built once by `buildDeps` (main and tests alike). */
 export interface AppDeps {
@@ -16,6 +17,8 @@ export interface AppDeps {
   clock: Clock
   logger: Logger
   files: FileStorage
+  /** The key encrypting stored provider credentials (`GLITCHBOX_SECRET_KEY`, else `secrets.key`). */
+  secrets: Secrets
   mailer: Mailer
   jobs: JobQueue
   events: DomainEvents

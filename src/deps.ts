@@ -5,7 +5,7 @@ import { createDb, openSqlite } from './db/client'
 import { dataDirError, makeDataDirPrivate } from './db/data-dir'
 import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
-import { createLocalStorage } from './files/storage'
+import { createStorage, type FileStorage } from './files/storage'
 import { RateLimiter } from './http/rate-limit'
 import { useSdkCallerClock } from './http/sdk-callers'
 import { SdkRefusals } from './http/sdk-refusals'
@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './lib/logger'
 import { createMailer, type MailTransport } from './mail/mailer'
 import { createSmtpTransport } from './mail/smtp-transport'
 import { databaseParts } from './modules/registry'
+import { createSecrets } from './secrets/secrets'
 
 export const DB_FILE = 'glitchbox.db'
 
@@ -27,13 +28,13 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
   const dbFile = join(config.dataDir, DB_FILE)
-  let files: ReturnType<typeof createLocalStorage>
+  let files: FileStorage
   try {
     const modes = makeDataDirPrivate(config.dataDir, dbFile)
     if (modes.tightened.length || modes.stillOpen.length) {
       logger.warn('the data directory was readable by other users: tightened to owner-only (directory 0700, database files 0600)', { tightened: modes.tightened, could_not_tighten: modes.stillOpen })
     }
-    files = createLocalStorage({ dataDir: config.dataDir, publicUrl: config.publicUrl, clock, cleanTmp: overrides.cleanTmp })
+    files = createStorage(config, { clock, logger, cleanTmp: overrides.cleanTmp })
   } catch (err) {
     throw dataDirError(config.dataDir, err)
   }
@@ -57,6 +58,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     logger,
     jobs,
     files,
+    secrets: createSecrets({ dataDir: config.dataDir, secretKey: config.secretKey }),
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),

@@ -6,8 +6,8 @@ import { makeDataDirPrivate, makePrivateDir } from '../db/data-dir'
 import { migrate } from '../db/migrate'
 import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
-import { SECRETS_KEY_FILE } from '../modules/integrations/credentials.crypto'
 import { databaseParts } from '../modules/registry'
+import { SECRETS_KEY_FILE } from '../secrets/secrets'
 
 /** Hard-links every blob under `from` into `to` (cheap, and a link survives the original's deletion). */
 function linkTree(from: string, to: string): number {

@@ -3,7 +3,8 @@ import { type Config, ConfigError, configDocs, loadConfig } from '../config/conf
 import { openSqlite, rawSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
-import { silentLogger } from '../lib/logger'
+import { copyFilesToBucket } from '../files/copy-to-bucket'
+import { createLogger, silentLogger } from '../lib/logger'
 import { adminCreateUser, adminResetPassword, adminVerifyEmail } from '../modules/auth/auth.cli'
 import { adminSetPlan } from '../modules/billing/billing.cli'
 import { clearBanners, setBanner } from '../modules/maintenance/maintenance.service'
@@ -29,6 +30,7 @@ Usage:
   glitchbox admin stats [--json]           database and files size, free disk, rows per table, oldest retained telemetry
   glitchbox admin maintenance "TEXT" [--until ISO-DATE | --for 30m|2h|1d]
   glitchbox admin maintenance --clear
+  glitchbox admin copy-files-to-bucket     copy the files of the data directory into GLITCHBOX_S3_BUCKET (once, before serving from it)
   glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
   glitchbox version
   glitchbox --help
@@ -99,6 +101,12 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       const stats = storageStats(config, rawSqlite(deps.db))
       return out(flags.json ? JSON.stringify(stats, null, 2) : formatStats(stats))
     }
+    case 'copy-files-to-bucket': {
+      // A bucket that fails says why in the log (the command's own logger is silent).
+      const r = await copyFilesToBucket(config, deps.db, createLogger(config.logLevel)).catch(operatorError)
+      const bucket = `s3://${config.s3Bucket}/${config.s3Prefix ?? ''}`
+      return out(`copied ${r!.copied} files (${r!.bytes} bytes) to ${bucket}; ${r!.present} already there; ${r!.missing} missing from ${config.dataDir}/files`)
+    }
     case 'maintenance': {
       if (flags.clear) {
         clearBanners(deps.db, now)
@@ -142,7 +150,12 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
     case 'backup': {
       if (!positional[0]) throw new CliError('usage: glitchbox backup FILE')
       const r = await backup(config.dataDir, positional[0])
-      return out(`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`)
+      // What the archive cannot hold, said where the operator reads it.
+      const outside = [
+        config.s3Bucket && `the files are in the bucket ${config.s3Bucket}, not in the archive: keep them with the bucket's versioning or replication`,
+        config.secretKey && 'the key of stored credentials is GLITCHBOX_SECRET_KEY, not in the archive: keep it with the archive',
+      ].filter(Boolean)
+      return out([`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`, ...outside].join('\n'))
     }
     case 'restore': {
       if (!positional[0]) throw new CliError('usage: glitchbox restore FILE')

@@ -100,6 +100,9 @@ export async function serve(config: Config): Promise<void> {
     docs: `${local}/docs`,
     public_url: config.publicUrl,
     data_dir: config.dataDir,
+    // Where uploads end up, and whose key opens stored credentials: the two things nodes must share.
+    files: config.s3Bucket ? `s3://${config.s3Bucket}/${config.s3Prefix ?? ''}${config.s3Endpoint ? ` at ${config.s3Endpoint}` : ''}` : 'data directory',
+    secret_key: config.secretKey ? 'GLITCHBOX_SECRET_KEY' : 'secrets.key',
     version: config.version,
   })
   // Rate limits and votes count per client address: say whose word that address is taken on.

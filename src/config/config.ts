@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { resolve } from 'node:path'
 import { parseTrustProxy } from '../http/client-ip'
+import { decodeSecretKey } from '../secrets/secrets'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -9,6 +10,11 @@ const bool = z
 const url = z.string().url()
 
 const rateLimit = z.coerce.number().int('must be a whole number').min(0).max(1_000_000)
+
+// AWS's rules for new buckets: 3 to 63 lower-case letters, digits, dots and hyphens.
+const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lower-case letters, digits, dots and hyphens)')
+
+const secretKeySchema = z.string().refine((v) => decodeSecretKey(v) !== null, 'must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`)')
 
 const trustProxySchema = z.string().transform((v, ctx) => {
   try {
@@ -68,8 +74,44 @@ const fields = {
     default: '30',
     doc: 'days session replays and their files are kept; 0 keeps forever',
   },
+  s3Bucket: { env: 'GLITCHBOX_S3_BUCKET', schema: bucketName.optional(), default: undefined, doc: 'keep files in this S3-compatible bucket instead of the data directory' },
+  s3Endpoint: {
+    env: 'GLITCHBOX_S3_ENDPOINT',
+    schema: z.string().regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http:// or https:// origin such as http://127.0.0.1:9000').optional(),
+    default: undefined,
+    doc: 'S3-compatible endpoint, addressed path-style (unset: AWS)',
+  },
+  s3Region: { env: 'GLITCHBOX_S3_REGION', schema: z.string().regex(/^[a-z0-9-]{2,32}$/, 'must be a region name such as us-east-1'), default: 'us-east-1', doc: 'S3 region' },
+  s3AccessKeyId: { env: 'GLITCHBOX_S3_ACCESS_KEY_ID', fallback: 'AWS_ACCESS_KEY_ID', schema: z.string().min(1).optional(), default: undefined, doc: 'S3 access key id (else AWS_ACCESS_KEY_ID)' },
+  s3SecretAccessKey: {
+    env: 'GLITCHBOX_S3_SECRET_ACCESS_KEY',
+    fallback: 'AWS_SECRET_ACCESS_KEY',
+    secret: true,
+    schema: z.string().min(1).optional(),
+    default: undefined,
+    doc: 'S3 secret access key (else AWS_SECRET_ACCESS_KEY)',
+  },
+  s3Prefix: {
+    env: 'GLITCHBOX_S3_PREFIX',
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, 'must be a key prefix of letters, digits, dots, hyphens and underscores in /-separated parts, such as glitchbox/')
+      .transform((v) => (v.endsWith('/') ? v : `${v}/`))
+      .optional(),
+    default: undefined,
+    doc: 'folder of the keys in the bucket (empty: the bucket root)',
+  },
+  secretKey: {
+    env: 'GLITCHBOX_SECRET_KEY',
+    secret: true,
+    schema: secretKeySchema.optional(),
+    default: undefined,
+    doc: 'key (32 bytes, base64) encrypting stored provider credentials; unset: secrets.key in the data directory',
+  },
 } as const
 
+/** `fallback`: a variable read when `env` is unset (the standard AWS names); `secret`: never shown in a message. */
+type Field = { env: string; fallback?: string; secret?: boolean; schema: z.ZodType; default: string | undefined; doc: string }
 type Fields = typeof fields
 type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> }
 
@@ -88,13 +130,16 @@ const PROVIDER_PREFIX = 'GLITCHBOX_PROVIDER_URL_'
 /** Parses configuration from environment variables plus `--flag value` overrides (flags win). */
 export function loadConfig(env: Record<string, string | undefined>, flags: Record<string, string> = {}, version = '0.0.0'): Config {
   const out: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(fields)) {
+  for (const [key, field] of Object.entries(fields) as [string, Field][]) {
     const flagName = field.env.replace(/^GLITCHBOX_/, '').toLowerCase().replace(/_/g, '-')
-    const raw = flags[flagName] ?? env[field.env] ?? field.default
+    const name = flags[flagName] === undefined && !env[field.env] && field.fallback && env[field.fallback] ? field.fallback : field.env
+    const raw = flags[flagName] ?? env[name] ?? field.default
     const value = raw === '' ? field.default : raw
-    const result = (field.schema as z.ZodType).safeParse(value)
+    const result = field.schema.safeParse(value)
     if (!result.success) {
-      throw new ConfigError(`invalid ${field.env}=${JSON.stringify(value)}: ${result.error.issues[0]?.message ?? 'bad value'}`)
+      // A secret is never echoed into the logs that show this message.
+      const shown = field.secret ? '(hidden)' : JSON.stringify(value)
+      throw new ConfigError(`invalid ${name}=${shown}: ${result.error.issues[0]?.message ?? 'bad value'}`)
     }
     out[key] = result.data
   }
@@ -105,9 +150,13 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     providerUrls[name.slice(PROVIDER_PREFIX.length).toLowerCase()] = value.replace(/\/+$/, '')
   }
   const parsed = out as Parsed
+  if (parsed.s3Bucket && (!parsed.s3AccessKeyId || !parsed.s3SecretAccessKey)) {
+    throw new ConfigError('GLITCHBOX_S3_BUCKET needs GLITCHBOX_S3_ACCESS_KEY_ID and GLITCHBOX_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)')
+  }
   return {
     ...parsed,
     dataDir: resolve(parsed.dataDir),
+    s3Endpoint: parsed.s3Endpoint?.replace(/\/+$/, ''),
     publicUrl: (parsed.publicUrl ?? `http://localhost:${parsed.port}`).replace(/\/+$/, ''),
     // A server without billing gates nothing: its own studio must never hit a hosted plan's quota.
     defaultPlan: parsed.defaultPlan ?? (parsed.stripeSecretKey ? 'free' : 'self_hosted'),

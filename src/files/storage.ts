@@ -1,12 +1,16 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Config } from '../config/config'
 import type { DbOrTx } from '../db/client'
 import { badRequest } from '../http/errors'
 import type { Clock } from '../lib/clock'
+import type { Logger } from '../lib/logger'
 import { randomToken } from '../lib/ids'
 import { files } from './files.table'
+import { createLocalBlobs } from './local-storage'
 import { checkUpload, type UploadKind } from './mime'
+import { createS3Blobs } from './s3-storage'
 
 export interface StoredFile {
   key: string
@@ -17,8 +21,8 @@ export interface StoredFile {
 
 export interface StoreInput {
   /**
-   * A Blob (multipart File, Bun.file) is streamed to disk; bytes are written as they are. A Bun.file
-   * at a `tempPath()` is moved in, not copied.
+   * A Blob (multipart File, Bun.file) is streamed to the store; bytes are written as they are. A
+   * Bun.file at a `tempPath()` is moved in on local disk, not copied.
    */
   data: Blob | Uint8Array
   fileName: string
@@ -27,10 +31,14 @@ export interface StoreInput {
   maxBytes: number
 }
 
-/** Where blobs live. Local disk today; an S3-compatible store would implement the same interface. */
+/** Where files live, with their rows in `files`: local disk (the default) or an S3-compatible bucket. */
 export interface FileStorage {
   store(db: DbOrTx, input: StoreInput): Promise<StoredFile>
-  /** The file and its metadata, or null for an unknown key or a file withdrawn with its deleted report (withdrawn-files.ts). */
+  /**
+   * The file and its metadata, or null for an unknown key, a missing object or a file withdrawn with
+   * its deleted report (withdrawn-files.ts). On S3 `body` is a lazy S3File: read it with `stream()`
+   * or `slice()`, never hand it to a Response as is (Bun answers that with a redirect).
+   */
   open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
   /** Deletes blobs and their rows; unknown keys are ignored. */
   remove(db: DbOrTx, keys: string[]): Promise<void>
@@ -41,8 +49,19 @@ export interface FileStorage {
   removeOrphans(db: DbOrTx, before: Date): Promise<number>
   /** Public URL of a stored file. */
   url(key: string): string
-  /** A fresh path in the temp folder (wiped at start-up) for a file being received before `store`. */
+  /** A fresh path in the local temp folder (wiped at start-up) for a file being received before `store`. */
   tempPath(): string
+}
+
+/** The bytes of stored files, under their keys: a folder or a bucket. The checks and the rows are `FileStorage`'s. */
+export interface BlobStore {
+  /** Writes `data` as `key`; a Bun.file in the temp folder may be moved in rather than copied. */
+  put(key: string, data: Blob | Uint8Array, mimeType: string): Promise<void>
+  /** The bytes of `key`, or null when there are none. */
+  get(key: string): Promise<Blob | null>
+  delete(keys: string[]): Promise<void>
+  /** Every stored key last written before `before`, a batch at a time (for the orphan sweep). */
+  keysOlderThan(before: Date): AsyncIterable<string[]>
 }
 
 const KEY_RE = /^[A-Za-z0-9_-]{32,64}(\.[a-z0-9]{1,5})?$/
@@ -55,24 +74,40 @@ const extensions: Record<string, string> = {
   'application/x-minidump': 'dmp',
 }
 
-/** The path of a Bun.file in `tmp`, or null. */
-function receivedPath(data: Blob | Uint8Array, tmp: string): string | null {
-  if (!(data instanceof Blob) || data instanceof File) return null
-  const name = (data as { name?: unknown }).name
-  return typeof name === 'string' && dirname(name) === tmp ? name : null
-}
-
-/** Local-disk storage under `<dataDir>/files/ab/<key>` with unguessable 256-bit keys. */
-export function createLocalStorage(opts: { dataDir: string; publicUrl: string; clock: Clock; cleanTmp?: boolean }): FileStorage {
-  const root = join(opts.dataDir, 'files')
-  const tmp = join(opts.dataDir, 'tmp')
-  mkdirSync(root, { recursive: true })
+/**
+ * The storage of this server: a bucket when `GLITCHBOX_S3_BUCKET` is set, else `<dataDir>/files`.
+ * Uploads are received into `<dataDir>/tmp` either way.
+ */
+export function createStorage(config: Config, opts: { clock: Clock; logger: Logger; cleanTmp?: boolean }): FileStorage {
+  const tmp = join(config.dataDir, 'tmp')
   // Half-written uploads of a crashed process are never referenced: the server starts with a clean
   // temp folder. CLI commands running beside a live server must not touch it.
   if (opts.cleanTmp) rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })
-  const pathOf = (key: string) => join(root, key.slice(0, 2), key)
+  const blobs = bucketOf(config, opts.logger) ?? localBlobsOf(config)
+  return createFileStorage({ blobs, tmp, publicUrl: config.publicUrl, clock: opts.clock })
+}
 
+/** The bucket named by `GLITCHBOX_S3_*`, or null when files stay on local disk. */
+export function bucketOf(config: Config, logger: Logger): BlobStore | null {
+  if (!config.s3Bucket) return null
+  return createS3Blobs({
+    bucket: config.s3Bucket,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    accessKeyId: config.s3AccessKeyId!,
+    secretAccessKey: config.s3SecretAccessKey!,
+    prefix: config.s3Prefix ?? '',
+    logger,
+  })
+}
+
+/** The blobs under `<dataDir>/files`. */
+export const localBlobsOf = (config: Pick<Config, 'dataDir'>): BlobStore => createLocalBlobs({ root: join(config.dataDir, 'files'), tmp: join(config.dataDir, 'tmp') })
+
+/** Checked uploads under unguessable 256-bit keys, with a row each in `files`, their bytes in `blobs`. */
+function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: string; clock: Clock }): FileStorage {
+  const { blobs } = opts
   return {
     async store(db, input) {
       const size = input.data instanceof Blob ? input.data.size : input.data.byteLength
@@ -82,13 +117,7 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
       const mimeType = checkUpload(input.kind, head, input.declaredType)
       const ext = extensions[mimeType] ?? (mimeType.startsWith('text/') ? 'txt' : 'bin')
       const key = `${randomToken(32)}.${ext}`
-      // A file received into the temp folder is already on this disk: renaming it saves a copy. Only
-      // a Bun.file qualifies; a multipart File's name comes from the client.
-      const received = receivedPath(input.data, tmp)
-      const staging = received ?? join(tmp, key)
-      if (!received) await Bun.write(staging, input.data)
-      mkdirSync(join(root, key.slice(0, 2)), { recursive: true })
-      renameSync(staging, pathOf(key))
+      await blobs.put(key, input.data, mimeType)
       const fileName = input.fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || `file.${ext}`
       db.insert(files).values({ key, mimeType, size, fileName, createdAt: opts.clock.now() }).run()
       return { key, mimeType, size, fileName }
@@ -101,35 +130,31 @@ export function createLocalStorage(opts: { dataDir: string; publicUrl: string; c
         .where(and(eq(files.key, key), sql`not exists (select 1 from withdrawn_files w where w.key = ${files.key})`))
         .get()
       if (!meta) return null
-      const body = Bun.file(pathOf(key))
-      if (!(await body.exists())) return null
-      return { meta, body }
+      const body = await blobs.get(key)
+      return body ? { meta, body } : null
     },
     async remove(db, keys) {
       const valid = keys.filter((k) => KEY_RE.test(k))
       if (valid.length === 0) return
+      // Rows first: a crash in between leaves an unreferenced blob, never a row without its bytes.
       db.delete(files).where(inArray(files.key, valid)).run()
-      for (const key of valid) rmSync(pathOf(key), { force: true })
+      await blobs.delete(valid)
     },
     async removeOrphans(db, before) {
       let removed = 0
-      // One folder at a time (256 of them, by the key's first two characters), its keys looked up in chunks.
-      for (const folder of readdirSync(root, { withFileTypes: true })) {
-        if (!folder.isDirectory()) continue
-        // A file removed meanwhile has no stat: it is not old.
-        const old = readdirSync(join(root, folder.name)).filter((key) => KEY_RE.test(key) && key.startsWith(folder.name) && (statSync(pathOf(key), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before.getTime())
+      for await (const batch of blobs.keysOlderThan(before)) {
+        const old = batch.filter((key) => KEY_RE.test(key))
         for (let i = 0; i < old.length; i += ORPHAN_CHUNK) {
           const chunk = old.slice(i, i + ORPHAN_CHUNK)
           const known = new Set(db.select({ key: files.key }).from(files).where(inArray(files.key, chunk)).all().map((r) => r.key))
-          for (const key of chunk.filter((k) => !known.has(k))) {
-            rmSync(pathOf(key), { force: true })
-            removed++
-          }
+          const orphans = chunk.filter((k) => !known.has(k))
+          await blobs.delete(orphans)
+          removed += orphans.length
         }
       }
       return removed
     },
     url: (key) => `${opts.publicUrl}/api/files/${key}`,
-    tempPath: () => join(tmp, `${randomToken(16)}.part`),
+    tempPath: () => join(opts.tmp, `${randomToken(16)}.part`),
   }
 }

@@ -1,10 +1,15 @@
-import type { SqliteHandle } from '../db/client'
+import { sql } from 'drizzle-orm'
+import type { DbOrTx, SqliteHandle } from '../db/client'
+import type { FileStorage } from './storage'
 
 /**
  * Files no longer served by `GET /api/files/{key}`: the screenshots, occurrence screenshots,
  * attachments and replays of soft-deleted reports. The bytes stay (a soft delete keeps the report
  * row), but a download URL someone kept stops working the moment the report is deleted. A deleted
  * project takes its files with it (deleteProject removes them), so it needs no row here.
+ *
+ * A job then removes the bytes (`removeWithdrawnFiles`): nothing serves them any more, and on a
+ * bucket they would cost money for ever.
  *
  * The triggers below fill the table whoever deletes a report (one row or a bulk delete), and also
  * catch a file attached while its report was being deleted (the upload is stored before its row is
@@ -51,4 +56,21 @@ export function backfillWithdrawnFiles(sqlite: SqliteHandle): void {
     UNION ALL SELECT o.screenshot_key FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE r.deleted_at IS NOT NULL AND o.screenshot_key IS NOT NULL
     UNION ALL SELECT a.file_key FROM attachments a JOIN reports r ON r.id = a.report_id WHERE r.deleted_at IS NOT NULL
     UNION ALL SELECT s.file_key FROM session_replays s JOIN reports r ON r.id = s.report_id WHERE r.deleted_at IS NOT NULL`)
+}
+
+const SWEEP_BATCH = 200
+
+/**
+ * Removes withdrawn files, bytes and rows, `SWEEP_BATCH` at a time (the trigger on `files` forgets
+ * each; a key without a row is forgotten here). Answers how many keys it went through.
+ */
+export async function removeWithdrawnFiles(deps: { db: DbOrTx; files: FileStorage }): Promise<number> {
+  let total = 0
+  for (;;) {
+    const keys = deps.db.all<{ key: string }>(sql`SELECT key FROM withdrawn_files LIMIT ${SWEEP_BATCH}`).map((r) => r.key)
+    if (keys.length === 0) return total
+    await deps.files.remove(deps.db, keys)
+    deps.db.run(sql`DELETE FROM withdrawn_files WHERE key IN ${keys}`)
+    total += keys.length
+  }
 }

@@ -4,6 +4,7 @@ import { Database } from 'bun:sqlite'
 import { describe, expect, it } from 'vitest'
 import { backup, restore } from '../../src/cli/backup'
 import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
+import { createSecrets } from '../../src/secrets/secrets'
 import { ROOT } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { connect, integrationsTestbed } from './helpers'
@@ -25,9 +26,9 @@ describe('backups carry secrets.key', () => {
       const db = new Database(join(restored, 'glitchbox.db'), { readonly: true })
       const row = db.query('select secret_enc from integrations where id = ?').get(id) as { secret_enc: string }
       db.close()
-      expect(await decryptSecret(restored, row.secret_enc, id)).toBe(PD_KEY)
+      expect(await decryptSecret(createSecrets({ dataDir: restored }), row.secret_enc, id)).toBe(PD_KEY)
       // Bound to its connection: the same ciphertext does not open as another one's.
-      await expect(decryptSecret(restored, row.secret_enc, 'another-id')).rejects.toThrow()
+      await expect(decryptSecret(createSecrets({ dataDir: restored }), row.secret_enc, 'another-id')).rejects.toThrow()
     } finally {
       removeTempDir(work)
     }

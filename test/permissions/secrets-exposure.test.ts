@@ -57,16 +57,15 @@ beforeAll(async () => {
   SECRETS.invitation = invite.body.data.token
   expect(SECRETS.invitation).toMatch(/^\S{20,}$/)
   const now = t.clock.now()
-  const dir = t.config.dataDir
   const channelId = newId()
   const chatUrl = `https://discord.com/api/webhooks/123/${SECRETS.chat}`
-  t.deps.db.insert(chatChannels).values({ id: channelId, projectId: project.id, provider: 'discord', webhookUrlEnc: await encryptSecret(dir, chatUrl, channelId), webhookUrlHint: urlHint(chatUrl), channelName: 'bugs', eventTypes: ['bug_created'], createdAt: now, updatedAt: now }).run()
+  t.deps.db.insert(chatChannels).values({ id: channelId, projectId: project.id, provider: 'discord', webhookUrlEnc: await encryptSecret(t.deps.secrets, chatUrl, channelId), webhookUrlHint: urlHint(chatUrl), channelName: 'bugs', eventTypes: ['bug_created'], createdAt: now, updatedAt: now }).run()
   const gitId = newId()
-  t.deps.db.insert(gitConnections).values({ id: gitId, projectId: project.id, provider: 'github', repoUrl: 'https://github.com/acme/game', repoPath: 'acme/game', tokenEnc: await encryptSecret(dir, SECRETS.git, gitId), tokenHint: secretHint(SECRETS.git), createdAt: now, updatedAt: now }).run()
+  t.deps.db.insert(gitConnections).values({ id: gitId, projectId: project.id, provider: 'github', repoUrl: 'https://github.com/acme/game', repoPath: 'acme/game', tokenEnc: await encryptSecret(t.deps.secrets, SECRETS.git, gitId), tokenHint: secretHint(SECRETS.git), createdAt: now, updatedAt: now }).run()
   const integrationId = newId()
   t.deps.db
     .insert(integrations)
-    .values({ id: integrationId, projectId: project.id, provider: 'trello', name: 'Trello', secretEnc: await encryptSecret(dir, SECRETS.trelloToken, integrationId), secretHint: secretHint(SECRETS.trelloToken), eventTypes: ['bug_created'], minPriority: 'low', config: { api_key: SECRETS.trelloKey, list_id: 'a'.repeat(24) }, createdAt: now, updatedAt: now })
+    .values({ id: integrationId, projectId: project.id, provider: 'trello', name: 'Trello', secretEnc: await encryptSecret(t.deps.secrets, SECRETS.trelloToken, integrationId), secretHint: secretHint(SECRETS.trelloToken), eventTypes: ['bug_created'], minPriority: 'low', config: { api_key: SECRETS.trelloKey, list_id: 'a'.repeat(24) }, createdAt: now, updatedAt: now })
     .run()
   params = { slug: project.slug, number: String(report.reportNumber), provider: 'trello', integrationId, channelId, webhookId: hook.body.data.id, playerId: 'player-1', bugId: report.id, id: report.id }
 })

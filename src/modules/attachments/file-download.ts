@@ -49,12 +49,18 @@ function contentDisposition(mime: string, fileName: string): string {
   return `${isInlineSafe(mime) ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-/** The stored file under `key` as a raw response, honouring a single `Range` and `If-None-Match`. */
+/**
+ * The stored file under `key` as a raw response, honouring a single `Range` and `If-None-Match`.
+ * The bytes always pass through this server, streamed (from a bucket, with the Range sent on as an
+ * object range request): a presigned redirect would skip the access rules of withdrawn files and
+ * these headers, and expose the bucket's address.
+ */
 export async function downloadFile(db: DbOrTx, files: FileStorage, key: string, headers: Headers): Promise<Response> {
   const found = await files.open(db, key)
   if (!found) throw notFound('file not found')
   const { meta, body } = found
-  const size = body.size
+  // The row's size: an S3 object's is not known without another request.
+  const size = meta.size
   const etag = `"${meta.key}"`
   const common: Record<string, string> = {
     'content-type': servedType(meta.mimeType),
@@ -68,8 +74,8 @@ export async function downloadFile(db: DbOrTx, files: FileStorage, key: string, 
   if (headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: common })
   const range = parseRange(headers.get('range'), size)
   if (range === 'unsatisfiable') throw new AppError(416, 'requested range not satisfiable', { 'content-range': `bytes */${size}` })
-  if (!range) return new Response(body, { status: 200, headers: { ...common, 'content-length': String(size) } })
-  return new Response(body.slice(range.start, range.end + 1), {
+  if (!range) return new Response(body.stream(), { status: 200, headers: { ...common, 'content-length': String(size) } })
+  return new Response(body.slice(range.start, range.end + 1).stream(), {
     status: 206,
     headers: { ...common, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${size}` },
   })

@@ -92,7 +92,7 @@ export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
       let status: number | null = null
       let response: string | null = null
       try {
-        const url = await readStoredSecret(deps.config.dataDir, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
+        const url = await readStoredSecret(deps.secrets, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
         const answer = await postMessage(deps, c.provider, url, d.body, ctx.signal)
         status = answer.status
         response = answer.text

@@ -85,7 +85,7 @@ export async function createChannel(deps: AppDeps, project: ProjectRef, actorId:
   const url = await checkedUrl(deps, provider, body.webhook_url)
   const id = newId()
   const now = deps.clock.now()
-  const enc = await encryptSecret(deps.config.dataDir, url, id)
+  const enc = await encryptSecret(deps.secrets, url, id)
   const channelName = body.channel_name ?? `${CHANNEL_PROVIDERS[provider].name} channel`
   deps.db.transaction((tx) => {
     tx.insert(chatChannels)
@@ -102,7 +102,7 @@ export async function updateChannel(deps: AppDeps, project: ProjectRef, actorId:
   const set: Partial<typeof chatChannels.$inferInsert> = {}
   if (body.webhook_url !== undefined) {
     const url = await checkedUrl(deps, provider, body.webhook_url)
-    set.webhookUrlEnc = await encryptSecret(deps.config.dataDir, url, c.id)
+    set.webhookUrlEnc = await encryptSecret(deps.secrets, url, c.id)
     set.webhookUrlHint = urlHint(url)
   }
   if (body.channel_name !== undefined) set.channelName = body.channel_name
@@ -164,7 +164,7 @@ export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: C
  */
 export async function testChannel(deps: AppDeps, project: ProjectRef, provider: ChatChannelProvider, id: string) {
   const c = findChannel(deps.db, project.id, provider, id)
-  const url = await readStoredSecret(deps.config.dataDir, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
+  const url = await readStoredSecret(deps.secrets, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
   const message = chatMessage({ event: 'test', action: 'post', payload: { project: { id: project.id, slug: project.slug, name: project.name }, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
   const body = JSON.stringify(CHANNEL_PROVIDERS[provider].render(message, 'test'))
   let failure: ProviderError | null = null

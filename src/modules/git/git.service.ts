@@ -42,8 +42,8 @@ export function connectionOf(db: DbOrTx, projectId: string): GitConnection {
 }
 
 /** The repository and decrypted token of a stored connection. */
-export async function repoOf(deps: Pick<AppDeps, 'config'>, c: GitConnection): Promise<{ repo: Repo; token: string }> {
-  return { repo: parseRepoUrl(deps.config, c.provider, c.repoUrl), token: await readStoredSecret(deps.config.dataDir, c.tokenEnc, c.id, 'access token', 'enter it again (PATCH access_token)') }
+export async function repoOf(deps: Pick<AppDeps, 'config' | 'secrets'>, c: GitConnection): Promise<{ repo: Repo; token: string }> {
+  return { repo: parseRepoUrl(deps.config, c.provider, c.repoUrl), token: await readStoredSecret(deps.secrets, c.tokenEnc, c.id, 'access token', 'enter it again (PATCH access_token)') }
 }
 
 /** Runs a provider call from a request: its refusal becomes 502 with the provider's words. */
@@ -77,7 +77,7 @@ export async function connectGit(deps: AppDeps, project: ProjectRef, actorId: st
   await asGateway(() => checkRepo(deps, repo, body.access_token))
   const id = newId()
   const now = deps.clock.now()
-  const tokenEnc = await encryptSecret(deps.config.dataDir, body.access_token, id)
+  const tokenEnc = await encryptSecret(deps.secrets, body.access_token, id)
   deps.db.transaction((tx) => {
     tx.insert(gitConnections)
       .values({ id, projectId: project.id, provider: body.provider, repoUrl: repo.webUrl, repoPath: repo.path, tokenEnc, tokenHint: secretHint(body.access_token), autoCreateIssues: body.auto_create_issues ?? false, createdBy: actorId, createdAt: now, updatedAt: now })
@@ -99,7 +99,7 @@ export async function updateGit(deps: AppDeps, project: ProjectRef, actorId: str
     const { repo } = await repoOf(deps, c)
     await checkReachable(deps, repo)
     await asGateway(() => checkRepo(deps, repo, body.access_token!))
-    set.tokenEnc = await encryptSecret(deps.config.dataDir, body.access_token, c.id)
+    set.tokenEnc = await encryptSecret(deps.secrets, body.access_token, c.id)
     set.tokenHint = secretHint(body.access_token)
   }
   if (body.auto_create_issues !== undefined) set.autoCreateIssues = body.auto_create_issues

@@ -45,8 +45,8 @@ export function releaseHeld(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, integration
 }
 
 /** The provider context of a stored connection: its credential decrypted, its config. */
-export async function contextOf(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, row: Row, signal?: AbortSignal): Promise<ProviderContext> {
-  const secret = await readStoredSecret(deps.config.dataDir, row.secretEnc, row.id, `credential of ${row.name}`, 'enter it again (PATCH secret)')
+export async function contextOf(deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'secrets'>, row: Row, signal?: AbortSignal): Promise<ProviderContext> {
+  const secret = await readStoredSecret(deps.secrets, row.secretEnc, row.id, `credential of ${row.name}`, 'enter it again (PATCH secret)')
   return { deps, secret, config: row.config, signal }
 }
 

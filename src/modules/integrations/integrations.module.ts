@@ -1,5 +1,4 @@
 import type { DomainModule } from '../module'
-import { ensureSecretsKey } from './credentials.crypto'
 import { integrationsSubscriber } from './integrations.events'
 import { integrationsJobs } from './integrations.jobs'
 import { integrationsRoutes } from './integrations.routes'
@@ -9,8 +8,8 @@ export const integrationsModule: DomainModule = {
   routes: integrationsRoutes,
   jobs: integrationsJobs,
   subscribe: (deps) => {
-    // The credentials key is made on first start (mode 0600), before any connection needs it.
-    ensureSecretsKey(deps.config.dataDir)
+    // Without GLITCHBOX_SECRET_KEY, secrets.key is made on first start (mode 0600), before any connection needs it.
+    deps.secrets.key()
     deps.events.subscribe(integrationsSubscriber(deps))
   },
 }

@@ -21,7 +21,7 @@ interface ProjectRef {
   name: string
 }
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger'>
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'secrets'>
 const DELIVERIES_LISTED = 50
 /** The event of the deliveries the test route records; no real event has this name. */
 const TEST_EVENT = 'test'
@@ -105,7 +105,7 @@ export async function createIntegration(deps: Deps, project: ProjectRef, plan: P
   const eventTypes = eventTypesFor(p, body.event_types)
   const config = await p.validate(bare(deps, body.secret), body.config ?? {})
   const id = newId()
-  const secretEnc = await encryptSecret(deps.config.dataDir, body.secret, id)
+  const secretEnc = await encryptSecret(deps.secrets, body.secret, id)
   const now = deps.clock.now()
   const name = body.name ?? p.name
   const minPriority = body.min_priority ?? p.defaultMinPriority
@@ -140,7 +140,7 @@ export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, proj
     const secret = body.secret ?? (await contextOf(deps, row)).secret
     set.config = await p.validate(bare(deps, secret), body.config ?? row.config)
     if (body.secret !== undefined) {
-      set.secretEnc = await encryptSecret(deps.config.dataDir, body.secret, row.id)
+      set.secretEnc = await encryptSecret(deps.secrets, body.secret, row.id)
       set.secretHint = secretHint(body.secret)
     }
   }

@@ -53,7 +53,7 @@ export function reportIssues(db: DbOrTx, projectId: string, rawNumber: string) {
  * tracker connections now; filing again through the same connection returns the existing link
  * (`created` false). 502 carrying the tracker's answer when it refuses.
  */
-export async function fileReport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger'>, project: ProjectRef, rawNumber: string, integrationId: string) {
+export async function fileReport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'secrets'>, project: ProjectRef, rawNumber: string, integrationId: string) {
   const report = findLiveReport(deps.db, project.id, rawNumber)
   const row = deps.db.select().from(integrations).where(and(eq(integrations.id, integrationId), eq(integrations.projectId, project.id))).get()
   if (!row) throw notFound('integration not found')

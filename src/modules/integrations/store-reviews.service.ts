@@ -16,7 +16,7 @@ import type { FetchedReview, StoreProvider } from './providers/store'
 import type { ListStoreReviewsQuery } from './store-reviews.schemas'
 import { storeReviews } from './store-reviews.table'
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'events'>
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'events' | 'secrets'>
 type Row = typeof integrations.$inferSelect
 const PER_PAGE = 50
 

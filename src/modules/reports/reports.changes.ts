@@ -18,8 +18,9 @@ import { reports } from './reports.table'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
 import { newestVersion } from '../ingest/versions'
+import { enqueueWithdrawnFilesRemoval } from '../retention/retention.jobs'
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'jobs'>
 
 interface Actor {
   userId: string
@@ -190,6 +191,8 @@ function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, wher
   const now = deps.clock.now()
   const gone = tx.update(reports).set({ deletedAt: now }).where(where).returning({ id: reports.id }).all()
   if (gone.length === 0) return 0
+  // The delete withdraws the reports' files at once (a trigger); a job then removes their bytes.
+  enqueueWithdrawnFilesRemoval(deps, tx, projectId)
   dropFacetsOfReports(
     tx,
     projectId,

@@ -1,14 +1,23 @@
 import type { AppDeps } from '../../app-deps'
+import type { DbOrTx } from '../../db/client'
+import { removeWithdrawnFiles } from '../../files/withdrawn-files'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { dayOf } from './retention.rollups'
 import { runRetention } from './retention.service'
+import { recountStorageOfProject } from './retention.stats'
 
 export const RETENTION_JOB = 'retention.run'
 export const ORPHAN_FILES_JOB = 'retention.orphan-files'
+const REMOVE_WITHDRAWN_JOB = 'retention.remove_withdrawn_files'
 
 /** A file younger than this may still be waiting for its row (an upload in flight): the sweep leaves it. */
 const ORPHAN_MIN_AGE_MS = HOUR
+
+/** Queues, in the transaction deleting reports of `projectId`, the removal of their files (withdrawn-files.ts). */
+export function enqueueWithdrawnFilesRemoval(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, projectId: string): void {
+  deps.jobs.enqueue(tx, { kind: REMOVE_WITHDRAWN_JOB, payload: { projectId } })
+}
 
 /**
  * Once a day (04:37, a quiet hour) the schedule queues one retention run; the job rolls up complete
@@ -36,6 +45,12 @@ export function retentionJobs(deps: AppDeps): DomainJobs {
         async run() {
           const removed = await deps.files.removeOrphans(deps.db, new Date(deps.clock.now().getTime() - ORPHAN_MIN_AGE_MS))
           if (removed) deps.logger.info('removed stored files no row names', { files_removed: removed })
+        },
+      },
+      {
+        kind: REMOVE_WITHDRAWN_JOB,
+        async run({ projectId }: { projectId: string }) {
+          if ((await removeWithdrawnFiles(deps)) > 0) recountStorageOfProject(deps.db, projectId)
         },
       },
     ],

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { readdirSync, statfsSync, statSync } from 'node:fs'
+import { statfsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../../config/config'
 import { eq, sql } from 'drizzle-orm'
@@ -39,28 +39,9 @@ export function recountStorage(db: DbOrTx, accountId: string): void {
   db.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId)).run()
 }
 
-/** Size and count of the regular files under `dir`, recursively (0 when it does not exist). */
-function dirUsage(dir: string): { bytes: number; files: number } {
-  let bytes = 0
-  let files = 0
-  let entries
-  try {
-    entries = readdirSync(dir, { withFileTypes: true })
-  } catch {
-    return { bytes, files }
-  }
-  for (const e of entries) {
-    const path = join(dir, e.name)
-    if (e.isDirectory()) {
-      const sub = dirUsage(path)
-      bytes += sub.bytes
-      files += sub.files
-    } else if (e.isFile()) {
-      bytes += statSync(path, { throwIfNoEntry: false })?.size ?? 0
-      files++
-    }
-  }
-  return { bytes, files }
+/** `recountStorage` for the account owning `projectId`. */
+export function recountStorageOfProject(db: DbOrTx, projectId: string): void {
+  db.run(sql`UPDATE accounts SET storage_bytes = NULL WHERE id = (SELECT account_id FROM projects WHERE id = ${projectId})`)
 }
 
 const fileSize = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0
@@ -80,7 +61,7 @@ function oldestRetained(sqlite: Database) {
 
 /**
  * What the data directory holds, for `glitchbox admin stats`: database (with its WAL and the pages
- * free for reuse), files, free disk, rows per table, the oldest raw telemetry kept and the retention
+ * free for reuse), stored files (from their rows, also when they sit in a bucket), free disk, rows per table, the oldest raw telemetry kept and the retention
  * settings. Only reads, so it runs beside a live server.
  */
 export function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 'replayRetentionDays'>, sqlite: Database) {
@@ -93,7 +74,8 @@ export function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 
   const rows: Record<string, number> = {}
   for (const t of tables) rows[t.name] = sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${t.name.replaceAll('"', '""')}"`).get()!.n
   const disk = statfsSync(config.dataDir)
-  const files = dirUsage(join(config.dataDir, 'files'))
+  // The rows know every stored file's size, wherever the bytes live (the data directory or a bucket).
+  const files = sqlite.query<{ bytes: number; count: number }, []>('SELECT coalesce(sum(size), 0) AS bytes, count(*) AS count FROM files').get()!
   return {
     data_dir: config.dataDir,
     database: {
@@ -103,7 +85,7 @@ export function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 
       free_bytes: pragma<number>('freelist_count') * pageSize,
       auto_vacuum: (['none', 'full', 'incremental'] as const)[pragma<number>('auto_vacuum')] ?? 'none',
     },
-    files: { bytes: files.bytes, count: files.files },
+    files,
     disk: { free_bytes: disk.bavail * disk.bsize, total_bytes: disk.blocks * disk.bsize },
     rows,
     oldest_retained: oldestRetained(sqlite),
