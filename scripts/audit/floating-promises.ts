@@ -3,10 +3,11 @@
 // forgets to await a repository write would answer before the write commits, and its error would
 // never reach the caller; the type checker does not flag that, this does. It needs the TypeScript
 // compiler API, which TypeScript 7 (the native `tsc` of this project) does not ship: the devDependency
-// `typescript-api` is TypeScript 5 for that alone. Mark a deliberate fire-and-forget with `void`.
+// `@ts-morph/common` carries TypeScript 5's compiler (and, unlike a second `typescript` package, no
+// `tsc` command to shadow ours). Mark a deliberate fire-and-forget with `void`.
 // Run: bun scripts/audit/floating-promises.ts
 import { dirname, join, relative } from 'node:path'
-import ts from 'typescript-api'
+import { ts } from '@ts-morph/common'
 
 const root = join(import.meta.dir, '../..')
 const configPath = join(root, 'tsconfig.json')
