@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ArtifactBundleError } from './artifact-bundle.errors'
 import { DEFAULT_ZIP_LIMITS, unsafeEntryName, ZipArchive, type ZipLimits } from './artifact-bundle-zip'
 
