@@ -6,8 +6,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openArtifactBundle, type ArtifactBundle } from '../../src/modules/debug-files/artifact-bundle'
 import { bundleSourceMapStore } from '../../src/modules/debug-files/sourcemap-bundle-store'
+import { symbolicateJsEvent } from '../../src/modules/debug-files/sourcemap-event'
 import { mapJsFrames, type JsFrame } from '../../src/modules/debug-files/sourcemap-frames'
 import { indexArtifactBundle } from '../../src/modules/debug-files/sourcemap-index'
+import { exceptionsOf } from '../../src/modules/sentry/protocol/event-frames'
 import { ROOT } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { startFakeSentryUpload, type FakeSentryUpload } from './fake-sentry-upload'
@@ -145,5 +147,24 @@ describe('sentry-cli sourcemaps inject + upload (the real binary) into an artifa
       store: bundleSourceMapStore([bundle]),
     })
     expect(mapped).toEqual([null, null, null])
+  })
+
+  it('symbolicates a browser SDK event in place, so the event mapping reads the original top frame', async () => {
+    const absPath = 'https://cdn.example.com/play/game.js'
+    const event = {
+      event_id: 'a'.repeat(32), platform: 'javascript', release: '1.0.0',
+      exception: { values: [{ type: 'Error', value: 'enemy too strong: 60', stacktrace: { frames: crashFrames(absPath) } }] },
+      debug_meta: { images: [{ type: 'sourcemap', code_file: absPath, debug_id: debugId }] },
+    }
+    const { event: mapped, mapped: count } = await symbolicateJsEvent(event, bundleSourceMapStore([bundle]))
+    expect(count).toBe(3)
+    const [top] = exceptionsOf(mapped)[0]!.frames
+    expect(top).toMatchObject({ function: 'spawnEnemy', file: 'src/game.ts', line: originalLine('throw new Error') })
+    const frames = (mapped.exception as { values: { stacktrace: { frames: Record<string, unknown>[] } }[] }).values[0]!.stacktrace.frames
+    expect(frames[2]).toMatchObject({ context_line: expect.stringContaining('throw new Error'), data: { minified: expect.stringMatching(/^https:\/\/cdn\.example\.com\/play\/game\.js:\d+:\d+$/) } })
+    // The top-level frame has no original function: its minified name is dropped, not grouped on.
+    expect(frames[0]).not.toHaveProperty('function')
+    // The event given is left as it was.
+    expect(event.exception.values[0]!.stacktrace.frames[2]!.function).not.toBe('spawnEnemy')
   })
 })
