@@ -42,7 +42,7 @@ export function startFakeSentryUpload(): FakeSentryUpload {
         if (req.method === 'GET') {
           return Response.json({
             url: `${state.url}${url.pathname}`, chunkSize: CHUNK_SIZE, chunksPerRequest: 64, maxFileSize: 2 ** 31, maxRequestSize: 32 * 1024 * 1024,
-            concurrency: 1, hashAlgorithm: 'sha1', compression: ['gzip'], accept: ['artifact_bundles', 'artifact_bundles_v2', 'debug_files', 'sources'],
+            concurrency: 1, hashAlgorithm: 'sha1', compression: ['gzip'], accept: ['release_files', 'artifact_bundles', 'artifact_bundles_v2', 'debug_files', 'sources'],
           })
         }
         for (const [field, entry] of (await req.formData()).entries()) {
