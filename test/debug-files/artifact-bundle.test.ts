@@ -1,4 +1,5 @@
 // Crafted bundles: every one is refused with a clear 400 message, read within bounded memory.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { openArtifactBundle } from '../../src/modules/debug-files/artifact-bundle'
 import { ArtifactBundleError } from '../../src/modules/debug-files/artifact-bundle.errors'
@@ -98,5 +99,22 @@ describe('openArtifactBundle', () => {
   it('refuses to read a file the manifest does not list', async () => {
     const extra = buildZip([{ name: 'files/secret.js', data: 'x' }, ...good], SYSB_V2)
     expect((await refusal(extra, 'files/secret.js')).message).toMatch(/not listed in the manifest/)
+  })
+
+  it('answers any corruption of a bundle with an ArtifactBundleError or a readable bundle, never another error', async () => {
+    const original = buildZip(good, SYSB_V2)
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), fc.nat(original.length), async (edits, cutAt) => {
+        const bytes = original.slice(0, Math.max(cutAt, 1))
+        for (const [at, value] of edits) if (at < bytes.length) bytes[at] = value
+        try {
+          const bundle = await openArtifactBundle(blob(bytes))
+          for (const file of bundle.files) await bundle.readText(file.path)
+        } catch (err) {
+          if (!(err instanceof ArtifactBundleError)) throw err
+        }
+      }),
+      { seed: 32, numRuns: 400 },
+    )
   })
 })

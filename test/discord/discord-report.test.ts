@@ -1,5 +1,6 @@
 // The /report round trip in Discord's shapes: the command we register, the modal we answer, the
 // submission and button clicks Discord sends back, and the messages we edit in.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isDiscordAttachmentUrl } from '../../src/modules/discord/discord-attachments'
 import { parseReportCommand, reportCommandRegistration } from '../../src/modules/discord/discord-report-command'
@@ -110,7 +111,7 @@ describe('the modal submission', () => {
   })
 
   it('keeps only files Discord resolved, each once', () => {
-    const parsed = parseReportSubmission(submission({ files: ['1300000000000000001', '1300000000000000001', '999'] }))
+    const parsed = parseReportSubmission(submission({ files: ['1300000000000000001', '1300000000000000001', '999', 'constructor', '__proto__'] }))
     expect(parsed.attachments.map((a) => a.filename)).toEqual(['freeze.png'])
   })
 })
@@ -167,5 +168,20 @@ describe('isDiscordAttachmentUrl', () => {
     [moved, 'https://media.discordapp.net/attachments/1/2/a.png', false],
   ])('%j: %s → %s', (config, url, allowed) => {
     expect(isDiscordAttachmentUrl(config, url)).toBe(allowed)
+  })
+})
+
+describe('hostile bodies', () => {
+  it('every parser answers any JSON with a parsed value or a 400, never another error', () => {
+    const parsers = [parseReportCommand, parseReportSubmission, parseButtonClick]
+    const near = fc.record({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, fc.constantFrom(v, null, 7, 'x')])), type: fc.integer({ min: 0, max: 6 }), data: fc.jsonValue() })
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), near), (payload) => {
+        for (const parse of parsers) {
+          try { parse(payload) } catch (err) { expect(err).toMatchObject({ status: 400 }) }
+        }
+      }),
+      { seed: 33, numRuns: 500 },
+    )
   })
 })

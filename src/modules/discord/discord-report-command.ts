@@ -53,6 +53,7 @@ export function parseReportCommand(payload: unknown): ReportCommand {
   const i = parsed.data
   if (i.data.name !== REPORT_COMMAND) throw invalidInteraction(`unknown command /${i.data.name}`)
   const option = i.data.options?.find((o) => o.name === SCREENSHOT_OPTION && o.type === OptionType.Attachment)
-  const resolved = typeof option?.value === 'string' ? i.data.resolved?.attachments?.[option.value] : undefined
+  const attachments = i.data.resolved?.attachments ?? {}
+  const resolved = typeof option?.value === 'string' && Object.hasOwn(attachments, option.value) ? attachments[option.value] : undefined
   return { ...contextOf(i), attachment: resolved ? attachmentOf(resolved) : null }
 }

@@ -88,6 +88,7 @@ export function parseReportSubmission(payload: unknown): ReportSubmission {
   if (!title || !description) throw invalidInteraction('the title and what happened are required')
   const resolved = i.data.resolved?.attachments ?? {}
   const ids = fields.get(CustomId.screenshots)?.values ?? []
-  const attachments = [...new Set(ids)].flatMap((id) => (resolved[id] ? [attachmentOf(resolved[id])] : [])).slice(0, MAX_SCREENSHOTS)
+  // Own keys only: an id such as `constructor` must not find Object's.
+  const attachments = [...new Set(ids)].flatMap((id) => (Object.hasOwn(resolved, id) ? [attachmentOf(resolved[id]!)] : [])).slice(0, MAX_SCREENSHOTS)
   return { ...contextOf(i), title, description, steps: text(CustomId.steps, STEPS_MAX), attachments, carry: carry ?? null }
 }
