@@ -1,7 +1,10 @@
 // The fallback name of a mapped frame: the original function whose body encloses the position.
 import { describe, expect, it } from 'vitest'
 import { enclosingFunctionName } from '../../src/modules/debug-files/sourcemap-function-name'
-import { candidateUrls, sourceMapImages } from '../../src/modules/debug-files/sourcemap-frames'
+import { openArtifactBundle } from '../../src/modules/debug-files/artifact-bundle'
+import { bundleSourceMapStore } from '../../src/modules/debug-files/sourcemap-bundle-store'
+import { candidateUrls, mapJsFrames, sourceMapImages } from '../../src/modules/debug-files/sourcemap-frames'
+import { buildZip, manifest, SYSB_V2 } from './artifact-bundle-zip-builder'
 import { resolveSourceMapUrl } from '../../src/modules/debug-files/sourcemap-index'
 
 const SOURCE = `import { world } from './world'
@@ -59,5 +62,31 @@ describe('source map lookups', () => {
     expect(resolveSourceMapUrl('~/js/game.js', 'game.js.map')).toBe('~/js/game.js.map')
     expect(resolveSourceMapUrl('~/js/game.js', '../maps/game.js.map')).toBe('~/maps/game.js.map')
     expect(resolveSourceMapUrl('~/js/game.js', 'https://cdn/x.map')).toBe('https://cdn/x.map')
+  })
+})
+
+describe('broken uploads', () => {
+  const ID = 'eb8a03ee-620e-5f7d-97ce-ef8b05247bd4'
+  /** A bundle whose one map is `map` (and whose CRC is wrong when `corrupt`). */
+  async function storeWith(map: string, corrupt = false) {
+    const files = manifest({ 'files/_/_/a.js': { type: 'minified_source', url: '~/a.js', headers: { 'debug-id': ID } }, 'files/_/_/a.js.map': { type: 'source_map', url: '~/a.js.map', headers: { 'debug-id': ID } } })
+    const bytes = buildZip([{ name: 'files/_/_/a.js', data: 'x()' }, { name: 'files/_/_/a.js.map', data: map, ...(corrupt ? { claimedCrc: 1 } : {}) }, { name: 'manifest.json', data: files }], SYSB_V2)
+    return bundleSourceMapStore([await openArtifactBundle(new Blob([bytes as Uint8Array<ArrayBuffer>]))])
+  }
+  const frames = [{ abs_path: 'https://x/a.js', lineno: 1, colno: 1 }, { abs_path: 'https://x/a.js', lineno: 1.5, colno: 1 }]
+  const event = { images: [{ type: 'sourcemap', code_file: 'https://x/a.js', debug_id: ID }] }
+
+  it.each([
+    ['a map that is not JSON', '{"version":3,', false],
+    ['a map that is not a source map', '{"version":3,"sources":7,"mappings":[]}', false],
+    ['a map whose bytes fail their checksum', '{"version":3,"sources":["a.ts"],"names":[],"mappings":"AAAA"}', true],
+  ])('leaves frames unmapped for %s, without failing', async (_what, map, corrupt) => {
+    expect(await mapJsFrames({ frames, event, store: await storeWith(map, corrupt) })).toEqual([null, null])
+  })
+
+  it('maps what it can of garbled mappings without failing, and never a fractional line', async () => {
+    const mapped = await mapJsFrames({ frames, event, store: await storeWith('{"version":3,"sources":["a.ts"],"names":[],"mappings":"!!!!;;@@"}') })
+    expect(mapped).toHaveLength(2)
+    expect(mapped[1]).toBeNull()
   })
 })

@@ -1,5 +1,6 @@
 import { AnyMap, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping'
 import { normalizeDebugId } from './artifact-bundle'
+import { ArtifactBundleError } from './artifact-bundle.errors'
 import { enclosingFunctionName } from './sourcemap-function-name'
 
 /** The parts of a Sentry JavaScript frame the mapping reads (line and column 1-based, as SDKs send them). */
@@ -101,6 +102,16 @@ class FrameMapper {
   }
 
   private async load(absPath: string): Promise<TraceMap | null> {
+    try {
+      return await this.find(absPath)
+    } catch (err) {
+      // A stored bundle that cannot be read maps nothing; it never stops the event being filed.
+      if (err instanceof ArtifactBundleError) return null
+      throw err
+    }
+  }
+
+  private async find(absPath: string): Promise<TraceMap | null> {
     const debugId = this.images.get(absPath)
     let text = debugId ? await this.store.byDebugId(debugId) : null
     const release = this.event.release
@@ -121,10 +132,17 @@ class FrameMapper {
 
   /** The original position of a 1-based line and column, or null when the map has no segment there. */
   async position(frame: JsFrame | undefined) {
-    if (!frame || !frame.lineno || !frame.colno || frame.lineno < 1 || frame.colno < 1) return null
+    const { lineno, colno } = frame ?? {}
+    if (!frame || !Number.isSafeInteger(lineno) || !Number.isSafeInteger(colno) || lineno! < 1 || colno! < 1) return null
     const map = await this.mapFor(frame)
     if (!map) return null
-    const pos = originalPositionFor(map, { line: frame.lineno, column: frame.colno - 1 })
+    let pos: ReturnType<typeof originalPositionFor>
+    try {
+      pos = originalPositionFor(map, { line: lineno!, column: colno! - 1 })
+    } catch {
+      // Mappings are decoded on first use: a corrupt `mappings` string shows up only here.
+      return null
+    }
     if (pos.source === null) return null
     return { map, source: pos.source, line: pos.line, column: pos.column, name: pos.name }
   }
