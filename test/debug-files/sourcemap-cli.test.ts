@@ -47,7 +47,7 @@ describe.each(CLIS)('sentry-cli %s sourcemaps inject + upload (the real binary) 
   let debugId = ''
 
   async function run(cmd: string[], env: Record<string, string> = {}) {
-    const child = Bun.spawn(cmd, { cwd: dir, env: { ...process.env, SENTRY_LOG_LEVEL: 'warn', ...env }, stdout: 'pipe', stderr: 'pipe', timeout: 60_000 })
+    const child = Bun.spawn(cmd, { cwd: dir, env: { ...process.env, SENTRY_LOG_LEVEL: 'warn', SENTRY_DISABLE_UPDATE_CHECK: 'true', ...env }, stdout: 'pipe', stderr: 'pipe', timeout: 60_000 })
     const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
     return { code, out: `${stdout}\n${stderr}` }
   }

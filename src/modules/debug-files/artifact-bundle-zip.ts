@@ -21,6 +21,7 @@ export interface ZipLimits {
   maxEntryBytes: number
 }
 
+/** Limits for a bundle: room for big games' maps, none for a bomb. */
 export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 20_000, maxDirectoryBytes: 8 * 1024 * 1024, maxEntryBytes: 64 * 1024 * 1024 }
 
 const EOCD_SIG = 0x06054b50

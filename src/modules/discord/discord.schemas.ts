@@ -3,6 +3,7 @@ import * as z from 'zod'
 /** A Discord snowflake id: digits, as text. */
 export const snowflake = z.string().regex(/^\d{1,25}$/)
 
+/** A Discord user: its id, handle and display name. */
 export const discordUser = z.object({
   id: snowflake,
   username: z.string().max(100),
@@ -32,6 +33,7 @@ export const interactionBase = z.object({
   locale: z.string().max(20).nullish(),
 })
 
+/** `data.resolved`: the attachments an interaction names by id. */
 export const resolvedAttachments = z.object({ attachments: z.record(z.string(), discordAttachment).nullish() }).nullish()
 
 /** A component as a modal submit returns it; labels and action rows nest the inputs. */
@@ -43,6 +45,7 @@ export interface SubmittedComponent {
   component?: SubmittedComponent
   components?: SubmittedComponent[]
 }
+/** The schema of a SubmittedComponent (the request body limit bounds its nesting). */
 export const submittedComponent: z.ZodType<SubmittedComponent> = z.lazy(() =>
   z.object({
     type: z.number().int(),
@@ -54,6 +57,7 @@ export const submittedComponent: z.ZodType<SubmittedComponent> = z.lazy(() =>
   }),
 )
 
+/** A modal submit (type 5). */
 export const modalSubmitInteraction = interactionBase.extend({
   data: z.object({
     custom_id: z.string().max(100),
@@ -62,10 +66,12 @@ export const modalSubmitInteraction = interactionBase.extend({
   }),
 })
 
+/** A message component interaction (type 3): a button click. */
 export const componentInteraction = interactionBase.extend({
   data: z.object({ custom_id: z.string().max(100), component_type: z.number().int() }),
 })
 
+/** An application command (type 2) with its options. */
 export const commandInteraction = interactionBase.extend({
   data: z.object({
     name: z.string().max(32),
