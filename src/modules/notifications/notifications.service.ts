@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { accountMembers } from '../accounts/accounts.table'
 import { canSeeProject } from '../accounts/project-access'
+import { hasPermission } from '../permissions/permissions.catalog'
 import { users } from '../auth/auth.table'
 import { PREFERENCE_KEYS, PREFERENCES, type PreferenceKey, type UpdatePreferencesBody } from './notifications.schemas'
 import { notificationPreferences } from './notifications.table'
@@ -61,20 +62,21 @@ export interface Recipient {
 }
 
 /**
- * Of `userIds`, those still on `accountId`'s team who see `projectId` and want mails of kind `preference`
- * (no preferences row counts as yes), excluding `exceptId` (who caused the mail). `projectId` null (the
- * weekly digest, which scopes each mail to what its recipient sees): every member.
+ * Of `userIds`, those still on `accountId`'s team who see `projectId`, hold `bugs.view` and want mails of
+ * kind `preference` (no preferences row counts as yes), excluding `exceptId` (who caused the mail).
+ * `projectId` null (the weekly digest, which scopes each mail to what its recipient sees): every member.
+ * Every team mail shows report titles or content, so it asks what the report list asks.
  */
 export function recipientsFor(db: DbOrTx, o: { accountId: string; projectId: string | null; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Recipient[] {
   if (o.userIds !== 'all' && o.userIds.length === 0) return []
   const rows = db
-    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, projectIds: accountMembers.projectIds, pref: notificationPreferences[PREFERENCES[o.preference]] })
+    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, projectIds: accountMembers.projectIds, role: accountMembers.role, overrides: accountMembers.permissionOverrides, pref: notificationPreferences[PREFERENCES[o.preference]] })
     .from(accountMembers)
     .innerJoin(users, eq(users.id, accountMembers.userId))
     .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
     .where(and(eq(accountMembers.accountId, o.accountId), o.userIds === 'all' ? undefined : inArray(users.id, o.userIds)))
     .all()
   return rows
-    .filter((r) => r.pref !== false && r.id !== o.exceptId && (o.projectId === null || canSeeProject(r.projectIds, o.projectId)))
+    .filter((r) => r.pref !== false && r.id !== o.exceptId && hasPermission(r.role, r.overrides, 'bugs.view') && (o.projectId === null || canSeeProject(r.projectIds, o.projectId)))
     .map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name, projectIds: r.projectIds }))
 }
