@@ -28,7 +28,7 @@ import { MAX_SCREENSHOT_MB, ReportFiledPage, ReportFormPage, type ReportFormValu
 import { ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
 import { filtersFrom, roadmapFiltersFrom, screenshotDataUrl, scriptResponse, voteOrIgnore } from './public-pages.helpers'
 import { DEFAULT_BRAND, publicPage } from './public-page.render'
-import { replyUnsubscribeRoutes } from './reply-unsubscribe.routes'
+import { unsubscribeRoutes } from './unsubscribe.routes'
 import { webScript } from './static-assets'
 
 type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
@@ -158,7 +158,7 @@ export function publicPagesRoutes(deps: AppDeps) {
   }
 
   return new Elysia({ name: 'public-pages', seed: deps.instanceId })
-    .use(replyUnsubscribeRoutes(deps))
+    .use(unsubscribeRoutes(deps))
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
       guarded(path, async () => {
         const { project, settings, o, brand } = trackerContext(params.slug)

@@ -43,12 +43,22 @@ const LABELS: Record<PreferenceKey, string> = {
   email_weekly_digest: 'weekly digest',
 }
 
-/** `GET /notifications/unsubscribe?token=`: turns off the preference the signed link names. */
+/** The user and preference of a valid unsubscribe token whose user still exists, else null. */
+function unsubscribeTarget(db: DbOrTx, token: string | undefined) {
+  const target = token ? readUnsubscribeToken(db, token) : null
+  return target && db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get() ? target : null
+}
+
+/** What a valid unsubscribe token stops, as its page asks it ("new report"), else null. */
+export function unsubscribeSubject(db: DbOrTx, token: string | undefined): string | null {
+  const target = unsubscribeTarget(db, token)
+  return target ? LABELS[target.preference] : null
+}
+
+/** Turns off the preference a signed unsubscribe link names; 400 for a link that is not valid. */
 export function unsubscribe(deps: Pick<AppDeps, 'db' | 'clock'>, token: string | undefined): { message: string } {
-  const target = token ? readUnsubscribeToken(deps.db, token) : null
+  const target = unsubscribeTarget(deps.db, token)
   if (!target) throw badRequest('this unsubscribe link is not valid')
-  const exists = deps.db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get()
-  if (!exists) throw badRequest('this unsubscribe link is not valid')
   updatePreferences(deps, target.userId, { [target.preference]: false })
   return { message: `You will no longer receive ${LABELS[target.preference]} emails.` }
 }
