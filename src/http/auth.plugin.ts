@@ -69,10 +69,12 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId: session.sessionId }
   }
 
-  /** A member asking for a renamed project by its old slug is sent to the same route under the new one. */
+  /** A member who sees a renamed project, asking for it by its old slug, is sent to the same route under the new one. */
   const movedFor = (request: Request, slug: string, userId: string) => {
     const moved = movedSlug(db, slug, clock.now())
-    if (moved && membershipOf.get({ accountId: moved.accountId, userId })) {
+    const membership = moved && membershipOf.get({ accountId: moved.accountId, userId })
+    // A member limited to other projects gets the 404 a stranger gets: the new slug is not theirs to learn.
+    if (moved && membership && canSeeProject(membership.projectIds, moved.id)) {
       throw slugMoved({ method: request.method, url: request.url, prefix: '/projects/', from: slug, to: moved.slug })
     }
   }

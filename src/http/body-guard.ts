@@ -1,5 +1,5 @@
 import { bodyLimitFor, pageBodyLimitFor } from './body-limit'
-import { payloadTooLarge, unauthorized } from './errors'
+import { bodyTooLarge, unauthorized } from './errors'
 import { SMALL_BODY } from './json-stream/json-body'
 import { nestsDeeperThan, parseJsonCapped, tooDeep } from './json-stream/json-depth'
 import { apiPathOf, pathOf } from './pipeline'
@@ -24,9 +24,7 @@ function hasCredentials(headers: Headers): boolean {
   return headers.get('cookie')?.includes('glitchbox_session=') ?? false
 }
 
-const mb = (limit: number) => `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`
-
-/** The body stream, ended with 413 once it passes `limit` bytes (nothing past it is read). */
+/** The body stream, ended with 400 once it passes `limit` bytes (nothing past it is read). */
 function limitedStream(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const reader = body.getReader()
   let size = 0
@@ -37,7 +35,7 @@ function limitedStream(body: ReadableStream<Uint8Array>, limit: number): Readabl
       size += value.byteLength
       if (size > limit) {
         void reader.cancel().catch(() => {})
-        return controller.error(payloadTooLarge(mb(limit)))
+        return controller.error(bodyTooLarge(limit))
       }
       controller.enqueue(value)
     },
@@ -84,8 +82,9 @@ const emptyBody = (request: Request) => define(request, 'json', async () => unde
 
 /**
  * The global parse hook: before a body is read, a route that needs a session refuses a request
- * carrying no credentials (401); then every body is read within the route's limit (413 once past
- * it, chunked or not) and JSON is refused past `MAX_JSON_DEPTH` levels (400) while parsing. Small
+ * carrying no credentials (401); then every body is read within the route's limit (400 once past
+ * it, chunked or not, as the spec's error table has an oversized upload; Sentry's routes, skipped
+ * here, answer 413) and JSON is refused past `MAX_JSON_DEPTH` levels (400) while parsing. Small
  * JSON bodies of known length are parsed here; others continue as a guarded request for Elysia's
  * and the routes' own parsers (the SDK's streaming parser, multipart).
  */
@@ -100,7 +99,7 @@ export async function guardBody({ request, contentType, route }: { request: Requ
   }
   const limit = apiPath === null ? pageBodyLimitFor(pathOf(request.url)) : bodyLimitFor(apiPath)
   const length = request.headers.get('content-length')
-  if (length !== null && Number(length) > limit) throw payloadTooLarge(mb(limit))
+  if (length !== null && Number(length) > limit) throw bodyTooLarge(limit)
   if (contentType === 'application/json' && length !== null && Number(length) <= SMALL_BODY) {
     // Bun holds a body to its Content-Length, so this read is bounded already.
     const text = await request.text()

@@ -24,6 +24,10 @@ export const forbidden = (message = 'you do not have permission to do that') => 
 export const notFound = (message = 'not found') => new AppError(404, message)
 export const conflict = (message: string) => new AppError(409, message)
 export const payloadTooLarge = (message: string) => new AppError(413, message)
+/** What a body past `limit` bytes is told (`what`: which part of it). */
+export const tooLargeMessage = (limit: number, what = 'request body') => `${what} too large (max ${Math.round(limit / 1024 / 1024)} MB)`
+/** A body past its route's limit: 400, the spec's answer to an oversized upload (Sentry's routes answer `payloadTooLarge`, their protocol's 413). */
+export const bodyTooLarge = (limit: number, what?: string) => badRequest(tooLargeMessage(limit, what))
 export const badGateway = (message: string) => new AppError(502, message)
 
 interface Issue {

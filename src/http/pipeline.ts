@@ -6,7 +6,7 @@ import { guardBody } from './body-guard'
 import { clientIp } from './client-ip'
 import { DATABASE_UNREADABLE, databaseReadWatchOf } from './database-unreadable'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
-import { AppError, describeIssues } from './errors'
+import { AppError, bodyTooLarge, describeIssues, payloadTooLarge, tooLargeMessage } from './errors'
 import { movedPublicUrl } from './moved-slugs'
 import { budgetRules } from './rate-limit'
 import { sdkKeyOf } from './sdk-refusals'
@@ -71,7 +71,7 @@ export function httpPipeline(deps: AppDeps) {
       set.status = 507
       return { ok: false, error: DISK_FULL }
     }
-    // A route's own body parser (streamed uploads) refuses with an AppError (401, 413) that Elysia wraps as a parse error.
+    // A route's own body parser (streamed uploads) refuses with an AppError (401, 400 past its limit) that Elysia wraps as a parse error.
     const appError = error instanceof AppError ? error : code === 'PARSE' && (error as { cause?: unknown }).cause instanceof AppError ? ((error as { cause: AppError }).cause) : null
     if (appError) {
       set.status = appError.status
@@ -148,7 +148,7 @@ export function httpPipeline(deps: AppDeps) {
       }
       const length = Number(request.headers.get('content-length') ?? 0)
       const limit = bodyLimitFor(apiPath)
-      if (length > limit) throw new AppError(413, `request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
+      if (length > limit) throw isSentryPath(apiPath) ? payloadTooLarge(tooLargeMessage(limit)) : bodyTooLarge(limit)
     })
     .onParse({ as: 'global' }, guardBody)
     .onAfterHandle({ as: 'global' }, ({ request, response }) => {

@@ -58,7 +58,7 @@ describe('weekly digest', () => {
     expect(mail.text).toContain('Space Game: 3 new, 1 resolved, 2 open')
     expect(mail.text.indexOf('Save file corrupted')).toBeLessThan(mail.text.indexOf('Typo in menu'))
     expect(mail.text).not.toMatch(/Sound stutters \(/)
-    expect(mail.text).toMatch(/Unsubscribe: http:\/\/glitchbox\.test\/api\/notifications\/unsubscribe\?token=/)
+    expect(mail.text).toMatch(/Unsubscribe: http:\/\/glitchbox\.test\/notifications\/unsubscribe\?token=/)
     expect(mail.html).toContain('Save file corrupted')
     expect(mails.some((m) => m.to === loner.user.email || m.to === bob.user.email)).toBe(false)
 

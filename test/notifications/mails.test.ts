@@ -172,29 +172,58 @@ async function fileFromGame() {
 describe('unsubscribe links', () => {
   const linkIn = (text: string) => /Unsubscribe: (\S+)/.exec(text)![1]!
 
-  it('puts the link in both parts, and following it turns that preference off without signing in', async () => {
+  it('puts the link in both parts; opening it only asks, and the form post turns that preference off without signing in', async () => {
     await fileFromGame()
     const mail = outbox(t).find((m) => m.to === bob.user.email)!
     const link = linkIn(mail.text)
-    expect(link).toMatch(/^http:\/\/glitchbox\.test\/api\/notifications\/unsubscribe\?token=/)
+    expect(link).toMatch(/^http:\/\/glitchbox\.test\/notifications\/unsubscribe\?token=/)
     expect(mail.html).toContain(`href="${link}"`)
-    const res = await t.request('GET', link.replace('http://glitchbox.test', ''))
-    expect(res).toMatchObject({ status: 200, body: { ok: true, data: { message: 'You will no longer receive new report emails.' } } })
-    const prefs = (await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data
-    expect(prefs).toMatchObject({ email_bug_created: false, email_bug_status: true })
+    const prefs = async () => (await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data
+    // A link scanner or prefetcher opening the link (any number of times) changes nothing: the page asks.
+    for (let i = 0; i < 2; i++) {
+      const ask = await t.request('GET', link.replace('http://glitchbox.test', ''), { headers: { accept: 'text/html' } })
+      expect(ask.status).toBe(200)
+      expect(ask.body).toContain('<form class="card" method="post" action="/notifications/unsubscribe">')
+      expect(ask.body).toContain('Stop new report emails')
+    }
+    expect((await prefs()).email_bug_created).toBe(true)
+    const token = new URL(link).searchParams.get('token')!
+    const done = await t.request('POST', '/notifications/unsubscribe', { body: new URLSearchParams({ token }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(done.status).toBe(200)
+    expect(done.body).toContain('You will no longer receive new report emails.')
+    expect(await prefs()).toMatchObject({ email_bug_created: false, email_bug_status: true })
     await fileFromGame()
     expect(recipients(t, /New report #2/)).toEqual(emails(owner, ada, cy))
   })
 
-  it('refuses tampered, missing and foreign tokens with 400', async () => {
+  it('GET on the API link of earlier mails changes nothing either: browsers go to the page, API callers are told to POST', async () => {
+    await fileFromGame()
+    const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
+    const api = `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`
+    const browser = await t.request('GET', api, { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect([browser.status, browser.headers.get('location')]).toEqual([303, `/notifications/unsubscribe?token=${encodeURIComponent(token)}`])
+    const told = await t.request('GET', api)
+    expect(told).toMatchObject({ status: 200, body: { ok: true, data: { message: 'Send this token with POST to stop new report emails; nothing has changed yet.' } } })
+    expect((await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data.email_bug_created).toBe(true)
+    const done = await t.request('POST', '/api/notifications/unsubscribe', { body: { token } })
+    expect(done).toMatchObject({ status: 200, body: { ok: true, data: { message: 'You will no longer receive new report emails.' } } })
+    expect((await t.request('GET', '/api/notifications/preferences', { token: bob.token })).body.data.email_bug_created).toBe(false)
+  })
+
+  it('refuses tampered, missing and foreign tokens with 400, on the page and the API', async () => {
     await fileFromGame()
     const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
     const [claim, mac] = token.split('.')
     const forged = `${Buffer.from(`${ada.user.id}:email_bug_created`).toString('base64url')}.${mac}`
     for (const bad of [`${claim}.${'0'.repeat(64)}`, forged, 'garbage', '']) {
-      const res = await t.request('GET', `/api/notifications/unsubscribe?token=${encodeURIComponent(bad)}`)
+      const res = await t.request('POST', '/api/notifications/unsubscribe', { body: { token: bad } })
       expect(res.status, bad).toBe(400)
       expect(res.body).toEqual({ ok: false, error: 'this unsubscribe link is not valid' })
+      expect((await t.request('GET', `/api/notifications/unsubscribe?token=${encodeURIComponent(bad)}`)).status, bad).toBe(400)
+      const page = await t.request('GET', `/notifications/unsubscribe?token=${encodeURIComponent(bad)}`, { headers: { accept: 'text/html' } })
+      expect([page.status, page.body.includes('This unsubscribe link is not valid.')], bad).toEqual([400, true])
+      const form = await t.request('POST', '/notifications/unsubscribe', { body: new URLSearchParams({ token: bad }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      expect(form.status, bad).toBe(400)
     }
     expect((await t.request('GET', '/api/notifications/unsubscribe')).status).toBe(400)
     expect((await t.request('GET', '/api/notifications/preferences', { token: ada.token })).body.data.email_bug_created).toBe(true)

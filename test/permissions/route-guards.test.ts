@@ -8,7 +8,7 @@ import { addMember } from '../team/team-helpers'
 interface Case {
   key: PermissionKey
   memberDefault: boolean
-  request: (c: { project: TestProject; number: number; member: TestUser }) => [string, string, unknown?]
+  request: (c: { project: TestProject; number: number; member: TestUser; peer: TestUser }) => [string, string, unknown?]
 }
 
 const cases: Case[] = [
@@ -22,7 +22,7 @@ const cases: Case[] = [
   { key: 'project.settings', memberDefault: false, request: ({ project }) => ['PATCH', `/api/projects/${project.slug}`, { description: 'A game' }] },
   { key: 'webhooks.manage', memberDefault: false, request: ({ project }) => ['POST', `/api/projects/${project.slug}/webhooks/generic`, { url: 'http://127.0.0.1:9/hook' }] },
   { key: 'team.invite', memberDefault: false, request: () => ['POST', '/api/account/invites', { email: 'new@example.com' }] },
-  { key: 'team.permissions', memberDefault: false, request: ({ member }) => ['PUT', `/api/account/members/${member.user.id}/permissions`, { permissions: { 'bugs.view': true } }] },
+  { key: 'team.permissions', memberDefault: false, request: ({ peer }) => ['PUT', `/api/account/members/${peer.user.id}/permissions`, { permissions: { 'bugs.view': true } }] },
   { key: 'billing.manage', memberDefault: false, request: () => ['GET', '/api/billing/subscription'] },
   {
     key: 'project.integrations',
@@ -47,12 +47,14 @@ describe.each(cases)('$key on its route', ({ key, memberDefault, request }) => {
   it(`a member ${memberDefault ? 'holds it by default and loses it' : 'lacks it by default and gains it'} through an override`, async () => {
     const byDefault = await addMember(t, owner, 'member')
     const overridden = await addMember(t, owner, 'member', { overrides: { [key]: !memberDefault } })
+    // Permissions are edited on someone else: nobody edits its own.
+    const peer = await addMember(t, owner, 'member')
     for (const [member, allowed] of [
       [byDefault, memberDefault],
       [overridden, !memberDefault],
     ] as const) {
       const number = createReportIn(t, project).reportNumber
-      const [method, path, body] = request({ project, number, member })
+      const [method, path, body] = request({ project, number, member, peer })
       const res = await t.request(method, path, { token: member.token, body })
       if (allowed) expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
       else expect([res.status, res.body.error]).toEqual([403, `you need the ${key} permission`])

@@ -39,11 +39,11 @@ describe('envelope and errors', () => {
     }
   })
 
-  it('refuses bodies over the route limit with 413 before reading them', async () => {
+  it('refuses bodies over the route limit with 400 before reading them (the spec: an oversized upload)', async () => {
     const body = 'x'.repeat(2 * 1024 * 1024)
     const res = await t.request('POST', '/api/maintenance/active', { body, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } })
-    expect(res.status).toBe(413)
-    expect(res.body.ok).toBe(false)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ ok: false, error: 'request body too large (max 1 MB)' })
   })
 })
 

@@ -161,7 +161,7 @@ describe('GET /tracker/{slug}', () => {
     // Another voter sees the count but not the pressed state; an off-site `back` is not followed.
     expect((await tracker('', '198.51.100.4')).body).toContain('aria-pressed="false"')
     const offsite = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back: '//evil.example/x' }, '198.51.100.4')
-    expect(offsite.headers.get('location')).toBe(`/tracker/${project.slug}`)
+    expect(offsite.headers.get('location')).toBe(`/tracker/${project.slug}/${bug.reportNumber}`)
     // The JSON API and the page share the voter: the vote script sends the same cookie.
     const api = await t.request('POST', `/api/tracker/${project.slug}/bugs/${bug.reportNumber}/vote`, { ip, headers: { cookie } })
     expect(api.body.data).toEqual({ upvotes: 2, is_new: false })

@@ -79,13 +79,14 @@ describe('POST /api/bugs/submit: validation', () => {
     expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
   })
 
-  it('answers 400 for malformed JSON and 413 past 20 MB', async () => {
+  it('answers 400 for malformed JSON and 400 past 20 MB (the spec: an oversized upload), the limit named', async () => {
     const { key } = await sdkProject(t)
     const bad = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: '{"title":', headers: { 'content-type': 'application/json' } })
     expect(bad.status).toBe(400)
     const huge = 'x'.repeat(20 * 1024 * 1024 + 10)
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: huge, headers: { 'content-type': 'application/json', 'content-length': String(huge.length) } })
-    expect(res.status).toBe(413)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ ok: false, error: 'request body too large (max 20 MB)' })
   })
 
   it('refuses a screenshot over 10 MB decoded', async () => {

@@ -36,7 +36,8 @@ const defaults = {
     publish: 'triaged',
     include_auto_filed: false,
   },
-  'roadmap-settings': { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '' },
+  // The roadmap stays curated for new projects (issue 28 added the source `published` beside it).
+  'roadmap-settings': { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '', source: 'curated' },
   branding: { company_name: '', logo_url: '', primary_color: '', accent_color: '', support_email: '' },
 }
 
@@ -106,6 +107,7 @@ describe('GET and PUT tracker-settings, roadmap-settings, branding', () => {
     ['roadmap-settings', { statuses: [] }, 'statuses'],
     ['roadmap-settings', { show_upvotes: 1 }, 'show_upvotes'],
     ['roadmap-settings', { label_id: 'no-such-label' }, 'label_id'],
+    ['roadmap-settings', { source: 'everything' }, 'source'],
     ['tracker-settings', { publish: 'everything' }, 'publish'],
     ['tracker-settings', { include_auto_filed: 'yes' }, 'include_auto_filed'],
     ['branding', { support_email: 'not-an-email' }, 'support_email'],

@@ -25,46 +25,47 @@ afterEach(() => {
 describe('POST /webhooks/generic/:webhookId/test', () => {
   beforeEach(() => setup({ GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' }))
 
-  it('sends a signed test event now and records it in the deliveries, marked as a test', async () => {
+  const deliveries = async (id: string) => (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
+
+  it('sends a signed test event now, and records nothing: the deliveries list stays empty (spec 4.6)', async () => {
     const r = startReceiver()
     stops.push(r.stop)
     const id = await createWebhook(t, owner, project, { url: r.url, secret: 'abc' })
     const res = await test(id)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ok: true, data: { status_code: 200, message: 'Test event delivered', signed: true, delivery_id: expect.any(String) } })
+    expect(res.body).toEqual({ ok: true, data: { status_code: 200, message: 'Test event delivered', signed: true } })
     expect(r.received).toHaveLength(1)
     const [got] = r.received
     expect(got!.json).toEqual({ event: 'test', timestamp: t.clock.now().toISOString(), data: { message: expect.any(String), project_slug: project.slug, webhook_id: id } })
     expect(got!.headers.get('x-glitchbox-event')).toBe('test')
     expect(got!.headers.get('x-glitchbox-signature')).toBe(`sha256=${hmacSha256Hex('abc', got!.body)}`)
+    expect(got!.headers.get('x-glitchbox-delivery')).toMatch(/^[0-9a-f-]{36}$/)
     expect(webhookJobs(t)).toEqual([])
-    expect(got!.headers.get('x-glitchbox-delivery')).toBe(res.body.data.delivery_id)
-    const [d, ...rest] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
-    expect(rest).toEqual([])
-    expect(d).toMatchObject({ id: res.body.data.delivery_id, event: 'test', is_test: true, status: 'succeeded', attempt_count: 1, last_status_code: 200, payload: got!.json })
-    expect(d.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })])
+    expect(await deliveries(id)).toEqual([])
+    expect(t.sqlite.query('select count(*) as n from webhook_deliveries').get()).toEqual({ n: 0 })
+    expect(t.sqlite.query('select count(*) as n from webhook_attempts').get()).toEqual({ n: 0 })
   })
 
-  it('passes on the receiver status, unsigned without a secret, and does not retry', async () => {
+  it('passes on the receiver status, unsigned without a secret, and neither retries nor records it', async () => {
     const r = startReceiver(() => new Response('nope', { status: 500 }))
     stops.push(r.stop)
     const id = await createWebhook(t, owner, project, { url: r.url })
     const res = await test(id)
-    expect(res.body).toEqual({ ok: true, data: { status_code: 500, message: 'The receiver answered with status 500', signed: false, delivery_id: expect.any(String) } })
+    expect(res.body).toEqual({ ok: true, data: { status_code: 500, message: 'The receiver answered with status 500', signed: false } })
     expect(r.received[0]!.headers.has('x-glitchbox-signature')).toBe(false)
     await t.runner.drain()
+    t.clock.advance(3 * 60 * 60 * 1000)
+    await t.runner.drain()
     expect(r.received).toHaveLength(1)
-    const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
-    expect(d).toMatchObject({ is_test: true, status: 'failed', attempt_count: 1, last_status_code: 500, last_error: 'receiver answered 500' })
+    expect(await deliveries(id)).toEqual([])
   })
 
-  it('answers 502 when nothing listens at the URL', async () => {
+  it('answers 502 when nothing listens at the URL, and records nothing', async () => {
     const id = await createWebhook(t, owner, project, { url: closedPortUrl() })
     const res = await test(id)
     expect(res.status).toBe(502)
     expect(res.body).toEqual({ ok: false, error: expect.stringMatching(/could not be reached/) })
-    const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
-    expect(d).toMatchObject({ event: 'test', is_test: true, status: 'failed', last_status_code: null, last_error: expect.any(String) })
+    expect(await deliveries(id)).toEqual([])
   })
 
   it('answers 404 for an unknown webhook', async () => {

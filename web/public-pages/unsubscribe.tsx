@@ -1,26 +1,26 @@
-/** The unsubscribe link of a reply mail: asks first, so a mail scanner that opens links unsubscribes nobody. */
-export function UnsubscribePage(p: { token: string }) {
+/** The page an unsubscribe link opens: asks first, so a mail scanner that opens links unsubscribes nobody. */
+export function UnsubscribePage(p: { action: string; token: string; heading: string; question: string }) {
   return (
     <>
-      <h1>Stop reply emails</h1>
-      <form class="card" method="post" action="/replies/unsubscribe">
-        <p>You get an email when a team replies to a bug report you sent with your address. Stop these emails for this game?</p>
+      <h1>{p.heading}</h1>
+      <form class="card" method="post" action={p.action}>
+        <p>{p.question}</p>
         <input type="hidden" name="token" value={p.token} />
         <button class="btn" type="submit">
-          Stop reply emails
+          {p.heading}
         </button>
       </form>
     </>
   )
 }
 
-/** After the unsubscribe form: done, or the link was not valid. */
-export function UnsubscribedPage(p: { projectName: string | null }) {
-  return p.projectName ? (
+/** After the unsubscribe form: done (the message says what stopped), or the link was not valid. */
+export function UnsubscribedPage(p: { message: string | null }) {
+  return p.message ? (
     <>
       <h1>Unsubscribed</h1>
       <p class="card" role="status">
-        You will get no more reply emails from {p.projectName}.
+        {p.message}
       </p>
     </>
   ) : (

@@ -28,7 +28,7 @@ import { MAX_SCREENSHOT_MB, ReportFiledPage, ReportFormPage, type ReportFormValu
 import { ReportPage, type TrackerFilters, type TrackerOptions, TrackerPage } from '../public-pages/tracker'
 import { filtersFrom, roadmapFiltersFrom, screenshotDataUrl, scriptResponse, voteOrIgnore } from './public-pages.helpers'
 import { DEFAULT_BRAND, publicPage } from './public-page.render'
-import { replyUnsubscribeRoutes } from './reply-unsubscribe.routes'
+import { unsubscribeRoutes } from './unsubscribe.routes'
 import { webScript } from './static-assets'
 
 type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
@@ -101,9 +101,12 @@ export function publicPagesRoutes(deps: AppDeps) {
   const tooMany = (path: string) =>
     publicPage({ status: 429, brand: DEFAULT_BRAND, meta: { title: 'Too many requests', description: 'Slow down', url: absolute(path) } }, <NotFoundPage heading="Too many requests" message="Please wait a minute and try again." />)
 
-  /** A safe place to send a voter back to: a path on this site's public pages only. */
+  /**
+   * A safe place to send a voter back to: a path on this site's public pages only, in printable ASCII
+   * (a control character or other byte a `Location` header cannot carry would fail the answer), else `fallback`.
+   */
   const backTo = (back: unknown, fallback: string): string =>
-    typeof back === 'string' && /^\/(?:tracker|roadmap)\/[^/\\]/.test(back) && !back.includes('//') ? back : fallback
+    typeof back === 'string' && /^\/(?:tracker|roadmap)\/[^/\\][\x21-\x7e]*$/.test(back) && !back.includes('//') && !back.includes('\\') ? back : fallback
 
   const trackerContext = (slug: string) => {
     const project = projectOf(slug)
@@ -158,7 +161,7 @@ export function publicPagesRoutes(deps: AppDeps) {
   }
 
   return new Elysia({ name: 'public-pages', seed: deps.instanceId })
-    .use(replyUnsubscribeRoutes(deps))
+    .use(unsubscribeRoutes(deps))
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
       guarded(path, async () => {
         const { project, settings, o, brand } = trackerContext(params.slug)
@@ -233,7 +236,7 @@ export function publicPagesRoutes(deps: AppDeps) {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/tracker/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
         voteOrIgnore(() => voteOnTracker(deps, params.slug, Number(params.number), voterOf(deps, request, ipOf(request, server))))
-        return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/tracker/${encodeURIComponent(params.slug)}`), 303)
+        return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/tracker/${encodeURIComponent(params.slug)}/${params.number}`), 303)
       }),
     )
     .get('/roadmap/:slug', ({ params, query, request, server, path }) =>

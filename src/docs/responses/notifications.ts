@@ -16,4 +16,5 @@ export const notificationsDocs: OperationDocs = {
   'GET /api/notifications/preferences': { data: NotificationPreferencesResponse },
   'PUT /api/notifications/preferences': { data: NotificationPreferencesResponse },
   'GET /api/notifications/unsubscribe': { data: MessageResponse },
+  'POST /api/notifications/unsubscribe': { data: MessageResponse },
 }

@@ -15,12 +15,11 @@ export const WebhookTestResponse = z.object({
   status_code: z.number().int(),
   message: z.string(),
   signed: z.boolean(),
-  delivery_id: z.string().describe('The test delivery, listed among the deliveries with `is_test`'),
 })
 export const WebhookDelivery = z.object({
   id: z.string(),
   event: z.string(),
-  is_test: z.boolean().describe('Sent by the test route (event `test`): not retried'),
+  is_test: z.boolean().describe('A test event recorded by an earlier version (the test route records nothing now)'),
   status: z.string(),
   attempt_count: z.number().int(),
   last_status_code: z.number().int().nullable(),
@@ -54,7 +53,7 @@ export const webhooksDocs: OperationDocs = {
   'POST /api/projects/{slug}/webhooks/generic/{webhookId}/test': {
     data: WebhookTestResponse,
     errors: [502],
-    description: 'Sent once, not retried, and recorded in the deliveries list marked `is_test`; 502 (recorded too) when the URL cannot be reached',
+    description: 'Sent once, signed when the webhook has a secret; not recorded in the deliveries, not retried; 502 when the URL cannot be reached',
   },
   'GET /api/projects/{slug}/webhooks/generic/{webhookId}/deliveries': { data: WebhookDeliveryListResponse },
 }

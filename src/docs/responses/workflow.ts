@@ -93,7 +93,7 @@ export type ImportListResponse = z.output<typeof ImportListResponse>
 export const workflowDocs: OperationDocs = {
   'POST /api/projects/{slug}/import': {
     data: ImportResponse,
-    errors: [400, 413],
+    errors: [400],
     requestBody: {
       'application/json': z.object({
         bugs: z

@@ -1,5 +1,5 @@
 import { bodyLimitFor } from '../body-limit'
-import { payloadTooLarge } from '../errors'
+import { bodyTooLarge } from '../errors'
 import { apiPathOf, pathOf } from '../pipeline'
 import { parseJsonCapped } from './json-depth'
 import { JsonStreamParser, type PathPattern } from './json-parser'
@@ -17,7 +17,7 @@ export interface StreamedJsonOptions {
   tempPath: () => string
   /** Runs before a big body is read; throwing refuses the request without reading it. */
   beforeRead?: (request: Request) => void
-  /** Most bytes of JSON besides the base64 files (413 past it, found while reading); unlimited when absent. */
+  /** Most bytes of JSON besides the base64 files (400 past it, found while reading); unlimited when absent. */
   maxJsonBesideFiles?: number
 }
 
@@ -25,7 +25,7 @@ export interface StreamedJsonOptions {
  * Route hooks (`parse`, `afterResponse`) for JSON bodies carrying big base64 files: the body is
  * parsed chunk by chunk as it arrives, each base64 value at `base64Paths` is decoded into a temp file
  * and replaced by a placeholder that `spilledBase64` resolves, so the route's schema checks the body
- * as usual and the handler moves the files into storage. Reading stops with 413 past the route's
+ * as usual and the handler moves the files into storage. Reading stops with 400 past the route's
  * body limit (a chunked body has no Content-Length to check up front). Temp files still there after
  * the response (the request failed, or a file was not kept) are deleted. The body is read as JSON
  * whatever its Content-Type says (the API's bodies are JSON); the docs show it as such.
@@ -62,7 +62,7 @@ async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, 
   try {
     for await (const chunk of body ?? []) {
       size += chunk.byteLength
-      if (size > limit) throw payloadTooLarge(`request body too large (max ${Math.round(limit / 1024 / 1024)} MB)`)
+      if (size > limit) throw bodyTooLarge(limit)
       if (!parser) {
         head.push(chunk)
         if (size <= SMALL_BODY) continue
@@ -70,7 +70,7 @@ async function readJson(body: ReadableStream<Uint8Array> | null, limit: number, 
         parser = new JsonStreamParser({
           sinkPaths: opts.base64Paths,
           open: () => spills.open(),
-          ...(besides !== undefined && { maxOutsideSinks: { bytes: besides, tooLarge: () => payloadTooLarge(`the JSON besides the files is too large (max ${Math.round(besides / 1024 / 1024)} MB)`) } }),
+          ...(besides !== undefined && { maxOutsideSinks: { bytes: besides, tooLarge: () => bodyTooLarge(besides, 'the JSON besides the files is') } }),
         })
         head.forEach((c, k) => parser!.write(k === 0 ? withoutBom(c) : c))
         head.length = 0

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { prefersHtml } from '../../http/accept'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin, bearer } from '../../http/auth.plugin'
 import { checkCookieOrigin, clearedSessionCookie, sessionCookie, sessionCookieOf, wantsSessionCookie } from '../../http/browser-session'
@@ -30,7 +31,6 @@ import { RESEND_MESSAGE, resendVerification, verifyEmail } from './auth.verifica
 const tags = ['Auth']
 
 /** True when the Accept header asks for a page before JSON (a link opened in a browser). */
-const prefersHtml = (accept: string | undefined) => !!accept && accept.includes('text/html') && !/^\s*application\/json/.test(accept)
 
 /** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile, share code, export and deletion. */
 export function authRoutes(deps: AppDeps) {

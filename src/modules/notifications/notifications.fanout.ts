@@ -26,9 +26,9 @@ const REASONS: Record<PreferenceKey, string> = {
 
 export const statusLabel = (s: string) => ({ in_progress: 'in progress', wont_fix: 'won’t fix' })[s] ?? s
 
-/** The signed link that turns `preference` off for `userId`. */
+/** The signed link to the page that asks, then turns `preference` off for `userId` (a link scanner opening it changes nothing). */
 export function unsubscribeUrl(deps: Deps, tx: Tx, userId: string, preference: PreferenceKey): string {
-  return `${deps.config.publicUrl}/api/notifications/unsubscribe?token=${unsubscribeToken(tx, userId, preference)}`
+  return `${deps.config.publicUrl}/notifications/unsubscribe?token=${unsubscribeToken(tx, userId, preference)}`
 }
 
 /** Writes one mail per recipient through the mailer, in `tx`. */

@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
+import { prefersHtml } from '../../http/accept'
 import { authPlugin } from '../../http/auth.plugin'
-import { unsubscribeQuery, updatePreferencesBody } from './notifications.schemas'
-import { getPreferences, unsubscribe, updatePreferences } from './notifications.service'
+import { badRequest } from '../../http/errors'
+import { unsubscribeBody, unsubscribeQuery, updatePreferencesBody } from './notifications.schemas'
+import { getPreferences, unsubscribe, unsubscribeSubject, updatePreferences } from './notifications.service'
 
 const tags = ['Notifications']
 
@@ -19,7 +21,22 @@ export const notificationsRoutes = (deps: AppDeps) =>
       body: updatePreferencesBody,
       detail: { tags, summary: 'Change some or all of your email notification preferences' },
     })
-    .get('/notifications/unsubscribe', ({ query }) => unsubscribe(deps, query.token), {
-      query: unsubscribeQuery,
-      detail: { tags, summary: 'Turn off the preference an email’s unsubscribe link names (no sign-in)' },
+    // Mails sent before the unsubscribe page link here. A GET never unsubscribes: link scanners and
+    // prefetchers follow links. A browser is sent to the page that asks; other callers learn what POST would do.
+    .get(
+      '/notifications/unsubscribe',
+      ({ query, headers, redirect }) => {
+        if (prefersHtml(headers.accept)) return redirect(`/notifications/unsubscribe?token=${encodeURIComponent(query.token ?? '')}`, 303)
+        const subject = unsubscribeSubject(deps.db, query.token)
+        if (!subject) throw badRequest('this unsubscribe link is not valid')
+        return { message: `Send this token with POST to stop ${subject} emails; nothing has changed yet.` }
+      },
+      {
+        query: unsubscribeQuery,
+        detail: { tags, summary: 'What an unsubscribe token would turn off, changing nothing (browsers are redirected to the page /notifications/unsubscribe that asks)' },
+      },
+    )
+    .post('/notifications/unsubscribe', ({ body }) => unsubscribe(deps, body.token), {
+      body: unsubscribeBody,
+      detail: { tags, summary: 'Turn off the preference an email’s unsubscribe token names (no sign-in)' },
     })

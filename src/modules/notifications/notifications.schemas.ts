@@ -22,3 +22,4 @@ export const updatePreferencesBody = z.object({
 export type UpdatePreferencesBody = z.infer<typeof updatePreferencesBody>
 
 export const unsubscribeQuery = z.object({ token: z.string().max(500).optional() })
+export const unsubscribeBody = z.object({ token: z.string().max(500) })

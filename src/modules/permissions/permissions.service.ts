@@ -7,7 +7,7 @@ import { accountMembers } from '../accounts/accounts.table'
 import { accessOf, accessSeenBy } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
 import { memberOf, type Actor } from '../team/team.service'
-import { effectivePermissions, GROUP_NAMES, isPermissionGroup, isPermissionKey, PERMISSION_GROUPS, PERMISSION_INFO, ROLE_DEFAULTS } from './permissions.catalog'
+import { effectivePermissions, GROUP_NAMES, hasPermission, isPermissionGroup, isPermissionKey, PERMISSION_GROUPS, PERMISSION_INFO, PERMISSION_KEYS, ROLE_DEFAULTS } from './permissions.catalog'
 
 /** The catalog as `GET /api/permissions/available` serves it. */
 export function catalogView() {
@@ -37,10 +37,20 @@ export interface OverridesInput {
   reset?: boolean
 }
 
-/** Checks that the actor may edit `target`: owners never, admins only by the owner. */
+/** Checks that the actor may edit `target`: owners never, nobody itself, admins only by the owner. */
 function editable(actor: Actor, target: Membership) {
   if (target.role === 'owner') throw forbidden("the account owner's permissions cannot be edited")
+  // Otherwise `team.permissions` alone would grow into every other permission.
+  if (target.userId === actor.userId) throw forbidden('you cannot change your own permissions')
   if (target.role === 'admin' && actor.membership.role !== 'owner') throw forbidden("only the account owner can edit an admin's permissions")
+}
+
+/** Checks that `next` grants `target` nothing the actor does not hold itself (revoking is always allowed). */
+function grantsOnlyHeld(actor: Actor, target: Membership, next: Record<string, boolean>) {
+  const before = effectivePermissions(target.role, target.permissionOverrides)
+  const after = effectivePermissions(target.role, next)
+  const beyond = PERMISSION_KEYS.filter((k) => after[k] && !before[k] && !hasPermission(actor.membership.role, actor.membership.permissionOverrides, k))
+  if (beyond.length) throw forbidden(`you can only grant permissions you hold yourself (not ${beyond.join(', ')})`)
 }
 
 /**
@@ -59,6 +69,7 @@ export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, inp
     for (const k of PERMISSION_GROUPS[group as keyof typeof PERMISSION_GROUPS]) next[k] = granted
   }
   Object.assign(next, input.permissions ?? {})
+  grantsOnlyHeld(actor, target, next)
   save(deps, actor, target, next, 'permissions.updated')
   return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }
@@ -67,6 +78,7 @@ export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, inp
 export function resetOverrides(deps: AppDeps, actor: Actor, userId: string) {
   const target = memberOf(deps.db, actor.account.id, userId)
   editable(actor, target)
+  grantsOnlyHeld(actor, target, {})
   save(deps, actor, target, {}, 'permissions.reset')
   return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }

@@ -35,10 +35,10 @@ export function changeSlug(tx: DbOrTx, project: { id: string; slug: string }, wa
     .run()
 }
 
-/** The project an old slug now redirects to (its current slug and account), while the redirect lasts. */
-export function movedSlug(db: DbOrTx, slug: string, now: Date): { slug: string; accountId: string } | undefined {
+/** The project an old slug now redirects to (its id, current slug and account), while the redirect lasts. */
+export function movedSlug(db: DbOrTx, slug: string, now: Date): { id: string; slug: string; accountId: string } | undefined {
   return db
-    .select({ slug: projects.slug, accountId: projects.accountId })
+    .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })
     .from(projectSlugRedirects)
     .innerJoin(projects, eq(projects.id, projectSlugRedirects.projectId))
     .where(liveRedirect(slug, now))

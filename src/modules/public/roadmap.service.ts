@@ -7,7 +7,7 @@ import type { RoadmapSettings, TrackerSettings } from '../settings/settings.sche
 import { readSettings } from '../settings/settings.service'
 import { projectBySlug, type PublicProject } from './public.service'
 import type { RoadmapQuery } from './public.schemas'
-import { publicReportsOf } from './publication'
+import { type PublishRules, publicReportsOf } from './publication'
 
 /** Reports per roadmap column page, most upvoted first. */
 export const ROADMAP_PAGE_SIZE = 20
@@ -21,11 +21,13 @@ export function enabledRoadmap(db: DbOrTx, slug: string): { project: PublicProje
 }
 
 /**
- * Reports on the roadmap of a project: live, not private, not unpublished, and put there by the
- * team (the `on_roadmap` flag, or the label the roadmap settings name). Being put on the roadmap
- * is itself a publication, so the tracker's `publish` mode and auto-filed rule do not apply.
+ * Reports on the roadmap of a project, in its shown statuses. Source `published`: every report the
+ * public tracker's rules (`tracker`) publish. Source `curated`: live, not private, not unpublished,
+ * and put there by the team (the `on_roadmap` flag, or the label the roadmap settings name); being
+ * put on the roadmap is itself a publication, so the tracker's `publish` mode and auto-filed rule do not apply.
  */
-export function onRoadmap(projectId: string, settings: Pick<RoadmapSettings, 'statuses' | 'label_id'>): SQL {
+export function onRoadmap(projectId: string, settings: Pick<RoadmapSettings, 'statuses' | 'label_id' | 'source'>, tracker: PublishRules): SQL {
+  if (settings.source === 'published') return and(publicReportsOf(projectId, tracker), inArray(reports.status, settings.statuses))!
   const chosen = settings.label_id
     ? inArray(reports.seq, sql`(select ${reportLabels.reportSeq} from ${reportLabels} where ${reportLabels.labelId} = ${settings.label_id})`)
     : // A literal, so the partial reports_roadmap_idx serves it.
@@ -42,7 +44,7 @@ export function onRoadmap(projectId: string, settings: Pick<RoadmapSettings, 'st
 export function roadmapOf(db: DbOrTx, slug: string, query: RoadmapQuery = {}) {
   const { project, settings } = enabledRoadmap(db, slug)
   const tracker: TrackerSettings = readSettings(db, project.id, 'tracker')
-  const where = onRoadmap(project.id, settings)
+  const where = onRoadmap(project.id, settings, tracker)
   const pageOf = (status: Status) => (query.status === status ? (query.page ?? 1) : 1)
   // Each column's page is picked on indexed columns alone (rank within each status), then read in full.
   const ranked = db

@@ -6,6 +6,7 @@ import { DAY } from '../../lib/clock'
 import { hmacSha256Hex } from '../../lib/ids'
 import { parseIp } from '../../net/ip-ranges'
 import { reports } from '../reports/reports.table'
+import { readSettings } from '../settings/settings.service'
 import { enabledTracker } from './public.service'
 import { publicReportsOf } from './publication'
 import { reportVotes } from './public.table'
@@ -112,7 +113,7 @@ export function voteOnTracker(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string,
 export function voteOnRoadmap(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
   const { project, settings } = enabledRoadmap(deps.db, slug)
   if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
-  return castVote(deps, onRoadmap(project.id, settings), reportNumber, voter)
+  return castVote(deps, onRoadmap(project.id, settings, readSettings(deps.db, project.id, 'tracker')), reportNumber, voter)
 }
 
 /** Which of `reportNumbers` (reports of the project) `voter` has already voted for: the public pages mark those buttons. */

@@ -53,6 +53,9 @@ export const trackerSettingsSchema = z.object({
     .describe("Also show auto-filed reports (an SDK's automatic capture, a Sentry event, or a description with a `--- Stack Trace ---` section) under the mode; off: they stay team-only unless published explicitly"),
 })
 
+/** Where the roadmap's reports come from: the team's choice (flag or label), or everything published. */
+export const ROADMAP_SOURCES = ['curated', 'published'] as const
+
 export const roadmapSettingsSchema = z.object({
   enabled: z.boolean(),
   title: z.string().max(200),
@@ -62,7 +65,12 @@ export const roadmapSettingsSchema = z.object({
   label_id: z
     .string()
     .max(100)
-    .describe("Empty: the roadmap shows the reports put on it (a report's `on_roadmap`). A label id of the project: it shows the reports carrying that label instead"),
+    .describe("With `source` curated. Empty: the roadmap shows the reports put on it (a report's `on_roadmap`). A label id of the project: it shows the reports carrying that label instead"),
+  source: z
+    .enum(ROADMAP_SOURCES)
+    .describe(
+      '`curated` (the default): the reports the team puts on the roadmap, by `on_roadmap` or by the label `label_id` names. `published`: every report the public tracker publishes (its `publish` mode and auto-filed rule), in the shown statuses; `label_id` is then unused',
+    ),
 })
 
 export const brandingSchema = z.object({

@@ -33,7 +33,7 @@ export const SETTINGS_DEFAULTS: { [K in SettingsKind]: SettingsMap[K] } = {
     publish: 'triaged',
     include_auto_filed: false,
   },
-  roadmap: { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '' },
+  roadmap: { enabled: false, title: '', description: '', statuses: ['open', 'in_progress', 'resolved'], show_upvotes: false, label_id: '', source: 'curated' },
   branding: { company_name: '', logo_url: '', primary_color: '', accent_color: '', support_email: '' },
   widget: {
     theme: { primary_color: '#2E5BFF', background_color: '#FFFFFF', text_color: '#1A1A1A', position: 'bottom-right', mode: 'light' },

@@ -42,7 +42,7 @@ interface Outcome {
 }
 
 /** POSTs one delivery's stored body to its webhook and reports what happened; never throws. */
-export async function attempt(deps: AppDeps, w: typeof webhooks.$inferSelect, d: typeof webhookDeliveries.$inferSelect, signal: AbortSignal): Promise<Outcome> {
+export async function attempt(deps: AppDeps, w: typeof webhooks.$inferSelect, d: Pick<typeof webhookDeliveries.$inferSelect, 'id' | 'event' | 'payload'>, signal: AbortSignal): Promise<Outcome> {
   const started = performance.now()
   const headers = deliveryHeaders({ version: deps.config.version, event: d.event, deliveryId: d.id, secret: w.secret, body: d.payload })
   try {

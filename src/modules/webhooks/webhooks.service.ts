@@ -155,38 +155,21 @@ export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string)
 }
 
 /**
- * Sends a signed `test` event now, not retried, and records it in the deliveries list (event `test`,
- * `is_test`) so the answer can be read again there; 502 when the URL cannot be reached.
+ * Sends a signed `test` event now, once (spec 4.6: not recorded, not retried): nothing is written, so a
+ * test never shows in the deliveries list nor counts among its 50; 502 when the URL cannot be reached.
  */
 export async function sendTestEvent(deps: AppDeps, project: ProjectRef, webhookId: string) {
   const w = findWebhook(deps.db, project.id, webhookId)
-  const now = deps.clock.now()
   const payload = JSON.stringify({
-    event: 'test',
-    timestamp: now.toISOString(),
+    event: TEST_EVENT,
+    timestamp: deps.clock.now().toISOString(),
     data: { message: 'This is a test event from Glitchbox.', project_slug: project.slug, webhook_id: w.id },
   })
-  const delivery = deps.db
-    .insert(webhookDeliveries)
-    .values({ id: newId(), webhookId: w.id, event: TEST_EVENT, payload, createdAt: now, updatedAt: now })
-    .returning()
-    .get()
-  const out = await attempt(deps, w, delivery, AbortSignal.timeout(DELIVERY_TIMEOUT_MS))
-  const done = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.insert(webhookAttempts)
-      .values({ deliveryId: delivery.id, attempt: 1, statusCode: out.statusCode, durationMs: out.durationMs, error: out.error, responseSnippet: out.snippet, createdAt: done })
-      .run()
-    tx.update(webhookDeliveries)
-      .set({ status: out.error ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: out.statusCode, lastError: out.error, updatedAt: done })
-      .where(eq(webhookDeliveries.id, delivery.id))
-      .run()
-  })
+  const out = await attempt(deps, w, { id: newId(), event: TEST_EVENT, payload }, AbortSignal.timeout(DELIVERY_TIMEOUT_MS))
   if (out.statusCode === null) throw badGateway(`the webhook URL could not be reached (${out.error})`)
   return {
     status_code: out.statusCode,
     message: out.statusCode < 400 ? 'Test event delivered' : `The receiver answered with status ${out.statusCode}`,
     signed: Boolean(w.secret),
-    delivery_id: delivery.id,
   }
 }

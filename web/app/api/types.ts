@@ -118,7 +118,7 @@ export type WebhookDelivery = {
   payload: unknown
   attempts: WebhookAttempt[]
 }
-export type WebhookTestResult = { status_code: number; message: string; signed: boolean; delivery_id: string }
+export type WebhookTestResult = { status_code: number; message: string; signed: boolean }
 
 export type ChangelogEntry = { id: string; title: string; body: string; version: string | null; published_at: string | null; created_at: string; updated_at: string }
 

@@ -18,6 +18,9 @@ const STATUS_LABELS: Record<RoadmapSettings['statuses'][number], string> = {
   wont_fix: "Won't fix",
 }
 
+/** The roadmap source `published` in the one "shows" list, beside the flag and the labels (label ids are UUIDs, so never this). */
+const PUBLISHED = 'published'
+
 function Preview({ href, label }: { href: string; label: string }) {
   return (
     <a href={href} target="_blank" rel="noopener" class="btn btn-secondary btn-sm">
@@ -79,18 +82,22 @@ export function PublicPagesSettings({ params }: RouteProps) {
       <SettingsForm<RoadmapSettings>
         path={projectPath(slug, '/roadmap-settings')}
         title="Roadmap"
-        description="One column per status you choose, with the reports you put on the roadmap (or that carry a label you choose)."
+        description="One column per status you choose, with the reports you put on the roadmap (or that carry a label you choose), or every report the tracker publishes."
         actions={<Preview href={`/roadmap/${enc}`} label="Preview roadmap" />}
         fields={(v, set) => (
           <>
             <Checkbox label="Enable the roadmap" checked={v.enabled} onChecked={(x) => set('enabled', x)} />
             <Select
               label="The roadmap shows"
-              value={v.label_id}
-              onValue={(x) => set('label_id', x)}
+              value={v.source === 'published' ? PUBLISHED : v.label_id}
+              onValue={(x) => {
+                set('source', x === PUBLISHED ? 'published' : 'curated')
+                if (x !== PUBLISHED) set('label_id', x)
+              }}
               options={[
                 { value: '', label: 'Reports put on the roadmap (“On the roadmap” on a report)' },
                 ...(labels.data.value ?? []).map((l) => ({ value: l.id, label: `Reports labelled “${l.name}”` })),
+                { value: PUBLISHED, label: 'Every report the tracker publishes, in the columns shown' },
               ]}
             />
             <TextField label="Roadmap title" maxLength={200} value={v.title} onValue={(x) => set('title', x)} />

@@ -87,7 +87,7 @@ function TeamView({ account, reload }: { account: Account; reload: () => void })
               key: 'actions',
               header: <span class="sr-only">Actions</span>,
               render: (m) => {
-                const why = permissionsEditable(myRole, m.role, can('team.permissions'))
+                const why = permissionsEditable(myRole, m.role, can('team.permissions'), m.user_id === myId)
                 return (
                   <div class="row" style="gap:0.35rem">
                     <Button size="sm" onClick={() => setEditing(m)} reason={why} aria-label={`Permissions of ${m.name || m.email}`}>

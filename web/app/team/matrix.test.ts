@@ -28,6 +28,12 @@ describe('permissionsEditable', () => {
   })
 })
 
+  it('never lets anyone edit their own permissions, not even an admin holding the permission', () => {
+    expect(permissionsEditable('admin', 'admin', true, true)).toMatch(/their own permissions/)
+    expect(permissionsEditable('member', 'member', true, true)).toMatch(/their own permissions/)
+    expect(permissionsEditable('member', 'member', true, false)).toBeUndefined()
+  })
+
 describe('inviteLink', () => {
   it('points at /invite with the token encoded', () => {
     expect(inviteLink('https://gb.example', 'a+b/c')).toBe('https://gb.example/invite?token=a%2Bb%2Fc')

@@ -9,9 +9,10 @@ export function overridesFor(wanted: PermissionMap, defaults: PermissionMap): Pe
   return out
 }
 
-/** Who may edit whose permissions: never the owner's; an admin's only by the owner; needs `team.permissions`. */
-export function permissionsEditable(actorRole: AccountRole | undefined, targetRole: AccountRole, actorHasPermission: boolean): string | undefined {
+/** Who may edit whose permissions: never the owner's nor one's own; an admin's only by the owner; needs `team.permissions`. */
+export function permissionsEditable(actorRole: AccountRole | undefined, targetRole: AccountRole, actorHasPermission: boolean, self = false): string | undefined {
   if (targetRole === 'owner') return 'The owner always has every permission.'
+  if (self) return 'Nobody changes their own permissions: ask an owner or admin of the account.'
   if (!actorHasPermission) return 'You need the “Edit permissions” permission: ask an owner or admin of the account.'
   if (targetRole === 'admin' && actorRole !== 'owner') return "Only the account owner edits an admin's permissions."
   return undefined
