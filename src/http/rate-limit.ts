@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock'
+import { clientGroupOf } from '../net/ip-ranges'
 import { isSentryPath } from './sentry-paths'
 
 export interface Budget {
@@ -54,7 +55,8 @@ export interface RateDecision {
 }
 
 /**
- * Fixed one-minute windows per (budget, client IP). Only the current window is kept, so memory is
+ * Fixed one-minute windows per (budget, client): an IPv4 address, or an IPv6 /64 (clientGroupOf),
+ * since an IPv6 client picks any address of its /64 and would otherwise get a fresh budget each. Only the current window is kept, so memory is
  * bounded by the addresses seen in one minute; past `maxKeys` addresses, new ones share hashed
  * overflow slots rather than grow the map (a flood of spoofed addresses cannot exhaust memory).
  */
@@ -67,8 +69,9 @@ export class RateLimiter {
     private maxKeys = 1_000_000,
   ) {}
 
-  /** Counts one request from `ip` against each budget; the tightest decides. */
+  /** Counts one request from `ip` (its /64 for IPv6) against each budget; the tightest decides. */
   hit(ip: string, budgets: Budget[]): RateDecision {
+    const client = clientGroupOf(ip)
     const now = this.clock.now().getTime()
     const window = Math.floor(now / 60_000)
     if (window !== this.window) {
@@ -80,7 +83,7 @@ export class RateLimiter {
     let tightest: Omit<RateDecision, 'refusedBy'> | null = null
     const refusedBy: string[] = []
     for (const budget of budgets) {
-      const key = this.slot(budget.name, ip)
+      const key = this.slot(budget.name, client)
       const used = (this.counts.get(key) ?? 0) + 1
       this.counts.set(key, used)
       const decision = { allowed: used <= budget.limit, limit: budget.limit, remaining: Math.max(0, budget.limit - used), reset, retryAfter }
@@ -97,9 +100,9 @@ export class RateLimiter {
     return this.counts.size
   }
 
-  private slot(budget: string, ip: string): string {
-    const key = `${budget}|${ip}`
+  private slot(budget: string, client: string): string {
+    const key = `${budget}|${client}`
     if (this.counts.size < this.maxKeys || this.counts.has(key)) return key
-    return `${budget}|overflow:${Bun.hash(ip) % 4096n}`
+    return `${budget}|overflow:${Bun.hash(client) % 4096n}`
   }
 }
