@@ -90,6 +90,17 @@ function envelopeHeader(raw: Record<string, unknown>): EnvelopeHeader {
 }
 
 /**
+ * The header of an envelope from the start of its decoded body (its first line, as
+ * `SentryBody.firstLine` gives it): what the routes read for the `dsn` before reading the rest.
+ * 400 for an empty or malformed header line, or one longer than `maxHeaderBytes`.
+ */
+export function parseEnvelopeHeader(start: Uint8Array, limits: EnvelopeLimits = ENVELOPE_LIMITS): EnvelopeHeader {
+  const pos = skipBlank(start, 0)
+  if (pos >= start.length) throw malformed('empty envelope')
+  return envelopeHeader(headerAt(start, pos, 'envelope', limits.maxHeaderBytes).value)
+}
+
+/**
  * Parses a decoded envelope body (develop.sentry.dev/sdk/data-model/envelopes): a JSON header line,
  * then items, each a JSON header line and a payload of `length` bytes or, without `length`, up to
  * the next newline. The last newline is optional; blank lines between items and a CR before a
