@@ -1,5 +1,6 @@
 import type { Clock } from '../lib/clock'
 import { clientGroupOf } from '../net/ip-ranges'
+import { AppError } from './errors'
 import { isSentryPath } from './sentry-paths'
 
 export interface Budget {
@@ -20,6 +21,9 @@ const AUTH = /^\/auth\/(?:login|signup|resend-verification|forgot-password|reset
 const PUBLIC = /^\/(?:bugs\/submit|bugs\/settings|bugs\/similar|bugs\/vote|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/
 const CHANGELOG = /^\/projects\/[^/]+\/changelog$/
 
+/** The SDK budget (`GLITCHBOX_RATE_LIMIT_PUBLIC`, public and SDK routes), or none when turned off. */
+export const sdkBudget = (limits: Pick<RateLimits, 'rateLimitPublic'>): Budget[] => (limits.rateLimitPublic > 0 ? [{ name: 'public', limit: limits.rateLimitPublic }] : [])
+
 /**
  * The budgets (spec section 8) a request under /api counts against, as a function of the method and
  * the path with its /api or /api/v1 prefix removed. A budget of 0 is left out; no budget at all
@@ -31,7 +35,7 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
   const withGlobal = (b: Budget[]) => (b.length ? [...global, ...b] : global)
   const telemetry = withGlobal(on('telemetry', limits.rateLimitPerf))
   const auth = withGlobal(on('auth', limits.rateLimitAuth))
-  const pub = withGlobal(on('public', limits.rateLimitPublic))
+  const pub = withGlobal(sdkBudget(limits))
   return (method, apiPath) => {
     if (TELEMETRY.test(apiPath)) return telemetry
     if (AUTH.test(apiPath)) return auth
@@ -41,6 +45,12 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
     if (method === 'GET' && CHANGELOG.test(apiPath)) return pub
     return global
   }
+}
+
+/** The 429 of a refused request: `Retry-After`, and for Sentry's clients `X-Sentry-Rate-Limits`, which they honour for every kind of item. */
+export function rateLimited(decision: Pick<RateDecision, 'retryAfter'>, sentry: boolean): AppError {
+  const sentryHeaders: Record<string, string> = sentry ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
+  return new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentryHeaders })
 }
 
 export interface RateDecision {

@@ -5,6 +5,7 @@ import { readLimited } from '../../http/body-limit'
 import { AppError, badRequest, payloadTooLarge } from '../../http/errors'
 import { ingest } from '../ingest/ingest.service'
 import { ingestEnvelope } from './envelope.service'
+import { chargeReports } from './report-budget'
 import { clientOf, submissionOfEvent } from './event.adapter'
 import { readMinidump, submissionOfMinidump, withMinidump } from './minidump.adapter'
 import { ENVELOPE_LIMITS, mapSentryEvent, openBody, parseEnvelope, parseEnvelopeHeader, parseJsonObject, type SentryBody, SENTRY_BODY_LIMITS, sentryAuthOf } from './protocol'
@@ -51,10 +52,14 @@ export function sentryRoutes(deps: AppDeps) {
   return new Elysia()
     .post(
       '/api/:dsnId/envelope',
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
         const body = bodyOf(request)
         const caller = callerBeforeBody(params.dsnId, request) ?? (await callerOfHeader(params.dsnId, request, body))
-        return withDecoded(body, async (bytes) => idAnswer(await ingestEnvelope(deps, caller.project, parseEnvelope(bytes))))
+        return withDecoded(body, async (bytes) => {
+          const envelope = parseEnvelope(bytes)
+          chargeReports(deps, request, server, caller.project.apiKey, envelope)
+          return idAnswer(await ingestEnvelope(deps, caller.project, envelope))
+        })
       },
       { ...RAW, params: dsnParams, detail: { tags: TAGS, summary: 'Sentry envelope: events with attachments, user feedback, sessions (the key in X-Sentry-Auth, ?sentry_key= or the envelope’s dsn)' } },
     )

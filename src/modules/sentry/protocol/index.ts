@@ -7,7 +7,7 @@
 export { decodeBody, openBody, SENTRY_BODY_LIMITS, type BodyLimits, type SentryBody } from './decode-body'
 // parseEnvelope(bytes, limits?): the envelope header and its items, JSON items (event, feedback, user_report, session, sessions) parsed; 400 malformed, 413 past 1 MB per JSON item or 1000 items.
 // parseEnvelopeHeader(start): the header alone, from the body's first line.
-export { parseEnvelope, parseEnvelopeHeader, ENVELOPE_LIMITS, JSON_ITEM_TYPES, type Envelope, type EnvelopeHeader, type EnvelopeItem, type EnvelopeLimits } from './envelope'
+export { parseEnvelope, parseEnvelopeHeader, ENVELOPE_LIMITS, FEEDBACK_ITEM_TYPES, JSON_ITEM_TYPES, type Envelope, type EnvelopeHeader, type EnvelopeItem, type EnvelopeLimits } from './envelope'
 // parseJsonObject(bytes, what, max?): a `/store/` body (or any JSON payload) as an object; 413 past 1 MB, 400 when not a JSON object.
 export { parseJsonObject, MAX_JSON_ITEM_BYTES } from './json-payload'
 // sentryAuthOf(request, envelopeDsn?): the client key from X-Sentry-Auth, Authorization, ?sentry_key= or the envelope's dsn; parseDsn(dsn): a DSN's parts.
