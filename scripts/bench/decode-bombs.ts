@@ -14,7 +14,7 @@ const MB = 1024 * 1024
 const CONCURRENT = 50
 
 /** About 1 MB of gzip that inflates to `decodedMb` MB of zeros, behind an envelope header naming `dsn` (compressed by streaming: no 1 GB buffer). */
-async function bomb(dsn: string, decodedMb: number): Promise<Uint8Array> {
+async function bomb(dsn: string, decodedMb: number): Promise<Uint8Array<ArrayBuffer>> {
   const gzip = createGzip({ level: 9 })
   const out: Buffer[] = []
   gzip.on('data', (c: Buffer) => out.push(c))
@@ -39,7 +39,7 @@ let peak = 0
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
 const mb = (b: number) => `${Math.round(b / MB)} MB`
 
-async function round(label: string, path: string, body: Uint8Array) {
+async function round(label: string, path: string, body: Uint8Array<ArrayBuffer>) {
   Bun.gc(true)
   await Bun.sleep(200)
   const before = process.memoryUsage().rss
