@@ -45,9 +45,14 @@ export function sentryRoutes(deps: AppDeps) {
     const header = parseEnvelopeHeader(await body.firstLine(ENVELOPE_LIMITS.maxHeaderBytes + 1))
     return sentryCaller(db, dsnId, sentryAuthOf(request, header.dsn)?.key)
   }
-  /** Decodes the body within a share of the decoding budget and runs `use` on it while the share is held. */
-  const withDecoded = <R>(body: SentryBody, use: (bytes: Uint8Array) => Promise<R>) =>
-    decodeBudget.within(SENTRY_BODY_LIMITS.maxDecodedBytes, (share) => body.decoded(share), use)
+  /**
+   * Receives the body, then decodes it within a share of the decoding budget and runs `use` on it
+   * while the share is held. Received first: a slow sender must not hold a share while it trickles.
+   */
+  const withDecoded = async <R>(body: SentryBody, use: (bytes: Uint8Array) => Promise<R>) => {
+    await body.receive()
+    return decodeBudget.within(SENTRY_BODY_LIMITS.maxDecodedBytes, (share) => body.decoded(share), use)
+  }
   const bodyOf = (request: Request) => openBody(request.body, request.headers.get('content-encoding'))
   return new Elysia()
     .post(

@@ -105,6 +105,29 @@ describe('the decoding budget (http/decode-budget.ts)', () => {
   })
 })
 
+describe('a slow sender', () => {
+  it('holds no share of the budget while its body is still arriving', async () => {
+    await capturedProject(t)
+    const body = gzipSync('{"message":"sent slowly"}')
+    let finish!: () => void
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(body.subarray(0, 10))
+        finish = () => {
+          c.enqueue(body.subarray(10))
+          c.close()
+        }
+      },
+    })
+    const answer = post(t, `/api/42/store/?sentry_key=${CAPTURE_KEY}`, stream, { 'content-encoding': 'gzip' })
+    await Bun.sleep(20)
+    expect(t.deps.decodeBudget.inUse).toBe(0)
+    finish()
+    expect((await answer).status).toBe(200)
+    expect(t.deps.decodeBudget.peak).toBeGreaterThan(0)
+  })
+})
+
 describe('DecodeBudget', () => {
   it('grants in arrival order and refuses with 503 and Retry-After once a request has waited maxWaitMs', async () => {
     const budget = new DecodeBudget({ capacity: 10, smallShare: 1, maxWaitMs: 30 })

@@ -140,6 +140,8 @@ export interface SentryBody {
    * no more of the body than that takes, and decodes no more than `max` bytes.
    */
   firstLine(max: number): Promise<Uint8Array>
+  /** Reads the rest of the body as sent (413 past `maxWireBytes`), decoding nothing yet. */
+  receive(): Promise<void>
   /**
    * The whole body, read to its end and decoded: null when it decodes past `share` bytes (a share
    * of the server's decoding budget below the limit: ask again with a larger one); 413 past the limits.
@@ -188,9 +190,12 @@ export function openBody(body: ReadableStream<Uint8Array> | null, contentEncodin
         if (!(await readMore())) return start
       }
     },
+    async receive() {
+      while (await readMore());
+    },
     async decoded(share = limits.maxDecodedBytes) {
       if (!reader) return new Uint8Array()
-      while (await readMore());
+      await this.receive()
       const bytes = wire.bytes()
       const max = Math.min(share, limits.maxDecodedBytes)
       if (encoding !== 'identity') return inflate(encoding, bytes, max, limits.maxDecodedBytes)
