@@ -82,14 +82,18 @@ export class DecodeBudget {
       return decoded === null ? null : { answer: await use(decoded) }
     })
     if (fitted) return fitted.answer
+    let decodedLarge = false
     try {
-      // At the full share (the route's decompression limit) a larger body is a 413, never null.
-      return await this.holding(full, async () => use((await decode(full))!))
+      return await this.holding(full, async () => {
+        decodedLarge = true
+        // At the full share (the route's decompression limit) a larger body is a 413, never null.
+        return use((await decode(full))!)
+      })
     } finally {
       // A large body's buffers are garbage now; left to the collector's own pace, bomb after bomb
       // took RSS past 1 GB with the budget at 256 MB (scripts/bench/decode-bombs.ts: 50 bombs at once,
       // 1.05 GB peak without this, 0.52 GB with it). Only bodies past the small share pay for it.
-      Bun.gc(true)
+      if (decodedLarge) Bun.gc(true)
     }
   }
 
