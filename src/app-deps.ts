@@ -1,6 +1,7 @@
 import type { Config } from './config/config'
 import type { Db } from './db/client'
 import type { DomainEvents } from './events/domain-events'
+import type { DecodeBudget } from './http/decode-budget'
 import type { FileStorage } from './files/storage'
 import type { RateLimiter } from './http/rate-limit'
 import type { SdkRefusals } from './http/sdk-refusals'
@@ -23,6 +24,8 @@ export interface AppDeps {
   jobs: JobQueue
   events: DomainEvents
   rateLimiter: RateLimiter
+  /** Decoded bytes that inflating request bodies may hold at once, server-wide (Sentry and Unreal routes). */
+  decodeBudget: DecodeBudget
   /** Requests the SDK budget refused in the last hour, per SDK key (for the setup checklist). */
   sdkRefusals: SdkRefusals
   /** Distinguishes apps built in one process (tests), so named Elysia plugins register once per app. */

@@ -6,6 +6,7 @@ import { dataDirError, makeDataDirPrivate } from './db/data-dir'
 import { migrate, SchemaTooNewError } from './db/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createStorage, type FileStorage } from './files/storage'
+import { DecodeBudget } from './http/decode-budget'
 import { RateLimiter } from './http/rate-limit'
 import { useSdkCallerClock } from './http/sdk-callers'
 import { SdkRefusals } from './http/sdk-refusals'
@@ -62,6 +63,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     mailer: createMailer({ db, jobs, clock, logger, from: config.mailFrom, transport }),
     events: new DomainEvents(),
     rateLimiter: new RateLimiter(clock),
+    decodeBudget: new DecodeBudget(),
     sdkRefusals: new SdkRefusals(clock),
     instanceId: crypto.randomUUID(),
   }

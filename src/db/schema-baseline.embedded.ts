@@ -89,6 +89,7 @@ export const schemaBaseline: string[] = [
   "CREATE TABLE `login_lockouts` (\n\t`account_key` text PRIMARY KEY NOT NULL,\n\t`locked_until` integer NOT NULL\n)",
   "CREATE TABLE `project_slug_redirects` (\n\t`slug` text PRIMARY KEY NOT NULL,\n\t`project_id` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
   "CREATE TABLE `reply_mail_opt_outs` (\n\t`project_id` text NOT NULL,\n\t`email` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `email`),\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
+  "CREATE TABLE `ingested_event_ids` (\n\t`project_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `event_id`)\n)",
   "CREATE UNIQUE INDEX `jobs_idempotency_unique` ON `jobs` (`idempotency_key`) WHERE \"jobs\".\"idempotency_key\" IS NOT NULL",
   "CREATE INDEX `jobs_due_idx` ON `jobs` (`status`,`run_at`)",
   "CREATE INDEX `jobs_lease_idx` ON `jobs` (`status`,`lease_expires_at`)",
@@ -193,4 +194,5 @@ export const schemaBaseline: string[] = [
   "CREATE INDEX `reports_roadmap_idx` ON `reports` (`project_id`,`status`,`upvotes`,`seq`,`is_private`,`published`) WHERE deleted_at IS NULL AND on_roadmap = 1",
   "CREATE INDEX `reports_live_fingerprint_idx` ON `reports` (`project_id`,`fingerprint`,`seq`) WHERE deleted_at IS NULL",
   "CREATE INDEX `reports_live_regressed_idx` ON `reports` (`project_id`,`seq`) WHERE deleted_at IS NULL AND regressed_in_version IS NOT NULL",
+  "CREATE INDEX `ingested_event_ids_created_idx` ON `ingested_event_ids` (`created_at`)",
 ]

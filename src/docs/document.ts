@@ -82,6 +82,7 @@ const ERROR_TEXT: Record<ErrorStatus, string> = {
   414: 'Request URL (path or query string) too long',
   429: 'Rate limited; `Retry-After` gives the seconds to wait',
   502: 'An external service refused or could not be reached',
+  503: 'The server is busy decoding other uploads; `Retry-After` gives the seconds to wait',
 }
 
 const toSchema = (schema: z.ZodType): Json => {
@@ -96,7 +97,8 @@ export function errorStatusesOf(method: string, path: string, op: Json, doc: Ope
   if (!path.startsWith('/api/')) return [...out]
   out.add(429)
   // A DSN id or key segment no route takes (a slash, nothing) is the API's own 404, not Sentry's answer.
-  if (SENTRY_ROUTE.test(path)) return [...out.add(400).add(401).add(404).add(413)].sort()
+  // 503: the server-wide decoding budget stayed spent for the whole wait (http/decode-budget.ts).
+  if (SENTRY_ROUTE.test(path)) return [...out.add(400).add(401).add(404).add(413).add(503)].sort()
   const access = accessOf(method, path)
   if (access !== 'public') out.add(401)
   const params: Json[] = op.parameters ?? []
@@ -202,11 +204,11 @@ export function completeDocument(generated: Json): { document: Json; undocumente
   const submitJson = submit?.requestBody?.content?.['application/json']
   if (submitJson) submitJson.example = submitRequestExample
   const responses: Json = {}
-  // Only Sentry's routes answer 413 (in their own shape): this API's envelope never carries it.
-  for (const [s, text] of Object.entries(ERROR_TEXT).filter(([s]) => s !== '413')) {
+  // Only Sentry's routes answer 413 and 503 (the decoding budget), in their own shape (SentryError… below).
+  for (const [s, text] of Object.entries(ERROR_TEXT).filter(([s]) => s !== '413' && s !== '503')) {
     responses[`Error${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   }
-  for (const s of [400, 401, 413, 414, 429] as const) {
+  for (const s of [400, 401, 413, 414, 429, 503] as const) {
     const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off)' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
     responses[`SentryError${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/SentryError' } } } }
   }

@@ -8,7 +8,7 @@ import { DATABASE_UNREADABLE, databaseReadWatchOf } from './database-unreadable'
 import { DISK_FULL, diskWatchOf, isDiskFull } from './disk-full'
 import { AppError, bodyTooLarge, describeIssues, payloadTooLarge, tooLargeMessage } from './errors'
 import { movedPublicUrl } from './moved-slugs'
-import { budgetRules } from './rate-limit'
+import { budgetRules, rateLimited } from './rate-limit'
 import { sdkKeyOf } from './sdk-refusals'
 import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
@@ -141,9 +141,7 @@ export function httpPipeline(deps: AppDeps) {
           // Counted per SDK key for the setup checklist, which tells the studio how to raise the budget.
           const key = decision.refusedBy.includes('public') ? sdkKeyOf(request, apiPath) : null
           if (key) deps.sdkRefusals.record(key)
-          // Sentry SDKs back off for the seconds X-Sentry-Rate-Limits names, for every kind of item.
-          const sentry: Record<string, string> = isSentryPath(apiPath) ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
-          throw new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentry })
+          throw rateLimited(decision, isSentryPath(apiPath))
         }
       }
       const length = Number(request.headers.get('content-length') ?? 0)

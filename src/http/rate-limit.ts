@@ -1,4 +1,6 @@
 import type { Clock } from '../lib/clock'
+import { clientGroupOf } from '../net/ip-ranges'
+import { AppError } from './errors'
 import { isSentryPath } from './sentry-paths'
 
 export interface Budget {
@@ -19,6 +21,9 @@ const AUTH = /^\/auth\/(?:login|signup|resend-verification|forgot-password|reset
 const PUBLIC = /^\/(?:bugs\/submit|bugs\/settings|bugs\/similar|bugs\/vote|bugs\/[^/]+\/attachments|sessions\/|events\/|tracker\/|roadmap\/|branding\/|files\/)/
 const CHANGELOG = /^\/projects\/[^/]+\/changelog$/
 
+/** The SDK budget (`GLITCHBOX_RATE_LIMIT_PUBLIC`, public and SDK routes), or none when turned off. */
+export const sdkBudget = (limits: Pick<RateLimits, 'rateLimitPublic'>): Budget[] => (limits.rateLimitPublic > 0 ? [{ name: 'public', limit: limits.rateLimitPublic }] : [])
+
 /**
  * The budgets (spec section 8) a request under /api counts against, as a function of the method and
  * the path with its /api or /api/v1 prefix removed. A budget of 0 is left out; no budget at all
@@ -30,7 +35,7 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
   const withGlobal = (b: Budget[]) => (b.length ? [...global, ...b] : global)
   const telemetry = withGlobal(on('telemetry', limits.rateLimitPerf))
   const auth = withGlobal(on('auth', limits.rateLimitAuth))
-  const pub = withGlobal(on('public', limits.rateLimitPublic))
+  const pub = withGlobal(sdkBudget(limits))
   return (method, apiPath) => {
     if (TELEMETRY.test(apiPath)) return telemetry
     if (AUTH.test(apiPath)) return auth
@@ -40,6 +45,12 @@ export function budgetRules(limits: RateLimits): (method: string, apiPath: strin
     if (method === 'GET' && CHANGELOG.test(apiPath)) return pub
     return global
   }
+}
+
+/** The 429 of a refused request: `Retry-After`, and for Sentry's clients `X-Sentry-Rate-Limits`, which they honour for every kind of item. */
+export function rateLimited(decision: Pick<RateDecision, 'retryAfter'>, sentry: boolean): AppError {
+  const sentryHeaders: Record<string, string> = sentry ? { 'x-sentry-rate-limits': `${decision.retryAfter}::organization` } : {}
+  return new AppError(429, 'too many requests, slow down', { 'retry-after': String(decision.retryAfter), ...sentryHeaders })
 }
 
 export interface RateDecision {
@@ -54,7 +65,8 @@ export interface RateDecision {
 }
 
 /**
- * Fixed one-minute windows per (budget, client IP). Only the current window is kept, so memory is
+ * Fixed one-minute windows per (budget, client): an IPv4 address, or an IPv6 /64 (clientGroupOf),
+ * since an IPv6 client picks any address of its /64 and would otherwise get a fresh budget each. Only the current window is kept, so memory is
  * bounded by the addresses seen in one minute; past `maxKeys` addresses, new ones share hashed
  * overflow slots rather than grow the map (a flood of spoofed addresses cannot exhaust memory).
  */
@@ -67,8 +79,9 @@ export class RateLimiter {
     private maxKeys = 1_000_000,
   ) {}
 
-  /** Counts one request from `ip` against each budget; the tightest decides. */
+  /** Counts one request from `ip` (its /64 for IPv6) against each budget; the tightest decides. */
   hit(ip: string, budgets: Budget[]): RateDecision {
+    const client = clientGroupOf(ip)
     const now = this.clock.now().getTime()
     const window = Math.floor(now / 60_000)
     if (window !== this.window) {
@@ -80,7 +93,7 @@ export class RateLimiter {
     let tightest: Omit<RateDecision, 'refusedBy'> | null = null
     const refusedBy: string[] = []
     for (const budget of budgets) {
-      const key = this.slot(budget.name, ip)
+      const key = this.slot(budget.name, client)
       const used = (this.counts.get(key) ?? 0) + 1
       this.counts.set(key, used)
       const decision = { allowed: used <= budget.limit, limit: budget.limit, remaining: Math.max(0, budget.limit - used), reset, retryAfter }
@@ -97,9 +110,9 @@ export class RateLimiter {
     return this.counts.size
   }
 
-  private slot(budget: string, ip: string): string {
-    const key = `${budget}|${ip}`
+  private slot(budget: string, client: string): string {
+    const key = `${budget}|${client}`
     if (this.counts.size < this.maxKeys || this.counts.has(key)) return key
-    return `${budget}|overflow:${Bun.hash(ip) % 4096n}`
+    return `${budget}|overflow:${Bun.hash(client) % 4096n}`
   }
 }

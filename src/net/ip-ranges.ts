@@ -129,3 +129,13 @@ export function isPublicIp(ip: Bytes): boolean {
   if (!inRange(ip, V4_MAPPED) && !inRange(ip, GLOBAL_UNICAST)) return false
   return !BLOCKED.some((r) => inRange(ip, r))
 }
+
+/**
+ * The client an address stands for in per-client limits (rate budgets, vote caps): an IPv4 address
+ * is one client, while an IPv6 client is handed a whole /64 and can pick any address in it, so its
+ * /64 is the client. As text: `addr:<ip>` or `net:<first 8 bytes in hex>`.
+ */
+export function clientGroupOf(ip: string): string {
+  const bytes = parseIp(ip)
+  return bytes !== null && !inRange(bytes, V4_MAPPED) ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`
+}

@@ -191,3 +191,38 @@ describe('GLITCHBOX_RATE_LIMIT_*', () => {
     expect((await perf()).status).toBe(429)
   })
 })
+
+describe('IPv6 clients: one budget per /64', () => {
+  /** 15 addresses of one /64 (an IPv6 client picks any of them), then the 16th, then one of another /64. */
+  const sameNet = (i: number) => `2001:db8:1:2::${(i + 1).toString(16)}`
+
+  it('counts 15 logins from 15 addresses of one /64 against one login budget of 10', async () => {
+    t = createTestApp()
+    const statuses: number[] = []
+    for (let i = 0; i < 15; i++) statuses.push((await login(t, { 'x-forwarded-for': sameNet(i) })).status)
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
+    expect(statuses.slice(10)).toEqual(Array(5).fill(429))
+    // Another /64 is another client.
+    expect((await login(t, { 'x-forwarded-for': '2001:db8:1:3::1' })).status).toBe(401)
+  })
+
+  it.each([
+    ['an SDK route', (key: string) => ({ method: 'GET' as const, path: '/api/bugs/settings', apiKey: key })],
+    ['a public route', () => ({ method: 'GET' as const, path: '/api/tracker/no-such-project' })],
+  ])('counts %s from 31 addresses of one /64 against one public budget of 30', async (_, call) => {
+    t = createTestApp()
+    const { key } = await sdkProject(t)
+    const { method, path, apiKey } = call(key) as { method: 'GET'; path: string; apiKey?: string }
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) statuses.push((await t.request(method, path, { apiKey, ip: sameNet(i) })).status)
+    expect(statuses.slice(0, 30)).not.toContain(429)
+    expect(statuses[30]).toBe(429)
+    expect((await t.request(method, path, { apiKey, ip: '2001:db8:1:3::1' })).status).not.toBe(429)
+  })
+
+  it('still gives each IPv4 address its own budget, and an IPv4-mapped form stays an IPv4 client', async () => {
+    t = createTestApp()
+    for (let i = 0; i < 12; i++) expect((await login(t, { 'x-forwarded-for': `198.51.100.${i + 1}` })).status).toBe(401)
+    for (let i = 0; i < 12; i++) expect((await login(t, { 'x-forwarded-for': `::ffff:203.0.113.${i + 1}` })).status).toBe(401)
+  })
+})

@@ -85,7 +85,7 @@ describe('a retention run', () => {
     await playDay(project, 'new')
     const run = await runRetention(t.deps, noPause)
 
-    expect(run.deleted).toEqual({ events: 3, perf_snapshots: 1, play_sessions: 2, session_replays: 0 })
+    expect(run.deleted).toEqual({ events: 3, perf_snapshots: 1, play_sessions: 2, session_replays: 0, event_ids: 0 })
     expect(rows('SELECT token FROM play_sessions ORDER BY token')).toEqual([{ token: 'session-new-a' }, { token: 'session-new-b' }])
     expect(count('events')).toBe(3)
     expect(count('perf_snapshots')).toBe(1)
@@ -145,7 +145,7 @@ describe('a retention run', () => {
     const key = await uploadReplay(project, report.id)
     t.clock.advance(3650 * DAY)
     const run = await runRetention(t.deps, noPause)
-    expect(run.deleted).toEqual({ events: 0, perf_snapshots: 0, play_sessions: 0, session_replays: 0 })
+    expect(run.deleted).toEqual({ events: 0, perf_snapshots: 0, play_sessions: 0, session_replays: 0, event_ids: 0 })
     expect([count('events'), count('perf_snapshots'), count('play_sessions'), count('session_replays')]).toEqual([3, 1, 2, 1])
     expect(existsSync(filePath(key))).toBe(true)
     expect(count('telemetry_daily_events')).toBe(2)

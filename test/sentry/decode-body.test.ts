@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import zlib from 'node:zlib'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { decodeBody } from '../../src/modules/sentry/protocol/decode-body'
+import { decodeBody, openBody } from '../../src/modules/sentry/protocol/decode-body'
 import { SentryProtocolError } from '../../src/modules/sentry/protocol/protocol-error'
 import { fixture, streamOf } from './sentry-helpers'
 
@@ -147,5 +147,46 @@ describe('decodeBody', () => {
     // Inflating the whole bomb would take 1000 MB or more; capped, about 100-200 MB (the child's own
     // VmHWM: 105-126 MB measured, alone and with four busy loops on two cores).
     expect(figures.peakGrowthMB).toBeLessThan(400)
+  })
+})
+
+describe('openBody(…).firstLine: the envelope header before the rest of the body', () => {
+  const header = '{"dsn":"https://sk_live_x@glitchbox.test/42","sent_at":"2026-11-29T04:00:00Z"}\n'
+  // A header, then 60 MB of an attachment that compresses to little: a bomb behind a plain header line.
+  const bombAfterHeader = Buffer.concat([Buffer.from(header), Buffer.from('{"type":"attachment","length":62914560}\n'), Buffer.alloc(60 * MB)])
+
+  it.each([
+    ['gzip', zlib.gzipSync(bombAfterHeader)],
+    ['deflate', zlib.deflateSync(bombAfterHeader)],
+    ['deflate', zlib.deflateRawSync(bombAfterHeader)],
+    ['br', zlib.brotliCompressSync(bombAfterHeader)],
+    [null, Buffer.from(bombAfterHeader)],
+  ])('gives the first line of a %s body, reading and decoding only its start', async (encoding, body) => {
+    const stream = streamOf(body, 16 * 1024)
+    const line = await openBody(stream.stream, encoding).firstLine(64 * 1024)
+    expect(Buffer.from(line).toString()).toBe(header)
+    // One or two chunks of the wire, whatever the body inflates to.
+    expect(stream.pulled()).toBeLessThanOrEqual(32 * 1024)
+  })
+
+  it('stops within `max` decoded bytes when no newline comes, and at the end of a shorter body', async () => {
+    const long = await openBody(streamOf(zlib.gzipSync(Buffer.alloc(10 * MB, 'x'))).stream, 'gzip').firstLine(1000)
+    expect(long.length).toBeGreaterThan(0)
+    expect(long.length).toBeLessThanOrEqual(1000)
+    expect((await openBody(streamOf(Buffer.alloc(10 * MB, 'x')).stream, null).firstLine(1000)).length).toBe(1000)
+    expect(Buffer.from(await openBody(streamOf(zlib.gzipSync('{}')).stream, 'gzip').firstLine(1000)).toString()).toBe('{}')
+  })
+
+  it('then decodes the whole body, the start included', async () => {
+    const body = openBody(streamOf(zlib.gzipSync(text), 7).stream, 'gzip')
+    await body.firstLine(64 * 1024)
+    expect(Buffer.from((await body.decoded())!)).toEqual(text)
+  })
+
+  it('answers null past a share below the limit, and 413 past the limit', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(3 * MB))
+    expect(await openBody(streamOf(bomb).stream, 'gzip').decoded(MB)).toBeNull()
+    expect((await openBody(streamOf(bomb).stream, 'gzip').decoded(4 * MB))!.length).toBe(3 * MB)
+    expect((await refusal(openBody(streamOf(bomb).stream, 'gzip', { maxWireBytes: MB, maxDecodedBytes: 2 * MB }).decoded(2 * MB))).status).toBe(413)
   })
 })

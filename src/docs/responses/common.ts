@@ -1,7 +1,7 @@
 import * as z from 'zod'
 
 /** Statuses an operation may answer with the error envelope. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 429 | 502
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 429 | 502 | 503
 
 /** What the OpenAPI document says about one operation's responses; see `operationDocs` in ./index. */
 export interface OperationDoc {

@@ -14,7 +14,7 @@ export const sentryDocs: OperationDocs = {
     data: SentryEventAnswer,
     content: 'plain-json',
     errorFormat: 'sentry',
-    description: 'The envelope was read: its event filed (a new report or an occurrence), feedback and sessions recorded, other item types read past',
+    description: 'The envelope was read: its event filed (a new report or an occurrence; an event id the project already took in changes nothing), feedback (at most 3 items) and sessions recorded, other item types read past',
     requestBody: envelopeBody,
   },
   'POST /api/{dsnId}/store': {

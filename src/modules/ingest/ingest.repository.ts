@@ -62,6 +62,8 @@ function prepare(db: Db) {
         createdAt: p('now'),
       })
       .prepare(),
+    /** Claims a client event id for the project: changes nothing (0 changes) when it was taken in before. */
+    claimEventId: sqlite.prepare<unknown, [string, string, number]>('INSERT OR IGNORE INTO ingested_event_ids (project_id, event_id, created_at) VALUES (?, ?, ?)'),
     /** Counts a player among a report's players; changes nothing when they were already counted. */
     addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
     /** A version, platform, player or screenshot the report's occurrences carry (report-facets.ts). */

@@ -30,6 +30,8 @@ import { facetsOfOccurrence } from '../reports/report-facets'
  * 4. not found: `fileNew` files a report (numbering, quota, first occurrence, `bug_created`), with
  *    its possible duplicates looked up just before, so it never lists itself;
  * 5. the answer says which, after the COMMIT: an acknowledged submission is stored.
+ * A submission carrying a client event id (Sentry's `event_id`) claims it first, in the same write:
+ * an id the project took in before (a retry) changes nothing, and `ingest` answers null.
  */
 
 type IngestDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
@@ -60,12 +62,16 @@ interface Prepared {
   files: StoredFile[]
 }
 
-/** Files or stacks a submission; stored files are removed when it fails. */
-export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestResult> {
+/** Files or stacks a submission; stored files are removed when it fails, or when its event id was taken in before (then null). */
+export async function ingest(deps: IngestDeps, s: Submission & { eventId?: null }): Promise<IngestResult>
+export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestResult | null>
+export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestResult | null> {
   const files = [...(s.screenshot ? [s.screenshot] : []), ...(s.attachments ?? [])]
   try {
     const prepared = prepare(s, files)
-    return await deps.db.write((tx) => fileOrStack(deps, tx, prepared))
+    const result = await deps.db.write((tx) => fileOrStack(deps, tx, prepared))
+    if (!result) await removeFiles(deps, files)
+    return result
   } catch (err) {
     await removeFiles(deps, files)
     throw err
@@ -83,8 +89,9 @@ function prepare(s: Submission, files: StoredFile[]): Prepared {
   return { s, grouping, errorType, files }
 }
 
-function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): IngestResult {
+function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): IngestResult | null {
   const repo = ingestRepository(deps.db)
+  if (p.s.eventId && repo.claimEventId.run(p.s.project.id, p.s.eventId, deps.clock.now().getTime()).changes === 0) return null
   const target = p.s.project.bugGrouping ? repo.target.get(p.s.project.id, p.grouping.fingerprint) : null
   const result = target ? stack(deps, tx, p, target) : fileNew(deps, tx, p)
   const bytes = p.files.reduce((n, f) => n + f.size, 0)

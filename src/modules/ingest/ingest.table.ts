@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { createdAt, json } from '../../db/columns'
 import { reports, SOURCES } from '../reports/reports.table'
 
@@ -43,4 +43,20 @@ export const reportOccurrences = sqliteTable(
     index('report_occurrences_report_idx').on(t.reportId, t.seq),
     index('report_occurrences_event_idx').on(t.projectId, t.eventId).where(sql`event_id IS NOT NULL`),
   ],
+)
+
+/**
+ * The client event ids (Sentry's `event_id`) each project has taken in: an SDK that sends an event
+ * again (a retry after a lost answer) gets the same answer and changes nothing. A row of its own,
+ * claimed in the write that stores the event (one indexed INSERT OR IGNORE), so two copies arriving
+ * together still count once; kept for the retention window (the retention job prunes older ones).
+ */
+export const ingestedEventIds = sqliteTable(
+  'ingested_event_ids',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('ingested_event_ids_created_idx').on(t.createdAt)],
 )

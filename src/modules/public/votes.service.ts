@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client'
 import { forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { hmacSha256Hex } from '../../lib/ids'
-import { parseIp } from '../../net/ip-ranges'
+import { clientGroupOf } from '../../net/ip-ranges'
 import { reports } from '../reports/reports.table'
 import { readSettings } from '../settings/settings.service'
 import { enabledTracker } from './public.service'
@@ -46,16 +46,12 @@ export const PLAYER_VOTES_PER_ADDRESS_PER_DAY = 3
  */
 export const COOKIE_VOTES_PER_ADDRESS_PER_DAY = 20
 
-const V4_MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
-
 /**
- * The keyed hash of the address a player or cookie vote came from; an IPv6 client owns a whole /64,
- * so that is its address. Cookie votes hash under their own prefix, so the two caps count apart.
+ * The keyed hash of the address a player or cookie vote came from (an IPv6 client's /64, see
+ * clientGroupOf). Cookie votes hash under their own prefix, so the two caps count apart.
  */
 function addressKey(secret: string, ip: string, kind: 'player' | 'cookie'): string {
-  const bytes = parseIp(ip)
-  const v6 = bytes !== null && V4_MAPPED_PREFIX.some((b, i) => bytes[i] !== b)
-  const address = v6 ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`
+  const address = clientGroupOf(ip)
   return hmacSha256Hex(secret, kind === 'player' ? address : `cookie-${address}`)
 }
 

@@ -22,7 +22,7 @@ export interface RetentionOptions {
 /** What one run did, for the log and for tests. */
 export interface RetentionRun {
   rolledUpDays: number
-  deleted: { events: number; perf_snapshots: number; play_sessions: number; session_replays: number }
+  deleted: { events: number; perf_snapshots: number; play_sessions: number; session_replays: number; event_ids: number }
   filesRemoved: number
   batches: number
   /** Longest time one batch (or vacuum step) held the write lock. */
@@ -66,6 +66,10 @@ function deleteStatements(sqlite: Database) {
     sessions: sqlite.query<never, [string, number, number]>(
       'DELETE FROM play_sessions WHERE rowid IN (SELECT rowid FROM play_sessions WHERE project_id = ? AND started_at < ? ORDER BY started_at LIMIT ?)',
     ),
+    // Client event ids taken in (ingest.table.ts): a retry older than the window is a new event again.
+    eventIds: sqlite.query<never, [number, number]>(
+      'DELETE FROM ingested_event_ids WHERE rowid IN (SELECT rowid FROM ingested_event_ids WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+    ),
     expiredReplays: sqlite.query<{ id: string; file_key: string; file_size: number; project_id: string }, [number, number]>(
       'SELECT id, file_key, file_size, project_id FROM session_replays WHERE created_at < ? LIMIT ?',
     ),
@@ -80,10 +84,10 @@ const immediate = (sqlite: Database, fn: () => { changes: number }): number => s
 
 /**
  * One retention run: rolls up complete days, then deletes raw telemetry older than
- * `GLITCHBOX_RETENTION_DAYS` (never past what is rolled up) and replays older than
- * `GLITCHBOX_REPLAY_RETENTION_DAYS` with their files, in batches that each hold the write lock for
- * about `targetMs`, pausing between them so ingestion goes on; last, gives the freed pages back to
- * the file system when the database has incremental auto-vacuum. Reports, comments, attachments and
+ * `GLITCHBOX_RETENTION_DAYS` (never past what is rolled up) with the client event ids taken in
+ * before then, and replays older than `GLITCHBOX_REPLAY_RETENTION_DAYS` with their files, in batches
+ * that each hold the write lock for about `targetMs`, pausing between them so ingestion goes on;
+ * last, gives the freed pages back to the file system when the database has incremental auto-vacuum. Reports, comments, attachments and
  * screenshots are never touched.
  */
 export async function runRetention(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>, opts: RetentionOptions = {}): Promise<RetentionRun> {
@@ -103,7 +107,7 @@ export async function runRetention(deps: Pick<AppDeps, 'db' | 'clock' | 'config'
 async function retain(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>, sqlite: Database, o: Required<RetentionOptions>): Promise<RetentionRun> {
   const now = deps.clock.now().getTime()
   const { retentionDays, replayRetentionDays } = deps.config
-  const run: RetentionRun = { rolledUpDays: 0, deleted: { events: 0, perf_snapshots: 0, play_sessions: 0, session_replays: 0 }, filesRemoved: 0, batches: 0, maxBatchMs: 0, vacuumedPages: 0 }
+  const run: RetentionRun = { rolledUpDays: 0, deleted: { events: 0, perf_snapshots: 0, play_sessions: 0, session_replays: 0, event_ids: 0 }, filesRemoved: 0, batches: 0, maxBatchMs: 0, vacuumedPages: 0 }
   const cutoff = retentionDays > 0 ? now - retentionDays * DAY : null
 
   run.rolledUpDays = await rollUpTelemetry(sqlite, { now, retainedFrom: cutoff ?? 0, pause: () => o.pause(0) })
@@ -124,6 +128,7 @@ async function retain(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>, 
       run.deleted.perf_snapshots += await inBatches(run, o, (limit) => immediate(sqlite, () => st.perf.run(id, cutoff, limit)))
       run.deleted.play_sessions += await inBatches(run, o, (limit) => immediate(sqlite, () => st.sessions.run(id, sessionsBefore, limit)))
     }
+    run.deleted.event_ids = await inBatches(run, o, (limit) => immediate(sqlite, () => st.eventIds.run(cutoff, limit)))
   }
 
   if (replayRetentionDays > 0) {

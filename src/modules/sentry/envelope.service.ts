@@ -25,8 +25,9 @@ const isScreenshot = (a: EnvelopeItem) => /^screenshot/i.test(a.filename ?? '') 
  * Glitchbox's own clients: the `event` with its `attachment` items (screenshot, minidump, view
  * hierarchy, files) is one submission to ingest; attachments sent without their event join the
  * occurrence of the event id they name; `feedback` and `user_report` are player reports; `session`
- * and `sessions` are play sessions. Every other item type is read past and dropped. Returns the
- * event id Sentry's clients expect in the answer.
+ * and `sessions` are play sessions. Every other item type is read past and dropped. An envelope
+ * whose event the project took in before (an SDK's retry) changes nothing. Returns the event id
+ * Sentry's clients expect in the answer.
  */
 export async function ingestEnvelope(deps: Deps, project: Project, envelope: Envelope): Promise<string> {
   const { items } = envelope
@@ -34,8 +35,8 @@ export async function ingestEnvelope(deps: Deps, project: Project, envelope: Env
   const eventId = envelope.header.eventId ?? (event ? mapSentryEvent(event.json).eventId : null) ?? newEventId()
   const attachments = items.filter((i) => i.type === 'attachment')
   const client = clientOf(envelope.header.sdk)
-  if (event) await fileEvent(deps, project, event, attachments, eventId)
-  else if (attachments.length && envelope.header.eventId) await attachToEvent(deps, project, envelope.header.eventId, attachments)
+  if (event && !(await fileEvent(deps, project, event, attachments, eventId))) return eventId
+  if (!event && attachments.length && envelope.header.eventId) await attachToEvent(deps, project, envelope.header.eventId, attachments)
   for (const item of items) {
     if ((item.type === 'feedback' || item.type === 'user_report') && item.json) {
       const feedback = parseFeedback(item.type, item.json)
@@ -55,8 +56,8 @@ export async function ingestEnvelope(deps: Deps, project: Project, envelope: Env
   return eventId
 }
 
-/** The event with its files: the screenshot, the minidump (read to describe a native crash) and the rest. */
-async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attachments: EnvelopeItem[], eventId: string): Promise<void> {
+/** The event with its files: the screenshot, the minidump (read to describe a native crash) and the rest. False when the project had it already. */
+async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attachments: EnvelopeItem[], eventId: string): Promise<boolean> {
   const mapped = mapSentryEvent(item.json)
   const shot = attachments.find(isScreenshot)
   const screenshot = shot ? (await storeCrashFiles(deps, [{ fileName: shot.filename ?? 'screenshot.png', bytes: shot.payload, contentType: shot.contentType }], 'image'))[0] : undefined
@@ -74,7 +75,7 @@ async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attac
       // An unreadable dump is still kept as a file; the event is filed as it came.
     }
   }
-  await ingest(deps, submission)
+  return (await ingest(deps, submission)) !== null
 }
 
 /** Attachments an SDK sent after their event (in an envelope of their own): they join that event's occurrence when Glitchbox has it. */

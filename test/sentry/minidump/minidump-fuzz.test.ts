@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { MinidumpError } from '../../../src/modules/sentry/minidump/minidump.errors'
 import { parseMinidump } from '../../../src/modules/sentry/minidump/minidump-parser'
 import { minidumpTitle, minidumpTopFrame } from '../../../src/modules/sentry/minidump/minidump-title'
+import { fuzzSeed } from '../../helpers/fuzz-seed'
 import { fixture, REAL_DUMPS } from './fixture'
 
-const SEED = Number(process.env.GLITCHBOX_FUZZ_SEED ?? 2323)
+const SEED = fuzzSeed(2323)
 const RUNS = 400
 /** Per property: ten times what a run takes on a loaded machine. */
 const TIMEOUT_MS = 20_000

@@ -87,7 +87,12 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
 describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
   it('groups events by their frames, honours the client fingerprint ({{ default }} expanded) and maps level fatal to a crash', async () => {
     await capturedProject(t)
-    const send = (e: object) => post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, envelope({ event_id: 'b'.repeat(32) }, [{ type: 'event' }, e]), { 'content-type': 'text/plain;charset=UTF-8' })
+    // Three events (three event ids: one id sent twice is one event).
+    let n = 0
+    const send = (e: Record<string, unknown>) => {
+      const id = String(++n).repeat(32)
+      return post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, envelope({ event_id: id }, [{ type: 'event' }, { ...e, event_id: id }]), { 'content-type': 'text/plain;charset=UTF-8' })
+    }
     expect((await send(event())).status).toBe(200)
     expect((await send(event({ exception: { values: [{ type: 'NullReferenceException', value: 'another message', stacktrace: { frames: [{ function: 'Inventory.Refresh', filename: 'Inventory.cs', lineno: 99, in_app: true }] } }] } }))).status).toBe(200)
     expect((await send(event({ level: 'fatal', fingerprint: ['{{ default }}', 'boss'] }))).status).toBe(200)

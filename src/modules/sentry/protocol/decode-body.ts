@@ -58,6 +58,9 @@ function collector(max: number) {
       if (size > max) throw tooLarge(`request body too large (max ${sizeText(max)})`)
       chunks.push(chunk)
     },
+    get size() {
+      return size
+    },
     bytes: () => new Uint8Array(Buffer.concat(chunks, size)),
   }
 }
@@ -70,40 +73,138 @@ const decompressors: Record<'gzip' | 'br' | 'zlib' | 'raw', Decompress> = {
   raw: promisify(zlib.inflateRaw),
 }
 
+/** The decoder of an encoding, zlib-wrapped deflate told from raw deflate by its first bytes. */
+const kindOf = (encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array) => (encoding === 'deflate' ? (isZlibHeader(compressed) ? 'zlib' : 'raw') : encoding)
+
+const isTooLarge = (err: unknown) => (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+
 /**
  * Inflates a whole compressed body in one call off the request thread, with zlib's own output cap:
  * past `max` bytes it stops and fails (ERR_BUFFER_TOO_LARGE), so a bomb costs at most the cap, on
  * any machine. (Streaming decoders, node:zlib's and DecompressionStream alike, inflated ahead of
- * their reader on a busy machine: 500 MB to 1.2 GB of RSS for a 1 MB gzip bomb.)
+ * their reader on a busy machine: 500 MB to 1.2 GB of RSS for a 1 MB gzip bomb.) Returns null past
+ * `max` when `max` is a share below the limit `limit` (413 past the limit itself).
  */
-async function inflate(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number): Promise<Uint8Array> {
-  const kind = encoding === 'deflate' ? (isZlibHeader(compressed) ? 'zlib' : 'raw') : encoding
+async function inflate(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number, limit: number): Promise<Uint8Array | null> {
   try {
-    return new Uint8Array(await decompressors[kind](compressed, { maxOutputLength: Math.max(1, max) }))
+    const out = await decompressors[kindOf(encoding, compressed)](compressed, { maxOutputLength: Math.max(1, max) })
+    // A view of zlib's buffer, not a copy: a copy doubled the memory of every large body.
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(`request body too large once decompressed (max ${sizeText(max)})`)
+    if (isTooLarge(err) && max < limit) return null
+    if (isTooLarge(err)) throw tooLarge(`request body too large once decompressed (max ${sizeText(limit)})`)
     throw malformed(`the ${encoding} body is corrupt or truncated`)
   }
 }
 
+const syncDecompressors = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync, zlib: zlib.inflateSync, raw: zlib.inflateRawSync }
+// Decode a stream cut short as far as it goes (the rest of the body has not arrived or is not wanted).
+const PARTIAL = { gzip: zlib.constants.Z_SYNC_FLUSH, zlib: zlib.constants.Z_SYNC_FLUSH, raw: zlib.constants.Z_SYNC_FLUSH, br: zlib.constants.BROTLI_OPERATION_FLUSH }
+
 /**
- * Reads a request body and undoes its `Content-Encoding` (gzip, deflate with or without the zlib
- * wrapper, br, or none): 413 as soon as more than `maxWireBytes` arrive, or once more than
- * `maxDecodedBytes` would come out (decompression stops there, so a bomb costs at most the cap);
- * 400 for a corrupt or truncated body or an unknown encoding.
+ * The decoded start of a compressed body, at most `max` bytes: what the longest start of
+ * `compressed` that decodes within `max` gives (a binary search over its length; output only grows
+ * with input), so the work is a few small decodes however far the body would inflate.
  */
-export async function decodeBody(body: ReadableStream<Uint8Array> | null, contentEncoding: string | null | undefined, limits: BodyLimits = SENTRY_BODY_LIMITS): Promise<Uint8Array> {
+function decodedStart(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number): Uint8Array {
+  const kind = kindOf(encoding, compressed)
+  const attempt = (length: number): Uint8Array | null => {
+    try {
+      return syncDecompressors[kind](compressed.subarray(0, length), { finishFlush: PARTIAL[kind], maxOutputLength: max })
+    } catch (err) {
+      if (isTooLarge(err)) return null
+      throw malformed(`the ${encoding} body is corrupt`)
+    }
+  }
+  const whole = attempt(compressed.length)
+  if (whole) return whole
+  let good = 0
+  let bad = compressed.length
+  let best: Uint8Array = new Uint8Array()
+  while (bad - good > 1) {
+    const mid = (good + bad) >> 1
+    const out = attempt(mid)
+    if (out) {
+      good = mid
+      best = out
+    } else bad = mid
+  }
+  return best
+}
+
+/** A request body being read: its decoded first line can be had before the rest is read. */
+export interface SentryBody {
+  /**
+   * The decoded body up to its first newline included (an envelope's header line), or the first
+   * `max` decoded bytes when no newline comes before them (or the whole body when shorter): reads
+   * no more of the body than that takes, and decodes no more than `max` bytes.
+   */
+  firstLine(max: number): Promise<Uint8Array>
+  /** Reads the rest of the body as sent (413 past `maxWireBytes`), decoding nothing yet. */
+  receive(): Promise<void>
+  /**
+   * The whole body, read to its end and decoded: null when it decodes past `share` bytes (a share
+   * of the server's decoding budget below the limit: ask again with a larger one); 413 past the limits.
+   */
+  decoded(share?: number): Promise<Uint8Array | null>
+}
+
+const NEWLINE = 0x0a
+
+/**
+ * Opens a request body with its `Content-Encoding` (gzip, deflate with or without the zlib wrapper,
+ * br, or none; 400 for another): 413 as soon as more than `maxWireBytes` arrive, or once more than
+ * `maxDecodedBytes` would come out (decompression stops there, so a bomb costs at most the cap);
+ * 400 for a corrupt or truncated body.
+ */
+export function openBody(body: ReadableStream<Uint8Array> | null, contentEncoding: string | null | undefined, limits: BodyLimits = SENTRY_BODY_LIMITS): SentryBody {
   const encoding = contentEncodingOf(contentEncoding)
-  if (!body) return new Uint8Array()
-  const reader = body.getReader()
+  const reader = body?.getReader()
   // Read as it arrives, refused at once past the cap: a compressed body past 20 MB, or a plain one past 100 MB.
   const wire = collector(encoding === 'identity' ? Math.min(limits.maxWireBytes, limits.maxDecodedBytes) : limits.maxWireBytes)
-  try {
-    for await (const chunk of wireChunks(reader)) wire.push(chunk)
-  } finally {
-    // Ends a read still waiting for the client: after a refusal nothing more of the body is wanted.
-    reader.cancel().catch(() => {})
+  const chunks = reader ? wireChunks(reader) : null
+  let ended = !chunks
+  /** Reads one more chunk; false at the end. Ends a read still waiting for the client after a refusal. */
+  const readMore = async (): Promise<boolean> => {
+    if (ended) return false
+    try {
+      const next = await chunks!.next()
+      if (next.done) ended = true
+      else wire.push(next.value)
+    } catch (err) {
+      ended = true
+      reader!.cancel().catch(() => {})
+      throw err
+    }
+    return !ended
   }
-  const bytes = wire.bytes()
-  return encoding === 'identity' ? bytes : inflate(encoding, bytes, limits.maxDecodedBytes)
+  return {
+    async firstLine(max) {
+      for (;;) {
+        const sent = wire.bytes()
+        const start = encoding === 'identity' ? sent.subarray(0, max) : decodedStart(encoding, sent, max)
+        const newline = start.indexOf(NEWLINE)
+        if (newline >= 0) return start.subarray(0, newline + 1)
+        // A header line fits in `max` decoded bytes, so in about as many sent ones (a gzip name field could grow without end).
+        if (start.length >= max || wire.size > 2 * max + 1024) return start
+        if (!(await readMore())) return start
+      }
+    },
+    async receive() {
+      while (await readMore());
+    },
+    async decoded(share = limits.maxDecodedBytes) {
+      if (!reader) return new Uint8Array()
+      await this.receive()
+      const bytes = wire.bytes()
+      const max = Math.min(share, limits.maxDecodedBytes)
+      if (encoding !== 'identity') return inflate(encoding, bytes, max, limits.maxDecodedBytes)
+      return bytes.length > max ? null : bytes
+    },
+  }
+}
+
+/** Reads a whole request body and undoes its `Content-Encoding`, within the limits (see openBody). */
+export async function decodeBody(body: ReadableStream<Uint8Array> | null, contentEncoding: string | null | undefined, limits: BodyLimits = SENTRY_BODY_LIMITS): Promise<Uint8Array> {
+  return (await openBody(body, contentEncoding, limits).decoded())!
 }

@@ -6,6 +6,8 @@ import { eventIdOf, sdkOf, text, timestampOf } from './values'
 export interface EnvelopeLimits {
   /** Most items read; an envelope with more is refused (413) without parsing the rest. */
   maxItems: number
+  /** Most `feedback` and `user_report` items (each files a player report); an envelope with more is refused (413). */
+  maxFeedbackItems: number
   /** Largest JSON item read (`event`, `feedback`, `user_report`, `session`, `sessions`). */
   maxJsonItemBytes: number
   /** Longest header line (the envelope's or an item's). */
@@ -13,7 +15,11 @@ export interface EnvelopeLimits {
 }
 
 // SDKs send one event with a few attachments, or a batch of sessions: 1000 items is far past them.
-export const ENVELOPE_LIMITS: EnvelopeLimits = { maxItems: 1000, maxJsonItemBytes: MAX_JSON_ITEM_BYTES, maxHeaderBytes: 64 * 1024 }
+// They send one feedback item per envelope; 3 leave room for a feedback and a user_report together.
+export const ENVELOPE_LIMITS: EnvelopeLimits = { maxItems: 1000, maxFeedbackItems: 3, maxJsonItemBytes: MAX_JSON_ITEM_BYTES, maxHeaderBytes: 64 * 1024 }
+
+/** Item types that file a player report each. */
+export const FEEDBACK_ITEM_TYPES = new Set(['feedback', 'user_report'])
 
 /** Item types whose payload is parsed here as a JSON object (the ones Glitchbox keeps). */
 export const JSON_ITEM_TYPES = new Set(['event', 'feedback', 'user_report', 'session', 'sessions'])
@@ -90,23 +96,37 @@ function envelopeHeader(raw: Record<string, unknown>): EnvelopeHeader {
 }
 
 /**
+ * The header of an envelope from the start of its decoded body (its first line, as
+ * `SentryBody.firstLine` gives it): what the routes read for the `dsn` before reading the rest.
+ * 400 for an empty or malformed header line, or one longer than `maxHeaderBytes`.
+ */
+export function parseEnvelopeHeader(start: Uint8Array, limits: EnvelopeLimits = ENVELOPE_LIMITS): EnvelopeHeader {
+  const pos = skipBlank(start, 0)
+  if (pos >= start.length) throw malformed('empty envelope')
+  return envelopeHeader(headerAt(start, pos, 'envelope', limits.maxHeaderBytes).value)
+}
+
+/**
  * Parses a decoded envelope body (develop.sentry.dev/sdk/data-model/envelopes): a JSON header line,
  * then items, each a JSON header line and a payload of `length` bytes or, without `length`, up to
  * the next newline. The last newline is optional; blank lines between items and a CR before a
  * header's newline are read past. 400 for a malformed header, a length running past the body or a
- * JSON item that is not an object; 413 past `maxItems` items or a JSON item past `maxJsonItemBytes`.
+ * JSON item that is not an object; 413 past `maxItems` items, `maxFeedbackItems` feedback items or a
+ * JSON item past `maxJsonItemBytes`.
  */
 export function parseEnvelope(bytes: Uint8Array, limits: EnvelopeLimits = ENVELOPE_LIMITS): Envelope {
   let pos = skipBlank(bytes, 0)
   if (pos >= bytes.length) throw malformed('empty envelope')
   const top = headerAt(bytes, pos, 'envelope', limits.maxHeaderBytes)
   const items: EnvelopeItem[] = []
+  let feedbackItems = 0
   for (pos = skipBlank(bytes, top.end + 1); pos < bytes.length; pos = skipBlank(bytes, pos)) {
     if (items.length >= limits.maxItems) throw tooLarge(`envelope has more than ${limits.maxItems} items`)
     const what = `item ${items.length + 1}`
     const { value: headers, end } = headerAt(bytes, pos, what, limits.maxHeaderBytes)
     const type = headers.type
     if (typeof type !== 'string' || type === '') throw malformed(`${what} has no type`)
+    if (FEEDBACK_ITEM_TYPES.has(type) && ++feedbackItems > limits.maxFeedbackItems) throw tooLarge(`envelope has more than ${limits.maxFeedbackItems} feedback items`)
     const start = Math.min(end + 1, bytes.length)
     const length = declaredLength(headers, `${what} (${type.slice(0, 40)})`)
     let stop: number
