@@ -68,7 +68,9 @@ function ruleFor(deps: Pick<AppDeps, 'db'>, projectId: string, priorityOf: () =>
 /**
  * Keeps SLA clocks in step with report events, inside the writer's transaction: a new report under a
  * rule starts one; a priority change moves its due times; the first team comment or status change
- * meets the response; a done status meets the resolve (reopening runs it again).
+ * meets the response; a done status meets the resolve (reopening runs it again). Synchronous, with
+ * its own statements on `tx`: the event bus calls subscribers synchronously inside the emitter's write,
+ * so it cannot await the SLA repository until the bus does.
  */
 export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
   return (tx: Tx, e: DomainEvent) => {
