@@ -49,14 +49,15 @@ const METRIC_NAMES = {
 export async function evaluateAlerts(deps: Deps): Promise<string[]> {
   const now = deps.clock.now()
   await countNewReports(deps, now)
-  const rules = await createAlertsRepository({ db: deps.db }).enabledRules()
+  const alerts = createAlertsRepository({ db: deps.db })
+  const rules = await alerts.enabledRules()
   const fired: string[] = []
   for (const { rule, project } of rules) {
     const windowMs = rule.windowHours * HOUR
     const value = await metricValue(deps, rule.projectId, rule.metric, new Date(now.getTime() - windowMs))
     const fires = value >= rule.threshold && (!rule.lastFiredAt || rule.lastFiredAt.getTime() <= now.getTime() - windowMs)
     await deps.db.write(async (tx) => {
-      await createAlertsRepository({ db: deps.db }).updateRule(rule.id, { lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
+      await alerts.updateRule(rule.id, { lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
       if (!fires) return
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
