@@ -81,7 +81,7 @@ try {
   }
   let counted = 0
   const catchUp = await time(async () => {
-    for (let n; (n = await countNewReports(deps.db, clock.now())) > 0; ) counted += n
+    for (let n; (n = await countNewReports(deps, clock.now())) > 0; ) counted += n
   })
   console.log(`hourly counts, first catch-up over the ${counted.toLocaleString('en')} reports of the last 30 days (once after upgrading): ${ms(catchUp)}`)
   console.log(`alert job, 4 rules, counts caught up: ${ms(await time(() => evaluateAlerts(deps)))}`)

@@ -79,7 +79,7 @@ describe('mails to a member limited to project A', () => {
     await t.runner.drain()
     clearOutbox()
     t.clock.set('2026-01-09T00:00:00Z')
-    noticeOverdueReports(t.deps)
+    await noticeOverdueReports(t.deps)
     expect(outbox(t).map((m) => [m.to, m.subject])).toEqual([[vendor.user.email, '[Aurora Racer] Overdue: #1 Overdue aurora']])
   })
 

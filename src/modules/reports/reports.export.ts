@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { listFields, valuesOfReports } from '../workflow/custom-fields.service'
+import { createCustomFieldsRepository, type Field } from '../workflow/custom-fields.repository'
 import { csvRow } from './csv'
 import { type Priority, reports, type Status } from './reports.table'
 
@@ -90,17 +90,19 @@ const csvValue = (v: unknown) => (v === undefined || v === null ? '' : Array.isA
  */
 export function exportReportsCsv(db: Db, projectId: string, filters: { status?: Status; priority?: Priority }): ReadableStream<Uint8Array> {
   const st = chunkStatement(db, filters.status !== undefined, filters.priority !== undefined)
-  // Custom fields follow the fixed columns, one column per definition, named after the field.
-  const fields = listFields(db, projectId)
+  const customFields = createCustomFieldsRepository({ db })
+  // Custom fields follow the fixed columns, one column per definition, named after the field (read by the first pull).
+  let fields: Field[] | null = null
   const encoder = new TextEncoder()
   let after = 0
   let headerSent = false
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      fields ??= await customFields.list(projectId)
       let out = headerSent ? '' : csvRow([...HEADER, ...fields.map((f) => f.name)])
       headerSent = true
       const rows = st.all({ projectId, after, status: filters.status, priority: filters.priority })
-      const custom = fields.length ? valuesOfReports(db, rows.map((r) => r.id)) : null
+      const custom = fields.length ? await customFields.valuesOfReports(rows.map((r) => r.id)) : null
       for (const r of rows) {
         const values = custom?.get(r.id)
         out += csvRow([
@@ -126,7 +128,7 @@ export function exportReportsCsv(db: Db, projectId: string, filters: { status?: 
           r.reporterName,
           r.createdAt.toISOString(),
           r.updatedAt.toISOString(),
-          ...fields.map((f) => csvValue(values?.get(f.id))),
+          ...fields!.map((f) => csvValue(values?.get(f.id))),
         ])
       }
       if (out) controller.enqueue(encoder.encode(out))

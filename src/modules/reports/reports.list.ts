@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { labels, reportLabels } from '../labels/labels.table'
 import { sparklinesOf } from '../analytics/report-daily'
-import { selectFieldFilter } from '../workflow/custom-fields.service'
+import { selectFieldFilter } from '../workflow/custom-fields.filter'
 import { type SlaState, slaOfReports } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
 import { COUNT_CAP, facetRarerThanWords, listRowsBySeq, type ListSort, type Shape, statementsFor } from './list.statements'
@@ -215,7 +215,7 @@ function dueOrderPage(db: Db, shape: Shape, params: Record<string, unknown>, off
  * One page of a project's live reports, each with its 14-day sparkline. A `q` without a usable
  * term (only punctuation, a lone `*`) is ignored, as an empty search box would be; its filters apply.
  */
-export function listReports(db: Db, project: { id: string; liveReportCount: number }, f: ListFilters) {
+export async function listReports(db: Db, project: { id: string; liveReportCount: number }, f: ListFilters) {
   const { shape, params, filtered, none } = plan(db, project.id, f)
   const st = statementsFor(db, shape)
   let total = project.liveReportCount
@@ -253,8 +253,8 @@ export function listReports(db: Db, project: { id: string; liveReportCount: numb
   const ids = rows.map((r) => r.id)
   const labelMap = labelsByReport(db, ids)
   const now = f.now ?? new Date()
-  const slas = slaOfReports(db, ids, now)
   const sparks = sparklinesOf(db, rows, now)
+  const slas = await slaOfReports({ db }, ids, now)
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
     total,

@@ -12,10 +12,9 @@ import { labelsByReport } from './reports.list'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
 import { reportView } from './reports.views'
-import { valuesOf } from '../workflow/custom-fields.service'
-import { dependenciesOf } from '../workflow/dependencies.service'
-import { slaView } from '../workflow/sla.service'
-import { reportSla } from '../workflow/workflow.table'
+import { createCustomFieldsRepository } from '../workflow/custom-fields.repository'
+import { createDependenciesRepository } from '../workflow/dependencies.repository'
+import { slaOfReport } from '../workflow/sla.service'
 
 const DONE = ['resolved', 'closed', 'wont_fix']
 
@@ -108,7 +107,7 @@ export function survivorOf(db: DbOrTx, projectId: string, rawNumber: string): nu
  * `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the
  * team) and labels. A number merged into another report answers 308 to the survivor's `location(n)`.
  */
-export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projectId: string, rawNumber: string, location?: (number: number) => string) {
+export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projectId: string, rawNumber: string, location?: (number: number) => string) {
   const st = statementsFor(deps.db)
   let report: Report
   try {
@@ -119,12 +118,16 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projec
     throw new AppError(308, `report #${rawNumber} was merged into #${survivor}`, { location: location!(survivor) }, { merged_into: survivor })
   }
   const labels = labelsByReport(deps.db, [report.id]).get(report.id) ?? []
-  const links = dependenciesOf(deps.db, report.id)
+  const [links, sla, customFields] = await Promise.all([
+    createDependenciesRepository({ db: deps.db }).linksOf(report.id),
+    slaOfReport(deps, report.id, deps.clock.now()),
+    createCustomFieldsRepository({ db: deps.db }).reportValues(projectId, report.id),
+  ])
   return {
     bug: {
       ...reportView(report, labels, deps.files),
       // Unresolved reports blocking this one (the list's blocked=true filter counts the same ones).
-      sla: slaView(deps.db.select().from(reportSla).where(eq(reportSla.reportId, report.id)).get(), deps.clock.now()),
+      sla,
       blocked_by: links.filter((d) => d.relationship === 'blocked_by' && !DONE.includes(d.report.status)).map((d) => d.report),
       // What the game sent with it; their own reads come with the analytics routes.
       perf_snapshot_count: st.perfCount.get({ reportId: report.id })?.n ?? 0,
@@ -135,7 +138,7 @@ export function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, projec
       public_page: publicPageOf(deps.db, projectId, report),
     },
     dependencies: links,
-    custom_fields: valuesOf(deps.db, projectId, report.id),
+    custom_fields: customFields,
     comments: st.comments.all({ reportId: report.id }).map((c) => ({
       id: c.id,
       body: c.body,

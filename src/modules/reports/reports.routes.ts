@@ -24,11 +24,11 @@ export const reportsRoutes = (deps: AppDeps) =>
     )
     .post(
       '/projects/:slug/bugs',
-      ({ project, user, body, set }) => {
-        const writeCustomFields = checkNewReportValues(deps.db, project.id, body.custom_fields)
-        const report = deps.db.transaction((tx) => {
+      async ({ project, user, body, set }) => {
+        const writeCustomFields = await checkNewReportValues(deps, project.id, body.custom_fields)
+        const report = await deps.db.write(async (tx) => {
           const created = createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
-          writeCustomFields(tx, created.id, deps.clock.now())
+          await writeCustomFields(created.id, deps.clock.now())
           return created
         })
         set.status = 201

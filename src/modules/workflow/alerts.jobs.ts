@@ -6,10 +6,9 @@ import { accountMembers } from '../accounts/accounts.table'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
-import { projects } from '../projects/projects.table'
 import { metricValue } from './alerts.service'
 import { countNewReports } from './hourly-counts'
-import { alertRules } from './workflow.table'
+import { createAlertsRepository } from './alerts.repository'
 import { reportListUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
@@ -49,23 +48,16 @@ const METRIC_NAMES = {
  */
 export async function evaluateAlerts(deps: Deps): Promise<string[]> {
   const now = deps.clock.now()
-  await countNewReports(deps.db, now)
-  const rules = deps.db
-    .select({ rule: alertRules, project: { name: projects.name, slug: projects.slug, accountId: projects.accountId } })
-    .from(alertRules)
-    .innerJoin(projects, eq(projects.id, alertRules.projectId))
-    .where(eq(alertRules.enabled, true))
-    .all()
+  await countNewReports(deps, now)
+  const alerts = createAlertsRepository({ db: deps.db })
+  const rules = await alerts.enabledRules()
   const fired: string[] = []
   for (const { rule, project } of rules) {
     const windowMs = rule.windowHours * HOUR
-    const value = metricValue(deps.db, rule.projectId, rule.metric, new Date(now.getTime() - windowMs))
+    const value = await metricValue(deps, rule.projectId, rule.metric, new Date(now.getTime() - windowMs))
     const fires = value >= rule.threshold && (!rule.lastFiredAt || rule.lastFiredAt.getTime() <= now.getTime() - windowMs)
-    deps.db.transaction((tx) => {
-      tx.update(alertRules)
-        .set({ lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
-        .where(eq(alertRules.id, rule.id))
-        .run()
+    await deps.db.write(async (tx) => {
+      await alerts.updateRule(rule.id, { lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
       if (!fires) return
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])

@@ -14,9 +14,9 @@ export function parseDueDate(raw: string | null): Date | null {
 }
 
 /** `PATCH /bugs/{number}/due-date`: sets or clears the due date; logs it and emits `bug_updated` when it changes. */
-export function setDueDate(deps: Deps, project: { id: string }, userId: string, rawNumber: string, raw: string | null) {
+export async function setDueDate(deps: Deps, project: { id: string }, userId: string, rawNumber: string, raw: string | null) {
   const due = parseDueDate(raw)
-  return deps.db.transaction((tx) => {
+  return deps.db.write((tx) => {
     const report = findLiveReport(tx, project.id, rawNumber)
     const before = report.dueDate?.toISOString() ?? null
     const after = due?.toISOString() ?? null

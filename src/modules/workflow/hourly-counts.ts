@@ -1,8 +1,9 @@
-import { and, eq, gt, gte, sql } from 'drizzle-orm'
-import type { DbOrTx, Tx } from '../../db/client'
-import { reports } from '../reports/reports.table'
-import { reportHourlyCounts, rollupCursors } from './workflow.table'
+import { gt, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app-deps'
+import type { Tx } from '../../db/client'
 import { inShortSteps } from '../../jobs/short-steps'
+import { reports } from '../reports/reports.table'
+import { createAlertsRepository, type HourBucket } from './alerts.repository'
 
 const HOUR = 3600_000
 const CURSOR = 'report_hourly_counts'
@@ -38,11 +39,12 @@ function startingCursor(tx: Tx, now: Date): number {
  * Counts the reports added since the cursor into hourly buckets (all, crash category, negative
  * sentiment), one step at a time; returns how many it counted. Walks the reports' primary key only.
  */
-export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T }, now: Date, maxSteps = 100): Promise<number> {
+export async function countNewReports(deps: Pick<AppDeps, 'db'>, now: Date, maxSteps = 100): Promise<number> {
+  const counts = createAlertsRepository({ db: deps.db })
   let counted = 0
-  const countStep = () => {
-    const n = db.transaction((tx) => {
-      const after = tx.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, CURSOR)).get()?.position ?? startingCursor(tx, now)
+  const countStep = async () => {
+    const n = await deps.db.write(async (tx) => {
+      const after = (await counts.cursor(CURSOR)) ?? startingCursor(tx, now)
       const rows = tx
         .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
         .from(reports)
@@ -51,7 +53,7 @@ export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T
         .limit(STEP)
         .all()
       if (rows.length === 0) return 0
-      const buckets = new Map<string, { projectId: string; hour: number; reports: number; crashes: number; negative: number }>()
+      const buckets = new Map<string, HourBucket>()
       for (const r of rows) {
         const hour = Math.floor(r.createdAt.getTime() / HOUR) * HOUR
         const key = `${r.projectId}|${hour}`
@@ -61,21 +63,7 @@ export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T
         if (r.sentiment === 'negative') b.negative++
         buckets.set(key, b)
       }
-      for (const b of buckets.values()) {
-        tx.insert(reportHourlyCounts)
-          .values({ projectId: b.projectId, hour: new Date(b.hour), reports: b.reports, crashReports: b.crashes, negativeReports: b.negative })
-          .onConflictDoUpdate({
-            target: [reportHourlyCounts.projectId, reportHourlyCounts.hour],
-            set: {
-              reports: sql`${reportHourlyCounts.reports} + ${b.reports}`,
-              crashReports: sql`${reportHourlyCounts.crashReports} + ${b.crashes}`,
-              negativeReports: sql`${reportHourlyCounts.negativeReports} + ${b.negative}`,
-            },
-          })
-          .run()
-      }
-      const last = rows.at(-1)!.seq
-      tx.insert(rollupCursors).values({ name: CURSOR, position: last }).onConflictDoUpdate({ target: rollupCursors.name, set: { position: last } }).run()
+      await counts.addCounts([...buckets.values()], CURSOR, rows.at(-1)!.seq)
       return rows.length
     })
     counted += n
@@ -86,17 +74,6 @@ export async function countNewReports(db: { transaction<T>(fn: (tx: Tx) => T): T
 }
 
 /** New reports, crash reports and negative reports of a project since `since` (whole hours: the bucket holding `since` counts). */
-export function reportCountsSince(db: DbOrTx, projectId: string, since: Date) {
-  const from = new Date(Math.floor(since.getTime() / HOUR) * HOUR)
-  return (
-    db
-      .select({
-        reports: sql<number>`coalesce(sum(${reportHourlyCounts.reports}), 0)`,
-        crashReports: sql<number>`coalesce(sum(${reportHourlyCounts.crashReports}), 0)`,
-        negativeReports: sql<number>`coalesce(sum(${reportHourlyCounts.negativeReports}), 0)`,
-      })
-      .from(reportHourlyCounts)
-      .where(and(eq(reportHourlyCounts.projectId, projectId), gte(reportHourlyCounts.hour, from)))
-      .get() ?? { reports: 0, crashReports: 0, negativeReports: 0 }
-  )
+export function reportCountsSince(deps: Pick<AppDeps, 'db'>, projectId: string, since: Date) {
+  return createAlertsRepository({ db: deps.db }).countsSince(projectId, new Date(Math.floor(since.getTime() / HOUR) * HOUR))
 }

@@ -1,6 +1,5 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badRequest, describeIssues } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
@@ -8,9 +7,11 @@ import { insertReport, reserveReport } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
 import { itemsFromCsv } from './import.csv'
 import { type ImportItem, importBody, importItem } from './import.schemas'
-import { reportImports } from './workflow.table'
+import { createWorkflowRepository } from './workflow.repository'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
+
+const importsOf = (deps: Pick<AppDeps, 'db'>) => createWorkflowRepository({ db: deps.db })
 
 export interface ImportResult {
   created: number
@@ -33,7 +34,7 @@ export function importItemsOf(body: unknown): unknown[] {
  * `external_id` (an id already imported into the project, or repeated in the request, is skipped).
  * Sends no webhook or mail per report and records one activity entry for the whole import.
  */
-export function importReports(deps: Deps, ctx: { project: { id: string; accountId: string }; userId: string }, raw: unknown[]): ImportResult {
+export async function importReports(deps: Deps, ctx: { project: { id: string; accountId: string }; userId: string }, raw: unknown[]): Promise<ImportResult> {
   const result: ImportResult = { created: 0, skipped: 0, errors: [], report_numbers: [] }
   const items: { index: number; item: ImportItem; externalId: string | null }[] = []
   raw.forEach((value, index) => {
@@ -44,12 +45,9 @@ export function importReports(deps: Deps, ctx: { project: { id: string; accountI
     items.push({ index, item: parsed.data, externalId })
   })
   const importId = newId()
-  deps.db.transaction((tx) => {
+  await deps.db.write(async (tx) => {
     const ids = items.map((i) => i.externalId).filter((x): x is string => x !== null)
-    const known = new Set<string>()
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const r of tx.select({ id: reportImports.externalId }).from(reportImports).where(and(eq(reportImports.projectId, ctx.project.id), inArray(reportImports.externalId, ids.slice(i, i + 500)))).all()) known.add(r.id!)
-    }
+    const known = await importsOf(deps).importedExternalIds(ctx.project.id, ids)
     for (const { item, externalId } of items) {
       if (externalId !== null && known.has(externalId)) {
         result.skipped++
@@ -75,7 +73,7 @@ export function importReports(deps: Deps, ctx: { project: { id: string; accountI
         { quiet: true },
       )
       if (item.status && item.status !== 'open') tx.update(reports).set({ status: item.status }).where(eq(reports.id, report.id)).run()
-      tx.insert(reportImports).values({ reportId: report.id, projectId: ctx.project.id, externalId, externalUrl: item.external_url ?? null, importId, importedBy: ctx.userId, importedAt: reserved.now }).run()
+      await importsOf(deps).insertImport({ reportId: report.id, projectId: ctx.project.id, externalId, externalUrl: item.external_url ?? null, importId, importedBy: ctx.userId, importedAt: reserved.now })
       if (externalId !== null) known.add(externalId)
       result.created++
       result.report_numbers.push(report.reportNumber)
@@ -88,15 +86,7 @@ export function importReports(deps: Deps, ctx: { project: { id: string; accountI
 }
 
 /** `GET /imports`: imported reports (newest import first) with their external links. */
-export function listImports(db: DbOrTx, projectId: string, page: number) {
-  const rows = db
-    .select({ number: reports.reportNumber, title: reports.title, status: reports.status, externalId: reportImports.externalId, externalUrl: reportImports.externalUrl, importId: reportImports.importId, importedAt: reportImports.importedAt })
-    .from(reportImports)
-    .innerJoin(reports, eq(reports.id, reportImports.reportId))
-    .where(and(eq(reportImports.projectId, projectId), isNull(reports.deletedAt)))
-    .orderBy(desc(reportImports.importedAt), desc(reports.reportNumber))
-    .limit(50)
-    .offset((page - 1) * 50)
-    .all()
+export async function listImports(deps: Pick<AppDeps, 'db'>, projectId: string, page: number) {
+  const rows = await importsOf(deps).importsPage(projectId, page)
   return rows.map((r) => ({ report_number: r.number, title: r.title, status: r.status, external_id: r.externalId, external_url: r.externalUrl, import_id: r.importId, imported_at: r.importedAt.toISOString() }))
 }

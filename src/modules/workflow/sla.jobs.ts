@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
@@ -8,7 +8,7 @@ import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
-import { reportSla } from './workflow.table'
+import { createSlaRepository } from './sla.repository'
 import { reportPageUrl } from '../reports/report-links'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config' | 'jobs'>
@@ -61,24 +61,11 @@ function noticeEnqueuer(deps: Deps) {
  * mail and the activity entry are written by the job). Reads only the partial indexes of running
  * clocks up to now, never the reports: cheap whatever the project's size.
  */
-export function markSlaBreaches(deps: Deps): number {
+export async function markSlaBreaches(deps: Deps): Promise<number> {
   const now = deps.clock.now()
-  return deps.db.transaction((tx) => {
-    const response = tx
-      .select({ reportId: reportSla.reportId, due: reportSla.responseDueAt })
-      .from(reportSla)
-      .where(and(lte(reportSla.responseDueAt, now), isNull(reportSla.respondedAt), isNull(reportSla.responseBreachedAt)))
-      .limit(BATCH)
-      .all()
-    const resolve = tx
-      .select({ reportId: reportSla.reportId, due: reportSla.resolveDueAt })
-      .from(reportSla)
-      .where(and(lte(reportSla.resolveDueAt, now), isNull(reportSla.resolvedAt), isNull(reportSla.resolveBreachedAt)))
-      .limit(BATCH)
-      .all()
-    if (response.length) tx.update(reportSla).set({ responseBreachedAt: now }).where(inArray(reportSla.reportId, response.map((c) => c.reportId))).run()
-    if (resolve.length) tx.update(reportSla).set({ resolveBreachedAt: now }).where(inArray(reportSla.reportId, resolve.map((c) => c.reportId))).run()
-    const notices: NoticePayload[] = [...response.map((c) => ({ reportId: c.reportId, part: 'response' as const, due: c.due!.getTime() })), ...resolve.map((c) => ({ reportId: c.reportId, part: 'resolve' as const, due: c.due!.getTime() }))]
+  return deps.db.write(async () => {
+    const { response, resolve } = await createSlaRepository({ db: deps.db }).markBreaches(now, BATCH)
+    const notices: NoticePayload[] = [...response.map((c) => ({ reportId: c.reportId, part: 'response' as const, due: c.due.getTime() })), ...resolve.map((c) => ({ reportId: c.reportId, part: 'resolve' as const, due: c.due.getTime() }))]
     const enqueue = noticeEnqueuer(deps)
     for (const p of notices) enqueue({ payload: p, idempotencyKey: `sla:${p.reportId}:${p.part}:${p.due}` })
     return response.length + resolve.length
@@ -89,8 +76,8 @@ export function markSlaBreaches(deps: Deps): number {
 export const slaNoticeHandler = (deps: Deps): JobHandler<NoticePayload> => ({
   kind: NOTICE_KIND,
   async run(p) {
-    deps.db.transaction((tx) => notifyBreach(deps, tx, p.reportId, p.part, new Date(p.due)))
+    await deps.db.write((tx) => notifyBreach(deps, tx, p.reportId, p.part, new Date(p.due)))
   },
 })
 
-export const slaSchedule = (deps: Deps): Schedule => ({ name: 'workflow.sla-breaches', pattern: '* * * * *', run: () => void markSlaBreaches(deps), yieldsToRequests: true })
+export const slaSchedule = (deps: Deps): Schedule => ({ name: 'workflow.sla-breaches', pattern: '* * * * *', run: async () => void (await markSlaBreaches(deps)), yieldsToRequests: true })

@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db, DbOrTx, Tx } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
 import { PRIORITIES, type Priority } from '../reports/reports.table'
+import { createSlaRepository, type SlaClock } from './sla.repository'
 import { reportSla, slaRules } from './workflow.table'
 
 const HOUR = 3600_000
@@ -19,9 +20,11 @@ export interface SlaRuleView {
   resolve_hours: number
 }
 
+const slaOf = (deps: Pick<AppDeps, 'db'>) => createSlaRepository({ db: deps.db })
+
 /** `GET /sla`: the rules in priority order. */
-export function readSla(db: DbOrTx, projectId: string): { rules: SlaRuleView[] } {
-  const rows = db.select().from(slaRules).where(eq(slaRules.projectId, projectId)).all()
+export async function readSla(deps: Pick<AppDeps, 'db'>, projectId: string): Promise<{ rules: SlaRuleView[] }> {
+  const rows = await slaOf(deps).rules(projectId)
   rows.sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority))
   return { rules: rows.map((r) => ({ priority: r.priority, response_hours: r.responseHours, resolve_hours: r.resolveHours })) }
 }
@@ -30,17 +33,16 @@ export function readSla(db: DbOrTx, projectId: string): { rules: SlaRuleView[] }
  * `PUT /sla`: replaces every rule (one per priority). Clocks already running keep their due times;
  * the new rules apply to reports filed or re-prioritized from now on.
  */
-export function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { project: { id: string; accountId: string }; userId: string }, rules: SlaRuleView[]) {
+export async function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { project: { id: string; accountId: string }; userId: string }, rules: SlaRuleView[]) {
   const seen = new Set<string>()
   for (const r of rules) {
     if (seen.has(r.priority)) throw badRequest(`rules: ${r.priority} appears twice (one rule per priority)`)
     seen.add(r.priority)
   }
-  return deps.db.transaction((tx) => {
-    tx.delete(slaRules).where(eq(slaRules.projectId, ctx.project.id)).run()
-    if (rules.length) tx.insert(slaRules).values(rules.map((r) => ({ projectId: ctx.project.id, priority: r.priority, responseHours: r.response_hours, resolveHours: r.resolve_hours }))).run()
+  return deps.db.write(async (tx) => {
+    await slaOf(deps).replaceRules(ctx.project.id, rules.map((r) => ({ priority: r.priority, responseHours: r.response_hours, resolveHours: r.resolve_hours })))
     recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'sla.updated', details: { rules } })
-    return readSla(tx, ctx.project.id)
+    return readSla(deps, ctx.project.id)
   })
 }
 
@@ -66,7 +68,9 @@ function ruleFor(deps: Pick<AppDeps, 'db'>, projectId: string, priorityOf: () =>
 /**
  * Keeps SLA clocks in step with report events, inside the writer's transaction: a new report under a
  * rule starts one; a priority change moves its due times; the first team comment or status change
- * meets the response; a done status meets the resolve (reopening runs it again).
+ * meets the response; a done status meets the resolve (reopening runs it again). Synchronous, with
+ * its own statements on `tx`: the event bus calls subscribers synchronously inside the emitter's write,
+ * so it cannot await the SLA repository until the bus does.
  */
 export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
   return (tx: Tx, e: DomainEvent) => {
@@ -101,7 +105,6 @@ export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
   }
 }
 
-type Clock = typeof reportSla.$inferSelect
 type PartState = 'ok' | 'at_risk' | 'breached' | 'met'
 
 function partState(started: Date, due: Date | null, metAt: Date | null, breachedAt: Date | null, now: Date): PartState | null {
@@ -113,7 +116,7 @@ function partState(started: Date, due: Date | null, metAt: Date | null, breached
 }
 
 /** A clock as the API shows it: `state` is breached, at_risk or ok (met parts count as ok), with each part and its due time. */
-export function slaView(c: Clock | undefined, now: Date) {
+export function slaView(c: SlaClock | undefined, now: Date) {
   if (!c || (!c.responseDueAt && !c.resolveDueAt)) return null
   const response = partState(c.startedAt, c.responseDueAt, c.respondedAt, c.responseBreachedAt, now)
   const resolve = partState(c.startedAt, c.resolveDueAt, c.resolvedAt, c.resolveBreachedAt, now)
@@ -126,20 +129,14 @@ export function slaView(c: Clock | undefined, now: Date) {
   }
 }
 
-const pageClocks = new WeakMap<Db, ReturnType<typeof preparePageClocks>>()
-const preparePageClocks = (db: Db) =>
-  db
-    .select()
-    .from(reportSla)
-    .where(sql`${reportSla.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
-    .prepare()
+/** The clocks of a list page's reports as the API shows them, by report id. */
+export async function slaOfReports(deps: Pick<AppDeps, 'db'>, reportIds: string[], now: Date): Promise<Map<string, ReturnType<typeof slaView>>> {
+  return new Map((await slaOf(deps).clocksOf(reportIds)).map((r) => [r.reportId, slaView(r, now)]))
+}
 
-/** The clocks of a list page's reports, by report id: one prepared statement (it runs for every list page). */
-export function slaOfReports(db: Db, reportIds: string[], now: Date): Map<string, ReturnType<typeof slaView>> {
-  if (reportIds.length === 0) return new Map()
-  let st = pageClocks.get(db)
-  if (!st) pageClocks.set(db, (st = preparePageClocks(db)))
-  return new Map(st.all({ ids: JSON.stringify(reportIds) }).map((r) => [r.reportId, slaView(r, now)]))
+/** One report's clock as the API shows it (null without one). */
+export async function slaOfReport(deps: Pick<AppDeps, 'db'>, reportId: string, now: Date) {
+  return slaView(await slaOf(deps).clockOf(reportId), now)
 }
 
 /**

@@ -12,13 +12,13 @@ const tags = ['Report workflow']
 export const workflowSettingsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/sla', ({ project }) => readSla(deps.db, project.id), { project: 'bugs.view', detail: { tags, summary: 'SLA rules' } })
+    .get('/projects/:slug/sla', ({ project }) => readSla(deps, project.id), { project: 'bugs.view', detail: { tags, summary: 'SLA rules' } })
     .put('/projects/:slug/sla', ({ project, user, body }) => replaceSla(deps, { project, userId: user.id }, body.rules), {
       project: 'project.settings',
       body: slaBody,
       detail: { tags, summary: 'Replace every SLA rule (one per priority, hours > 0)' },
     })
-    .get('/projects/:slug/alerts', ({ project }) => listAlerts(deps.db, project.id), { project: 'bugs.view', detail: { tags, summary: 'Alert rules with their last evaluation and firing' } })
+    .get('/projects/:slug/alerts', ({ project }) => listAlerts(deps, project.id), { project: 'bugs.view', detail: { tags, summary: 'Alert rules with their last evaluation and firing' } })
     .post(
       '/projects/:slug/alerts',
       ({ project, user, body, set }) => {
@@ -34,13 +34,13 @@ export const workflowSettingsRoutes = (deps: AppDeps) =>
     })
     .delete(
       '/projects/:slug/alerts/:ruleId',
-      ({ project, user, params }) => {
-        deleteAlert(deps, { project, userId: user.id }, params.ruleId)
+      async ({ project, user, params }) => {
+        await deleteAlert(deps, { project, userId: user.id }, params.ruleId)
         return { message: 'Alert rule deleted' }
       },
       { project: 'project.settings', detail: { tags, summary: 'Delete an alert rule' } },
     )
-    .get('/saved-filters', ({ user, query }) => listSavedFilters(deps.db, user.id, query.project_id), { auth: true, query: savedListQuery, detail: { tags, summary: 'Your saved filters' } })
+    .get('/saved-filters', ({ user, query }) => listSavedFilters(deps, user.id, query.project_id), { auth: true, query: savedListQuery, detail: { tags, summary: 'Your saved filters' } })
     .post(
       '/saved-filters',
       ({ user, body, set }) => {
@@ -51,13 +51,13 @@ export const workflowSettingsRoutes = (deps: AppDeps) =>
     )
     .delete(
       '/saved-filters/:filterId',
-      ({ user, params }) => {
-        deleteSavedFilter(deps, user.id, params.filterId)
+      async ({ user, params }) => {
+        await deleteSavedFilter(deps, user.id, params.filterId)
         return { message: 'Saved filter deleted' }
       },
       { auth: true, detail: { tags, summary: 'Delete one of your saved filters' } },
     )
-    .get('/saved-views', ({ user, query }) => listSavedViews(deps.db, user.id, query.project_id), { auth: true, query: savedListQuery, detail: { tags, summary: 'Your saved views, by position' } })
+    .get('/saved-views', ({ user, query }) => listSavedViews(deps, user.id, query.project_id), { auth: true, query: savedListQuery, detail: { tags, summary: 'Your saved views, by position' } })
     .post(
       '/saved-views',
       ({ user, body, set }) => {
@@ -73,8 +73,8 @@ export const workflowSettingsRoutes = (deps: AppDeps) =>
     })
     .delete(
       '/saved-views/:viewId',
-      ({ user, params }) => {
-        deleteSavedView(deps, user.id, params.viewId)
+      async ({ user, params }) => {
+        await deleteSavedView(deps, user.id, params.viewId)
         return { message: 'Saved view deleted' }
       },
       { auth: true, detail: { tags, summary: 'Delete one of your saved views' } },

@@ -1,9 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { findLiveReport } from '../reports/reports.read'
 import { createField, deleteField, listFields, readValues, setValue } from './custom-fields.service'
-import { addDependency, dependenciesOf, removeDependency } from './dependencies.service'
+import { addDependency, readDependencies, removeDependency } from './dependencies.service'
 import { setDueDate } from './due-dates.service'
 import { rate, readRatings } from './satisfaction.service'
 import { importItemsOf, importReports, listImports } from './import.service'
@@ -17,7 +16,7 @@ const tags = ['Report workflow']
 export const workflowRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/bugs/:number/dependencies', ({ project, params }) => dependenciesOf(deps.db, findLiveReport(deps.db, project.id, params.number).id), {
+    .get('/projects/:slug/bugs/:number/dependencies', ({ project, params }) => readDependencies(deps, project.id, params.number), {
       project: 'bugs.view',
       detail: { tags, summary: "A report's dependencies, each seen from this report (blocks or blocked_by)" },
     })
@@ -31,8 +30,8 @@ export const workflowRoutes = (deps: AppDeps) =>
     )
     .delete(
       '/projects/:slug/dependencies/:depId',
-      ({ project, user, params }) => {
-        removeDependency(deps, project, user.id, params.depId)
+      async ({ project, user, params }) => {
+        await removeDependency(deps, project, user.id, params.depId)
         return { message: 'Dependency removed' }
       },
       { project: 'bugs.edit', detail: { tags, summary: 'Remove a dependency' } },
@@ -42,7 +41,7 @@ export const workflowRoutes = (deps: AppDeps) =>
       body: dueDateBody,
       detail: { tags, summary: 'Set (ISO date or date-time) or clear (null) the due date' },
     })
-    .get('/projects/:slug/custom-fields', ({ project }) => listFields(deps.db, project.id).map((f) => ({ id: f.id, name: f.name, field_type: f.fieldType, options: f.options, is_required: f.isRequired, created_at: f.createdAt.toISOString() })), {
+    .get('/projects/:slug/custom-fields', ({ project }) => listFields(deps, project.id), {
       project: 'bugs.view',
       detail: { tags, summary: 'Custom field definitions' },
     })
@@ -56,13 +55,13 @@ export const workflowRoutes = (deps: AppDeps) =>
     )
     .delete(
       '/projects/:slug/custom-fields/:fieldId',
-      ({ project, user, params }) => {
-        deleteField(deps, { project, userId: user.id }, params.fieldId)
+      async ({ project, user, params }) => {
+        await deleteField(deps, { project, userId: user.id }, params.fieldId)
         return { message: 'Custom field deleted' }
       },
       { project: 'project.settings', detail: { tags, summary: 'Delete a custom field and its values' } },
     )
-    .get('/projects/:slug/bugs/:number/custom-fields', ({ project, params }) => readValues(deps.db, project.id, params.number), {
+    .get('/projects/:slug/bugs/:number/custom-fields', ({ project, params }) => readValues(deps, project.id, params.number), {
       project: 'bugs.view',
       detail: { tags, summary: "A report's custom field values" },
     })
@@ -71,7 +70,7 @@ export const workflowRoutes = (deps: AppDeps) =>
       body: setCustomFieldBody,
       detail: { tags, summary: 'Set (or with null clear) a custom field value, checked against its type' },
     })
-    .get('/projects/:slug/templates', ({ project }) => listTemplates(deps.db, project.id), {
+    .get('/projects/:slug/templates', ({ project }) => listTemplates(deps, project.id), {
       project: 'bugs.view',
       detail: { tags, summary: 'Report templates' },
     })
@@ -90,20 +89,20 @@ export const workflowRoutes = (deps: AppDeps) =>
     })
     .delete(
       '/projects/:slug/templates/:templateId',
-      ({ project, user, params }) => {
-        deleteTemplate(deps, { project, userId: user.id }, params.templateId)
+      async ({ project, user, params }) => {
+        await deleteTemplate(deps, { project, userId: user.id }, params.templateId)
         return { message: 'Template deleted' }
       },
       { project: 'project.settings', detail: { tags, summary: 'Delete a report template' } },
     )
-    .get('/projects/:slug/bugs/:number/satisfaction', ({ project, params }) => readRatings(deps.db, project.id, params.number), {
+    .get('/projects/:slug/bugs/:number/satisfaction', ({ project, params }) => readRatings(deps, project.id, params.number), {
       project: 'bugs.view',
       detail: { tags, summary: 'Satisfaction ratings of a report with their average' },
     })
     .post(
       '/projects/:slug/bugs/:number/satisfaction',
-      ({ project, user, params, body, set }) => {
-        const result = rate(deps, project.id, user.id, params.number, body)
+      async ({ project, user, params, body, set }) => {
+        const result = await rate(deps, project.id, user.id, params.number, body)
         set.status = result.is_new ? 201 : 200
         return result
       },
@@ -122,7 +121,7 @@ export const workflowRoutes = (deps: AppDeps) =>
         },
       },
     )
-    .get('/projects/:slug/imports', ({ project, query }) => listImports(deps.db, project.id, query.page), {
+    .get('/projects/:slug/imports', ({ project, query }) => listImports(deps, project.id, query.page), {
       project: 'bugs.view',
       query: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) }),
       detail: { tags, summary: 'Imported reports with their external links, 50 a page' },

@@ -1,0 +1,60 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { reports } from '../reports/reports.table'
+import { reportDependencies } from './workflow.table'
+
+export type Dependency = typeof reportDependencies.$inferSelect
+
+/** A link seen from one report: `blocks` (this report blocks the other) or `blocked_by`. */
+export interface DependencyView {
+  id: string
+  relationship: 'blocks' | 'blocked_by'
+  report: { id: string; number: number; title: string; status: string }
+  created_at: string
+}
+
+/** Every read and write of report_dependencies, as async functions over the database seam. */
+export function createDependenciesRepository({ db }: { db: Seam }) {
+  return {
+    /**
+     * Every live link of `reportId`, each seen from its side. The other reports' number, title and
+     * status are read here (by id, one query) until the reports domain's repository offers them.
+     */
+    linksOf: async (reportId: string): Promise<DependencyView[]> => {
+      const links = await db.read((q) =>
+        q
+          .select()
+          .from(reportDependencies)
+          .where(or(eq(reportDependencies.blockerId, reportId), eq(reportDependencies.blockedId, reportId)))
+          .orderBy(asc(reportDependencies.createdAt), asc(reportDependencies.id)),
+      )
+      if (links.length === 0) return []
+      const otherIds = links.map((l) => (l.blockerId === reportId ? l.blockedId : l.blockerId))
+      const rows = await db.read((q) =>
+        q.select({ id: reports.id, number: reports.reportNumber, title: reports.title, status: reports.status, deletedAt: reports.deletedAt }).from(reports).where(inArray(reports.id, otherIds)),
+      )
+      const others = new Map(rows.filter((r) => !r.deletedAt).map((r) => [r.id, r]))
+      return links.flatMap((l) => {
+        const blocks = l.blockerId === reportId
+        const other = others.get(blocks ? l.blockedId : l.blockerId)
+        if (!other) return []
+        return [{ id: l.id, relationship: blocks ? 'blocks' : 'blocked_by', report: { id: other.id, number: other.number, title: other.title, status: other.status }, created_at: l.createdAt.toISOString() } as DependencyView]
+      })
+    },
+
+    /** One link of the project, or undefined. */
+    find: async (projectId: string, depId: string): Promise<Dependency | undefined> =>
+      (await db.read((q) => q.select().from(reportDependencies).where(and(eq(reportDependencies.id, depId), eq(reportDependencies.projectId, projectId))).limit(1)))[0],
+
+    /** Whether `blockerId` already blocks `blockedId`. */
+    exists: async (blockerId: string, blockedId: string): Promise<boolean> =>
+      (await db.read((q) => q.select({ id: reportDependencies.id }).from(reportDependencies).where(and(eq(reportDependencies.blockerId, blockerId), eq(reportDependencies.blockedId, blockedId))).limit(1))).length > 0,
+
+    /** Every "a blocks b" link of the project (a project's link graph is small next to its reports). */
+    edgesOf: (projectId: string) => db.read((q) => q.select({ a: reportDependencies.blockerId, b: reportDependencies.blockedId }).from(reportDependencies).where(eq(reportDependencies.projectId, projectId))),
+
+    insert: (row: typeof reportDependencies.$inferInsert) => db.write((q) => q.insert(reportDependencies).values(row)),
+
+    remove: (depId: string) => db.write((q) => q.delete(reportDependencies).where(eq(reportDependencies.id, depId))),
+  }
+}

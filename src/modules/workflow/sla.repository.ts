@@ -1,0 +1,65 @@
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
+import type { Query, Seam } from '../../db/client'
+import { reportSla, slaRules } from './workflow.table'
+
+/** A report's SLA clock as stored. */
+export type SlaClock = typeof reportSla.$inferSelect
+export type SlaRule = typeof slaRules.$inferSelect
+
+// Prepared once per connection: every page of the report list reads its clocks through it.
+const pageClocks = new WeakMap<Query, ReturnType<typeof preparePageClocks>>()
+const preparePageClocks = (q: Query) =>
+  q
+    .select()
+    .from(reportSla)
+    .where(sql`${reportSla.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
+    .prepare()
+
+/** Every read and write of sla_rules and report_sla, as async functions over the database seam (the event subscriber aside). */
+export function createSlaRepository({ db }: { db: Seam }) {
+  return {
+    /** The project's rules, one per priority. */
+    rules: (projectId: string) => db.read((q) => q.select().from(slaRules).where(eq(slaRules.projectId, projectId))),
+
+    /** Replaces every rule of the project. */
+    replaceRules: (projectId: string, rules: Omit<SlaRule, 'projectId'>[]) =>
+      db.write(async (q) => {
+        await q.delete(slaRules).where(eq(slaRules.projectId, projectId))
+        if (rules.length) await q.insert(slaRules).values(rules.map((r) => ({ ...r, projectId })))
+      }),
+
+    /** One report's clock, or undefined. */
+    clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(eq(reportSla.reportId, reportId)).limit(1)))[0],
+
+    /** The clocks of a list page's reports: one prepared statement over json_each of the ids, as the page's labels. */
+    clocksOf: async (reportIds: string[]): Promise<SlaClock[]> => {
+      if (reportIds.length === 0) return []
+      return db.read(async (q) => {
+        let st = pageClocks.get(q)
+        if (!st) pageClocks.set(q, (st = preparePageClocks(q)))
+        return await st.execute({ ids: JSON.stringify(reportIds) })
+      })
+    },
+
+    /**
+     * Marks up to `limit` running clocks per part that ran past their due time as breached at `now`;
+     * returns the ones marked with their due time. Reads only the partial indexes of running clocks.
+     */
+    markBreaches: (now: Date, limit: number) =>
+      db.write(async (q) => {
+        const response = await q
+          .select({ reportId: reportSla.reportId, due: reportSla.responseDueAt })
+          .from(reportSla)
+          .where(and(lte(reportSla.responseDueAt, now), isNull(reportSla.respondedAt), isNull(reportSla.responseBreachedAt)))
+          .limit(limit)
+        const resolve = await q
+          .select({ reportId: reportSla.reportId, due: reportSla.resolveDueAt })
+          .from(reportSla)
+          .where(and(lte(reportSla.resolveDueAt, now), isNull(reportSla.resolvedAt), isNull(reportSla.resolveBreachedAt)))
+          .limit(limit)
+        if (response.length) await q.update(reportSla).set({ responseBreachedAt: now }).where(inArray(reportSla.reportId, response.map((c) => c.reportId)))
+        if (resolve.length) await q.update(reportSla).set({ resolveBreachedAt: now }).where(inArray(reportSla.reportId, resolve.map((c) => c.reportId)))
+        return { response: response.map((c) => ({ reportId: c.reportId, due: c.due! })), resolve: resolve.map((c) => ({ reportId: c.reportId, due: c.due! })) }
+      }),
+  }
+}
