@@ -80,7 +80,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     case 'verify': {
       if (!rest[0]) throw new CliError('usage: glitchbox admin verify EMAIL')
       try {
-        const { alreadyVerified } = adminVerifyEmail(deps, rest[0])
+        const { alreadyVerified } = await adminVerifyEmail(deps, rest[0])
         return out(alreadyVerified ? `${rest[0]} was already verified` : `${rest[0]} is now verified`)
       } catch (err) {
         return operatorError(err)

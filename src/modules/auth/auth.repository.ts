@@ -1,9 +1,35 @@
-import { inArray } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { users } from './auth.table'
+import { emailVerifications, passwordResets, sessions, supportShareCodes, users } from './auth.table'
 
-/** Reads and writes of the accounts of people (users), as async functions over the database seam. */
+export type UserRow = typeof users.$inferSelect
+type UserChanges = Partial<Pick<typeof users.$inferInsert, 'passwordHash' | 'emailVerified' | 'googleSub' | 'appleSub' | 'updatedAt'>>
+/** The tables of single-use mailed tokens (verification links and password resets): the same columns. */
+type TokenTable = typeof emailVerifications | typeof passwordResets
+type TokenRow = typeof emailVerifications.$inferSelect
+
+const normalEmail = (email: string) => email.trim().toLowerCase()
+
+/** Reads and writes of the accounts of people (users), their sessions and mailed tokens, as async functions over the database seam. */
 export function createAuthRepository({ db }: { db: Seam }) {
+  const userWhere = async (where: ReturnType<typeof eq>): Promise<UserRow | undefined> => {
+    const [row] = await db.read((q) => q.select().from(users).where(where).limit(1))
+    return row
+  }
+  /** Mailed tokens of a user: single use, so a new one or a use retires the others. */
+  const tokens = (table: TokenTable) => ({
+    /** The token with this hash, or undefined. */
+    byHash: async (tokenHash: string): Promise<TokenRow | undefined> => {
+      const [row] = await db.read((q) => q.select().from(table).where(eq(table.tokenHash, tokenHash)).limit(1))
+      return row
+    },
+    /** Whether the user was sent one after `since`. */
+    sentSince: async (userId: string, since: Date): Promise<boolean> =>
+      (await db.read((q) => q.select({ id: table.id }).from(table).where(and(eq(table.userId, userId), gt(table.createdAt, since))).orderBy(desc(table.createdAt)).limit(1))).length > 0,
+    insert: (row: typeof emailVerifications.$inferInsert) => db.write((q) => q.insert(table).values(row)),
+    /** Uses up every pending token of the user. */
+    useAll: (userId: string, now: Date) => db.write((q) => q.update(table).set({ usedAt: now }).where(and(eq(table.userId, userId), isNull(table.usedAt)))),
+  })
   return {
     /** The name to show for each user id (display name, else name); ids of deleted users are missing. */
     namesOf: async (ids: string[]): Promise<Map<string, string>> => {
@@ -12,5 +38,58 @@ export function createAuthRepository({ db }: { db: Seam }) {
       const rows = await db.read((q) => q.select({ id: users.id, name: users.name, displayName: users.displayName }).from(users).where(inArray(users.id, unique)))
       return new Map(rows.map((u) => [u.id, u.displayName ?? u.name]))
     },
+
+    /** The user with this email (case and surrounding spaces aside), or undefined. */
+    userByEmail: (email: string) => userWhere(eq(users.email, normalEmail(email))),
+
+    userById: (id: string) => userWhere(eq(users.id, id)),
+
+    /** The user linked to a Google or Apple subject, or undefined. */
+    userBySubject: (provider: 'google' | 'apple', sub: string) => userWhere(eq(provider === 'google' ? users.googleSub : users.appleSub, sub)),
+
+    /** Whether the server has any user yet. */
+    anyUser: async (): Promise<boolean> => (await db.read((q) => q.select({ id: users.id }).from(users).limit(1))).length > 0,
+
+    /** Changes a user; the row as it is now, or undefined when there is none. */
+    updateUser: async (id: string, changes: UserChanges): Promise<UserRow | undefined> => {
+      const [row] = await db.write((q) => q.update(users).set(changes).where(eq(users.id, id)).returning())
+      return row
+    },
+
+    /** The user and session id behind a live session token hash, or undefined. */
+    sessionUser: async (tokenHash: string, now: Date): Promise<{ user: UserRow; sessionId: string } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ user: users, sessionId: sessions.id })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+          .limit(1),
+      )
+      return row
+    },
+
+    removeSession: (sessionId: string) => db.write((q) => q.delete(sessions).where(eq(sessions.id, sessionId))),
+
+    /** Deletes every session of a user except `keepSessionId` (all of them when it is omitted). */
+    removeUserSessions: (userId: string, keepSessionId?: string) => {
+      const mine = eq(sessions.userId, userId)
+      return db.write((q) => q.delete(sessions).where(keepSessionId ? and(mine, ne(sessions.id, keepSessionId)) : mine))
+    },
+
+    /** Deletes sessions, verification tokens and support share codes past their expiry. */
+    pruneExpired: (now: Date) =>
+      db.write(async (q) => {
+        await q.delete(sessions).where(lte(sessions.expiresAt, now))
+        await q.delete(emailVerifications).where(lte(emailVerifications.expiresAt, now))
+        await q.delete(supportShareCodes).where(lte(supportShareCodes.expiresAt, now))
+      }),
+
+    verifications: tokens(emailVerifications),
+
+    resets: tokens(passwordResets),
+
+    /** Deletes the user's verification tokens. */
+    dropVerifications: (userId: string) => db.write((q) => q.delete(emailVerifications).where(eq(emailVerifications.userId, userId))),
   }
 }
