@@ -42,7 +42,7 @@ export async function adminResetPassword(deps: AppDeps, email: string): Promise<
 }
 
 /** For support staff: whose live share code this is (null when unknown, expired or revoked). */
-export function adminFindShareCode(deps: AppDeps, code: string): { userId: string; email: string; expiresAt: Date } | null {
+export function adminFindShareCode(deps: AppDeps, code: string): Promise<{ userId: string; email: string; expiresAt: Date } | null> {
   return findShareCodeUser(deps.db, code, deps.clock.now())
 }
 

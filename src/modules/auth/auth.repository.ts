@@ -3,7 +3,7 @@ import type { Seam } from '../../db/client'
 import { emailVerifications, passwordResets, sessions, supportShareCodes, users } from './auth.table'
 
 export type UserRow = typeof users.$inferSelect
-type UserChanges = Partial<Pick<typeof users.$inferInsert, 'passwordHash' | 'emailVerified' | 'googleSub' | 'appleSub' | 'updatedAt'>>
+type UserChanges = Partial<Pick<typeof users.$inferInsert, 'passwordHash' | 'emailVerified' | 'googleSub' | 'appleSub' | 'displayName' | 'avatarUrl' | 'theme' | 'role' | 'updatedAt'>>
 /** The tables of single-use mailed tokens (verification links and password resets): the same columns. */
 type TokenTable = typeof emailVerifications | typeof passwordResets
 type TokenRow = typeof emailVerifications.$inferSelect
@@ -88,6 +88,25 @@ export function createAuthRepository({ db }: { db: Seam }) {
     verifications: tokens(emailVerifications),
 
     resets: tokens(passwordResets),
+
+    /** Keeps the hash of the user's support share code, replacing their previous one. */
+    saveShareCode: (userId: string, code: { codeHash: string; createdAt: Date; expiresAt: Date }) =>
+      db.write((q) => q.insert(supportShareCodes).values({ userId, ...code }).onConflictDoUpdate({ target: supportShareCodes.userId, set: code })),
+
+    removeShareCode: (userId: string) => db.write((q) => q.delete(supportShareCodes).where(eq(supportShareCodes.userId, userId))),
+
+    /** The user a live share code (by hash) was issued to, or undefined. */
+    shareCodeUser: async (codeHash: string, now: Date): Promise<{ userId: string; email: string; expiresAt: Date } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ userId: users.id, email: users.email, expiresAt: supportShareCodes.expiresAt })
+          .from(supportShareCodes)
+          .innerJoin(users, eq(users.id, supportShareCodes.userId))
+          .where(and(eq(supportShareCodes.codeHash, codeHash), gt(supportShareCodes.expiresAt, now)))
+          .limit(1),
+      )
+      return row
+    },
 
     /** Deletes the user's verification tokens. */
     dropVerifications: (userId: string) => db.write((q) => q.delete(emailVerifications).where(eq(emailVerifications.userId, userId))),
