@@ -89,7 +89,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     case 'set-plan': {
       if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL self_hosted|free|pro|studio')
       try {
-        adminSetPlan(deps, rest[0], rest[1])
+        await adminSetPlan(deps, rest[0], rest[1])
       } catch (err) {
         operatorError(err)
       }
