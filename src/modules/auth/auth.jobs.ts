@@ -12,9 +12,9 @@ export function authJobs(deps: AppDeps): DomainJobs {
         pattern: '41 3 * * *',
         run: async () => {
           const now = deps.clock.now()
-          await deps.db.write(async (tx) => {
+          await deps.db.write(async () => {
             await createAuthRepository({ db: deps.db }).pruneExpired(now)
-            pruneLoginThrottle(tx, now)
+            await pruneLoginThrottle(deps.db, now)
           })
         },
       },

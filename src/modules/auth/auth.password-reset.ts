@@ -55,13 +55,13 @@ export async function resetPassword(deps: Pick<AppDeps, 'db' | 'clock'>, token: 
   }
   if (!(await live())) throw badRequest(INVALID_RESET)
   const passwordHash = await hashPassword(newPassword)
-  await deps.db.write(async (tx) => {
+  await deps.db.write(async () => {
     // Checked again: the token may have been used while the password was hashed.
     const row = await live()
     if (!row) throw badRequest(INVALID_RESET)
     const now = deps.clock.now()
     const user = (await repo.updateUser(row.userId, { passwordHash, emailVerified: true, updatedAt: now }))!
-    clearPasswordThrottle(tx, user.email)
+    await clearPasswordThrottle(deps.db, user.email)
     await repo.resets.useAll(row.userId, now)
     await revokeUserSessions(deps.db, row.userId)
   })

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle-orm'
+import { and, count, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { emailVerifications, passwordResets, sessions, supportShareCodes, users } from './auth.table'
+import { emailVerifications, loginFailures, loginLockouts, passwordResets, sessions, supportShareCodes, users } from './auth.table'
 
-export type UserRow = typeof users.$inferSelect
+type UserRow = typeof users.$inferSelect
 type UserChanges = Partial<Pick<typeof users.$inferInsert, 'passwordHash' | 'emailVerified' | 'googleSub' | 'appleSub' | 'displayName' | 'avatarUrl' | 'theme' | 'role' | 'updatedAt'>>
 /** The tables of single-use mailed tokens (verification links and password resets): the same columns. */
 type TokenTable = typeof emailVerifications | typeof passwordResets
@@ -107,6 +107,44 @@ export function createAuthRepository({ db }: { db: Seam }) {
       )
       return row
     },
+
+    /** Until when password sign-in for the throttle key is paused, or undefined. */
+    lockedUntil: async (key: string): Promise<Date | undefined> => {
+      const [row] = await db.read((q) => q.select({ until: loginLockouts.lockedUntil }).from(loginLockouts).where(eq(loginLockouts.accountKey, key)).limit(1))
+      return row?.until
+    },
+
+    /** Records a failed password check for the key, forgetting its failures before `since`; how many remain. */
+    addFailure: (key: string, now: Date, since: Date): Promise<number> =>
+      db.write(async (q) => {
+        await q.delete(loginFailures).where(and(eq(loginFailures.accountKey, key), lte(loginFailures.failedAt, since)))
+        await q.insert(loginFailures).values({ accountKey: key, failedAt: now })
+        const [row] = await q.select({ n: count() }).from(loginFailures).where(eq(loginFailures.accountKey, key))
+        return row!.n
+      }),
+
+    clearFailures: (key: string) => db.write((q) => q.delete(loginFailures).where(eq(loginFailures.accountKey, key))),
+
+    /** Pauses password sign-in for the key until `until`; the failures that led there are spent. */
+    lock: (key: string, until: Date) =>
+      db.write(async (q) => {
+        await q.delete(loginFailures).where(eq(loginFailures.accountKey, key))
+        await q.insert(loginLockouts).values({ accountKey: key, lockedUntil: until }).onConflictDoUpdate({ target: loginLockouts.accountKey, set: { lockedUntil: until } })
+      }),
+
+    /** Ends the key's lockout and forgets its failures. */
+    clearThrottle: (key: string) =>
+      db.write(async (q) => {
+        await q.delete(loginFailures).where(eq(loginFailures.accountKey, key))
+        await q.delete(loginLockouts).where(eq(loginLockouts.accountKey, key))
+      }),
+
+    /** Drops failures from before `failedBefore` and lockouts that ended by `now`. */
+    pruneThrottle: (failedBefore: Date, now: Date) =>
+      db.write(async (q) => {
+        await q.delete(loginFailures).where(lte(loginFailures.failedAt, failedBefore))
+        await q.delete(loginLockouts).where(lte(loginLockouts.lockedUntil, now))
+      }),
 
     /** Deletes the user's verification tokens. */
     dropVerifications: (userId: string) => db.write((q) => q.delete(emailVerifications).where(eq(emailVerifications.userId, userId))),

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { billingEvents, billingSubscriptions } from './billing.table'
 
-export type StoredSubscription = typeof billingSubscriptions.$inferSelect
+type StoredSubscription = typeof billingSubscriptions.$inferSelect
 type SubscriptionFields = Omit<typeof billingSubscriptions.$inferInsert, 'accountId'>
 
 /** Every read and write of billing_subscriptions and billing_events, as async functions over the database seam. */

@@ -3,7 +3,7 @@ import type { Db, Seam, Tx } from '../../db/client'
 import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 
 export type Channel = typeof chatChannels.$inferSelect
-export type Delivery = typeof chatChannelDeliveries.$inferSelect
+type Delivery = typeof chatChannelDeliveries.$inferSelect
 type ChannelChanges = Partial<Pick<typeof chatChannels.$inferInsert, 'webhookUrlEnc' | 'webhookUrlHint' | 'channelName' | 'eventTypes' | 'isActive' | 'updatedAt'>>
 type DeliveryOutcome = Pick<Delivery, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'response' | 'updatedAt'>
 

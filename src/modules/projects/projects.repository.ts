@@ -2,7 +2,6 @@ import { and, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
-export type ProjectRow = typeof projects.$inferSelect
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
 
 /** A slug held as a redirect until `expiresAt` counts as taken. */
