@@ -56,6 +56,9 @@ export function createAuthRepository({ db }: { db: Seam }) {
       return row
     },
 
+    /** Deletes a user; their sessions, memberships and tokens go with the row (foreign keys). */
+    removeUser: (id: string) => db.write((q) => q.delete(users).where(eq(users.id, id))),
+
     /** The user and session id behind a live session token hash, or undefined. */
     sessionUser: async (tokenHash: string, now: Date): Promise<{ user: UserRow; sessionId: string } | undefined> => {
       const [row] = await db.read((q) =>
