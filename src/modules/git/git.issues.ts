@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids'
 import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
 import { ProviderError } from '../integrations/providers/provider.types'
 import { liveReportByNumber } from '../projects/project-reports'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { reportPageUrl } from '../reports/report-links'
 import type { Report } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
@@ -130,11 +130,11 @@ export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }
       const c = await git(deps).connectionOf(report.projectId)
       // Disconnected, or automatic issues turned off, since the report came in.
       if (!c || !c.autoCreateIssues) return
-      const [project] = await deps.db.read((q) => q.select({ slug: projects.slug }).from(projects).where(eq(projects.id, report.projectId)).limit(1))
+      const slug = (await createProjectsRepository({ db: deps.db }).slugOf(report.projectId))!
       let issue: Awaited<ReturnType<typeof createIssue>>
       try {
         const { repo, token } = await repoOf(deps, c)
-        issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, project!.slug) }, ctx.signal)
+        issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, slug) }, ctx.signal)
       } catch (err) {
         // Kept on the connection, so the settings screen says why no issue appeared; the runner retries.
         const message = ProviderError.from(err).message

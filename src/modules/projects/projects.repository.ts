@@ -12,6 +12,9 @@ const slugOrSuffixed = (column: typeof projects.slug | typeof projectSlugRedirec
 /** Every read and write of projects and project_slug_redirects, as async functions over the database seam. */
 export function createProjectsRepository({ db }: { db: Seam }) {
   return {
+    /** The project's slug, or undefined when it is gone. */
+    slugOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ slug: projects.slug }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.slug,
+
     /** How many projects the account has. */
     countInAccount: async (accountId: string): Promise<number> => {
       const [row] = await db.read((q) => q.select({ n: count() }).from(projects).where(eq(projects.accountId, accountId)))
