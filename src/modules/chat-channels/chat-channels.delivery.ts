@@ -47,7 +47,7 @@ export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
   }
 }
 
-/** Lets a resumed channel's held deliveries run now instead of at the end of their hold. */
+/** Lets a resumed channel's held deliveries run now instead of at the end of their hold; call it inside the write that `tx` is. */
 export async function releaseHeld(deps: Pick<AppDeps, 'db' | 'jobs'>, tx: Tx, channelId: string): Promise<void> {
   const pending = await createChatChannelsRepository({ db: deps.db }).pendingDeliveryIds(channelId)
   deps.jobs.runNow(tx, pending.map(jobKey))

@@ -12,7 +12,7 @@ export const SLUG_REDIRECT_MS = 90 * DAY
 const liveRedirect = (slug: string, now: Date) => and(eq(projectSlugRedirects.slug, slug), gt(projectSlugRedirects.expiresAt, now))
 
 /** Whether `slug` is free on this server: no project has it and no renamed project's old URLs hold it (other than `projectId`'s own). */
-export async function slugIsFree(db: Seam, slug: string, now: Date, projectId?: string): Promise<boolean> {
+async function slugIsFree(db: Seam, slug: string, now: Date, projectId?: string): Promise<boolean> {
   const repo = createProjectsRepository({ db })
   if (await repo.slugOwned(slug)) return false
   const holder = await repo.redirectHolder(slug, now)

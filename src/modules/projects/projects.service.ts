@@ -53,10 +53,9 @@ export const slugPrefix = (userId: string) => sha256Hex(userId).slice(0, 6)
 async function uniqueSlug(db: Seam, userId: string, wanted: string, now: Date): Promise<string> {
   const base = `${slugPrefix(userId)}-${slugify(wanted)}`
   const taken = await createProjectsRepository({ db }).slugsInUse(base, now)
-  const free = (slug: string) => !taken.has(slug)
-  if (free(base)) return base
+  if (!taken.has(base)) return base
   let n = 2
-  while (!free(`${base}-${n}`)) n++
+  while (taken.has(`${base}-${n}`)) n++
   return `${base}-${n}`
 }
 
