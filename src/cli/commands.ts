@@ -82,7 +82,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     case 'verify': {
       if (!rest[0]) throw new CliError('usage: glitchbox admin verify EMAIL')
       try {
-        const { alreadyVerified } = adminVerifyEmail(deps, rest[0])
+        const { alreadyVerified } = await adminVerifyEmail(deps, rest[0])
         return out(alreadyVerified ? `${rest[0]} was already verified` : `${rest[0]} is now verified`)
       } catch (err) {
         return operatorError(err)
@@ -91,7 +91,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     case 'set-plan': {
       if (!rest[0] || !rest[1]) throw new CliError('usage: glitchbox admin set-plan EMAIL self_hosted|free|pro|studio')
       try {
-        adminSetPlan(deps, rest[0], rest[1])
+        await adminSetPlan(deps, rest[0], rest[1])
       } catch (err) {
         operatorError(err)
       }

@@ -60,17 +60,17 @@ describe('support share code', () => {
     const u = await createUser(t)
     const first = (await t.request('POST', '/api/auth/support-share-code', { token: u.token })).body.data.code
     const second = (await t.request('POST', '/api/auth/support-share-code?hours=3', { token: u.token })).body.data.code
-    expect(adminFindShareCode(t.deps, first)).toBeNull()
-    expect(adminFindShareCode(t.deps, second.toLowerCase())).toMatchObject({ userId: u.user.id, email: u.user.email })
+    expect(await adminFindShareCode(t.deps, first)).toBeNull()
+    expect(await adminFindShareCode(t.deps, second.toLowerCase())).toMatchObject({ userId: u.user.id, email: u.user.email })
 
     t.clock.advance(3 * HOUR)
-    expect(adminFindShareCode(t.deps, second)).toBeNull()
+    expect(await adminFindShareCode(t.deps, second)).toBeNull()
 
     const third = (await t.request('POST', '/api/auth/support-share-code', { token: u.token })).body.data.code
     const del = await t.request('DELETE', '/api/auth/support-share-code', { token: u.token })
     expect(del.status).toBe(200)
     expect(del.body.data.message).toBe('Support share code revoked')
-    expect(adminFindShareCode(t.deps, third)).toBeNull()
+    expect(await adminFindShareCode(t.deps, third)).toBeNull()
     expect(JSON.stringify(t.sqlite.query('select * from support_share_codes').all())).not.toContain(third)
   })
 })

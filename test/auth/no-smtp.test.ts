@@ -30,11 +30,11 @@ describe('a server without SMTP', () => {
     const second = await signupViaApi(t, { email: 'artist@studio.example' })
     const link = /https?:\/\/\S+/.exec(t.deps.db.select().from(mailOutbox).get()!.text)![0]
 
-    expect(adminVerifyEmail(t.deps, ' Artist@Studio.example ')).toEqual({ alreadyVerified: false })
+    expect(await adminVerifyEmail(t.deps, ' Artist@Studio.example ')).toEqual({ alreadyVerified: false })
     expect((await me(second.token)).email_verified).toBe(true)
     expect((await t.request('GET', new URL(link).pathname + new URL(link).search)).status).toBe(400)
-    expect(adminVerifyEmail(t.deps, 'artist@studio.example')).toEqual({ alreadyVerified: true })
-    expect(() => adminVerifyEmail(t.deps, 'ghost@studio.example')).toThrow('no user with the email ghost@studio.example')
+    expect(await adminVerifyEmail(t.deps, 'artist@studio.example')).toEqual({ alreadyVerified: true })
+    await expect(adminVerifyEmail(t.deps, 'ghost@studio.example')).rejects.toThrow('no user with the email ghost@studio.example')
   })
 })
 

@@ -130,7 +130,7 @@ describe('operators without billing', () => {
 
   it('admin set-plan sets the plan of the account the user owns', async () => {
     const owner = await createUser(t, { email: 'boss@example.com', plan: 'free' })
-    adminSetPlan(t.deps, 'BOSS@example.com', 'pro')
+    await adminSetPlan(t.deps, 'BOSS@example.com', 'pro')
     expect((await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data).toMatchObject({ plan: 'pro', tier: 2 })
     const audit = t.sqlite.query("SELECT actor_id, details FROM audit_log WHERE action = 'billing.plan_changed'").get() as { actor_id: null; details: string }
     expect(audit.actor_id).toBeNull()
@@ -139,7 +139,7 @@ describe('operators without billing', () => {
 
   it('admin set-plan refuses an unknown email or plan with a clear error', async () => {
     await createUser(t, { email: 'boss@example.com' })
-    expect(() => adminSetPlan(t.deps, 'nobody@example.com', 'pro')).toThrow('no user with email nobody@example.com')
-    expect(() => adminSetPlan(t.deps, 'boss@example.com', 'gold')).toThrow('unknown plan "gold" (expected free, pro, studio, self_hosted)')
+    await expect(adminSetPlan(t.deps, 'nobody@example.com', 'pro')).rejects.toThrow('no user with email nobody@example.com')
+    await expect(adminSetPlan(t.deps, 'boss@example.com', 'gold')).rejects.toThrow('unknown plan "gold" (expected free, pro, studio, self_hosted)')
   })
 })

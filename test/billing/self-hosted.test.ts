@@ -45,7 +45,7 @@ describe('the default plan of new accounts', () => {
     const owner = await createUser(t, { email: 'boss@example.com', plan: 'free' })
     expect(await planOf(await signup('new@example.com'))).toBe('self_hosted')
     expect(await planOf(owner.token)).toBe('free')
-    adminSetPlan(t.deps, 'boss@example.com', 'self_hosted')
+    await adminSetPlan(t.deps, 'boss@example.com', 'self_hosted')
     const sub = (await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data
     expect(sub).toMatchObject({ plan: 'self_hosted', tier: 3, limits: { projects: null, reports: null, upload_bytes: null, seats: null } })
   })

@@ -1,13 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { randomBase62 } from '../../lib/ids'
 import { createUserWithAccount } from '../accounts/accounts.service'
 import { hashPassword, MIN_PASSWORD_LENGTH } from './auth.password'
+import { createAuthRepository } from './auth.repository'
 import { signupBody } from './auth.schemas'
 import { findUserByEmail } from './auth.service'
 import { revokeUserSessions } from './auth.sessions'
 import { findShareCodeUser } from './auth.share-code'
-import { emailVerifications, users } from './auth.table'
+import { markVerified } from './auth.verification'
 
 /** 20 base62 characters: about 119 bits, for passwords the operator hands over once. */
 const generatePassword = () => randomBase62(20)
@@ -18,11 +18,11 @@ export async function adminCreateUser(deps: AppDeps, email: string, password?: s
   if (!parsedEmail.success) throw new Error(`not a valid email address: ${email}`)
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw new Error(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   const address = parsedEmail.data.toLowerCase()
-  if (findUserByEmail(deps.db, address)) throw new Error(`a user with the email ${address} already exists`)
+  if (await findUserByEmail(deps.db, address)) throw new Error(`a user with the email ${address} already exists`)
   const plain = password ?? generatePassword()
   const passwordHash = await hashPassword(plain)
-  const user = deps.db.transaction((tx) => {
-    if (findUserByEmail(tx, address)) throw new Error(`a user with the email ${address} already exists`)
+  const user = await deps.db.write(async (tx) => {
+    if (await findUserByEmail(deps.db, address)) throw new Error(`a user with the email ${address} already exists`)
     return createUserWithAccount(tx, { email: address, name: address.split('@')[0]!, passwordHash, emailVerified: true }, deps.config.defaultPlan, deps.clock.now())
   })
   return { userId: user.id, password: plain }
@@ -30,33 +30,27 @@ export async function adminCreateUser(deps: AppDeps, email: string, password?: s
 
 /** `glitchbox admin reset-password`: sets a new random password and signs the user out everywhere. */
 export async function adminResetPassword(deps: AppDeps, email: string): Promise<{ password: string }> {
-  const user = findUserByEmail(deps.db, email)
+  const user = await findUserByEmail(deps.db, email)
   if (!user) throw new Error(`no user with the email ${email.trim().toLowerCase()}`)
   const password = generatePassword()
   const passwordHash = await hashPassword(password)
-  deps.db.transaction((tx) => {
-    tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, user.id)).run()
-    revokeUserSessions(tx, user.id)
+  await deps.db.write(async () => {
+    await createAuthRepository({ db: deps.db }).updateUser(user.id, { passwordHash, updatedAt: deps.clock.now() })
+    await revokeUserSessions(deps.db, user.id)
   })
   return { password }
 }
 
 /** For support staff: whose live share code this is (null when unknown, expired or revoked). */
-export function adminFindShareCode(deps: AppDeps, code: string): { userId: string; email: string; expiresAt: Date } | null {
+export function adminFindShareCode(deps: AppDeps, code: string): Promise<{ userId: string; email: string; expiresAt: Date } | null> {
   return findShareCodeUser(deps.db, code, deps.clock.now())
 }
 
 /** `glitchbox admin verify`: marks the address verified (a server without SMTP mails no link) and uses up its pending links. */
-export function adminVerifyEmail(deps: AppDeps, email: string): { alreadyVerified: boolean } {
-  const user = findUserByEmail(deps.db, email)
+export async function adminVerifyEmail(deps: AppDeps, email: string): Promise<{ alreadyVerified: boolean }> {
+  const user = await findUserByEmail(deps.db, email)
   if (!user) throw new Error(`no user with the email ${email.trim().toLowerCase()}`)
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(users).set({ emailVerified: true, updatedAt: now }).where(eq(users.id, user.id)).run()
-    tx.update(emailVerifications)
-      .set({ usedAt: now })
-      .where(and(eq(emailVerifications.userId, user.id), isNull(emailVerifications.usedAt)))
-      .run()
-  })
+  await deps.db.write(() => markVerified(deps, user.id, now))
   return { alreadyVerified: user.emailVerified }
 }

@@ -9,8 +9,8 @@ import { comments } from '../comments/comments.table'
 import { projectFileKeys } from '../projects/project-files'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
+import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
-import { users } from './auth.table'
 
 export const CANCEL_SUBSCRIPTION_JOB = 'billing.cancel-subscription'
 
@@ -23,20 +23,17 @@ export const CANCEL_SUBSCRIPTION_JOB = 'billing.cancel-subscription'
  */
 export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ message: string }> {
   const { db, files } = deps
-  const fileKeys = db.transaction((tx) => {
-    const owned = tx.select().from(accounts).where(eq(accounts.ownerId, user.id)).all()
+  const fileKeys = await db.write(async (tx) => {
+    const owned = await tx.select().from(accounts).where(eq(accounts.ownerId, user.id))
     const ownedIds = owned.map((a) => a.id)
     if (ownedIds.length) {
-      const others = tx
+      const [others] = await tx
         .select({ n: sql<number>`count(*)` })
         .from(accountMembers)
         .where(and(inArray(accountMembers.accountId, ownedIds), ne(accountMembers.userId, user.id)))
-        .get()!.n
-      if (others > 0) throw conflict('transfer ownership or remove the other members first')
+      if (others!.n > 0) throw conflict('transfer ownership or remove the other members first')
     }
-    const projectIds = ownedIds.length
-      ? tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds)).all().map((p) => p.id)
-      : []
+    const projectIds = ownedIds.length ? (await tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds))).map((p) => p.id) : []
     const keys = projectIds.flatMap((id) => projectFileKeys(tx, id))
 
     for (const account of owned) {
@@ -51,15 +48,15 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
     // Activity and audit rows carry project/account ids without foreign keys, so they go explicitly.
     for (const id of projectIds) deleteProjectActivity(tx, id)
     if (ownedIds.length) {
-      tx.delete(auditLog).where(inArray(auditLog.accountId, ownedIds)).run()
-      tx.delete(accounts).where(inArray(accounts.id, ownedIds)).run()
+      await tx.delete(auditLog).where(inArray(auditLog.accountId, ownedIds))
+      await tx.delete(accounts).where(inArray(accounts.id, ownedIds))
     }
     // What they touched in other people's projects stays, detached from the deleted person.
-    tx.update(comments).set({ authorId: null }).where(eq(comments.authorId, user.id)).run()
-    tx.update(reports).set({ assignedTo: null }).where(eq(reports.assignedTo, user.id)).run()
-    tx.update(reports).set({ createdBy: null }).where(eq(reports.createdBy, user.id)).run()
+    await tx.update(comments).set({ authorId: null }).where(eq(comments.authorId, user.id))
+    await tx.update(reports).set({ assignedTo: null }).where(eq(reports.assignedTo, user.id))
+    await tx.update(reports).set({ createdBy: null }).where(eq(reports.createdBy, user.id))
     // Sessions, memberships, verification tokens and share codes cascade with the user row.
-    tx.delete(users).where(eq(users.id, user.id)).run()
+    await createAuthRepository({ db }).removeUser(user.id)
     return keys
   })
   forgetSdkCallers(db)

@@ -1,13 +1,11 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { HOUR, MINUTE } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
 import { hashPassword } from './auth.password'
+import { createAuthRepository } from './auth.repository'
 import { revokeUserSessions } from './auth.sessions'
 import { clearPasswordThrottle } from './auth.throttle'
-import { passwordResets, users } from './auth.table'
 
 export const RESET_TTL_MS = HOUR
 /** A second request inside this window sends nothing: the per-IP limit alone would let anyone flood an inbox. */
@@ -23,25 +21,16 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * has an account. The caller answers the same message either way, so nothing reveals whether it exists.
  * A new link replaces the pending ones.
  */
-export function requestPasswordReset(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, email: string): void {
+export async function requestPasswordReset(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, email: string): Promise<void> {
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    const user = tx.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get()
+  const repo = createAuthRepository({ db: deps.db })
+  await deps.db.write(async (tx) => {
+    const user = await repo.userByEmail(email)
     if (!user) return
-    const recent = tx
-      .select({ id: passwordResets.id })
-      .from(passwordResets)
-      .where(and(eq(passwordResets.userId, user.id), gt(passwordResets.createdAt, new Date(now.getTime() - RESET_COOLDOWN_MS))))
-      .get()
-    if (recent) return
-    tx.update(passwordResets)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)))
-      .run()
+    if (await repo.resets.sentSince(user.id, new Date(now.getTime() - RESET_COOLDOWN_MS))) return
+    await repo.resets.useAll(user.id, now)
     const token = randomToken(32)
-    tx.insert(passwordResets)
-      .values({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) })
-      .run()
+    await repo.resets.insert({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) })
     const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
     deps.mailer.send(tx, {
       to: user.email,
@@ -59,24 +48,22 @@ export function requestPasswordReset(deps: Pick<AppDeps, 'db' | 'mailer' | 'cloc
  */
 export async function resetPassword(deps: Pick<AppDeps, 'db' | 'clock'>, token: string, newPassword: string): Promise<{ message: string }> {
   const tokenHash = sha256Hex(token)
-  const live = (db: DbOrTx) => {
-    const row = db.select().from(passwordResets).where(eq(passwordResets.tokenHash, tokenHash)).get()
+  const repo = createAuthRepository({ db: deps.db })
+  const live = async () => {
+    const row = await repo.resets.byHash(tokenHash)
     return row && !row.usedAt && row.expiresAt > deps.clock.now() ? row : null
   }
-  if (!live(deps.db)) throw badRequest(INVALID_RESET)
+  if (!(await live())) throw badRequest(INVALID_RESET)
   const passwordHash = await hashPassword(newPassword)
-  deps.db.transaction((tx) => {
+  await deps.db.write(async () => {
     // Checked again: the token may have been used while the password was hashed.
-    const row = live(tx)
+    const row = await live()
     if (!row) throw badRequest(INVALID_RESET)
     const now = deps.clock.now()
-    const user = tx.update(users).set({ passwordHash, emailVerified: true, updatedAt: now }).where(eq(users.id, row.userId)).returning({ email: users.email }).get()!
-    clearPasswordThrottle(tx, user.email)
-    tx.update(passwordResets)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResets.userId, row.userId), isNull(passwordResets.usedAt)))
-      .run()
-    revokeUserSessions(tx, row.userId)
+    const user = (await repo.updateUser(row.userId, { passwordHash, emailVerified: true, updatedAt: now }))!
+    await clearPasswordThrottle(deps.db, user.email)
+    await repo.resets.useAll(row.userId, now)
+    await revokeUserSessions(deps.db, row.userId)
   })
   return { message: 'Password changed; sign in with your new password' }
 }

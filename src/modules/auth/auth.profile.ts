@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm'
 import type * as z from 'zod'
-import type { DbOrTx } from '../../db/client'
+import type { DbOrTx, Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { PROFILE_ROLES, type profileBody, THEMES } from './auth.schemas'
+import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
-import { users } from './auth.table'
 
 /** The signed-in user's profile, with the account they work in (the same one account routes act on). */
 export function profileView(db: DbOrTx, user: User) {
@@ -31,8 +30,8 @@ const oneOf = <T extends string>(values: readonly T[], v: unknown): T | undefine
   typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : undefined
 
 /** Applies the recognised profile fields; unknown theme or role values are dropped, and nothing left is a 400. */
-export function updateProfile(db: DbOrTx, user: User, input: z.output<typeof profileBody>, now: Date) {
-  const changes: Partial<typeof users.$inferInsert> = {}
+export async function updateProfile(db: Seam, user: User, input: z.output<typeof profileBody>, now: Date) {
+  const changes: Partial<Pick<User, 'displayName' | 'avatarUrl' | 'theme' | 'role'>> = {}
   if (input.display_name !== undefined) changes.displayName = input.display_name
   if (input.avatar_url !== undefined) changes.avatarUrl = input.avatar_url
   const theme = oneOf(THEMES, input.theme)
@@ -40,9 +39,6 @@ export function updateProfile(db: DbOrTx, user: User, input: z.output<typeof pro
   const role = oneOf(PROFILE_ROLES, input.role)
   if (role) changes.role = role
   if (Object.keys(changes).length === 0) throw badRequest('no valid fields to update')
-  db.update(users)
-    .set({ ...changes, updatedAt: now })
-    .where(eq(users.id, user.id))
-    .run()
+  await createAuthRepository({ db }).updateUser(user.id, { ...changes, updatedAt: now })
   return { message: 'Profile updated' }
 }

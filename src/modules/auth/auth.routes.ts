@@ -59,12 +59,12 @@ export function authRoutes(deps: AppDeps) {
     })
     .get(
       '/auth/verify-email',
-      ({ query, headers, redirect }) => {
+      async ({ query, headers, redirect }) => {
         // The mailed link opened in a browser lands on the web app's confirmation page; API clients get JSON.
         if (!prefersHtml(headers.accept)) return verifyEmail(deps, query.token)
         let status = 'ok'
         try {
-          verifyEmail(deps, query.token)
+          await verifyEmail(deps, query.token)
         } catch {
           status = 'invalid'
         }
@@ -77,8 +77,8 @@ export function authRoutes(deps: AppDeps) {
     )
     .post(
       '/auth/forgot-password',
-      ({ body }) => {
-        requestPasswordReset(deps, body.email)
+      async ({ body }) => {
+        await requestPasswordReset(deps, body.email)
         return { message: FORGOT_MESSAGE }
       },
       { body: forgotPasswordBody, detail: { tags, summary: 'Mail a single-use password reset link (valid one hour); answers the same whether or not the account exists' } },
@@ -89,19 +89,19 @@ export function authRoutes(deps: AppDeps) {
     })
     .post(
       '/auth/resend-verification',
-      ({ headers, body, request }) => {
+      async ({ headers, body, request }) => {
         let token = bearer(headers)
         if (!token && !headers.authorization) {
           token = sessionCookieOf(headers)
           if (token) checkCookieOrigin(deps.config, request.method, headers)
         }
         if (token) {
-          const found = findSessionUser(deps.db, token, deps.clock.now())
+          const found = await findSessionUser(deps.db, token, deps.clock.now())
           if (!found) throw unauthorized('missing or invalid session token')
-          resendVerification(deps, { userId: found.user.id })
+          await resendVerification(deps, { userId: found.user.id })
         } else {
           if (!body?.email) throw badRequest('email is required unless you are signed in')
-          resendVerification(deps, { email: body.email })
+          await resendVerification(deps, { email: body.email })
         }
         return { message: RESEND_MESSAGE }
       },
@@ -109,8 +109,8 @@ export function authRoutes(deps: AppDeps) {
     )
     .post(
       '/auth/logout',
-      ({ sessionId, set }) => {
-        revokeSession(deps.db, sessionId)
+      async ({ sessionId, set }) => {
+        await revokeSession(deps.db, sessionId)
         set.headers['set-cookie'] = clearedSessionCookie(deps.config)
         return { message: 'Signed out' }
       },

@@ -1,14 +1,13 @@
-import { eq } from 'drizzle-orm'
 import type * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam, Tx } from '../../db/client'
 import { badRequest, conflict, describeIssues, unauthorized } from '../../http/errors'
 import { createUserWithAccount } from '../accounts/accounts.service'
 import type { IdentityClaims, IdentityVerifier } from './auth.identity'
 import { hashPassword } from './auth.password'
+import { createAuthRepository } from './auth.repository'
 import { type loginBody, passwordLoginBody, type signupBody } from './auth.schemas'
 import { createSession, revokeUserSessions, type User } from './auth.sessions'
-import { emailVerifications, users } from './auth.table'
 import type { PasswordCheck } from './auth.throttle'
 import { sendVerificationMail } from './auth.verification'
 
@@ -35,8 +34,8 @@ const sessionView = (user: User, token: string): SessionView => ({
 })
 
 /** The user with this email (case-insensitive), or undefined. */
-export function findUserByEmail(db: DbOrTx, email: string): User | undefined {
-  return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get()
+export function findUserByEmail(db: Seam, email: string): Promise<User | undefined> {
+  return createAuthRepository({ db }).userByEmail(email)
 }
 
 /**
@@ -46,16 +45,16 @@ export function findUserByEmail(db: DbOrTx, email: string): User | undefined {
  */
 export async function signup(deps: AppDeps, input: z.output<typeof signupBody>): Promise<SessionView> {
   const email = input.email.toLowerCase()
-  if (findUserByEmail(deps.db, email)) throw conflict(EMAIL_TAKEN)
+  if (await findUserByEmail(deps.db, email)) throw conflict(EMAIL_TAKEN)
   const passwordHash = await hashPassword(input.password)
   const now = deps.clock.now()
-  return deps.db.transaction((tx) => {
+  return deps.db.write(async (tx) => {
     // Checked again inside the transaction: another signup may have won while we were hashing.
-    if (findUserByEmail(tx, email)) throw conflict(EMAIL_TAKEN)
+    if (await findUserByEmail(deps.db, email)) throw conflict(EMAIL_TAKEN)
     const name = input.name || input.email.split('@')[0]!.slice(0, 100)
-    const emailVerified = !deps.mailer.configured && tx.select({ id: users.id }).from(users).limit(1).get() === undefined
+    const emailVerified = !deps.mailer.configured && !(await createAuthRepository({ db: deps.db }).anyUser())
     const user = createUserWithAccount(tx, { email, name, passwordHash, emailVerified }, deps.config.defaultPlan, now)
-    if (!emailVerified) sendVerificationMail(deps, tx, user)
+    if (!emailVerified) await sendVerificationMail(deps, tx, user)
     return sessionView(user, createSession(tx, user.id, now))
   })
 }
@@ -71,18 +70,19 @@ export async function login(deps: AppDeps, { verifyIdentity, checkPassword }: Ch
   if (body.identity_token !== undefined) {
     const claims = await verifyIdentity(body.identity_token)
     const now = deps.clock.now()
-    return deps.db.transaction((tx) => {
-      const user = userForIdentity(deps, tx, claims, now)
+    return deps.db.write(async (tx) => {
+      const user = await userForIdentity(deps, tx, claims, now)
       return sessionView(user, createSession(tx, user.id, now))
     })
   }
   const parsed = passwordLoginBody.safeParse(body)
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues))
-  const user = findUserByEmail(deps.db, parsed.data.email)
+  const user = await findUserByEmail(deps.db, parsed.data.email)
   // Unknown users and social-only accounts still pay for one verification (against a dummy hash) and are throttled alike.
   const ok = await checkPassword({ email: parsed.data.email, password: parsed.data.password, user })
   if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS)
-  return sessionView(user, createSession(deps.db, user.id, deps.clock.now()))
+  const now = deps.clock.now()
+  return sessionView(user, await deps.db.write((tx) => createSession(tx, user.id, now)))
 }
 
 /**
@@ -91,13 +91,13 @@ export async function login(deps: AppDeps, { verifyIdentity, checkPassword }: Ch
  * with their own account. Linking a user whose address was never verified drops their password and
  * sessions: whoever set that password never proved they own the address (account pre-hijacking).
  */
-function userForIdentity(deps: AppDeps, tx: DbOrTx, claims: IdentityClaims, now: Date): User {
-  const subColumn = claims.provider === 'google' ? users.googleSub : users.appleSub
-  const linked = tx.select().from(users).where(eq(subColumn, claims.sub)).get()
+async function userForIdentity(deps: AppDeps, tx: Tx, claims: IdentityClaims, now: Date): Promise<User> {
+  const repo = createAuthRepository({ db: deps.db })
+  const linked = await repo.userBySubject(claims.provider, claims.sub)
   if (linked) return linked
   if (!claims.email) throw unauthorized('the identity token carries no email address')
   const sub = claims.provider === 'google' ? { googleSub: claims.sub } : { appleSub: claims.sub }
-  const existing = findUserByEmail(tx, claims.email)
+  const existing = await repo.userByEmail(claims.email)
   if (!existing) {
     const name = claims.name ?? claims.email.split('@')[0]!.slice(0, 100)
     return createUserWithAccount(
@@ -111,14 +111,10 @@ function userForIdentity(deps: AppDeps, tx: DbOrTx, claims: IdentityClaims, now:
   if (!claims.emailVerified || otherSub) throw unauthorized(`${EMAIL_TAKEN}; sign in with your password`)
   const reset = existing.emailVerified ? {} : { passwordHash: null }
   if (!existing.emailVerified) {
-    revokeUserSessions(tx, existing.id)
-    tx.delete(emailVerifications).where(eq(emailVerifications.userId, existing.id)).run()
+    await revokeUserSessions(deps.db, existing.id)
+    await repo.dropVerifications(existing.id)
   }
-  tx.update(users)
-    .set({ ...sub, ...reset, emailVerified: true, updatedAt: now })
-    .where(eq(users.id, existing.id))
-    .run()
-  return tx.select().from(users).where(eq(users.id, existing.id)).get()!
+  return (await repo.updateUser(existing.id, { ...sub, ...reset, emailVerified: true, updatedAt: now }))!
 }
 
 /**
@@ -136,9 +132,9 @@ export async function changePassword(
   if (!(await checkPassword({ email: user.email, password: input.current_password, user }))) throw unauthorized('current password is incorrect')
   const passwordHash = await hashPassword(input.new_password)
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run()
-    revokeUserSessions(tx, user.id, sessionId)
+  await deps.db.write(async () => {
+    await createAuthRepository({ db: deps.db }).updateUser(user.id, { passwordHash, updatedAt: now })
+    await revokeUserSessions(deps.db, user.id, sessionId)
   })
   return { message: 'Password changed; your other sessions were signed out' }
 }

@@ -1,14 +1,18 @@
-import { and, eq, gt, lte, ne } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { DbOrTx, Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
-import { sessions, users } from './auth.table'
+import { createAuthRepository } from './auth.repository'
+import { sessions, type users } from './auth.table'
 
 export const SESSION_TTL_MS = 30 * DAY
 
 export type User = typeof users.$inferSelect
 
-/** Creates a session and returns the bearer token (shown once; only its hash is stored). */
+/**
+ * Creates a session and returns the bearer token (shown once; only its hash is stored). Synchronous,
+ * on a database or an open transaction: sign-up creates one inside the account's own transaction,
+ * and test fixtures and benchmarks sign people in without a request.
+ */
 export function createSession(db: DbOrTx, userId: string, now: Date): string {
   const token = randomToken(32)
   db.insert(sessions)
@@ -18,30 +22,16 @@ export function createSession(db: DbOrTx, userId: string, now: Date): string {
 }
 
 /** The user and session id behind a live bearer token, or null. */
-export function findSessionUser(db: DbOrTx, token: string, now: Date): { user: User; sessionId: string } | null {
-  const row = db
-    .select({ user: users, sessionId: sessions.id })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
-    .get()
-  return row ?? null
+export async function findSessionUser(db: Seam, token: string, now: Date): Promise<{ user: User; sessionId: string } | null> {
+  return (await createAuthRepository({ db }).sessionUser(sha256Hex(token), now)) ?? null
 }
 
 /** Revokes one session (logout of the presented token). */
-export function revokeSession(db: DbOrTx, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run()
+export async function revokeSession(db: Seam, sessionId: string): Promise<void> {
+  await createAuthRepository({ db }).removeSession(sessionId)
 }
 
 /** Revokes every session of a user except `keepSessionId` (all of them when it is omitted). */
-export function revokeUserSessions(db: DbOrTx, userId: string, keepSessionId?: string): void {
-  const mine = eq(sessions.userId, userId)
-  db.delete(sessions)
-    .where(keepSessionId ? and(mine, ne(sessions.id, keepSessionId)) : mine)
-    .run()
-}
-
-/** Deletes sessions past their expiry; they no longer authenticate anyone. */
-export function pruneExpiredSessions(db: DbOrTx, now: Date): void {
-  db.delete(sessions).where(lte(sessions.expiresAt, now)).run()
+export async function revokeUserSessions(db: Seam, userId: string, keepSessionId?: string): Promise<void> {
+  await createAuthRepository({ db }).removeUserSessions(userId, keepSessionId)
 }

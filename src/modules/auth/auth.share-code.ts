@@ -1,8 +1,7 @@
-import { and, eq, gt } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { HOUR } from '../../lib/clock'
 import { sha256Hex } from '../../lib/ids'
-import { supportShareCodes, users } from './auth.table'
+import { createAuthRepository } from './auth.repository'
 
 /** No 0/O or 1/I: support staff read these codes back over chat or the phone. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -16,31 +15,20 @@ function newCode(): string {
 const normalise = (code: string) => code.trim().toUpperCase().replace(/[\s-]/g, '')
 
 /** Issues a code valid for `hours`, replacing the user's previous one; only its hash is kept. */
-export function createShareCode(db: DbOrTx, userId: string, hours: number, now: Date): { code: string; expires_at: string } {
+export async function createShareCode(db: Seam, userId: string, hours: number, now: Date): Promise<{ code: string; expires_at: string }> {
   const code = newCode()
   const expiresAt = new Date(now.getTime() + hours * HOUR)
-  const row = { codeHash: sha256Hex(code), createdAt: now, expiresAt }
-  db.insert(supportShareCodes)
-    .values({ userId, ...row })
-    .onConflictDoUpdate({ target: supportShareCodes.userId, set: row })
-    .run()
+  await createAuthRepository({ db }).saveShareCode(userId, { codeHash: sha256Hex(code), createdAt: now, expiresAt })
   return { code, expires_at: expiresAt.toISOString() }
 }
 
 /** Revokes the user's code, if any. */
-export function revokeShareCode(db: DbOrTx, userId: string): { message: string } {
-  db.delete(supportShareCodes).where(eq(supportShareCodes.userId, userId)).run()
+export async function revokeShareCode(db: Seam, userId: string): Promise<{ message: string }> {
+  await createAuthRepository({ db }).removeShareCode(userId)
   return { message: 'Support share code revoked' }
 }
 
 /** The user a live code was issued to, for support tooling; null when unknown, expired or revoked. */
-export function findShareCodeUser(db: DbOrTx, code: string, now: Date) {
-  return (
-    db
-      .select({ userId: users.id, email: users.email, expiresAt: supportShareCodes.expiresAt })
-      .from(supportShareCodes)
-      .innerJoin(users, eq(users.id, supportShareCodes.userId))
-      .where(and(eq(supportShareCodes.codeHash, sha256Hex(normalise(code))), gt(supportShareCodes.expiresAt, now)))
-      .get() ?? null
-  )
+export async function findShareCodeUser(db: Seam, code: string, now: Date) {
+  return (await createAuthRepository({ db }).shareCodeUser(sha256Hex(normalise(code)), now)) ?? null
 }

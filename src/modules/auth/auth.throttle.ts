@@ -1,12 +1,11 @@
-import { and, count, eq, lte } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam, Tx } from '../../db/client'
 import { AppError } from '../../http/errors'
 import { MINUTE } from '../../lib/clock'
 import { sha256Hex } from '../../lib/ids'
 import { verifyPassword } from './auth.password'
+import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
-import { loginFailures, loginLockouts } from './auth.table'
 
 /** Failed password checks for one account inside `FAILURE_WINDOW_MS` that pause its password sign-in. */
 export const MAX_FAILURES = 10
@@ -47,12 +46,12 @@ export function createPasswordCheck(deps: Deps): PasswordCheck {
 }
 
 async function checkOnce(deps: Deps, key: string, attempt: { password: string; user: User | undefined }): Promise<boolean> {
-  const lock = deps.db.select().from(loginLockouts).where(eq(loginLockouts.accountKey, key)).get()
+  const lockedUntil = await createAuthRepository({ db: deps.db }).lockedUntil(key)
   const now = deps.clock.now()
-  if (lock && lock.lockedUntil > now) throw lockedOut(lock.lockedUntil, now)
+  if (lockedUntil && lockedUntil > now) throw lockedOut(lockedUntil, now)
   const ok = await verifyPassword(attempt.password, attempt.user?.passwordHash)
-  if (ok) deps.db.delete(loginFailures).where(eq(loginFailures.accountKey, key)).run()
-  else countFailure(deps, key, attempt.user)
+  if (ok) await createAuthRepository({ db: deps.db }).clearFailures(key)
+  else await countFailure(deps, key, attempt.user)
   return ok
 }
 
@@ -65,25 +64,23 @@ function lockedOut(until: Date, now: Date): AppError {
 }
 
 /** Records one failure; the one that reaches the limit starts a lockout episode (its failures are spent). */
-function countFailure(deps: Deps, key: string, user: User | undefined): void {
-  deps.db.transaction((tx) => {
-    const now = deps.clock.now()
-    tx.delete(loginFailures)
-      .where(and(eq(loginFailures.accountKey, key), lte(loginFailures.failedAt, new Date(now.getTime() - FAILURE_WINDOW_MS))))
-      .run()
-    tx.insert(loginFailures).values({ accountKey: key, failedAt: now }).run()
-    const failures = tx.select({ n: count() }).from(loginFailures).where(eq(loginFailures.accountKey, key)).get()!.n
-    if (failures < MAX_FAILURES) return
-    const lockedUntil = new Date(now.getTime() + LOCKOUT_MS)
-    tx.delete(loginFailures).where(eq(loginFailures.accountKey, key)).run()
-    tx.insert(loginLockouts).values({ accountKey: key, lockedUntil }).onConflictDoUpdate({ target: loginLockouts.accountKey, set: { lockedUntil } }).run()
-    deps.logger.warn('password sign-in paused for an account after repeated wrong passwords', { user_id: user?.id ?? null, locked_until: lockedUntil.toISOString() })
+async function countFailure(deps: Deps, key: string, user: User | undefined): Promise<void> {
+  const repo = createAuthRepository({ db: deps.db })
+  const now = deps.clock.now()
+  const lockedUntil = await deps.db.write(async (tx) => {
+    const failures = await repo.addFailure(key, now, new Date(now.getTime() - FAILURE_WINDOW_MS))
+    if (failures < MAX_FAILURES) return null
+    const until = new Date(now.getTime() + LOCKOUT_MS)
+    await repo.lock(key, until)
     // Without SMTP the notice would only sit in the outbox and the log: nobody would read it in time.
-    if (user && deps.config.smtpUrl) mailLockout(deps, tx, user, lockedUntil)
+    if (user && deps.config.smtpUrl) mailLockout(deps, tx, user, until)
+    return until
   })
+  // Logged once the lockout is committed: the write's callback may run twice.
+  if (lockedUntil) deps.logger.warn('password sign-in paused for an account after repeated wrong passwords', { user_id: user?.id ?? null, locked_until: lockedUntil.toISOString() })
 }
 
-function mailLockout(deps: Deps, tx: DbOrTx, user: User, lockedUntil: Date): void {
+function mailLockout(deps: Deps, tx: Tx, user: User, lockedUntil: Date): void {
   const until = `${lockedUntil.toISOString().slice(0, 16).replace('T', ' ')} UTC`
   deps.mailer.send(tx, {
     to: user.email,
@@ -97,16 +94,11 @@ function mailLockout(deps: Deps, tx: DbOrTx, user: User, lockedUntil: Date): voi
 }
 
 /** Ends a lockout and forgets the failures of `email`: its owner proved they read its mail (a password reset). */
-export function clearPasswordThrottle(tx: DbOrTx, email: string): void {
-  const key = accountKey(email)
-  tx.delete(loginFailures).where(eq(loginFailures.accountKey, key)).run()
-  tx.delete(loginLockouts).where(eq(loginLockouts.accountKey, key)).run()
+export async function clearPasswordThrottle(db: Seam, email: string): Promise<void> {
+  await createAuthRepository({ db }).clearThrottle(accountKey(email))
 }
 
 /** Drops failures that no longer count and lockouts that ended (the nightly sweep). */
-export function pruneLoginThrottle(tx: DbOrTx, now: Date): void {
-  tx.delete(loginFailures)
-    .where(lte(loginFailures.failedAt, new Date(now.getTime() - FAILURE_WINDOW_MS)))
-    .run()
-  tx.delete(loginLockouts).where(lte(loginLockouts.lockedUntil, now)).run()
+export async function pruneLoginThrottle(db: Seam, now: Date): Promise<void> {
+  await createAuthRepository({ db }).pruneThrottle(new Date(now.getTime() - FAILURE_WINDOW_MS), now)
 }

@@ -1,10 +1,9 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Tx } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { HOUR, MINUTE } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
-import { emailVerifications, users } from './auth.table'
+import { createAuthRepository } from './auth.repository'
 
 export const VERIFICATION_TTL_MS = 48 * HOUR
 /** A second resend inside this window sends nothing: the per-IP limit alone would let anyone flood an inbox. */
@@ -16,13 +15,15 @@ type MailUser = { id: string; email: string; name: string }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** Stores a new single-use verification token and queues the mail with its link, in the caller's transaction. */
-export function sendVerificationMail(deps: Pick<AppDeps, 'mailer' | 'clock' | 'config'>, tx: DbOrTx, user: MailUser): void {
+type Deps = Pick<AppDeps, 'db' | 'clock'>
+
+const auth = (deps: Pick<AppDeps, 'db'>) => createAuthRepository({ db: deps.db })
+
+/** Stores a new single-use verification token and queues the mail with its link; call it inside the write that `tx` is. */
+export async function sendVerificationMail(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, tx: Tx, user: MailUser): Promise<void> {
   const now = deps.clock.now()
   const token = randomToken(32)
-  tx.insert(emailVerifications)
-    .values({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS) })
-    .run()
+  await auth(deps).verifications.insert({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS) })
   const link = `${deps.config.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`
   deps.mailer.send(tx, {
     to: user.email,
@@ -33,16 +34,13 @@ export function sendVerificationMail(deps: Pick<AppDeps, 'mailer' | 'clock' | 'c
 }
 
 /** Marks the token's user verified and uses up every pending token of that user; 400 for an unknown, used or expired token. */
-export function verifyEmail(deps: Pick<AppDeps, 'db' | 'clock'>, token: string): { message: string; email_verified: true } {
+export async function verifyEmail(deps: Deps, token: string): Promise<{ message: string; email_verified: true }> {
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    const row = tx.select().from(emailVerifications).where(eq(emailVerifications.tokenHash, sha256Hex(token))).get()
+  const repo = auth(deps)
+  await deps.db.write(async () => {
+    const row = await repo.verifications.byHash(sha256Hex(token))
     if (!row || row.usedAt || row.expiresAt <= now) throw badRequest('this verification link is invalid, expired or already used')
-    tx.update(users).set({ emailVerified: true, updatedAt: now }).where(eq(users.id, row.userId)).run()
-    tx.update(emailVerifications)
-      .set({ usedAt: now })
-      .where(and(eq(emailVerifications.userId, row.userId), isNull(emailVerifications.usedAt)))
-      .run()
+    await markVerified(deps, row.userId, now)
   })
   return { message: 'Email address verified', email_verified: true }
 }
@@ -51,19 +49,19 @@ export function verifyEmail(deps: Pick<AppDeps, 'db' | 'clock'>, token: string):
  * Sends a fresh verification mail to an unverified user, unless one went out less than a minute ago.
  * The caller answers the same generic message whatever happens here, so nothing reveals whether the address exists.
  */
-export function resendVerification(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, target: { userId: string } | { email: string }): void {
+export async function resendVerification(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, target: { userId: string } | { email: string }): Promise<void> {
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    const where = 'userId' in target ? eq(users.id, target.userId) : eq(users.email, target.email.trim().toLowerCase())
-    const user = tx.select().from(users).where(where).get()
+  const repo = auth(deps)
+  await deps.db.write(async (tx) => {
+    const user = 'userId' in target ? await repo.userById(target.userId) : await repo.userByEmail(target.email)
     if (!user || user.emailVerified) return
-    const recent = tx
-      .select({ id: emailVerifications.id })
-      .from(emailVerifications)
-      .where(and(eq(emailVerifications.userId, user.id), gt(emailVerifications.createdAt, new Date(now.getTime() - RESEND_COOLDOWN_MS))))
-      .orderBy(desc(emailVerifications.createdAt))
-      .get()
-    if (recent) return
-    sendVerificationMail(deps, tx, user)
+    if (await repo.verifications.sentSince(user.id, new Date(now.getTime() - RESEND_COOLDOWN_MS))) return
+    await sendVerificationMail(deps, tx, user)
   })
+}
+
+/** Marks the user's address verified and uses up their pending verification links; call it inside a write. */
+export async function markVerified(deps: Pick<AppDeps, 'db'>, userId: string, now: Date): Promise<void> {
+  await auth(deps).updateUser(userId, { emailVerified: true, updatedAt: now })
+  await auth(deps).verifications.useAll(userId, now)
 }

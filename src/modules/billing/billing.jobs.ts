@@ -39,7 +39,7 @@ export function billingJobs(deps: AppDeps): DomainJobs {
           if (item && item.price.id !== price) {
             sub = await stripe.request<StripeSubscription>('POST', path, { items: [{ id: item.id, price }], proration_behavior: 'none' }, ctx.signal)
           }
-          deps.db.transaction((tx) => applySubscription(deps, tx, accountId, sub))
+          await applySubscription(deps, accountId, sub)
         },
       },
     ],

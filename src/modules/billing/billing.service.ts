@@ -4,8 +4,8 @@ import { badRequest, conflict, notFound } from '../../http/errors'
 import type { Account } from '../../http/auth.plugin'
 import { accounts } from '../accounts/accounts.table'
 import { accountUsage } from '../team/team.service'
+import { createBillingRepository } from './billing.repository'
 import { applySubscription, pendingView, priceOfPlan, type StripeSubscription } from './billing.sync'
-import { billingSubscriptions } from './billing.table'
 import { featuresOf, limitsView, PLANS, type PlanKey } from './plans'
 import { requireStripe, type StripeClient } from './stripe.client'
 
@@ -18,12 +18,13 @@ export interface Payer {
   email: string
 }
 
-const storedSubscription = (deps: AppDeps, accountId: string) => deps.db.select().from(billingSubscriptions).where(eq(billingSubscriptions.accountId, accountId)).get()
+const storedSubscription = (deps: AppDeps, accountId: string) => createBillingRepository({ db: deps.db }).subscriptionOf(accountId)
 
 /** Plan, subscription state, usage, limits and features; works without Stripe (operator-set plans). */
-export function subscriptionView(deps: AppDeps, account: Account) {
+export async function subscriptionView(deps: AppDeps, account: Account) {
   const plan = PLANS[account.plan as PlanKey]
-  const row = storedSubscription(deps, account.id)
+  const row = await storedSubscription(deps, account.id)
+  const now = deps.clock.now()
   return {
     plan: plan.key,
     tier: plan.tier,
@@ -31,7 +32,8 @@ export function subscriptionView(deps: AppDeps, account: Account) {
     current_period_end: iso(row?.currentPeriodEnd),
     cancel_at_period_end: row?.cancelAtPeriodEnd ?? false,
     pending_downgrade: pendingView(row),
-    usage: accountUsage(deps.db, account, deps.clock.now()),
+    // Synchronous on the writer: the first read of an account's storage counts it and stores the count.
+    usage: accountUsage(deps.db, account, now),
     limits: limitsView(plan.key),
     features: featuresOf(plan.key),
   }
@@ -39,21 +41,26 @@ export function subscriptionView(deps: AppDeps, account: Account) {
 
 /** The account's Stripe customer, created on first use and remembered on the account. */
 async function ensureCustomer(deps: AppDeps, stripe: StripeClient, payer: Payer): Promise<string> {
-  const current = deps.db.select({ id: accounts.stripeCustomerId }).from(accounts).where(eq(accounts.id, payer.account.id)).get()?.id
+  const current = await customerOrNull(deps, payer.account.id)
   if (current) return current
   const customer = await stripe.request<{ id: string }>('POST', 'customers', { email: payer.email, name: payer.account.name, metadata: { account_id: payer.account.id } })
-  deps.db.update(accounts).set({ stripeCustomerId: customer.id, updatedAt: deps.clock.now() }).where(eq(accounts.id, payer.account.id)).run()
+  const now = deps.clock.now()
+  await deps.db.write((q) => q.update(accounts).set({ stripeCustomerId: customer.id, updatedAt: now }).where(eq(accounts.id, payer.account.id)))
   return customer.id
 }
 
-const customerOrNull = (deps: AppDeps, accountId: string) => deps.db.select({ id: accounts.stripeCustomerId }).from(accounts).where(eq(accounts.id, accountId)).get()?.id ?? null
+/** The account's Stripe customer id, or null before its first payment step. */
+async function customerOrNull(deps: AppDeps, accountId: string): Promise<string | null> {
+  const [row] = await deps.db.read((q) => q.select({ id: accounts.stripeCustomerId }).from(accounts).where(eq(accounts.id, accountId)).limit(1))
+  return row?.id ?? null
+}
 
 /** Starts a Stripe Checkout for a paid plan's subscription. */
 export async function createCheckout(deps: AppDeps, payer: Payer, plan: 'pro' | 'studio') {
   const stripe = requireStripe(deps.config)
   const price = priceOfPlan(deps.config, plan)
   if (!price) throw badRequest(`billing is not configured for the ${PLANS[plan].name} plan`)
-  const live = storedSubscription(deps, payer.account.id)
+  const live = await storedSubscription(deps, payer.account.id)
   if (payer.account.stripeSubscriptionId && live && !['canceled', 'incomplete_expired'].includes(live.status)) {
     throw conflict('the account already has a subscription; change plans in the billing portal')
   }
@@ -89,17 +96,17 @@ export async function verifySession(deps: AppDeps, account: Account, sessionId: 
   const paid = session.status === 'complete' && ['paid', 'no_payment_required'].includes(session.payment_status)
   if (paid && session.subscription && typeof session.subscription === 'object') {
     const sub = session.subscription
-    const plan = deps.db.transaction((tx) => applySubscription(deps, tx, account.id, sub))
+    const plan = await applySubscription(deps, account.id, sub)
     return { plan, status: session.status }
   }
-  const current = deps.db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, account.id)).get()!
-  return { plan: current.plan, status: session.status ?? 'open' }
+  const [current] = await deps.db.read((q) => q.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, account.id)).limit(1))
+  return { plan: current!.plan, status: session.status ?? 'open' }
 }
 
 /** A Stripe customer-portal link for the account's customer. */
 export async function createPortal(deps: AppDeps, account: Account) {
   const stripe = requireStripe(deps.config)
-  const customer = customerOrNull(deps, account.id)
+  const customer = await customerOrNull(deps, account.id)
   if (!customer) throw badRequest('the account has no billing customer yet; subscribe to a plan first')
   const portal = await stripe.request<{ url: string }>('POST', 'billing_portal/sessions', { customer, return_url: `${deps.config.publicUrl}/billing` })
   return { url: portal.url }
@@ -120,7 +127,7 @@ interface StripeInvoice {
 /** The customer's invoices, newest first (Stripe's order). */
 export async function listInvoices(deps: AppDeps, account: Account) {
   const stripe = requireStripe(deps.config)
-  const customer = customerOrNull(deps, account.id)
+  const customer = await customerOrNull(deps, account.id)
   if (!customer) return []
   const list = await stripe.request<{ data: StripeInvoice[] }>('GET', 'invoices', { customer, limit: 50 })
   return list.data.map((i) => ({
@@ -145,7 +152,7 @@ interface StripePaymentMethod {
 /** The customer's cards, with the one invoices are charged to marked as default. */
 export async function listPaymentMethods(deps: AppDeps, account: Account) {
   const stripe = requireStripe(deps.config)
-  const customer = customerOrNull(deps, account.id)
+  const customer = await customerOrNull(deps, account.id)
   if (!customer) return []
   const path = `customers/${encodeURIComponent(customer)}`
   const [info, list] = await Promise.all([
@@ -182,7 +189,7 @@ export async function attachPaymentMethod(deps: AppDeps, payer: Payer, paymentMe
 /** Detaches one of the customer's own payment methods (another customer's is "not found"). */
 export async function detachPaymentMethod(deps: AppDeps, account: Account, paymentMethodId: string) {
   const stripe = requireStripe(deps.config)
-  const customer = customerOrNull(deps, account.id)
+  const customer = await customerOrNull(deps, account.id)
   const path = `payment_methods/${encodeURIComponent(paymentMethodId)}`
   const pm = customer ? await stripe.request<StripePaymentMethod>('GET', path) : null
   if (!pm || pm.customer !== customer) throw notFound('payment method not found')

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Config } from '../../config/config'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { recordAudit } from '../activity/activity.service'
-import { billingSubscriptions } from './billing.table'
+import { createBillingRepository } from './billing.repository'
 import type { PlanKey } from './plans'
 
 /** The fields of a Stripe subscription (API version 2024-06-20) that billing reads. */
@@ -40,60 +40,65 @@ const periodEnd = (s: StripeSubscription) => new Date(s.current_period_end * 100
  * Brings an account's plan and stored subscription in line with a subscription Stripe reported.
  * Applying the same subscription twice changes nothing. A downgrade to pro scheduled for the end of
  * the period takes effect once that period is over: the plan drops at once and a job moves the
- * Stripe subscription to the pro price.
+ * Stripe subscription to the pro price. Runs in its own write, or in the caller's when there is one.
  */
-export function applySubscription(deps: AppDeps, tx: DbOrTx, accountId: string, sub: StripeSubscription): PlanKey {
-  const now = deps.clock.now()
-  const account = tx.select().from(accounts).where(eq(accounts.id, accountId)).get()
-  if (!account) return 'free'
-  // An old subscription ending after the customer subscribed again must not touch the new one.
-  if (ENDED.has(sub.status) && account.stripeSubscriptionId && account.stripeSubscriptionId !== sub.id) return account.plan as PlanKey
-  const stored = tx.select().from(billingSubscriptions).where(eq(billingSubscriptions.accountId, accountId)).get()
-  const priceId = sub.items.data[0]?.price.id
-  let plan = account.plan as PlanKey
-  let pendingPlan = stored?.pendingPlan ?? null
-  let pendingEffectiveAt = stored?.pendingEffectiveAt ?? null
-  if (ENDED.has(sub.status)) {
-    plan = 'free'
-    pendingPlan = null
-    pendingEffectiveAt = null
-  } else if (PAYING.has(sub.status)) {
-    plan = planOfPrice(deps.config, priceId) ?? plan
-    if (pendingPlan === 'pro' && pendingEffectiveAt && now.getTime() >= pendingEffectiveAt.getTime()) {
-      if (plan === 'pro') {
-        pendingPlan = null
-        pendingEffectiveAt = null
-      } else {
-        plan = 'pro'
-        deps.jobs.enqueue(tx, {
-          kind: 'billing.apply-downgrade',
-          payload: { accountId, subscriptionId: sub.id },
-          idempotencyKey: `billing.apply-downgrade:${sub.id}:${pendingEffectiveAt.getTime()}`,
-        })
+export async function applySubscription(deps: AppDeps, accountId: string, sub: StripeSubscription): Promise<PlanKey> {
+  const applied = await deps.db.write(async (tx) => {
+    const now = deps.clock.now()
+    const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).limit(1)
+    if (!account) return 'free'
+    // An old subscription ending after the customer subscribed again must not touch the new one.
+    if (ENDED.has(sub.status) && account.stripeSubscriptionId && account.stripeSubscriptionId !== sub.id) return account.plan as PlanKey
+    const stored = await createBillingRepository({ db: deps.db }).subscriptionOf(accountId)
+    const priceId = sub.items.data[0]?.price.id
+    let plan = account.plan as PlanKey
+    let pendingPlan = stored?.pendingPlan ?? null
+    let pendingEffectiveAt = stored?.pendingEffectiveAt ?? null
+    if (ENDED.has(sub.status)) {
+      plan = 'free'
+      pendingPlan = null
+      pendingEffectiveAt = null
+    } else if (PAYING.has(sub.status)) {
+      plan = planOfPrice(deps.config, priceId) ?? plan
+      if (pendingPlan === 'pro' && pendingEffectiveAt && now.getTime() >= pendingEffectiveAt.getTime()) {
+        if (plan === 'pro') {
+          pendingPlan = null
+          pendingEffectiveAt = null
+        } else {
+          plan = 'pro'
+          deps.jobs.enqueue(tx, {
+            kind: 'billing.apply-downgrade',
+            payload: { accountId, subscriptionId: sub.id },
+            idempotencyKey: `billing.apply-downgrade:${sub.id}:${pendingEffectiveAt.getTime()}`,
+          })
+        }
       }
     }
-  }
-  const subscriptionId = ENDED.has(sub.status) ? null : sub.id
-  saveSubscription(tx, accountId, sub, { subscriptionId, pendingPlan, pendingEffectiveAt }, now)
-  tx.update(accounts)
-    .set({ plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
-    .where(eq(accounts.id, accountId))
-    .run()
+    const subscriptionId = ENDED.has(sub.status) ? null : sub.id
+    await saveSubscription(deps.db, accountId, sub, { subscriptionId, pendingPlan, pendingEffectiveAt }, now)
+    await tx
+      .update(accounts)
+      .set({ plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
+      .where(eq(accounts.id, accountId))
+    if (plan !== account.plan) {
+      recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
+    }
+    return plan
+  })
+  // Once the write is done (a request answered in between would cache the plan it replaces), not in
+  // its callback, which the group commit may run twice.
   forgetSdkCallers(deps.db)
-  if (plan !== account.plan) {
-    recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
-  }
-  return plan
+  return applied
 }
 
 /** Stores what Stripe reported about an account's subscription, with the pending downgrade to keep. */
-export function saveSubscription(
-  tx: DbOrTx,
+export async function saveSubscription(
+  db: Seam,
   accountId: string,
   sub: StripeSubscription,
   o: { subscriptionId: string | null; pendingPlan: 'free' | 'pro' | null; pendingEffectiveAt: Date | null },
   now: Date,
-): void {
+): Promise<void> {
   const row = {
     ...o,
     status: sub.status,
@@ -102,10 +107,7 @@ export function saveSubscription(
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     updatedAt: now,
   }
-  tx.insert(billingSubscriptions)
-    .values({ accountId, ...row })
-    .onConflictDoUpdate({ target: billingSubscriptions.accountId, set: row })
-    .run()
+  await createBillingRepository({ db }).saveSubscription(accountId, row)
 }
 
 /** A stored pending downgrade as the API shows it, or null. */
@@ -114,9 +116,9 @@ export function pendingView(row: { pendingPlan: 'free' | 'pro' | null; pendingEf
 }
 
 /** The account a Stripe customer belongs to, falling back to the account id we put in the metadata. */
-export function accountOfCustomer(db: DbOrTx, customerId: string, metadataAccountId?: string): string | null {
-  const byCustomer = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.stripeCustomerId, customerId)).get()
-  if (byCustomer) return byCustomer.id
-  if (!metadataAccountId) return null
-  return db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, metadataAccountId)).get()?.id ?? null
+export async function accountOfCustomer(db: Seam, customerId: string, metadataAccountId?: string): Promise<string | null> {
+  const idWhere = (where: ReturnType<typeof eq>) => db.read(async (q) => (await q.select({ id: accounts.id }).from(accounts).where(where).limit(1))[0]?.id ?? null)
+  const byCustomer = await idWhere(eq(accounts.stripeCustomerId, customerId))
+  if (byCustomer || !metadataAccountId) return byCustomer
+  return idWhere(eq(accounts.id, metadataAccountId))
 }

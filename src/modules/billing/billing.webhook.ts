@@ -1,10 +1,9 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest } from '../../http/errors'
 import { hmacSha256Hex, safeEqual } from '../../lib/ids'
+import { createBillingRepository } from './billing.repository'
 import { accountOfCustomer, applySubscription, type StripeSubscription } from './billing.sync'
-import { billingEvents } from './billing.table'
 import { requireStripe } from './stripe.client'
-import { eq } from 'drizzle-orm'
 
 /** How far a signed timestamp may be from now; older deliveries are refused as replays. */
 export const SIGNATURE_TOLERANCE_S = 300
@@ -44,7 +43,8 @@ export async function handleStripeWebhook(deps: AppDeps, signature: string | und
     throw badRequest('malformed Stripe event')
   }
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || !event.data?.object) throw badRequest('malformed Stripe event')
-  if (deps.db.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, event.id)).get()) return { received: true, duplicate: true }
+  const billing = createBillingRepository({ db: deps.db })
+  if (await billing.eventSeen(event.id)) return { received: true, duplicate: true }
 
   const object = event.data.object
   let accountId: string | null = null
@@ -54,12 +54,12 @@ export async function handleStripeWebhook(deps: AppDeps, signature: string | und
     sub = await stripe.request<StripeSubscription>('GET', `subscriptions/${encodeURIComponent(object.subscription)}`)
   } else if (SUBSCRIPTION_EVENTS.has(event.type)) {
     sub = object as StripeSubscription
-    accountId = accountOfCustomer(deps.db, sub.customer, sub.metadata?.account_id)
+    accountId = await accountOfCustomer(deps.db, sub.customer, sub.metadata?.account_id)
   }
-  const applied = deps.db.transaction((tx) => {
-    const fresh = tx.insert(billingEvents).values({ id: event.id, type: event.type, createdAt: deps.clock.now() }).onConflictDoNothing().returning({ id: billingEvents.id }).all()
-    if (fresh.length === 0) return false
-    if (accountId && sub) applySubscription(deps, tx, accountId, sub)
+  const now = deps.clock.now()
+  const applied = await deps.db.write(async () => {
+    if (!(await billing.recordEvent(event.id, event.type, now))) return false
+    if (accountId && sub) await applySubscription(deps, accountId, sub)
     return true
   })
   if (sub && !accountId) deps.logger.warn('Stripe event for an unknown customer ignored', { event_id: event.id, type: event.type })

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Tx } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
@@ -12,7 +12,7 @@ import { ProviderError } from '../integrations/providers/provider.types'
 import { projects } from '../projects/projects.table'
 import { postMessage } from './chat-channels.post'
 import { CHANNEL_PROVIDERS } from './chat-channels.providers'
-import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
+import { channelEventStatements, createChatChannelsRepository } from './chat-channels.repository'
 
 export const POST_KIND = 'chat_channel.post'
 /** The first try and the retries after 1, 5, 25 and 125 minutes (spec 4.7). */
@@ -27,21 +27,11 @@ const jobKey = (deliveryId: string) => `${POST_KIND}:${deliveryId}`
  * per active channel of the project subscribed to the event. Internal comments are never posted.
  */
 export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>): EventSubscriber {
-  // One prepared single-table lookup per report write; most projects have no chat channel.
-  const anyActive = deps.db
-    .select({ id: chatChannels.id })
-    .from(chatChannels)
-    .where(and(eq(chatChannels.projectId, sql.placeholder('projectId')), eq(chatChannels.isActive, true)))
-    .prepare()
+  const statements = channelEventStatements(deps.db)
   return (tx, event) => {
     if (event.type === 'comment_added' && event.data.is_internal) return
-    if (!anyActive.get({ projectId: event.projectId })) return
-    const channels = tx
-      .select()
-      .from(chatChannels)
-      .where(and(eq(chatChannels.projectId, event.projectId), eq(chatChannels.isActive, true)))
-      .all()
-      .filter((c) => c.eventTypes.includes(event.type))
+    if (!statements.anyActive(event.projectId)) return
+    const channels = statements.activeChannels(tx, event.projectId).filter((c) => c.eventTypes.includes(event.type))
     if (!channels.length) return
     const project = tx.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, event.projectId)).get()!
     const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
@@ -51,20 +41,16 @@ export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
     for (const c of channels) {
       const id = newId()
       const body = JSON.stringify(CHANNEL_PROVIDERS[c.provider].render(message, event.type))
-      tx.insert(chatChannelDeliveries).values({ id, channelId: c.id, event: event.type, reportId: event.reportId, body, createdAt: now, updatedAt: now }).run()
+      statements.insertDelivery(tx, { id, channelId: c.id, event: event.type, reportId: event.reportId, body, createdAt: now, updatedAt: now })
       deps.jobs.enqueue(tx, { kind: POST_KIND, payload: { deliveryId: id }, idempotencyKey: jobKey(id), maxAttempts: POST_ATTEMPTS })
     }
   }
 }
 
-/** Lets a resumed channel's held deliveries run now instead of at the end of their hold. */
-export function releaseHeld(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, channelId: string): void {
-  const pending = tx
-    .select({ id: chatChannelDeliveries.id })
-    .from(chatChannelDeliveries)
-    .where(and(eq(chatChannelDeliveries.channelId, channelId), eq(chatChannelDeliveries.status, 'pending')))
-    .all()
-  deps.jobs.runNow(tx, pending.map((p) => jobKey(p.id)))
+/** Lets a resumed channel's held deliveries run now instead of at the end of their hold; call it inside the write that `tx` is. */
+export async function releaseHeld(deps: Pick<AppDeps, 'db' | 'jobs'>, tx: Tx, channelId: string): Promise<void> {
+  const pending = await createChatChannelsRepository({ db: deps.db }).pendingDeliveryIds(channelId)
+  deps.jobs.runNow(tx, pending.map(jobKey))
 }
 
 /**
@@ -78,12 +64,8 @@ export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
     timeoutMs: PROVIDER_TIMEOUT_MS + 2_000,
     maxAttempts: POST_ATTEMPTS,
     async run({ deliveryId }, ctx) {
-      const found = deps.db
-        .select({ d: chatChannelDeliveries, c: chatChannels })
-        .from(chatChannelDeliveries)
-        .innerJoin(chatChannels, eq(chatChannels.id, chatChannelDeliveries.channelId))
-        .where(eq(chatChannelDeliveries.id, deliveryId))
-        .get()
+      const repo = createChatChannelsRepository({ db: deps.db })
+      const found = await repo.deliveryWithChannel(deliveryId)
       // Gone with its channel, or answered before a crash kept the job from finishing.
       if (!found || found.d.status !== 'pending') return
       const { d, c } = found
@@ -102,18 +84,14 @@ export function postHandler(deps: AppDeps): JobHandler<{ deliveryId: string }> {
         response = failure.response
       }
       const last = ctx.attempt >= ctx.maxAttempts
-      deps.db
-        .update(chatChannelDeliveries)
-        .set({
-          status: failure ? (last ? 'failed' : 'pending') : 'succeeded',
-          attempts: d.attempts + 1,
-          lastStatusCode: status,
-          lastError: failure?.message ?? null,
-          response,
-          updatedAt: deps.clock.now(),
-        })
-        .where(eq(chatChannelDeliveries.id, deliveryId))
-        .run()
+      await repo.recordDelivery(deliveryId, {
+        status: failure ? (last ? 'failed' : 'pending') : 'succeeded',
+        attempts: d.attempts + 1,
+        lastStatusCode: status,
+        lastError: failure?.message ?? null,
+        response,
+        updatedAt: deps.clock.now(),
+      })
       if (failure) throw failure
     },
   }

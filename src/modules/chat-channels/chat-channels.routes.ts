@@ -13,7 +13,7 @@ function providerRoutes(deps: AppDeps, provider: ChatChannelProvider) {
   const base = `/projects/:slug/webhooks/${provider}`
   return new Elysia()
     .use(authPlugin(deps))
-    .get(base, ({ project }) => listChannels(deps.db, project.id, provider), { project: true, detail: { tags, summary: `List ${name} channels (the webhook URL only as a hint)` } })
+    .get(base, ({ project }) => listChannels(deps, project.id, provider), { project: true, detail: { tags, summary: `List ${name} channels (the webhook URL only as a hint)` } })
     .post(
       base,
       async ({ project, user, body, set }) => {
@@ -36,7 +36,7 @@ function providerRoutes(deps: AppDeps, provider: ChatChannelProvider) {
       project: 'project.integrations',
       detail: { tags, summary: `Post a test message to a ${name} channel now` },
     })
-    .get(`${base}/:channelId/deliveries`, ({ project, params }) => listChannelDeliveries(deps.db, project.id, provider, params.channelId), {
+    .get(`${base}/:channelId/deliveries`, ({ project, params }) => listChannelDeliveries(deps, project.id, provider, params.channelId), {
       // The posted messages carry report titles and comments: only for those who manage integrations.
       project: 'project.integrations',
       detail: { tags, summary: `The ${name} channel's 50 most recent posts, newest first, with their status and the provider's answer` },

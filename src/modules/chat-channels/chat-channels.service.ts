@@ -1,6 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
@@ -11,8 +9,8 @@ import { ProviderError } from '../integrations/providers/provider.types'
 import { releaseHeld } from './chat-channels.delivery'
 import { postMessage } from './chat-channels.post'
 import { CHANNEL_PROVIDERS, checkProviderUrl, urlHint } from './chat-channels.providers'
+import { type Channel, createChatChannelsRepository } from './chat-channels.repository'
 import { CHANNEL_EVENTS, type ChatChannelProvider, type CreateChannelBody, type UpdateChannelBody } from './chat-channels.schemas'
-import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 
 interface ProjectRef {
   id: string
@@ -21,7 +19,9 @@ interface ProjectRef {
   name: string
 }
 
-type Channel = typeof chatChannels.$inferSelect
+type Deps = Pick<AppDeps, 'db'>
+
+const channels = (deps: Deps) => createChatChannelsRepository({ db: deps.db })
 
 /** A channel as the API shows it: the webhook URL only as a hint. */
 function view(c: Channel) {
@@ -38,14 +38,8 @@ function view(c: Channel) {
 }
 
 /** The project's channels of one provider, oldest first. */
-export function listChannels(db: DbOrTx, projectId: string, provider: ChatChannelProvider) {
-  return db
-    .select()
-    .from(chatChannels)
-    .where(and(eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
-    .orderBy(chatChannels.createdAt, sql`rowid`)
-    .all()
-    .map(view)
+export async function listChannels(deps: Deps, projectId: string, provider: ChatChannelProvider) {
+  return (await channels(deps).list(projectId, provider)).map(view)
 }
 
 /** The event names asked for, in canonical order; all three when none are given. 400 naming event_types otherwise. */
@@ -69,12 +63,9 @@ async function checkedUrl(deps: AppDeps, provider: ChatChannelProvider, raw: str
   return url
 }
 
-function findChannel(db: DbOrTx, projectId: string, provider: ChatChannelProvider, id: string): Channel {
-  const c = db
-    .select()
-    .from(chatChannels)
-    .where(and(eq(chatChannels.id, id), eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
-    .get()
+/** One channel of the project and provider, or 404. */
+async function findChannel(deps: Deps, projectId: string, provider: ChatChannelProvider, id: string): Promise<Channel> {
+  const c = await channels(deps).find(projectId, provider, id)
   if (!c) throw notFound(`${CHANNEL_PROVIDERS[provider].name} channel not found`)
   return c
 }
@@ -87,19 +78,17 @@ export async function createChannel(deps: AppDeps, project: ProjectRef, actorId:
   const now = deps.clock.now()
   const enc = await encryptSecret(deps.secrets, url, id)
   const channelName = body.channel_name ?? `${CHANNEL_PROVIDERS[provider].name} channel`
-  deps.db.transaction((tx) => {
-    tx.insert(chatChannels)
-      .values({ id, projectId: project.id, provider, webhookUrlEnc: enc, webhookUrlHint: urlHint(url), channelName, eventTypes, isActive: body.is_active ?? true, createdBy: actorId, createdAt: now, updatedAt: now })
-      .run()
+  await deps.db.write(async (tx) => {
+    await channels(deps).insert({ id, projectId: project.id, provider, webhookUrlEnc: enc, webhookUrlHint: urlHint(url), channelName, eventTypes, isActive: body.is_active ?? true, createdBy: actorId, createdAt: now, updatedAt: now })
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.created', target: id, details: { provider, channel_name: channelName, event_types: eventTypes } })
   })
-  return view(findChannel(deps.db, project.id, provider, id))
+  return view(await findChannel(deps, project.id, provider, id))
 }
 
 /** Changes a channel; `is_active` false pauses it (queued retries wait), true resumes it and releases them. */
 export async function updateChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, id: string, body: UpdateChannelBody) {
-  const c = findChannel(deps.db, project.id, provider, id)
-  const set: Partial<typeof chatChannels.$inferInsert> = {}
+  const c = await findChannel(deps, project.id, provider, id)
+  const set: Partial<Pick<Channel, 'webhookUrlEnc' | 'webhookUrlHint' | 'channelName' | 'eventTypes' | 'isActive'>> = {}
   if (body.webhook_url !== undefined) {
     const url = await checkedUrl(deps, provider, body.webhook_url)
     set.webhookUrlEnc = await encryptSecret(deps.secrets, url, c.id)
@@ -111,19 +100,19 @@ export async function updateChannel(deps: AppDeps, project: ProjectRef, actorId:
   const changed = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined)
   if (!changed.length) throw badRequest('no valid fields to update (webhook_url, channel_name, event_types, is_active)')
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(chatChannels).set({ ...set, updatedAt: now }).where(eq(chatChannels.id, c.id)).run()
-    if (body.is_active && !c.isActive) releaseHeld(deps, tx, c.id)
+  await deps.db.write(async (tx) => {
+    await channels(deps).update(c.id, { ...set, updatedAt: now })
+    if (body.is_active && !c.isActive) await releaseHeld(deps, tx, c.id)
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.updated', target: c.id, details: { provider, fields: changed } })
   })
-  return view(findChannel(deps.db, project.id, provider, id))
+  return view(await findChannel(deps, project.id, provider, id))
 }
 
 /** Deletes a channel with its deliveries; queued retries find nothing and stop. */
-export function deleteChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, id: string) {
-  const c = findChannel(deps.db, project.id, provider, id)
-  deps.db.transaction((tx) => {
-    tx.delete(chatChannels).where(eq(chatChannels.id, c.id)).run()
+export async function deleteChannel(deps: AppDeps, project: ProjectRef, actorId: string, provider: ChatChannelProvider, id: string) {
+  const c = await findChannel(deps, project.id, provider, id)
+  await deps.db.write(async (tx) => {
+    await channels(deps).remove(c.id)
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.deleted', target: c.id, details: { provider, channel_name: c.channelName } })
   })
   return { message: `${CHANNEL_PROVIDERS[provider].name} channel deleted` }
@@ -134,16 +123,9 @@ const DELIVERIES_LISTED = 50
 const TEST_EVENT = 'test'
 
 /** The channel's 50 most recent posts, newest first: status, attempts and the provider's last answer. */
-export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: ChatChannelProvider, id: string) {
-  const c = findChannel(db, projectId, provider, id)
-  return db
-    .select()
-    .from(chatChannelDeliveries)
-    .where(eq(chatChannelDeliveries.channelId, c.id))
-    .orderBy(desc(chatChannelDeliveries.createdAt), sql`rowid desc`)
-    .limit(DELIVERIES_LISTED)
-    .all()
-    .map((d) => ({
+export async function listChannelDeliveries(deps: Deps, projectId: string, provider: ChatChannelProvider, id: string) {
+  const c = await findChannel(deps, projectId, provider, id)
+  return (await channels(deps).recentDeliveries(c.id, DELIVERIES_LISTED)).map((d) => ({
       id: d.id,
       event: d.event,
       is_test: d.event === TEST_EVENT,
@@ -163,7 +145,7 @@ export function listChannelDeliveries(db: DbOrTx, projectId: string, provider: C
  * `is_test`); 502 with the provider's answer when it refuses.
  */
 export async function testChannel(deps: AppDeps, project: ProjectRef, provider: ChatChannelProvider, id: string) {
-  const c = findChannel(deps.db, project.id, provider, id)
+  const c = await findChannel(deps, project.id, provider, id)
   const url = await readStoredSecret(deps.secrets, c.webhookUrlEnc, c.id, 'webhook URL', 'enter it again (PATCH webhook_url)')
   const message = chatMessage({ event: 'test', action: 'post', payload: { project: { id: project.id, slug: project.slug, name: project.name }, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
   const body = JSON.stringify(CHANNEL_PROVIDERS[provider].render(message, 'test'))
@@ -178,10 +160,7 @@ export async function testChannel(deps: AppDeps, project: ProjectRef, provider: 
   }
   const now = deps.clock.now()
   const deliveryId = newId()
-  deps.db
-    .insert(chatChannelDeliveries)
-    .values({ id: deliveryId, channelId: c.id, event: TEST_EVENT, reportId: null, body, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.status, lastError: failure?.message ?? null, response: answer.text, createdAt: now, updatedAt: now })
-    .run()
+  await channels(deps).insertDelivery({ id: deliveryId, channelId: c.id, event: TEST_EVENT, reportId: null, body, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.status, lastError: failure?.message ?? null, response: answer.text, createdAt: now, updatedAt: now })
   if (failure) throw badGateway(failure.message)
   return { status_code: answer.status!, message: `Test message posted to ${CHANNEL_PROVIDERS[provider].name}`, delivery_id: deliveryId }
 }

@@ -1,6 +1,5 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { conflict, notFound } from '../../http/errors'
@@ -8,27 +7,25 @@ import { newId } from '../../lib/ids'
 import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
 import { ProviderError } from '../integrations/providers/provider.types'
 import { liveReportByNumber } from '../projects/project-reports'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { reportPageUrl } from '../reports/report-links'
 import type { Report } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
 import { createIssue, getIssue } from './git.client'
 import type { ReportIssueBody } from './git.schemas'
-import { asGateway, connectionOf, type GitConnection, repoOf } from './git.service'
-import { gitConnections, gitIssueLinks } from './git.table'
+import { autoIssuesOn, createGitRepository, type GitConnection, type GitIssueLink as Link } from './git.repository'
+import { asGateway, connectionOf, repoOf } from './git.service'
 
 export const FILE_KIND = 'git.file_issue'
 /** The first try and the retries after 1, 5, 25 and 125 minutes (spec 4.7). */
 const FILE_ATTEMPTS = 5
-
-type Link = typeof gitIssueLinks.$inferSelect
 
 /** A link as the API shows it. */
 function view(l: Link) {
   return { provider: l.provider, issue_number: l.issueNumber, issue_url: l.issueUrl, issue_title: l.issueTitle, created_by_glitchbox: l.created, created_at: l.createdAt.toISOString() }
 }
 
-const linkOf = (db: DbOrTx, reportId: string) => db.select().from(gitIssueLinks).where(eq(gitIssueLinks.reportId, reportId)).get()
+const git = (deps: Pick<AppDeps, 'db'>) => createGitRepository({ db: deps.db })
 
 /** The issue body: the report's fields as Markdown and a link back to the report. */
 export function issueBody(report: Report, publicUrl: string, slug: string): string {
@@ -60,22 +57,18 @@ export function issueBody(report: Report, publicUrl: string, slug: string): stri
   ].join('\n')
 }
 
-function saveLink(db: DbOrTx, report: Report, c: GitConnection, issue: { issue_number: number; issue_url: string; issue_title: string }, created: boolean, actorId: string | null, now: Date): Link {
-  db.insert(gitIssueLinks)
-    .values({ id: newId(), reportId: report.id, projectId: report.projectId, provider: c.provider, issueNumber: issue.issue_number, issueUrl: issue.issue_url, issueTitle: issue.issue_title, created, createdBy: actorId, createdAt: now })
-    .onConflictDoNothing()
-    .run()
-  return linkOf(db, report.id)!
+/** Links the report to the issue unless it is linked already; the report's link either way. */
+function saveLink(deps: Pick<AppDeps, 'db'>, report: Report, c: GitConnection, issue: { issue_number: number; issue_url: string; issue_title: string }, created: boolean, actorId: string | null, now: Date): Promise<Link> {
+  return git(deps).saveLink({ id: newId(), reportId: report.id, projectId: report.projectId, provider: c.provider, issueNumber: issue.issue_number, issueUrl: issue.issue_url, issueTitle: issue.issue_title, created, createdBy: actorId, createdAt: now })
 }
 
 /**
  * The repository issue linked to a report (`issue: null` when none) and the project's repository
  * (`repository: null` when none is connected), so the report page needs no request that answers 404.
  */
-export function reportIssue(db: DbOrTx, projectId: string, number: string) {
-  const report = liveReportByNumber(db, projectId, number)
-  const l = linkOf(db, report.id)
-  const c = db.select().from(gitConnections).where(eq(gitConnections.projectId, projectId)).get()
+export async function reportIssue(deps: Pick<AppDeps, 'db'>, projectId: string, number: string) {
+  const report = await deps.db.read((q) => liveReportByNumber(q, projectId, number))
+  const [l, c] = await Promise.all([git(deps).linkOf(report.id), git(deps).connectionOf(projectId)])
   return { repository: c ? { provider: c.provider, repo_url: c.repoUrl, repo_path: c.repoPath } : null, issue: l ? view(l) : null }
 }
 
@@ -86,13 +79,13 @@ export function reportIssue(db: DbOrTx, projectId: string, number: string) {
  * provider's words when it refuses.
  */
 export async function fileReportIssue(deps: AppDeps, project: { id: string; slug: string }, actorId: string, number: string, body: ReportIssueBody) {
-  const report = liveReportByNumber(deps.db, project.id, number)
-  const existing = linkOf(deps.db, report.id)
+  const report = await deps.db.read((q) => liveReportByNumber(q, project.id, number))
+  const existing = await git(deps).linkOf(report.id)
   if (existing && body?.issue_number !== undefined && body.issue_number !== existing.issueNumber) {
     throw conflict(`report #${report.reportNumber} is already linked to issue #${existing.issueNumber}; unlink it first`)
   }
   if (existing) return { status: 200 as const, link: view(existing) }
-  const c = connectionOf(deps.db, project.id)
+  const c = await connectionOf(deps, project.id)
   const { repo, token } = await repoOf(deps, c)
   let issue: { issue_number: number; issue_url: string; issue_title: string }
   let created: boolean
@@ -106,28 +99,21 @@ export async function fileReportIssue(deps: AppDeps, project: { id: string; slug
     created = true
     issue = await asGateway(() => createIssue(deps, repo, token, { title: body?.title ?? report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }))
   }
-  const link = saveLink(deps.db, report, c, issue, created, actorId, deps.clock.now())
+  const link = await saveLink(deps, report, c, issue, created, actorId, deps.clock.now())
   return { status: 201 as const, link: view(link) }
 }
 
 /** Removes a report's issue link (the issue itself stays in the repository). */
-export function unlinkReportIssue(db: DbOrTx, projectId: string, number: string) {
-  const report = liveReportByNumber(db, projectId, number)
-  if (!linkOf(db, report.id)) throw notFound('this report is not linked to an issue')
-  db.delete(gitIssueLinks).where(eq(gitIssueLinks.reportId, report.id)).run()
+export async function unlinkReportIssue(deps: Pick<AppDeps, 'db'>, projectId: string, number: string) {
+  const report = await deps.db.read((q) => liveReportByNumber(q, projectId, number))
+  if (!(await git(deps).removeLink(report.id))) throw notFound('this report is not linked to an issue')
   return { message: 'Issue unlinked' }
 }
 
 /** On `bug_created`, queues filing an issue when the project's repository has auto_create_issues on. */
 export function autoIssueSubscriber(deps: Pick<AppDeps, 'db' | 'jobs'>): EventSubscriber {
-  // Prepared once: it runs in every report write's transaction, and most projects have no repository.
-  const autoOn = deps.db
-    .select({ id: gitConnections.id })
-    .from(gitConnections)
-    .where(and(eq(gitConnections.projectId, sql.placeholder('projectId')), eq(gitConnections.autoCreateIssues, true)))
-    .prepare()
   return (tx, event) => {
-    if (event.type !== 'bug_created' || !autoOn.get({ projectId: event.projectId })) return
+    if (event.type !== 'bug_created' || !autoIssuesOn(deps.db, event.projectId)) return
     deps.jobs.enqueue(tx, { kind: FILE_KIND, payload: { reportId: event.reportId }, idempotencyKey: `${FILE_KIND}:${event.reportId}`, maxAttempts: FILE_ATTEMPTS })
   }
 }
@@ -139,25 +125,25 @@ export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }
     maxAttempts: FILE_ATTEMPTS,
     timeoutMs: PROVIDER_TIMEOUT_MS + 2_000,
     async run({ reportId }, ctx) {
-      const report = deps.db.select().from(reports).where(and(eq(reports.id, reportId), isNull(reports.deletedAt))).get()
-      if (!report || linkOf(deps.db, report.id)) return
-      const c = deps.db.select().from(gitConnections).where(eq(gitConnections.projectId, report.projectId)).get()
+      const [report] = await deps.db.read((q) => q.select().from(reports).where(and(eq(reports.id, reportId), isNull(reports.deletedAt))).limit(1))
+      if (!report || (await git(deps).linkOf(report.id))) return
+      const c = await git(deps).connectionOf(report.projectId)
       // Disconnected, or automatic issues turned off, since the report came in.
       if (!c || !c.autoCreateIssues) return
-      const project = deps.db.select({ slug: projects.slug }).from(projects).where(eq(projects.id, report.projectId)).get()!
+      const slug = (await createProjectsRepository({ db: deps.db }).slugOf(report.projectId))!
       let issue: Awaited<ReturnType<typeof createIssue>>
       try {
         const { repo, token } = await repoOf(deps, c)
-        issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, project.slug) }, ctx.signal)
+        issue = await createIssue(deps, repo, token, { title: report.title, body: issueBody(report, deps.config.publicUrl, slug) }, ctx.signal)
       } catch (err) {
         // Kept on the connection, so the settings screen says why no issue appeared; the runner retries.
         const message = ProviderError.from(err).message
-        deps.db.update(gitConnections).set({ autoErrorMessage: message, autoErrorReportNumber: report.reportNumber, autoErrorAt: deps.clock.now() }).where(eq(gitConnections.id, c.id)).run()
+        await git(deps).setAutoError(c.id, { autoErrorMessage: message, autoErrorReportNumber: report.reportNumber, autoErrorAt: deps.clock.now() })
         throw err
       }
-      deps.db.transaction((tx) => {
-        saveLink(tx, report, c, issue, true, null, deps.clock.now())
-        tx.update(gitConnections).set({ autoErrorMessage: null, autoErrorReportNumber: null, autoErrorAt: null }).where(and(eq(gitConnections.id, c.id), isNotNull(gitConnections.autoErrorMessage))).run()
+      await deps.db.write(async () => {
+        await saveLink(deps, report, c, issue, true, null, deps.clock.now())
+        await git(deps).clearAutoError(c.id)
       })
     },
   }

@@ -13,7 +13,7 @@ const issue = '/projects/:slug/bugs/:number/issue'
 export const gitRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get(base, ({ project }) => getGit(deps.db, project.id), { project: true, detail: { tags, summary: 'The connected repository (404 when none); the token is never returned' } })
+    .get(base, ({ project }) => getGit(deps, project.id), { project: true, detail: { tags, summary: 'The connected repository (404 when none); the token is never returned' } })
     .post(
       base,
       async ({ project, user, body, set }) => {
@@ -35,7 +35,7 @@ export const gitRoutes = (deps: AppDeps) =>
       query: searchIssuesQuery,
       detail: { tags, summary: "Search the repository's issues (q; up to 20, most recently updated first)" },
     })
-    .get(issue, ({ project, params }) => reportIssue(deps.db, project.id, params.number), { project: 'bugs.view', detail: { tags, summary: 'The repository issue linked to a report, and the repository (null when none is connected)' } })
+    .get(issue, ({ project, params }) => reportIssue(deps, project.id, params.number), { project: 'bugs.view', detail: { tags, summary: 'The repository issue linked to a report, and the repository (null when none is connected)' } })
     .post(
       issue,
       async ({ project, user, params, body, set }) => {
@@ -49,4 +49,4 @@ export const gitRoutes = (deps: AppDeps) =>
         detail: { tags, summary: 'File the report as a repository issue, or link an existing one by issue_number' },
       },
     )
-    .delete(issue, ({ project, params }) => unlinkReportIssue(deps.db, project.id, params.number), { project: 'bugs.edit', detail: { tags, summary: "Remove a report's issue link" } })
+    .delete(issue, ({ project, params }) => unlinkReportIssue(deps, project.id, params.number), { project: 'bugs.edit', detail: { tags, summary: "Remove a report's issue link" } })

@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
@@ -9,15 +7,17 @@ import { encryptSecret, readStoredSecret, secretHint } from '../integrations/cre
 import { ProviderError } from '../integrations/providers/provider.types'
 import { checkRepo, searchIssues } from './git.client'
 import { parseRepoUrl, type Repo } from './git.repo'
+import { createGitRepository, type GitConnection } from './git.repository'
 import type { ConnectGitBody } from './git.schemas'
-import { gitConnections } from './git.table'
 
 interface ProjectRef {
   id: string
   accountId: string
 }
 
-export type GitConnection = typeof gitConnections.$inferSelect
+export type { GitConnection }
+
+const git = (deps: Pick<AppDeps, 'db'>) => createGitRepository({ db: deps.db })
 
 /** The connection as the API shows it: never the token, only its hint. */
 function view(c: GitConnection) {
@@ -35,8 +35,8 @@ function view(c: GitConnection) {
 }
 
 /** The project's repository connection, or 404. */
-export function connectionOf(db: DbOrTx, projectId: string): GitConnection {
-  const c = db.select().from(gitConnections).where(eq(gitConnections.projectId, projectId)).get()
+export async function connectionOf(deps: Pick<AppDeps, 'db'>, projectId: string): Promise<GitConnection> {
+  const c = await git(deps).connectionOf(projectId)
   if (!c) throw notFound('no git repository is connected to this project')
   return c
 }
@@ -70,7 +70,7 @@ async function checkReachable(deps: AppDeps, repo: Repo): Promise<void> {
 /** Connects the project's repository after checking the token against it; 409 when one is connected, 502 when the provider refuses. */
 export async function connectGit(deps: AppDeps, project: ProjectRef, actorId: string, body: ConnectGitBody) {
   const repo = parseRepoUrl(deps.config, body.provider, body.repo_url)
-  if (deps.db.select({ id: gitConnections.id }).from(gitConnections).where(eq(gitConnections.projectId, project.id)).get()) {
+  if (await git(deps).connectionOf(project.id)) {
     throw conflict('a git repository is already connected to this project; remove it first')
   }
   await checkReachable(deps, repo)
@@ -78,23 +78,21 @@ export async function connectGit(deps: AppDeps, project: ProjectRef, actorId: st
   const id = newId()
   const now = deps.clock.now()
   const tokenEnc = await encryptSecret(deps.secrets, body.access_token, id)
-  deps.db.transaction((tx) => {
-    tx.insert(gitConnections)
-      .values({ id, projectId: project.id, provider: body.provider, repoUrl: repo.webUrl, repoPath: repo.path, tokenEnc, tokenHint: secretHint(body.access_token), autoCreateIssues: body.auto_create_issues ?? false, createdBy: actorId, createdAt: now, updatedAt: now })
-      .run()
+  await deps.db.write(async (tx) => {
+    await git(deps).insertConnection({ id, projectId: project.id, provider: body.provider, repoUrl: repo.webUrl, repoPath: repo.path, tokenEnc, tokenHint: secretHint(body.access_token), autoCreateIssues: body.auto_create_issues ?? false, createdBy: actorId, createdAt: now, updatedAt: now })
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.connected', target: id, details: { provider: body.provider, repo: repo.webUrl } })
   })
-  return view(connectionOf(deps.db, project.id))
+  return view(await connectionOf(deps, project.id))
 }
 
 /** The connected repository, or 404. */
-export const getGit = (db: DbOrTx, projectId: string) => view(connectionOf(db, projectId))
+export const getGit = async (deps: Pick<AppDeps, 'db'>, projectId: string) => view(await connectionOf(deps, projectId))
 
 /** Turns automatic issues on or off, or replaces the token (checked against the repository first). */
 export async function updateGit(deps: AppDeps, project: ProjectRef, actorId: string, body: { auto_create_issues?: boolean; access_token?: string }) {
-  const c = connectionOf(deps.db, project.id)
+  const c = await connectionOf(deps, project.id)
   if (body.auto_create_issues === undefined && body.access_token === undefined) throw badRequest('no valid fields to update (auto_create_issues, access_token)')
-  const set: Partial<typeof gitConnections.$inferInsert> = {}
+  const set: { tokenEnc?: string; tokenHint?: string; autoCreateIssues?: boolean } = {}
   if (body.access_token !== undefined) {
     const { repo } = await repoOf(deps, c)
     await checkReachable(deps, repo)
@@ -104,18 +102,18 @@ export async function updateGit(deps: AppDeps, project: ProjectRef, actorId: str
   }
   if (body.auto_create_issues !== undefined) set.autoCreateIssues = body.auto_create_issues
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(gitConnections).set({ ...set, updatedAt: now }).where(eq(gitConnections.id, c.id)).run()
+  await deps.db.write(async (tx) => {
+    await git(deps).updateConnection(c.id, { ...set, updatedAt: now })
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.updated', target: c.id, details: { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) } })
   })
-  return view(connectionOf(deps.db, project.id))
+  return view(await connectionOf(deps, project.id))
 }
 
 /** Disconnects the repository; links already made stay on their reports. */
-export function deleteGit(deps: AppDeps, project: ProjectRef, actorId: string) {
-  const c = connectionOf(deps.db, project.id)
-  deps.db.transaction((tx) => {
-    tx.delete(gitConnections).where(eq(gitConnections.id, c.id)).run()
+export async function deleteGit(deps: AppDeps, project: ProjectRef, actorId: string) {
+  const c = await connectionOf(deps, project.id)
+  await deps.db.write(async (tx) => {
+    await git(deps).removeConnection(c.id)
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'git.disconnected', target: c.id, details: { repo: c.repoUrl } })
   })
   return { message: 'Git repository disconnected' }
@@ -123,6 +121,6 @@ export function deleteGit(deps: AppDeps, project: ProjectRef, actorId: string) {
 
 /** Searches the repository's issues (up to 20); 502 when the provider refuses. */
 export async function searchRepoIssues(deps: AppDeps, projectId: string, q: string | undefined) {
-  const { repo, token } = await repoOf(deps, connectionOf(deps.db, projectId))
+  const { repo, token } = await repoOf(deps, await connectionOf(deps, projectId))
   return asGateway(() => searchIssues(deps, repo, token, q))
 }

@@ -1,13 +1,14 @@
 import { and, eq, gte, isNotNull, isNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { reportOccurrences } from '../ingest/ingest.table'
 import { createReport } from '../reports/reports.service'
 import { reports } from '../reports/reports.table'
 import { playSessions } from '../sdk/sdk.table'
 
-const exists = (db: DbOrTx, where: ReturnType<typeof and>) => db.select({ one: reports.seq }).from(reports).where(where).limit(1).get() !== undefined
+/** Whether a report matches `where`. */
+const exists = async (db: Seam, where: ReturnType<typeof and>) => (await db.read((q) => q.select({ one: reports.seq }).from(reports).where(where).limit(1))).length > 0
 
 /**
  * How far the project's SDK set-up has come: first report, first session, reports sent by a game
@@ -15,32 +16,37 @@ const exists = (db: DbOrTx, where: ReturnType<typeof and>) => db.select({ one: r
  * SDK requests the SDK budget (`GLITCHBOX_RATE_LIMIT_PUBLIC`, per player address) refused in the last
  * hour, counted for the project's keys.
  */
-export function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefusals'>, project: Project) {
+export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefusals'>, project: Project) {
   const { db } = deps
-  // Reports filed by a team member carry their user id; SDK submissions have none.
-  const fromSdk = exists(db, and(eq(reports.projectId, project.id), isNull(reports.createdBy)))
-  // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id (a partial index).
-  const sentryEvent = db
-    .select({ one: reportOccurrences.seq })
-    .from(reportOccurrences)
-    .where(and(eq(reportOccurrences.projectId, project.id), isNotNull(reportOccurrences.eventId)))
-    .limit(1)
-    .get()
-  // Sessions from Sentry SDKs are stored under `sentry-…` tokens (modules/sentry/sessions.service.ts).
-  const sentrySession = db
-    .select({ id: playSessions.id })
-    .from(playSessions)
-    .where(and(eq(playSessions.projectId, project.id), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
-    .limit(1)
-    .get()
+  const [fromSdk, hasReports, sentryEvent, sentrySession] = await Promise.all([
+    // Reports filed by a team member carry their user id; SDK submissions have none.
+    exists(db, and(eq(reports.projectId, project.id), isNull(reports.createdBy))),
+    exists(db, and(eq(reports.projectId, project.id), isNull(reports.deletedAt))),
+    // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id (a partial index).
+    db.read((q) =>
+      q
+        .select({ one: reportOccurrences.seq })
+        .from(reportOccurrences)
+        .where(and(eq(reportOccurrences.projectId, project.id), isNotNull(reportOccurrences.eventId)))
+        .limit(1),
+    ),
+    // Sessions from Sentry SDKs are stored under `sentry-…` tokens (modules/sentry/sessions.service.ts).
+    db.read((q) =>
+      q
+        .select({ id: playSessions.id })
+        .from(playSessions)
+        .where(and(eq(playSessions.projectId, project.id), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
+        .limit(1),
+    ),
+  ])
   const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
   return {
     sdk_connected: fromSdk || project.firstSessionAt !== null,
-    has_reports: exists(db, and(eq(reports.projectId, project.id), isNull(reports.deletedAt))),
+    has_reports: hasReports,
     reports_from_sdk: fromSdk,
     has_sessions: project.firstSessionAt !== null,
-    has_sentry_events: sentryEvent !== undefined,
-    has_sentry_sessions: sentrySession !== undefined,
+    has_sentry_events: sentryEvent.length > 0,
+    has_sentry_sessions: sentrySession.length > 0,
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
     sdk_budget: {
@@ -51,8 +57,8 @@ export function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefusals'>
 }
 
 /** Files a sample report as the caller, so the team sees a report arrive end to end. */
-export function sendTestReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, project: Project, userId: string) {
-  const report = deps.db.transaction((tx) =>
+export async function sendTestReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, project: Project, userId: string) {
+  const report = await deps.db.write((tx) =>
     createReport(deps, tx, project, {
       title: 'Test report from Glitchbox',
       description: 'This sample report was filed from the project set-up page to check that reports arrive. You can delete it.',

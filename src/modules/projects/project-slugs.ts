@@ -1,7 +1,8 @@
 import { and, eq, gt } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { DbOrTx, Seam } from '../../db/client'
 import { AppError, conflict } from '../../http/errors'
 import { DAY } from '../../lib/clock'
+import { createProjectsRepository } from './projects.repository'
 import { projectSlugRedirects, projects } from './projects.table'
 
 /** How long a renamed project's old URLs redirect to the new ones (and nobody else may take the old slug). */
@@ -11,10 +12,11 @@ export const SLUG_REDIRECT_MS = 90 * DAY
 const liveRedirect = (slug: string, now: Date) => and(eq(projectSlugRedirects.slug, slug), gt(projectSlugRedirects.expiresAt, now))
 
 /** Whether `slug` is free on this server: no project has it and no renamed project's old URLs hold it (other than `projectId`'s own). */
-export function slugIsFree(db: DbOrTx, slug: string, now: Date, projectId?: string): boolean {
-  if (db.select({ id: projects.id }).from(projects).where(eq(projects.slug, slug)).get()) return false
-  const held = db.select({ projectId: projectSlugRedirects.projectId }).from(projectSlugRedirects).where(liveRedirect(slug, now)).get()
-  return !held || held.projectId === projectId
+async function slugIsFree(db: Seam, slug: string, now: Date, projectId?: string): Promise<boolean> {
+  const repo = createProjectsRepository({ db })
+  if (await repo.slugOwned(slug)) return false
+  const holder = await repo.redirectHolder(slug, now)
+  return !holder || holder === projectId
 }
 
 /**
@@ -22,20 +24,17 @@ export function slugIsFree(db: DbOrTx, slug: string, now: Date, projectId?: stri
  * 409; the old slug redirects to the new one for 90 days. Taking back one of its own old slugs ends
  * that slug's redirect.
  */
-export function changeSlug(tx: DbOrTx, project: { id: string; slug: string }, wanted: string, now: Date): void {
+export async function changeSlug(db: Seam, project: { id: string; slug: string }, wanted: string, now: Date): Promise<void> {
   if (wanted === project.slug) return
-  if (!slugIsFree(tx, wanted, now, project.id)) throw conflict(`the slug ${wanted} is taken on this server; choose another`)
-  // A row left from an ended redirect (of any project) no longer counts; the new slug's row goes.
-  tx.delete(projectSlugRedirects).where(eq(projectSlugRedirects.slug, wanted)).run()
-  tx.update(projects).set({ slug: wanted }).where(eq(projects.id, project.id)).run()
-  const expiresAt = new Date(now.getTime() + SLUG_REDIRECT_MS)
-  tx.insert(projectSlugRedirects)
-    .values({ slug: project.slug, projectId: project.id, expiresAt, createdAt: now })
-    .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
-    .run()
+  if (!(await slugIsFree(db, wanted, now, project.id))) throw conflict(`the slug ${wanted} is taken on this server; choose another`)
+  // A row left from an ended redirect (of any project) no longer counts: moveSlug replaces it.
+  await createProjectsRepository({ db }).moveSlug(project, wanted, new Date(now.getTime() + SLUG_REDIRECT_MS), now)
 }
 
-/** The project an old slug now redirects to (its id, current slug and account), while the redirect lasts. */
+/**
+ * The project an old slug now redirects to (its id, current slug and account), while the redirect lasts.
+ * Synchronous: the request guard (http/auth.plugin.ts) runs on prepared synchronous lookups.
+ */
 export function movedSlug(db: DbOrTx, slug: string, now: Date): { id: string; slug: string; accountId: string } | undefined {
   return db
     .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })

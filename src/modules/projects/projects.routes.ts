@@ -12,15 +12,16 @@ const tags = ['Projects']
 export const projectsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects', ({ user }) => listProjects(deps.db, user.id), {
+    .get('/projects', ({ user }) => listProjects(deps, user.id), {
       auth: true,
       detail: { tags, summary: 'Projects of the account you work in, with bug counts' },
     })
     .post(
       '/projects',
-      ({ user, body, set }) => {
+      async ({ user, body, set }) => {
+        const created = await createProject(deps, user, body)
         set.status = 201
-        return createProject(deps, user, body)
+        return created
       },
       { auth: true, body: createProjectBody, detail: { tags, summary: 'Create a project' } },
     )
@@ -30,7 +31,7 @@ export const projectsRoutes = (deps: AppDeps) =>
     })
     .patch(
       '/projects/:slug',
-      ({ project, account, user, body }) => ({ message: 'Project updated', ...updateProject(deps, { project, account, userId: user.id }, body) }),
+      async ({ project, account, user, body }) => ({ message: 'Project updated', ...(await updateProject(deps, { project, account, userId: user.id }, body)) }),
       {
         project: 'project.settings',
         body: updateProjectBody,
@@ -56,9 +57,10 @@ export const projectsRoutes = (deps: AppDeps) =>
     })
     .post(
       '/projects/:slug/send-test-report',
-      ({ project, user, set }) => {
+      async ({ project, user, set }) => {
+        const report = await sendTestReport(deps, project, user.id)
         set.status = 201
-        return sendTestReport(deps, project, user.id)
+        return report
       },
       { project: 'bugs.create', detail: { tags, summary: 'File a sample report' } },
     )

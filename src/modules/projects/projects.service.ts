@@ -1,7 +1,7 @@
 import { dsnOf } from '../sentry/dsn'
-import { and, count, eq, inArray, like, or } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
@@ -15,11 +15,13 @@ import { recountStorage } from '../retention/retention.stats'
 import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
 import { forgetProjectAccess } from '../team/project-access.service'
 import { projectFileKeys } from './project-files'
-import { changeSlug, slugIsFree } from './project-slugs'
+import { changeSlug } from './project-slugs'
+import { createProjectsRepository } from './projects.repository'
 import type { CreateProjectBody, GraceDays, UpdateProjectBody } from './projects.schemas'
-import { projects } from './projects.table'
 
 type ProjectDeps = Pick<AppDeps, 'db' | 'clock'>
+
+const projectsRepo = (deps: Pick<AppDeps, 'db'>) => createProjectsRepository({ db: deps.db })
 
 const SLUG_MAX = 60
 
@@ -48,47 +50,39 @@ export const slugPrefix = (userId: string) => sha256Hex(userId).slice(0, 6)
 
 // The prefix keeps slugs of different creators apart; suffixes -2, -3… settle the rest. A renamed
 // project's old slug is held for its redirect, so it is skipped too.
-function uniqueSlug(tx: DbOrTx, userId: string, wanted: string, now: Date): string {
+async function uniqueSlug(db: Seam, userId: string, wanted: string, now: Date): Promise<string> {
   const base = `${slugPrefix(userId)}-${slugify(wanted)}`
-  const taken = new Set(
-    tx
-      .select({ slug: projects.slug })
-      .from(projects)
-      .where(or(eq(projects.slug, base), like(projects.slug, `${base}-%`)))
-      .all()
-      .map((r) => r.slug),
-  )
-  const free = (slug: string) => !taken.has(slug) && slugIsFree(tx, slug, now)
-  if (free(base)) return base
+  const taken = await createProjectsRepository({ db }).slugsInUse(base, now)
+  if (!taken.has(base)) return base
   let n = 2
-  while (!free(`${base}-${n}`)) n++
+  while (taken.has(`${base}-${n}`)) n++
   return `${base}-${n}`
 }
 
 /** Creates a project in the creator's current account, within the plan's project limit. */
-export function createProject(deps: ProjectDeps, user: { id: string }, input: CreateProjectBody) {
+export async function createProject(deps: ProjectDeps, user: { id: string }, input: CreateProjectBody) {
   const now = deps.clock.now()
-  return deps.db.transaction((tx) => {
+  return deps.db.write(async (tx) => {
     const current = workingAccountOf(tx, user.id)
     if (!current) throw forbidden('you are not a member of any account')
     // A project they created would be hidden from them; the owner or an admin creates it and grants it.
     if (current.membership.projectIds) throw forbidden('you see only some projects of this account, so you cannot create projects; ask the owner or an admin')
     const plan = PLANS[current.account.plan]
-    const [{ n }] = tx.select({ n: count() }).from(projects).where(eq(projects.accountId, current.account.id)).all() as [{ n: number }]
+    const n = await projectsRepo(deps).countInAccount(current.account.id)
     if (exceeds(n + 1, plan.limits.projects)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)} allows ${plan.limits.projects} projects`, 'create more')
     const row = {
       id: newId(),
       accountId: current.account.id,
       createdBy: user.id,
       name: input.name,
-      slug: uniqueSlug(tx, user.id, input.slug || input.name, now),
+      slug: await uniqueSlug(deps.db, user.id, input.slug || input.name, now),
       description: input.description ?? '',
       websiteUrl: input.website_url ?? '',
       apiKey: newApiKey(),
       createdAt: now,
       updatedAt: now,
     }
-    tx.insert(projects).values(row).run()
+    await projectsRepo(deps).insert(row)
     recordAudit(tx, now, { accountId: row.accountId, projectId: row.id, actorId: user.id, action: 'project.created', target: row.id, details: { name: row.name, slug: row.slug } })
     return { id: row.id, slug: row.slug, api_key: row.apiKey }
   })
@@ -97,15 +91,16 @@ export function createProject(deps: ProjectDeps, user: { id: string }, input: Cr
 export type BugCounts = { total: number } & Record<Status, number>
 
 /** Live report counts by status for `projectIds`, read from the trigger-maintained counts table. */
-export function bugCountsOf(db: DbOrTx, projectIds: string[]): Map<string, BugCounts> {
+export async function bugCountsOf(db: Seam, projectIds: string[]): Promise<Map<string, BugCounts>> {
   const out = new Map<string, BugCounts>()
   for (const id of projectIds) out.set(id, { total: 0, ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>) })
   if (projectIds.length === 0) return out
-  const rows = db
-    .select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n })
-    .from(reportStatusCounts)
-    .where(inArray(reportStatusCounts.projectId, projectIds))
-    .all()
+  const rows = await db.read((q) =>
+    q
+      .select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n })
+      .from(reportStatusCounts)
+      .where(inArray(reportStatusCounts.projectId, projectIds)),
+  )
   for (const r of rows) {
     const c = out.get(r.projectId)!
     c[r.status] += r.n
@@ -128,22 +123,17 @@ function summary(p: Project) {
 }
 
 /** The projects of the account the user works in that they see, each with its live bug counts. */
-export function listProjects(db: DbOrTx, userId: string) {
-  const current = workingAccountOf(db, userId)
+export async function listProjects(deps: Pick<AppDeps, 'db'>, userId: string) {
+  const current = await deps.db.read((q) => workingAccountOf(q, userId))
   if (!current) return []
-  const rows = db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.accountId, current.account.id), visibleProjectsWhere(current.membership.projectIds)))
-    .orderBy(projects.createdAt, projects.id)
-    .all()
-  const counts = bugCountsOf(db, rows.map((p) => p.id))
+  const rows = await projectsRepo(deps).listInAccount(current.account.id, visibleProjectsWhere(current.membership.projectIds))
+  const counts = await bugCountsOf(deps.db, rows.map((p) => p.id))
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
 
 /** The project with settings, SDK settings, API key (and the one before while its grace runs) and Sentry DSN, stats and the caller's role. */
-export function projectDetail(db: DbOrTx, project: Project, membership: Membership, o: { publicUrl: string; now: Date }) {
-  const c = bugCountsOf(db, [project.id]).get(project.id)!
+export async function projectDetail(db: Seam, project: Project, membership: Membership, o: { publicUrl: string; now: Date }) {
+  const c = (await bugCountsOf(db, [project.id])).get(project.id)!
   return {
     ...summary(project),
     api_key: project.apiKey,
@@ -193,7 +183,7 @@ const columnOf = {
  * session capture needs the plan that carries it. A new slug is taken as given when free on this
  * server (project-slugs.ts); the old one redirects for 90 days.
  */
-export function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): { slug: string } {
+export async function updateProject(deps: ProjectDeps, ctx: { project: Project; account: Account; userId: string }, input: UpdateProjectBody): Promise<{ slug: string }> {
   const fields = (Object.keys(columnOf) as (keyof UpdateProjectBody)[]).filter((k) => input[k] !== undefined)
   if (fields.length === 0) throw badRequest('no valid fields to update')
   if (input.session_capture === true) requireFeature(ctx.account.plan, 'session_capture')
@@ -206,9 +196,9 @@ export function updateProject(deps: ProjectDeps, ctx: { project: Project; accoun
     if (f !== 'slug') (set as Record<string, unknown>)[col] = next
     if (ctx.project[col] !== next) changes[f] = [ctx.project[col], next]
   }
-  deps.db.transaction((tx) => {
-    if (input.slug !== undefined) changeSlug(tx, ctx.project, input.slug, now)
-    tx.update(projects).set(set).where(eq(projects.id, ctx.project.id)).run()
+  await deps.db.write(async (tx) => {
+    if (input.slug !== undefined) await changeSlug(deps.db, ctx.project, input.slug, now)
+    await projectsRepo(deps).update(ctx.project.id, set)
     if (Object.keys(changes).length > 0) {
       recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
     }
@@ -226,9 +216,9 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
     throw forbidden('only the account owner or the project creator can delete this project')
   }
   const now = deps.clock.now()
-  const keys = deps.db.transaction((tx) => {
+  const keys = await deps.db.write(async (tx) => {
     const keys = projectFileKeys(tx, ctx.project.id)
-    tx.delete(projects).where(eq(projects.id, ctx.project.id)).run()
+    await projectsRepo(deps).remove(ctx.project.id)
     recountStorage(tx, ctx.project.accountId)
     deleteProjectActivity(tx, ctx.project.id)
     forgetProjectAccess(tx, ctx.project.accountId, ctx.project.id)
@@ -252,12 +242,12 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
  * shipped builds cannot all be updated at once; without one it stops at once. Only the key being
  * replaced gets a grace: one still in its grace from an earlier rotation stops now.
  */
-export function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string; graceDays: GraceDays }) {
+export async function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; userId: string; graceDays: GraceDays }) {
   const now = deps.clock.now()
   const apiKey = newApiKey()
   const previous = ctx.graceDays > 0 ? { previousApiKey: ctx.project.apiKey, previousApiKeyExpiresAt: new Date(now.getTime() + ctx.graceDays * DAY) } : { previousApiKey: null, previousApiKeyExpiresAt: null }
-  deps.db.transaction((tx) => {
-    tx.update(projects).set({ apiKey, ...previous, updatedAt: now }).where(eq(projects.id, ctx.project.id)).run()
+  await deps.db.write(async (tx) => {
+    await projectsRepo(deps).update(ctx.project.id, { apiKey, ...previous, updatedAt: now })
     recordAudit(tx, now, {
       accountId: ctx.project.accountId,
       projectId: ctx.project.id,

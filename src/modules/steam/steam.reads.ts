@@ -1,8 +1,7 @@
-import { and, count, desc, eq, gte, lt, or, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { AppDeps } from '../../app-deps'
 import { DAY } from '../../lib/clock'
-import { steamAppOf } from './steam.service'
-import { steamReviews } from './steam.table'
+import type { SteamReviewRow as Review } from './steam.repository'
+import { steam, steamAppOf } from './steam.service'
 
 export const REVIEWS_PAGE_SIZE = 50
 /** Steam refunds a game played under two hours: a negative review written before that is a refund risk. */
@@ -11,7 +10,7 @@ const SIGNALS_LISTED = 50
 /** "Refund" in the languages Steam reviews are most often written in (matched case-insensitively). */
 const REFUND_WORDS = ['refund', 'rembours', 'reembols', 'rückerstatt', 'rimbors', 'zwrot', 'возврат', '退款', '返金', '환불']
 
-type Review = typeof steamReviews.$inferSelect
+type Deps = Pick<AppDeps, 'db'>
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
@@ -35,37 +34,20 @@ export function reviewView(r: Review) {
   }
 }
 
-const ofApp = (projectId: string, appId: number) => and(eq(steamReviews.projectId, projectId), eq(steamReviews.appId, appId))
-const newestFirst = [desc(steamReviews.postedAt), desc(steamReviews.seq)] as const
-
 /** A page of 50 stored reviews, newest first, optionally only the positive or the negative ones. */
-export function listReviews(db: DbOrTx, projectId: string, q: { page?: number; filter?: 'all' | 'positive' | 'negative' }) {
-  const app = steamAppOf(db, projectId)
+export async function listReviews(deps: Deps, projectId: string, q: { page?: number; filter?: 'all' | 'positive' | 'negative' }) {
+  const app = await steamAppOf(deps, projectId)
   const page = q.page ?? 1
-  const where = and(ofApp(projectId, app.appId), q.filter && q.filter !== 'all' ? eq(steamReviews.votedUp, q.filter === 'positive') : undefined)
-  const rows = db
-    .select()
-    .from(steamReviews)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(REVIEWS_PAGE_SIZE)
-    .offset((page - 1) * REVIEWS_PAGE_SIZE)
-    .all()
-  const total = db.select({ n: count() }).from(steamReviews).where(where).get()!.n
-  return { reviews: rows.map(reviewView), page, per_page: REVIEWS_PAGE_SIZE, total }
+  const votedUp = q.filter && q.filter !== 'all' ? q.filter === 'positive' : undefined
+  const { reviews, total } = await steam(deps).reviewsPage(projectId, app.appId, votedUp, REVIEWS_PAGE_SIZE, (page - 1) * REVIEWS_PAGE_SIZE)
+  return { reviews: reviews.map(reviewView), page, per_page: REVIEWS_PAGE_SIZE, total }
 }
 
 /** Reviews posted per UTC day over the last `days` days (days without reviews included, oldest first). */
-export function reviewHistory(db: DbOrTx, projectId: string, now: Date, days = 30) {
-  const app = steamAppOf(db, projectId)
+export async function reviewHistory(deps: Deps, projectId: string, now: Date, days = 30) {
+  const app = await steamAppOf(deps, projectId)
   const start = Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY
-  const day = sql<string>`strftime('%Y-%m-%d', ${steamReviews.postedAt} / 1000, 'unixepoch')`
-  const rows = db
-    .select({ day, total: count(), positive: sql<number>`sum(${steamReviews.votedUp})` })
-    .from(steamReviews)
-    .where(and(ofApp(projectId, app.appId), gte(steamReviews.postedAt, new Date(start))))
-    .groupBy(day)
-    .all()
+  const rows = await steam(deps).perDay(projectId, app.appId, new Date(start))
   const byDay = new Map(rows.map((r) => [r.day, r]))
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(start + i * DAY).toISOString().slice(0, 10)
@@ -77,13 +59,9 @@ export function reviewHistory(db: DbOrTx, projectId: string, now: Date, days = 3
 }
 
 /** Review score from Steam's summary and the positive share per day of the stored reviews. */
-export function dashboard(db: DbOrTx, projectId: string, now: Date, days = 30) {
-  const app = steamAppOf(db, projectId)
-  const stored = db
-    .select({ n: count(), positive: sql<number>`coalesce(sum(${steamReviews.votedUp}), 0)` })
-    .from(steamReviews)
-    .where(ofApp(projectId, app.appId))
-    .get()!
+export async function dashboard(deps: Deps, projectId: string, now: Date, days = 30) {
+  const app = await steamAppOf(deps, projectId)
+  const [stored, history] = await Promise.all([steam(deps).storedCounts(projectId, app.appId), reviewHistory(deps, projectId, now, days)])
   const share = (positive: number, total: number) => (total ? Math.round((positive / total) * 1000) / 1000 : null)
   return {
     app_id: app.appId,
@@ -92,33 +70,30 @@ export function dashboard(db: DbOrTx, projectId: string, now: Date, days = 30) {
     total_positive: app.totalPositive,
     total_negative: app.totalNegative,
     total_reviews: app.totalReviews,
-    positive_share: app.totalReviews ? share(app.totalPositive ?? 0, app.totalReviews) : share(Number(stored.positive), stored.n),
+    positive_share: app.totalReviews ? share(app.totalPositive ?? 0, app.totalReviews) : share(stored.positive, stored.n),
     stored_reviews: stored.n,
     last_sync_at: iso(app.lastSyncAt),
-    over_time: reviewHistory(db, projectId, now, days).map((d) => ({ ...d, positive_share: share(d.positive, d.total) })),
+    over_time: history.map((d) => ({ ...d, positive_share: share(d.positive, d.total) })),
   }
 }
 
 /** Negative reviews written with under two hours played, and reviews that mention a refund; newest first, 50 of each. */
-export function refundSignals(db: DbOrTx, projectId: string) {
-  const app = steamAppOf(db, projectId)
-  const lowPlaytime = and(ofApp(projectId, app.appId), eq(steamReviews.votedUp, false), lt(steamReviews.playtimeAtReview, REFUND_PLAYTIME_MINUTES))
+export async function refundSignals(deps: Deps, projectId: string) {
+  const app = await steamAppOf(deps, projectId)
   // LIKE ignores case for ASCII letters only: other scripts are matched as written and capitalised.
   const words = [...new Set(REFUND_WORDS.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]))]
-  const mentions = and(ofApp(projectId, app.appId), or(...words.map((w) => sql`${steamReviews.review} like ${`%${w}%`}`)))
-  const list = (where: ReturnType<typeof and>) => db.select().from(steamReviews).where(where).orderBy(...newestFirst).limit(SIGNALS_LISTED).all().map(reviewView)
-  const total = (where: ReturnType<typeof and>) => db.select({ n: count() }).from(steamReviews).where(where).get()!.n
-  return {
-    playtime_threshold_minutes: REFUND_PLAYTIME_MINUTES,
-    low_playtime_negative: { total: total(lowPlaytime), reviews: list(lowPlaytime) },
-    refund_mentions: { total: total(mentions), reviews: list(mentions) },
-  }
+  const listed = (l: { total: number; reviews: Review[] }) => ({ total: l.total, reviews: l.reviews.map(reviewView) })
+  const [low, mentions] = await Promise.all([
+    steam(deps).negativeUnderPlaytime(projectId, app.appId, REFUND_PLAYTIME_MINUTES, SIGNALS_LISTED),
+    steam(deps).mentioning(projectId, app.appId, words, SIGNALS_LISTED),
+  ])
+  return { playtime_threshold_minutes: REFUND_PLAYTIME_MINUTES, low_playtime_negative: listed(low), refund_mentions: listed(mentions) }
 }
 
 /** The last import's outcome and the totals since Steam was connected. */
-export function syncStats(db: DbOrTx, projectId: string) {
-  const app = steamAppOf(db, projectId)
-  const stored = db.select({ n: count() }).from(steamReviews).where(ofApp(projectId, app.appId)).get()!.n
+export async function syncStats(deps: Deps, projectId: string) {
+  const app = await steamAppOf(deps, projectId)
+  const stored = await steam(deps).storedCounts(projectId, app.appId)
   return {
     sync_enabled: app.syncEnabled,
     last_sync_at: iso(app.lastSyncAt),
@@ -127,6 +102,6 @@ export function syncStats(db: DbOrTx, projectId: string) {
     last_error: app.lastSyncError,
     errors: app.errorCount,
     syncs: app.syncCount,
-    stored_reviews: stored,
+    stored_reviews: stored.n,
   }
 }

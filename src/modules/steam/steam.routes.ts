@@ -12,11 +12,11 @@ const base = '/projects/:slug/steam'
 export const steamRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get(base, ({ project }) => steamView(steamAppOf(deps.db, project.id)), { project: true, detail: { tags, summary: 'The connected Steam app (404 when none)' } })
+    .get(base, async ({ project }) => steamView(await steamAppOf(deps, project.id)), { project: true, detail: { tags, summary: 'The connected Steam app (404 when none)' } })
     .post(
       base,
-      ({ project, user, body, set }) => {
-        const created = connectSteam(deps, project, user.id, body)
+      async ({ project, user, body, set }) => {
+        const created = await connectSteam(deps, project, user.id, body)
         set.status = 201
         return created
       },
@@ -32,26 +32,26 @@ export const steamRoutes = (deps: AppDeps) =>
       project: 'project.integrations',
       detail: { tags, summary: "Import new reviews now from Steam's public review API" },
     })
-    .get(`${base}/dashboard`, ({ project, query }) => dashboard(deps.db, project.id, deps.clock.now(), query.days), {
+    .get(`${base}/dashboard`, ({ project, query }) => dashboard(deps, project.id, deps.clock.now(), query.days), {
       project: true,
       query: daysQuery,
       detail: { tags, summary: 'Review score and positive share per day (days: 1-365, default 30)' },
     })
-    .get(`${base}/reviews`, ({ project, query }) => listReviews(deps.db, project.id, query), {
+    .get(`${base}/reviews`, ({ project, query }) => listReviews(deps, project.id, query), {
       project: true,
       query: reviewsQuery,
       detail: { tags, summary: 'Imported reviews, 50 a page, newest first; filter positive or negative' },
     })
-    .get(`${base}/review-history`, ({ project, query }) => reviewHistory(deps.db, project.id, deps.clock.now(), query.days), {
+    .get(`${base}/review-history`, ({ project, query }) => reviewHistory(deps, project.id, deps.clock.now(), query.days), {
       project: true,
       query: daysQuery,
       detail: { tags, summary: 'Reviews posted per day, positive and negative (days: 1-365, default 30)' },
     })
-    .get(`${base}/refund-signals`, ({ project }) => refundSignals(deps.db, project.id), {
+    .get(`${base}/refund-signals`, ({ project }) => refundSignals(deps, project.id), {
       project: true,
       detail: { tags, summary: 'Negative reviews written with under 2 hours played, and reviews mentioning a refund' },
     })
-    .get(`${base}/sync-stats`, ({ project }) => syncStats(deps.db, project.id), {
+    .get(`${base}/sync-stats`, ({ project }) => syncStats(deps, project.id), {
       project: true,
       detail: { tags, summary: 'Last import (when, fetched, new, error) and error count' },
     })

@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { badGateway, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
 import { SteamError } from './steam.client'
+import { createSteamRepository, type SteamApp } from './steam.repository'
 import type { ConnectSteamBody } from './steam.schemas'
 import { syncReviews } from './steam.sync'
-import { steamApps } from './steam.table'
 
 export const SYNC_KIND = 'steam.sync'
 
@@ -18,15 +17,18 @@ interface ProjectRef {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
+/** The Steam domain's repository over the app's database. */
+export const steam = (deps: Pick<AppDeps, 'db'>) => createSteamRepository({ db: deps.db })
+
 /** The project's Steam app, or 404. */
-export function steamAppOf(db: DbOrTx, projectId: string) {
-  const app = db.select().from(steamApps).where(eq(steamApps.projectId, projectId)).get()
+export async function steamAppOf(deps: Pick<AppDeps, 'db'>, projectId: string): Promise<SteamApp> {
+  const app = await steam(deps).appOf(projectId)
   if (!app) throw notFound('Steam is not connected to this project')
   return app
 }
 
 /** The connection as the API shows it. */
-export function steamView(app: typeof steamApps.$inferSelect) {
+export function steamView(app: SteamApp) {
   return {
     id: app.id,
     app_id: app.appId,
@@ -45,33 +47,33 @@ export function enqueueSync(deps: Pick<AppDeps, 'jobs' | 'clock'>, tx: DbOrTx, a
 }
 
 /** Connects the project to a Steam app; the first import is queued when sync is on. 409 when one is connected. */
-export function connectSteam(deps: AppDeps, project: ProjectRef, actorId: string, body: ConnectSteamBody) {
-  if (deps.db.select({ id: steamApps.id }).from(steamApps).where(eq(steamApps.projectId, project.id)).get()) {
+export async function connectSteam(deps: AppDeps, project: ProjectRef, actorId: string, body: ConnectSteamBody) {
+  if (await steam(deps).appOf(project.id)) {
     throw conflict('Steam is already connected to this project; change it with PATCH or remove it first')
   }
   const now = deps.clock.now()
   const id = newId()
   const syncEnabled = body.sync_enabled ?? true
-  deps.db.transaction((tx) => {
-    tx.insert(steamApps).values({ id, projectId: project.id, appId: body.app_id, syncEnabled, createdBy: actorId, createdAt: now, updatedAt: now }).run()
+  await deps.db.write(async (tx) => {
+    await steam(deps).insertApp({ id, projectId: project.id, appId: body.app_id, syncEnabled, createdBy: actorId, createdAt: now, updatedAt: now })
     if (syncEnabled) enqueueSync(deps, tx, id)
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.connected', target: id, details: { app_id: body.app_id } })
   })
-  return steamView(steamAppOf(deps.db, project.id))
+  return steamView(await steamAppOf(deps, project.id))
 }
 
 /** Turns the hourly import on or off. */
-export function updateSteam(deps: AppDeps, project: ProjectRef, body: { sync_enabled: boolean }) {
-  const app = steamAppOf(deps.db, project.id)
-  deps.db.update(steamApps).set({ syncEnabled: body.sync_enabled, updatedAt: deps.clock.now() }).where(eq(steamApps.id, app.id)).run()
+export async function updateSteam(deps: AppDeps, project: ProjectRef, body: { sync_enabled: boolean }) {
+  const app = await steamAppOf(deps, project.id)
+  await steam(deps).setSyncEnabled(app.id, body.sync_enabled, deps.clock.now())
   return { message: body.sync_enabled ? 'Steam sync enabled' : 'Steam sync disabled' }
 }
 
 /** Disconnects Steam; imported reviews are kept and shown again if the same app is connected later. */
-export function deleteSteam(deps: AppDeps, project: ProjectRef, actorId: string) {
-  const app = steamAppOf(deps.db, project.id)
-  deps.db.transaction((tx) => {
-    tx.delete(steamApps).where(eq(steamApps.id, app.id)).run()
+export async function deleteSteam(deps: AppDeps, project: ProjectRef, actorId: string) {
+  const app = await steamAppOf(deps, project.id)
+  await deps.db.write(async (tx) => {
+    await steam(deps).removeApp(app.id)
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.disconnected', target: app.id, details: { app_id: app.appId } })
   })
   return { message: 'Steam disconnected' }
@@ -79,7 +81,7 @@ export function deleteSteam(deps: AppDeps, project: ProjectRef, actorId: string)
 
 /** Imports reviews now; 502 with Steam's answer when it refuses or cannot be reached. */
 export async function syncNow(deps: AppDeps, projectId: string) {
-  const app = steamAppOf(deps.db, projectId)
+  const app = await steamAppOf(deps, projectId)
   try {
     return await syncReviews(deps, app)
   } catch (err) {

@@ -1,12 +1,9 @@
-import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { fetchReviewPage, type SteamReview, SteamError, type SteamSummary } from './steam.client'
-import { steamApps, steamReviews } from './steam.table'
+import { createSteamRepository, type SteamApp } from './steam.repository'
 
 /** A first import of a large game stops after this many pages (100 reviews each); later syncs only read what is new. */
 export const MAX_PAGES_PER_SYNC = 50
-
-type SteamApp = typeof steamApps.$inferSelect
 
 const row = (projectId: string, appId: number, r: SteamReview, now: Date) => ({
   projectId,
@@ -39,6 +36,7 @@ export async function syncReviews(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>
   let fetched = 0
   let added = 0
   let summary: SteamSummary | null = null
+  const repo = createSteamRepository({ db: deps.db })
   try {
     for (let page = 0; page < MAX_PAGES_PER_SYNC; page++) {
       const got = await fetchReviewPage(deps.config, app.appId, cursor, signal)
@@ -46,31 +44,20 @@ export async function syncReviews(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>
       fetched += got.reviews.length
       const valid = got.reviews.filter((r) => r && r.recommendationid !== undefined && Number.isFinite(Number(r.timestamp_created)))
       const now = deps.clock.now()
-      const inserted = valid.length
-        ? deps.db
-            .insert(steamReviews)
-            .values(valid.map((r) => row(app.projectId, app.appId, r, now)))
-            .onConflictDoNothing()
-            .returning({ seq: steamReviews.seq })
-            .all().length
-        : 0
+      const inserted = await repo.insertReviews(valid.map((r) => row(app.projectId, app.appId, r, now)))
       added += inserted
       if (got.reviews.length === 0 || inserted === 0 || !got.cursor || got.cursor === cursor) break
       cursor = got.cursor
     }
   } catch (err) {
     const message = err instanceof SteamError ? err.message : `sync failed (${String(err)})`
-    deps.db
-      .update(steamApps)
-      .set({ lastSyncAt: deps.clock.now(), lastSyncFetched: fetched, lastSyncNew: added, lastSyncError: message, errorCount: sql`${steamApps.errorCount} + 1`, updatedAt: deps.clock.now() })
-      .where(eq(steamApps.id, app.id))
-      .run()
+    await repo.recordSync(app.id, { lastSyncAt: deps.clock.now(), lastSyncFetched: fetched, lastSyncNew: added, lastSyncError: message, updatedAt: deps.clock.now() }, true)
     throw err instanceof SteamError ? err : new SteamError(message)
   }
   const now = deps.clock.now()
-  deps.db
-    .update(steamApps)
-    .set({
+  await repo.recordSync(
+    app.id,
+    {
       ...(summary
         ? {
             reviewScore: summary.review_score ?? null,
@@ -84,10 +71,9 @@ export async function syncReviews(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>
       lastSyncFetched: fetched,
       lastSyncNew: added,
       lastSyncError: null,
-      syncCount: sql`${steamApps.syncCount} + 1`,
       updatedAt: now,
-    })
-    .where(eq(steamApps.id, app.id))
-    .run()
+    },
+    false,
+  )
   return { fetched, new: added }
 }

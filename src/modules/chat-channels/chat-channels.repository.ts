@@ -1,0 +1,107 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Db, Seam, Tx } from '../../db/client'
+import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
+
+export type Channel = typeof chatChannels.$inferSelect
+type Delivery = typeof chatChannelDeliveries.$inferSelect
+type ChannelChanges = Partial<Pick<typeof chatChannels.$inferInsert, 'webhookUrlEnc' | 'webhookUrlHint' | 'channelName' | 'eventTypes' | 'isActive' | 'updatedAt'>>
+type DeliveryOutcome = Pick<Delivery, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'response' | 'updatedAt'>
+
+const activeOf = (projectId: string | ReturnType<typeof sql.placeholder>) => and(eq(chatChannels.projectId, projectId), eq(chatChannels.isActive, true))
+
+/** Every read and write of chat_channels and chat_channel_deliveries, as async functions over the database seam. */
+export function createChatChannelsRepository({ db }: { db: Seam }) {
+  return {
+    /** The project's channels of one provider, oldest first. */
+    list: (projectId: string, provider: Channel['provider']) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(chatChannels)
+          .where(and(eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
+          .orderBy(chatChannels.createdAt, sql`rowid`),
+      ),
+
+    /** One channel of the project and provider, or undefined. */
+    find: async (projectId: string, provider: Channel['provider'], id: string): Promise<Channel | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select()
+          .from(chatChannels)
+          .where(and(eq(chatChannels.id, id), eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
+          .limit(1),
+      )
+      return row
+    },
+
+    insert: (row: typeof chatChannels.$inferInsert) => db.write((q) => q.insert(chatChannels).values(row)),
+
+    update: (id: string, changes: ChannelChanges) => db.write((q) => q.update(chatChannels).set(changes).where(eq(chatChannels.id, id))),
+
+    /** Deletes a channel; the foreign key takes its deliveries with it. */
+    remove: (id: string) => db.write((q) => q.delete(chatChannels).where(eq(chatChannels.id, id))),
+
+    /** The channel's `limit` most recent deliveries, newest first. */
+    recentDeliveries: (channelId: string, limit: number) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(chatChannelDeliveries)
+          .where(eq(chatChannelDeliveries.channelId, channelId))
+          .orderBy(desc(chatChannelDeliveries.createdAt), sql`rowid desc`)
+          .limit(limit),
+      ),
+
+    /** Ids of the channel's deliveries still waiting to be posted. */
+    pendingDeliveryIds: async (channelId: string): Promise<string[]> => {
+      const rows = await db.read((q) =>
+        q
+          .select({ id: chatChannelDeliveries.id })
+          .from(chatChannelDeliveries)
+          .where(and(eq(chatChannelDeliveries.channelId, channelId), eq(chatChannelDeliveries.status, 'pending'))),
+      )
+      return rows.map((r) => r.id)
+    },
+
+    /** A delivery with its channel, or undefined when either is gone. */
+    deliveryWithChannel: async (deliveryId: string): Promise<{ d: Delivery; c: Channel } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ d: chatChannelDeliveries, c: chatChannels })
+          .from(chatChannelDeliveries)
+          .innerJoin(chatChannels, eq(chatChannels.id, chatChannelDeliveries.channelId))
+          .where(eq(chatChannelDeliveries.id, deliveryId))
+          .limit(1),
+      )
+      return row
+    },
+
+    insertDelivery: (row: typeof chatChannelDeliveries.$inferInsert) => db.write((q) => q.insert(chatChannelDeliveries).values(row)),
+
+    /** Records a post's outcome on its delivery. */
+    recordDelivery: (deliveryId: string, outcome: DeliveryOutcome) =>
+      db.write((q) => q.update(chatChannelDeliveries).set(outcome).where(eq(chatChannelDeliveries.id, deliveryId))),
+  }
+}
+
+const prepareAnyActive = (db: Db) => db.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(1).prepare()
+const anyActiveStatements = new WeakMap<Db, ReturnType<typeof prepareAnyActive>>()
+
+/**
+ * The event subscriber's statements, synchronous because subscribers run inside the writer's
+ * transaction (on the writer's connection). `anyActive` is prepared once per database: it runs on
+ * every report write, and most projects have no chat channel.
+ */
+export const channelEventStatements = (db: Db) => {
+  let anyActive = anyActiveStatements.get(db)
+  if (!anyActive) anyActiveStatements.set(db, (anyActive = prepareAnyActive(db)))
+  const prepared = anyActive
+  return {
+    /** Whether the project has an active channel. */
+    anyActive: (projectId: string) => !!prepared.get({ projectId }),
+    /** The project's active channels. */
+    activeChannels: (tx: Tx, projectId: string): Channel[] => tx.select().from(chatChannels).where(activeOf(projectId)).all(),
+    /** Stores one rendered message to post. */
+    insertDelivery: (tx: Tx, row: typeof chatChannelDeliveries.$inferInsert) => void tx.insert(chatChannelDeliveries).values(row).run(),
+  }
+}
