@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { openArtifactBundle } from '../../src/modules/debug-files/artifact-bundle'
 import { ArtifactBundleError } from '../../src/modules/debug-files/artifact-bundle.errors'
 import { buildZip, manifest, SYSB_V2, type ZipInput } from './artifact-bundle-zip-builder'
+import { fuzzSeed } from '../helpers/fuzz-seed'
+
+const SEED = fuzzSeed(32)
 
 const JS = 'files/_/_/game.js'
 const MAP = 'files/_/_/game.js.map'
@@ -114,7 +117,7 @@ describe('openArtifactBundle', () => {
           if (!(err instanceof ArtifactBundleError)) throw err
         }
       }),
-      { seed: 32, numRuns: 400 },
+      { seed: SEED, numRuns: 400 },
     )
   })
 })
