@@ -18,17 +18,23 @@ export type SqliteHandle = Database
 /** Opens the SQLite file with the pragmas a server needs (WAL, NORMAL sync, FKs, busy timeout). */
 export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Database {
   const sqlite = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true })
-  // busy_timeout first, so the WAL switch waits for a concurrent writer instead of failing.
-  sqlite.exec('PRAGMA busy_timeout = 5000')
-  // Only a new, empty file takes this (an existing one would need a full VACUUM): retention then gives
-  // freed pages back to the file system in small steps (modules/retention). Inserts measured no slower.
-  if (!opts.readonly) sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')
-  if (!opts.readonly) sqlite.exec('PRAGMA journal_mode = WAL')
-  // Without NORMAL, every commit fsyncs the WAL: single-row inserts run ~50x slower.
-  sqlite.exec('PRAGMA synchronous = NORMAL')
-  sqlite.exec('PRAGMA foreign_keys = ON')
-  sqlite.exec('PRAGMA temp_store = MEMORY')
-  sqlite.exec('PRAGMA cache_size = -32000')
+  try {
+    // busy_timeout first, so the WAL switch waits for a concurrent writer instead of failing.
+    sqlite.exec('PRAGMA busy_timeout = 5000')
+    // Only a new, empty file takes this (an existing one would need a full VACUUM): retention then gives
+    // freed pages back to the file system in small steps (modules/retention). Inserts measured no slower.
+    if (!opts.readonly) sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')
+    if (!opts.readonly) sqlite.exec('PRAGMA journal_mode = WAL')
+    // Without NORMAL, every commit fsyncs the WAL: single-row inserts run ~50x slower.
+    sqlite.exec('PRAGMA synchronous = NORMAL')
+    sqlite.exec('PRAGMA foreign_keys = ON')
+    sqlite.exec('PRAGMA temp_store = MEMORY')
+    sqlite.exec('PRAGMA cache_size = -32000')
+  } catch (err) {
+    // A file that is not a database fails its first statement: the handle is not kept open.
+    sqlite.close()
+    throw err
+  }
   return sqlite
 }
 
@@ -65,7 +71,6 @@ interface WriteContext {
  * up front makes it wait its turn under busy_timeout instead.
  */
 export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs?: number } = {}) {
-  const reader = opts.reader
   const base = drizzle(sqlite, { schema })
   const transaction = base.transaction.bind(base)
   base.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof base.transaction
@@ -88,22 +93,49 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
       return Promise.resolve().then(() => fn(db))
     },
     async read(fn) {
-      return fn(inWrite() || !readDb ? db : readDb)
+      let own = readers.get(db)
+      if (inWrite() || !own) return fn(db)
+      // A connection that read a damaged file keeps failing after the file is restored (the writer
+      // recovers, the read-only reader does not): the next read opens a fresh one.
+      if (own.stale) {
+        own = readerOf(openSqlite(own.handle.filename, { readonly: true }), own.handle)
+        readers.set(db, own)
+      }
+      try {
+        return await fn(own.db)
+      } catch (err) {
+        if (isUnreadableFile(err)) own.stale = true
+        throw err
+      }
     },
   }
   const db = Object.assign(base, seam)
-  const readDb = reader ? Object.assign(drizzle(reader, { schema }), seam) as unknown as typeof db : undefined
-  if (reader) readers.set(db, reader)
+  const readerOf = (handle: Database, replaced?: Database) => {
+    try {
+      replaced?.close()
+    } catch {
+      // Already closed, or busy: it is dropped all the same.
+    }
+    return { handle, db: Object.assign(drizzle(handle, { schema }), seam) as unknown as typeof db, stale: false }
+  }
+  if (opts.reader) readers.set(db, readerOf(opts.reader))
   return db
+}
+
+/** SQLite's answers for a file that is not (or no longer) a readable database. */
+function isUnreadableFile(err: unknown): boolean {
+  const codes = [err, (err as { cause?: unknown })?.cause].map((e) => String((e as { code?: unknown })?.code ?? ''))
+  return codes.some((c) => /^SQLITE_(NOTADB|CORRUPT|IOERR)/.test(c))
 }
 
 /** Closes the database's connections (the writer and, when it has one, the read-only reader). */
 export function closeDb(db: Db): void {
-  readers.get(db)?.close()
+  readers.get(db)?.handle.close()
   rawSqlite(db).close()
 }
 
-const readers = new WeakMap<Db, Database>()
+/** Each database's read-only connection, replaced when it read a damaged file (see `read`). */
+const readers = new WeakMap<object, { handle: Database; db: Db; stale: boolean }>()
 
 /** The raw handle under a Drizzle database, for pragmas, backup and benchmarks only. */
 export function rawSqlite(db: Db): Database {
