@@ -50,11 +50,13 @@ export async function serve(config: Config): Promise<void> {
     throw err
   }
   const { logger } = deps
-  const app = createApp(deps, { dashboard: dashboardBundle })
   // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
   const guard = loopGuard(deps)
-  // Jobs first: the server is only reachable (and only answers /health) once everything runs.
-  const jobs = await startJobThread(config, guard)
+  // Jobs first: the server is only reachable (and only answers /health) once everything runs. The
+  // job thread loads in its own thread while this one builds the app: start-up pays for one, not both.
+  const jobsStarting = startJobThread(config, guard)
+  const app = createApp(deps, { dashboard: dashboardBundle })
+  const jobs = await jobsStarting
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
   deferCheckpoints(rawSqlite(deps.db))
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
