@@ -76,6 +76,15 @@ describe('db.write', () => {
   })
 })
 
+describe('a closed database', () => {
+  it('fails a write queued before it closed, with the closed error, and the caller still hears of it', async () => {
+    const other = createDb(openSqlite(join(dir, 'other.sqlite')))
+    const queued = other.write((q) => q.run(sql`CREATE TABLE x (v TEXT)`))
+    closeDb(other)
+    await expect(queued).rejects.toThrow(/closed/)
+  })
+})
+
 describe('db.read', () => {
   it('does not see the rows of a write still open, and sees them once it commits', async () => {
     let seenDuring: string[] = []
