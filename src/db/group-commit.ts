@@ -87,7 +87,7 @@ export class GroupCommit {
       // Writes still queued when the connection closed never run and never settle: the database is
       // closed at shutdown, once requests and jobs have stopped, and failing them would only raise
       // errors in callers nobody waits for any more (seen in tests that close an app under a request).
-      if (String((err as Error).message).includes('closed')) return
+      if (isClosed(err)) return
       for (const item of batch) item.reject(err)
       return this.next()
     }
@@ -118,6 +118,8 @@ export class GroupCommit {
       this.sqlite.exec('COMMIT')
       batch.forEach((item, i) => item.resolve(results[i]))
     } catch (err) {
+      // Closed under the batch (see the begin failure above): nothing more can run.
+      if (isClosed(err)) return
       this.rollback()
       // A write of one: its own error. Otherwise some write failed: one transaction per write, below.
       if (batch.length === 1) batch[0]!.reject(err)
@@ -146,7 +148,12 @@ export class GroupCommit {
   }
 
   private rollback(): void {
-    if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
+    try {
+      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
+    } catch (err) {
+      // A connection closed meanwhile has nothing to roll back.
+      if (!isClosed(err)) throw err
+    }
   }
 
   private async oneByOne(batch: Pending[]): Promise<void> {
@@ -157,6 +164,7 @@ export class GroupCommit {
         this.sqlite.exec('COMMIT')
         item.resolve(result)
       } catch (error) {
+        if (isClosed(error)) return
         this.rollback()
         item.reject(error)
       }
@@ -168,6 +176,9 @@ export class GroupCommit {
     this.sqlite.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`)
   }
 }
+
+/** bun:sqlite's answer on a connection already closed. */
+const isClosed = (err: unknown): boolean => err instanceof Error && err.message === 'Database has closed'
 
 /** SQLite's "the database is locked" (SQLITE_BUSY and its extended codes). */
 const isBusy = (err: unknown): boolean => /^SQLITE_BUSY/.test(String((err as { code?: unknown }).code ?? ''))
