@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, index } from 'drizzle-orm/sqlite-core'
-import { createdAt, json, updatedAt } from '../../db/columns'
+import { createdAt, int64, json, updatedAt } from '../../db/columns'
 import { users } from '../auth/auth.table'
 
 export type AccountRole = 'owner' | 'admin' | 'member'
@@ -12,9 +12,9 @@ export const accounts = sqliteTable('accounts', {
   plan: text('plan', { enum: ['free', 'pro', 'studio', 'self_hosted'] }).notNull(),
   /** Monotonic usage counters: deleting reports or projects never gives quota back. */
   reportsCreated: integer('reports_created').notNull().default(0),
-  uploadBytesUsed: integer('upload_bytes_used').notNull().default(0),
+  uploadBytesUsed: int64('upload_bytes_used').notNull().default(0),
   /** Bytes of the account's files stored now; null until first read (then counted once, see retention.stats.ts). */
-  storageBytes: integer('storage_bytes'),
+  storageBytes: int64('storage_bytes'),
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),
   createdAt: createdAt(),

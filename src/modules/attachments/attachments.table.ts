@@ -1,5 +1,5 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { createdAt } from '../../db/columns'
+import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { createdAt, int64 } from '../../db/columns'
 import { reports } from '../reports/reports.table'
 
 export const attachments = sqliteTable(
@@ -12,7 +12,7 @@ export const attachments = sqliteTable(
     occurrenceId: text('occurrence_id'),
     fileKey: text('file_key').notNull(),
     fileName: text('file_name').notNull(),
-    fileSize: integer('file_size').notNull(),
+    fileSize: int64('file_size').notNull(),
     mimeType: text('mime_type'),
     createdAt: createdAt(),
   },

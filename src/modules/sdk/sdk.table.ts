@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { bool, createdAt, json, timestamp } from '../../db/columns'
+import { bool, createdAt, int64, json, timestamp } from '../../db/columns'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
 
@@ -65,7 +65,7 @@ export const events = sqliteTable(
   {
     id: integer('id').primaryKey(),
     nameId: integer('name_id').notNull().references(() => eventNames.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
+    createdAt: int64('created_at').notNull(),
     sessionToken: text('session_token'),
     platform: text('platform'),
     gameVersion: text('game_version'),
@@ -107,7 +107,7 @@ export const sessionReplays = sqliteTable(
     projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     reportId: text('report_id').notNull().references(() => reports.id, { onDelete: 'cascade' }),
     fileKey: text('file_key').notNull(),
-    fileSize: integer('file_size').notNull(),
+    fileSize: int64('file_size').notNull(),
     mimeType: text('mime_type').notNull(),
     durationSec: real('duration_sec'),
     /** Parsed JSON when the client sent JSON, else the string as sent. */
