@@ -2,8 +2,10 @@ import { join } from 'node:path'
 import type { AppDeps } from './app-deps'
 import type { Config } from './config/config'
 import { createDb, openSqlite } from './db/client'
-import { dataDirError, makeDataDirPrivate } from './db/data-dir'
+import { DataDirError, dataDirError, makeDataDirPrivate } from './db/data-dir'
 import { migrate, SchemaTooNewError } from './db/migrate'
+import { createPgDb } from './db/pg/client'
+import { migratePg } from './db/pg/migrate'
 import { DomainEvents } from './events/domain-events'
 import { createStorage, type FileStorage } from './files/storage'
 import { DecodeBudget } from './http/decode-budget'
@@ -21,11 +23,14 @@ import { createSecrets } from './secrets/secrets'
 export const DB_FILE = 'glitchbox.db'
 
 /**
- * Opens (creating and migrating) the data directory, owner-only (db/data-dir.ts), and wires the services
- * every module uses. A directory or database that cannot be opened throws a DataDirError naming the
- * path and the cause.
+ * Opens (creating and migrating) the data directory, owner-only (db/data-dir.ts), and the database: SQLite
+ * in the data directory, or PostgreSQL at `GLITCHBOX_DATABASE_URL`; then wires the services every module
+ * uses. A directory or database that cannot be opened throws a DataDirError naming the path and the cause.
  */
-export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean } = {}): AppDeps {
+export function buildDeps(
+  config: Config,
+  overrides: { clock?: Clock; logger?: Logger; transport?: MailTransport | null; cleanTmp?: boolean; beforeMigrations?: () => Promise<void> } = {},
+): AppDeps {
   const clock = overrides.clock ?? systemClock
   const logger = overrides.logger ?? createLogger(config.logLevel)
   const dbFile = join(config.dataDir, DB_FILE)
@@ -39,16 +44,7 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
   } catch (err) {
     throw dataDirError(config.dataDir, err)
   }
-  let sqlite: ReturnType<typeof openSqlite> | undefined
-  try {
-    sqlite = openSqlite(dbFile)
-    migrate(sqlite, databaseParts)
-  } catch (err) {
-    sqlite?.close()
-    throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
-  }
-  // The seam's reads go to a read-only connection of their own (src/db/client.ts), opened once migrated.
-  const db = createDb(sqlite, { reader: openSqlite(dbFile, { readonly: true }) })
+  const db = config.databaseUrl ? openPostgres(config.databaseUrl, overrides.beforeMigrations) : openDataDirDatabase(dbFile)
   useSdkCallerClock(db, clock)
   const jobs = new JobQueue(clock)
   const transport = overrides.transport !== undefined ? overrides.transport : config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null
@@ -67,4 +63,36 @@ export function buildDeps(config: Config, overrides: { clock?: Clock; logger?: L
     sdkRefusals: new SdkRefusals(clock),
     instanceId: crypto.randomUUID(),
   }
+}
+
+/** SQLite in the data directory, migrated, with the seam's read-only connection beside the writer. */
+function openDataDirDatabase(dbFile: string) {
+  let sqlite: ReturnType<typeof openSqlite> | undefined
+  try {
+    sqlite = openSqlite(dbFile)
+    migrate(sqlite, databaseParts)
+  } catch (err) {
+    sqlite?.close()
+    throw err instanceof SchemaTooNewError ? err : dataDirError(dbFile, err)
+  }
+  // The seam's reads go to a read-only connection of their own (src/db/client.ts), opened once migrated.
+  return createDb(sqlite, { reader: openSqlite(dbFile, { readonly: true }) })
+}
+
+/**
+ * PostgreSQL at `url`, migrated under the nodes' advisory lock (src/db/pg/migrate.ts) before its first
+ * query; start-up awaits `databaseReady`. `before`: run first (tests create the database there).
+ */
+function openPostgres(url: string, before?: () => Promise<void>) {
+  return createPgDb(url, {
+    prepare: async (pool) => {
+      try {
+        await before?.()
+        await migratePg(pool)
+      } catch (err) {
+        if (err instanceof SchemaTooNewError) throw err
+        throw new DataDirError(`cannot open the PostgreSQL database of GLITCHBOX_DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    },
+  })
 }

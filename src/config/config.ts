@@ -30,6 +30,14 @@ const fields = {
   port: { env: 'PORT', schema: z.coerce.number().int().min(0).max(65535), default: '8080', doc: 'listen port' },
   host: { env: 'HOST', schema: z.string().min(1), default: '0.0.0.0', doc: 'listen address' },
   dataDir: { env: 'GLITCHBOX_DATA_DIR', schema: z.string().min(1), default: './glitchbox-data', doc: 'everything the server stores' },
+  databaseUrl: {
+    env: 'GLITCHBOX_DATABASE_URL',
+    // The URL carries the database password: never echoed.
+    secret: true,
+    schema: z.string().regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// or postgresql:// URL').optional(),
+    default: undefined,
+    doc: 'PostgreSQL 15+ database (postgres://user:pass@host:port/db) instead of SQLite in the data directory',
+  },
   publicUrl: { env: 'GLITCHBOX_PUBLIC_URL', schema: url.optional(), default: undefined, doc: 'base of links in emails and file_url values' },
   trustProxy: {
     env: 'GLITCHBOX_TRUST_PROXY',
@@ -150,6 +158,10 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     providerUrls[name.slice(PROVIDER_PREFIX.length).toLowerCase()] = value.replace(/\/+$/, '')
   }
   const parsed = out as Parsed
+  // Nodes on one database share no data directory, so no secrets.key either: the key must be given.
+  if (parsed.databaseUrl && !parsed.secretKey) {
+    throw new ConfigError('GLITCHBOX_DATABASE_URL needs GLITCHBOX_SECRET_KEY (32 random bytes in base64, e.g. `openssl rand -base64 32`), the same on every node')
+  }
   if (parsed.s3Bucket && (!parsed.s3AccessKeyId || !parsed.s3SecretAccessKey)) {
     throw new ConfigError('GLITCHBOX_S3_BUCKET needs GLITCHBOX_S3_ACCESS_KEY_ID and GLITCHBOX_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)')
   }

@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Database } from 'bun:sqlite'
+import type { SQLWrapper } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
+import { pgPool } from './pg/client'
 import * as schema from './schema'
 
 export type Db = ReturnType<typeof createDb>
@@ -54,6 +56,23 @@ export type Query = Db
 export interface Seam {
   read<T>(fn: (q: Query) => T | Promise<T>): Promise<T>
   write<T>(fn: (q: Query) => T | Promise<T>): Promise<T>
+}
+
+/**
+ * Raw SQL a repository needs where Drizzle's builders cannot say it, on either engine: the rows of a
+ * query. (Drizzle's SQLite database answers `all`, its PostgreSQL one `execute`.) Bound parameters
+ * only: `sql` templates, never strings built from input.
+ */
+export async function rowsOf<T>(q: Query, query: SQLWrapper): Promise<T[]> {
+  const engine = q as unknown as { all?: (s: SQLWrapper) => T[]; execute: (s: SQLWrapper) => Promise<T[]> }
+  return engine.all ? engine.all(query) : [...(await engine.execute(query))]
+}
+
+/** Raw SQL run for its effect, on either engine (see rowsOf). */
+export async function execute(q: Query, query: SQLWrapper): Promise<void> {
+  const engine = q as unknown as { run?: (s: SQLWrapper) => unknown; execute: (s: SQLWrapper) => Promise<unknown> }
+  if (engine.run) engine.run(query)
+  else await engine.execute(query)
 }
 
 /** The open write transaction of this async context, if any. */
@@ -128,10 +147,13 @@ function isUnreadableFile(err: unknown): boolean {
   return codes.some((c) => /^SQLITE_(NOTADB|CORRUPT|IOERR)/.test(c))
 }
 
-/** Closes the database's connections (the writer and, when it has one, the read-only reader). */
-export function closeDb(db: Db): void {
+/** Closes the database's connections (the writer and, when it has one, the read-only reader; or the PostgreSQL pool). */
+export function closeDb(db: Db): Promise<void> {
+  const pool = pgPool(db)
+  if (pool) return pool.close()
   readers.get(db)?.handle.close()
   rawSqlite(db).close()
+  return Promise.resolve()
 }
 
 /** Each database's read-only connection, replaced when it read a damaged file (see `read`). */

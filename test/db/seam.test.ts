@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeDb, createDb, type Db, openSqlite } from '../../src/db/client'
+import { closeDb, createDb, type Db, execute, openSqlite, rowsOf } from '../../src/db/client'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 
 let dir: string
@@ -115,5 +115,13 @@ describe('db.read', () => {
     const err = await db.read((q) => insert(q, 'x')).catch((e: Error) => e)
     expect(String((err as Error & { cause?: unknown }).cause)).toMatch(/readonly/i)
     expect(await values()).toEqual([])
+  })
+})
+
+describe('raw SQL through the seam', () => {
+  it('returns rows with rowsOf and runs statements with execute, bound parameters kept apart from the SQL', async () => {
+    const hostile = "x'); DROP TABLE t; --"
+    await db.write((q) => execute(q, sql`INSERT INTO t (v) VALUES (${hostile})`))
+    expect(await db.read((q) => rowsOf<{ v: string }>(q, sql`SELECT v FROM t WHERE v = ${hostile}`))).toEqual([{ v: hostile }])
   })
 })

@@ -2,6 +2,7 @@ import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config/config'
 import { closeDb, rawSqlite } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
+import { createTestDatabase, dropTestDatabase, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from './pg-engine'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { collectJobs } from '../../src/jobs/registry'
 import { FakeClock } from '../../src/lib/clock'
@@ -33,11 +34,19 @@ export interface TestResponse<T = any> {
  */
 export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null | 'smtp'; start?: string } = {}) {
   const dir = tempDir('test')
-  const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_PUBLIC_URL: 'http://glitchbox.test', ...opts.env }, {}, '0.0.0-test')
+  // In the suite's PostgreSQL mode (pg-engine.ts), each app gets a database cloned from the template.
+  const pgDatabase = testPgServer() ? nextTestDatabase() : null
+  const engineEnv: Record<string, string> = pgDatabase ? { GLITCHBOX_DATABASE_URL: `${testPgServer()}/${pgDatabase}`, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY } : {}
+  const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_PUBLIC_URL: 'http://glitchbox.test', ...engineEnv, ...opts.env }, {}, '0.0.0-test')
   const clock = new FakeClock(opts.start)
   const logs: Record<string, unknown>[] = []
   const logger = createLogger('debug', {}, (line) => logs.push(JSON.parse(line)))
-  const deps = buildDeps(config, { clock, logger, transport: opts.transport === 'smtp' ? undefined : (opts.transport ?? null) })
+  const deps = buildDeps(config, {
+    clock,
+    logger,
+    transport: opts.transport === 'smtp' ? undefined : (opts.transport ?? null),
+    beforeMigrations: pgDatabase ? () => createTestDatabase(pgDatabase) : undefined,
+  })
   const app = createApp(deps)
   const runner = new JobRunner({ db: deps.db, clock, logger, ...collectJobs(deps) })
   let ipCounter = 0
@@ -70,8 +79,9 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
     request,
     sqlite: rawSqlite(deps.db),
     close() {
-      closeDb(deps.db)
+      const closed = closeDb(deps.db)
       removeTempDir(dir)
+      if (pgDatabase) return closed.then(() => dropTestDatabase(pgDatabase))
     },
   }
 }

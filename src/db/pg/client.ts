@@ -1,0 +1,77 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { SQL } from 'bun'
+import { drizzle } from 'drizzle-orm/bun-sql'
+import type { Db, Query, Seam } from '../client'
+
+// The seam on PostgreSQL. Repositories query with the SQLite table objects (Drizzle renders the SQL for
+// the dialect of the database it is given; src/db/pg/schema.ts keeps the column types compatible), so a
+// repository is written once for both engines.
+
+/** PostgreSQL's codes for a transaction that lost a race and may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 5
+
+/**
+ * A connection pool to `url` with the seam's `read` and `write`. `max`: pool size. `prepare`: what must
+ * happen before the first query (the migrations, src/db/pg/migrate.ts), given the pool; every read and
+ * write waits for it, and `databaseReady(db)` lets start-up wait for it and fail early.
+ */
+export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: SQL) => Promise<unknown> } = {}): Db {
+  const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10 })
+  const base = drizzle({ client })
+  const context = new AsyncLocalStorage<{ tx: Query }>()
+  const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()
+  // Start-up awaits it (databaseReady); a failure left unawaited here must not end the process.
+  ready.catch(() => {})
+  const seam: Seam = {
+    async read(fn) {
+      const tx = context.getStore()?.tx
+      if (tx) return fn(tx)
+      await ready
+      return fn(db)
+    },
+    async write(fn) {
+      const outer = context.getStore()?.tx
+      // A write inside a write joins it, as on SQLite: one transaction, all or nothing.
+      if (outer) return fn(outer)
+      await ready
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await base.transaction(async (tx) => {
+            const q = Object.assign(tx, seam) as unknown as Query
+            return context.run({ tx: q }, () => fn(q))
+          })
+        } catch (err) {
+          // A serialization failure or deadlock rolled everything back: the callback runs again
+          // (write callbacks do no I/O but the database's, by the seam's rule).
+          if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(pgCode(err))) throw err
+        }
+      }
+    },
+  }
+  const db = Object.assign(base, seam) as unknown as Db
+  pools.set(db, { client, ready })
+  return db
+}
+
+/** The SQLSTATE of a PostgreSQL error, or ''. */
+export function pgCode(err: unknown): string {
+  const e = err as { errno?: unknown; code?: unknown; cause?: { errno?: unknown; code?: unknown } }
+  for (const v of [e?.errno, e?.cause?.errno, e?.code, e?.cause?.code]) if (typeof v === 'string' && /^[0-9A-Z]{5}$/.test(v)) return v
+  return ''
+}
+
+const pools = new WeakMap<object, { client: SQL; ready: Promise<void> }>()
+
+/** The pool under a PostgreSQL seam, or undefined for a SQLite one. */
+export function pgPool(db: Db): SQL | undefined {
+  return pools.get(db)?.client
+}
+
+/** Resolves once the database is prepared (migrated); rejects with why it could not be. */
+export function databaseReady(db: Db): Promise<void> {
+  return pools.get(db)?.ready ?? Promise.resolve()
+}
+
+/** Whether the database is PostgreSQL. */
+export const isPostgres = (db: Db) => pools.has(db)

@@ -1,0 +1,107 @@
+// The database seam on PostgreSQL (src/db/pg/client.ts, src/db/pg/migrate.ts): an async write is
+// all-or-nothing, a write inside a write joins it, a repository written for SQLite runs unchanged, and
+// nodes starting together migrate once under the advisory lock. Runs in the suite's PostgreSQL mode
+// (GLITCHBOX_TEST_PG, as `.ci/run` sets it); on SQLite, test/db/seam.test.ts covers the same behaviour.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { closeDb, type Db, execute, rowsOf } from '../../src/db/client'
+import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
+import { migratePg } from '../../src/db/pg/migrate'
+import { embeddedMigrations } from '../../src/db/pg/migrations.embedded'
+import { SchemaTooNewError } from '../../src/db/migrate'
+import { createLabelsRepository } from '../../src/modules/labels/labels.repository'
+import { accounts } from '../../src/modules/accounts/accounts.table'
+import { users } from '../../src/modules/auth/auth.table'
+import { projects } from '../../src/modules/projects/projects.table'
+import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../helpers/pg-engine'
+
+let name: string
+let db: Db
+let n = 0
+/** A database of its own, empty (not from the template), so the migrations run here. */
+async function emptyDatabase() {
+  const dbName = `${testPgTemplate()}_seam_${process.pid}_${n++}`
+  await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${dbName}"`)))
+  return dbName
+}
+
+describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
+  beforeEach(async () => {
+    name = await emptyDatabase()
+    db = createPgDb(`${testPgServer()}/${name}`, { max: 4, prepare: (pool) => migratePg(pool) })
+    await databaseReady(db)
+    const now = new Date()
+    await db.write(async (q) => {
+      await q.insert(users).values({ id: 'u1', email: 'a@example.com', name: 'A', createdAt: now, updatedAt: now })
+      await q.insert(accounts).values({ id: 'a1', name: 'A', ownerId: 'u1', plan: 'free', createdAt: now, updatedAt: now })
+      await q.insert(projects).values({ id: 'p1', accountId: 'a1', name: 'P', slug: 'p', apiKey: 'k', createdAt: now, updatedAt: now })
+    })
+  })
+  afterEach(async () => {
+    await closeDb(db)
+    await dropTestDatabase(name)
+  })
+
+  const labels = () => createLabelsRepository({ db })
+  const label = (id: string, name: string) => ({ id, projectId: 'p1', name, color: '#ffffff', createdAt: new Date() })
+
+  it('runs a repository written for SQLite unchanged: insert, read back with types, case-insensitive lookups', async () => {
+    await labels().insert(label('l1', 'Crash'))
+    const [row] = await labels().list('p1')
+    expect(row).toMatchObject({ id: 'l1', name: 'Crash' })
+    expect(row!.createdAt).toBeInstanceOf(Date)
+    expect(await labels().nameTaken('p1', 'CRASH')).toBe(true)
+  })
+
+  it('leaves nothing behind when a write that awaited throws, rows before and after the await alike', async () => {
+    await expect(
+      db.write(async () => {
+        await labels().insert(label('l1', 'before'))
+        await Bun.sleep(5)
+        await labels().insert(label('l2', 'after'))
+        throw new Error('nope')
+      }),
+    ).rejects.toThrow('nope')
+    expect(await labels().list('p1')).toEqual([])
+  })
+
+  it('joins a write inside a write: a read inside sees its rows, another connection does not until the commit', async () => {
+    let seenInside = 0
+    let seenOutside = -1
+    await db.write(async () => {
+      await labels().insert(label('l1', 'one'))
+      seenInside = (await labels().list('p1')).length
+      const other = createPgDb(`${testPgServer()}/${name}`, { max: 1 })
+      seenOutside = ((await pgPool(other)!`SELECT count(*)::int AS n FROM labels`) as { n: number }[])[0]!.n
+      await closeDb(other)
+    })
+    expect([seenInside, seenOutside]).toEqual([1, 0])
+    expect(await labels().list('p1')).toHaveLength(1)
+  })
+
+  it('migrates once when several nodes start together, and each finds the schema complete', async () => {
+    const fresh = await emptyDatabase()
+    const nodes = [0, 1, 2].map(() => createPgDb(`${testPgServer()}/${fresh}`, { max: 2 }))
+    try {
+      const runs = await Promise.all(nodes.map((node) => migratePg(pgPool(node)!)))
+      expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, embeddedMigrations.length])
+      const [row] = await pgPool(nodes[0]!)!`SELECT count(*)::int AS n FROM glitchbox_migrations`
+      expect(row).toEqual({ n: embeddedMigrations.length })
+    } finally {
+      for (const node of nodes) await closeDb(node)
+      await dropTestDatabase(fresh)
+    }
+  })
+
+  it('runs raw SQL with bound parameters through rowsOf and execute, inside a write too', async () => {
+    await db.write((q) => execute(q, sql`INSERT INTO labels (id, project_id, name, color, created_at) VALUES (${'l9'}, ${'p1'}, ${'raw'}, ${'#000000'}, ${Date.now()})`))
+    const rows = await db.read((q) => rowsOf<{ name: string }>(q, sql`SELECT name FROM labels WHERE project_id = ${'p1'}`))
+    expect(rows).toEqual([{ name: 'raw' }])
+  })
+
+  it('refuses a database that a newer build migrated, naming the migration', async () => {
+    await pgPool(db)!`INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES ('9999_future', 'x', 0)`
+    await expect(migratePg(pgPool(db)!)).rejects.toThrow(SchemaTooNewError)
+    await expect(migratePg(pgPool(db)!)).rejects.toThrow('9999_future')
+  })
+})
