@@ -1,0 +1,61 @@
+import { type FtsQuery, parseSearchTerms } from './fts-query'
+
+/**
+ * The search box's language (fts-query.ts, SEARCH_SYNTAX) for PostgreSQL: the same terms, parsed by the
+ * same parser, written as `tsquery` text for `to_tsquery('simple', …)` instead of FTS5 MATCH strings.
+ *
+ * Both sides of the match are normalised the way FTS5's `unicode61 remove_diacritics 2` tokenizer reads
+ * text: lower case, accents dropped, and every run of characters that are not letters or digits a word
+ * break (SEARCH_DOCUMENT_SQL does this to the indexed text). So `title:fields` is the phrase
+ * "title fields" on both engines, and nothing the user types can be tsquery syntax: each lexeme is
+ * letters and digits only, quoted.
+ */
+
+/** The indexed text of a report, in SQL over `title` and `description` (the reports module's PostgreSQL index). */
+export const SEARCH_DOCUMENT_SQL = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+
+/** Lower case, without accents, split into words of letters and digits. */
+export function searchWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+}
+
+/** One term as tsquery: a word, or a phrase of words in order; `prefix` applies to the last word. */
+function lexemes(words: string[], prefix: boolean): string {
+  const quoted = words.map((w, i) => `'${w}'${prefix && i === words.length - 1 ? ':*' : ''}`)
+  return quoted.length === 1 ? quoted[0]! : `(${quoted.join(' <-> ')})`
+}
+
+/** The tsquery texts for a user query; both null when it has no usable term (the list ignores `q` then). */
+export function translateSearchToTsquery(input: string): FtsQuery {
+  const terms = parseSearchTerms(input.slice(0, 500).replace(/[\u0000-\u001f]/g, ' '))
+    .slice(0, 32)
+    .map((t) => ({ ...t, words: searchWords(t.text) }))
+    .filter((t) => t.words.length > 0)
+  const groups: (typeof terms)[] = []
+  for (const t of terms.filter((t) => !t.negated)) {
+    if (t.or && groups.length > 0) groups.at(-1)!.push(t)
+    else groups.push([t])
+  }
+  const must = groups.map((g) => (g.length === 1 ? lexemes(g[0]!.words, g[0]!.prefix) : `(${g.map((t) => lexemes(t.words, t.prefix)).join(' | ')})`))
+  const not = terms.filter((t) => t.negated).map((t) => lexemes(t.words, t.prefix))
+  const excluded = not.length ? `(${not.join(' | ')})` : ''
+  if (must.length === 0) return { match: null, excludeOnly: excluded || null }
+  const positive = `(${must.join(' & ')})`
+  return { match: excluded ? `${positive} & !${excluded}` : positive, excludeOnly: null }
+}
+
+/**
+ * What PostgreSQL needs for the search: `unaccent` (a trusted contrib extension: a database owner may
+ * create it) behind an IMMUTABLE wrapper, as index expressions require, and a GIN index over the
+ * reports' document. Idempotent; applied after the migrations.
+ */
+export const POSTGRES_SEARCH_FUNCTIONS_SQL = [
+  'CREATE EXTENSION IF NOT EXISTS unaccent',
+  `CREATE OR REPLACE FUNCTION glitchbox_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$`,
+]
+export const POSTGRES_SEARCH_INDEX_SQL = `CREATE INDEX IF NOT EXISTS reports_search_idx ON reports USING gin ((${SEARCH_DOCUMENT_SQL}))`
