@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { eventDaysFrom } from './analytics.rollup'
+import { createTelemetryRepository, type EventDay, type SessionDay } from './telemetry.repository'
+
+export type { EventDay, SessionDay }
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
@@ -10,11 +12,6 @@ export const startOfDay = (day: string): number => Date.parse(`${day}T00:00:00.0
 /** The `n` UTC days ending today, oldest first. */
 export const lastDays = (now: Date, n: number): string[] => Array.from({ length: n }, (_, i) => dayOf(now.getTime() - (n - 1 - i) * DAY))
 
-/** The last day the retention job rolled up (telemetry_daily_*), or null before its first run. */
-function rolledThrough(db: DbOrTx, rollup: 'events' | 'sessions'): string | null {
-  return db.all<{ through_day: string }>(sql`SELECT through_day FROM telemetry_rollup_state WHERE name = ${rollup}`)[0]?.through_day ?? null
-}
-
 /** The first day read from raw rows: the day after the rollup's watermark, never before `from`. */
 function tailStart(through: string | null, from: string): string {
   if (!through) return from
@@ -22,39 +19,17 @@ function tailStart(through: string | null, from: string): string {
   return next > from ? next : from
 }
 
-export interface SessionDay {
-  day: string
-  game_version: string
-  platform: string
-  started: number
-  ended: number
-  crashed: number
-}
-
 /**
  * Sessions per UTC day of their start, version and platform from `from` on: complete days from the
  * daily rollup, the days after its watermark from `play_sessions` (an index range of those days).
  */
-export function sessionDays(db: DbOrTx, projectId: string, from: string, version?: string): SessionDay[] {
-  const through = rolledThrough(db, 'sessions')
+export async function sessionDays(db: Seam, projectId: string, from: string, version?: string): Promise<SessionDay[]> {
+  const repo = createTelemetryRepository({ db })
+  const through = await repo.rolledThrough('sessions')
   const tail = tailStart(through, from)
-  const v = version === undefined ? sql`` : sql` AND game_version = ${version}`
-  const rolled = through
-    ? db.all<SessionDay>(sql`SELECT day, game_version, platform, started, ended, crashed FROM telemetry_daily_sessions
-        WHERE project_id = ${projectId} AND day >= ${from} AND day < ${tail}${v}`)
-    : []
-  const raw = db.all<SessionDay>(sql`SELECT strftime('%Y-%m-%d', started_at / 1000, 'unixepoch') AS day, game_version, platform,
-      count(*) AS started, count(ended_at) AS ended, coalesce(sum(crashed), 0) AS crashed
-    FROM play_sessions WHERE project_id = ${projectId} AND started_at >= ${startOfDay(tail)}${v}
-    GROUP BY day, game_version, platform`)
+  const rolled = through ? await repo.rolledSessionDays(projectId, from, tail, version) : []
+  const raw = await repo.rawSessionDays(projectId, startOfDay(tail), version)
   return [...rolled, ...raw]
-}
-
-export interface EventDay {
-  day: string
-  name: string
-  count: number
-  sessions: number
 }
 
 /**
@@ -62,26 +37,16 @@ export interface EventDay {
  * from telemetry_daily_events, later days from analytics_event_days (kept by the analytics job), and
  * raw rows only for days neither covers yet (before the job's first run).
  */
-export function eventDays(db: DbOrTx, projectId: string, from: string): EventDay[] {
-  const through = rolledThrough(db, 'events')
+export async function eventDays(db: Seam, projectId: string, from: string): Promise<EventDay[]> {
+  const repo = createTelemetryRepository({ db })
+  const through = await repo.rolledThrough('events')
   const tail = tailStart(through, from)
-  const rolled = through
-    ? db.all<EventDay>(sql`SELECT day, event_name AS name, count, sessions FROM telemetry_daily_events
-        WHERE project_id = ${projectId} AND day >= ${from} AND day < ${tail}`)
-    : []
-  const covered = eventDaysFrom(db)
+  const rolled = through ? await repo.rolledEventDays(projectId, from, tail) : []
+  const covered = await eventDaysFrom(db)
   const jobFrom = covered === null ? null : covered > tail ? covered : tail
-  const counted = jobFrom
-    ? db.all<EventDay>(sql`SELECT day, event_name AS name, count, sessions FROM analytics_event_days WHERE project_id = ${projectId} AND day >= ${jobFrom}`)
-    : []
+  const counted = jobFrom ? await repo.countedEventDays(projectId, jobFrom) : []
   const rawUntil = jobFrom === null ? null : startOfDay(jobFrom)
-  const raw =
-    rawUntil !== null && rawUntil <= startOfDay(tail)
-      ? []
-      : db.all<EventDay>(sql`SELECT strftime('%Y-%m-%d', e.created_at / 1000, 'unixepoch') AS day, n.name AS name,
-      count(*) AS count, count(DISTINCT e.session_token) AS sessions
-    FROM event_names n JOIN events e ON e.name_id = n.id AND e.created_at >= ${startOfDay(tail)}${rawUntil === null ? sql`` : sql` AND e.created_at < ${rawUntil}`}
-    WHERE n.project_id = ${projectId} GROUP BY n.id, day`)
+  const raw = rawUntil !== null && rawUntil <= startOfDay(tail) ? [] : await repo.rawEventDays(projectId, startOfDay(tail), rawUntil)
   return [...rolled, ...counted, ...raw]
 }
 

@@ -1,18 +1,16 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { notFound } from '../../http/errors'
-import { eventNames, events } from '../sdk/sdk.table'
-import { analyticsLogLines } from './analytics.table'
 import { eventDays, lastDays, startOfDay } from './telemetry.reads'
+import { createTelemetryRepository } from './telemetry.repository'
 
 const DETAILS = 50
 export const LOG_PAGE_SIZE = 25
 
 /** `/events`: each event name with its count per UTC day over the last `days` days, most frequent first. */
-export function eventsByDay(db: DbOrTx, projectId: string, now: Date, days: number) {
+export async function eventsByDay(db: Seam, projectId: string, now: Date, days: number) {
   const dayList = lastDays(now, days)
   const byName = new Map<string, Map<string, number>>()
-  for (const r of eventDays(db, projectId, dayList[0]!)) {
+  for (const r of await eventDays(db, projectId, dayList[0]!)) {
     const m = byName.get(r.name) ?? new Map<string, number>()
     m.set(r.day, (m.get(r.day) ?? 0) + r.count)
     byName.set(r.name, m)
@@ -25,9 +23,9 @@ export function eventsByDay(db: DbOrTx, projectId: string, now: Date, days: numb
  * `/events/summary`: total events, session-days (per UTC day, distinct session tokens that sent the
  * event, summed over the days) and the top 20 names over the last `days` days.
  */
-export function eventsSummary(db: DbOrTx, projectId: string, now: Date, days: number) {
+export async function eventsSummary(db: Seam, projectId: string, now: Date, days: number) {
   const dayList = lastDays(now, days)
-  const rows = eventDays(db, projectId, dayList[0]!)
+  const rows = await eventDays(db, projectId, dayList[0]!)
   const byName = new Map<string, { count: number; sessions: number }>()
   for (const r of rows) {
     const b = byName.get(r.name) ?? { count: 0, sessions: 0 }
@@ -40,11 +38,11 @@ export function eventsSummary(db: DbOrTx, projectId: string, now: Date, days: nu
 }
 
 /** `/events/{name}/details`: the newest 50 raw events of that name in the last `days` days (raw events older than retention are gone). */
-export function eventDetails(db: DbOrTx, projectId: string, now: Date, name: string, days: number) {
-  const n = db.select({ id: eventNames.id }).from(eventNames).where(and(eq(eventNames.projectId, projectId), eq(eventNames.name, name))).get()
-  if (!n) throw notFound('event not found')
-  const since = startOfDay(lastDays(now, days)[0]!)
-  const rows = db.select().from(events).where(and(eq(events.nameId, n.id), gte(events.createdAt, since))).orderBy(desc(events.createdAt), desc(events.id)).limit(DETAILS).all()
+export async function eventDetails(db: Seam, projectId: string, now: Date, name: string, days: number) {
+  const repo = createTelemetryRepository({ db })
+  const nameId = await repo.eventNameId(projectId, name)
+  if (nameId === undefined) throw notFound('event not found')
+  const rows = await repo.newestEvents(nameId, startOfDay(lastDays(now, days)[0]!), DETAILS)
   return {
     name,
     days,
@@ -53,19 +51,10 @@ export function eventDetails(db: DbOrTx, projectId: string, now: Date, name: str
 }
 
 /** `/log-stack`: normalized recent-log lines of auto-filed reports over the last `days` UTC days, by the number of reports that logged them, 25 a page. */
-export function logStack(db: DbOrTx, projectId: string, now: Date, days: number, page: number) {
+export async function logStack(db: Seam, projectId: string, now: Date, days: number, page: number) {
+  const repo = createTelemetryRepository({ db })
   const from = lastDays(now, days)[0]!
-  const where = and(eq(analyticsLogLines.projectId, projectId), gte(analyticsLogLines.day, from))
-  const total = db.select({ n: sql<number>`count(DISTINCT ${analyticsLogLines.line})` }).from(analyticsLogLines).where(where).get()!.n
-  const reportsCol = sql<number>`sum(${analyticsLogLines.count})`
-  const rows = db
-    .select({ line: analyticsLogLines.line, reports: reportsCol, lastSeen: sql<number>`max(${analyticsLogLines.lastSeen})` })
-    .from(analyticsLogLines)
-    .where(where)
-    .groupBy(analyticsLogLines.line)
-    .orderBy(desc(reportsCol), analyticsLogLines.line)
-    .limit(LOG_PAGE_SIZE)
-    .offset((page - 1) * LOG_PAGE_SIZE)
-    .all()
+  const total = await repo.logLineCount(projectId, from)
+  const rows = await repo.logLines(projectId, from, LOG_PAGE_SIZE, (page - 1) * LOG_PAGE_SIZE)
   return { days, page, per_page: LOG_PAGE_SIZE, total, lines: rows.map((r) => ({ line: r.line, reports: r.reports, last_seen: new Date(r.lastSeen).toISOString() })) }
 }
