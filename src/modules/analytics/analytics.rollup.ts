@@ -19,7 +19,7 @@ const startOfDay = (day: string) => Date.parse(`${day}T00:00:00.000Z`)
 /** The rollup cursors live in rollup_cursors, which the alerts repository owns. */
 const cursors = (db: Seam) => {
   const alerts = createAlertsRepository({ db })
-  return { get: async (name: string) => (await alerts.cursor(name)) ?? 0, set: alerts.setCursor }
+  return { position: async (name: string) => (await alerts.cursor(name)) ?? 0, move: alerts.setCursor }
 }
 
 /** Runs `step` in writes until it reports a short step or `maxSteps` ran; returns the rows handled. */
@@ -42,7 +42,7 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.occurrencesAfter(await cursor.get(OCCURRENCES_CURSOR), ROLLUP_STEP)
+    const rows = await repo.occurrencesAfter(await cursor.position(OCCURRENCES_CURSOR), ROLLUP_STEP)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     const counted = rows.flatMap((o) => {
       if (o.reportSeq === null) return []
@@ -52,7 +52,7 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
       return [{ ...o, reportSeq: o.reportSeq, at, day: dayOf(at), dayNumber: Math.floor(o.createdAt / DAY), crash: isCrashReport(o) ? (1 as const) : (0 as const), logLines }]
     })
     await repo.countOccurrences(counted)
-    if (rows.length) await cursor.set(OCCURRENCES_CURSOR, rows.at(-1)!.seq)
+    if (rows.length) await cursor.move(OCCURRENCES_CURSOR, rows.at(-1)!.seq)
     return rows.length
   })
 }
@@ -62,9 +62,9 @@ export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.sessionsAfter(await cursor.get(SESSIONS_CURSOR), ROLLUP_STEP)
+    const rows = await repo.sessionsAfter(await cursor.position(SESSIONS_CURSOR), ROLLUP_STEP)
     await repo.seeVersions(rows)
-    if (rows.length) await cursor.set(SESSIONS_CURSOR, rows.at(-1)!.rowid)
+    if (rows.length) await cursor.move(SESSIONS_CURSOR, rows.at(-1)!.rowid)
     return rows.length
   })
 }
@@ -74,7 +74,7 @@ export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.perfAfter(await cursor.get('analytics_perf'), ROLLUP_STEP)
+    const rows = await repo.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
     const buckets = new Map<string, PerfBucket>()
     for (const s of rows) {
       for (const m of PERF_METRICS) {
@@ -89,7 +89,7 @@ export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
       }
     }
     await repo.addPerfCounts([...buckets.values()])
-    if (rows.length) await cursor.set('analytics_perf', rows.at(-1)!.rowid)
+    if (rows.length) await cursor.move('analytics_perf', rows.at(-1)!.rowid)
     return rows.length
   })
 }
@@ -107,20 +107,20 @@ export async function rollUpEvents(db: Seam, now: Date, maxSteps = 100): Promise
   await db.write(async () => {
     if ((await createAlertsRepository({ db }).cursor(EVENTS_FROM)) !== undefined) return
     const from = startOfDay(dayOf(new Date(now.getTime() - DAY)))
-    await cursor.set('analytics_events', await repo.eventIdBefore(from))
-    await cursor.set(EVENTS_FROM, from)
+    await cursor.move('analytics_events', await repo.eventIdBefore(from))
+    await cursor.move(EVENTS_FROM, from)
   })
   // Deleting the newest events (a project's deletion) lets SQLite hand their ids out again: the
   // cursor steps back to the newest id present, so later events are not skipped. Events stored
   // between such a deletion and this run are missed until the retention rollup recounts their day.
   await db.write(async () => {
     const max = await repo.newestEventId()
-    if ((await cursor.get('analytics_events')) > max) await cursor.set('analytics_events', max)
+    if ((await cursor.position('analytics_events')) > max) await cursor.move('analytics_events', max)
   })
   const through = await createTelemetryRepository({ db }).rolledThrough('events')
   if (through) await repo.pruneEventDays(through)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.eventsAfter(await cursor.get('analytics_events'), ROLLUP_STEP)
+    const rows = await repo.eventsAfter(await cursor.position('analytics_events'), ROLLUP_STEP)
     const names = await repo.eventNamesOf([...new Set(rows.map((e) => e.nameId))])
     const named = rows.flatMap((e) => {
       const n = names.get(e.nameId)
@@ -138,7 +138,7 @@ export async function rollUpEvents(db: Seam, now: Date, maxSteps = 100): Promise
       buckets.set(key, b)
     }
     await repo.addEventDays([...buckets.values()])
-    if (rows.length) await cursor.set('analytics_events', rows.at(-1)!.id)
+    if (rows.length) await cursor.move('analytics_events', rows.at(-1)!.id)
     return rows.length
   })
 }
