@@ -1,6 +1,5 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
-import { reports } from '../reports/reports.table'
 import { eventNames, events, perfSnapshots, players, playSessions } from '../sdk/sdk.table'
 import {
   analyticsCrashGroupPlayers,
@@ -273,7 +272,7 @@ export function createRollupRepository({ db }: { db: Seam }) {
         for (const v of sightings) await seeVersion(st, v)
       }),
 
-    /** Up to `limit` performance snapshots after `after` (by rowid), under their report's version and platform ('' without one). */
+    /** Up to `limit` performance snapshots after `after` (by rowid), with their report's id (null for a scene load). */
     perfAfter: (after: number, limit: number) =>
       db.read((q) =>
         q
@@ -281,15 +280,12 @@ export function createRollupRepository({ db }: { db: Seam }) {
             rowid: sql<number>`${perfSnapshots}.rowid`,
             projectId: perfSnapshots.projectId,
             reportId: perfSnapshots.reportId,
-            gameVersion: sql<string>`coalesce(${reports.gameVersion}, '')`,
-            platform: sql<string>`coalesce(${reports.platform}, '')`,
             fps: perfSnapshots.fps,
             frameTimeMs: perfSnapshots.frameTimeMs,
             memoryUsedMb: perfSnapshots.memoryUsedMb,
             loadTimeSec: perfSnapshots.loadTimeSec,
           })
           .from(perfSnapshots)
-          .leftJoin(reports, eq(reports.id, perfSnapshots.reportId))
           .where(sql`${perfSnapshots}.rowid > ${after}`)
           .orderBy(sql`${perfSnapshots}.rowid`)
           .limit(limit),

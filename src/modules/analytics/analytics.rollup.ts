@@ -1,5 +1,6 @@
 import type { Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository } from '../workflow/alerts.repository'
 import { isCrashReport, normalizeLogLine, sectionLines } from './crash.normalize'
 import { createRollupRepository, type EventDayBucket, type PerfBucket } from './analytics.rollup.repository'
@@ -74,7 +75,10 @@ export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
+    const snapshots = await repo.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
+    // Under their report's version and platform ('' without a report, or when it is gone).
+    const ofReport = await createReportsRepository({ db }).versionsAndPlatforms(snapshots.flatMap((s) => (s.reportId ? [s.reportId] : [])))
+    const rows = snapshots.map((s) => ({ ...s, gameVersion: ofReport.get(s.reportId ?? '')?.gameVersion ?? '', platform: ofReport.get(s.reportId ?? '')?.platform ?? '' }))
     const buckets = new Map<string, PerfBucket>()
     for (const s of rows) {
       for (const m of PERF_METRICS) {

@@ -137,6 +137,14 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** Live reports per status of these projects, as the status-count table keeps them. */
     statusCounts: async (projectIds: string[]) => (projectIds.length ? db.read((q) => q.select().from(reportStatusCounts).where(inArray(reportStatusCounts.projectId, projectIds))) : []),
+
+    /** The game version and platform of these reports (deleted ones included), by id. */
+    versionsAndPlatforms: async (ids: string[]): Promise<Map<string, { gameVersion: string; platform: string }>> => {
+      const unique = [...new Set(ids)]
+      if (!unique.length) return new Map()
+      const rows = await db.read((q) => q.select({ id: reports.id, gameVersion: reports.gameVersion, platform: reports.platform }).from(reports).where(inArray(reports.id, unique)))
+      return new Map(rows.map((r) => [r.id, r]))
+    },
   }
 }
 
