@@ -3,7 +3,7 @@ import { DAY } from '../../lib/clock'
 import { createAnalyticsRepository } from './analytics.repository'
 import { newestFirst, twoProportionZTest } from './stats'
 import { verdictSummary } from './verdict-words'
-import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 
 /** Significance threshold of the bad-deploy verdict. */
 export const BAD_DEPLOY_ALPHA = 0.05

@@ -3,7 +3,7 @@ import { badRequest } from '../../http/errors'
 import { createAnalyticsRepository } from './analytics.repository'
 import { crashGroups, reportDays, versionTotals } from './crash.service'
 import { newestFirst } from './stats'
-import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 
 const ADOPTION_DAYS = 7
 

@@ -5,7 +5,7 @@ import { visibleProjectsWhere } from '../accounts/project-access'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { accountStorageBytes } from '../retention/retention.stats'
 import { createAnalyticsRepository } from './analytics.repository'
-import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.reads'
+import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.service'
 
 const WINDOWS = { today: 1, last_7_days: 7, last_30_days: 30 } as const
 
