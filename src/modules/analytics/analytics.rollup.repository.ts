@@ -1,6 +1,7 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, eq, lte, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
-import { eventNames, events, perfSnapshots, players, playSessions } from '../sdk/sdk.table'
+import { players } from '../sdk/sdk.table'
+import type { OccurrenceRow } from './analytics.sources.repository'
 import {
   analyticsCrashGroupPlayers,
   analyticsCrashGroups,
@@ -141,26 +142,6 @@ function statementsOf(q: Query): Statements {
   return st
 }
 
-/** An occurrence as the rollup reads it, with what its report says about it. */
-export interface OccurrenceRow {
-  seq: number
-  projectId: string
-  reportSeq: number | null
-  reportNumber: number
-  title: string
-  description: string
-  category: string
-  errorType: string
-  fingerprint: string
-  label: string
-  platform: string
-  gameVersion: string
-  playerId: string | null
-  createdAt: number
-  /** 1 when it filed its report (its report's oldest occurrence). */
-  first: number
-}
-
 /** An occurrence ready to count: its UTC day (as text and as days since 1970), whether it is a crash, and its normalized log lines. */
 export interface CountedOccurrence extends Omit<OccurrenceRow, 'createdAt' | 'reportSeq'> {
   reportSeq: number
@@ -225,45 +206,19 @@ async function countOccurrence(st: Statements, o: CountedOccurrence) {
 }
 
 /**
- * The analytics rollup's reads of its sources (occurrences, sessions, performance snapshots, events)
- * and its writes of the rollup tables, as async functions over the database seam. The writes use
- * statements prepared once per connection: the rollup runs them for every stored occurrence.
+ * The analytics rollup's writes of the rollup tables, as async functions over the database seam (what
+ * it counts is read in analytics.sources.repository.ts). The writes use statements prepared once per
+ * connection: the rollup runs them for every stored occurrence. Recording a reporting player writes
+ * the SDK's players table, until that domain has a repository.
  */
 export function createRollupRepository({ db }: { db: Seam }) {
   return {
-    /**
-     * Up to `limit` occurrences after `after` (by seq) with their report's number, title, fingerprint,
-     * label and category, and whether each filed its report. Joins the ingest and reports tables in one
-     * statement: the rollup reads them in the same step that counts them.
-     */
-    occurrencesAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q.all<OccurrenceRow>(sql`
-      SELECT o.seq, o.project_id AS projectId, r.seq AS reportSeq, r.report_number AS reportNumber, r.title, o.description, r.category,
-        CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS errorType, r.fingerprint, r.grouping_label AS label,
-        o.platform, o.game_version AS gameVersion, o.player_id AS playerId, o.created_at AS createdAt,
-        NOT EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) AS first
-      FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
-      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${limit}`),
-      ),
-
     /** Counts occurrences into the daily, sparkline, version, player, crash-group and log-line rollups. */
     countOccurrences: (rows: CountedOccurrence[]) =>
       db.write(async (q) => {
         const st = statementsOf(q)
         for (const o of rows) await countOccurrence(st, o)
       }),
-
-    /** Up to `limit` sessions after `after` (by rowid), with what the version rollup needs. */
-    sessionsAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q
-          .select({ rowid: sql<number>`${playSessions}.rowid`, projectId: playSessions.projectId, gameVersion: playSessions.gameVersion, playerId: playSessions.playerId, at: playSessions.startedAt })
-          .from(playSessions)
-          .where(sql`${playSessions}.rowid > ${after}`)
-          .orderBy(sql`${playSessions}.rowid`)
-          .limit(limit),
-      ),
 
     /** Records versions and their distinct players (versions named '' are not recorded). */
     seeVersions: (sightings: VersionSighting[]) =>
@@ -272,25 +227,6 @@ export function createRollupRepository({ db }: { db: Seam }) {
         for (const v of sightings) await seeVersion(st, v)
       }),
 
-    /** Up to `limit` performance snapshots after `after` (by rowid), with their report's id (null for a scene load). */
-    perfAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q
-          .select({
-            rowid: sql<number>`${perfSnapshots}.rowid`,
-            projectId: perfSnapshots.projectId,
-            reportId: perfSnapshots.reportId,
-            fps: perfSnapshots.fps,
-            frameTimeMs: perfSnapshots.frameTimeMs,
-            memoryUsedMb: perfSnapshots.memoryUsedMb,
-            loadTimeSec: perfSnapshots.loadTimeSec,
-          })
-          .from(perfSnapshots)
-          .where(sql`${perfSnapshots}.rowid > ${after}`)
-          .orderBy(sql`${perfSnapshots}.rowid`)
-          .limit(limit),
-      ),
-
     /** Adds counts to the performance histograms. */
     addPerfCounts: (buckets: PerfBucket[]) =>
       db.write(async (q) => {
@@ -298,36 +234,12 @@ export function createRollupRepository({ db }: { db: Seam }) {
         for (const b of buckets) await st.histogram.execute(b)
       }),
 
-    /** The id before the first event stored at or after `from` (ms), or the newest id when there is none. */
-    eventIdBefore: (from: number) =>
-      db.read(async (q) => {
-        // Per name, a range of the (name_id, created_at) index, which carries the id.
-        const [first] = await q.all<{ id: number | null }>(sql`SELECT min((SELECT min(id) FROM events WHERE name_id = n.id AND created_at >= ${from})) AS id FROM event_names n`)
-        if (first?.id != null) return first.id - 1
-        const [last] = await q.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)
-        return last?.id ?? 0
-      }),
-
-    /** The newest event id, 0 without events. */
-    newestEventId: async (): Promise<number> => (await db.read((q) => q.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)))[0]?.id ?? 0,
-
     /** Drops the per-day event counts and session tokens up to `through` (a UTC day), which the retention rollup now holds. */
     pruneEventDays: (through: string) =>
       db.write(async (q) => {
         await q.delete(analyticsEventDays).where(lte(analyticsEventDays.day, through))
         await q.delete(analyticsEventDaySessions).where(lte(analyticsEventDaySessions.day, through))
       }),
-
-    /** Up to `limit` events after id `after`, by their key alone (joined to the names, the planner walked each name's whole index). */
-    eventsAfter: (after: number, limit: number) =>
-      db.read((q) => q.select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken }).from(events).where(gt(events.id, after)).orderBy(events.id).limit(limit)),
-
-    /** The event names of these ids, by id. */
-    eventNamesOf: async (ids: number[]) => {
-      if (!ids.length) return new Map<number, { id: number; projectId: string; name: string }>()
-      const rows = await db.read((q) => q.select({ id: eventNames.id, projectId: eventNames.projectId, name: eventNames.name }).from(eventNames).where(inArray(eventNames.id, ids)))
-      return new Map(rows.map((n) => [n.id, n]))
-    },
 
     /** Records each (name, day, session token); true for those not recorded before (a new session of that name and day). */
     newEventSessions: (keys: { nameId: number; day: string; token: string }[]) =>

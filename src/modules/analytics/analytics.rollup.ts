@@ -4,6 +4,7 @@ import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository } from '../workflow/alerts.repository'
 import { isCrashReport, normalizeLogLine, sectionLines } from './crash.normalize'
 import { createRollupRepository, type EventDayBucket, type PerfBucket } from './analytics.rollup.repository'
+import { createSourcesRepository } from './analytics.sources.repository'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 import { OCCURRENCES_CURSOR } from './report-daily'
 import { createTelemetryRepository, SESSIONS_CURSOR } from './telemetry.repository'
@@ -41,9 +42,10 @@ async function steps(db: Seam, maxSteps: number, step: () => Promise<number>): P
  */
 export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
+  const sources = createSourcesRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.occurrencesAfter(await cursor.position(OCCURRENCES_CURSOR), ROLLUP_STEP)
+    const rows = await sources.occurrencesAfter(await cursor.position(OCCURRENCES_CURSOR), ROLLUP_STEP)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     const counted = rows.flatMap((o) => {
       if (o.reportSeq === null) return []
@@ -61,9 +63,10 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
 /** Records the versions and version players of the sessions started since the cursor (by rowid). */
 export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
+  const sources = createSourcesRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.sessionsAfter(await cursor.position(SESSIONS_CURSOR), ROLLUP_STEP)
+    const rows = await sources.sessionsAfter(await cursor.position(SESSIONS_CURSOR), ROLLUP_STEP)
     await repo.seeVersions(rows)
     if (rows.length) await cursor.move(SESSIONS_CURSOR, rows.at(-1)!.rowid)
     return rows.length
@@ -73,9 +76,10 @@ export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
 /** Adds the performance snapshots stored since the cursor (by rowid) to the histograms, under their report's version and platform. */
 export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
+  const sources = createSourcesRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
-    const snapshots = await repo.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
+    const snapshots = await sources.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
     // Under their report's version and platform ('' without a report, or when it is gone).
     const ofReport = await createReportsRepository({ db }).versionsAndPlatforms(snapshots.flatMap((s) => (s.reportId ? [s.reportId] : [])))
     const rows = snapshots.map((s) => ({ ...s, gameVersion: ofReport.get(s.reportId ?? '')?.gameVersion ?? '', platform: ofReport.get(s.reportId ?? '')?.platform ?? '' }))
@@ -107,25 +111,26 @@ const EVENTS_FROM = 'analytics_events_from'
  */
 export async function rollUpEvents(db: Seam, now: Date, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
+  const sources = createSourcesRepository({ db })
   const cursor = cursors(db)
   await db.write(async () => {
     if ((await createAlertsRepository({ db }).cursor(EVENTS_FROM)) !== undefined) return
     const from = startOfDay(dayOf(new Date(now.getTime() - DAY)))
-    await cursor.move('analytics_events', await repo.eventIdBefore(from))
+    await cursor.move('analytics_events', await sources.eventIdBefore(from))
     await cursor.move(EVENTS_FROM, from)
   })
   // Deleting the newest events (a project's deletion) lets SQLite hand their ids out again: the
   // cursor steps back to the newest id present, so later events are not skipped. Events stored
   // between such a deletion and this run are missed until the retention rollup recounts their day.
   await db.write(async () => {
-    const max = await repo.newestEventId()
+    const max = await sources.newestEventId()
     if ((await cursor.position('analytics_events')) > max) await cursor.move('analytics_events', max)
   })
   const through = await createTelemetryRepository({ db }).rolledThrough('events')
   if (through) await repo.pruneEventDays(through)
   return steps(db, maxSteps, async () => {
-    const rows = await repo.eventsAfter(await cursor.position('analytics_events'), ROLLUP_STEP)
-    const names = await repo.eventNamesOf([...new Set(rows.map((e) => e.nameId))])
+    const rows = await sources.eventsAfter(await cursor.position('analytics_events'), ROLLUP_STEP)
+    const names = await sources.eventNamesOf([...new Set(rows.map((e) => e.nameId))])
     const named = rows.flatMap((e) => {
       const n = names.get(e.nameId)
       return n ? [{ ...e, n, day: dayOf(new Date(e.createdAt)) }] : []
