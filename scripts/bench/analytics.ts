@@ -52,11 +52,11 @@ try {
   const now = clock.now().getTime()
   const start = now - SPAN
   const slug = 'bench-game'
-  const token = reuse ? reuseSeed() : await seed()
+  const token = reuse ? await reuseSeed() : await seed()
   console.log(`# ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Bun ${Bun.version}, SQLite ${sqlite.query<{ v: string }, []>('select sqlite_version() v').get()!.v}${reuse ? `, data dir ${reuse}` : `, scale ${SCALE}`}`)
 
   /** A session of the benchmark user of a data dir seeded before. */
-  function reuseSeed() {
+  async function reuseSeed() {
     const user = sqlite.query<{ id: string }, []>("SELECT id FROM users WHERE email = 'bench@example.com'").get()!
     // Data dirs seeded before the players counter existed.
     sqlite.run('UPDATE analytics_versions SET players = (SELECT count(*) FROM analytics_version_players v WHERE v.project_id = analytics_versions.project_id AND v.game_version = analytics_versions.game_version) WHERE players = 0')
@@ -65,12 +65,12 @@ try {
       sqlite.run("DELETE FROM analytics_perf_histogram; DELETE FROM rollup_cursors WHERE name = 'analytics_perf'")
       const t1 = performance.now()
       let rows = 0
-      for (let n; (n = rollUpPerf(deps.db)) > 0; ) rows += n
+      for (let n; (n = await rollUpPerf(deps.db)) > 0; ) rows += n
       console.log(`perf histograms rolled up again: ${rows.toLocaleString('en')} snapshots in ${secs(t1)}`)
     }
     const t2 = performance.now()
     let rows = 0
-    for (let n; (n = rollUpEvents(deps.db, new Date(now))) > 0; ) rows += n
+    for (let n; (n = await rollUpEvents(deps.db, new Date(now))) > 0; ) rows += n
     console.log(`analytics rollup, events since yesterday: ${rows.toLocaleString('en')} in ${secs(t2)}`)
     return createSession(deps.db, user.id, new Date())
   }
@@ -141,7 +141,7 @@ try {
     for (const [part, run] of Object.entries(parts)) {
       const t1 = performance.now()
       let rows = 0
-      for (let n; (n = run(deps.db)) > 0; ) rows += n
+      for (let n; (n = await run(deps.db)) > 0; ) rows += n
       const s = (performance.now() - t1) / 1000
       console.log(`analytics rollup catch-up, ${part}: ${rows.toLocaleString('en')} rows in ${s.toFixed(1)} s (${Math.round(rows / s).toLocaleString('en')} rows/s)`)
     }

@@ -21,7 +21,7 @@ describe('crash-free rate and crash analytics', () => {
     addSessions(t, project, { n: 4, crashed: 1, version: '1.1.0', platform: 'linux', daysAgo: 1 })
     createReportIn(t, project, { title: 'Crash on load', description: 'x', category: 'crash', gameVersion: '1.0.0', platform: 'windows' })
     createReportIn(t, project, { title: 'Wrong colour', description: 'x', category: 'visual', gameVersion: '1.1.0', platform: 'linux' })
-    rollUp(t)
+    await rollUp(t)
     const res = await get('/crash-analytics?days=7')
     expect(res.status).toBe(200)
     const d = res.body.data
@@ -59,7 +59,7 @@ describe('bad deploy', () => {
     addSessions(t, project, { n: 9, version: '1.11.0' })
     for (let i = 0; i < 5; i++) createReportIn(t, project, { title: `Bug ${i}`, description: 'x', gameVersion: '1.10.0' })
     createReportIn(t, project, { title: 'Old bug', description: 'x', gameVersion: '1.9.0' })
-    rollUp(t)
+    await rollUp(t)
     const d = (await get('/bad-deploy')).body.data
     // By hand: old 90/100, new 75/100; pooled p = 165/200 = 0.825;
     // se = sqrt(0.825 * 0.175 * (1/100 + 1/100)) = sqrt(0.0028875) = 0.0537355;
@@ -79,11 +79,11 @@ describe('bad deploy', () => {
     const { t, project, get } = await setup()
     close = t.close
     addSessions(t, project, { n: 20, crashed: 2, version: 'alpha', daysAgo: 2 })
-    rollUp(t)
+    await rollUp(t)
     expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null, summary: 'Not enough data to compare: only alpha has 10 or more ended sessions; another version needs as many.' })
     // Non-semantic names: first-seen order. beta 18/20 vs alpha 18/20: z = 0, p = 1.
     addSessions(t, project, { n: 20, crashed: 2, version: 'beta', daysAgo: 1 })
-    rollUp(t)
+    await rollUp(t)
     const d = (await get('/bad-deploy')).body.data
     expect(d).toMatchObject({ verdict: 'no_difference', current: { version: 'beta' }, previous: { version: 'alpha' }, z: 0, p_value: 1 })
     expect(d.summary).toBe('beta and alpha crash about as often: 90.0% vs 90.0% crash-free sessions, no real difference, it could be chance (p = 1)')
@@ -126,7 +126,7 @@ describe('crash groups (tier 2)', () => {
     createReportIn(t, project, { title: '[Error] NullReferenceException: c', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p1', source: 'system' })
     createReportIn(t, project, { title: 'Game freezes', description: 'no trace', category: 'crash', gameVersion: '1.1' })
     createReportIn(t, project, { title: 'Typo in menu', description: 'no trace', category: 'ui' })
-    rollUp(t)
+    await rollUp(t)
     const res = await get('/crash-groups')
     expect(res.status).toBe(200)
     expect(res.body.data).toHaveLength(2)
@@ -171,7 +171,7 @@ describe('crash groups (tier 2)', () => {
     const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
     for (const [version, player] of [['2.0', 'a'], ['2.0', 'b'], ['2.0', 'a'], ['2.1', 'c']]) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: version, playerId: player })
     createReportIn(t, project, { title: 'Nice game', description: 'not a crash', gameVersion: '2.0', playerId: 'd' })
-    rollUp(t)
+    await rollUp(t)
     // As an older server left it: no table of players per version, every count 0.
     t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
     t.sqlite.exec('UPDATE analytics_crash_group_versions SET players = 0')

@@ -21,7 +21,7 @@ describe('dashboard and usage', () => {
     t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, gone.id)).run()
     addSessions(t, project, { n: 4, crashed: 1 })
     addSessions(t, other, { n: 2, daysAgo: 3 })
-    rollUp(t)
+    await rollUp(t)
     const d = (await t.request('GET', '/api/analytics/dashboard', { token: owner.token })).body.data
     expect(d.projects).toBe(2)
     expect(d.by_status).toEqual({ open: 2, in_progress: 0, resolved: 1, closed: 0, wont_fix: 0 })
@@ -48,7 +48,7 @@ describe('dashboard events', () => {
     const crash = { title: '[Error] NullReferenceException: Object reference not set', description: 'x\n\n--- Stack Trace ---\n  at Boss.Update () in Assets/Boss.cs:4', category: 'crash' }
     for (let i = 0; i < 20; i++) expect((await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { ...crash, player_id: `p${i}` } })).status).toBe(i === 0 ? 201 : 200)
     await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { title: 'Door stuck', description: 'The door on level 2' } })
-    rollUp(t)
+    await rollUp(t)
     const today = (await t.request('GET', '/api/analytics/dashboard', { token: owner.token })).body.data.daily.at(-1)
     expect(today).toMatchObject({ new: 2, events: 21, crash_events: 20 })
   })

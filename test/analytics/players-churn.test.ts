@@ -15,7 +15,7 @@ describe('players', () => {
     addSessions(t, project, { n: 1, player: 'steam-2', daysAgo: 40 })
     addSessions(t, project, { n: 1, player: 'epic-9' })
     const r = createReportIn(t, project, { title: 'Stuck', description: 'x', playerId: 'steam-1' })
-    rollUp(t)
+    await rollUp(t)
     const list = await get('/players')
     expect(list.body.data).toMatchObject({ total: 3, page: 1, per_page: 25 })
     expect(list.body.data.players.map((p: any) => p.player_id)).toEqual(['epic-9', 'steam-1', 'steam-2'])

@@ -16,7 +16,7 @@ describe('release health', () => {
     addSessions(t, project, { n: 2, version: '1.0.0', player: 'ann', daysAgo: 3 })
     addSessions(t, project, { n: 10, version: '1.0.0', player: 'cat', daysAgo: 20 })
     createReportIn(t, project, { title: 'A', description: 'x', gameVersion: '2.0.0', playerId: 'dan' })
-    rollUp(t)
+    await rollUp(t)
     const d = (await get('/release-health')).body.data
     // last 7 days: 2.0.0 has 8 sessions, 1.0.0 has 2 → shares 0.8 and 0.2
     expect(d.sessions_last_7_days).toBe(10)
@@ -31,7 +31,7 @@ describe('release health', () => {
     addSessions(t, project, { n: 4, crashed: 1, version: '2.0.0', daysAgo: 1 })
     addSessions(t, project, { n: 5, version: '2.0.0' })
     createReportIn(t, project, { title: '[Error] IndexOutOfRangeException: x', description: 'at A.B ()', gameVersion: '2.0.0' })
-    rollUp(t)
+    await rollUp(t)
     const res = await get('/release-health/version?version=2.0.0&days=3')
     expect(res.status).toBe(200)
     expect(res.body.data.daily).toEqual([

@@ -29,7 +29,7 @@ describe('players who only filed reports', () => {
     fileAt(ctx, 1, { title: 'Audio cuts out', description: 'x', playerId: 'reporter-7' })
     // Before the rollup counts their reports, the player is unknown.
     expect((await get('/players/reporter-7')).status).toBe(404)
-    rollUp(t)
+    await rollUp(t)
 
     const one = await get('/players/reporter-7')
     expect(one.status).toBe(200)
@@ -47,7 +47,7 @@ describe('players who only filed reports', () => {
     addSessions(t, project, { n: 2, player: 'steam-1', daysAgo: 3 })
     const before = (await get('/players/steam-1')).body.data
     fileAt(ctx, 0, { title: 'Crash on load', description: 'x', playerId: 'steam-1' })
-    rollUp(t)
+    await rollUp(t)
     const after = (await get('/players/steam-1')).body.data
     expect(before.session_count).toBeGreaterThan(0)
     expect(after).toMatchObject({ session_count: before.session_count, first_seen: before.first_seen, last_seen: at(0).toISOString(), reports: 1 })

@@ -29,7 +29,7 @@ describe('telemetry events', () => {
     const summary = { days: 3, from: '2026-01-03', to: '2026-01-05', total_events: 5, event_names: 2, top_events: [{ name: 'level_start', count: 4, session_days: 3 }, { name: 'shop_open', count: 1, session_days: 0 }] }
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
     // The analytics job counts yesterday and today from its cursor: the same numbers.
-    expect(rollUp(t).events).toBe(2)
+    expect((await rollUp(t)).events).toBe(2)
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
 
@@ -38,9 +38,9 @@ describe('telemetry events', () => {
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
     // Counted incrementally: a new event of a known session adds a count, not a session-day.
-    rollUp(t)
+    await rollUp(t)
     addEvents(t, project, 'level_start', [{ daysAgo: 0, session: 's3' }, { daysAgo: 0, session: 's4' }])
-    expect(rollUp(t).events).toBe(2)
+    expect((await rollUp(t)).events).toBe(2)
     const after = (await get('/events/summary?days=3')).body.data
     expect(after.top_events[0]).toEqual({ name: 'level_start', count: 6, session_days: 4 })
 
@@ -72,7 +72,7 @@ describe('telemetry events', () => {
     filed(['[12:00:01] Loaded level 3 in 120 ms', '[12:00:02] Player spawned', '[12:00:03] Player spawned'])
     filed(['[13:10:00] Loaded level 7 in 98 ms'])
     createReportIn(t, project, { title: 'Manual', description: 'Loaded level 1 in 5 ms' })
-    rollUp(t)
+    await rollUp(t)
     const res = await get('/log-stack?days=7')
     expect(res.body.data).toMatchObject({ days: 7, page: 1, total: 2, lines: [{ line: 'Loaded level # in # ms', reports: 2 }, { line: 'Player spawned', reports: 1 }] })
     for (const q of ['days=3', 'days=abc', 'page=0']) {
@@ -92,7 +92,7 @@ describe('performance', () => {
     for (let i = 1; i <= 10; i++) addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1001 + i * 10 })
     addPerf(t, project, { loadTimeSec: 2.5 })
     addPerf(t, project, { loadTimeSec: 4.004 })
-    rollUp(t)
+    await rollUp(t)
     const sum = (await get('/perf-summary')).body.data
     expect(sum.by_version_platform).toHaveLength(1)
     expect(sum.by_version_platform[0]).toMatchObject({ game_version: '1.0', platform: 'ps5', fps: { samples: 10, p50: 50, p95: 100 }, memory_used_mb: { p50: 1050, p95: 1100 } })

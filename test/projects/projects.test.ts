@@ -285,7 +285,7 @@ describe('DELETE /api/projects/:slug', () => {
     await t.request('POST', `/api/projects/${p.slug}/bugs/${r.reportNumber}/comments`, { token: owner.token, body: { body: 'hi' } })
     const attKey = t.deps.db.select().from(attachments).get()!.fileKey
     // The list's facets and daily counts (issue 24) go with the project too.
-    rollUpOccurrences(t.deps.db)
+    await rollUpOccurrences(t.deps.db)
     const listRows = () => t.sqlite.query('SELECT (SELECT count(*) FROM report_facets) + (SELECT count(*) FROM report_daily) AS n').get() as { n: number }
     expect(listRows().n).toBeGreaterThan(0)
     const usedBefore = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!

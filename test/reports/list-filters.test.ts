@@ -214,7 +214,7 @@ describe('list filters in q and as parameters', () => {
 describe('a database that had reports before these tables', () => {
   it('fills the facets from every occurrence and the daily counts up to the rollup cursor at the next start', async () => {
     const { numbers, list, submit } = await seeded()
-    rollUpOccurrences(t.deps.db)
+    await rollUpOccurrences(t.deps.db)
     await submit({ title: 'Door stuck', game_version: '1.4.0', platform: 'Linux' })
     const before = await list('')
     t.sqlite.exec('DROP TABLE report_facets; DROP TABLE report_daily')
@@ -244,7 +244,7 @@ describe('sparklines', () => {
     expect(before[1]).toEqual(expected1)
     expect(before[2]).toEqual([...new Array(13).fill(0), 1])
     expect(before[5]).toEqual([...new Array(13).fill(0), 1])
-    expect(rollUpOccurrences(t.deps.db)).toBe(10)
+    expect(await rollUpOccurrences(t.deps.db)).toBe(10)
     expect(await spark()).toEqual(before)
     // Past the cursor again, half counted, half not.
     await submit({ title: 'Door stuck' })
@@ -257,7 +257,7 @@ describe('sparklines', () => {
   it('moves with the occurrences when reports are split and merged', async () => {
     const { list, submit, owner, base } = await seeded()
     await submit({ title: 'Door stuck', steam_id: 'p7' })
-    rollUpOccurrences(t.deps.db)
+    await rollUpOccurrences(t.deps.db)
     const spark = async () => Object.fromEntries((await list('')).bugs.map((b) => [b.report_number, b.sparkline.at(-1)]))
     expect((await spark())[1]).toBe(3)
     const occurrences = (await t.request('GET', `${base}/bugs/1/occurrences`, { token: owner.token })).body.data.occurrences
@@ -265,7 +265,7 @@ describe('sparklines', () => {
     expect(await spark()).toMatchObject({ 1: 1, 6: 2 })
     await t.request('POST', `${base}/bugs/6/merge`, { token: owner.token, body: { numbers: [1, 2] } })
     expect(await spark()).toMatchObject({ 6: 4 })
-    rollUpOccurrences(t.deps.db)
+    await rollUpOccurrences(t.deps.db)
     expect(await spark()).toMatchObject({ 6: 4 })
   })
 })

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { ROLLUP_STEP, rollUpOccurrences, rollUpSessions } from './analytics.rollup'
+import { createTelemetryRepository } from './telemetry.repository'
 
 /**
  * Rows of each rollup one read may count before it answers (4 steps of 500: 40-120 ms of work on
@@ -14,15 +14,8 @@ export const CATCH_UP_ROWS = 2_000
 export const FRESH_HEADER = 'x-glitchbox-fresh-as-of'
 
 /** When the oldest occurrence or session the rollups have not counted yet was stored (ms), or null when they are up to date. */
-function oldestPending(db: Db): number | null {
-  // Two lookups on primary keys: the cursor, then the first row after it.
-  const rows = db.all<{ at: number | null }>(sql`
-    SELECT (SELECT created_at FROM report_occurrences
-      WHERE seq > coalesce((SELECT position FROM rollup_cursors WHERE name = 'analytics_occurrences'), 0) ORDER BY seq LIMIT 1) AS at
-    UNION ALL
-    SELECT (SELECT started_at FROM play_sessions
-      WHERE rowid > coalesce((SELECT position FROM rollup_cursors WHERE name = 'analytics_sessions'), 0) ORDER BY rowid LIMIT 1)`)
-  const times = rows.map((r) => r.at).filter((t): t is number => t !== null)
+async function oldestPending(db: Seam): Promise<number | null> {
+  const times = (await createTelemetryRepository({ db }).oldestPending()).map((r) => r.at).filter((t): t is number => t !== null)
   return times.length ? Math.min(...times) : null
 }
 
@@ -36,16 +29,16 @@ function oldestPending(db: Db): number | null {
  */
 export async function catchUpRollups(deps: Pick<AppDeps, 'db' | 'clock' | 'logger'>): Promise<Date> {
   const now = deps.clock.now()
-  if (oldestPending(deps.db) === null) return now
+  if ((await oldestPending(deps.db)) === null) return now
   try {
     for (let step = 0; step < CATCH_UP_ROWS / ROLLUP_STEP; step++) {
-      const counted = Math.max(rollUpOccurrences(deps.db, 1), rollUpSessions(deps.db, 1))
+      const counted = Math.max(await rollUpOccurrences(deps.db, 1), await rollUpSessions(deps.db, 1))
       if (counted < ROLLUP_STEP) break
       await new Promise((resolve) => setImmediate(resolve))
     }
   } catch (err) {
     deps.logger.warn('analytics catch-up failed; answering with the numbers counted so far', { error: (err as Error).message })
   }
-  const pending = oldestPending(deps.db)
+  const pending = await oldestPending(deps.db)
   return pending === null ? now : new Date(Math.min(pending, now.getTime()))
 }

@@ -17,8 +17,8 @@ export function analyticsJobs(deps: AppDeps): DomainJobs {
           // thousands of occurrences to count, and back-to-back transactions on this thread would
           // keep the request thread's commits waiting for the write lock (p99 of 1 s while stacking).
           const total = { reports: 0, sessions: 0, perf: 0, events: 0 }
-          await inShortSteps(() => {
-            const n = rollUpAnalytics(deps.db, deps.clock.now(), 1)
+          await inShortSteps(async () => {
+            const n = await rollUpAnalytics(deps.db, deps.clock.now(), 1)
             for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += n[k]
             return n.reports + n.sessions + n.perf + n.events > 0
           }, 400)

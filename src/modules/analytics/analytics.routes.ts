@@ -25,24 +25,24 @@ export const analyticsRoutes = (deps: AppDeps) => {
   }
   return new Elysia()
     .use(authPlugin(deps))
-    .get('/analytics/dashboard', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...dashboard(deps.db, account.id, membership.projectIds, now()) }), {
+    .get('/analytics/dashboard', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...(await dashboard(deps.db, account.id, membership.projectIds, now())) }), {
       accountPermission: view,
       detail: { tags, summary: "Across the account's projects you see: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
     })
-    .get('/usage', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...usage(deps.db, account.id, accountProjects(deps.db, account.id, membership.projectIds).map((p) => p.id), now()) }), {
+    .get('/usage', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...(await usage(deps.db, account.id, (await accountProjects(deps.db, account.id, membership.projectIds)).map((p) => p.id), now())) }), {
       accountPermission: view,
       detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects you see; the account's stored bytes" },
     })
-    .get('/projects/:slug/usage', async ({ account, project, set }) => ({ fresh_as_of: await fresh(set), ...usage(deps.db, account.id, [project.id], now()) }), {
+    .get('/projects/:slug/usage', async ({ account, project, set }) => ({ fresh_as_of: await fresh(set), ...(await usage(deps.db, account.id, [project.id], now())) }), {
       project: view,
       detail: { tags, summary: "The project's reports and sessions today, in 7 and 30 days; the account's stored bytes" },
     })
-    .get('/projects/:slug/crash-analytics', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...crashAnalytics(deps.db, project.id, now(), query.days) }), {
+    .get('/projects/:slug/crash-analytics', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await crashAnalytics(deps.db, project.id, now(), query.days)) }), {
       project: view,
       query: daysQuery,
       detail: { tags, summary: 'Crash reports and crash-free session rate per version, platform and day' },
     })
-    .get('/projects/:slug/bad-deploy', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...badDeploy(deps.db, project.id) }), {
+    .get('/projects/:slug/bad-deploy', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...(await badDeploy(deps.db, project.id)) }), {
       project: view,
       detail: { tags, summary: 'The two newest versions with 10+ ended sessions compared (two-proportion z-test, p < 0.05)' },
     })
@@ -63,11 +63,11 @@ export const analyticsRoutes = (deps: AppDeps) => {
         },
       },
     )
-    .get('/projects/:slug/release-health', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...releaseHealth(deps.db, project.id, now()) }), {
+    .get('/projects/:slug/release-health', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...(await releaseHealth(deps.db, project.id, now())) }), {
       project: view,
       detail: { tags, summary: 'Per version: sessions, crash-free rate, reports, players, 7-day adoption share' },
     })
-    .get('/projects/:slug/release-health/version', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...versionHealth(deps.db, project.id, now(), query.version, query.days) }), {
+    .get('/projects/:slug/release-health/version', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await versionHealth(deps.db, project.id, now(), query.version, query.days)) }), {
       project: view,
       query: versionQuery,
       detail: { tags, summary: "One version's daily series and top crash groups (400 for an unknown version)" },
@@ -83,8 +83,8 @@ export const analyticsRoutes = (deps: AppDeps) => {
     })
     .post(
       '/projects/:slug/regressions',
-      ({ project, user, body, set }) => {
-        const r = decideRegression(deps, project.id, user.id, body)
+      async ({ project, user, body, set }) => {
+        const r = await decideRegression(deps, project.id, user.id, body)
         set.status = r.created ? 201 : 200
         return r.regression
       },

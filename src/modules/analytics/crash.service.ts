@@ -1,41 +1,28 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
-import { analyticsCrashGroups, analyticsCrashGroupVersions, analyticsDailyReports, analyticsVersions } from './analytics.table'
+import { createAnalyticsRepository } from './analytics.repository'
 import { newestFirst, twoProportionZTest } from './stats'
 import { verdictSummary } from './verdict-words'
-import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 
 /** Significance threshold of the bad-deploy verdict. */
 export const BAD_DEPLOY_ALPHA = 0.05
 /** Ended sessions each compared version needs (spec 8). */
 export const BAD_DEPLOY_MIN_SESSIONS = 10
 
+const repo = (db: Seam) => createAnalyticsRepository({ db })
+
 /** Reports per UTC day, version and platform from `from` on (analytics_daily_reports). */
-export function reportDays(db: DbOrTx, projectId: string, from: string, version?: string) {
-  return db
-    .select({
-      day: analyticsDailyReports.day,
-      game_version: analyticsDailyReports.gameVersion,
-      platform: analyticsDailyReports.platform,
-      reports: analyticsDailyReports.reports,
-      crash_reports: analyticsDailyReports.crashReports,
-      events: analyticsDailyReports.events,
-      crash_events: analyticsDailyReports.crashEvents,
-    })
-    .from(analyticsDailyReports)
-    .where(and(eq(analyticsDailyReports.projectId, projectId), gte(analyticsDailyReports.day, from), version === undefined ? undefined : eq(analyticsDailyReports.gameVersion, version)))
-    .all()
-}
+export const reportDays = (db: Seam, projectId: string, from: string, version?: string) => repo(db).reportDays(projectId, from, version)
 
 /** Sessions, new reports and events (occurrences: every submission) of a slice of days, versions or platforms. */
 type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number; events: number; crash_events: number }
 const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0 }
 const REPORT_COUNTS = ['reports', 'crash_reports', 'events', 'crash_events'] as const
 
-function rowsBy(db: DbOrTx, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string) {
-  const sessions = sumBy(sessionDays(db, projectId, from), key, ['started', 'ended', 'crashed'])
-  const reports = sumBy(reportDays(db, projectId, from), key, [...REPORT_COUNTS])
+async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string) {
+  const sessions = sumBy(await sessionDays(db, projectId, from), key, ['started', 'ended', 'crashed'])
+  const reports = sumBy(await reportDays(db, projectId, from), key, [...REPORT_COUNTS])
   const out = new Map<string, Row>()
   for (const k of new Set([...sessions.keys(), ...reports.keys()])) {
     const s = sessions.get(k)
@@ -48,12 +35,12 @@ function rowsBy(db: DbOrTx, projectId: string, from: string, key: (r: { day: str
 const withRate = (r: Row) => ({ ...r, crash_free_rate: crashFreeRate(r.ended, r.crashed) })
 
 /** `/crash-analytics`: crash reports and crash-free session rate per version, platform and day over the last `days` UTC days. */
-export function crashAnalytics(db: DbOrTx, projectId: string, now: Date, days: number) {
+export async function crashAnalytics(db: Seam, projectId: string, now: Date, days: number) {
   const dayList = lastDays(now, days)
   const from = dayList[0]!
-  const byVersion = rowsBy(db, projectId, from, (r) => r.game_version)
-  const byPlatform = rowsBy(db, projectId, from, (r) => r.platform)
-  const byDay = rowsBy(db, projectId, from, (r) => r.day)
+  const byVersion = await rowsBy(db, projectId, from, (r) => r.game_version)
+  const byPlatform = await rowsBy(db, projectId, from, (r) => r.platform)
+  const byDay = await rowsBy(db, projectId, from, (r) => r.day)
   const total = [...byDay.values()].reduce<Row>((t, r) => Object.fromEntries(Object.keys(EMPTY).map((k) => [k, t[k as keyof Row] + r[k as keyof Row]])) as Row, EMPTY)
   return {
     days,
@@ -67,15 +54,15 @@ export function crashAnalytics(db: DbOrTx, projectId: string, now: Date, days: n
 }
 
 /** Every version's all-time sessions and reports with when it was first seen; versions named `''` are left out. */
-export function versionTotals(db: DbOrTx, projectId: string) {
-  const rows = rowsBy(db, projectId, '1970-01-01', (r) => r.game_version)
-  const seen = new Map(db.select({ v: analyticsVersions.gameVersion, t: analyticsVersions.firstSeen }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.t.getTime()]))
+export async function versionTotals(db: Seam, projectId: string) {
+  const rows = await rowsBy(db, projectId, '1970-01-01', (r) => r.game_version)
+  const seen = new Map((await repo(db).versions(projectId)).map((r) => [r.version, r.firstSeen.getTime()]))
   return [...rows].filter(([v]) => v !== '').map(([version, r]) => ({ version, firstSeen: seen.get(version) ?? 0, ...r }))
 }
 
 /** `/bad-deploy`: the two newest versions with enough ended sessions, compared by crash-free rate (two-proportion z-test), with the verdict in words. */
-export function badDeploy(db: DbOrTx, projectId: string) {
-  const eligible = newestFirst(versionTotals(db, projectId).filter((v) => v.ended >= BAD_DEPLOY_MIN_SESSIONS))
+export async function badDeploy(db: Seam, projectId: string) {
+  const eligible = newestFirst((await versionTotals(db, projectId)).filter((v) => v.ended >= BAD_DEPLOY_MIN_SESSIONS))
   const threshold = { alpha: BAD_DEPLOY_ALPHA, min_sessions: BAD_DEPLOY_MIN_SESSIONS, rule: `worse or better when the two-sided p-value < ${BAD_DEPLOY_ALPHA}` }
   const describe = (v: (typeof eligible)[number]) => ({
     version: v.version,
@@ -112,19 +99,9 @@ export function badDeploy(db: DbOrTx, projectId: string) {
  * `/crash-groups`: crash and error occurrences grouped by fingerprint, most events first, with their
  * events and distinct players per version; `version` narrows to the groups seen in it, by their events there.
  */
-export function crashGroups(db: DbOrTx, projectId: string, o: { limit: number; version?: string }) {
-  const groups = o.version
-    ? db
-        .select({ g: analyticsCrashGroups, inVersion: { events: analyticsCrashGroupVersions.count, players: analyticsCrashGroupVersions.players } })
-        .from(analyticsCrashGroupVersions)
-        .innerJoin(analyticsCrashGroups, eq(analyticsCrashGroups.id, analyticsCrashGroupVersions.groupId))
-        .where(and(eq(analyticsCrashGroups.projectId, projectId), eq(analyticsCrashGroupVersions.gameVersion, o.version)))
-        .orderBy(desc(analyticsCrashGroupVersions.count), desc(analyticsCrashGroups.lastSeen))
-        .limit(o.limit)
-        .all()
-    : db.select({ g: analyticsCrashGroups, inVersion: sql<{ events: number; players: number } | null>`null` }).from(analyticsCrashGroups).where(eq(analyticsCrashGroups.projectId, projectId)).orderBy(desc(analyticsCrashGroups.count), desc(analyticsCrashGroups.lastSeen)).limit(o.limit).all()
-  const ids = groups.map((r) => r.g.id)
-  const versions = ids.length ? db.select().from(analyticsCrashGroupVersions).where(inArray(analyticsCrashGroupVersions.groupId, ids)).all() : []
+export async function crashGroups(db: Seam, projectId: string, o: { limit: number; version?: string }) {
+  const groups = await repo(db).crashGroups(projectId, o)
+  const versions = await repo(db).crashGroupVersions(groups.map((r) => r.g.id))
   return groups.map(({ g, inVersion }) => ({
     id: String(g.id),
     fingerprint: g.fingerprint,

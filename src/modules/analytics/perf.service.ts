@@ -1,10 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Account } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
 import { findLiveReport } from '../reports/reports.read'
-import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
-import { analyticsPerfHistogram, analyticsVersions } from './analytics.table'
+import { createAnalyticsRepository, type PerfSnapshot } from './analytics.repository'
 import { newestFirst } from './stats'
 import { PERF_METRICS, percentile, SCENE_LOAD, type PerfMetric } from './perf.metrics'
 
@@ -22,7 +20,7 @@ const summary = (byMetric: Map<string, Hist>, prefix = ''): Record<PerfMetric, M
     }),
   ) as Record<PerfMetric, MetricSummary>
 
-function snapshotView(s: typeof perfSnapshots.$inferSelect) {
+function snapshotView(s: PerfSnapshot) {
   return {
     id: s.id,
     fps: s.fps,
@@ -41,9 +39,9 @@ function snapshotView(s: typeof perfSnapshots.$inferSelect) {
 }
 
 /** `/bugs/{number}/perf`: the report's snapshots (newest 200) with p50/p95 of each metric over all of them. */
-export function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
+export async function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
   const report = findLiveReport(deps.db, projectId, rawNumber)
-  const rows = deps.db.select().from(perfSnapshots).where(eq(perfSnapshots.reportId, report.id)).orderBy(desc(perfSnapshots.createdAt)).all()
+  const rows = await createAnalyticsRepository({ db: deps.db }).reportSnapshots(report.id)
   const byMetric = new Map<string, Hist>()
   for (const m of PERF_METRICS) {
     const counts = new Map<number, number>()
@@ -60,14 +58,11 @@ export function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
 const SUMMARY_VERSIONS = 10
 
 /** `/perf-summary`: p50/p95 of fps, frame time, memory and load time per version (the 10 newest and none) and platform, scene-load percentiles and the newest scene-load samples. */
-export function perfSummary(deps: Deps, projectId: string) {
-  const seen = deps.db.select({ version: analyticsVersions.gameVersion, t: analyticsVersions.firstSeen }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all()
-  const versions = ['', ...newestFirst(seen.map((v) => ({ version: v.version, firstSeen: v.t.getTime() }))).slice(0, SUMMARY_VERSIONS).map((v) => v.version)]
-  const rows = deps.db
-    .select({ gameVersion: analyticsPerfHistogram.gameVersion, platform: analyticsPerfHistogram.platform, metric: analyticsPerfHistogram.metric, value: analyticsPerfHistogram.value, count: analyticsPerfHistogram.count })
-    .from(analyticsPerfHistogram)
-    .where(and(eq(analyticsPerfHistogram.projectId, projectId), inArray(analyticsPerfHistogram.gameVersion, versions)))
-    .all()
+export async function perfSummary(deps: Deps, projectId: string) {
+  const repo = createAnalyticsRepository({ db: deps.db })
+  const seen = await repo.versions(projectId)
+  const versions = ['', ...newestFirst(seen.map((v) => ({ version: v.version, firstSeen: v.firstSeen.getTime() }))).slice(0, SUMMARY_VERSIONS).map((v) => v.version)]
+  const rows = await repo.perfHistogram(projectId, versions)
   const groups = new Map<string, { gameVersion: string; platform: string; byMetric: Map<string, Hist> }>()
   const scene = new Map<string, Hist>()
   for (const r of rows) {
@@ -84,8 +79,7 @@ export function perfSummary(deps: Deps, projectId: string) {
     g.byMetric.set(r.metric, h)
     groups.set(key, g)
   }
-  // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
-  const samples = deps.db.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(SCENE_SAMPLES).all()
+  const samples = await repo.sceneLoadSnapshots(projectId, SCENE_SAMPLES)
   return {
     by_version_platform: [...groups.values()]
       .sort((a, b) => (a.gameVersion === b.gameVersion ? a.platform.localeCompare(b.platform) : b.gameVersion.localeCompare(a.gameVersion)))
@@ -95,14 +89,8 @@ export function perfSummary(deps: Deps, projectId: string) {
 }
 
 /** `/bugs/{number}/replays` (tier 3): the report's replays, oldest first, with their file URLs. */
-export function reportReplays(deps: Deps, account: Account, projectId: string, rawNumber: string) {
+export async function reportReplays(deps: Deps, account: Account, projectId: string, rawNumber: string) {
   requireFeature(account.plan, 'session_replays')
   const report = findLiveReport(deps.db, projectId, rawNumber)
-  return deps.db
-    .select()
-    .from(sessionReplays)
-    .where(eq(sessionReplays.reportId, report.id))
-    .orderBy(sessionReplays.createdAt)
-    .all()
-    .map((r) => ({ id: r.id, file_url: deps.files.url(r.fileKey), mime_type: r.mimeType, file_size: r.fileSize, duration_sec: r.durationSec, metadata: r.metadata, created_at: r.createdAt.toISOString() }))
+  return (await createAnalyticsRepository({ db: deps.db }).reportReplays(report.id)).map((r) => ({ id: r.id, file_url: deps.files.url(r.fileKey), mime_type: r.mimeType, file_size: r.fileSize, duration_sec: r.durationSec, metadata: r.metadata, created_at: r.createdAt.toISOString() }))
 }

@@ -1,22 +1,20 @@
-import { eq } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import { analyticsVersions } from './analytics.table'
+import { createAnalyticsRepository } from './analytics.repository'
 import { crashGroups, reportDays, versionTotals } from './crash.service'
 import { newestFirst } from './stats'
-import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.reads'
+import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 
 const ADOPTION_DAYS = 7
 
 /** Distinct players per version (from sessions and reports). */
-const versionPlayers = (db: DbOrTx, projectId: string) =>
-  new Map(db.select({ v: analyticsVersions.gameVersion, n: analyticsVersions.players }).from(analyticsVersions).where(eq(analyticsVersions.projectId, projectId)).all().map((r) => [r.v, r.n]))
+const versionPlayers = async (db: Seam, projectId: string) => new Map((await createAnalyticsRepository({ db }).versions(projectId)).map((r) => [r.version, r.players]))
 
 /** `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports, players, and its share of the last 7 days' sessions. */
-export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
-  const versions = newestFirst(versionTotals(db, projectId))
-  const players = versionPlayers(db, projectId)
-  const recent = sumBy(sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
+export async function releaseHealth(db: Seam, projectId: string, now: Date) {
+  const versions = newestFirst(await versionTotals(db, projectId))
+  const players = await versionPlayers(db, projectId)
+  const recent = sumBy(await sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
   const recentTotal = [...recent.values()].reduce((s, r) => s + r.started, 0)
   return {
     adoption_days: ADOPTION_DAYS,
@@ -43,12 +41,12 @@ export function releaseHealth(db: DbOrTx, projectId: string, now: Date) {
 }
 
 /** `/release-health/version`: one version's totals (events and players among them), its daily series over the last `days` UTC days and its top crash groups; 400 for a version never seen. */
-export function versionHealth(db: DbOrTx, projectId: string, now: Date, version: string, days: number) {
-  const totals = versionTotals(db, projectId).find((v) => v.version === version)
+export async function versionHealth(db: Seam, projectId: string, now: Date, version: string, days: number) {
+  const totals = (await versionTotals(db, projectId)).find((v) => v.version === version)
   if (!totals) throw badRequest(`version: unknown version "${version}"`)
   const dayList = lastDays(now, days)
-  const sessions = sumBy(sessionDays(db, projectId, dayList[0]!, version), (r) => r.day, ['started', 'ended', 'crashed'])
-  const reports = sumBy(reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports', 'events', 'crash_events'])
+  const sessions = sumBy(await sessionDays(db, projectId, dayList[0]!, version), (r) => r.day, ['started', 'ended', 'crashed'])
+  const reports = sumBy(await reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports', 'events', 'crash_events'])
   return {
     version,
     days,
@@ -61,12 +59,12 @@ export function versionHealth(db: DbOrTx, projectId: string, now: Date, version:
     crash_reports: totals.crash_reports,
     events: totals.events,
     crash_events: totals.crash_events,
-    players: versionPlayers(db, projectId).get(version) ?? 0,
+    players: (await versionPlayers(db, projectId)).get(version) ?? 0,
     daily: dayList.map((day) => {
       const s = sessions.get(day)
       const r = reports.get(day)
       return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.ended ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 }
     }),
-    top_crash_groups: crashGroups(db, projectId, { limit: 10, version }),
+    top_crash_groups: await crashGroups(db, projectId, { limit: 10, version }),
   }
 }

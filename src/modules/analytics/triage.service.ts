@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { users } from '../auth/auth.table'
+import { createAuthRepository } from '../auth/auth.repository'
 import { findLiveReport } from '../reports/reports.read'
+import { createReportsRepository } from '../reports/reports.repository'
 import { similarReports } from '../reports/reports.search'
-import { PRIORITIES, reports } from '../reports/reports.table'
+import { PRIORITIES } from '../reports/reports.table'
 import { jaccard, titleWords } from './similarity'
 
 /** Similar reports considered, and the scores that make a report similar or a likely duplicate. */
@@ -28,14 +28,13 @@ function mostCommon<T extends string>(values: T[], order: (a: T, b: T) => number
  * type, scored by the Jaccard index of their title words (+0.25 for the same error type); a score of
  * 0.3 makes a report similar, 0.6 a likely duplicate; ties go to the newer report. Deterministic.
  */
-export function triage(db: Db, projectId: string, rawNumber: string) {
+export async function triage(db: Db, projectId: string, rawNumber: string) {
   const report = findLiveReport(db, projectId, rawNumber)
   const fts = similarReports(db, projectId, report.title).map((r) => r.report_number)
-  const cols = { seq: reports.seq, reportNumber: reports.reportNumber, title: reports.title, status: reports.status, priority: reports.priority, category: reports.category, errorType: reports.errorType, assignedTo: reports.assignedTo }
-  const live = and(eq(reports.projectId, projectId), isNull(reports.deletedAt), ne(reports.id, report.id))
+  const reports = createReportsRepository({ db })
   const candidates = [
-    ...(fts.length ? db.select(cols).from(reports).where(and(live, inArray(reports.reportNumber, fts))).all() : []),
-    ...(report.errorType ? db.select(cols).from(reports).where(and(live, eq(reports.errorType, report.errorType))).orderBy(desc(reports.seq)).limit(ERROR_TYPE_CANDIDATES).all() : []),
+    ...(fts.length ? await reports.similarCandidates(projectId, { exceptId: report.id, numbers: fts, limit: fts.length }) : []),
+    ...(report.errorType ? await reports.similarCandidates(projectId, { exceptId: report.id, errorTypes: [report.errorType], limit: ERROR_TYPE_CANDIDATES }) : []),
   ]
   const words = titleWords(report.title)
   const scored = [...new Map(candidates.map((c) => [c.seq, c])).values()]
@@ -71,7 +70,7 @@ export function triage(db: Db, projectId: string, rawNumber: string) {
 
   const resolved = scored.filter((s) => DONE.includes(s.status) && s.assignedTo).slice(0, TOP)
   const who = mostCommon(resolved.map((s) => s.assignedTo!), (a, b) => (a < b ? -1 : 1))
-  const name = who ? (db.select({ name: sql<string>`coalesce(${users.displayName}, ${users.name})` }).from(users).where(eq(users.id, who.value)).get()?.name ?? who.value) : null
+  const name = who ? ((await createAuthRepository({ db }).namesOf([who.value])).get(who.value) ?? who.value) : null
   const assignee = who
     ? { user_id: who.value, name, reason: `${who.n} of the ${resolved.length} most similar resolved reports were assigned to ${name}` }
     : { user_id: null, name: null, reason: 'no similar resolved report had an assignee' }

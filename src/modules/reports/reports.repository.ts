@@ -1,9 +1,9 @@
-import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { reports } from './reports.table'
+import { reports, reportStatusCounts } from './reports.table'
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
@@ -102,5 +102,66 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .orderBy(reports.reportNumber)
           .limit(limit),
       ),
+
+    /**
+     * Live reports of the project that analytics compares titles with (triage, regressions), newest
+     * first: `numbers` narrows to those numbers, `errorTypes` to those error types, `resolvedWithVersion`
+     * to resolved or closed ones that carry an error type and a version; `exceptId` leaves one out;
+     * at most `limit`.
+     */
+    similarCandidates: (projectId: string, o: { exceptId?: string; numbers?: number[]; errorTypes?: string[]; resolvedWithVersion?: boolean; limit: number }) =>
+      db.read((q) =>
+        q
+          .select(candidateCols)
+          .from(reports)
+          .where(
+            and(
+              eq(reports.projectId, projectId),
+              isNull(reports.deletedAt),
+              o.exceptId === undefined ? undefined : ne(reports.id, o.exceptId),
+              o.numbers === undefined ? undefined : inArray(reports.reportNumber, o.numbers),
+              o.errorTypes === undefined ? undefined : inArray(reports.errorType, o.errorTypes),
+              o.resolvedWithVersion ? and(inArray(reports.status, ['resolved', 'closed']), gt(reports.errorType, ''), gt(reports.gameVersion, '')) : undefined,
+            ),
+          )
+          .orderBy(desc(reports.seq))
+          .limit(o.limit),
+      ),
+
+    /** One live report of the project by id, as `similarCandidates` reads it, or undefined. */
+    liveCandidate: async (projectId: string, id: string) =>
+      (await db.read((q) => q.select(candidateCols).from(reports).where(and(eq(reports.projectId, projectId), eq(reports.id, id), isNull(reports.deletedAt))).limit(1)))[0],
+
+    /** Reports by id (deleted ones included), as `similarCandidates` reads them. */
+    candidatesByIds: async (ids: string[]) => (ids.length ? db.read((q) => q.select(candidateCols).from(reports).where(inArray(reports.id, ids))) : []),
+
+    /** Live reports per status of these projects, as the status-count table keeps them. */
+    statusCounts: async (projectIds: string[]) => (projectIds.length ? db.read((q) => q.select().from(reportStatusCounts).where(inArray(reportStatusCounts.projectId, projectIds))) : []),
+
+    /** The game version and platform of these reports (deleted ones included), by id. */
+    versionsAndPlatforms: async (ids: string[]): Promise<Map<string, { gameVersion: string; platform: string }>> => {
+      const unique = [...new Set(ids)]
+      if (!unique.length) return new Map()
+      const rows = await db.read((q) => q.select({ id: reports.id, gameVersion: reports.gameVersion, platform: reports.platform }).from(reports).where(inArray(reports.id, unique)))
+      return new Map(rows.map((r) => [r.id, r]))
+    },
   }
 }
+
+const candidateCols = {
+  id: reports.id,
+  seq: reports.seq,
+  reportNumber: reports.reportNumber,
+  title: reports.title,
+  status: reports.status,
+  priority: reports.priority,
+  category: reports.category,
+  errorType: reports.errorType,
+  assignedTo: reports.assignedTo,
+  gameVersion: reports.gameVersion,
+  createdAt: reports.createdAt,
+  updatedAt: reports.updatedAt,
+}
+
+/** A report as analytics compares it with others (triage, regressions). */
+export type ReportCandidate = Awaited<ReturnType<ReturnType<typeof createReportsRepository>['candidatesByIds']>>[number]

@@ -78,5 +78,10 @@ export function createAlertsRepository({ db }: { db: Seam }) {
         await q.insert(rollupCursors).values({ name, position }).onConflictDoUpdate({ target: rollupCursors.name, set: { position } })
       }),
 
+    /** Moves the named background counter's cursor to `position` (the analytics rollup's cursors). */
+    setCursor: (name: string, position: number) =>
+      db.write(async (q) => {
+        await q.insert(rollupCursors).values({ name, position }).onConflictDoUpdate({ target: rollupCursors.name, set: { position } })
+      }),
   }
 }
