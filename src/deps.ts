@@ -88,7 +88,7 @@ function openPostgres(url: string, before?: () => Promise<void>) {
     prepare: async (pool) => {
       try {
         await before?.()
-        await migratePg(pool)
+        await migratePg(pool, databaseParts)
       } catch (err) {
         if (err instanceof SchemaTooNewError) throw err
         throw new DataDirError(`cannot open the PostgreSQL database of GLITCHBOX_DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`)

@@ -14,4 +14,10 @@ export interface DatabaseParts {
   backfills?: { table: string; run: Backfill }[]
   /** Run once, after the migration `tag` is applied and the SQL above: data only the app can compute. */
   afterMigration?: { tag: string; run: Backfill }[]
+  /**
+   * The same on PostgreSQL (src/db/pg/migrate.ts): idempotent SQL (functions, triggers, indexes that
+   * drizzle-kit cannot express) applied after every migration run, in one transaction. A PostgreSQL
+   * database is new or moved whole from SQLite, so it needs no backfills.
+   */
+  postgres?: { sql?: string[] }
 }

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { closeDb, type Db, execute, rowsOf } from '../../src/db/client'
 import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
 import { migratePg } from '../../src/db/pg/migrate'
+import { databaseParts } from '../../src/modules/registry'
 import { embeddedMigrations } from '../../src/db/pg/migrations.embedded'
 import { SchemaTooNewError } from '../../src/db/migrate'
 import { createLabelsRepository } from '../../src/modules/labels/labels.repository'
@@ -28,7 +29,7 @@ async function emptyDatabase() {
 describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
   beforeEach(async () => {
     name = await emptyDatabase()
-    db = createPgDb(`${testPgServer()}/${name}`, { max: 4, prepare: (pool) => migratePg(pool) })
+    db = createPgDb(`${testPgServer()}/${name}`, { max: 4, prepare: (pool) => migratePg(pool, databaseParts) })
     await databaseReady(db)
     const now = new Date()
     await db.write(async (q) => {
@@ -97,6 +98,11 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
     await db.write((q) => execute(q, sql`INSERT INTO labels (id, project_id, name, color, created_at) VALUES (${'l9'}, ${'p1'}, ${'raw'}, ${'#000000'}, ${Date.now()})`))
     const rows = await db.read((q) => rowsOf<{ name: string }>(q, sql`SELECT name FROM labels WHERE project_id = ${'p1'}`))
     expect(rows).toEqual([{ name: 'raw' }])
+  })
+
+  it("applies the modules' PostgreSQL parts after the migrations (the reports' search index)", async () => {
+    const [row] = await pgPool(db)!`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'reports_search_idx'`
+    expect(row).toEqual({ n: 1 })
   })
 
   it('refuses a database that a newer build migrated, naming the migration', async () => {

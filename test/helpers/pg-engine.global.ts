@@ -1,5 +1,6 @@
 import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
 import { migratePg } from '../../src/db/pg/migrate'
+import { databaseParts } from '../../src/modules/registry'
 import { setTestPgTemplate, testPgServer, withAdmin } from './pg-engine'
 
 /**
@@ -14,7 +15,7 @@ export default async function setup() {
     await sql.unsafe(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`)
     await sql.unsafe(`CREATE DATABASE "${template}"`)
   })
-  const db = createPgDb(`${testPgServer()}/${template}`, { max: 1, prepare: (pool) => migratePg(pool) })
+  const db = createPgDb(`${testPgServer()}/${template}`, { max: 1, prepare: (pool) => migratePg(pool, databaseParts) })
   await databaseReady(db)
   await pgPool(db)!.close()
   return async () => {

@@ -1,6 +1,7 @@
 import type { SQL } from 'bun'
 import { SchemaTooNewError } from '../migrate'
 import type { EmbeddedMigration } from '../migrations.embedded'
+import type { DatabaseParts } from '../post-migrate'
 import { embeddedMigrations } from './migrations.embedded'
 
 /** The advisory lock every node takes to migrate, so several starting at once migrate once. */
@@ -8,11 +9,11 @@ const MIGRATION_LOCK = 7_242_001
 
 /**
  * Applies the PostgreSQL migrations embedded in the binary that the database has not seen, each in its
- * own transaction, under an advisory lock (nodes starting together wait their turn and then find
+ * own transaction, then the modules' PostgreSQL parts (`parts`: src/modules/registry.ts), under an advisory lock (nodes starting together wait their turn and then find
  * nothing to do). As on SQLite, a database carrying a migration this build does not know, or one whose
  * text changed, is refused.
  */
-export async function migratePg(pool: SQL, migrations: EmbeddedMigration[] = embeddedMigrations): Promise<{ applied: string[] }> {
+export async function migratePg(pool: SQL, parts: DatabaseParts[] = [], migrations: EmbeddedMigration[] = embeddedMigrations): Promise<{ applied: string[] }> {
   const conn = await pool.reserve()
   try {
     await conn`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
@@ -46,6 +47,18 @@ export async function migratePg(pool: SQL, migrations: EmbeddedMigration[] = emb
           throw err
         }
         applied.push(m.tag)
+      }
+      // The modules' own SQL (src/modules/*/…module.ts `database.postgres`), after every run: it is idempotent.
+      const postMigrationSql = parts.flatMap((p) => p.postgres?.sql ?? [])
+      if (postMigrationSql.length) {
+        await conn.unsafe('BEGIN')
+        try {
+          for (const stmt of postMigrationSql) await conn.unsafe(stmt)
+          await conn.unsafe('COMMIT')
+        } catch (err) {
+          await conn.unsafe('ROLLBACK')
+          throw err
+        }
       }
       return { applied }
     } finally {

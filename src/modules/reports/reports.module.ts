@@ -3,11 +3,16 @@ import { backfillReportFacets, REPORT_FACETS_TABLE, reportFacetsSql } from './re
 import { reportCountsSql } from './reports.counts'
 import { reportsJobs } from './reports.fts-merge'
 import { reportsFtsSql } from './reports.fts'
+import { POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL } from './search-tsquery'
 import { reportsRoutes } from './reports.routes'
 
 export const reportsModule: DomainModule = {
   name: 'reports',
   routes: reportsRoutes,
   jobs: reportsJobs,
-  database: { sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql], backfills: [{ table: REPORT_FACETS_TABLE, run: backfillReportFacets }] },
+  database: {
+    sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
+    backfills: [{ table: REPORT_FACETS_TABLE, run: backfillReportFacets }],
+    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL] },
+  },
 }
