@@ -13,6 +13,7 @@ import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
 import { CliError } from './cli-error'
 import { backup, restore } from './backup'
+import { migrateToPostgres } from './migrate-to-postgres'
 import { serve } from './serve'
 import { databaseParts } from '../modules/registry'
 
@@ -21,6 +22,7 @@ const USAGE = `glitchbox ${VERSION}: bug reports for games, in one binary
 Usage:
   glitchbox [serve] [--port N] [--host H] [--data-dir DIR] ...   run the server (default)
   glitchbox migrate                        create or upgrade the database, then exit
+  glitchbox migrate-to-postgres            copy the SQLite database of GLITCHBOX_DATA_DIR into the empty PostgreSQL of GLITCHBOX_DATABASE_URL
   glitchbox backup FILE                    write a consistent snapshot (database + files) to FILE (.tar.gz)
   glitchbox restore FILE                   unpack a backup into an empty data directory
   glitchbox admin create-user EMAIL [--password P]
@@ -146,6 +148,10 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
       } finally {
         sqlite.close()
       }
+    }
+    case 'migrate-to-postgres': {
+      const { tables, rows } = await migrateToPostgres(config, databaseParts, out)
+      return out(`copied ${rows} row(s) of ${tables} table(s) into PostgreSQL; files stay where they are (see "Beyond one machine" in the README)`)
     }
     case 'backup': {
       if (!positional[0]) throw new CliError('usage: glitchbox backup FILE')

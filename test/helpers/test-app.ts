@@ -30,12 +30,13 @@ export interface TestResponse<T = any> {
 /**
  * A fresh data directory, app, fake clock and job runner; `close()` removes the directory.
  * `transport`: a fake transport, null (the default: mail stays in the outbox) or 'smtp' for the real
- * SMTP transport built from `GLITCHBOX_SMTP_URL` in `env`.
+ * SMTP transport built from `GLITCHBOX_SMTP_URL` in `env`. `engine: 'sqlite'`: SQLite even in the
+ * suite's PostgreSQL mode (a test of moving a SQLite data directory).
  */
-export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null | 'smtp'; start?: string } = {}) {
+export function createTestApp(opts: { env?: Record<string, string>; transport?: MailTransport | null | 'smtp'; start?: string; engine?: 'sqlite' } = {}) {
   const dir = tempDir('test')
   // In the suite's PostgreSQL mode (pg-engine.ts), each app gets a database cloned from the template.
-  const pgDatabase = testPgServer() ? nextTestDatabase() : null
+  const pgDatabase = testPgServer() && opts.engine !== 'sqlite' ? nextTestDatabase() : null
   const engineEnv: Record<string, string> = pgDatabase ? { GLITCHBOX_DATABASE_URL: `${testPgServer()}/${pgDatabase}`, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY } : {}
   const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_PUBLIC_URL: 'http://glitchbox.test', ...engineEnv, ...opts.env }, {}, '0.0.0-test')
   const clock = new FakeClock(opts.start)
