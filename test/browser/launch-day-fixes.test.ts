@@ -18,8 +18,11 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
   })
   afterAll(() => h?.close())
 
-  /** A new project of the owner: its slug and SDK key. */
-  const project = async (name: string) => (await h.api('POST', '/api/projects', { token: owner.token, body: { name } })).body.data as { slug: string; api_key: string }
+  /** A new project of the owner (signed up by the first test, or here when it could not): its slug and SDK key. */
+  const project = async (name: string) => {
+    owner ??= await h.signUp({ email: 'owner@studio.example' })
+    return (await h.api('POST', '/api/projects', { token: owner.token, body: { name } })).body.data as { slug: string; api_key: string }
+  }
   const call = (method: string, path: string, body?: unknown) => h.api(method, path, { token: owner.token, body })
 
   it('opens Sign up on a server nobody has signed up on yet, and Sign in once someone has', async () => {
@@ -28,7 +31,7 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
     await page.waitForURL((u) => u.pathname === '/signup')
     await poll(() => page.getByRole('heading', { name: 'Create your account' }).count()).toBe(1)
 
-    owner = await h.signUp({ email: 'owner@studio.example' })
+    await project('First Game')
     const later = await (await h.newContext()).newPage()
     await later.goto(`${h.baseUrl}/`)
     await later.waitForURL((u) => u.pathname === '/login')
