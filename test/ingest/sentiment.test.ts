@@ -27,7 +27,9 @@ describe('sentiment of players’ reports', () => {
     ['I am not happy with the new matchmaking at all', 'negative'],
     ['Enemy killed by a falling crate still attacks, boss stuck in the wall', 'neutral'],
     ['Crash when opening the map in the desert zone', 'neutral'],
+    ['The constructor building in the city has no roof', 'neutral'],
   ])('"%s" is %s', (text, expected) => {
     expect(level(text)).toBe(expected)
+    expect(Number.isFinite(scoreSentiment([text]).score)).toBe(true)
   })
 })

@@ -22,6 +22,8 @@ const TITLE_WEIGHT = 2
 // AFINN-165 as the `sentiment` package ships it, loaded the way the package loads it (an ES import
 // of the JSON is read-only in Bun, and the package adds emoji to the same object when it loads).
 const AFINN_VALENCE: Record<string, number> = require('sentiment/languages/en/labels.json')
+// One map, the game's words over AFINN's: a Map has no prototype, so "constructor" is a word like any other.
+const VALENCES = new Map<string, number>([...Object.entries(AFINN_VALENCE), ...Object.entries(GAME_VALENCE)])
 
 /** Level of a score under the documented thresholds. */
 export function sentimentLevelOf(score: number): SentimentLevel {
@@ -33,7 +35,10 @@ export function sentimentLevelOf(score: number): SentimentLevel {
 /** The text scored for a report: its parts (title, description, steps) joined, cut at `SENTIMENT_MAX_CHARS`. */
 export const sentimentText = (parts: (string | undefined | null)[]): string => parts.filter(Boolean).join('\n').slice(0, SENTIMENT_MAX_CHARS)
 
-const valenceOf = (word: string): number => GAME_VALENCE[word] ?? AFINN_VALENCE[word] ?? 0
+/** Every phrase in one pass: group i is PHRASES[i] (their own groups do not capture). */
+const ANY_PHRASE = new RegExp(PHRASES.map(([phrase]) => `(${phrase.source})`).join('|'), 'g')
+
+const valenceOf = (word: string): number => VALENCES.get(word) ?? 0
 
 /** The valences of a text's words and phrases, after negation, intensifiers and capitals; and its number of words. */
 function valences(text: string): { values: number[]; words: number } {
@@ -42,13 +47,12 @@ function valences(text: string): { values: number[]; words: number } {
   const titleEnd = text.includes('\n') ? text.indexOf('\n') : 0
   const weight = (index: number) => (index < titleEnd ? TITLE_WEIGHT : 1)
   let lower = text.toLowerCase().replace(/[‘’]/g, "'")
-  for (const [phrase, valence] of PHRASES) {
-    // A phrase counts once and its words no more (a clause break keeps negation from crossing it).
-    lower = lower.replace(phrase, (m, index: number) => {
-      values.push(valence * weight(index))
-      return ` ${'.'.padEnd(m.length - 1)}`
-    })
-  }
+  // A phrase counts once and its words no more (a clause break keeps negation from crossing it).
+  lower = lower.replace(ANY_PHRASE, (m: string, ...groups: unknown[]) => {
+    const index = groups[PHRASES.length] as number
+    values.push(PHRASES[groups.findIndex((g) => g !== undefined)]![1] * weight(index))
+    return ` ${'.'.padEnd(m.length - 1)}`
+  })
   // Tokens of the original text at the same offsets, so capitals ("CRASHES AGAIN") can be read.
   const tokens = [...lower.matchAll(/[a-z0-9']+|[.!?;:,]+|\bbut\b/g)]
   let negatedFor = 0
@@ -62,15 +66,15 @@ function valences(text: string): { values: number[]; words: number } {
       continue
     }
     words++
-    const original = text.slice(t.index, t.index + word.length)
     let v = valenceOf(word)
     if (negatedFor > 0) {
       v = PROBLEMS.has(word) ? 1.5 : v * -0.8
       negatedFor--
     }
     if (v !== 0) {
-      v *= weight(t.index) * intensify * (original.length >= 3 && original === original.toUpperCase() && /[A-Z]/.test(original) ? 1.5 : 1)
-      values.push(v)
+      const original = text.slice(t.index, t.index + word.length)
+      const shouted = original.length >= 3 && original === original.toUpperCase() && /[A-Z]/.test(original)
+      values.push(v * weight(t.index) * intensify * (shouted ? 1.5 : 1))
     }
     intensify = INTENSIFIERS.has(word) ? 1.5 : 1
     if (NEGATORS.has(word)) negatedFor = NEGATION_SCOPE
