@@ -1,5 +1,5 @@
 import { createApp } from '../app'
-import type { Config } from '../config/config'
+import { type Config, publicUrlUnset } from '../config/config'
 import { deferCheckpoints } from '../db/checkpoint'
 import { closeDb, rawSqlite } from '../db/client'
 import { lockDataDir } from '../db/data-dir-lock'
@@ -109,6 +109,12 @@ export async function serve(config: Config): Promise<void> {
   })
   // Rate limits and votes count per client address: say whose word that address is taken on.
   logger.info(describeTrustProxy(config.trustProxy))
+  if (publicUrlUnset(config)) {
+    logger.warn(
+      `GLITCHBOX_PUBLIC_URL is not set: DSNs, file URLs and mailed links use ${config.publicUrl}, which games and people on other machines cannot reach; set GLITCHBOX_PUBLIC_URL to the address they open this server at`,
+      { public_url: config.publicUrl },
+    )
+  }
 
   let stopping = false
   const shutdown = async (signal: string) => {

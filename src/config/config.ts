@@ -177,6 +177,9 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
   }
 }
 
+/** Whether GLITCHBOX_PUBLIC_URL was left unset: DSNs, file URLs and mailed links then use `http://localhost:PORT`. */
+export const publicUrlUnset = (config: Pick<Config, 'publicUrl' | 'port'>): boolean => config.publicUrl === `http://localhost:${config.port}`
+
 /** The documented configuration, for `--help` and the README. */
 export const configDocs = Object.values(fields).map((f) => ({ env: f.env, default: f.default, doc: f.doc }))
 

@@ -7,7 +7,9 @@
  * 2. Scalar 1.46 renders a few ARIA mistakes that axe rates critical; they are repaired as they appear:
  *    `aria-selected` on plain buttons (the sidebar; `aria-current` says the same there), a tablist holding
  *    a plain button and wrappers (the code-sample languages), `role="search"` on the search button, and
- *    the code blocks' copy buttons without a name.
+ *    the code blocks' copy buttons without a name; and a few it rates serious: "Show More" buttons whose
+ *    name ("Show all Projects endpoints") does not contain their visible text, and the scrolling
+ *    endpoint lists a keyboard cannot reach (they become focusable).
  * 3. The viewer starts on the page's container once the document is parsed.
  */
 export function startDocs(config: Record<string, unknown>): void {
@@ -34,11 +36,17 @@ export function startDocs(config: Record<string, unknown>): void {
     for (const wrapper of root.querySelectorAll('[role="tablist"] :not([role="tab"], [role="none"]):has([role="tab"])')) wrapper.setAttribute('role', 'none')
     for (const button of root.querySelectorAll('button[role="search"]')) button.removeAttribute('role')
     for (const button of root.querySelectorAll('button.scalar-code-copy:not([aria-label])')) button.setAttribute('aria-label', 'Copy code')
+    for (const button of root.querySelectorAll('button.show-more[aria-label]')) {
+      const shown = button.textContent?.trim() ?? ''
+      const label = button.getAttribute('aria-label') ?? ''
+      if (shown && !label.toLowerCase().startsWith(shown.toLowerCase())) button.setAttribute('aria-label', `${shown}: ${label.replace(/^Show all /i, '')}`)
+    }
+    for (const list of root.querySelectorAll('ul.endpoints:not([tabindex])')) list.setAttribute('tabindex', '0')
   }
 
   document.addEventListener('DOMContentLoaded', () => {
     const root = document.getElementById('api-reference')!
-    new MutationObserver(() => repair(root)).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected', 'role', 'class'] })
+    new MutationObserver(() => repair(root)).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected', 'role', 'class', 'aria-label'] })
     ;(window as unknown as { Scalar: { createApiReference(el: HTMLElement, config: Record<string, unknown>): unknown } }).Scalar.createApiReference(root, config)
   })
 }

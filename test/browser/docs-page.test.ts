@@ -87,7 +87,7 @@ describeBrowser('the API docs page (/docs)', () => {
     await context.close()
   })
 
-  it('has no critical accessibility violation (axe-core)', async () => {
+  it('has no serious or critical accessibility violation (axe-core; issue 29: contrast)', async () => {
     // axe is injected as an inline script, which the page's own CSP refuses: this context bypasses it.
     const { context, page } = await openDocs({ bypassCSP: true })
     await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') })
@@ -95,7 +95,7 @@ describeBrowser('the API docs page (/docs)', () => {
       const r = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run()
       return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
     })
-    expect(result.filter((v) => v.impact === 'critical')).toEqual([])
+    expect(result.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([])
     await context.close()
-  })
+  }, 90_000)
 })

@@ -60,4 +60,22 @@ describeBrowser('@sentry/browser in a web game on another origin', () => {
     const occurrence = (await h.api('GET', `/api/projects/${slug}/bugs/${uncaught.report_number}/occurrences`, { token })).body.data.occurrences[0]
     expect(occurrence.client).toMatch(/^sentry\.javascript\.browser /)
   }, 60_000)
+
+  it('files three different errors from anonymous callbacks in one bundle as three reports, and stacks a repeat (issue 29, item 7)', async () => {
+    const page = await (await h.newContext()).newPage()
+    await page.goto(`http://localhost:${gameServer.port}/`)
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' })
+    for (const which of [0, 1, 2, 0]) await page.evaluate((i) => (window as unknown as { fail: { anonymous: (i: number) => void } }).fail.anonymous(i), which)
+    const messages = ['hud atlas is not loaded', 'enemy wave has no spawn points', 'save slot is read-only'].map((m) => `TypeError: ${m}`)
+    const anonymous = async () =>
+      ((await h.api('GET', `/api/projects/${slug}/bugs`, { token })).body.data.bugs as { title: string; occurrence_count: number }[])
+        .filter((b) => messages.includes(b.title))
+        .map((b) => [b.title, b.occurrence_count])
+        .sort()
+    await expect.poll(anonymous, { timeout: 15_000 }).toEqual([
+      [messages[1], 1],
+      [messages[0], 2],
+      [messages[2], 1],
+    ])
+  }, 60_000)
 })

@@ -50,6 +50,36 @@ describe('grouping by stack', () => {
   })
 })
 
+describe('grouping on a top frame that names no code (CONTRACT § "Sentry SDKs")', () => {
+  // A minified bundle: the callback that threw is known only by its file, and below it sits the SDK's wrapper.
+  const bundle = (message: string, column: number, fn = '?') =>
+    groupingOf({
+      kind: 'auto',
+      title: `TypeError: ${message}`,
+      errorType: 'TypeError',
+      frames: [
+        { function: fn, file: 'https://game.example/demo.3f2a1b9c.js', line: 1, column, inApp: true },
+        { function: 'sentryWrapped', file: 'https://game.example/demo.3f2a1b9c.js', line: 1, column: 9000, inApp: true },
+      ],
+    })
+
+  it('keys three different errors from anonymous callbacks in one file apart, by type and message', () => {
+    const keys = [bundle('sprite is undefined', 100), bundle("Cannot read properties of null (reading 'x')", 200, '<anonymous>'), bundle('level.tiles is not iterable', 300)]
+    expect(new Set(keys.map((k) => k.fingerprint)).size).toBe(3)
+    expect(keys[0]!.label).toBe('TypeError: sprite is undefined')
+  })
+
+  it('joins one error thrown twice from the same anonymous code, numbers and quoted values aside', () => {
+    expect(bundle("Cannot read properties of null (reading 'x')", 200).fingerprint).toBe(bundle("Cannot read properties of null (reading 'y')", 200).fingerprint)
+    expect(bundle('enemy 12 has no sprite', 5).fingerprint).toBe(bundle('enemy 7 has no sprite', 900).fingerprint)
+  })
+
+  it('still keys on a named top frame, whatever the message', () => {
+    expect(bundle('sprite is undefined', 100, 'drawHud').fingerprint).toBe(bundle('hud is null', 100, 'drawHud').fingerprint)
+    expect(bundle('sprite is undefined', 100, 'drawHud').label).toBe('TypeError at drawHud (demo.js)')
+  })
+})
+
 describe('grouping without a stack', () => {
   it('joins an Unreal crash whose title carries three faulting addresses', () => {
     const keys = ['0x40', '0x48', '0x00000000DEADBEEF'].map(

@@ -27,6 +27,7 @@ describe('GET /api/projects/:slug/setup-status', () => {
       has_sentry_sessions: false,
       first_report_at: null,
       first_session_at: null,
+      public_url: { url: 'http://glitchbox.test', set: true },
       sdk_budget: { per_minute: 30, refused_last_hour: 0 },
     })
 

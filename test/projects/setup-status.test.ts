@@ -38,6 +38,7 @@ describe('GET /api/projects/:slug/setup-status', () => {
       has_sentry_sessions: false,
       first_report_at: null,
       first_session_at: null,
+      public_url: { url: 'http://glitchbox.test', set: true },
       sdk_budget: { per_minute: 30, refused_last_hour: 0 },
     })
     expect((await submit(project.apiKey)).status).toBe(201)
@@ -75,6 +76,12 @@ describe('GET /api/projects/:slug/setup-status', () => {
     expect((await status()).sdk_budget.refused_last_hour).toBe(1)
     t.clock.advance(MINUTE)
     expect((await status()).sdk_budget.refused_last_hour).toBe(0)
+  })
+
+  it('says when GLITCHBOX_PUBLIC_URL is unset: the DSN then uses http://localhost:PORT (issue 29)', async () => {
+    await world({ GLITCHBOX_PUBLIC_URL: '', PORT: '4100' })
+    expect((await status()).public_url).toEqual({ url: 'http://localhost:4100', set: false })
+    expect((await t.request('GET', `/api/projects/${project.slug}`, { token: owner.token })).body.data.dsn).toMatch(/^http:\/\/sk_[^@]+@localhost:4100\//)
   })
 
   it('says when the budget is off', async () => {

@@ -104,7 +104,7 @@ describe('GET /projects/:slug/bugs', () => {
     ['q with filters', 'q=crash&priority=critical', [1]],
     ['q without usable terms is ignored', 'q=***', [5, 4, 3, 2, 1]],
     ['q with FTS syntax is safe', 'q=NEAR(crash%20AND%20%22', []],
-    ['q column filter is a plain word', 'q=title:crash', []],
+    ['q column filter in quotes is a plain word', 'q=%22title:crash%22', []],
     ['sort priority: rank then newest', 'sort=priority', [1, 4, 3, 5, 2]],
     ['sort upvotes', 'sort=upvotes', [5, 2, 4, 3, 1]],
     ['sort newest', 'sort=newest', [5, 4, 3, 2, 1]],
@@ -136,6 +136,7 @@ describe('GET /projects/:slug/bugs', () => {
     ['page 0', 'page=0', 'page'],
     ['page not a number', 'page=abc', 'page'],
     ['bad source', 'source=bot', 'source'],
+    ['unknown filter in q (issue 29)', 'q=crash%20foo:bar', 'unknown filter `foo:`'],
   ])('400 for %s', async (_name, qs, field) => {
     const { owner, base } = await team(t)
     const res = await t.request('GET', `${base}/bugs?${qs}`, { token: owner.token })

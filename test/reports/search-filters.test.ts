@@ -10,7 +10,9 @@ describe('splitSearch: filters out of q, the words left exactly as typed', () =>
     ['--"exact" has:screenshot is:REGRESSION', { screenshot: true, regression: true }, '--"exact"'],
     ['error:System.NullReferenceException fingerprint:ABC', { errors: ['System.NullReferenceException'], fingerprints: ['ABC'] }, ''],
     ['version: screen', {}, 'version: screen'],
-    ['title:door +platform:linux', { platforms: ['linux'] }, 'title:door'],
+    ['"title:door" +platform:linux', { platforms: ['linux'] }, '"title:door"'],
+    // Colons that are no filter stay text: a message, a URL, a time, a path, a C++ name.
+    ['Error: boom https://game.example/a 12:30 C:\\Games std::vector', {}, 'Error: boom https://game.example/a 12:30 C:\\Games std::vector'],
     ['"unclosed version:1', {}, '"unclosed version:1'],
   ])('%s', (input, filters, text) => {
     const out = splitSearch(input)
@@ -20,6 +22,14 @@ describe('splitSearch: filters out of q, the words left exactly as typed', () =>
 
   it.each(['is:open', 'has:logs', '-platform:Linux'])('refuses %s', (input) => {
     expect(() => splitSearch(input)).toThrow()
+  })
+
+  it.each([
+    ['crash foo:bar', 'foo'],
+    ['title:door', 'title'],
+    ['Tags:"boss fight"', 'Tags'],
+  ])('refuses %s as an unknown filter, not text (issue 29)', (input, key) => {
+    expect(() => splitSearch(input)).toThrow(`unknown filter \`${key}:\``)
   })
 })
 

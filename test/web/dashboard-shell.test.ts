@@ -28,6 +28,16 @@ describe('the dashboard shell and its assets', () => {
     expect(home.headers.get('referrer-policy')).toBeTruthy()
   })
 
+  it('answers /favicon.ico with an icon (issue 29)', async () => {
+    const res = await t.app.handle(new Request('http://localhost/favicon.ico'))
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/x-icon')
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    // An icon directory holding one 32×32 image, whose bytes follow it.
+    expect([...bytes.slice(0, 8)]).toEqual([0, 0, 1, 0, 1, 0, 32, 32])
+    expect(new DataView(bytes.buffer).getUint32(14, true)).toBe(bytes.length - 22)
+  })
+
   it('links its script and stylesheet by absolute, hashed /assets/ URLs (deep links load them too), with no inline script', () => {
     const urls = assetUrls()
     expect(urls.some((u) => u.endsWith('.js'))).toBe(true)

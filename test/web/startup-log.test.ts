@@ -15,5 +15,19 @@ describe('the start-up log', () => {
     expect(listening.docs).toBe(`${s.url}/docs`)
     // Bundled before listening: no error about the dashboard.
     expect(lines.filter((l) => l.level === 'error')).toEqual([])
+    // No GLITCHBOX_PUBLIC_URL here: said once, with the address the DSN uses and the variable to set (issue 29).
+    const unset = lines.filter((l) => String(l.msg).includes('GLITCHBOX_PUBLIC_URL'))
+    expect(unset).toHaveLength(1)
+    expect(unset[0].msg).toContain(`use http://localhost:${s.port}`)
+    expect(unset[0].msg).toMatch(/set GLITCHBOX_PUBLIC_URL to/)
+  })
+
+  it('says nothing about GLITCHBOX_PUBLIC_URL when it is set', async () => {
+    const s = await startServer({ env: { GLITCHBOX_LOG_LEVEL: 'info', GLITCHBOX_PUBLIC_URL: 'https://bugs.studio.example' } })
+    await s.stop()
+    rmSync(s.dataDir, { recursive: true, force: true })
+    const text = await new Response(s.proc.stdout as ReadableStream).text()
+    expect(text).toContain('glitchbox listening')
+    expect(text).not.toContain('GLITCHBOX_PUBLIC_URL is not set')
   })
 })

@@ -27,7 +27,7 @@ import { ErrorState, Spinner, Toasts } from './components'
 import { AuthShell, Shell } from './layout/Shell'
 import { buildUrl, currentPath, currentQuery, navigate, resolve, useRouter } from './router'
 import { routes } from './routes'
-import { applyTheme, loadSession, me } from './session'
+import { applyTheme, loadServerInfo, loadSession, me } from './session'
 import { NotFound } from './layout/NotFound'
 import { safeNext } from './auth/next'
 
@@ -46,7 +46,11 @@ function App() {
 
   useEffect(() => {
     if (!found) return
-    if (!found.route.public && user === null) navigate(buildUrl('/login', { next: path === '/' ? undefined : path + window.location.search }), { replace: true })
+    if (!found.route.public && user === null) {
+      const next = path === '/' ? undefined : path + window.location.search
+      // A server nobody has signed up on yet opens on Sign up: the first account is the studio's owner.
+      void loadServerInfo().then((info) => currentPath.value === path && navigate(buildUrl(info?.has_accounts === false ? '/signup' : '/login', { next }), { replace: true }))
+    }
     if (found.route.public && found.route.bare && user && /^\/(login|signup)$/.test(path)) navigate(safeNext(query.next), { replace: true })
   }, [found?.route, user, path])
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { Elysia } from 'elysia'
 import { notFound } from '../../src/http/errors'
 import { isServerPath } from '../app/server-paths'
+import { FAVICON } from './favicon'
 import { htmlSecurityHeaders, type ThirdPartySources } from './security-headers'
 
 /**
@@ -124,6 +125,7 @@ export function dashboardRoutes(source: DashboardSource = dashboardFromSource(),
   const shellResponse = async (status = 200) => new Response((await load()).html, { status, headers: htmlSecurityHeaders({ thirdParty }) })
   const app = new Elysia()
     .get('/', () => shellResponse())
+    .get('/favicon.ico', () => new Response(FAVICON, { headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' } }), { detail: { hide: true } })
     .get(`${ASSET_PREFIX}*`, async ({ params, request }) => {
       const asset = (await load()).assets.get(params['*'])
       if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })

@@ -70,6 +70,9 @@ export const SetupStatusResponse = z.object({
   has_sentry_sessions: z.boolean().describe('A Sentry SDK session has arrived'),
   first_report_at: isoDate.nullable(),
   first_session_at: isoDate.nullable(),
+  public_url: z
+    .object({ url: z.string(), set: z.boolean().describe('false when GLITCHBOX_PUBLIC_URL is unset and `url` is http://localhost:PORT') })
+    .describe('The base of the DSN and file URLs (GLITCHBOX_PUBLIC_URL)'),
   sdk_budget: z
     .object({
       per_minute: z.number().int().nullable().describe('GLITCHBOX_RATE_LIMIT_PUBLIC: SDK requests a minute per player address; null when off'),

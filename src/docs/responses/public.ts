@@ -75,6 +75,7 @@ export type UnhealthyResponse = z.output<typeof UnhealthyResponse>
 
 export const ServerInfoResponse = z.object({
   version: z.string(),
+  has_accounts: z.boolean().describe('Someone has signed up on this server; until then the dashboard opens on Sign up'),
   billing_configured: z.boolean().describe('Stripe billing is set up: plans can be bought; else the operator sets them'),
   mail_configured: z.boolean().describe('SMTP is set up (`GLITCHBOX_SMTP_URL`): mail reaches people; else it stays in the outbox and its links are logged'),
   sign_in: z

@@ -9,7 +9,9 @@ import type { StackFrame } from './stack'
  * "Grouping"). In order:
  * 1. the client's own fingerprint, when it sends one (`{{ default }}` stands for rule 2, 3 or 4);
  * 2. with a stack trace: the error type plus the top in-app frame (function and file name), with
- *    line and column numbers, addresses, hex ids, generic arity and lambda ordinals stripped;
+ *    line and column numbers, addresses, hex ids, generic arity and lambda ordinals stripped; when
+ *    that frame names no code (an anonymous function known only by its file), an automatic capture
+ *    is keyed on the error type plus its normalized message instead (CONTRACT § "Sentry SDKs");
  * 3. an automatic capture without one: its title with numbers, hex addresses, ids and quoted values
  *    as placeholders (`reading address 0x40` and `0xDEADBEEF` match);
  * 4. a player's report: its title as written (case and spacing aside): same title, same report.
@@ -81,14 +83,18 @@ export function topFrame(frames: StackFrame[]): StackFrame | undefined {
   return frames.find((f) => named(f) && isInApp(f)) ?? frames.find(named)
 }
 
-/** A frame as [key part, label]: function and file name; a native frame without symbols by module and offset. */
+/** Whether a frame names code: a function name, or for native code without symbols its module plus offset. */
+export function namesCode(f: StackFrame): boolean {
+  return Boolean((f.function && normalizeFunction(f.function)) || (f.module && f.address))
+}
+
+/** A frame that names code as [key part, label]: function and file name; a native frame without symbols by module and offset. */
 function frameKey(f: StackFrame): [string, string] {
   const fn = f.function ? normalizeFunction(f.function) : ''
   const file = f.file ? normalizeFile(f.file) : ''
   if (fn) return [`${fn}|${file}`, file ? `${fn} (${file})` : fn]
-  const module = f.module ? normalizeFile(f.module) : ''
   // Without a function name the offset in its module is what identifies the code (stable across ASLR).
-  const where = module && f.address ? `${module}+${f.address.toLowerCase()}` : module || file
+  const where = `${normalizeFile(f.module ?? '')}+${(f.address ?? '').toLowerCase()}`
   return [`|${where}`, where]
 }
 
@@ -98,13 +104,15 @@ const cap = (s: string) => (s.length > LABEL_MAX ? `${s.slice(0, LABEL_MAX - 1)}
 /** The key parts and label of rules 2 to 4 (what `{{ default }}` stands for). */
 function defaultGrouping(input: GroupingInput): { parts: string[]; label: string } {
   const top = input.frames.length ? topFrame(input.frames) : undefined
-  if (top) {
+  if (top && namesCode(top)) {
     const [key, label] = frameKey(top)
     return { parts: ['stack', input.errorType, key], label: input.errorType ? `${input.errorType} at ${label}` : label }
   }
   if (input.kind === 'auto') {
     const title = normalizeTitle(input.title)
-    return { parts: ['auto', title.toLowerCase()], label: title }
+    // A top frame that names no code gives way to type and message, never to a lower frame: below
+    // anonymous bundle code there is usually only the SDK's own wrapper, the same for every error.
+    return { parts: top ? ['message', input.errorType, title.toLowerCase()] : ['auto', title.toLowerCase()], label: title }
   }
   return { parts: ['title', titleKeyOf(input.title)], label: input.title }
 }

@@ -1,40 +1,102 @@
-import Sentiment from 'sentiment'
+import { GAME_VALENCE, INTENSIFIERS, NEGATORS, PHRASES, PROBLEMS, SARCASM, SARCASM_IF_NEGATIVE } from './sentiment.lexicon'
 
 export type SentimentLevel = 'positive' | 'neutral' | 'negative'
 
 /**
- * Thresholds on the AFINN-165 comparative score (sum of word valences, each -5..+5, divided by the
- * number of tokens). ±0.05 means a net valence of one point per twenty words: a single mild word
- * ("bad", -3) in a sixty-word report tips it, while neutral bug prose with the odd "broken" or
- * "crash" (-1 .. -2 in long text) stays neutral.
+ * Thresholds on the score (the net valence divided by the square root of the number of words, see
+ * `scoreSentimentText`). ±0.3 is one strong word ("awful", -3) in a hundred-word report, or one mild
+ * one ("annoying", -2) in a forty-word one: a matter-of-fact report with a "please" or a "thanks"
+ * at its end stays neutral.
  */
-export const POSITIVE_AT = 0.05
-export const NEGATIVE_AT = -0.05
+export const POSITIVE_AT = 0.3
+export const NEGATIVE_AT = -0.3
 
 /**
  * Only the first characters are scored: the player's tone shows in the opening lines (1,000
- * characters are ~170 words), and the scorer costs ~12 ns per character on the ingest path (2,000
- * characters cost ~24 µs of a filed report's ~300; long logs would dominate it).
+ * characters are ~170 words), and scoring costs time on the ingest path (long logs would dominate it).
  */
 export const SENTIMENT_MAX_CHARS = 1000
 
-const analyzer = new Sentiment()
+const NEGATION_SCOPE = 3
+const TITLE_WEIGHT = 2
+// AFINN-165 as the `sentiment` package ships it, loaded the way the package loads it (an ES import
+// of the JSON is read-only in Bun, and the package adds emoji to the same object when it loads).
+const AFINN_VALENCE: Record<string, number> = require('sentiment/languages/en/labels.json')
+// One map, the game's words over AFINN's: a Map has no prototype, so "constructor" is a word like any other.
+const VALENCES = new Map<string, number>([...Object.entries(AFINN_VALENCE), ...Object.entries(GAME_VALENCE)])
 
-/** Level of a comparative score under the documented thresholds. */
-export function sentimentLevelOf(comparative: number): SentimentLevel {
-  if (comparative >= POSITIVE_AT) return 'positive'
-  if (comparative <= NEGATIVE_AT) return 'negative'
+/** Level of a score under the documented thresholds. */
+export function sentimentLevelOf(score: number): SentimentLevel {
+  if (score >= POSITIVE_AT) return 'positive'
+  if (score <= NEGATIVE_AT) return 'negative'
   return 'neutral'
 }
 
 /** The text scored for a report: its parts (title, description, steps) joined, cut at `SENTIMENT_MAX_CHARS`. */
 export const sentimentText = (parts: (string | undefined | null)[]): string => parts.filter(Boolean).join('\n').slice(0, SENTIMENT_MAX_CHARS)
 
-/** Scores text from `sentimentText`: comparative AFINN score rounded to 3 decimals, and its level. */
+/** Every phrase in one pass: group i is PHRASES[i] (their own groups do not capture). */
+const ANY_PHRASE = new RegExp(PHRASES.map(([phrase]) => `(${phrase.source})`).join('|'), 'g')
+
+const valenceOf = (word: string): number => VALENCES.get(word) ?? 0
+
+/** The valences of a text's words and phrases, after negation, intensifiers and capitals; and its number of words. */
+function valences(text: string): { values: number[]; words: number } {
+  const values: number[] = []
+  // The title is the report's gist, where a player puts the mood ("Worst launch ever"); the details follow.
+  const titleEnd = text.includes('\n') ? text.indexOf('\n') : 0
+  const weight = (index: number) => (index < titleEnd ? TITLE_WEIGHT : 1)
+  let lower = text.toLowerCase().replace(/[‘’]/g, "'")
+  // A phrase counts once and its words no more (a clause break keeps negation from crossing it).
+  lower = lower.replace(ANY_PHRASE, (m: string, ...groups: unknown[]) => {
+    const index = groups[PHRASES.length] as number
+    values.push(PHRASES[groups.findIndex((g) => g !== undefined)]![1] * weight(index))
+    return ` ${'.'.padEnd(m.length - 1)}`
+  })
+  // Tokens of the original text at the same offsets, so capitals ("CRASHES AGAIN") can be read.
+  const tokens = [...lower.matchAll(/[a-z0-9']+|[.!?;:,]+|\bbut\b/g)]
+  let negatedFor = 0
+  let intensify = 1
+  let words = 0
+  for (const t of tokens) {
+    const word = t[0]
+    if (!/[a-z0-9]/.test(word) || word === 'but') {
+      negatedFor = 0
+      intensify = 1
+      continue
+    }
+    words++
+    let v = valenceOf(word)
+    if (negatedFor > 0) {
+      v = PROBLEMS.has(word) ? 1.5 : v * -0.8
+      negatedFor--
+    }
+    if (v !== 0) {
+      const original = text.slice(t.index, t.index + word.length)
+      const shouted = original.length >= 3 && original === original.toUpperCase() && /[A-Z]/.test(original)
+      values.push(v * weight(t.index) * intensify * (shouted ? 1.5 : 1))
+    }
+    intensify = INTENSIFIERS.has(word) ? 1.5 : 1
+    if (NEGATORS.has(word)) negatedFor = NEGATION_SCOPE
+  }
+  return { values, words }
+}
+
+/**
+ * Scores text from `sentimentText`: AFINN-165 valences with game words (sentiment.lexicon.ts),
+ * negation over the next three words of a clause, intensifiers and capitals ×1.5, and sarcasm markers
+ * that turn praise negative; the net valence divided by the square root of the number of words
+ * (so one angry sentence in a long report still counts), rounded to 3 decimals, and its level.
+ */
 export function scoreSentimentText(text: string): { score: number; level: SentimentLevel } {
-  const comparative = text ? analyzer.analyze(text).comparative : 0
-  const score = Math.round(comparative * 1000) / 1000
-  return { score: Object.is(score, -0) ? 0 : score, level: sentimentLevelOf(comparative) }
+  const { values, words } = valences(text)
+  const lower = text.toLowerCase()
+  const negative = values.filter((v) => v < 0).reduce((a, b) => a + b, 0)
+  const hints = lower.match(SARCASM_IF_NEGATIVE)?.length ?? 0
+  const sarcastic = SARCASM.test(lower) || hints >= 2 || (hints === 1 && negative <= -2)
+  const net = values.reduce((sum, v) => sum + (sarcastic && v > 0 ? -v : v), 0)
+  const score = Math.round((net / Math.sqrt(Math.max(words, 1))) * 1000) / 1000
+  return { score: Object.is(score, -0) ? 0 : score, level: sentimentLevelOf(score) }
 }
 
 /** Scores the player's text (title, description, steps). */

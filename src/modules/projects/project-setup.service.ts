@@ -1,5 +1,6 @@
 import { and, eq, gte, isNotNull, isNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import { publicUrlUnset } from '../../config/config'
 import type { Seam } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { reportOccurrences } from '../ingest/ingest.table'
@@ -49,6 +50,7 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     has_sentry_sessions: sentrySession.length > 0,
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
+    public_url: { url: deps.config.publicUrl, set: !publicUrlUnset(deps.config) },
     sdk_budget: {
       per_minute: deps.config.rateLimitPublic > 0 ? deps.config.rateLimitPublic : null,
       refused_last_hour: deps.sdkRefusals.lastHour(keys),

@@ -26,7 +26,7 @@ export const FILTER_SYNTAX =
   '`fingerprint:<key>` the reports of that grouping key (the report\'s `fingerprint`); ' +
   '`error:NullReferenceException` an error type (read from the title and the stack trace) equal to the value or ending in it after a `.` or `::` ' +
   '(`System.NullReferenceException`); `is:unassigned`; `is:regression` a report a newer build reopened after it was resolved (it keeps the mark once resolved again); ' +
-  '`has:screenshot` a report with any occurrence that brought a screenshot. A filter word with nothing after the colon is searched as text; `-version:…` and unknown `is:`/`has:` values are refused (400).'
+  '`has:screenshot` a report with any occurrence that brought a screenshot. A filter word with nothing after the colon is searched as text; `-version:…`, unknown `is:`/`has:` values and unknown filters (`foo:bar`; quote it to search it as text) are refused (400).'
 
 const KEYS = ['version', 'platform', 'player', 'fingerprint', 'error', 'is', 'has'] as const
 type Key = (typeof KEYS)[number]
@@ -35,6 +35,8 @@ type Key = (typeof KEYS)[number]
 export const MAX_SEARCH_FILTERS = 8
 
 const FILTER = /^([+-]?)(version|platform|player|fingerprint|error|is|has):(?:"([^"]*)"?|([^\s"]*))/i
+/** A word shaped like a filter (`foo:bar`, `tags:"x y"`); not a URL, a time, a drive or `std::`, which stay text. */
+const FILTER_SHAPED = /^[+-]?([a-z][a-z_]*):(?=[^\s:/\\])/i
 const IS_VALUES = ['unassigned', 'regression'] as const
 
 /** No filter at all. */
@@ -43,7 +45,7 @@ export const noSearchFilters = (): SearchFilters => ({ versions: [], platforms: 
 /**
  * Splits `q` into its filters and the words left for full-text search. Quoted phrases stay words
  * (`"version:1.3"` is searched as text). Throws 400 for a negated filter, an unknown `is:` or `has:`
- * value, or more than MAX_SEARCH_FILTERS filters.
+ * value, an unknown filter (`foo:bar`), or more than MAX_SEARCH_FILTERS filters.
  */
 export function splitSearch(input: string): { filters: SearchFilters; text: string } {
   const filters = noSearchFilters()
@@ -65,6 +67,10 @@ export function splitSearch(input: string): { filters: SearchFilters; text: stri
       i += m[0].length
       kept = i
       continue
+    }
+    const shaped = FILTER_SHAPED.exec(input.slice(i, i + 100))
+    if (shaped && !KEYS.includes(shaped[1]!.toLowerCase() as Key)) {
+      throw badRequest(`q: unknown filter \`${shaped[1]}:\`; the filters are ${KEYS.map((k) => `${k}:`).join(', ')} (to search the word as text, put it in double quotes)`)
     }
     // Past a word, or a quoted phrase (an unclosed quote runs to the end): a filter inside quotes is text.
     if (input[i] === '"') {

@@ -71,6 +71,20 @@ function BudgetWarning({ budget }: { budget: SetupStatus['sdk_budget'] }) {
   )
 }
 
+/** Shown when GLITCHBOX_PUBLIC_URL is unset: the DSN then names localhost, which a game elsewhere cannot reach. */
+function PublicUrlNotice({ publicUrl }: { publicUrl: SetupStatus['public_url'] | undefined }) {
+  if (!publicUrl || publicUrl.set) return null
+  return (
+    <div class="notice notice-warning" role="note">
+      <p style="margin:0">
+        The DSN and file URLs use <code>{publicUrl.url}</code> because <code>GLITCHBOX_PUBLIC_URL</code> is not set: a game or a teammate on another machine cannot reach that address.
+        Set <code>GLITCHBOX_PUBLIC_URL</code> to the address this server is opened at (for example <code>https://bugs.your-studio.com</code>) in the server's environment and restart
+        Glitchbox.
+      </p>
+    </div>
+  )
+}
+
 function SetupView({ project }: { project: ProjectDetail }) {
   const slug = project.slug
   const status = useApi<SetupStatus>(projectPath(slug, '/setup-status'))
@@ -115,6 +129,7 @@ function SetupView({ project }: { project: ProjectDetail }) {
       body: (
         <div class="stack">
           <p class="muted">A Sentry SDK (Unity, Unreal, Godot, native, JavaScript) needs the DSN alone; the Bugnet-style SDK needs the base URL of this server and the SDK key.</p>
+          <PublicUrlNotice publicUrl={s?.public_url} />
           <dl class="kv">
             {project.dsn && <Copyable label="DSN" value={project.dsn} />}
             <Copyable label="Base URL" value={origin} />

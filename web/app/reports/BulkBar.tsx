@@ -16,11 +16,19 @@ const reportsWord = (n: number) => `${n.toLocaleString()} report${n === 1 ? '' :
  */
 export type BulkSelection = { numbers: number[] } | { filter: ListFilter; count: number }
 
-/** The reports a merge may keep, as the page shows them (number and title). */
+/** The reports a merge may keep, as the page shows them (number, title and events). */
 export interface MergeCandidate {
   report_number: number
   title: string
+  occurrence_count: number
 }
+
+/** The report a merge keeps unless the user picks another: the one with the most events, else the oldest (lowest number). */
+export const defaultSurvivor = (candidates: MergeCandidate[]): MergeCandidate | undefined =>
+  candidates.reduce<MergeCandidate | undefined>(
+    (best, c) => (!best || c.occurrence_count > best.occurrence_count || (c.occurrence_count === best.occurrence_count && c.report_number < best.report_number) ? c : best),
+    undefined,
+  )
 
 /**
  * Bulk actions over the selection: set fields in one request, merge the reports into one of them, or
@@ -59,12 +67,18 @@ export function BulkBar({
   if (assignee) body.assigned_to = assignee === 'unassigned' ? '' : assignee
   if (visibility) body.is_private = visibility === 'private'
   const changes = Object.keys(body).length - 1
+  // The reports a filter matched may no longer match it after the change: the selection ends with the
+  // action rather than standing for a different set (or none: "Delete all 0 reports"). Checked rows stay.
+  const afterAction = () => {
+    if ('filter' in selection) onClear()
+    onDone()
+  }
   const { busy, run: apply } = useAction(
     async () => {
       const { updated } = await reportsApi.bulkUpdate(slug, body)
       toast(`${reportsWord(updated)} updated`)
       for (const reset of [setStatus, setPriority, setCategory, setAssignee, setVisibility]) reset('')
-      onDone()
+      afterAction()
     },
     { toastErrors: true },
   )
@@ -73,11 +87,11 @@ export function BulkBar({
     async (published: boolean) => {
       const { updated } = await reportsApi.bulkUpdate(slug, { ...target, published })
       toast(`${reportsWord(updated)} ${published ? 'published' : 'unpublished'}`)
-      onDone()
+      afterAction()
     },
     { toastErrors: true },
   )
-  const survivor = Number(keep || candidates[0]?.report_number)
+  const survivor = Number(keep || defaultSurvivor(candidates)?.report_number)
   const mergeBody = 'filter' in selection ? { filter: selection.filter } : { numbers: selection.numbers.filter((x) => x !== survivor) }
   return (
     <section class="bulk-bar card" aria-label="Bulk actions">
@@ -106,7 +120,7 @@ export function BulkBar({
               { value: 'public', label: 'Public' },
             ])}
           />
-          <Button variant="primary" busy={busy} disabled={changes === 0} onClick={apply}>
+          <Button variant="primary" busy={busy} disabled={changes === 0 || n === 0} onClick={apply}>
             Apply to {'filter' in selection ? `all ${reportsWord(n)}` : `${n} selected`}
           </Button>
           <Button disabled={n < 2 || candidates.length === 0} title={n < 2 ? 'Select at least two reports to merge' : undefined} onClick={() => setConfirming('merge')}>
@@ -122,7 +136,7 @@ export function BulkBar({
       ) : (
         <p class="muted">{deniedReason('bugs.edit')}</p>
       )}
-      <Button variant="danger" reason={deniedReason('bugs.delete')} onClick={() => setConfirming('delete')}>
+      <Button variant="danger" reason={deniedReason('bugs.delete')} disabled={n === 0} onClick={() => setConfirming('delete')}>
         {'filter' in selection ? `Delete all ${reportsWord(n)}` : 'Delete selected'}
       </Button>
       <Button variant="ghost" onClick={onClear}>

@@ -179,9 +179,9 @@ export function ReportListPage({ params }: RouteProps) {
       )}
       {list.error.value && !page ? (
         <ErrorState
-          title={list.error.value.status === 404 ? 'Project not found' : list.error.value.status === 403 ? 'Not available to you' : 'Could not load the reports'}
+          title={list.error.value.status === 404 ? 'Project not found' : list.error.value.status === 403 ? 'Not available to you' : list.error.value.status === 400 ? 'The search was not understood' : 'Could not load the reports'}
           message={list.error.value.message}
-          onRetry={list.error.value.status === 404 || list.error.value.status === 403 ? undefined : reload}
+          onRetry={[400, 403, 404].includes(list.error.value.status) ? undefined : reload}
         />
       ) : !page ? (
         <Spinner label="Loading reports…" />
@@ -197,7 +197,12 @@ export function ReportListPage({ params }: RouteProps) {
         )
       ) : (
         <div aria-busy={list.loading.value || undefined}>
-          {list.error.value && <ErrorState title="Could not refresh the reports" message={list.error.value.message} onRetry={reload} />}
+          {list.error.value &&
+            (list.error.value.status === 400 ? (
+              <ErrorState title="The search was not understood" message={list.error.value.message} />
+            ) : (
+              <ErrorState title="Could not refresh the reports" message={list.error.value.message} onRetry={reload} />
+            ))}
           <ReportRows
             slug={slug}
             query={query}

@@ -38,6 +38,13 @@ describe('describeActivity', () => {
     [e('dependency_added', 'blocked_by', null, '#2'), 'marked it as blocked by #2'],
     [e('dependency_removed', 'blocked_by', '#2', null), 'removed that it is blocked by #2'],
     [e('something_new', 'x', null, 'y'), 'something new x y'],
+    // Issue 29: no raw field names.
+    [e('updated', 'published', 'false', 'true'), 'published it on the public tracker'],
+    [e('updated', 'published', 'true', 'false'), 'took it off the public tracker'],
+    [e('updated', 'on_roadmap', 'false', 'true'), 'put it on the roadmap'],
+    [e('updated', 'on_roadmap', 'true', 'false'), 'took it off the roadmap'],
+    [e('updated', 'game_version', '1.2.0', '1.3.0'), 'changed game version from “1.2.0” to “1.3.0”'],
+    [e('something_new', 'steps_to_reproduce', null, 'y'), 'something new steps to reproduce y'],
   ])('%o', (entry, text) => {
     expect(describeActivity(entry, userName)).toBe(text)
   })

@@ -10,7 +10,12 @@ const FIELD_NAMES: Record<string, string> = {
   title: 'title',
   description: 'description',
   platform: 'platform',
+  published: 'publication',
+  on_roadmap: 'roadmap',
 }
+
+/** A field the activity log has no name for, as words: `steps_to_reproduce` → "steps to reproduce". */
+const fieldName = (field: string | null): string => (field ? (FIELD_NAMES[field] ?? field.replace(/_/g, ' ')) : 'a field')
 
 const LONG_FIELDS = new Set(['description'])
 
@@ -75,11 +80,13 @@ export function describeActivity(entry: Pick<ActivityEntry, 'action' | 'field' |
     case 'updated': {
       const other = otherField(field, oldValue, newValue)
       if (other) return other
-      const name = FIELD_NAMES[field ?? ''] ?? field ?? 'a field'
+      const name = fieldName(field)
       if (field && LONG_FIELDS.has(field)) return `edited the ${name}`
       if (field === 'assigned_to' && newValue) return `assigned it to ${valueText(field, newValue, userName)}`
       if (field === 'assigned_to') return 'unassigned it'
       if (field === 'is_private') return `made it ${valueText(field, newValue, userName)}`
+      if (field === 'published') return newValue === 'true' ? 'published it on the public tracker' : 'took it off the public tracker'
+      if (field === 'on_roadmap') return newValue === 'true' ? 'put it on the roadmap' : 'took it off the roadmap'
       return `changed ${name} from ${valueText(field, oldValue, userName)} to ${valueText(field, newValue, userName)}`
     }
     case 'commented':
@@ -115,6 +122,6 @@ export function describeActivity(entry: Pick<ActivityEntry, 'action' | 'field' |
       if (field === 'blocked_by') return `removed that it is blocked by ${oldValue ?? 'a report'}`
       return `unlinked report ${oldValue ?? newValue ?? ''}`.trim()
     default:
-      return [action.replace(/_/g, ' '), field, newValue].filter(Boolean).join(' ')
+      return [action.replace(/_/g, ' '), field && fieldName(field), newValue].filter(Boolean).join(' ')
   }
 }

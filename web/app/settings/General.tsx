@@ -85,7 +85,7 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
               <TextField label="Logo URL" type="url" placeholder="https://" value={form.logo_url} onValue={set('logo_url')} />
             </div>
             <Checkbox label="Accept reports from the SDK (public project)" hint="When off, every SDK call with this project's key is refused." checked={form.is_public} onChecked={set('is_public')} />
-            <Checkbox label="Group duplicate reports" hint="A submitted report with the same title as an open one is stacked onto it as an occurrence." checked={form.bug_grouping} onChecked={set('bug_grouping')} />
+            <Checkbox label="Group duplicate reports" hint="A new submission that matches a live report is stacked onto it as an occurrence. A crash or error matches on its type and the top in-app frame of its stack (its type and message when that frame has no name, or when there is no stack); a player's report matches on its title." checked={form.bug_grouping} onChecked={set('bug_grouping')} />
           </fieldset>
         </Section>
         <Section title="SDK settings" description="What the game's SDK captures (read by the SDK from /api/bugs/settings).">
@@ -110,7 +110,15 @@ function GeneralForm({ project, onSaved }: { project: ProjectDetail; onSaved: ()
         </Section>
       </form>
 
-      <Section title="SDK key" description="Games send reports with this key. Rotating it can keep the old key working for a while, since shipped builds cannot all be updated at once.">
+      <Section
+        title="SDK key"
+        description={
+          <>
+            Games send reports with this key. Rotating it can keep the old key working for a while, since shipped builds cannot all be updated at once. The DSN, the snippets for each
+            engine and the SDK rate limit are on the <a href={`/projects/${encodeURIComponent(slug)}/setup`}>SDK setup page</a>.
+          </>
+        }
+      >
         <div class="stack">
           <div class="keyline">
             <code aria-label="SDK key">{keys.api_key}</code>
