@@ -3,6 +3,7 @@ import type { JobHandler, Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
 import { canSeeProject } from '../accounts/project-access'
 import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { mailEach, statusLabel } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
 import { createNotificationsRepository } from './notifications.repository'
@@ -38,7 +39,7 @@ export const digestSchedule = (deps: Deps): Schedule => ({ name: 'notifications.
 /** The digest of `list`'s week: per-project counts and the top open reports, or null when there is nothing to say. */
 async function digestOf(deps: Deps, list: { id: string; name: string }[], start: Date, end: Date) {
   if (list.length === 0) return null
-  const repo = createNotificationsRepository({ db: deps.db })
+  const repo = createReportsRepository({ db: deps.db })
   const ids = list.map((p) => p.id)
   const counts = await repo.weekCounts(ids, start, end)
   const top = await repo.topOpen(ids, end, TOP_OPEN)

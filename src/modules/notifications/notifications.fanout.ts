@@ -3,6 +3,7 @@ import type { Tx } from '../../db/client'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { createAuthRepository } from '../auth/auth.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { FANOUT_KIND, type FanoutPayload } from './notifications.events'
 import { renderMail } from './notifications.mail'
 import { claimOnce } from './notifications.once'
@@ -40,7 +41,7 @@ export async function mailEach(deps: Deps, tx: Tx, to: Recipient[], preference: 
 /** Picks the recipients of one event by role and preference and mails them. */
 async function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): Promise<void> {
   const repo = createNotificationsRepository({ db: deps.db })
-  const r = await repo.report(p.reportId)
+  const r = await createReportsRepository({ db: deps.db }).byId(p.reportId)
   const project = r && !r.deletedAt ? await createProjectsRepository({ db: deps.db }).byId(r.projectId) : undefined
   if (!r || !project) return
   const accountId = project.accountId

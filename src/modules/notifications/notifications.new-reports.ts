@@ -4,9 +4,9 @@ import type { DomainEvent } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { MINUTE } from '../../lib/clock'
 import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { mailEach } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
-import { createNotificationsRepository } from './notifications.repository'
 import { recipientsFor } from './notifications.service'
 import { reportPageUrl, reportListUrl } from '../reports/report-links'
 
@@ -44,7 +44,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 async function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): Promise<void> {
   const project = await createProjectsRepository({ db: deps.db }).byId(p.projectId)
   if (!project) return
-  const { listed, total } = await createNotificationsRepository({ db: deps.db }).gameFiledIn(p.projectId, new Date(p.from), new Date(p.to), LISTED)
+  const { listed, total } = await createReportsRepository({ db: deps.db }).firstGameFiled(p.projectId, new Date(p.from), new Date(p.to), LISTED)
   if (listed.length === 0) return
   const to = await recipientsFor(deps, { accountId: project.accountId, projectId: project.id, userIds: 'all', preference: 'email_bug_created' })
   const tag = `[${project.name}]`

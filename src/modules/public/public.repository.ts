@@ -211,18 +211,6 @@ export function createPublicRepository({ db }: { db: Seam }) {
       return new Set(rows.map((r) => r.n))
     },
 
-    /** A live report a reply mail is about (its number, title, project and the player's address), or undefined. */
-    liveReport: async (id: string) =>
-      (
-        await db.read((q) =>
-          q
-            .select({ id: reports.id, projectId: reports.projectId, reportNumber: reports.reportNumber, title: reports.title, reporterEmail: reports.reporterEmail })
-            .from(reports)
-            .where(and(eq(reports.id, id), isNull(reports.deletedAt)))
-            .limit(1),
-        )
-      )[0],
-
     /** Whether the address (in lower case) opted out of the project's reply mails. */
     optedOut: async (projectId: string, email: string): Promise<boolean> =>
       (await db.read((q) => q.select({ email: replyMailOptOuts.email }).from(replyMailOptOuts).where(and(eq(replyMailOptOuts.projectId, projectId), eq(replyMailOptOuts.email, email))).limit(1))).length > 0,

@@ -5,6 +5,7 @@ import { hmacSha256Hex, safeEqual } from '../../lib/ids'
 import { createCommentsRepository } from '../comments/comments.repository'
 import { renderMail } from '../notifications/notifications.mail'
 import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { readSettings } from '../settings/settings.service'
 import { createPublicRepository } from './public.repository'
 import { isPublicReport } from './public.service'
@@ -21,7 +22,7 @@ export const REPLY_MAIL_JOB = 'public.reply_mail'
 /** The longest reply quoted in the mail; the rest is on the report page. */
 const QUOTE_CHARS = 4000
 
-const secretOf = (deps: Pick<AppDeps, 'db'>, now: Date) => serverSecret(deps.db, 'reply_mail_unsubscribe', now)
+const secretOf = (deps: Pick<AppDeps, 'db'>, now: Date) => serverSecret(deps, 'reply_mail_unsubscribe', now)
 const claimOf = (projectId: string, email: string) => `reply-optout:${projectId}:${email.trim().toLowerCase()}`
 
 /** A token naming a project and an address, signed so nobody can unsubscribe someone else. */
@@ -66,9 +67,9 @@ export function replyMailHandler(deps: Pick<AppDeps, 'db' | 'config' | 'mailer' 
       const { config } = deps
       const repo = createPublicRepository({ db: deps.db })
       const comment = await createCommentsRepository({ db: deps.db }).find(commentId)
-      const r = comment && !comment.isInternal ? await repo.liveReport(comment.reportId) : undefined
+      const r = comment && !comment.isInternal ? await createReportsRepository({ db: deps.db }).byId(comment.reportId) : undefined
       const to = r?.reporterEmail?.trim()
-      if (!comment || !r || !to) return
+      if (!comment || !r || r.deletedAt || !to) return
       const project = await createProjectsRepository({ db: deps.db }).byId(r.projectId)
       if (!project || (await repo.optedOut(r.projectId, to.toLowerCase()))) return
       const tracker = await deps.db.read((q) => readSettings(q, r.projectId, 'tracker'))

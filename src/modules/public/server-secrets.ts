@@ -1,4 +1,4 @@
-import type { Seam } from '../../db/client'
+import type { AppDeps } from '../../app-deps'
 import { randomToken } from '../../lib/ids'
 import { createPublicRepository } from './public.repository'
 
@@ -8,12 +8,12 @@ const cache = new WeakMap<object, Map<string, string>>()
  * The server's secret `name` (vote hashing, voter cookies, reply-mail unsubscribe links), created on
  * first use and kept in the database, so restarts and restores keep hashes and links valid.
  */
-export async function serverSecret(db: Seam, name: string, now: Date): Promise<string> {
-  let kept = cache.get(db)
-  if (!kept) cache.set(db, (kept = new Map()))
+export async function serverSecret(deps: Pick<AppDeps, 'db'>, name: string, now: Date): Promise<string> {
+  let kept = cache.get(deps.db)
+  if (!kept) cache.set(deps.db, (kept = new Map()))
   const cached = kept.get(name)
   if (cached) return cached
-  const value = await createPublicRepository({ db }).secret(name, () => randomToken(32), now)
+  const value = await createPublicRepository({ db: deps.db }).secret(name, () => randomToken(32), now)
   kept.set(name, value)
   return value
 }

@@ -14,7 +14,7 @@ import { enabledRoadmap } from './roadmap.service'
 type Deps = Pick<AppDeps, 'db' | 'clock'>
 
 /** The server's vote-hashing key (also signs voter cookies). */
-export const voteSecret = (deps: Pick<AppDeps, 'db'>, now: Date): Promise<string> => serverSecret(deps.db, 'vote_voter_key', now)
+export const voteSecret = (deps: Pick<AppDeps, 'db'>, now: Date): Promise<string> => serverSecret(deps, 'vote_voter_key', now)
 
 /**
  * Who votes, strongest identity first: a player id the client names, else the voter cookie of the
