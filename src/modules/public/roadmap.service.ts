@@ -1,9 +1,8 @@
 import type { AppDeps } from '../../app-deps'
 import { notFound } from '../../http/errors'
-import type { Status } from '../reports/reports.table'
 import type { RoadmapSettings, TrackerSettings } from '../settings/settings.schemas'
 import { readSettings } from '../settings/settings.service'
-import { onRoadmap, createPublicRepository } from './public.repository'
+import { createPublicRepository, onRoadmap } from './public.repository'
 import { projectBySlug, type PublicProject } from './public.service'
 import type { RoadmapQuery } from './public.schemas'
 import { publicReportsOf } from './publication'
@@ -12,6 +11,7 @@ import { publicReportsOf } from './publication'
 export const ROADMAP_PAGE_SIZE = 20
 
 type Deps = Pick<AppDeps, 'db'>
+type RoadmapStatus = RoadmapSettings['statuses'][number]
 
 /** The project and its roadmap settings; 404 unless the public roadmap is enabled. */
 export async function enabledRoadmap(deps: Deps, slug: string): Promise<{ project: PublicProject; settings: RoadmapSettings }> {
@@ -30,7 +30,7 @@ export async function roadmapOf(deps: Deps, slug: string, query: RoadmapQuery = 
   const { project, settings } = await enabledRoadmap(deps, slug)
   const tracker: TrackerSettings = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
   const where = onRoadmap(project.id, settings, tracker)
-  const pageOf = (status: Status) => (query.status === status ? (query.page ?? 1) : 1)
+  const pageOf = (status: RoadmapStatus) => (query.status === status ? (query.page ?? 1) : 1)
   const repo = createPublicRepository({ db: deps.db })
   const first = query.status ? (pageOf(query.status) - 1) * ROADMAP_PAGE_SIZE : 0
   const rows = await repo.roadmapRows(where, query.status, first, ROADMAP_PAGE_SIZE)
