@@ -39,6 +39,13 @@ describe('votes with invented player ids from one address', () => {
     expect(storedUpvotes()).toBe(3)
   })
 
+  it('count 3 of 60 sent at once: the cap check and the vote share one serialised write', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => vote('203.0.113.7', `burst-${i}`)))
+    expect(answers.every((a) => a.status === 200 && a.body.ok)).toBe(true)
+    expect(answers.filter((a) => a.body.data.is_new)).toHaveLength(3)
+    expect(storedUpvotes()).toBe(3)
+  })
+
   it('share the cap between the tracker and the roadmap', async () => {
     expect((await vote('203.0.113.7', 'a', { page: 'roadmap' })).body.data).toEqual({ upvotes: 1, is_new: true })
     expect((await vote('203.0.113.7', 'b')).body.data).toEqual({ upvotes: 2, is_new: true })

@@ -38,9 +38,9 @@ export async function screenshotDataUrl(value: unknown, maxBytes: number): Promi
 }
 
 /** A vote through a form: 403 (voting off) sends the visitor back unchanged; 404 shows the 404 page. */
-export function voteOrIgnore(vote: () => unknown): void {
+export async function voteOrIgnore(vote: () => Promise<unknown>): Promise<void> {
   try {
-    vote()
+    await vote()
   } catch (e) {
     if (e instanceof AppError && e.status === 403) return
     throw e

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import { clientIp } from '../../src/http/client-ip'
@@ -6,14 +5,12 @@ import { AppError, describeIssues } from '../../src/http/errors'
 import { budgetRules } from '../../src/http/rate-limit'
 import { sdkCallerOf } from '../../src/http/sdk-callers'
 import { publishedEntries } from '../../src/modules/changelog/changelog.service'
-import { projects } from '../../src/modules/projects/projects.table'
-import { listTracker, publicProjectInfo, trackerBug } from '../../src/modules/public/public.service'
-import { isPublicReport } from '../../src/modules/public/publication'
+import { createProjectsRepository, type PublicProjectRow } from '../../src/modules/projects/projects.repository'
+import { isPublicReport, listTracker, publicProjectInfo, trackerBug } from '../../src/modules/public/public.service'
 import { pageVoterOf, voterOf } from '../../src/modules/public/voter-cookie'
 import type { TrackerQuery } from '../../src/modules/public/public.schemas'
 import { roadmapOf } from '../../src/modules/public/roadmap.service'
 import { votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/public/votes.service'
-import { reports } from '../../src/modules/reports/reports.table'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import type { TrackerSettings } from '../../src/modules/settings/settings.schemas'
@@ -31,7 +28,7 @@ import { DEFAULT_BRAND, publicPage } from './public-page.render'
 import { unsubscribeRoutes } from './unsubscribe.routes'
 import { webScript } from './static-assets'
 
-type Project = NonNullable<ReturnType<typeof publicProjectInfo>>
+type Project = PublicProjectRow
 
 const NUMBER = /^[1-9][0-9]{0,9}$/
 /**
@@ -47,7 +44,8 @@ class PageNotFound extends Error {}
 export function publicPagesRoutes(deps: AppDeps) {
   const { db, config } = deps
   // Read on the server only, to file as the SDK would: the key is never rendered.
-  const apiKeyOf = (projectId: string) => db.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, projectId)).get()?.apiKey
+  const apiKeyOf = (projectId: string) => createProjectsRepository({ db }).apiKeyOf(projectId)
+  const settingsOf = <K extends 'tracker' | 'roadmap' | 'branding'>(projectId: string, kind: K) => db.read((q) => readSettings(q, projectId, kind))
   const absolute = (path: string) => `${config.publicUrl}${path}`
   const budgetsFor = budgetRules(config)
 
@@ -64,8 +62,8 @@ export function publicPagesRoutes(deps: AppDeps) {
     }
   }
 
-  const projectOf = (slug: string): Project => {
-    const p = publicProjectInfo(db, slug)
+  const projectOf = async (slug: string): Promise<Project> => {
+    const p = await publicProjectInfo(deps, slug)
     if (!p) throw new PageNotFound()
     return p
   }
@@ -74,17 +72,17 @@ export function publicPagesRoutes(deps: AppDeps) {
    * The project's name (the pages are titled with it), the company from its branding as the subtitle,
    * and the logo and accent: the tracker's own where set, else the branding's.
    */
-  const brandOf = (project: Project, tracker?: Pick<TrackerSettings, 'logo_url' | 'accent_color'>): Branding => {
-    const b = readSettings(db, project.id, 'branding')
+  const brandOf = async (project: Project, tracker?: Pick<TrackerSettings, 'logo_url' | 'accent_color'>): Promise<Branding> => {
+    const b = await settingsOf(project.id, 'branding')
     const company = b.company_name.trim() === project.name.trim() ? '' : b.company_name.trim()
     return { name: project.name, company, logoUrl: tracker?.logo_url || b.logo_url, accent: safeColor(tracker?.accent_color || b.primary_color) }
   }
 
-  const navOf = (project: Project, slug: string, current: 'tracker' | 'roadmap' | 'changelog') => {
+  const navOf = async (project: Project, slug: string, current: 'tracker' | 'roadmap' | 'changelog') => {
     const s = encodeURIComponent(slug)
     const links: { href: string; label: string; current?: boolean }[] = []
-    if (readSettings(db, project.id, 'tracker').enabled) links.push({ href: `/tracker/${s}`, label: 'Known issues', current: current === 'tracker' })
-    if (readSettings(db, project.id, 'roadmap').enabled) links.push({ href: `/roadmap/${s}`, label: 'Roadmap', current: current === 'roadmap' })
+    if ((await settingsOf(project.id, 'tracker')).enabled) links.push({ href: `/tracker/${s}`, label: 'Known issues', current: current === 'tracker' })
+    if ((await settingsOf(project.id, 'roadmap')).enabled) links.push({ href: `/roadmap/${s}`, label: 'Roadmap', current: current === 'roadmap' })
     links.push({ href: `/changelog/${s}`, label: 'Changelog', current: current === 'changelog' })
     return links
   }
@@ -108,9 +106,9 @@ export function publicPagesRoutes(deps: AppDeps) {
   const backTo = (back: unknown, fallback: string): string =>
     typeof back === 'string' && /^\/(?:tracker|roadmap)\/[^/\\][\x21-\x7e]*$/.test(back) && !back.includes('//') && !back.includes('\\') ? back : fallback
 
-  const trackerContext = (slug: string) => {
-    const project = projectOf(slug)
-    const settings = readSettings(db, project.id, 'tracker')
+  const trackerContext = async (slug: string) => {
+    const project = await projectOf(slug)
+    const settings = await settingsOf(project.id, 'tracker')
     if (!settings.enabled) throw new PageNotFound()
     const o: TrackerOptions = {
       slug,
@@ -120,18 +118,18 @@ export function publicPagesRoutes(deps: AppDeps) {
       showStatusFilter: settings.show_status_filter,
       canReport: project.isPublic,
     }
-    return { project, settings, o, brand: brandOf(project, settings) }
+    return { project, settings, o, brand: await brandOf(project, settings) }
   }
 
   const filing = async (slug: string, form: Record<string, unknown>, path: string): Promise<Response> => {
-    const { project, settings, o, brand } = trackerContext(slug)
+    const { project, settings, o, brand } = await trackerContext(slug)
     const values: ReportFormValues = {
       title: typeof form.title === 'string' ? form.title : '',
       description: typeof form.description === 'string' ? form.description : '',
       category: typeof form.category === 'string' ? form.category : undefined,
       email: typeof form.email === 'string' ? form.email.trim() : '',
     }
-    const key = o.canReport ? apiKeyOf(project.id) : undefined
+    const key = o.canReport ? await apiKeyOf(project.id) : undefined
     const caller = key ? sdkCallerOf(db, key) : undefined
     if (!caller) throw new PageNotFound()
     const meta = { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) }
@@ -152,7 +150,7 @@ export function publicPagesRoutes(deps: AppDeps) {
       const { created, body } = await submitFromSdk(deps, caller.project, input.data)
       return publicPage(
         { status: created ? 201 : 200, brand, meta: { ...meta, title: documentTitle(`Report #${body.report_number} filed`, brand) }, customCss: settings.custom_css },
-        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible={isPublicReport(db, project.id, settings, eq(reports.reportNumber, body.report_number))} />,
+        <ReportFiledPage slug={slug} number={body.report_number} stacked={!created} visible={await isPublicReport(deps, project.id, settings, { number: body.report_number })} />,
       )
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return formPage(e.status, e.message)
@@ -164,15 +162,15 @@ export function publicPagesRoutes(deps: AppDeps) {
     .use(unsubscribeRoutes(deps))
     .get('/tracker/:slug', ({ params, query, request, server, path }) =>
       guarded(path, async () => {
-        const { project, settings, o, brand } = trackerContext(params.slug)
+        const { project, settings, o, brand } = await trackerContext(params.slug)
         const given = filtersFrom(query)
         const f: TrackerFilters & TrackerQuery = { ...given, page: given.page ?? 1 }
         if (!settings.allow_search) f.q = undefined
         if (!settings.show_status_filter) f.status = undefined
         if (!settings.show_categories) f.category = undefined
-        const list = listTracker(db, params.slug, f, PAGE_COUNT_CAP)
-        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
-        const voted = settings.allow_upvotes ? votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voter) : new Set<number>()
+        const list = await listTracker(deps, params.slug, f, PAGE_COUNT_CAP)
+        const { voter, setCookie } = await pageVoterOf(deps, request, ipOf(request, server))
+        const voted = settings.allow_upvotes ? await votedNumbers(deps, project.id, list.bugs.map((b) => b.report_number), voter) : new Set<number>()
         const title = settings.page_title || `${project.name} known issues`
         const description = settings.page_description || `Known issues and bug reports for ${project.name}`
         return publicPage(
@@ -181,7 +179,7 @@ export function publicPagesRoutes(deps: AppDeps) {
             brand,
             customCss: settings.custom_css,
             withVoteScript: settings.allow_upvotes,
-            nav: navOf(project, params.slug, 'tracker'),
+            nav: await navOf(project, params.slug, 'tracker'),
             setCookie,
           },
           <TrackerPage o={o} f={f} title={title} brand={brand} description={settings.page_description} bugs={list.bugs} total={list.total} totalCapped={'total_capped' in list} totalPages={list.total_pages} voted={voted} />,
@@ -189,18 +187,18 @@ export function publicPagesRoutes(deps: AppDeps) {
       }),
     )
     .get('/tracker/:slug/report', ({ params, request, server, path }) =>
-      guarded(path, () => {
-        const { project, settings, o, brand } = trackerContext(params.slug)
+      guarded(path, async () => {
+        const { project, settings, o, brand } = await trackerContext(params.slug)
         if (!o.canReport) throw new PageNotFound()
         // The suggestions' vote buttons vote as this browser: give it its voter cookie now.
-        const { setCookie } = pageVoterOf(deps, request, ipOf(request, server))
+        const { setCookie } = await pageVoterOf(deps, request, ipOf(request, server))
         return publicPage(
           {
             meta: { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) },
             brand,
             customCss: settings.custom_css,
             withVoteScript: true,
-            nav: navOf(project, params.slug, 'tracker'),
+            nav: await navOf(project, params.slug, 'tracker'),
             setCookie,
           },
           <ReportFormPage slug={params.slug} values={{}} />,
@@ -211,12 +209,12 @@ export function publicPagesRoutes(deps: AppDeps) {
       guarded(path, () => (limited(request, server, '/bugs/submit') ? tooMany(path) : filing(params.slug, (body ?? {}) as Record<string, unknown>, path))),
     )
     .get('/tracker/:slug/:number', ({ params, request, server, path }) =>
-      guarded(path, () => {
+      guarded(path, async () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
-        const { project, settings, o, brand } = trackerContext(params.slug)
-        const bug = trackerBug(db, params.slug, Number(params.number))
-        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
-        const voted = settings.allow_upvotes && votedNumbers(deps, project.id, [bug.report_number], voter).size > 0
+        const { project, settings, o, brand } = await trackerContext(params.slug)
+        const bug = await trackerBug(deps, params.slug, Number(params.number))
+        const { voter, setCookie } = await pageVoterOf(deps, request, ipOf(request, server))
+        const voted = settings.allow_upvotes && (await votedNumbers(deps, project.id, [bug.report_number], voter)).size > 0
         const description = bug.description.slice(0, 200) || `Report #${bug.report_number} on ${project.name}`
         return publicPage(
           {
@@ -224,7 +222,7 @@ export function publicPagesRoutes(deps: AppDeps) {
             brand,
             customCss: settings.custom_css,
             withVoteScript: settings.allow_upvotes,
-            nav: navOf(project, params.slug, 'tracker'),
+            nav: await navOf(project, params.slug, 'tracker'),
             setCookie,
           },
           <ReportPage o={o} bug={bug} voted={voted} />,
@@ -232,22 +230,22 @@ export function publicPagesRoutes(deps: AppDeps) {
       }),
     )
     .post('/tracker/:slug/:number/vote', ({ params, body, request, server, path, redirect }) =>
-      guarded(path, () => {
+      guarded(path, async () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/tracker/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
-        voteOrIgnore(() => voteOnTracker(deps, params.slug, Number(params.number), voterOf(deps, request, ipOf(request, server))))
+        await voteOrIgnore(async () => voteOnTracker(deps, params.slug, Number(params.number), await voterOf(deps, request, ipOf(request, server))))
         return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/tracker/${encodeURIComponent(params.slug)}/${params.number}`), 303)
       }),
     )
     .get('/roadmap/:slug', ({ params, query, request, server, path }) =>
-      guarded(path, () => {
-        const project = projectOf(params.slug)
+      guarded(path, async () => {
+        const project = await projectOf(params.slug)
         const f = roadmapFiltersFrom(query)
-        const roadmap = roadmapOf(db, params.slug, f)
-        const brand = brandOf(project)
+        const roadmap = await roadmapOf(deps, params.slug, f)
+        const brand = await brandOf(project)
         const numbers = roadmap.columns.flatMap((c) => c.bugs.map((b) => b.report_number))
-        const { voter, setCookie } = pageVoterOf(deps, request, ipOf(request, server))
-        const voted = roadmap.settings.show_upvotes ? votedNumbers(deps, project.id, numbers, voter) : new Set<number>()
+        const { voter, setCookie } = await pageVoterOf(deps, request, ipOf(request, server))
+        const voted = roadmap.settings.show_upvotes ? await votedNumbers(deps, project.id, numbers, voter) : new Set<number>()
         const title = roadmap.settings.title || `${project.name} roadmap`
         const current = f.status && roadmap.settings.statuses.includes(f.status) ? f.status : roadmap.settings.statuses[0]!
         return publicPage(
@@ -255,7 +253,7 @@ export function publicPagesRoutes(deps: AppDeps) {
             meta: { title: documentTitle(title, brand), description: roadmap.settings.description || `What is being worked on in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined },
             brand,
             withVoteScript: roadmap.settings.show_upvotes,
-            nav: navOf(project, params.slug, 'roadmap'),
+            nav: await navOf(project, params.slug, 'roadmap'),
             setCookie,
           },
           <RoadmapPage slug={params.slug} title={title} brand={brand} description={roadmap.settings.description} showUpvotes={roadmap.settings.show_upvotes} columns={roadmap.columns} current={current} voted={voted} />,
@@ -263,29 +261,29 @@ export function publicPagesRoutes(deps: AppDeps) {
       }),
     )
     .post('/roadmap/:slug/:number/vote', ({ params, body, request, server, path, redirect }) =>
-      guarded(path, () => {
+      guarded(path, async () => {
         if (!NUMBER.test(params.number)) throw new PageNotFound()
         if (limited(request, server, `/roadmap/${params.slug}/bugs/${params.number}/vote`)) return tooMany(path)
-        voteOrIgnore(() => voteOnRoadmap(deps, params.slug, Number(params.number), voterOf(deps, request, ipOf(request, server))))
+        await voteOrIgnore(async () => voteOnRoadmap(deps, params.slug, Number(params.number), await voterOf(deps, request, ipOf(request, server))))
         return redirect(backTo((body as Record<string, unknown> | undefined)?.back, `/roadmap/${encodeURIComponent(params.slug)}`), 303)
       }),
     )
     .get('/changelog/:slug', ({ params, path }) =>
       guarded(path, async () => {
-        const project = projectOf(params.slug)
-        const brand = brandOf(project)
+        const project = await projectOf(params.slug)
+        const brand = await brandOf(project)
         const entries = await publishedEntries(deps, params.slug)
         const feed = `/changelog/${encodeURIComponent(params.slug)}/feed.xml`
         const title = `${project.name} changelog`
         return publicPage(
-          { meta: { title: documentTitle(title, brand), description: `Updates and fixes in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, feed, nav: navOf(project, params.slug, 'changelog') },
+          { meta: { title: documentTitle(title, brand), description: `Updates and fixes in ${project.name}`, url: absolute(path), image: brand.logoUrl || undefined }, brand, feed, nav: await navOf(project, params.slug, 'changelog') },
           <ChangelogPage slug={params.slug} title={title} brand={brand} entries={entries} />,
         )
       }),
     )
     .get('/changelog/:slug/feed.xml', ({ params, path }) =>
       guarded(path, async () => {
-        const project = projectOf(params.slug)
+        const project = await projectOf(params.slug)
         const xml = changelogFeed({ baseUrl: config.publicUrl, slug: params.slug, name: project.name, entries: await publishedEntries(deps, params.slug), now: deps.clock.now() })
         return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=300' } })
       }),

@@ -23,9 +23,9 @@ export function unsubscribeRoutes(deps: AppDeps) {
   const invalid = (path: string) => page(path, 'Link not valid', <UnsubscribedPage message={null} />, 400)
 
   /** Runs the team-mail unsubscribe: its message, or null for a link that is not valid. */
-  const teamUnsubscribe = (token: string): string | null => {
+  const teamUnsubscribe = async (token: string): Promise<string | null> => {
     try {
-      return unsubscribe(deps, token).message
+      return (await unsubscribe(deps, token)).message
     } catch (e) {
       if (e instanceof AppError && e.status === 400) return null
       throw e
@@ -45,18 +45,18 @@ export function unsubscribeRoutes(deps: AppDeps) {
         />,
       ),
     )
-    .post('/replies/unsubscribe', ({ body, path }) => {
-      const done = unsubscribeFromReplies(deps, tokenOf(body))
+    .post('/replies/unsubscribe', async ({ body, path }) => {
+      const done = await unsubscribeFromReplies(deps, tokenOf(body))
       return done ? page(path, 'Unsubscribed', <UnsubscribedPage message={`You will get no more reply emails from ${done.projectName}.`} />) : invalid(path)
     })
-    .get('/notifications/unsubscribe', ({ query, path }) => {
-      const subject = unsubscribeSubject(deps.db, tokenOf(query))
+    .get('/notifications/unsubscribe', async ({ query, path }) => {
+      const subject = await unsubscribeSubject(deps, tokenOf(query))
       if (!subject) return invalid(path)
       const heading = `Stop ${subject} emails`
       return page(path, heading, <UnsubscribePage action="/notifications/unsubscribe" token={tokenOf(query)} heading={heading} question={`Stop the ${subject} emails Glitchbox sends you? You can turn them on again in your notification settings.`} />)
     })
-    .post('/notifications/unsubscribe', ({ body, path }) => {
-      const message = teamUnsubscribe(tokenOf(body))
+    .post('/notifications/unsubscribe', async ({ body, path }) => {
+      const message = await teamUnsubscribe(tokenOf(body))
       return message ? page(path, 'Unsubscribed', <UnsubscribedPage message={message} />) : invalid(path)
     })
 }

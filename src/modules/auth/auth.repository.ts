@@ -151,5 +151,13 @@ export function createAuthRepository({ db }: { db: Seam }) {
 
     /** Deletes the user's verification tokens. */
     dropVerifications: (userId: string) => db.write((q) => q.delete(emailVerifications).where(eq(emailVerifications.userId, userId))),
+
+    /** The name players see for each user id: the display name unless blank, else the name; ids of deleted users are missing. */
+    publicNamesOf: async (ids: string[]): Promise<Map<string, string>> => {
+      const unique = [...new Set(ids)]
+      if (unique.length === 0) return new Map()
+      const rows = await db.read((q) => q.select({ id: users.id, name: users.name, displayName: users.displayName }).from(users).where(inArray(users.id, unique)))
+      return new Map(rows.map((u) => [u.id, u.displayName || u.name]))
+    },
   }
 }

@@ -26,7 +26,7 @@ const changelog = (deps: Pick<AppDeps, 'db'>) => createChangelogRepository({ db:
 
 /** Up to 50 published entries of a project, newest first; 404 for an unknown project. */
 export async function publishedEntries(deps: Pick<AppDeps, 'db'>, slug: string) {
-  const project = await deps.db.read((q) => projectBySlug(q, slug))
+  const project = await projectBySlug(deps, slug)
   return (await changelog(deps).published(project.id, PUBLISHED_LIMIT)).map(publicEntry)
 }
 

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { comments } from './comments.table'
 
@@ -11,5 +11,18 @@ export function createCommentsRepository({ db }: { db: Seam }) {
 
     /** Every comment of a report, oldest first, internal ones included. */
     ofReport: (reportId: string) => db.read((q) => q.select().from(comments).where(eq(comments.reportId, reportId)).orderBy(asc(comments.createdAt), asc(comments.id))),
+
+    /** The public (not internal) comments of a report, oldest first. */
+    publicOf: (reportId: string) =>
+      db.read((q) =>
+        q
+          .select({ id: comments.id, body: comments.body, authorId: comments.authorId, createdAt: comments.createdAt })
+          .from(comments)
+          .where(and(eq(comments.reportId, reportId), eq(comments.isInternal, false)))
+          .orderBy(asc(comments.createdAt), asc(comments.id)),
+      ),
+
+    /** One comment (its report, body and whether it is internal), or undefined. */
+    find: async (id: string) => (await db.read((q) => q.select({ reportId: comments.reportId, body: comments.body, isInternal: comments.isInternal }).from(comments).where(eq(comments.id, id)).limit(1)))[0],
   }
 }

@@ -1,14 +1,12 @@
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
-import { accounts } from '../accounts/accounts.table'
 import { canSeeProject } from '../accounts/project-access'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { mailEach, statusLabel } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
+import { createNotificationsRepository } from './notifications.repository'
 import { type Recipient, recipientsFor } from './notifications.service'
 
 export const DIGEST_KIND = 'notifications.digest'
@@ -26,12 +24,12 @@ function weekOf(now: Date): string {
 }
 
 /** The schedule's tick: one digest job per account for this week. */
-export function enqueueDigests(deps: Deps): void {
+export async function enqueueDigests(deps: Deps): Promise<void> {
   const now = deps.clock.now()
   const week = weekOf(now)
-  deps.db.transaction((tx) => {
-    for (const a of tx.select({ id: accounts.id }).from(accounts).all()) {
-      deps.jobs.enqueue(tx, { kind: DIGEST_KIND, payload: { accountId: a.id, until: now.toISOString() }, idempotencyKey: `digest:${a.id}:${week}` })
+  await deps.db.write(async (tx) => {
+    for (const id of await createNotificationsRepository({ db: deps.db }).accountIds()) {
+      deps.jobs.enqueue(tx, { kind: DIGEST_KIND, payload: { accountId: id, until: now.toISOString() }, idempotencyKey: `digest:${id}:${week}` })
     }
   })
 }
@@ -39,27 +37,12 @@ export function enqueueDigests(deps: Deps): void {
 export const digestSchedule = (deps: Deps): Schedule => ({ name: 'notifications.weekly-digest', pattern: DIGEST_PATTERN, run: () => enqueueDigests(deps) })
 
 /** The digest of `list`'s week: per-project counts and the top open reports, or null when there is nothing to say. */
-function digestOf(tx: Tx, list: { id: string; name: string }[], start: Date, end: Date) {
+async function digestOf(deps: Deps, list: { id: string; name: string }[], start: Date, end: Date) {
   if (list.length === 0) return null
-  const live = and(inArray(reports.projectId, list.map((p) => p.id)), isNull(reports.deletedAt))
-  const counts = tx
-    .select({
-      projectId: reports.projectId,
-      created: sql<number>`sum(${reports.createdAt} >= ${start.getTime()} and ${reports.createdAt} < ${end.getTime()})`,
-      resolved: sql<number>`sum(${reports.status} in ('resolved', 'closed') and ${reports.updatedAt} >= ${start.getTime()} and ${reports.updatedAt} < ${end.getTime()})`,
-      open: sql<number>`sum(${reports.status} in ('open', 'in_progress'))`,
-    })
-    .from(reports)
-    .where(live)
-    .groupBy(reports.projectId)
-    .all()
-  const top = tx
-    .select({ projectId: reports.projectId, number: reports.reportNumber, title: reports.title, priority: reports.priority, status: reports.status })
-    .from(reports)
-    .where(and(live, inArray(reports.status, ['open', 'in_progress']), lt(reports.createdAt, end)))
-    .orderBy(asc(reports.priorityRank), desc(reports.createdAt))
-    .limit(TOP_OPEN)
-    .all()
+  const repo = createReportsRepository({ db: deps.db })
+  const ids = list.map((p) => p.id)
+  const counts = await repo.weekCounts(ids, start, end)
+  const top = await repo.topOpen(ids, end, TOP_OPEN)
   const byId = new Map(counts.map((c) => [c.projectId, c]))
   const total = (k: 'created' | 'resolved' | 'open') => counts.reduce((n, c) => n + (c[k] ?? 0), 0)
   if (total('created') + total('resolved') + total('open') === 0) return null
@@ -88,17 +71,17 @@ export const digestHandler = (deps: Deps): JobHandler<{ accountId: string; until
   async run({ accountId, until }, ctx) {
     const end = new Date(until)
     const start = new Date(end.getTime() - 7 * DAY)
-    deps.db.transaction((tx) => {
-      if (!claimOnce(tx, ctx.jobId, deps.clock.now())) return
-      const list = tx.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.accountId, accountId)).orderBy(asc(projects.name)).all()
+    await deps.db.write(async (tx) => {
+      if (!(await claimOnce(deps, ctx.jobId, deps.clock.now()))) return
+      const list = await createProjectsRepository({ db: deps.db }).namesInAccount(accountId)
       const byAccess = new Map<string, Recipient[]>()
-      for (const r of recipientsFor(tx, { accountId, projectId: null, userIds: 'all', preference: 'email_weekly_digest' })) {
+      for (const r of await recipientsFor(deps, { accountId, projectId: null, userIds: 'all', preference: 'email_weekly_digest' })) {
         const key = r.projectIds ? JSON.stringify([...r.projectIds].sort()) : 'all'
         byAccess.set(key, [...(byAccess.get(key) ?? []), r])
       }
       for (const to of byAccess.values()) {
-        const digest = digestOf(tx, list.filter((p) => canSeeProject(to[0]!.projectIds, p.id)), start, end)
-        if (digest) mailEach(deps, tx, to, 'email_weekly_digest', () => digest)
+        const digest = await digestOf(deps, list.filter((p) => canSeeProject(to[0]!.projectIds, p.id)), start, end)
+        if (digest) await mailEach(deps, tx, to, 'email_weekly_digest', () => digest)
       }
     })
   },

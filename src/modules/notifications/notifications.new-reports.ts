@@ -1,11 +1,10 @@
-import { and, asc, count, eq, gte, isNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { MINUTE } from '../../lib/clock'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { mailEach } from './notifications.fanout'
 import { claimOnce } from './notifications.once'
 import { recipientsFor } from './notifications.service'
@@ -42,24 +41,16 @@ export function newReportsEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>)
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 
-function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): void {
-  const project = tx.select().from(projects).where(eq(projects.id, p.projectId)).get()
+async function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): Promise<void> {
+  const project = await createProjectsRepository({ db: deps.db }).byId(p.projectId)
   if (!project) return
-  const inWindow = and(
-    eq(reports.projectId, p.projectId),
-    isNull(reports.createdBy),
-    isNull(reports.deletedAt),
-    gte(reports.createdAt, new Date(p.from)),
-    lt(reports.createdAt, new Date(p.to)),
-  )
-  const listed = tx.select().from(reports).where(inWindow).orderBy(asc(reports.reportNumber)).limit(LISTED).all()
+  const { listed, total } = await createReportsRepository({ db: deps.db }).firstGameFiled(p.projectId, new Date(p.from), new Date(p.to), LISTED)
   if (listed.length === 0) return
-  const [{ total }] = tx.select({ total: count() }).from(reports).where(inWindow).all() as [{ total: number }]
-  const to = recipientsFor(tx, { accountId: project.accountId, projectId: project.id, userIds: 'all', preference: 'email_bug_created' })
+  const to = await recipientsFor(deps, { accountId: project.accountId, projectId: project.id, userIds: 'all', preference: 'email_bug_created' })
   const tag = `[${project.name}]`
   if (total === 1) {
     const r = listed[0]!
-    mailEach(deps, tx, to, 'email_bug_created', () => ({
+    await mailEach(deps, tx, to, 'email_bug_created', () => ({
       subject: `${tag} New report #${r.reportNumber}: ${r.title}`,
       intro: `A player filed a new report in ${project.name}.`,
       body: [`#${r.reportNumber} ${r.title}`, `Priority: ${r.priority} · Category: ${r.category}${r.platform ? ` · Platform: ${r.platform}` : ''}`, r.description.slice(0, 500)],
@@ -67,7 +58,7 @@ function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): void {
     }))
     return
   }
-  mailEach(deps, tx, to, 'email_bug_created', () => ({
+  await mailEach(deps, tx, to, 'email_bug_created', () => ({
     subject: `${tag} ${total} new reports`,
     intro: `Players filed ${total} new reports in ${project.name} within a minute.`,
     body: [...listed.map((r) => `#${r.reportNumber} ${r.title} (${r.priority}, ${r.category})`), ...(total > LISTED ? [`…and ${total - LISTED} more.`] : [])],
@@ -80,8 +71,8 @@ export const newReportsHandler = (deps: Deps): JobHandler<NewReportsPayload> => 
   kind: NEW_REPORTS_KIND,
   timeoutMs: 60_000,
   async run(payload, ctx) {
-    deps.db.transaction((tx) => {
-      if (claimOnce(tx, ctx.jobId, deps.clock.now())) mailWindow(deps, tx, payload)
+    await deps.db.write(async (tx) => {
+      if (await claimOnce(deps, ctx.jobId, deps.clock.now())) await mailWindow(deps, tx, payload)
     })
   },
 })

@@ -12,7 +12,7 @@ const tags = ['Notifications']
 export const notificationsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/notifications/preferences', ({ user }) => getPreferences(deps.db, user.id), {
+    .get('/notifications/preferences', ({ user }) => getPreferences(deps, user.id), {
       auth: true,
       detail: { tags, summary: 'Your email notification preferences' },
     })
@@ -25,9 +25,9 @@ export const notificationsRoutes = (deps: AppDeps) =>
     // prefetchers follow links. A browser is sent to the page that asks; other callers learn what POST would do.
     .get(
       '/notifications/unsubscribe',
-      ({ query, headers, redirect }) => {
+      async ({ query, headers, redirect }) => {
         if (prefersHtml(headers.accept)) return redirect(`/notifications/unsubscribe?token=${encodeURIComponent(query.token ?? '')}`, 303)
-        const subject = unsubscribeSubject(deps.db, query.token)
+        const subject = await unsubscribeSubject(deps, query.token)
         if (!subject) throw badRequest('this unsubscribe link is not valid')
         return { message: `Send this token with POST to stop ${subject} emails; nothing has changed yet.` }
       },

@@ -1,38 +1,31 @@
-import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import { accountMembers } from '../accounts/accounts.table'
 import { canSeeProject } from '../accounts/project-access'
+import { createAuthRepository } from '../auth/auth.repository'
 import { hasPermission } from '../permissions/permissions.catalog'
-import { users } from '../auth/auth.table'
+import { createNotificationsRepository } from './notifications.repository'
 import { PREFERENCE_KEYS, PREFERENCES, type PreferenceKey, type UpdatePreferencesBody } from './notifications.schemas'
-import { notificationPreferences } from './notifications.table'
 import { readUnsubscribeToken } from './notifications.tokens'
 
 export type Preferences = Record<PreferenceKey, boolean>
 
 const DEFAULTS = Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, true])) as Preferences
 
+const repo = (deps: Pick<AppDeps, 'db'>) => createNotificationsRepository({ db: deps.db })
+
 /** A user's five mail preferences; all on until changed. */
-export function getPreferences(db: DbOrTx, userId: string): Preferences {
-  const row = db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).get()
+export async function getPreferences(deps: Pick<AppDeps, 'db'>, userId: string): Promise<Preferences> {
+  const row = await repo(deps).preferencesOf(userId)
   if (!row) return { ...DEFAULTS }
   return Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, row[PREFERENCES[k]]])) as Preferences
 }
 
 /** Sets the given preferences, leaving the others; 400 when the body sets none. */
-export function updatePreferences(deps: Pick<AppDeps, 'db' | 'clock'>, userId: string, body: UpdatePreferencesBody): Preferences {
+export async function updatePreferences(deps: Pick<AppDeps, 'db' | 'clock'>, userId: string, body: UpdatePreferencesBody): Promise<Preferences> {
   const given = PREFERENCE_KEYS.filter((k) => typeof body[k] === 'boolean')
   if (given.length === 0) throw badRequest(`no valid fields to update (send any of ${PREFERENCE_KEYS.join(', ')})`)
-  const set = Object.fromEntries(given.map((k) => [PREFERENCES[k], body[k]]))
-  const now = deps.clock.now()
-  deps.db
-    .insert(notificationPreferences)
-    .values({ userId, ...set, updatedAt: now })
-    .onConflictDoUpdate({ target: notificationPreferences.userId, set: { ...set, updatedAt: now } })
-    .run()
-  return getPreferences(deps.db, userId)
+  await repo(deps).setPreferences(userId, Object.fromEntries(given.map((k) => [PREFERENCES[k], body[k]])), deps.clock.now())
+  return getPreferences(deps, userId)
 }
 
 const LABELS: Record<PreferenceKey, string> = {
@@ -44,22 +37,22 @@ const LABELS: Record<PreferenceKey, string> = {
 }
 
 /** The user and preference of a valid unsubscribe token whose user still exists, else null. */
-function unsubscribeTarget(db: DbOrTx, token: string | undefined) {
-  const target = token ? readUnsubscribeToken(db, token) : null
-  return target && db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get() ? target : null
+async function unsubscribeTarget(deps: Pick<AppDeps, 'db'>, token: string | undefined) {
+  const target = token ? await readUnsubscribeToken(deps, token) : null
+  return target && (await createAuthRepository({ db: deps.db }).userById(target.userId)) ? target : null
 }
 
 /** What a valid unsubscribe token stops, as its page asks it ("new report"), else null. */
-export function unsubscribeSubject(db: DbOrTx, token: string | undefined): string | null {
-  const target = unsubscribeTarget(db, token)
+export async function unsubscribeSubject(deps: Pick<AppDeps, 'db'>, token: string | undefined): Promise<string | null> {
+  const target = await unsubscribeTarget(deps, token)
   return target ? LABELS[target.preference] : null
 }
 
 /** Turns off the preference a signed unsubscribe link names; 400 for a link that is not valid. */
-export function unsubscribe(deps: Pick<AppDeps, 'db' | 'clock'>, token: string | undefined): { message: string } {
-  const target = unsubscribeTarget(deps.db, token)
+export async function unsubscribe(deps: Pick<AppDeps, 'db' | 'clock'>, token: string | undefined): Promise<{ message: string }> {
+  const target = await unsubscribeTarget(deps, token)
   if (!target) throw badRequest('this unsubscribe link is not valid')
-  updatePreferences(deps, target.userId, { [target.preference]: false })
+  await updatePreferences(deps, target.userId, { [target.preference]: false })
   return { message: `You will no longer receive ${LABELS[target.preference]} emails.` }
 }
 
@@ -77,15 +70,9 @@ export interface Recipient {
  * `projectId` null (the weekly digest, which scopes each mail to what its recipient sees): every member.
  * Every team mail shows report titles or content, so it asks what the report list asks.
  */
-export function recipientsFor(db: DbOrTx, o: { accountId: string; projectId: string | null; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Recipient[] {
+export async function recipientsFor(deps: Pick<AppDeps, 'db'>, o: { accountId: string; projectId: string | null; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Promise<Recipient[]> {
   if (o.userIds !== 'all' && o.userIds.length === 0) return []
-  const rows = db
-    .select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName, projectIds: accountMembers.projectIds, role: accountMembers.role, overrides: accountMembers.permissionOverrides, pref: notificationPreferences[PREFERENCES[o.preference]] })
-    .from(accountMembers)
-    .innerJoin(users, eq(users.id, accountMembers.userId))
-    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-    .where(and(eq(accountMembers.accountId, o.accountId), o.userIds === 'all' ? undefined : inArray(users.id, o.userIds)))
-    .all()
+  const rows = await repo(deps).members(o.accountId, o.userIds, o.preference)
   return rows
     .filter((r) => r.pref !== false && r.id !== o.exceptId && hasPermission(r.role, r.overrides, 'bugs.view') && (o.projectId === null || canSeeProject(r.projectIds, o.projectId)))
     .map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name, projectIds: r.projectIds }))

@@ -1,8 +1,12 @@
-import { and, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
+
+/** What public pages and mails may know of a project: never its key. */
+const publicColumns = { id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, isPublic: projects.isPublic }
+export type PublicProjectRow = { id: string; accountId: string; name: string; slug: string; isPublic: boolean }
 
 /** A slug held as a redirect until `expiresAt` counts as taken. */
 const liveRedirect = (slug: SQL | undefined, now: Date) => and(slug, gt(projectSlugRedirects.expiresAt, now))
@@ -63,5 +67,17 @@ export function createProjectsRepository({ db }: { db: Seam }) {
           .values({ slug: project.slug, projectId: project.id, expiresAt, createdAt: now })
           .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
       }),
+
+    /** The project behind a public page (id, account, name, slug, whether players may file), or undefined; never its key. */
+    bySlug: async (slug: string): Promise<PublicProjectRow | undefined> => (await db.read((q) => q.select(publicColumns).from(projects).where(eq(projects.slug, slug)).limit(1)))[0],
+
+    /** The same by id, or undefined when it is gone. */
+    byId: async (id: string): Promise<PublicProjectRow | undefined> => (await db.read((q) => q.select(publicColumns).from(projects).where(eq(projects.id, id)).limit(1)))[0],
+
+    /** The account's projects (id and name), by name. */
+    namesInAccount: (accountId: string) => db.read((q) => q.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.accountId, accountId)).orderBy(asc(projects.name))),
+
+    /** The project's SDK key, for the server alone (the public report form files as the SDK would); undefined when it is gone. */
+    apiKeyOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.apiKey,
   }
 }

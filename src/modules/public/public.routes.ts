@@ -25,52 +25,55 @@ export const publicRoutes = (deps: AppDeps) => {
     voterOf(deps, request, clientIp(request, server, deps.config.trustProxy), body?.player_id)
   return new Elysia()
     .use(authPlugin(deps))
-    .get('/tracker/:slug', ({ params, query }) => listTracker(deps.db, params.slug, query), {
+    .get('/tracker/:slug', ({ params, query }) => listTracker(deps, params.slug, query), {
       query: trackerQuery,
       detail: { tags, summary: 'Public bug list, 25 per page, most upvoted first; 404 unless the tracker is enabled' },
     })
-    .get('/tracker/:slug/similar', ({ params, query }) => trackerSuggestions(deps.db, deps.config, params.slug, query.title), {
+    .get('/tracker/:slug/similar', ({ params, query }) => trackerSuggestions(deps, deps.config, params.slug, query.title), {
       query: similarQuery,
       detail: { tags, summary: 'Public reports like a title being typed (the report form suggestions); 404 unless the tracker is enabled', description: similarDoc },
     })
-    .get('/tracker/:slug/bugs/:number', ({ params }) => trackerBug(deps.db, params.slug, params.number), {
+    .get('/tracker/:slug/bugs/:number', ({ params }) => trackerBug(deps, params.slug, params.number), {
       params: reportNumberParams,
       detail: { tags, summary: 'One public bug with its public comments' },
     })
     .post(
       '/tracker/:slug/bugs/:number/vote',
-      ({ params, body, request, server }) => voteOnTracker(deps, params.slug, params.number, voter(request, server, body)),
+      async ({ params, body, request, server }) => voteOnTracker(deps, params.slug, params.number, await voter(request, server, body)),
       {
         params: reportNumberParams,
         body: voteBody,
         detail: { tags, summary: 'Upvote a bug on the public tracker (403 when upvotes are off)', description: voteDoc },
       },
     )
-    .get('/roadmap/:slug', ({ params, query }) => roadmapOf(deps.db, params.slug, query), {
+    .get('/roadmap/:slug', ({ params, query }) => roadmapOf(deps, params.slug, query), {
       query: roadmapQuery,
       detail: { tags, summary: 'Roadmap settings and the reports put on it, one paged column (20 a page) per shown status; 404 unless enabled' },
     })
     .post(
       '/roadmap/:slug/bugs/:number/vote',
-      ({ params, body, request, server }) => voteOnRoadmap(deps, params.slug, params.number, voter(request, server, body)),
+      async ({ params, body, request, server }) => voteOnRoadmap(deps, params.slug, params.number, await voter(request, server, body)),
       {
         params: reportNumberParams,
         body: voteBody,
         detail: { tags, summary: 'Upvote a bug on the public roadmap (403 unless it shows upvotes)', description: voteDoc },
       },
     )
-    .get('/branding/:slug', ({ params }) => readSettings(deps.db, projectBySlug(deps.db, params.slug).id, 'branding'), {
+    .get('/branding/:slug', async ({ params }) => {
+      const project = await projectBySlug(deps, params.slug)
+      return deps.db.read((q) => readSettings(q, project.id, 'branding'))
+    }, {
       detail: { tags, summary: 'Company name, logo, colors and support email of a project' },
     })
     // The widget's report form, by SDK key: it knows the key, not the tracker's slug.
-    .get('/bugs/similar', ({ project, query }) => widgetSuggestions(deps.db, deps.config, project, query.title), {
+    .get('/bugs/similar', ({ project, query }) => widgetSuggestions(deps, deps.config, project, query.title), {
       apiKey: true,
       query: similarQuery,
       detail: { tags, summary: "Public reports like a title being typed, for the widget's form (none while the tracker is off)", description: similarDoc },
     })
     .post(
       '/bugs/vote',
-      ({ project, body, request, server }) => voteOnTracker(deps, project.slug, body.report_number, voter(request, server, body)),
+      async ({ project, body, request, server }) => voteOnTracker(deps, project.slug, body.report_number, await voter(request, server, body)),
       {
         apiKey: true,
         body: widgetVoteBody,

@@ -29,10 +29,6 @@ function byRules(s: PublishRules): SQL {
 export const publicReportsOf = (projectId: string, rules: PublishRules): SQL =>
   and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`, byRules(rules))!
 
-/** Whether the public tracker's rules show the report `which` selects (by number or id), e.g. to link to its page. */
-export const isPublicReport = (db: DbOrTx, projectId: string, rules: PublishRules, which: SQL): boolean =>
-  db.select({ seq: reports.seq }).from(reports).where(and(publicReportsOf(projectId, rules), which)).get() !== undefined
-
 /** Why a report is or is not on the public pages, for the team's report page. */
 export type PublicationReason = 'published' | 'unpublished' | 'private' | 'mode_all' | 'triaged' | 'not_triaged' | 'manual' | 'auto_filed'
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../config/config'
-import type { Db } from '../../db/client'
+import type { AppDeps } from '../../app-deps'
 import { similarTitleMatch } from '../reports/fts-query'
 import { similarTitlesQuery } from '../reports/reports.search'
 import type { TrackerSettings } from '../settings/settings.schemas'
@@ -9,6 +9,8 @@ import { publicReportsOf } from './publication'
 
 /** Suggestions shown under the title of the player's report form. */
 export const SUGGESTION_LIMIT = 5
+
+type Deps = Pick<AppDeps, 'db'>
 
 export interface Suggestions {
   bugs: { report_number: number; title: string; status: string; upvotes: number; url: string }[]
@@ -20,9 +22,10 @@ export interface Suggestions {
  * Public reports whose titles resemble `title` (the team's similar-reports search, narrowed to what
  * the public pages show), so a player can vote on an existing report instead of filing it again.
  */
-function suggestionsFor(db: Db, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, settings: TrackerSettings, title: string): Suggestions {
+async function suggestionsFor(deps: Deps, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, settings: TrackerSettings, title: string): Promise<Suggestions> {
   const match = similarTitleMatch(title)
-  const rows = match ? similarTitlesQuery(db, publicReportsOf(project.id, settings), SUGGESTION_LIMIT).prepare().all({ match }) : []
+  // The reports domain's similar-titles search (reports.search.ts), narrowed to what the public pages show.
+  const rows = match ? await deps.db.read((q) => similarTitlesQuery(q, publicReportsOf(project.id, settings), SUGGESTION_LIMIT).prepare().all({ match })) : []
   const base = `${config.publicUrl}/tracker/${encodeURIComponent(project.slug)}`
   return {
     bugs: rows.map((r) => ({ report_number: r.reportNumber, title: r.title, status: r.status, upvotes: r.upvotes, url: `${base}/${r.reportNumber}` })),
@@ -31,14 +34,14 @@ function suggestionsFor(db: Db, config: Pick<Config, 'publicUrl'>, project: Publ
 }
 
 /** The tracker form's suggestions (`GET /api/tracker/{slug}/similar`); 404 unless the tracker is enabled. */
-export function trackerSuggestions(db: Db, config: Pick<Config, 'publicUrl'>, slug: string, title: string): Suggestions {
-  const { project, settings } = enabledTracker(db, slug)
-  return suggestionsFor(db, config, { ...project, slug }, settings, title)
+export async function trackerSuggestions(deps: Deps, config: Pick<Config, 'publicUrl'>, slug: string, title: string): Promise<Suggestions> {
+  const { project, settings } = await enabledTracker(deps, slug)
+  return suggestionsFor(deps, config, project, settings, title)
 }
 
 /** The widget's suggestions (`GET /api/bugs/similar`, by SDK key): none while the project's tracker is off, since players could not open them. */
-export function widgetSuggestions(db: Db, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, title: string): Suggestions {
-  const settings = readSettings(db, project.id, 'tracker')
+export async function widgetSuggestions(deps: Deps, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, title: string): Promise<Suggestions> {
+  const settings = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
   if (!settings.enabled) return { bugs: [], can_vote: false }
-  return suggestionsFor(db, config, project, settings, title)
+  return suggestionsFor(deps, config, project, settings, title)
 }

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../../app-deps'
 import type { Config } from '../../config/config'
-import type { DbOrTx } from '../../db/client'
 import { cookieValue, secure } from '../../http/browser-session'
 import { hmacSha256Hex, randomToken, safeEqual } from '../../lib/ids'
 import { type Voter, voteSecret } from './votes.service'
@@ -19,29 +18,29 @@ const MAX_AGE_S = 400 * 24 * 60 * 60
 const signature = (secret: string, id: string) => hmacSha256Hex(secret, `voter-cookie:${id}`).slice(0, 32)
 
 /** The voter id of a request's valid voter cookie, or undefined. */
-export function voterCookieId(db: DbOrTx, now: Date, headers: Record<string, string | undefined>): string | undefined {
+export async function voterCookieId(deps: Pick<AppDeps, 'db'>, now: Date, headers: Record<string, string | undefined>): Promise<string | undefined> {
   const value = cookieValue(headers, VOTER_COOKIE)
   const [id, mac] = value?.split('.') ?? []
   if (!id || !mac || !/^[\w-]{22}$/.test(id)) return undefined
-  return safeEqual(mac, signature(voteSecret(db, now), id)) ? id : undefined
+  return safeEqual(mac, signature(await voteSecret(deps, now), id)) ? id : undefined
 }
 
 /** A Set-Cookie value giving a browser a new voter id (kept about 13 months, the longest browsers allow). */
-export function newVoterCookie(db: DbOrTx, now: Date, config: Config): { id: string; header: string } {
+export async function newVoterCookie(deps: Pick<AppDeps, 'db'>, now: Date, config: Config): Promise<{ id: string; header: string }> {
   const id = randomToken(16)
-  const value = `${id}.${signature(voteSecret(db, now), id)}`
+  const value = `${id}.${signature(await voteSecret(deps, now), id)}`
   return { id, header: `${VOTER_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${MAX_AGE_S}${secure(config)}` }
 }
 
 /** The voter of a vote request (API or page form): the player id it names, its browser's valid voter cookie, and its address. */
-export function voterOf(deps: Pick<AppDeps, 'db' | 'clock'>, request: Request, ip: string, playerId?: string): Voter {
-  return { playerId, cookieId: voterCookieId(deps.db, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }), ip }
+export async function voterOf(deps: Pick<AppDeps, 'db' | 'clock'>, request: Request, ip: string, playerId?: string): Promise<Voter> {
+  return { playerId, cookieId: await voterCookieId(deps, deps.clock.now(), { cookie: request.headers.get('cookie') ?? undefined }), ip }
 }
 
 /** The voter of a public page a browser reads, with the Set-Cookie that gives a browser without a voter cookie its own. */
-export function pageVoterOf(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, request: Request, ip: string): { voter: Voter; setCookie?: string } {
-  const voter = voterOf(deps, request, ip)
+export async function pageVoterOf(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, request: Request, ip: string): Promise<{ voter: Voter; setCookie?: string }> {
+  const voter = await voterOf(deps, request, ip)
   if (voter.cookieId) return { voter }
-  const fresh = newVoterCookie(deps.db, deps.clock.now(), deps.config)
+  const fresh = await newVoterCookie(deps, deps.clock.now(), deps.config)
   return { voter: { ...voter, cookieId: fresh.id }, setCookie: fresh.header }
 }

@@ -1,20 +1,20 @@
-import { and, count, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import type { SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { hmacSha256Hex } from '../../lib/ids'
 import { clientGroupOf } from '../../net/ip-ranges'
-import { reports } from '../reports/reports.table'
 import { readSettings } from '../settings/settings.service'
+import { createPublicRepository, onRoadmap } from './public.repository'
 import { enabledTracker } from './public.service'
 import { publicReportsOf } from './publication'
-import { reportVotes } from './public.table'
 import { serverSecret } from './server-secrets'
-import { enabledRoadmap, onRoadmap } from './roadmap.service'
+import { enabledRoadmap } from './roadmap.service'
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>
 
 /** The server's vote-hashing key (also signs voter cookies). */
-export const voteSecret = (db: DbOrTx, now: Date): string => serverSecret(db, 'vote_voter_key', now)
+export const voteSecret = (deps: Pick<AppDeps, 'db'>, now: Date): Promise<string> => serverSecret(deps, 'vote_voter_key', now)
 
 /**
  * Who votes, strongest identity first: a player id the client names, else the voter cookie of the
@@ -64,63 +64,41 @@ export interface VoteResult {
  * Records one vote per voter on the report `reportNumber` among `shown` (the reports the page that
  * took the vote shows) and bumps its count in the same transaction; a repeat changes nothing.
  */
-function castVote(deps: Pick<AppDeps, 'db' | 'clock'>, shown: SQL, reportNumber: number, voter: Voter): VoteResult {
+async function castVote(deps: Deps, shown: SQL, reportNumber: number, voter: Voter): Promise<VoteResult> {
   const now = deps.clock.now()
-  const secret = voteSecret(deps.db, now)
+  const secret = await voteSecret(deps, now)
   const key = voterKey(secret, voter)
   const capped = voter.playerId ? { kind: 'player' as const, cap: PLAYER_VOTES_PER_ADDRESS_PER_DAY } : voter.cookieId ? { kind: 'cookie' as const, cap: COOKIE_VOTES_PER_ADDRESS_PER_DAY } : null
   const address = capped ? addressKey(secret, voter.ip, capped.kind) : null
-  return deps.db.transaction((tx) => {
-    const report = tx
-      .select({ seq: reports.seq, upvotes: reports.upvotes })
-      .from(reports)
-      .where(and(shown, eq(reports.reportNumber, reportNumber)))
-      .get()
+  const repo = createPublicRepository({ db: deps.db })
+  return deps.db.write(async () => {
+    const report = await repo.voteTarget(shown, reportNumber)
     if (!report) throw notFound('bug not found')
     const repeat = { upvotes: report.upvotes, is_new: false }
-    if (address && capped) {
-      const [recent] = tx
-        .select({ n: count() })
-        .from(reportVotes)
-        .where(and(eq(reportVotes.reportSeq, report.seq), eq(reportVotes.addressKey, address), gt(reportVotes.createdAt, new Date(now.getTime() - DAY))))
-        .all()
-      if (recent!.n >= capped.cap) return repeat
-    }
-    const inserted = tx.insert(reportVotes).values({ reportSeq: report.seq, voterKey: key, addressKey: address, createdAt: now }).onConflictDoNothing().returning().all()
-    if (inserted.length === 0) return repeat
-    const [bumped] = tx
-      .update(reports)
-      .set({ upvotes: sql`${reports.upvotes} + 1` })
-      .where(eq(reports.seq, report.seq))
-      .returning({ upvotes: reports.upvotes })
-      .all()
-    return { upvotes: bumped!.upvotes, is_new: true }
+    if (address && capped && (await repo.votesFromAddress(report.seq, address, new Date(now.getTime() - DAY))) >= capped.cap) return repeat
+    const upvotes = await repo.addVote({ reportSeq: report.seq, voterKey: key, addressKey: address, createdAt: now })
+    return upvotes === undefined ? repeat : { upvotes, is_new: true }
   })
 }
 
 /** A vote from the public tracker (or the report form's suggestions) on a report it shows; 404 unless it is enabled, 403 unless it allows upvotes. */
-export function voteOnTracker(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
-  const { project, settings } = enabledTracker(deps.db, slug)
+export async function voteOnTracker(deps: Deps, slug: string, reportNumber: number, voter: Voter): Promise<VoteResult> {
+  const { project, settings } = await enabledTracker(deps, slug)
   if (!settings.allow_upvotes) throw forbidden('upvotes are turned off on this tracker')
   return castVote(deps, publicReportsOf(project.id, settings), reportNumber, voter)
 }
 
 /** A vote from the public roadmap on a report it shows; 404 unless it is enabled, 403 unless it shows upvotes. */
-export function voteOnRoadmap(deps: Pick<AppDeps, 'db' | 'clock'>, slug: string, reportNumber: number, voter: Voter): VoteResult {
-  const { project, settings } = enabledRoadmap(deps.db, slug)
+export async function voteOnRoadmap(deps: Deps, slug: string, reportNumber: number, voter: Voter): Promise<VoteResult> {
+  const { project, settings } = await enabledRoadmap(deps, slug)
   if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
-  return castVote(deps, onRoadmap(project.id, settings, readSettings(deps.db, project.id, 'tracker')), reportNumber, voter)
+  const tracker = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
+  return castVote(deps, onRoadmap(project.id, settings, tracker), reportNumber, voter)
 }
 
 /** Which of `reportNumbers` (reports of the project) `voter` has already voted for: the public pages mark those buttons. */
-export function votedNumbers(deps: Pick<AppDeps, 'db' | 'clock'>, projectId: string, reportNumbers: number[], voter: Voter): Set<number> {
+export async function votedNumbers(deps: Deps, projectId: string, reportNumbers: number[], voter: Voter): Promise<Set<number>> {
   if (reportNumbers.length === 0) return new Set()
-  const key = voterKey(voteSecret(deps.db, deps.clock.now()), voter)
-  const rows = deps.db
-    .select({ n: reports.reportNumber })
-    .from(reportVotes)
-    .innerJoin(reports, eq(reports.seq, reportVotes.reportSeq))
-    .where(and(eq(reportVotes.voterKey, key), eq(reports.projectId, projectId), inArray(reports.reportNumber, reportNumbers)))
-    .all()
-  return new Set(rows.map((r) => r.n))
+  const key = voterKey(await voteSecret(deps, deps.clock.now()), voter)
+  return createPublicRepository({ db: deps.db }).votedNumbers(projectId, reportNumbers, key)
 }

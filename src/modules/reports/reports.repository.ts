@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
@@ -145,6 +145,45 @@ export function createReportsRepository({ db }: { db: Seam }) {
       const rows = await db.read((q) => q.select({ id: reports.id, gameVersion: reports.gameVersion, platform: reports.platform }).from(reports).where(inArray(reports.id, unique)))
       return new Map(rows.map((r) => [r.id, r]))
     },
+
+    /** One report (deleted ones too), or undefined. */
+    byId: async (id: string) => (await db.read((q) => q.select().from(reports).where(eq(reports.id, id)).limit(1)))[0],
+
+    /** Per project of `projectIds`: reports filed and resolved in [start, end), and open now. */
+    weekCounts: (projectIds: string[], start: Date, end: Date) =>
+      db.read((q) =>
+        q
+          .select({
+            projectId: reports.projectId,
+            created: sql<number>`sum(${reports.createdAt} >= ${start.getTime()} and ${reports.createdAt} < ${end.getTime()})`,
+            resolved: sql<number>`sum(${reports.status} in ('resolved', 'closed') and ${reports.updatedAt} >= ${start.getTime()} and ${reports.updatedAt} < ${end.getTime()})`,
+            open: sql<number>`sum(${reports.status} in ('open', 'in_progress'))`,
+          })
+          .from(reports)
+          .where(and(inArray(reports.projectId, projectIds), isNull(reports.deletedAt)))
+          .groupBy(reports.projectId),
+      ),
+
+    /** The `limit` open reports of `projectIds` filed before `end` with the highest priority, newest first on ties. */
+    topOpen: (projectIds: string[], end: Date, limit: number) =>
+      db.read((q) =>
+        q
+          .select({ projectId: reports.projectId, number: reports.reportNumber, title: reports.title, priority: reports.priority, status: reports.status })
+          .from(reports)
+          .where(and(inArray(reports.projectId, projectIds), isNull(reports.deletedAt), inArray(reports.status, ['open', 'in_progress']), lt(reports.createdAt, end)))
+          .orderBy(asc(reports.priorityRank), desc(reports.createdAt))
+          .limit(limit),
+      ),
+
+    /** The first `limit` live reports (by number) game clients (no team member) filed in the project in [from, to), and how many there are. */
+    firstGameFiled: (projectId: string, from: Date, to: Date, limit: number) =>
+      db.read(async (q) => {
+        const inWindow = and(eq(reports.projectId, projectId), isNull(reports.createdBy), isNull(reports.deletedAt), gte(reports.createdAt, from), lt(reports.createdAt, to))
+        const listed = await q.select().from(reports).where(inWindow).orderBy(asc(reports.reportNumber)).limit(limit)
+        if (listed.length === 0) return { listed, total: 0 }
+        const [counted] = await q.select({ total: count() }).from(reports).where(inWindow)
+        return { listed, total: counted!.total }
+      }),
   }
 }
 

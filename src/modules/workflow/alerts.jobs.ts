@@ -63,8 +63,8 @@ export async function evaluateAlerts(deps: Deps): Promise<string[]> {
       recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
       for (const hook of firedHooks.get(deps.db) ?? []) hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
       const admins = tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, project.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all()
-      const to = recipientsFor(tx, { accountId: project.accountId, projectId: rule.projectId, userIds: admins.map((a) => a.id), preference: 'email_bug_created' })
-      mailEach(deps, tx, to, 'email_bug_created', () => ({
+      const to = await recipientsFor(deps, { accountId: project.accountId, projectId: rule.projectId, userIds: admins.map((a) => a.id), preference: 'email_bug_created' })
+      await mailEach(deps, tx, to, 'email_bug_created', () => ({
         subject: `[${project.name}] Alert: ${METRIC_NAMES[rule.metric]} at ${value}`,
         intro: `In ${project.name}, ${what}.`,
         body: [],

@@ -22,8 +22,8 @@ export async function noticeOverdueReports(deps: Deps): Promise<number> {
   return deps.db.write(async (tx) => {
     const due = await noticesOf(deps).overdueUnnoticed(new Date(now.getTime() - LOOKBACK_MS), now, DONE)
     for (const r of due) {
-      const to = recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo!], preference: 'email_bug_assigned' })
-      mailEach(deps, tx, to, 'email_bug_assigned', () => ({
+      const to = await recipientsFor(deps, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo!], preference: 'email_bug_assigned' })
+      await mailEach(deps, tx, to, 'email_bug_assigned', () => ({
         subject: `[${r.projectName}] Overdue: #${r.number} ${r.title}`,
         intro: `#${r.number} ${r.title} was due ${r.dueDate!.toISOString().slice(0, 16).replace('T', ' ')} UTC and is not resolved yet.`,
         body: [],

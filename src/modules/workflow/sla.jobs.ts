@@ -26,7 +26,7 @@ interface NoticePayload {
 }
 
 /** Notifies a breach once: the assignee, or the account's owner and admins when nobody is assigned. */
-function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | 'resolve', due: Date) {
+async function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | 'resolve', due: Date): Promise<void> {
   const r = tx
     .select({ number: reports.reportNumber, title: reports.title, assignedTo: reports.assignedTo, deletedAt: reports.deletedAt, projectId: reports.projectId, slug: projects.slug, projectName: projects.name, accountId: projects.accountId })
     .from(reports)
@@ -37,10 +37,10 @@ function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | '
   recordActivity(tx, deps.clock.now(), [{ projectId: r.projectId, reportId, actorId: null, action: 'sla_breached', field: part, newValue: due.toISOString() }])
   const admins = () => tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, r.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all().map((m) => m.id)
   const to = r.assignedTo
-    ? recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
-    : recipientsFor(tx, { accountId: r.accountId, projectId: r.projectId, userIds: admins(), preference: 'email_bug_status' })
+    ? await recipientsFor(deps, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
+    : await recipientsFor(deps, { accountId: r.accountId, projectId: r.projectId, userIds: admins(), preference: 'email_bug_status' })
   const what = part === 'response' ? 'a first response' : 'resolution'
-  mailEach(deps, tx, to, r.assignedTo ? 'email_bug_assigned' : 'email_bug_status', () => ({
+  await mailEach(deps, tx, to, r.assignedTo ? 'email_bug_assigned' : 'email_bug_status', () => ({
     subject: `[${r.projectName}] SLA breached: #${r.number} ${r.title}`,
     intro: `#${r.number} ${r.title} missed its SLA for ${what}, due ${due.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     body: [],

@@ -6,8 +6,12 @@ import type { Tour } from './tour.types'
 export const teamTour: Tour = {
   'GET /api/notifications/preferences': {},
   'PUT /api/notifications/preferences': { body: () => ({ email_bug_commented: false, email_weekly_digest: true }) },
-  'GET /api/notifications/unsubscribe': { as: 'anonymous', query: (w) => ({ token: unsubscribeToken(w.t.deps.db, w.owner.user.id, 'email_weekly_digest') }) },
-  'POST /api/notifications/unsubscribe': { as: 'anonymous', body: (w) => ({ token: unsubscribeToken(w.t.deps.db, w.owner.user.id, 'email_weekly_digest') }) },
+  'GET /api/notifications/unsubscribe': {
+    as: 'anonymous',
+    before: async (w) => void (w.v.unsubscribeToken = await unsubscribeToken(w.t.deps, w.owner.user.id, 'email_weekly_digest')),
+    query: (w) => ({ token: w.v.unsubscribeToken! }),
+  },
+  'POST /api/notifications/unsubscribe': { as: 'anonymous', body: (w) => ({ token: w.v.unsubscribeToken! }) },
 
   'GET /api/account': {},
   'PATCH /api/account': { body: () => ({ name: 'Comet Studio' }) },

@@ -1,0 +1,73 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { accountMembers, accounts } from '../accounts/accounts.table'
+import { users } from '../auth/auth.table'
+import { PREFERENCES, type PreferenceKey } from './notifications.schemas'
+import { notificationFanouts, notificationKeys, notificationPreferences, reportSubscriptions } from './notifications.table'
+
+type PreferenceColumns = Partial<Record<(typeof PREFERENCES)[PreferenceKey], boolean>>
+
+/**
+ * Every read and write of the notification tables (preferences, followers, sent fan-outs, the
+ * signing key), and the members and accounts that mails go to, over the database seam.
+ */
+export function createNotificationsRepository({ db }: { db: Seam }) {
+  const keyRow = async () => (await db.read((q) => q.select({ key: notificationKeys.key }).from(notificationKeys).where(eq(notificationKeys.id, 1)).limit(1)))[0]
+  return {
+    /** A user's preferences row, or undefined (every preference on). */
+    preferencesOf: async (userId: string) => (await db.read((q) => q.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).limit(1)))[0],
+
+    /** Sets the given preference columns of a user, leaving the others. */
+    setPreferences: (userId: string, set: PreferenceColumns, now: Date) =>
+      db.write((q) =>
+        q
+          .insert(notificationPreferences)
+          .values({ userId, ...set, updatedAt: now })
+          .onConflictDoUpdate({ target: notificationPreferences.userId, set: { ...set, updatedAt: now } }),
+      ),
+
+    /** The key that signs unsubscribe links, made now (with `make`) when there is none yet. */
+    signingKey: async (make: () => string): Promise<string> => {
+      const found = await keyRow()
+      if (found) return found.key
+      return db.write(async (q) => {
+        await q.insert(notificationKeys).values({ id: 1, key: make() }).onConflictDoNothing()
+        return (await keyRow())!.key
+      })
+    },
+
+    /** Records that job `jobId` wrote its mails; false when an earlier run already had. */
+    claim: async (jobId: number, now: Date): Promise<boolean> =>
+      (await db.write((q) => q.insert(notificationFanouts).values({ jobId, createdAt: now }).onConflictDoNothing().returning({ jobId: notificationFanouts.jobId }))).length === 1,
+
+    /** Who follows the report. */
+    followers: async (reportId: string): Promise<string[]> =>
+      (await db.read((q) => q.select({ id: reportSubscriptions.userId }).from(reportSubscriptions).where(eq(reportSubscriptions.reportId, reportId)))).map((s) => s.id),
+
+    /**
+     * The members of the account among `userIds` (all: every one) with their access, role and their
+     * choice for `preference` (null: no preferences row).
+     */
+    members: (accountId: string, userIds: string[] | 'all', preference: PreferenceKey) =>
+      db.read((q) =>
+        q
+          .select({
+            id: users.id,
+            email: users.email,
+            name: users.name,
+            displayName: users.displayName,
+            projectIds: accountMembers.projectIds,
+            role: accountMembers.role,
+            overrides: accountMembers.permissionOverrides,
+            pref: notificationPreferences[PREFERENCES[preference]],
+          })
+          .from(accountMembers)
+          .innerJoin(users, eq(users.id, accountMembers.userId))
+          .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+          .where(and(eq(accountMembers.accountId, accountId), userIds === 'all' ? undefined : inArray(users.id, userIds))),
+      ),
+
+    /** Every account's id (the weekly digest goes to each). */
+    accountIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
+  }
+}
