@@ -4,7 +4,7 @@ import type { Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
 import { projects } from '../projects/projects.table'
 import { reports } from '../reports/reports.table'
-import { deliveryIdOf } from '../webhooks/webhooks.fanout'
+import { derivedId } from '../../lib/ids'
 import { enqueueDelivery } from './integrations.delivery'
 import { integrations } from './integrations.table'
 import type { DeliveryPayload } from './providers/provider.types'
@@ -50,7 +50,7 @@ export function enqueueDigests(deps: Deps): number {
   for (const r of rows) {
     const summary = summaryOf(deps, r.project, new Date(now.getTime() - DAY))
     deps.db.transaction((tx) =>
-      enqueueDelivery(deps, tx, { id: deliveryIdOf(`digest:${day}`, r.id), integrationId: r.id, event: 'digest', action: 'post', reportId: null, payload: { project: r.project, summary, at: now.getTime() } }),
+      enqueueDelivery(deps, tx, { id: derivedId(`digest:${day}`, r.id), integrationId: r.id, event: 'digest', action: 'post', reportId: null, payload: { project: r.project, summary, at: now.getTime() } }),
     )
   }
   return rows.length
