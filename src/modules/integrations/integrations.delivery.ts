@@ -76,9 +76,9 @@ export async function linkOf(deps: Pick<AppDeps, 'db'>, integrationId: string, r
 }
 
 /** Stores (or updates) the link a delivery made on its report; a URL that is not http(s) is not kept (providerLink). */
-export function saveLink(deps: Pick<AppDeps, 'db'>, row: Integration, reportId: string, link: ExternalLink, now: Date): Promise<unknown> {
+export async function saveLink(deps: Pick<AppDeps, 'db'>, row: Integration, reportId: string, link: ExternalLink, now: Date): Promise<void> {
   const url = providerLink(link.url)
-  return repo(deps).saveLink({ id: newId(), reportId, integrationId: row.id, provider: row.provider, externalId: link.externalId, url, title: link.title, state: link.state ?? null, createdAt: now, updatedAt: now })
+  await repo(deps).saveLink({ id: newId(), reportId, integrationId: row.id, provider: row.provider, externalId: link.externalId, url, title: link.title, state: link.state ?? null, createdAt: now, updatedAt: now })
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { findLiveReport } from '../reports/reports.read'
 import { serializeReportForEvent } from '../reports/reports.service'
-import { contextOf, linkOf, saveLink } from './integrations.delivery'
+import { contextOf, saveLink } from './integrations.delivery'
 import { createIntegrationsRepository, type IntegrationLink } from './integrations.repository'
 import { PROVIDERS, providerInfo } from './providers/catalog'
 import { ProviderError } from './providers/provider.types'
@@ -61,8 +61,9 @@ export async function fileReport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' |
   if (before) return { created: false, link: linkView(before) }
   let result
   try {
+    // No earlier link to move: `before` was checked above.
     const payload = { project: { id: project.id, slug: project.slug, name: project.name }, report: serializeReportForEvent(report), at: deps.clock.now().getTime() }
-    result = await provider.deliver(await contextOf(deps, row), { event: 'bug_created', action: 'file', payload }, await linkOf(deps, row.id, report.id))
+    result = await provider.deliver(await contextOf(deps, row), { event: 'bug_created', action: 'file', payload }, null)
   } catch (err) {
     if (err instanceof ProviderError) throw badGateway(err.message)
     throw err
