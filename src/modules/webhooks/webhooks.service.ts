@@ -29,14 +29,14 @@ const repo = (deps: Deps) => createWebhooksRepository({ db: deps.db })
  */
 export async function listWebhooks(deps: Deps, projectId: string, o: { withSecrets: boolean }) {
   return (await repo(deps).list(projectId)).map((w) => ({
-      id: w.id,
-      name: w.name,
-      url: o.withSecrets ? w.url : withoutSecrets(w.url),
-      ...(o.withSecrets && { secret: w.secret }),
-      secret_hint: w.secret ? secretHint(w.secret) : null,
-      event_types: w.eventTypes,
-      created_at: w.createdAt.toISOString(),
-    }))
+    id: w.id,
+    name: w.name,
+    url: o.withSecrets ? w.url : withoutSecrets(w.url),
+    ...(o.withSecrets && { secret: w.secret }),
+    secret_hint: w.secret ? secretHint(w.secret) : null,
+    event_types: w.eventTypes,
+    created_at: w.createdAt.toISOString(),
+  }))
 }
 
 /** Canonical comma string of the requested event types; all of them when none are given. */
