@@ -31,6 +31,16 @@ export function sha256Hex(value: string): string {
   return new Bun.CryptoHasher('sha256').update(value).digest('hex')
 }
 
+/**
+ * The id of one event's delivery to one target: a UUID (v8 layout) from SHA-256, the same on every
+ * run, so a fan-out or a daily digest run again writes nothing new.
+ */
+export function derivedId(eventId: string, targetId: string): string {
+  const h = sha256Hex(`${eventId}:${targetId}`)
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
 /** HMAC-SHA256 hex. */
 export function hmacSha256Hex(key: string, value: string | Uint8Array): string {
   return new Bun.CryptoHasher('sha256', key).update(value).digest('hex')

@@ -141,3 +141,12 @@ export async function readSnippet(res: Response, max = 500): Promise<string> {
   }
   return text.slice(0, max)
 }
+
+/** A short, log-safe reason why an outgoing call failed; `timeoutMs` is the limit the call had. */
+export function describeFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof UnsafeTargetError) return err.message
+  const e = err as { name?: string; code?: string; message?: string }
+  if (e?.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`
+  if (e?.name === 'AbortError') return 'aborted'
+  return [e?.code, e?.message].filter(Boolean).join(': ') || String(err)
+}

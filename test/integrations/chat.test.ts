@@ -108,8 +108,8 @@ describe('slack', () => {
     await fileBug(bed, { title: 'Typo in menu', priority: 'low' })
     await bed.t.runner.drain()
     bed.fake.calls.length = 0
-    enqueueDigests(bed.t.deps)
-    enqueueDigests(bed.t.deps)
+    await enqueueDigests(bed.t.deps)
+    await enqueueDigests(bed.t.deps)
     await bed.t.runner.drain()
     expect(bed.fake.calls).toHaveLength(1)
     const body = bed.fake.calls[0]!.json

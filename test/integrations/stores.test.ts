@@ -331,7 +331,7 @@ describe.each([
   it('retries a failed import after 1, 5, 25 and 125 minutes like every outgoing call, then waits for the next hour', async () => {
     await connectStore()
     const o = outage()
-    expect(enqueueStoreSyncs(bed.t.deps)).toBe(1)
+    expect(await enqueueStoreSyncs(bed.t.deps)).toBe(1)
     await bed.t.runner.drain()
     expect(o.lists).toBe(1)
     for (const [minutes, lists] of [[0.9, 1], [0.2, 2], [4.9, 2], [0.2, 3], [24.9, 3], [0.2, 4], [124.9, 4], [0.2, 5], [500, 5]] as const) {
@@ -343,7 +343,7 @@ describe.each([
 
     // A later hour's import finds the store back.
     o.down = false
-    enqueueStoreSyncs(bed.t.deps)
+    await enqueueStoreSyncs(bed.t.deps)
     await bed.t.runner.drain()
     expect(await reviews()).toHaveLength(imported)
   })
@@ -351,7 +351,7 @@ describe.each([
   it('imports on the retry once the store answers again', async () => {
     await connectStore()
     const o = outage()
-    enqueueStoreSyncs(bed.t.deps)
+    await enqueueStoreSyncs(bed.t.deps)
     await bed.t.runner.drain()
     o.down = false
     bed.t.clock.advance(60_000)
@@ -362,7 +362,7 @@ describe.each([
   it('holds the queued import of a paused connection and runs it on resume', async () => {
     const id = await connectStore()
     const o = outage()
-    enqueueStoreSyncs(bed.t.deps)
+    await enqueueStoreSyncs(bed.t.deps)
     await bed.t.runner.drain()
     expect(o.lists).toBe(1)
     expect((await req('PATCH', `/integrations/${provider}/${id}`, { is_active: false })).status).toBe(200)

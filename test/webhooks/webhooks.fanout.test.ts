@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { MINUTE } from '../../src/lib/clock'
-import { deliveryIdOf, FANOUT_KIND, type FanoutPayload } from '../../src/modules/webhooks/webhooks.fanout'
+import { derivedId } from '../../src/lib/ids'
+import { FANOUT_KIND, type FanoutPayload } from '../../src/modules/webhooks/webhooks.fanout'
 import { createProject, createReportIn, type TestProject, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
 import { createWebhook, runFanouts, webhookJobs, webhookTestbed } from './helpers'
@@ -48,7 +49,7 @@ describe('the fan-out job', () => {
     expect(await runFanouts(t)).toBe(1)
     const rows = deliveryRows()
     expect(rows.map((d) => [d.webhookId, d.id, d.status])).toEqual(
-      [a, b].sort().map((w) => [w, deliveryIdOf(eventId, w), 'pending']),
+      [a, b].sort().map((w) => [w, derivedId(eventId, w), 'pending']),
     )
     expect(new Set(rows.map((d) => d.payload)).size).toBe(1)
     expect(webhookJobs(t).map((j) => JSON.parse(j.payload).deliveryId).sort()).toEqual(rows.map((d) => d.id).sort())

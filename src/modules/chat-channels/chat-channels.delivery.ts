@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Tx } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
@@ -9,7 +8,7 @@ import { readStoredSecret } from '../integrations/credentials.crypto'
 import { chatMessage } from '../integrations/providers/chat-message'
 import { PROVIDER_TIMEOUT_MS } from '../integrations/providers/provider-http'
 import { ProviderError } from '../integrations/providers/provider.types'
-import { projects } from '../projects/projects.table'
+import { projectCardOf } from '../projects/projects.repository'
 import { postMessage } from './chat-channels.post'
 import { CHANNEL_PROVIDERS } from './chat-channels.providers'
 import { channelEventStatements, createChatChannelsRepository } from './chat-channels.repository'
@@ -33,7 +32,7 @@ export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
     if (!statements.anyActive(event.projectId)) return
     const channels = statements.activeChannels(tx, event.projectId).filter((c) => c.eventTypes.includes(event.type))
     if (!channels.length) return
-    const project = tx.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, event.projectId)).get()!
+    const project = projectCardOf(deps.db, event.projectId)!
     const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
     const comment = event.type === 'comment_added' ? (({ report: _r, ...c }) => c)(event.data) : undefined
     const message = chatMessage({ event: event.type, action: 'post', payload: { project, report, changes: event.changes, comment, at: deps.clock.now().getTime() } }, deps.config.publicUrl)

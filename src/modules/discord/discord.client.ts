@@ -1,6 +1,6 @@
 import { type Config, providerUrl } from '../../config/config'
 import { readSnippet } from '../../net/safe-fetch'
-import { describeFailure } from '../webhooks/webhooks.delivery'
+import { describeFailure } from '../../net/safe-fetch'
 import { isDiscordAttachmentUrl } from './discord-attachments'
 import type { PlayerAttachment } from './discord-interaction'
 import { reportCommandRegistration } from './discord-report-command'
@@ -41,7 +41,7 @@ async function call(config: DiscordConfig, o: { method: string; path: string; bo
       method: o.method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), redirect: 'manual', signal: AbortSignal.timeout(DISCORD_TIMEOUT_MS),
     })
   } catch (err) {
-    throw new DiscordError(`Discord could not be reached (${describeFailure(err)})`)
+    throw new DiscordError(`Discord could not be reached (${describeFailure(err, DISCORD_TIMEOUT_MS)})`)
   }
   if (res.status >= 300) throw new DiscordError(refusal(res.status, (await readSnippet(res, 300)).trim()), res.status)
   if (res.status === 204) return null
@@ -78,7 +78,7 @@ export async function fetchAttachment(config: Pick<Config, 'providerUrls'>, atta
   try {
     res = await fetch(attachment.url, { redirect: 'manual', signal: AbortSignal.timeout(DISCORD_TIMEOUT_MS) })
   } catch (err) {
-    throw new DiscordError(`the attachment could not be fetched (${describeFailure(err)})`)
+    throw new DiscordError(`the attachment could not be fetched (${describeFailure(err, DISCORD_TIMEOUT_MS)})`)
   }
   if (res.status !== 200 || !res.body) {
     void res.body?.cancel().catch(() => {})

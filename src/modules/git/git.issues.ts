@@ -1,4 +1,3 @@
-import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { EventSubscriber } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
@@ -9,8 +8,8 @@ import { ProviderError } from '../integrations/providers/provider.types'
 import { liveReportByNumber } from '../projects/project-reports'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { reportPageUrl } from '../reports/report-links'
+import { createReportsRepository } from '../reports/reports.repository'
 import type { Report } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
 import { createIssue, getIssue } from './git.client'
 import type { ReportIssueBody } from './git.schemas'
 import { autoIssuesOn, createGitRepository, type GitConnection, type GitIssueLink as Link } from './git.repository'
@@ -125,7 +124,7 @@ export function fileIssueHandler(deps: AppDeps): JobHandler<{ reportId: string }
     maxAttempts: FILE_ATTEMPTS,
     timeoutMs: PROVIDER_TIMEOUT_MS + 2_000,
     async run({ reportId }, ctx) {
-      const [report] = await deps.db.read((q) => q.select().from(reports).where(and(eq(reports.id, reportId), isNull(reports.deletedAt))).limit(1))
+      const report = await createReportsRepository({ db: deps.db }).liveById(reportId)
       if (!report || (await git(deps).linkOf(report.id))) return
       const c = await git(deps).connectionOf(report.projectId)
       // Disconnected, or automatic issues turned off, since the report came in.

@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
+import { projectCardOf } from '../projects/projects.repository'
 import type { AlertFiredHook } from '../workflow/alerts.jobs'
-import { projects } from '../projects/projects.table'
 import { enqueueDelivery } from './integrations.delivery'
-import { integrations } from './integrations.table'
+import { integrationEventStatements } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'
 
 /**
@@ -11,11 +10,12 @@ import { PROVIDERS } from './providers/catalog'
  * `alert` (the chat providers), in the firing's transaction. Alert rules are set up on purpose, so
  * no event subscription is needed; pausing a connection stops them like everything else.
  */
-export function alertFiringPoster(deps: Pick<AppDeps, 'jobs' | 'clock' | 'config'>): AlertFiredHook {
+export function alertFiringPoster(deps: Pick<AppDeps, 'db' | 'jobs' | 'clock' | 'config'>): AlertFiredHook {
+  const statements = integrationEventStatements(deps.db)
   return (tx, firing) => {
-    const connections = tx.select().from(integrations).where(and(eq(integrations.projectId, firing.projectId), eq(integrations.isActive, true))).all()
+    const connections = statements.activeConnections(tx, firing.projectId)
     if (!connections.length) return
-    const project = tx.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, firing.projectId)).get()!
+    const project = projectCardOf(deps.db, firing.projectId)!
     const summary = { title: `Alert in ${project.name}`, lines: [firing.text], link: `${deps.config.publicUrl}/projects/${project.slug}/reports` }
     for (const c of connections) {
       for (const action of PROVIDERS[c.provider]?.actionsFor({ type: 'alert' }) ?? []) {

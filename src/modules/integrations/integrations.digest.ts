@@ -1,34 +1,20 @@
-import { and, asc, desc, eq, gte, inArray, isNull, like, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
-import { deliveryIdOf } from '../webhooks/webhooks.fanout'
-import { enqueueDelivery } from './integrations.delivery'
-import { integrations } from './integrations.table'
-import type { DeliveryPayload } from './providers/provider.types'
+import { derivedId } from '../../lib/ids'
+import { createProjectsRepository, type ProjectCard } from '../projects/projects.repository'
 import { reportPageUrl } from '../reports/report-links'
+import { createReportsRepository } from '../reports/reports.repository'
+import { queueDelivery } from './integrations.delivery'
+import { createIntegrationsRepository } from './integrations.repository'
+import type { DeliveryPayload } from './providers/provider.types'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>
+type Summary = NonNullable<DeliveryPayload['summary']>
 
 /** A project's last day: new reports by priority, the most urgent of them, and how many are open now. */
-function summaryOf(deps: Deps, project: { id: string; slug: string; name: string }, since: Date): NonNullable<DeliveryPayload['summary']> {
-  const live = and(eq(reports.projectId, project.id), isNull(reports.deletedAt))
-  const byPriority = deps.db
-    .select({ priority: reports.priority, n: sql<number>`count(*)` })
-    .from(reports)
-    .where(and(live, gte(reports.createdAt, since)))
-    .groupBy(reports.priority)
-    .all()
-  const open = deps.db.select({ n: sql<number>`count(*)` }).from(reports).where(and(live, inArray(reports.status, ['open', 'in_progress']))).get()!.n
-  const top = deps.db
-    .select({ number: reports.reportNumber, title: reports.title, priority: reports.priority })
-    .from(reports)
-    .where(and(live, gte(reports.createdAt, since)))
-    .orderBy(asc(reports.priorityRank), desc(reports.seq))
-    .limit(5)
-    .all()
+async function summaryOf(deps: Deps, project: ProjectCard, since: Date): Promise<Summary> {
+  const { byPriority, open, top } = await createReportsRepository({ db: deps.db }).daySummary(project.id, since, 5)
   const total = byPriority.reduce((s, r) => s + r.n, 0)
   const lines = [
     `${total} new report${total === 1 ? '' : 's'} in the last 24 hours${total ? ` (${byPriority.map((r) => `${r.n} ${r.priority}`).join(', ')})` : ''}; ${open} open or in progress.`,
@@ -38,23 +24,22 @@ function summaryOf(deps: Deps, project: { id: string; slug: string; name: string
 }
 
 /** Enqueues today's digest post for every active chat connection subscribed to `digest` (once per connection and day). */
-export function enqueueDigests(deps: Deps): number {
+export async function enqueueDigests(deps: Deps): Promise<number> {
   const now = deps.clock.now()
   const day = now.toISOString().slice(0, 10)
-  const rows = deps.db
-    .select({ id: integrations.id, project: { id: projects.id, slug: projects.slug, name: projects.name } })
-    .from(integrations)
-    .innerJoin(projects, eq(projects.id, integrations.projectId))
-    .where(and(eq(integrations.isActive, true), like(integrations.eventTypes, '%"digest"%')))
-    .all()
+  const rows = await createIntegrationsRepository({ db: deps.db }).subscribedTo('digest')
+  const projects = new Map((await createProjectsRepository({ db: deps.db }).cardsOf([...new Set(rows.map((r) => r.projectId))])).map((p) => [p.id, p]))
+  // Connections of one project post the same summary: it is read once per project.
+  const summaries = new Map<string, Summary>()
   for (const r of rows) {
-    const summary = summaryOf(deps, r.project, new Date(now.getTime() - DAY))
-    deps.db.transaction((tx) =>
-      enqueueDelivery(deps, tx, { id: deliveryIdOf(`digest:${day}`, r.id), integrationId: r.id, event: 'digest', action: 'post', reportId: null, payload: { project: r.project, summary, at: now.getTime() } }),
-    )
+    const project = projects.get(r.projectId)
+    if (!project) continue
+    let summary = summaries.get(project.id)
+    if (!summary) summaries.set(project.id, (summary = await summaryOf(deps, project, new Date(now.getTime() - DAY))))
+    await queueDelivery(deps, { id: derivedId(`digest:${day}`, r.id), integrationId: r.id, event: 'digest', action: 'post', reportId: null, payload: { project, summary, at: now.getTime() } })
   }
   return rows.length
 }
 
 /** 09:00 server time every day. */
-export const digestSchedule = (deps: Deps): Schedule => ({ name: 'integrations.digest', pattern: '0 9 * * *', run: () => void enqueueDigests(deps) })
+export const digestSchedule = (deps: Deps): Schedule => ({ name: 'integrations.digest', pattern: '0 9 * * *', run: async () => void (await enqueueDigests(deps)) })

@@ -1,10 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { EventSubscriber } from '../../events/domain-events'
-import { projects } from '../projects/projects.table'
+import { projectCardOf } from '../projects/projects.repository'
 import { PRIORITIES, type Priority } from '../reports/reports.table'
 import { enqueueDelivery } from './integrations.delivery'
-import { integrationDeliveries, integrationLinks, integrations } from './integrations.table'
+import { integrationEventStatements } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'
 import type { DeliveryPayload } from './providers/provider.types'
 
@@ -21,16 +20,11 @@ export const atOrAbove = (priority: unknown, min: Priority) => PRIORITIES.indexO
  * the report instead, whatever its priority is now. Paused connections get nothing new.
  */
 export function integrationsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
-  // One prepared single-table lookup per report write; most projects have no integration.
-  const anyActive = deps.db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(and(eq(integrations.projectId, sql.placeholder('projectId')), eq(integrations.isActive, true)))
-    .prepare()
+  const statements = integrationEventStatements(deps.db)
   return (tx, event) => {
-    if (!anyActive.get({ projectId: event.projectId })) return
-    const connections = tx.select().from(integrations).where(and(eq(integrations.projectId, event.projectId), eq(integrations.isActive, true))).all()
-    const project = tx.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, event.projectId)).get()!
+    if (!statements.anyActive(event.projectId)) return
+    const connections = statements.activeConnections(tx, event.projectId)
+    const project = projectCardOf(deps.db, event.projectId)!
     const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
     const payload: DeliveryPayload = {
       project,
@@ -44,11 +38,7 @@ export function integrationsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
       if (!provider || !c.eventTypes.includes(event.type)) continue
       for (const action of provider.actionsFor({ type: event.type, report, changes: event.changes })) {
         if (FOLLOW_UPS.has(action)) {
-          // A report filed by hand (POST /bugs/{number}/issues) has a link and no earlier delivery.
-          const before =
-            tx.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(and(eq(integrationDeliveries.reportId, event.reportId), eq(integrationDeliveries.integrationId, c.id))).get() ??
-            tx.select({ id: integrationLinks.id }).from(integrationLinks).where(and(eq(integrationLinks.reportId, event.reportId), eq(integrationLinks.integrationId, c.id))).get()
-          if (!before) continue
+          if (!statements.workedOn(tx, c.id, event.reportId)) continue
         } else if (!atOrAbove(report.priority, c.minPriority)) continue
         enqueueDelivery(deps, tx, { integrationId: c.id, event: event.type, action, reportId: event.reportId, payload })
       }

@@ -32,7 +32,7 @@ export const integrationsRoutes = (deps: AppDeps) =>
     .get(
       '/projects/:slug/integrations',
       ({ project, membership, query }) =>
-        listIntegrations(deps.db, project.id, { provider: query.provider, withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'project.integrations') }),
+        listIntegrations(deps, project.id, { provider: query.provider, withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'project.integrations') }),
       {
         project: true,
         query: listIntegrationsQuery,
@@ -66,7 +66,7 @@ export const integrationsRoutes = (deps: AppDeps) =>
       project: 'project.integrations',
       detail: { tags, summary: 'Post a test message (chat) or check the credential and target; 502 with the tool’s answer' },
     })
-    .get(`${one}/deliveries`, ({ project, params }) => listIntegrationDeliveries(deps.db, project.id, params.provider, params.integrationId), {
+    .get(`${one}/deliveries`, ({ project, params }) => listIntegrationDeliveries(deps, project.id, params.provider, params.integrationId), {
       project: 'project.integrations',
       detail: { tags, summary: 'The 50 most recent deliveries with status, attempts and the provider’s answers' },
     })
@@ -74,7 +74,7 @@ export const integrationsRoutes = (deps: AppDeps) =>
       project: 'project.integrations',
       detail: { tags, summary: 'Run a store’s review import now (store providers only)' },
     })
-    .get('/projects/:slug/bugs/:number/issues', ({ project, params }) => reportIssues(deps.db, project.id, params.number), {
+    .get('/projects/:slug/bugs/:number/issues', ({ project, params }) => reportIssues(deps, project.id, params.number), {
       project: 'bugs.view',
       detail: { tags, summary: 'Items linked to the report in other tools, and the tracker connections to file it through' },
     })

@@ -1,6 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
@@ -8,7 +6,7 @@ import { type PlanKey, requireFeature } from '../billing/plans'
 import { encryptSecret, secretHint } from './credentials.crypto'
 import { contextOf, releaseHeld } from './integrations.delivery'
 import type { CreateIntegrationBody, TargetsBody, UpdateIntegrationBody } from './integrations.schemas'
-import { integrationAttempts, integrationDeliveries, integrations } from './integrations.table'
+import { createIntegrationsRepository, type Integration, type IntegrationChanges } from './integrations.repository'
 import { PROVIDERS, providerInfo, providerInfos } from './providers/catalog'
 import { type Provider, type ProviderContext, ProviderError } from './providers/provider.types'
 import { releaseHeldSyncs } from './store-reviews.jobs'
@@ -25,6 +23,8 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'secrets'>
 const DELIVERIES_LISTED = 50
 /** The event of the deliveries the test route records; no real event has this name. */
 const TEST_EVENT = 'test'
+
+const repo = (deps: Pick<AppDeps, 'db'>) => createIntegrationsRepository({ db: deps.db })
 
 /** `GET /integrations/providers`: every provider with its events, plan, credential and config fields. */
 export function providersView() {
@@ -59,7 +59,7 @@ function hintedConfig(providerKey: string, config: Record<string, unknown>): Rec
   return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret.includes(k) && typeof v === 'string' ? secretHint(v) : v]))
 }
 
-const view = (r: typeof integrations.$inferSelect, withSecrets: boolean) => ({
+const view = (r: Integration, withSecrets: boolean) => ({
   id: r.id,
   provider: r.provider,
   provider_name: providerInfo(r.provider)?.name ?? r.provider,
@@ -78,14 +78,8 @@ const view = (r: typeof integrations.$inferSelect, withSecrets: boolean) => ({
  * The project's connections, oldest first, optionally of one provider; the credential never leaves, and
  * credential-like config fields are hints unless the member manages integrations (`withSecrets`).
  */
-export function listIntegrations(db: DbOrTx, projectId: string, o: { provider?: string; withSecrets: boolean }) {
-  return db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.projectId, projectId), o.provider ? eq(integrations.provider, o.provider) : undefined))
-    .orderBy(integrations.createdAt, sql`rowid`)
-    .all()
-    .map((r) => view(r, o.withSecrets))
+export async function listIntegrations(deps: Pick<AppDeps, 'db'>, projectId: string, o: { provider?: string; withSecrets: boolean }) {
+  return (await repo(deps).list(projectId, o.provider)).map((r) => view(r, o.withSecrets))
 }
 
 /** The event types a provider takes, in its order; its defaults when none are given; 400 naming the strangers. */
@@ -109,33 +103,28 @@ export async function createIntegration(deps: Deps, project: ProjectRef, plan: P
   const now = deps.clock.now()
   const name = body.name ?? p.name
   const minPriority = body.min_priority ?? p.defaultMinPriority
-  deps.db.transaction((tx) => {
-    tx.insert(integrations)
-      .values({ id, projectId: project.id, provider: p.key, name, secretEnc, secretHint: secretHint(body.secret), eventTypes, minPriority, config, createdBy: actorId, createdAt: now, updatedAt: now })
-      .run()
+  await deps.db.write(async (tx) => {
+    await repo(deps).insert({ id, projectId: project.id, provider: p.key, name, secretEnc, secretHint: secretHint(body.secret), eventTypes, minPriority, config, createdBy: actorId, createdAt: now, updatedAt: now })
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.created', target: id, details: { provider: p.key, name, event_types: eventTypes, min_priority: minPriority } })
   })
   return { id }
 }
 
-function findIntegration(db: DbOrTx, projectId: string, providerKey: string, id: string) {
-  const row = db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.id, id), eq(integrations.projectId, projectId), eq(integrations.provider, providerKey)))
-    .get()
+/** One connection of the project to the provider; 404 when it has none of that id. */
+async function findIntegration(deps: Pick<AppDeps, 'db'>, projectId: string, providerKey: string, id: string): Promise<Integration> {
+  const row = await repo(deps).find(projectId, id, providerKey)
   if (!row) throw notFound('integration not found')
   return row
 }
 
 /** Changes a connection; `is_active` pauses it or resumes it (releasing held retries). Audit entry names the changed fields. */
 export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, project: ProjectRef, plan: PlanKey, actorId: string, providerKey: string, id: string, body: UpdateIntegrationBody) {
-  const row = findIntegration(deps.db, project.id, providerKey, id)
+  const row = await findIntegration(deps, project.id, providerKey, id)
   // Resuming needs the plan that carries the provider (an account may have moved down since).
   const p = providerOf(providerKey, body.is_active ? plan : undefined)
   const changed = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined)
   if (!changed.length) throw badRequest('no valid fields to update (name, secret, event_types, min_priority, config, is_active)')
-  const set: Partial<typeof integrations.$inferInsert> = {}
+  const set: IntegrationChanges = {}
   if (body.secret !== undefined || body.config !== undefined) {
     const secret = body.secret ?? (await contextOf(deps, row)).secret
     set.config = await p.validate(bare(deps, secret), body.config ?? row.config)
@@ -149,10 +138,10 @@ export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, proj
   if (body.min_priority !== undefined) set.minPriority = body.min_priority
   if (body.is_active !== undefined) set.isActive = body.is_active
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(integrations).set({ ...set, updatedAt: now }).where(eq(integrations.id, row.id)).run()
+  await deps.db.write(async (tx) => {
+    await repo(deps).update(row.id, { ...set, updatedAt: now })
     if (body.is_active && !row.isActive) {
-      releaseHeld(deps, tx, row.id, now)
+      await releaseHeld(deps, tx, row.id, now)
       releaseHeldSyncs(tx, row.id, now)
     }
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
@@ -161,10 +150,10 @@ export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, proj
 }
 
 /** Deletes a connection with its deliveries (queued ones find nothing and stop); links it made stay on the reports. */
-export function deleteIntegration(deps: Deps, project: ProjectRef, actorId: string, providerKey: string, id: string) {
-  const row = findIntegration(deps.db, project.id, providerKey, id)
-  deps.db.transaction((tx) => {
-    tx.delete(integrations).where(eq(integrations.id, row.id)).run()
+export async function deleteIntegration(deps: Deps, project: ProjectRef, actorId: string, providerKey: string, id: string) {
+  const row = await findIntegration(deps, project.id, providerKey, id)
+  await deps.db.write(async (tx) => {
+    await repo(deps).remove(row.id)
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.deleted', target: row.id, details: { provider: row.provider, name: row.name } })
   })
   return { message: 'Integration deleted' }
@@ -187,7 +176,7 @@ export async function listTargets(deps: Deps, project: ProjectRef, providerKey: 
   let ctx: ProviderContext
   if (body.secret) ctx = { deps, secret: body.secret, config: body.config ?? {} }
   else if (body.id) {
-    const row = findIntegration(deps.db, project.id, providerKey, body.id)
+    const row = await findIntegration(deps, project.id, providerKey, body.id)
     ctx = { ...(await contextOf(deps, row)), config: { ...row.config, ...body.config } }
   } else throw badRequest('secret or id is required')
   return viaProvider(() => p.targets!(ctx))
@@ -198,7 +187,7 @@ export async function listTargets(deps: Deps, project: ProjectRef, providerKey: 
  * list (event `test`, `is_test`; not retried); 502 with the tool's answer when it refuses.
  */
 export async function testIntegration(deps: Deps, project: ProjectRef, providerKey: string, id: string) {
-  const row = findIntegration(deps.db, project.id, providerKey, id)
+  const row = await findIntegration(deps, project.id, providerKey, id)
   const p = providerOf(providerKey)
   const ctx = await contextOf(deps, row)
   const started = performance.now()
@@ -213,39 +202,24 @@ export async function testIntegration(deps: Deps, project: ProjectRef, providerK
   const now = deps.clock.now()
   const deliveryId = newId()
   const answer = { statusCode: failure?.statusCode ?? null, error: failure?.message ?? null, response: failure ? failure.response : message }
-  deps.db.transaction((tx) => {
-    tx.insert(integrationDeliveries)
-      .values({ id: deliveryId, integrationId: row.id, event: TEST_EVENT, action: 'test', reportId: null, payload: {}, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.statusCode, lastError: answer.error, response: answer.response, createdAt: now, updatedAt: now })
-      .run()
-    tx.insert(integrationAttempts).values({ deliveryId, attempt: 1, ...answer, durationMs: Math.round(performance.now() - started), createdAt: now }).run()
-  })
+  await repo(deps).insertAnswered(
+    { id: deliveryId, integrationId: row.id, event: TEST_EVENT, action: 'test', reportId: null, payload: {}, status: failure ? 'failed' : 'succeeded', attempts: 1, lastStatusCode: answer.statusCode, lastError: answer.error, response: answer.response, createdAt: now, updatedAt: now },
+    { attempt: 1, ...answer, durationMs: Math.round(performance.now() - started), createdAt: now },
+  )
   if (failure) throw badGateway(failure.message)
   return { message: message!, delivery_id: deliveryId }
 }
 
 /** `/sync` runs a store's review import now (store-reviews.service.ts); every other kind answers 400. */
-export function syncIntegration(deps: Deps & Pick<AppDeps, 'events'>, project: ProjectRef, providerKey: string, id: string) {
-  return syncNow(deps, findIntegration(deps.db, project.id, providerKey, id))
+export async function syncIntegration(deps: Deps & Pick<AppDeps, 'events'>, project: ProjectRef, providerKey: string, id: string) {
+  return syncNow(deps, await findIntegration(deps, project.id, providerKey, id))
 }
 
 /** The 50 most recent deliveries of a connection, newest first, each with its attempts and the provider's answers. */
-export function listIntegrationDeliveries(db: DbOrTx, projectId: string, providerKey: string, id: string) {
-  findIntegration(db, projectId, providerKey, id)
-  const rows = db
-    .select()
-    .from(integrationDeliveries)
-    .where(eq(integrationDeliveries.integrationId, id))
-    .orderBy(desc(integrationDeliveries.createdAt), sql`rowid desc`)
-    .limit(DELIVERIES_LISTED)
-    .all()
-  const attempts = rows.length
-    ? db
-        .select()
-        .from(integrationAttempts)
-        .where(inArray(integrationAttempts.deliveryId, rows.map((r) => r.id)))
-        .orderBy(integrationAttempts.deliveryId, integrationAttempts.attempt)
-        .all()
-    : []
+export async function listIntegrationDeliveries(deps: Pick<AppDeps, 'db'>, projectId: string, providerKey: string, id: string) {
+  await findIntegration(deps, projectId, providerKey, id)
+  const rows = await repo(deps).recentDeliveries(id, DELIVERIES_LISTED)
+  const attempts = await repo(deps).attemptsOf(rows.map((r) => r.id))
   const iso = (d: Date | null) => (d ? d.toISOString() : null)
   return rows.map((d) => ({
     id: d.id,

@@ -1,11 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { findLiveReport } from '../reports/reports.read'
 import { serializeReportForEvent } from '../reports/reports.service'
-import { contextOf, linkOf, saveLink } from './integrations.delivery'
-import { integrationLinks, integrations } from './integrations.table'
+import { contextOf, saveLink } from './integrations.delivery'
+import { createIntegrationsRepository, type IntegrationLink } from './integrations.repository'
 import { PROVIDERS, providerInfo } from './providers/catalog'
 import { ProviderError } from './providers/provider.types'
 
@@ -18,7 +16,9 @@ interface ProjectRef {
 /** What a connection's target is, for the tracker list (a Sentry project, a tracker's team or list). */
 const targetOf = (config: Record<string, unknown>) => String(config.project ?? config.team_id ?? config.list_id ?? config.project_id ?? config.project_gid ?? config.board_id ?? config.database_id ?? config.table ?? '')
 
-const linkView = (l: typeof integrationLinks.$inferSelect) => ({
+const repo = (deps: Pick<AppDeps, 'db'>) => createIntegrationsRepository({ db: deps.db })
+
+const linkView = (l: IntegrationLink) => ({
   id: l.id,
   integration_id: l.integrationId,
   provider: l.provider,
@@ -34,15 +34,11 @@ const linkView = (l: typeof integrationLinks.$inferSelect) => ({
  * `GET /bugs/{number}/issues`: the items linked to the report in other tools (tracker issues, the
  * crash tracker's issue) and the project's active tracker connections it can be filed through.
  */
-export function reportIssues(db: DbOrTx, projectId: string, rawNumber: string) {
-  const report = findLiveReport(db, projectId, rawNumber)
-  const links = db.select().from(integrationLinks).where(eq(integrationLinks.reportId, report.id)).orderBy(integrationLinks.createdAt, sql`rowid`).all().map(linkView)
-  const trackers = db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.projectId, projectId), eq(integrations.isActive, true)))
-    .orderBy(integrations.createdAt, sql`rowid`)
-    .all()
+export async function reportIssues(deps: Pick<AppDeps, 'db'>, projectId: string, rawNumber: string) {
+  const report = await deps.db.read((q) => findLiveReport(q, projectId, rawNumber))
+  const [linked, active] = await Promise.all([repo(deps).linksOf(report.id), repo(deps).active(projectId)])
+  const links = linked.map(linkView)
+  const trackers = active
     .filter((c) => providerInfo(c.provider)?.kind === 'tracker')
     .map((c) => ({ id: c.id, provider: c.provider, provider_name: providerInfo(c.provider)!.name, name: c.name, target: targetOf(c.config) }))
   return { links, trackers }
@@ -54,25 +50,26 @@ export function reportIssues(db: DbOrTx, projectId: string, rawNumber: string) {
  * (`created` false). 502 carrying the tracker's answer when it refuses.
  */
 export async function fileReport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'secrets'>, project: ProjectRef, rawNumber: string, integrationId: string) {
-  const report = findLiveReport(deps.db, project.id, rawNumber)
-  const row = deps.db.select().from(integrations).where(and(eq(integrations.id, integrationId), eq(integrations.projectId, project.id))).get()
+  const report = await deps.db.read((q) => findLiveReport(q, project.id, rawNumber))
+  const row = await repo(deps).find(project.id, integrationId)
   if (!row) throw notFound('integration not found')
   const provider = PROVIDERS[row.provider]
   if (!provider || provider.kind !== 'tracker') throw badRequest(`${providerInfo(row.provider)?.name ?? row.provider} is not an issue tracker`)
   if (!row.isActive) throw badRequest('the integration is paused; resume it to file reports')
-  const existing = () => deps.db.select().from(integrationLinks).where(and(eq(integrationLinks.reportId, report.id), eq(integrationLinks.integrationId, row.id))).get()
-  const before = existing()
+  const existing = () => repo(deps).linkOf(row.id, report.id)
+  const before = await existing()
   if (before) return { created: false, link: linkView(before) }
   let result
   try {
+    // No earlier link to move: `before` was checked above.
     const payload = { project: { id: project.id, slug: project.slug, name: project.name }, report: serializeReportForEvent(report), at: deps.clock.now().getTime() }
-    result = await provider.deliver(await contextOf(deps, row), { event: 'bug_created', action: 'file', payload }, linkOf(deps.db, row.id, report.id))
+    result = await provider.deliver(await contextOf(deps, row), { event: 'bug_created', action: 'file', payload }, null)
   } catch (err) {
     if (err instanceof ProviderError) throw badGateway(err.message)
     throw err
   }
   if (!result.link) throw badGateway(`${provider.name} answered without an issue`)
   const link = result.link
-  deps.db.transaction((tx) => saveLink(tx, row, report.id, link, deps.clock.now()))
-  return { created: true, link: linkView(existing()!) }
+  await saveLink(deps, row, report.id, link, deps.clock.now())
+  return { created: true, link: linkView((await existing())!) }
 }

@@ -1,10 +1,10 @@
-import { and, eq, inArray, like } from 'drizzle-orm'
+import { and, eq, like } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import { jobs } from '../../jobs/jobs.table'
 import { DeferJob, type JobHandler, type Schedule } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
-import { integrations } from './integrations.table'
+import { createIntegrationsRepository } from './integrations.repository'
 import { PROVIDER_TIMEOUT_MS } from './providers/provider-http'
 import { MAX_PAGES } from './providers/store'
 import { syncStoreConnection } from './store-reviews.service'
@@ -13,20 +13,20 @@ export const STORE_SYNC_KIND = 'integration.store_sync'
 const STORE_KEYS = ['google_play', 'app_store']
 
 /** Enqueues one import job per active store connection subscribed to `reviews` (once per connection and hour); returns how many. */
-export function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): number {
+export async function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Promise<number> {
   const hour = deps.clock.now().toISOString().slice(0, 13)
-  const rows = deps.db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(and(inArray(integrations.provider, STORE_KEYS), eq(integrations.isActive, true), like(integrations.eventTypes, '%"reviews"%')))
-    .all()
-  deps.db.transaction((tx) => {
+  const rows = await createIntegrationsRepository({ db: deps.db }).subscribedTo('reviews', STORE_KEYS)
+  await deps.db.write((tx) => {
     for (const r of rows) deps.jobs.enqueue(tx, { kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 5 })
   })
   return rows.length
 }
 
-/** Lets a resumed store connection's held import (and its retries) run now instead of at the end of their hold. */
+/**
+ * Lets a resumed store connection's held import (and its retries) run now instead of at the end of
+ * their hold. Its jobs' keys carry the hour, so they are matched by prefix on the jobs table (src/jobs
+ * has no repository yet to ask).
+ */
 export function releaseHeldSyncs(tx: DbOrTx, integrationId: string, now: Date): void {
   tx.update(jobs)
     .set({ runAt: now, updatedAt: now })
@@ -35,7 +35,7 @@ export function releaseHeldSyncs(tx: DbOrTx, integrationId: string, now: Date): 
 }
 
 /** Every hour on the hour. */
-export const storeSyncSchedule = (deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Schedule => ({ name: 'integrations.store-sync', pattern: '0 * * * *', run: () => void enqueueStoreSyncs(deps) })
+export const storeSyncSchedule = (deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Schedule => ({ name: 'integrations.store-sync', pattern: '0 * * * *', run: async () => void (await enqueueStoreSyncs(deps)) })
 
 /**
  * The hourly import of one connection; a connection deleted or unsubscribed since is skipped, a paused
@@ -48,7 +48,7 @@ export function storeSyncHandler(deps: AppDeps): JobHandler<{ integrationId: str
     timeoutMs: PROVIDER_TIMEOUT_MS * (MAX_PAGES + 2),
     maxAttempts: 5,
     async run({ integrationId }, ctx) {
-      const row = deps.db.select().from(integrations).where(eq(integrations.id, integrationId)).get()
+      const row = await createIntegrationsRepository({ db: deps.db }).byId(integrationId)
       if (!row || !row.eventTypes.includes('reviews')) return
       if (!row.isActive) throw new DeferJob(HOUR)
       const result = await syncStoreConnection(deps, row, ctx.signal)

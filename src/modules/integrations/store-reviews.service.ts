@@ -1,24 +1,24 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
-import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
 import { PlanLimitError } from '../billing/plans'
-import { projects } from '../projects/projects.table'
-import type { Category, Priority } from '../reports/reports.table'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
+import type { Category, Priority } from '../reports/reports.table'
 import { contextOf } from './integrations.delivery'
-import { integrations } from './integrations.table'
+import { createIntegrationsRepository, type Integration } from './integrations.repository'
 import { PROVIDERS, providerInfo } from './providers/catalog'
 import { ProviderError } from './providers/provider.types'
 import type { FetchedReview, StoreProvider } from './providers/store'
 import type { ListStoreReviewsQuery } from './store-reviews.schemas'
-import { storeReviews } from './store-reviews.table'
+import { createStoreReviewsRepository, type StoreReview } from './store-reviews.repository'
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'events' | 'secrets'>
-type Row = typeof integrations.$inferSelect
+type Row = Integration
 const PER_PAGE = 50
+
+const reviews = (deps: Pick<AppDeps, 'db'>) => createStoreReviewsRepository({ db: deps.db })
 
 /** The store provider of a key, or undefined for any other kind. */
 export const storeProvider = (key: string): StoreProvider | undefined => {
@@ -45,70 +45,25 @@ export function categoryOfReview(text: string): Category {
 /** One star files a medium report, two stars a low one. */
 const priorityOf = (rating: number): Priority => (rating <= 1 ? 'medium' : 'low')
 
-/** Stores a fetched page of reviews: new ones inserted, known ones refreshed (edits, replies); returns how many were new. */
-function storeFetched(deps: Deps, row: Row, fetched: FetchedReview[]): number {
-  const now = deps.clock.now()
-  let added = 0
-  deps.db.transaction((tx) => {
-    for (const r of fetched) {
-      const values = {
-        author: r.author,
-        rating: r.rating,
-        title: r.title,
-        body: r.body,
-        language: r.language,
-        appVersion: r.appVersion,
-        device: r.device,
-        territory: r.territory,
-        reviewedAt: r.reviewedAt,
-        ...(r.reply && { replyBody: r.reply.body, repliedAt: r.reply.at, replyExternalId: r.reply.externalId, replyState: r.reply.state }),
-      }
-      const inserted = tx
-        .insert(storeReviews)
-        .values({ id: newId(), projectId: row.projectId, integrationId: row.id, provider: row.provider, storeReviewId: r.storeReviewId, ...values, createdAt: now, updatedAt: now })
-        .onConflictDoNothing()
-        .returning({ id: storeReviews.id })
-        .all()
-      if (inserted.length) added++
-      else
-        tx.update(storeReviews)
-          .set({ ...values, integrationId: sql`coalesce(${storeReviews.integrationId}, ${row.id})`, updatedAt: now })
-          .where(and(eq(storeReviews.projectId, row.projectId), eq(storeReviews.provider, row.provider), eq(storeReviews.storeReviewId, r.storeReviewId)))
-          .run()
-    }
-  })
-  return added
-}
-
 /**
  * `review_bugs`: files each stored one- or two-star review of the connection's store that has not been
- * filed yet as a report (source system, category from its words), each in its own transaction so a
+ * filed yet as a report (source system, category from its words), each in its own write so a
  * reached report quota stops the filing without losing the import; returns how many were filed.
  */
-function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): number {
-  const project = deps.db.select({ id: projects.id, accountId: projects.accountId }).from(projects).where(eq(projects.id, row.projectId)).get()
-  if (!project) return 0
-  const pending = deps.db
-    .select()
-    .from(storeReviews)
-    .where(and(eq(storeReviews.projectId, row.projectId), eq(storeReviews.provider, row.provider), lte(storeReviews.rating, 2), isNull(storeReviews.filedAt)))
-    .orderBy(storeReviews.reviewedAt, sql`rowid`)
-    .all()
+async function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): Promise<number> {
+  const accountId = await createProjectsRepository({ db: deps.db }).accountIdOf(row.projectId)
+  if (!accountId) return 0
+  const project = { id: row.projectId, accountId }
+  const pending = await reviews(deps).unfiledLowStar(row.projectId, row.provider)
   let filed = 0
   for (const r of pending) {
     const text = [r.title, r.body].filter(Boolean).join('\n')
     const summary = (r.title || r.body || 'No text').replace(/\s+/g, ' ').trim()
     const stars = '★'.repeat(r.rating)
     try {
-      const done = deps.db.transaction((tx) => {
+      const done = await deps.db.write(async (tx) => {
         // Claimed first: the hourly job (on the job thread) and a sync request may file at the same time.
-        const claimed = tx
-          .update(storeReviews)
-          .set({ filedAt: deps.clock.now() })
-          .where(and(eq(storeReviews.id, r.id), isNull(storeReviews.filedAt)))
-          .returning({ id: storeReviews.id })
-          .all()
-        if (!claimed.length) return false
+        if (!(await reviews(deps).claimFiling(r.id, deps.clock.now()))) return false
         const report = createReport(deps, tx, project, {
           title: `${provider.name} review ${stars}: ${summary}`.slice(0, 200),
           description: [
@@ -126,7 +81,7 @@ function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): numb
           reporterName: r.author,
           metadata: { store: r.provider, store_review_id: r.storeReviewId, rating: r.rating },
         })
-        tx.update(storeReviews).set({ reportId: report.id, updatedAt: deps.clock.now() }).where(eq(storeReviews.id, r.id)).run()
+        await reviews(deps).setReport(r.id, report.id, deps.clock.now())
         return true
       })
       if (done) filed++
@@ -150,19 +105,14 @@ function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider): numb
 export async function syncStoreConnection(deps: Deps, row: Row, signal?: AbortSignal) {
   const provider = storeProvider(row.provider)
   if (!provider) throw badRequest(`sync is for store providers (google_play, app_store), not ${row.provider}`)
-  const known = (page: FetchedReview[]) => {
+  const known = async (page: FetchedReview[]) => {
     if (!page.length) return true
     const ids = page.map((r) => r.storeReviewId)
-    const n = deps.db
-      .select({ n: sql<number>`count(*)` })
-      .from(storeReviews)
-      .where(and(eq(storeReviews.projectId, row.projectId), eq(storeReviews.provider, row.provider), inArray(storeReviews.storeReviewId, ids)))
-      .get()!.n
-    return n === ids.length
+    return (await reviews(deps).countKnown(row.projectId, row.provider, ids)) === ids.length
   }
   const fetched = await provider.fetchReviews(await contextOf(deps, row, signal), known)
-  const added = storeFetched(deps, row, fetched)
-  const filed = row.eventTypes.includes('review_bugs') ? fileLowStarReviews(deps, row, provider) : 0
+  const added = await reviews(deps).saveFetched({ projectId: row.projectId, integrationId: row.id, provider: row.provider }, fetched, deps.clock.now())
+  const filed = row.eventTypes.includes('review_bugs') ? await fileLowStarReviews(deps, row, provider) : 0
   return { fetched: fetched.length, new: added, filed }
 }
 
@@ -178,7 +128,7 @@ export async function syncNow(deps: Deps, row: Row) {
   }
 }
 
-const view = (r: typeof storeReviews.$inferSelect, reportNumber: number | null) => ({
+const view = (r: StoreReview, reportNumber: number | null) => ({
   id: r.id,
   provider: r.provider,
   integration_id: r.integrationId,
@@ -198,30 +148,19 @@ const view = (r: typeof storeReviews.$inferSelect, reportNumber: number | null) 
 })
 
 /** `GET /store-reviews`: a page of 50 of the project's store reviews, newest first, by store and highest rating. */
-export function listStoreReviews(deps: Pick<AppDeps, 'db'>, projectId: string, q: ListStoreReviewsQuery) {
+export async function listStoreReviews(deps: Pick<AppDeps, 'db'>, projectId: string, q: ListStoreReviewsQuery) {
   const page = q.page ?? 1
-  return deps.db
-    .select({ r: storeReviews, number: reports.reportNumber })
-    .from(storeReviews)
-    .leftJoin(reports, and(eq(reports.id, storeReviews.reportId), isNull(reports.deletedAt)))
-    .where(and(eq(storeReviews.projectId, projectId), q.provider ? eq(storeReviews.provider, q.provider) : undefined, q.max_rating ? lte(storeReviews.rating, q.max_rating) : undefined))
-    .orderBy(desc(storeReviews.reviewedAt), sql.raw('"store_reviews".rowid desc'))
-    .limit(PER_PAGE)
-    .offset((page - 1) * PER_PAGE)
-    .all()
-    .map((x) => view(x.r, x.number ?? null))
+  const rows = await reviews(deps).page(projectId, { provider: q.provider, maxRating: q.max_rating }, PER_PAGE, (page - 1) * PER_PAGE)
+  const numbers = await createReportsRepository({ db: deps.db }).liveNumbers(rows.flatMap((r) => (r.reportId ? [r.reportId] : [])))
+  return rows.map((r) => view(r, (r.reportId ? numbers.get(r.reportId) : undefined) ?? null))
 }
 
 /** The connection a reply goes through: the one that imported the review, else an active one of the same store. */
-function replyConnection(deps: Pick<AppDeps, 'db'>, review: typeof storeReviews.$inferSelect): Row {
-  const own = review.integrationId ? deps.db.select().from(integrations).where(eq(integrations.id, review.integrationId)).get() : undefined
+async function replyConnection(deps: Pick<AppDeps, 'db'>, review: StoreReview): Promise<Row> {
+  const connections = createIntegrationsRepository({ db: deps.db })
+  const own = review.integrationId ? await connections.byId(review.integrationId) : undefined
   if (own?.isActive) return own
-  const other = deps.db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.projectId, review.projectId), eq(integrations.provider, review.provider), eq(integrations.isActive, true)))
-    .orderBy(integrations.createdAt)
-    .get()
+  const other = await connections.firstActive(review.projectId, review.provider)
   if (other) return other
   throw badRequest(own ? 'the integration is paused; resume it to reply' : 'no active connection to this store; connect it to reply')
 }
@@ -231,12 +170,12 @@ function replyConnection(deps: Pick<AppDeps, 'db'>, review: typeof storeReviews.
  * earlier one; 400 beyond the store's length limit, 404 for an unknown review, 502 with the store's answer.
  */
 export async function replyToReview(deps: Deps, project: { id: string; accountId: string }, actorId: string, reviewId: string, body: string) {
-  const review = deps.db.select().from(storeReviews).where(and(eq(storeReviews.id, reviewId), eq(storeReviews.projectId, project.id))).get()
+  const review = await reviews(deps).find(project.id, reviewId)
   if (!review) throw notFound('review not found')
   const provider = storeProvider(review.provider)
   if (!provider) throw notFound('review not found')
   if (body.length > provider.replyLimit) throw badRequest(`body: ${provider.name} replies are at most ${provider.replyLimit} characters (this one has ${body.length})`)
-  const row = replyConnection(deps, review)
+  const row = await replyConnection(deps, review)
   let posted
   try {
     posted = await provider.reply(await contextOf(deps, row), { storeReviewId: review.storeReviewId, replyExternalId: review.replyExternalId }, body)
@@ -246,11 +185,8 @@ export async function replyToReview(deps: Deps, project: { id: string; accountId
   }
   const replaced = review.replyBody !== null
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(storeReviews)
-      .set({ replyBody: posted.body, repliedAt: posted.at, replyExternalId: posted.externalId ?? review.replyExternalId, replyState: posted.state, updatedAt: now })
-      .where(eq(storeReviews.id, review.id))
-      .run()
+  await deps.db.write(async (tx) => {
+    await reviews(deps).saveReply(review.id, { replyBody: posted.body, repliedAt: posted.at, replyExternalId: posted.externalId ?? review.replyExternalId, replyState: posted.state, updatedAt: now })
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: replaced ? 'store_review.reply_replaced' : 'store_review.replied', target: review.id, details: { provider: review.provider } })
   })
   return { message: replaced ? 'Reply replaced' : 'Reply posted' }

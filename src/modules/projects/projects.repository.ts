@@ -1,5 +1,5 @@
-import { and, asc, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { and, asc, count, eq, gt, inArray, like, or, type SQL, sql } from 'drizzle-orm'
+import type { Db, Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
@@ -79,5 +79,32 @@ export function createProjectsRepository({ db }: { db: Seam }) {
 
     /** The project's SDK key, for the server alone (the public report form files as the SDK would); undefined when it is gone. */
     apiKeyOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.apiKey,
+    /** The project's account, or undefined when the project is gone. */
+    accountIdOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ accountId: projects.accountId }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.accountId,
+
+    /** Id, slug and name of each of these projects (the ones still there). */
+    cardsOf: async (ids: string[]): Promise<ProjectCard[]> =>
+      ids.length ? db.read((q) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(inArray(projects.id, ids))) : [],
   }
+}
+
+/** What messages about a project name it by: its id, slug and name. */
+export interface ProjectCard {
+  id: string
+  slug: string
+  name: string
+}
+
+const prepareCard = (db: Db) => db.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare()
+const cardStatements = new WeakMap<Db, ReturnType<typeof prepareCard>>()
+
+/**
+ * A project's id, slug and name, or undefined. Synchronous and prepared once per database on the
+ * writer's connection: event subscribers and alert hooks read it inside the emitter's write, on
+ * report writes that have a webhook, integration or chat channel to serve.
+ */
+export function projectCardOf(db: Db, id: string): ProjectCard | undefined {
+  let s = cardStatements.get(db)
+  if (!s) cardStatements.set(db, (s = prepareCard(db)))
+  return s.get({ id })
 }

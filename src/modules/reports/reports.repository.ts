@@ -184,6 +184,30 @@ export function createReportsRepository({ db }: { db: Seam }) {
         const [counted] = await q.select({ total: count() }).from(reports).where(inWindow)
         return { listed, total: counted!.total }
       }),
+    /** A project's live reports created since `since` counted by priority, how many are open or in progress, and the `top` most urgent new ones. */
+    daySummary: (projectId: string, since: Date, top: number) =>
+      db.read(async (q) => {
+        const live = and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
+        const byPriority = await q.select({ priority: reports.priority, n: count() }).from(reports).where(and(live, gte(reports.createdAt, since))).groupBy(reports.priority)
+        const [open] = await q.select({ n: count() }).from(reports).where(and(live, inArray(reports.status, ['open', 'in_progress'])))
+        const urgent = await q
+          .select({ number: reports.reportNumber, title: reports.title, priority: reports.priority })
+          .from(reports)
+          .where(and(live, gte(reports.createdAt, since)))
+          .orderBy(asc(reports.priorityRank), desc(reports.seq))
+          .limit(top)
+        return { byPriority, open: open?.n ?? 0, top: urgent }
+      }),
+
+    /** The number of each of these reports that is not deleted (deleted and unknown ones are left out). */
+    liveNumbers: async (ids: string[]): Promise<Map<string, number>> => {
+      if (!ids.length) return new Map()
+      const rows = await db.read((q) => q.select({ id: reports.id, number: reports.reportNumber }).from(reports).where(and(inArray(reports.id, ids), isNull(reports.deletedAt))))
+      return new Map(rows.map((r) => [r.id, r.number]))
+    },
+
+    /** A report that is not deleted, by id, or undefined. */
+    liveById: async (id: string) => (await db.read((q) => q.select().from(reports).where(and(eq(reports.id, id), isNull(reports.deletedAt))).limit(1)))[0],
   }
 }
 

@@ -1,6 +1,6 @@
 import { providerUrl } from '../../config/config'
 import type { Config } from '../../config/config'
-import { describeFailure } from '../webhooks/webhooks.delivery'
+import { describeFailure } from '../../net/safe-fetch'
 
 /** Steam's public store review API needs no key; `GLITCHBOX_PROVIDER_URL_STEAM` moves it (tests). */
 export const STEAM_STORE_URL = 'https://store.steampowered.com'
@@ -58,7 +58,7 @@ export async function fetchReviewPage(config: Pick<Config, 'providerUrls' | 'ver
       signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     })
   } catch (err) {
-    throw new SteamError(`Steam could not be reached (${describeFailure(err)})`)
+    throw new SteamError(`Steam could not be reached (${describeFailure(err, STEAM_TIMEOUT_MS)})`)
   }
   const text = await res.text().catch(() => '')
   if (res.status >= 300) throw new SteamError(`Steam answered ${res.status}: ${text.trim().slice(0, 300) || 'no body'}`)

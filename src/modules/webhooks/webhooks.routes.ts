@@ -13,7 +13,7 @@ export const webhooksRoutes = (deps: AppDeps) =>
     .use(authPlugin(deps))
     .get(
       '/projects/:slug/webhooks/generic',
-      ({ project, membership }) => listWebhooks(deps.db, project.id, { withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'webhooks.manage') }),
+      ({ project, membership }) => listWebhooks(deps, project.id, { withSecrets: hasPermission(membership.role, membership.permissionOverrides, 'webhooks.manage') }),
       {
         project: true,
         detail: {
@@ -42,7 +42,7 @@ export const webhooksRoutes = (deps: AppDeps) =>
       detail: { tags, summary: 'Send a test event now' },
     })
     // Delivered payloads carry report content, internal comments included: only webhook managers read them.
-    .get('/projects/:slug/webhooks/generic/:webhookId/deliveries', ({ project, params }) => listDeliveries(deps.db, project.id, params.webhookId), {
+    .get('/projects/:slug/webhooks/generic/:webhookId/deliveries', ({ project, params }) => listDeliveries(deps, project.id, params.webhookId), {
       project: 'webhooks.manage',
       detail: { tags, summary: 'The 50 most recent deliveries, newest first, with their attempts' },
     })

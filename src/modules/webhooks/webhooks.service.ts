@@ -1,6 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { assertPublicUrl, UnsafeTargetError } from '../../net/safe-fetch'
@@ -9,7 +7,7 @@ import { recordAudit } from '../activity/activity.service'
 import { secretHint } from '../integrations/credentials.crypto'
 import { attempt, DELIVERY_TIMEOUT_MS } from './webhooks.delivery'
 import { type CreateWebhookBody, WEBHOOK_EVENTS, type WebhookEvent } from './webhooks.schemas'
-import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
+import { createWebhooksRepository } from './webhooks.repository'
 
 interface ProjectRef {
   id: string
@@ -17,31 +15,28 @@ interface ProjectRef {
   slug: string
 }
 
+type Deps = Pick<AppDeps, 'db'>
 const DELIVERIES_LISTED = 50
 /** The event of the deliveries the test route sends; no real event has this name. */
 const TEST_EVENT = 'test'
+
+const repo = (deps: Deps) => createWebhooksRepository({ db: deps.db })
 
 /**
  * The project's webhooks, oldest first. A member who manages webhooks gets each with its stored URL and
  * secret (spec 4.6); anyone else gets the URL without credentials, query or fragment and only a hint of
  * the secret: with the secret anyone could sign deliveries the receiver would trust.
  */
-export function listWebhooks(db: DbOrTx, projectId: string, o: { withSecrets: boolean }) {
-  return db
-    .select()
-    .from(webhooks)
-    .where(eq(webhooks.projectId, projectId))
-    .orderBy(webhooks.createdAt, sql`rowid`)
-    .all()
-    .map((w) => ({
-      id: w.id,
-      name: w.name,
-      url: o.withSecrets ? w.url : withoutSecrets(w.url),
-      ...(o.withSecrets && { secret: w.secret }),
-      secret_hint: w.secret ? secretHint(w.secret) : null,
-      event_types: w.eventTypes,
-      created_at: w.createdAt.toISOString(),
-    }))
+export async function listWebhooks(deps: Deps, projectId: string, o: { withSecrets: boolean }) {
+  return (await repo(deps).list(projectId)).map((w) => ({
+    id: w.id,
+    name: w.name,
+    url: o.withSecrets ? w.url : withoutSecrets(w.url),
+    ...(o.withSecrets && { secret: w.secret }),
+    secret_hint: w.secret ? secretHint(w.secret) : null,
+    event_types: w.eventTypes,
+    created_at: w.createdAt.toISOString(),
+  }))
 }
 
 /** Canonical comma string of the requested event types; all of them when none are given. */
@@ -71,8 +66,8 @@ export async function createWebhook(deps: AppDeps, project: ProjectRef, actorId:
   const id = newId()
   const now = deps.clock.now()
   const name = body.name ?? 'Webhook'
-  deps.db.transaction((tx) => {
-    tx.insert(webhooks).values({ id, projectId: project.id, name, url, secret: body.secret || null, eventTypes, createdBy: actorId, createdAt: now }).run()
+  await deps.db.write(async (tx) => {
+    await repo(deps).insert({ id, projectId: project.id, name, url, secret: body.secret || null, eventTypes, createdBy: actorId, createdAt: now })
     recordAudit(tx, now, {
       accountId: project.accountId,
       projectId: project.id,
@@ -85,49 +80,27 @@ export async function createWebhook(deps: AppDeps, project: ProjectRef, actorId:
   return { id }
 }
 
-function findWebhook(db: DbOrTx, projectId: string, webhookId: string) {
-  const w = db
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.projectId, projectId)))
-    .get()
+async function findWebhook(deps: Deps, projectId: string, webhookId: string) {
+  const w = await repo(deps).find(projectId, webhookId)
   if (!w) throw notFound('webhook not found')
   return w
 }
 
 /** Deletes a webhook with its deliveries; queued retries find nothing and stop. */
-export function deleteWebhook(deps: AppDeps, project: ProjectRef, actorId: string, webhookId: string): { message: string } {
-  const w = findWebhook(deps.db, project.id, webhookId)
-  deps.db.transaction((tx) => {
-    tx.delete(webhooks).where(eq(webhooks.id, w.id)).run()
+export async function deleteWebhook(deps: AppDeps, project: ProjectRef, actorId: string, webhookId: string): Promise<{ message: string }> {
+  const w = await findWebhook(deps, project.id, webhookId)
+  await deps.db.write(async (tx) => {
+    await repo(deps).remove(w.id)
     recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'webhook.deleted', target: w.id, details: { name: w.name } })
   })
   return { message: 'Webhook deleted' }
 }
 
 /** The 50 most recent deliveries of a webhook, newest first, each with every attempt. */
-export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string) {
-  findWebhook(db, projectId, webhookId)
-  const rows = db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.webhookId, webhookId))
-    .orderBy(desc(webhookDeliveries.createdAt), sql`rowid desc`)
-    .limit(DELIVERIES_LISTED)
-    .all()
-  const attempts = rows.length
-    ? db
-        .select()
-        .from(webhookAttempts)
-        .where(
-          inArray(
-            webhookAttempts.deliveryId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(webhookAttempts.deliveryId, webhookAttempts.attempt)
-        .all()
-    : []
+export async function listDeliveries(deps: Deps, projectId: string, webhookId: string) {
+  await findWebhook(deps, projectId, webhookId)
+  const rows = await repo(deps).recentDeliveries(webhookId, DELIVERIES_LISTED)
+  const attempts = await repo(deps).attemptsOf(rows.map((r) => r.id))
   const iso = (d: Date | null) => (d ? d.toISOString() : null)
   return rows.map((d) => ({
     id: d.id,
@@ -159,7 +132,7 @@ export function listDeliveries(db: DbOrTx, projectId: string, webhookId: string)
  * test never shows in the deliveries list nor counts among its 50; 502 when the URL cannot be reached.
  */
 export async function sendTestEvent(deps: AppDeps, project: ProjectRef, webhookId: string) {
-  const w = findWebhook(deps.db, project.id, webhookId)
+  const w = await findWebhook(deps, project.id, webhookId)
   const payload = JSON.stringify({
     event: TEST_EVENT,
     timestamp: deps.clock.now().toISOString(),

@@ -128,7 +128,7 @@ export const appStore: StoreProvider = {
         })
       }
       out.push(...reviews)
-      path = known(reviews) ? null : nextPage(a?.links)
+      path = (await known(reviews)) ? null : nextPage(a?.links)
     }
     return out
   },

@@ -164,7 +164,7 @@ export const googlePlay: StoreProvider = {
       const reviews = ((a?.reviews ?? []) as PlayReview[]).map((r) => fromPlay(r, ctx.deps.clock.now())).filter((r): r is FetchedReview => r !== null)
       out.push(...reviews)
       token = a?.tokenPagination?.nextPageToken
-      if (!token || known(reviews)) break
+      if (!token || (await known(reviews))) break
     }
     return out
   },

@@ -1,7 +1,6 @@
 import { providerUrl } from '../../../config/config'
 import { badRequest } from '../../../http/errors'
-import { assertPublicUrl, safeFetch, UnsafeTargetError } from '../../../net/safe-fetch'
-import { describeFailure } from '../../webhooks/webhooks.delivery'
+import { assertPublicUrl, describeFailure, safeFetch, UnsafeTargetError } from '../../../net/safe-fetch'
 import { type ProviderContext, ProviderError } from './provider.types'
 
 /** Spec 4.7: a call that has not answered within 10 s has failed (and is retried). */
@@ -31,7 +30,7 @@ export async function callProvider(ctx: ProviderContext, name: string, url: stri
       res = await fetch(url, { ...init, headers, redirect: 'manual', signal: ctx.signal ? AbortSignal.any([timeout, ctx.signal]) : timeout })
     }
   } catch (err) {
-    throw new ProviderError(`${name} could not be reached (${describeFailure(err)})`)
+    throw new ProviderError(`${name} could not be reached (${describeFailure(err, PROVIDER_TIMEOUT_MS)})`)
   }
   const text = await res.text().catch(() => '')
   let json: unknown = null

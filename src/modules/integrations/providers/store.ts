@@ -37,7 +37,7 @@ export interface StoreProvider extends Provider {
   /** Platform written on reports filed from its reviews. */
   platform: string
   /** The store's reviews, newest first, page by page until `known(page)` says a page holds nothing new. */
-  fetchReviews(ctx: ProviderContext, known: (page: FetchedReview[]) => boolean): Promise<FetchedReview[]>
+  fetchReviews(ctx: ProviderContext, known: (page: FetchedReview[]) => Promise<boolean>): Promise<FetchedReview[]>
   reply(ctx: ProviderContext, review: { storeReviewId: string; replyExternalId: string | null }, body: string): Promise<PostedReply>
 }
 

@@ -1,0 +1,180 @@
+import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
+import type { Db, Seam, Tx } from '../../db/client'
+import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
+
+export type Integration = typeof integrations.$inferSelect
+export type IntegrationLink = typeof integrationLinks.$inferSelect
+type NewDelivery = typeof integrationDeliveries.$inferInsert
+type NewAttempt = typeof integrationAttempts.$inferInsert
+type NewLink = typeof integrationLinks.$inferInsert
+export type IntegrationChanges = Partial<Omit<typeof integrations.$inferInsert, 'id' | 'projectId' | 'provider' | 'createdBy' | 'createdAt'>>
+type DeliveryOutcome = Pick<NewDelivery, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'response' | 'nextAttemptAt' | 'updatedAt'>
+
+const activeIn = (projectId: string | ReturnType<typeof sql.placeholder>) => and(eq(integrations.projectId, projectId), eq(integrations.isActive, true))
+const pendingOf = (integrationId: string) => and(eq(integrationDeliveries.integrationId, integrationId), eq(integrationDeliveries.status, 'pending'))
+const linkKey = (integrationId: string, reportId: string) => and(eq(integrationLinks.integrationId, integrationId), eq(integrationLinks.reportId, reportId))
+
+// Built once here and run either awaited (the repository) or synchronously (the event statements).
+const activeConnections = (q: Tx, projectId: string) => q.select().from(integrations).where(activeIn(projectId)).orderBy(integrations.createdAt, sql`rowid`)
+const insertDeliveryQuery = (q: Tx, row: NewDelivery) => q.insert(integrationDeliveries).values(row).onConflictDoNothing().returning({ id: integrationDeliveries.id })
+
+/** Every read and write of integrations, their deliveries, attempts and links, as async functions over the database seam. */
+export function createIntegrationsRepository({ db }: { db: Seam }) {
+  return {
+    /** The project's connections, oldest first, optionally of one provider. */
+    list: (projectId: string, provider?: string) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(integrations)
+          .where(and(eq(integrations.projectId, projectId), provider ? eq(integrations.provider, provider) : undefined))
+          .orderBy(integrations.createdAt, sql`rowid`),
+      ),
+
+    /** The project's active connections, oldest first. */
+    active: (projectId: string) => db.read((q) => activeConnections(q, projectId)),
+
+    /** One connection of the project (of `provider` when given), or undefined. */
+    find: async (projectId: string, id: string, provider?: string): Promise<Integration | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select()
+          .from(integrations)
+          .where(and(eq(integrations.id, id), eq(integrations.projectId, projectId), provider ? eq(integrations.provider, provider) : undefined))
+          .limit(1),
+      )
+      return row
+    },
+
+    /** One connection by id, or undefined. */
+    byId: async (id: string): Promise<Integration | undefined> => (await db.read((q) => q.select().from(integrations).where(eq(integrations.id, id)).limit(1)))[0],
+
+    /** The oldest active connection of the project to `provider`, or undefined. */
+    firstActive: async (projectId: string, provider: string): Promise<Integration | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select()
+          .from(integrations)
+          .where(and(activeIn(projectId), eq(integrations.provider, provider)))
+          .orderBy(integrations.createdAt)
+          .limit(1),
+      )
+      return row
+    },
+
+    /** Id and project of every active connection subscribed to `event` (of these providers, when given). */
+    subscribedTo: (event: string, providers?: string[]) =>
+      db.read((q) =>
+        q
+          .select({ id: integrations.id, projectId: integrations.projectId })
+          .from(integrations)
+          .where(and(eq(integrations.isActive, true), like(integrations.eventTypes, `%"${event}"%`), providers ? inArray(integrations.provider, providers) : undefined)),
+      ),
+
+    insert: (row: typeof integrations.$inferInsert) => db.write((q) => q.insert(integrations).values(row)),
+
+    update: (id: string, changes: IntegrationChanges) => db.write((q) => q.update(integrations).set(changes).where(eq(integrations.id, id))),
+
+    /** Deletes a connection; the foreign keys take its deliveries with it and unhook its links. */
+    remove: (id: string) => db.write((q) => q.delete(integrations).where(eq(integrations.id, id))),
+
+    /** Inserts a delivery; false when one of that id exists already. */
+    insertDelivery: async (row: NewDelivery): Promise<boolean> => (await db.write((q) => insertDeliveryQuery(q, row))).length > 0,
+
+    /** Records a finished delivery with its single attempt (the test route's), in one write. */
+    insertAnswered: (row: NewDelivery, attempt: Omit<NewAttempt, 'deliveryId'>) =>
+      db.write(async (q) => {
+        await q.insert(integrationDeliveries).values(row)
+        await q.insert(integrationAttempts).values({ ...attempt, deliveryId: row.id })
+      }),
+
+    /** A delivery with its connection, or undefined when either is gone. */
+    deliveryWithIntegration: async (deliveryId: string) => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ d: integrationDeliveries, i: integrations })
+          .from(integrationDeliveries)
+          .innerJoin(integrations, eq(integrations.id, integrationDeliveries.integrationId))
+          .where(eq(integrationDeliveries.id, deliveryId))
+          .limit(1),
+      )
+      return row
+    },
+
+    /** Records one attempt and its outcome on the delivery, in one write. */
+    recordAttempt: (attempt: NewAttempt, outcome: DeliveryOutcome) =>
+      db.write(async (q) => {
+        await q.insert(integrationAttempts).values(attempt)
+        await q.update(integrationDeliveries).set(outcome).where(eq(integrationDeliveries.id, attempt.deliveryId))
+      }),
+
+    /** Ids of the connection's deliveries still waiting to be sent. */
+    pendingDeliveryIds: async (integrationId: string): Promise<string[]> =>
+      (await db.read((q) => q.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(pendingOf(integrationId)))).map((r) => r.id),
+
+    /** Marks the connection's pending deliveries as due at `now`. */
+    duePending: (integrationId: string, now: Date) => db.write((q) => q.update(integrationDeliveries).set({ nextAttemptAt: now }).where(pendingOf(integrationId))),
+
+    /** The connection's `limit` most recent deliveries, newest first. */
+    recentDeliveries: (integrationId: string, limit: number) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(integrationDeliveries)
+          .where(eq(integrationDeliveries.integrationId, integrationId))
+          .orderBy(desc(integrationDeliveries.createdAt), sql`rowid desc`)
+          .limit(limit),
+      ),
+
+    /** Every attempt of these deliveries, by delivery and attempt number. */
+    attemptsOf: async (deliveryIds: string[]) =>
+      deliveryIds.length
+        ? db.read((q) => q.select().from(integrationAttempts).where(inArray(integrationAttempts.deliveryId, deliveryIds)).orderBy(integrationAttempts.deliveryId, integrationAttempts.attempt))
+        : [],
+
+    /** The link the connection made for the report, or undefined. */
+    linkOf: async (integrationId: string, reportId: string): Promise<IntegrationLink | undefined> =>
+      (await db.read((q) => q.select().from(integrationLinks).where(linkKey(integrationId, reportId)).limit(1)))[0],
+
+    /** The report's links to other tools, oldest first. */
+    linksOf: (reportId: string) => db.read((q) => q.select().from(integrationLinks).where(eq(integrationLinks.reportId, reportId)).orderBy(integrationLinks.createdAt, sql`rowid`)),
+
+    /** Stores the link a connection made on a report, or updates the one it made before. */
+    saveLink: (row: NewLink & { integrationId: string }) =>
+      db.write((q) =>
+        q
+          .insert(integrationLinks)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [integrationLinks.reportId, integrationLinks.integrationId],
+            set: { externalId: row.externalId, url: row.url, title: row.title, state: row.state, updatedAt: row.updatedAt },
+          }),
+      ),
+  }
+}
+
+const prepareAnyActive = (db: Db) => db.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).prepare()
+const anyActiveStatements = new WeakMap<Db, ReturnType<typeof prepareAnyActive>>()
+
+/**
+ * The statements of the event subscriber and the alert hook, synchronous because both run inside the
+ * emitter's write (on the writer's connection). `anyActive` is prepared once per database: it runs
+ * on every report write, and most projects have no integration.
+ */
+export const integrationEventStatements = (db: Db) => {
+  let anyActive = anyActiveStatements.get(db)
+  if (!anyActive) anyActiveStatements.set(db, (anyActive = prepareAnyActive(db)))
+  const prepared = anyActive
+  return {
+    /** Whether the project has an active connection. */
+    anyActive: (projectId: string) => !!prepared.get({ projectId }),
+    /** The project's active connections, oldest first. */
+    activeConnections: (tx: Tx, projectId: string): Integration[] => activeConnections(tx, projectId).all(),
+    /** Whether the connection delivered for the report before or linked it (a report filed by hand has only the link). */
+    workedOn: (tx: Tx, integrationId: string, reportId: string): boolean =>
+      !!tx.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(and(eq(integrationDeliveries.reportId, reportId), eq(integrationDeliveries.integrationId, integrationId))).get() ||
+      !!tx.select({ id: integrationLinks.id }).from(integrationLinks).where(linkKey(integrationId, reportId)).get(),
+    /** Inserts a delivery; false when one of that id exists already. */
+    insertDelivery: (tx: Tx, row: NewDelivery): boolean => insertDeliveryQuery(tx, row).all().length > 0,
+  }
+}
