@@ -1,6 +1,7 @@
 import type { DomainModule } from '../module'
 import { analyticsJobs } from './analytics.jobs'
 import { analyticsTriggersSql } from './analytics.triggers'
+import { analyticsTriggersPgSql } from './analytics.triggers.pg'
 import { backfillCrashGroupVersionPlayers, CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersSql } from './crash-group-players'
 import { backfillReportDaily, REPORT_DAILY_TABLE, reportDailySql } from './report-daily'
 import { analyticsRoutes } from './analytics.routes'
@@ -18,5 +19,6 @@ export const analyticsModule: DomainModule = {
       { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, run: backfillCrashGroupVersionPlayers },
       { table: REPORT_DAILY_TABLE, run: backfillReportDaily },
     ],
+    postgres: { sql: [...analyticsTriggersPgSql] },
   },
 }
