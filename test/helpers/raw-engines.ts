@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { SQL } from 'bun'
+import { afterEach, beforeEach, describe } from 'vitest'
 import { openSqlite } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { migratePg } from '../../src/db/pg/migrate'
@@ -53,8 +54,23 @@ export async function pgEngine(): Promise<RawEngine> {
   }
 }
 
-/** The engines a scenario runs on: SQLite always, PostgreSQL in the suite's PostgreSQL mode. */
-export const rawEngines: [string, () => Promise<RawEngine>][] = [['SQLite', sqliteEngine], ...(testPgServer() ? [['PostgreSQL', pgEngine] as [string, () => Promise<RawEngine>]] : [])]
+/**
+ * Declares the scenarios of `body` on SQLite always, and on PostgreSQL in the suite's PostgreSQL mode
+ * (skipped otherwise). `e` is a new database for each test, seeded with SEED_SQL.
+ */
+export function onBothEngines(title: string, body: (e: Omit<RawEngine, 'close'>) => void): void {
+  for (const [name, open, skip] of [['SQLite', sqliteEngine, false], ['PostgreSQL', pgEngine, !testPgServer()]] as const) {
+    describe.skipIf(skip)(`${title} on ${name}`, () => {
+      let current: RawEngine
+      beforeEach(async () => {
+        current = await open()
+        for (const s of SEED_SQL) await current.run(s)
+      })
+      afterEach(() => current.close())
+      body({ get name() { return current.name }, run: (sql) => current.run(sql), rows: (sql) => current.rows(sql) })
+    })
+  }
+}
 
 /** A user, an account and projects `p1` and `p2`, the rows every scenario's reports hang from. */
 export const SEED_SQL = [

@@ -1,19 +1,12 @@
 // The analytics rollups kept by triggers (analytics.triggers.ts, and its PostgreSQL form
 // analytics.triggers.pg.ts): live reports by priority and category, and resolutions per UTC day.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
 // 2026-03-01T23:59:59.999Z and the next millisecond: the day is the UTC day of updated_at.
 const LAST_MS_OF_MARCH_1 = Date.UTC(2026, 2, 1, 23, 59, 59, 999)
 
-describe.each(rawEngines)('analytics dimensions on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('analytics dimensions', (e) => {
   const dims = () =>
     e.rows<{ project_id: string; dimension: string; value: string; n: number }>(
       'SELECT project_id, dimension, value, n FROM analytics_report_dimensions WHERE n <> 0 ORDER BY project_id, dimension, value',

@@ -1,16 +1,9 @@
 // The analytics_crash_group_version_players table (crash-group-players.ts, and its PostgreSQL form
 // crash-group-players.pg.ts): a player counted once per crash group and version, gone with the group.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('crash group version players on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('crash group version players', (e) => {
   it('takes each player of a group and version once and lets the group take its rows when deleted', async () => {
     for (const [id, fingerprint] of [[1, 'f1'], [2, 'f2']] as const) {
       await e.run(`INSERT INTO analytics_crash_groups (id, project_id, fingerprint, error_type, frame, sample_title, sample_report_number, first_seen, last_seen)

@@ -1,16 +1,9 @@
 // The open reports' title words kept by triggers (open-title-terms.ts, and its PostgreSQL form
 // open-title-terms.pg.ts), which possible duplicates are looked up in.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('open title terms on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('open title terms', (e) => {
   const terms = () =>
     e.rows<{ project_id: string; term: string; neg_seq: number; report_number: number; n_terms: number }>(
       'SELECT project_id, term, neg_seq, report_number, n_terms FROM open_title_terms ORDER BY project_id, neg_seq DESC, term',

@@ -1,16 +1,9 @@
 // DSN ids given by a trigger to every new project (project-dsn.ts, and its PostgreSQL form project-dsn.pg.ts):
 // never given twice, even after the project that had one is deleted.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('project DSN ids on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('project DSN ids', (e) => {
   const project = (id: string, dsnId = 'NULL') =>
     e.run(`INSERT INTO projects (id, account_id, name, slug, api_key, dsn_id, created_at, updated_at) VALUES ('${id}', 'a1', '${id}', '${id}', 'k-${id}', ${dsnId}, 0, 0)`)
 

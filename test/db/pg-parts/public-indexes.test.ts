@@ -1,11 +1,11 @@
 // The public tracker's partial indexes (public.indexes.ts, and their PostgreSQL form public.indexes.pg.ts):
 // the same columns, in the same order, under the same predicate on both engines.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { PUBLIC_TRACKER_INDEX, PUBLISHED_INDEX } from '../../../src/modules/public/public.indexes'
-import { type RawEngine, rawEngines } from '../../helpers/raw-engines'
+import { onBothEngines, type RawEngine } from '../../helpers/raw-engines'
 
 /** The index's columns in key order and its predicate, read from the engine's catalog (predicate without spaces, parentheses or casts). */
-async function indexShape(e: RawEngine, name: string) {
+async function indexShape(e: Omit<RawEngine, 'close'>, name: string) {
   if (e.name === 'sqlite') {
     const columns = await e.rows<{ name: string }>(`SELECT name FROM pragma_index_info('${name}') ORDER BY seqno`)
     const [def] = await e.rows<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = '${name}'`)
@@ -19,13 +19,7 @@ async function indexShape(e: RawEngine, name: string) {
 }
 const normalised = (where: string | undefined) => where?.replace(/::\w+|[()\s]/g, '').toLowerCase()
 
-describe.each(rawEngines)('the public tracker indexes on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-  })
-  afterEach(() => e.close())
-
+onBothEngines('the public tracker indexes', (e) => {
   it.each([
     [PUBLIC_TRACKER_INDEX, ['project_id', 'upvotes', 'seq', 'status', 'category', 'published', 'triaged_at', 'auto_filed'], 'deleted_atisnullandis_private=0'],
     [PUBLISHED_INDEX, ['project_id', 'upvotes', 'seq', 'status', 'category'], 'deleted_atisnullandis_private=0andpublished=1'],

@@ -1,16 +1,9 @@
 // report_status_counts kept by triggers (reports.counts.ts, and its PostgreSQL form reports.counts.pg.ts):
 // the same writes give the same counts on both engines.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('report status counts on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('report status counts', (e) => {
   const counts = () => e.rows<{ project_id: string; status: string; n: number }>('SELECT project_id, status, n FROM report_status_counts WHERE n <> 0 ORDER BY project_id, status')
 
   it('counts live reports per project and status through inserts, status changes, moves and deletes', async () => {

@@ -1,16 +1,9 @@
 // The report_daily table (report-daily.ts, and its PostgreSQL form report-daily.pg.ts): one count per
 // report and day that the rollup adds to, gone with the report.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('report daily counts on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('report daily counts', (e) => {
   it('adds each batch to its report and day, and lets the report take its rows when deleted', async () => {
     await e.run(reportSql('p1', 1))
     await e.run(reportSql('p1', 2))

@@ -1,16 +1,9 @@
 // The report_facets table (report-facets.ts, and its PostgreSQL form report-facets.pg.ts): one row per
 // (project, kind, value, report), values equal without case, the project's rows gone with it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('report facets on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('report facets', (e) => {
   const add = (project: string, kind: number, value: string, seq: number) =>
     e.run(`INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES ('${project}', ${kind}, '${value}', ${seq}) ON CONFLICT DO NOTHING`)
 

@@ -1,16 +1,9 @@
 // The report_players table (report-players.ts, and its PostgreSQL form report-players.pg.ts): a new row
 // is a new player of the report (what keeps reports.player_count without counting), gone with the report.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('report players on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('report players', (e) => {
   it('takes each player of a report once and lets the report take its rows when deleted', async () => {
     await e.run(reportSql('p1', 1))
     await e.run(reportSql('p1', 2))

@@ -1,16 +1,9 @@
 // Files of soft-deleted reports withdrawn by triggers (src/files/withdrawn-files.ts, and its PostgreSQL
 // form withdrawn-files.pg.ts): the same deletes and uploads withdraw the same keys on both engines.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type RawEngine, rawEngines, reportSql, SEED_SQL } from '../../helpers/raw-engines'
+import { expect, it } from 'vitest'
+import { onBothEngines, reportSql } from '../../helpers/raw-engines'
 
-describe.each(rawEngines)('withdrawn files on %s', (_name, open) => {
-  let e: RawEngine
-  beforeEach(async () => {
-    e = await open()
-    for (const s of SEED_SQL) await e.run(s)
-  })
-  afterEach(() => e.close())
-
+onBothEngines('withdrawn files', (e) => {
   const attachment = (id: string, report: string, key: string) =>
     e.run(`INSERT INTO attachments (id, report_id, project_id, file_key, file_name, file_size, created_at) VALUES ('${id}', '${report}', 'p1', '${key}', 'f', 1, 0)`)
   const replay = (id: string, report: string, key: string) =>
