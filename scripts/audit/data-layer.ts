@@ -1,11 +1,13 @@
 // Counts what issue 30 measures, so each step of the data-layer work can be checked: synchronous
 // database calls outside src/db and *.repository.ts files, files importing bun:sqlite outside src/db,
-// imports of another domain's *.table, and circles between domains. Heuristic (text, not types):
-// a synchronous call is `.get()`/`.all()`/`.run()`/`.values()`/`.exec()`/`.prepare()`/`.query()`/
-// `.transaction(` in a file that imports Drizzle, the db client or bun:sqlite.
+// imports of another domain's *.table, and circles between domains. A synchronous call is found by
+// type, with the TypeScript compiler API (see floating-promises.ts): a call of `get`, `all`, `run`,
+// `values`, `exec`, `prepare`, `query`, `iterate` or `transaction` whose method Drizzle or bun:sqlite
+// declares (so `Map.get` or `Object.values` never count).
 // Run: bun scripts/audit/data-layer.ts [--files]
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { ts } from '@ts-morph/common'
 
 const root = resolve(import.meta.dir, '../..')
 const src = join(root, 'src')
@@ -20,9 +22,32 @@ const domainOf = (file: string) => {
   const rel = relative(src, file).split('/')
   return rel[0] === 'modules' ? rel[1]! : rel[0]!
 }
-const SYNC = /\.(get|all|run|values|exec|prepare|query)\(|\.transaction\(/g
-const DB_IMPORT = /from '(drizzle-orm[^']*|[./]*(db\/client|\.\/client)|bun:sqlite)'/
 const showFiles = process.argv.includes('--files')
+
+const SYNC_METHODS = new Set(['get', 'all', 'run', 'values', 'exec', 'prepare', 'query', 'iterate', 'transaction'])
+/** Synchronous database calls per file of src, by the declaring module of the method called. */
+function syncCallsByFile(): Map<string, number> {
+  const configPath = join(root, 'tsconfig.json')
+  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, dirname(configPath))
+  const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } })
+  const checker = program.getTypeChecker()
+  const counts = new Map<string, number>()
+  for (const file of program.getSourceFiles()) {
+    if (file.isDeclarationFile || !file.fileName.startsWith(src + '/')) continue
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && SYNC_METHODS.has(node.expression.name.text)) {
+        const declared = checker.getResolvedSignature(node)?.getDeclaration()?.getSourceFile().fileName ?? ''
+        if (/node_modules\/(drizzle-orm|bun-types|@types\/bun)\//.test(declared) && !/bun-types\/(globals|overrides)/.test(declared)) {
+          if (declared.includes('drizzle-orm') || declared.includes('sqlite')) counts.set(file.fileName, (counts.get(file.fileName) ?? 0) + 1)
+        }
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(file)
+  }
+  return counts
+}
+const typedSync = syncCallsByFile()
 
 let syncCalls = 0
 const syncFiles: [string, number][] = []
@@ -34,8 +59,8 @@ for (const file of walk(src)) {
   const rel = relative(root, file)
   const inSeam = rel.startsWith('src/db/')
   if (!inSeam && text.includes("from 'bun:sqlite'")) sqliteImports.push(rel)
-  if (!inSeam && !file.endsWith('.repository.ts') && DB_IMPORT.test(text)) {
-    const n = (text.match(SYNC) ?? []).length
+  if (!inSeam && !file.endsWith('.repository.ts')) {
+    const n = typedSync.get(file) ?? 0
     if (n) {
       syncCalls += n
       syncFiles.push([rel, n])

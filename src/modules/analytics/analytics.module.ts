@@ -1,8 +1,11 @@
 import type { DomainModule } from '../module'
 import { analyticsJobs } from './analytics.jobs'
 import { analyticsTriggersSql } from './analytics.triggers'
+import { analyticsTriggersPgSql } from './analytics.triggers.pg'
 import { backfillCrashGroupVersionPlayers, CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersSql } from './crash-group-players'
+import { crashGroupVersionPlayersPgSql } from './crash-group-players.pg'
 import { backfillReportDaily, REPORT_DAILY_TABLE, reportDailySql } from './report-daily'
+import { reportDailyPgSql } from './report-daily.pg'
 import { analyticsRoutes } from './analytics.routes'
 import { playersRoutes } from './players.routes'
 import { telemetryRoutes } from './telemetry.routes'
@@ -18,5 +21,6 @@ export const analyticsModule: DomainModule = {
       { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, run: backfillCrashGroupVersionPlayers },
       { table: REPORT_DAILY_TABLE, run: backfillReportDaily },
     ],
+    postgres: { sql: [...analyticsTriggersPgSql, ...crashGroupVersionPlayersPgSql, ...reportDailyPgSql] },
   },
 }

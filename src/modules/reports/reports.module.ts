@@ -1,6 +1,8 @@
 import type { DomainModule } from '../module'
 import { backfillReportFacets, REPORT_FACETS_TABLE, reportFacetsSql } from './report-facets'
+import { reportFacetsPgSql } from './report-facets.pg'
 import { reportCountsSql } from './reports.counts'
+import { reportCountsPgSql } from './reports.counts.pg'
 import { reportsJobs } from './reports.fts-merge'
 import { reportsFtsSql } from './reports.fts'
 import { POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL } from './search-tsquery'
@@ -13,6 +15,6 @@ export const reportsModule: DomainModule = {
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
     backfills: [{ table: REPORT_FACETS_TABLE, run: backfillReportFacets }],
-    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL] },
+    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL, ...reportCountsPgSql, ...reportFacetsPgSql] },
   },
 }

@@ -1,0 +1,27 @@
+// The PostgreSQL form of reports.counts.ts: report_status_counts equal to the live reports per project
+// and status, whoever writes the rows. One function serves the three triggers (TG_OP says which rows count).
+export const reportCountsPgSql = [
+  `CREATE OR REPLACE FUNCTION report_counts_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    -- Reports deleted with their project (a cascade) have no counts left to keep: the project's rows go with it.
+    IF TG_OP <> 'INSERT' AND old.deleted_at IS NULL AND EXISTS (SELECT 1 FROM projects WHERE id = old.project_id) THEN
+      INSERT INTO report_status_counts (project_id, status, n) VALUES (old.project_id, old.status, -1)
+        ON CONFLICT (project_id, status) DO UPDATE SET n = report_status_counts.n - 1;
+    END IF;
+    IF TG_OP <> 'DELETE' AND new.deleted_at IS NULL THEN
+      INSERT INTO report_status_counts (project_id, status, n) VALUES (new.project_id, new.status, 1)
+        ON CONFLICT (project_id, status) DO UPDATE SET n = report_status_counts.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$`,
+  // A live report counts under its status.
+  `CREATE OR REPLACE TRIGGER report_counts_ai AFTER INSERT ON reports FOR EACH ROW WHEN (new.deleted_at IS NULL) EXECUTE FUNCTION report_counts_bump()`,
+  // A report changing status, project or deletion moves from its old count to its new one.
+  `CREATE OR REPLACE TRIGGER report_counts_au AFTER UPDATE OF status, deleted_at, project_id ON reports FOR EACH ROW EXECUTE FUNCTION report_counts_bump()`,
+  // A live report removed leaves its count.
+  `CREATE OR REPLACE TRIGGER report_counts_ad AFTER DELETE ON reports FOR EACH ROW WHEN (old.deleted_at IS NULL) EXECUTE FUNCTION report_counts_bump()`,
+  // A database whose reports predate the triggers (a bulk load that dropped them) is counted once.
+  `INSERT INTO report_status_counts (project_id, status, n)
+     SELECT project_id, status, count(*) FROM reports WHERE deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM report_status_counts) GROUP BY project_id, status`,
+]
