@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ts } from '@ts-morph/common'
+import { projectProgram } from './program'
 
 const root = resolve(import.meta.dir, '../..')
 const src = join(root, 'src')
@@ -27,10 +28,7 @@ const showFiles = process.argv.includes('--files')
 const SYNC_METHODS = new Set(['get', 'all', 'run', 'values', 'exec', 'prepare', 'query', 'iterate', 'transaction'])
 /** Synchronous database calls per file of src, by the declaring module of the method called. */
 function syncCallsByFile(): Map<string, number> {
-  const configPath = join(root, 'tsconfig.json')
-  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, dirname(configPath))
-  const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } })
-  const checker = program.getTypeChecker()
+  const { program, checker } = projectProgram(root)
   const counts = new Map<string, number>()
   for (const file of program.getSourceFiles()) {
     if (file.isDeclarationFile || !file.fileName.startsWith(src + '/')) continue

@@ -6,14 +6,12 @@
 // `@ts-morph/common` carries TypeScript 5's compiler (and, unlike a second `typescript` package, no
 // `tsc` command to shadow ours). Mark a deliberate fire-and-forget with `void`.
 // Run: bun scripts/audit/floating-promises.ts
-import { dirname, join, relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { ts } from '@ts-morph/common'
+import { projectProgram } from './program'
 
 const root = join(import.meta.dir, '../..')
-const configPath = join(root, 'tsconfig.json')
-const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, dirname(configPath))
-const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } })
-const checker = program.getTypeChecker()
+const { program, checker } = projectProgram(root)
 
 const isPromise = (type: ts.Type): boolean => {
   if (type.isUnion()) return type.types.some(isPromise)

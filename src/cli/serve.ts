@@ -81,7 +81,7 @@ export async function serve(config: Config): Promise<void> {
       logger.error('the WAL checkpoint failed on shutdown', { error: String(err) })
     }
     if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
-    closeDb(deps.db)
+    await closeDb(deps.db)
     lock.release()
   }
 

@@ -65,6 +65,6 @@ export async function migratePg(pool: SQL, parts: DatabaseParts[] = [], migratio
       await conn`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`
     }
   } finally {
-    conn.release()
+    await conn.release()
   }
 }
