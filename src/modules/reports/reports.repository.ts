@@ -102,5 +102,13 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .orderBy(reports.reportNumber)
           .limit(limit),
       ),
+
+    /** The number and title of each of these reports (deleted ones too), by id. */
+    numbersAndTitles: async (ids: string[]): Promise<Map<string, { number: number; title: string }>> => {
+      const unique = [...new Set(ids)]
+      if (unique.length === 0) return new Map()
+      const rows = await db.read((q) => q.select({ id: reports.id, number: reports.reportNumber, title: reports.title }).from(reports).where(inArray(reports.id, unique)))
+      return new Map(rows.map((r) => [r.id, { number: r.number, title: r.title }]))
+    },
   }
 }
