@@ -1,4 +1,4 @@
-import { and, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
+import { and, count, eq, gt, like, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
@@ -63,5 +63,9 @@ export function createProjectsRepository({ db }: { db: Seam }) {
           .values({ slug: project.slug, projectId: project.id, expiresAt, createdAt: now })
           .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
       }),
+
+    /** Takes `n` deleted reports off the project's live-report counter (never below 0). */
+    dropLiveReports: (id: string, n: number) =>
+      db.write(async (q) => void (await q.update(projects).set({ liveReportCount: sql`CASE WHEN ${projects.liveReportCount} > ${n} THEN ${projects.liveReportCount} - ${n} ELSE 0 END` }).where(eq(projects.id, id)))),
   }
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { labels, reportLabels } from '../labels/labels.table'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import type { Db, Seam } from '../../db/client'
+import { createLabelsRepository } from '../labels/labels.repository'
 import { sparklinesOf } from '../analytics/report-daily'
 import { selectFieldFilter } from '../workflow/custom-fields.filter'
 import { type SlaState, slaOfReports } from '../workflow/sla.service'
@@ -144,24 +144,11 @@ function plan(db: Db, projectId: string, f: ListFilters) {
   return { shape, params, filtered, none: errors.some((e) => e.length === 0) }
 }
 
-const labelsOfReports = (db: Db) =>
-  db
-    .select({ reportId: reportLabels.reportId, id: labels.id, name: labels.name, color: labels.color })
-    .from(reportLabels)
-    .innerJoin(labels, eq(labels.id, reportLabels.labelId))
-    .where(sql`${reportLabels.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
-    .orderBy(asc(labels.name))
-    .prepare()
-
-const labelStatements = new WeakMap<Db, ReturnType<typeof labelsOfReports>>()
-
 /** Labels of many reports in one query, grouped by report id. */
-export function labelsByReport(db: Db, reportIds: string[]): Map<string, LabelView[]> {
+export async function labelsByReport(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>> {
   const out = new Map<string, LabelView[]>()
   if (reportIds.length === 0) return out
-  let st = labelStatements.get(db)
-  if (!st) labelStatements.set(db, (st = labelsOfReports(db)))
-  for (const row of st.all({ ids: JSON.stringify(reportIds) })) {
+  for (const row of await createLabelsRepository({ db }).ofReports(reportIds)) {
     const list = out.get(row.reportId) ?? []
     list.push({ id: row.id, name: row.name, color: row.color })
     out.set(row.reportId, list)
@@ -251,7 +238,7 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
         ? dueOrderPage(db, shape, params, offset)
         : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
-  const labelMap = labelsByReport(db, ids)
+  const labelMap = await labelsByReport(db, ids)
   const now = f.now ?? new Date()
   const sparks = sparklinesOf(db, rows, now)
   const slas = await slaOfReports({ db }, ids, now)
