@@ -2,8 +2,8 @@ import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
 import type { Db } from '../../db/client'
 import { reportLabels } from '../labels/labels.table'
-import { type SlaState, slaStateSql } from '../workflow/sla.service'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { reportAdditions, type SlaState } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
@@ -129,7 +129,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   }
   if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
   if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
-  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${slaStateSql(s.sla)})`)
+  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${reportAdditions().slaStateSql(s.sla)})`)
   if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
   if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)

@@ -2,11 +2,10 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
 import { createLabelsRepository } from '../labels/labels.repository'
 import { sparklinesOf } from '../analytics/report-daily'
-import { selectFieldFilter } from '../workflow/custom-fields.filter'
-import { type SlaState, slaOfReports } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
 import { COUNT_CAP, facetRarerThanWords, listRowsBySeq, type ListSort, type Shape, statementsFor } from './list.statements'
 import type { FacetKind } from './report-facets'
+import { reportAdditions, type SlaState } from './report-additions'
 import type { ListFilterQuery } from './reports.schemas'
 import { errorTypesNamed } from './reports.search'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
@@ -69,7 +68,7 @@ export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery)
     blocked: query.blocked,
     sla: query.sla,
     overdue: query.overdue,
-    customField: query.custom_field === undefined ? undefined : selectFieldFilter(db, projectId, query.custom_field),
+    customField: query.custom_field === undefined ? undefined : reportAdditions().selectFieldFilter(db, projectId, query.custom_field),
   }
 }
 
@@ -241,7 +240,7 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
   const labelMap = await labelsByReport(db, ids)
   const now = f.now ?? new Date()
   const sparks = sparklinesOf(db, rows, now)
-  const slas = await slaOfReports({ db }, ids, now)
+  const slas = await reportAdditions().slaOfReports({ db }, ids, now)
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
     total,

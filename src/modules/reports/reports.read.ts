@@ -10,10 +10,10 @@ import { readSettings } from '../settings/settings.service'
 import { labelsByReport } from './reports.list'
 import { createReportsRepository, type Report } from './reports.repository'
 import { reports } from './reports.table'
+import { reportAdditions } from './report-additions'
 import { reportView } from './reports.views'
 import { createCustomFieldsRepository } from '../workflow/custom-fields.repository'
 import { createDependenciesRepository } from '../workflow/dependencies.repository'
-import { slaOfReport } from '../workflow/sla.service'
 
 const DONE = ['resolved', 'closed', 'wont_fix']
 
@@ -62,7 +62,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
   const [labels, links, sla, customFields, telemetry, feedbackFor, feedback, comments] = await Promise.all([
     labelsByReport(deps.db, [report.id]).then((m) => m.get(report.id) ?? []),
     createDependenciesRepository({ db: deps.db }).linksOf(report.id),
-    slaOfReport(deps, report.id, deps.clock.now()),
+    reportAdditions().slaOfReport(deps, report.id, deps.clock.now()),
     createCustomFieldsRepository({ db: deps.db }).reportValues(projectId, report.id),
     repo.telemetryCounts(report.id),
     report.feedbackFor ? repo.liveSummary(report.feedbackFor) : null,

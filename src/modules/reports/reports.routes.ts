@@ -9,7 +9,7 @@ import { readReport, reportActivity } from './reports.read'
 import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
 import { errorTypeCounts, similarTo } from './reports.search'
 import { createReport, newReportFrom } from './reports.service'
-import { checkNewReportValues } from '../workflow/custom-fields.service'
+import { reportAdditions } from './report-additions'
 
 const tags = ['Bug reports']
 
@@ -25,7 +25,7 @@ export const reportsRoutes = (deps: AppDeps) =>
     .post(
       '/projects/:slug/bugs',
       async ({ project, user, body, set }) => {
-        const writeCustomFields = await checkNewReportValues(deps, project.id, body.custom_fields)
+        const writeCustomFields = await reportAdditions().checkNewReportValues(deps, project.id, body.custom_fields)
         const report = await deps.db.write(async (tx) => {
           const created = createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
           await writeCustomFields(created.id, deps.clock.now())

@@ -84,14 +84,18 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
 
     /**
      * One background merge step of reports_fts, writing at most `pages` pages, in a write of its own.
-     * Returns whether it did work (FTS5's documented signal: two or more changed rows).
+     * Returns whether it did work: FTS5's documented signal is two or more changed rows, counted by the
+     * writer connection's total_changes() after the commit (FTS5 writes its structure record at commit;
+     * another write landing between the two only costs one more step).
      */
-    mergeStep: (pages: number) =>
-      db.write(async (q) => {
-        const changes = async () => (await q.all<{ n: number }>(sql`SELECT total_changes() AS n`))[0]!.n
-        const before = await changes()
+    mergeStep: async (pages: number): Promise<boolean> => {
+      const changes = async (q: Query) => (await q.all<{ n: number }>(sql`SELECT total_changes() AS n`))[0]!.n
+      const before = await db.write(async (q) => {
+        const n = await changes(q)
         await q.run(sql`INSERT INTO reports_fts(reports_fts, rank) VALUES ('merge', ${sql.raw(String(Math.max(1, Math.floor(pages))))})`)
-        return (await changes()) - before >= 2
-      }),
+        return n
+      })
+      return (await db.write(changes)) - before >= 2
+    },
   }
 }
