@@ -59,13 +59,17 @@ export function similarReports(db: Db, projectId: string, title: string) {
   return statementsFor(db).similar.all({ projectId, match }).map(similarView)
 }
 
-/** The project's error types that answer `error:<name>` (search-filters.ts), at most 50; none when no live report has one. */
+/** Of the project's error types `types`, those that answer `error:<name>` (search-filters.ts), at most 50. */
+export const errorTypesIn = (types: string[], name: string): string[] => types.filter((e) => errorTypeMatches(e, name)).slice(0, 50)
+
+/** The project's error types that answer `error:<name>`, read synchronously for `matchingReports` (ingest's merge); none when no live report has one. */
 export function errorTypesNamed(db: Db, projectId: string, name: string): string[] {
-  return statementsFor(db)
-    .distinctErrorTypes.all(projectId)
-    .map((r) => r.e)
-    .filter((e) => errorTypeMatches(e, name))
-    .slice(0, 50)
+  return errorTypesIn(
+    statementsFor(db)
+      .distinctErrorTypes.all(projectId)
+      .map((r) => r.e),
+    name,
+  )
 }
 
 /** The project's error classes over live reports, most common first, at most 200. */
