@@ -57,7 +57,7 @@ export async function migrateToPostgres(config: Config, parts: DatabaseParts[], 
       }
       return { tables: copied, rows: total }
     } finally {
-      conn.release()
+      await conn.release()
     }
   } finally {
     sqlite.close()

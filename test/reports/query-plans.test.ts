@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { listReports } from '../../src/modules/reports/reports.list'
 import { errorTypeCounts, similarReports } from '../../src/modules/reports/reports.search'
@@ -11,16 +12,16 @@ beforeEach(() => {
 })
 afterEach(() => t.close())
 
-/** The SQL of every statement `fn` prepares, with its EXPLAIN QUERY PLAN. */
-function plansOf(fn: () => void): { sql: string; plan: string }[] {
+/** The SQL of every statement `fn` prepares (on the writer or the read-only connection), with its EXPLAIN QUERY PLAN. */
+async function plansOf(fn: () => unknown): Promise<{ sql: string; plan: string }[]> {
   const seen: string[] = []
-  const original = t.sqlite.prepare.bind(t.sqlite)
-  const spy = vi.spyOn(t.sqlite, 'prepare').mockImplementation(((sql: string, ...rest: never[]) => {
+  const original = Database.prototype.prepare
+  const spy = vi.spyOn(Database.prototype, 'prepare').mockImplementation(function (this: Database, sql: string, ...rest: never[]) {
     seen.push(sql)
-    return original(sql, ...rest)
-  }) as never)
+    return original.call(this, sql, ...rest)
+  } as never)
   try {
-    fn()
+    await fn()
   } finally {
     spy.mockRestore()
   }
@@ -47,7 +48,7 @@ describe('list queries read indexes, never the whole table, and sort without a t
   ])('%s', async (_name, filters, index) => {
     const { project } = await team(t)
     createReportIn(t, project)
-    const plans = plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, ...filters }))
+    const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, ...filters }))
     const page = plans.find((p) => /limit \?/i.test(p.sql) && /"report_number"/.test(p.sql))!
     expect(page.plan).toContain(index)
     for (const p of plans.filter((p) => /from "reports"/.test(p.sql))) {
@@ -58,13 +59,13 @@ describe('list queries read indexes, never the whole table, and sort without a t
 
   it('error types read the error-type index only', async () => {
     const { project } = await team(t)
-    const plans = plansOf(() => errorTypeCounts(t.deps.db, project.id))
+    const plans = await plansOf(() => errorTypeCounts(t.deps.db, project.id))
     expect(plans.find((p) => /group by/i.test(p.sql))!.plan).toMatch(/USING (COVERING )?INDEX reports_live_error_type_idx \(project_id=\? AND error_type>\?\)/)
   })
 
   it('similar reports walk the FTS index, not the table', async () => {
     const { project } = await team(t)
-    const plans = plansOf(() => similarReports(t.deps.db, project.id, 'boss fight crash'))
+    const plans = await plansOf(() => similarReports(t.deps.db, project.id, 'boss fight crash'))
     expect(plans.map((p) => p.plan).join('\n')).toContain('VIRTUAL TABLE INDEX')
     for (const p of plans) expect(p.plan).not.toMatch(/SCAN reports\b(?! USING)/)
   })
@@ -84,7 +85,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
   ])('%s', async (_name, q, index) => {
     const { project } = await team(t)
     createReportIn(t, project, { title: 'TypeError in shop', gameVersion: '1.3.0' })
-    const plans = plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q }))
+    const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q }))
     expect(page(plans).plan).toContain(index)
     // The page and its bounded count (the error-types listing prepared beside the skip scan sorts its own counts).
     for (const p of plans.filter((p) => /offset \?|"matching"/i.test(p.sql))) {
@@ -96,12 +97,12 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
   it('a second facet is a key lookup per row, and a facet under another sort keeps its key', async () => {
     const { project } = await team(t)
     createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
-    const two = page(plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:Linux' })))
+    const two = page(await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:Linux' })))
     // The facet walk (a co-routine) checks the second facet on its key before a report is read.
     expect(two.plan).toBe(
       'CO-ROUTINE k | SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?) | SEARCH report_facets EXISTS USING PRIMARY KEY (project_id=? AND kind=? AND value=? AND report_seq=?) | SCAN k | SEARCH reports USING INTEGER PRIMARY KEY (rowid=?)',
     )
-    const sorted = page(plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0', sort: 'occurrences' })))
+    const sorted = page(await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0', sort: 'occurrences' })))
     expect(sorted.plan).toContain('SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?)')
   })
 
@@ -111,17 +112,17 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
     createReportIn(t, project, { title: 'Door stuck', gameVersion: '1.2.0', platform: 'Linux' })
     const listed = { ...project, liveReportCount: 4 }
     // "crash" matches 3 reports, version 1.2.0 holds 1: the facet drives and probes the set of matches.
-    const rare = page(plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'crash version:1.2.0 platform:linux' })))
+    const rare = page(await plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'crash version:1.2.0 platform:linux' })))
     expect(rare.plan).toMatch(/^CO-ROUTINE k \| SEARCH f USING PRIMARY KEY \(project_id=\? AND kind=\? AND value=\?\) \| LIST SUBQUERY \d+ \| SCAN reports_fts .*\| SEARCH report_facets EXISTS USING PRIMARY KEY .*\| SCAN k \| SEARCH reports USING INTEGER PRIMARY KEY/)
     // "door" matches 1 report, version 1.3.0 holds 3: the words drive and probe the facet.
-    const common = page(plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'door version:1.3.0' })))
+    const common = page(await plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'door version:1.3.0' })))
     expect(common.plan).toMatch(/^SCAN reports_fts VIRTUAL TABLE INDEX \S+ \| .*SEARCH report_facets (EXISTS )?USING PRIMARY KEY .*\| SEARCH reports USING INTEGER PRIMARY KEY/)
   })
 
   it('a facet-only list is counted from the facet key without reading reports', async () => {
     const { project } = await team(t)
     createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
-    const plans = plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:linux' }))
+    const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:linux' }))
     const count = plans.find((p) => /"matching"/.test(p.sql))!
     expect(count.plan).toContain('SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?)')
     expect(count.plan).not.toContain('reports')
@@ -130,7 +131,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
   it('error: finds the project\'s error types by a skip scan of the error-type index', async () => {
     const { project } = await team(t)
     createReportIn(t, project, { title: 'TypeError in shop' })
-    const plans = plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'error:TypeError' }))
+    const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'error:TypeError' }))
     const distinct = plans.find((p) => /WITH RECURSIVE/.test(p.sql))!
     expect(distinct.plan).toMatch(/SEARCH reports USING (COVERING )?INDEX reports_live_error_type_idx \(project_id=\? AND error_type>\?\)/)
     expect(distinct.plan).not.toMatch(/SCAN reports\b/)

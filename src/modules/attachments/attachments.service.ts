@@ -1,16 +1,14 @@
-import { TransactionRollbackError, asc, count, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db, DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { chargeUpload } from '../billing/quota'
-import { attachments } from './attachments.table'
+import { type Attachment, createAttachmentsRepository } from './attachments.repository'
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 export const MAX_ATTACHMENTS_PER_REPORT = 10
 
-type Attachment = typeof attachments.$inferSelect
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files'>
 
 export interface NewAttachment {
@@ -35,21 +33,23 @@ export const serializeAttachment = (files: Deps['files'], a: Attachment) => ({
   created_at: a.createdAt.toISOString(),
 })
 
-function assertRoomOnReport(db: DbOrTx, reportId: string) {
-  const [{ n }] = db.select({ n: count() }).from(attachments).where(eq(attachments.reportId, reportId)).all() as [{ n: number }]
-  if (n >= MAX_ATTACHMENTS_PER_REPORT) throw badRequest(`a report can have at most ${MAX_ATTACHMENTS_PER_REPORT} attachments`)
+async function assertRoomOnReport(db: Seam, reportId: string) {
+  if ((await createAttachmentsRepository({ db }).countOf(reportId)) >= MAX_ATTACHMENTS_PER_REPORT) throw badRequest(`a report can have at most ${MAX_ATTACHMENTS_PER_REPORT} attachments`)
 }
+
+/** Thrown to roll back the trial charge of `assertUploadQuota`. */
+const trialCharge = Symbol('trial charge')
 
 // Runs the real quota charge and rolls it back, so the 403 comes before any bytes are written
 // and says exactly what the charge after storing would say.
-function assertUploadQuota(db: Db, accountId: string, bytes: number) {
+async function assertUploadQuota(db: Deps['db'], accountId: string, bytes: number) {
   try {
-    db.transaction((tx) => {
+    await db.write((tx) => {
       chargeUpload(tx, accountId, bytes)
-      tx.rollback()
+      throw trialCharge
     })
   } catch (e) {
-    if (!(e instanceof TransactionRollbackError)) throw e
+    if (e !== trialCharge) throw e
   }
 }
 
@@ -59,9 +59,9 @@ function assertUploadQuota(db: Db, accountId: string, bytes: number) {
  * Shared by the team's multipart upload and the SDK's base64 upload.
  */
 export async function addAttachment(deps: Deps, input: NewAttachment) {
-  assertRoomOnReport(deps.db, input.report.id)
+  await assertRoomOnReport(deps.db, input.report.id)
   const size = input.data instanceof Blob ? input.data.size : input.data.byteLength
-  if (size > 0 && size <= MAX_ATTACHMENT_BYTES) assertUploadQuota(deps.db, input.account.id, size)
+  if (size > 0 && size <= MAX_ATTACHMENT_BYTES) await assertUploadQuota(deps.db, input.account.id, size)
   const stored = await deps.files.store(deps.db, {
     data: input.data,
     fileName: input.fileName,
@@ -82,11 +82,11 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
     createdAt: now,
   }
   try {
-    deps.db.transaction((tx) => {
+    await deps.db.write(async (tx) => {
       // Checked again: another upload to the same report may have finished while this one was stored.
-      assertRoomOnReport(tx, input.report.id)
+      await assertRoomOnReport(deps.db, input.report.id)
       chargeUpload(tx, input.account.id, stored.size)
-      tx.insert(attachments).values(row).run()
+      await createAttachmentsRepository({ db: deps.db }).insert(row)
       recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
     })
   } catch (e) {
@@ -97,6 +97,6 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
 }
 
 /** A report's attachments, oldest first. */
-export function listAttachments(deps: Pick<AppDeps, 'db' | 'files'>, reportId: string) {
-  return deps.db.select().from(attachments).where(eq(attachments.reportId, reportId)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all().map((a) => serializeAttachment(deps.files, a))
+export async function listAttachments(deps: Pick<AppDeps, 'db' | 'files'>, reportId: string) {
+  return (await createAttachmentsRepository({ db: deps.db }).ofReport(reportId)).map((a) => serializeAttachment(deps.files, a))
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { labels, reportLabels } from './labels.table'
 
@@ -52,5 +52,16 @@ export function createLabelsRepository({ db }: { db: Seam }) {
       )
       return removed.length > 0
     },
+
+    /** The labels of these reports in one query, by name: `{reportId, id, name, color}` rows. */
+    ofReports: (reportIds: string[]) =>
+      db.read((q) =>
+        q
+          .select({ reportId: reportLabels.reportId, id: labels.id, name: labels.name, color: labels.color })
+          .from(reportLabels)
+          .innerJoin(labels, eq(labels.id, reportLabels.labelId))
+          .where(inArray(reportLabels.reportId, reportIds))
+          .orderBy(asc(labels.name)),
+      ),
   }
 }

@@ -85,6 +85,9 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     /** Id, slug and name of each of these projects (the ones still there). */
     cardsOf: async (ids: string[]): Promise<ProjectCard[]> =>
       ids.length ? db.read((q) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(inArray(projects.id, ids))) : [],
+    /** Takes `n` deleted reports off the project's live-report counter (never below 0). */
+    dropLiveReports: (id: string, n: number) =>
+      db.write(async (q) => void (await q.update(projects).set({ liveReportCount: sql`CASE WHEN ${projects.liveReportCount} > ${n} THEN ${projects.liveReportCount} - ${n} ELSE 0 END` }).where(eq(projects.id, id)))),
   }
 }
 

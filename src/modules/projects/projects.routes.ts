@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { listAuditLog, listProjectActivity } from '../activity/activity.queries'
+import { listAuditLog, listProjectActivity } from '../activity/activity.read'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { sendTestReport, setupStatus } from './project-setup.service'
 import { activityQuery, createProjectBody, pageQuery, rotateKeyBody, updateProjectBody } from './projects.schemas'

@@ -1,8 +1,9 @@
 import type { SqliteHandle } from '../../db/client'
 import { type SQL, sql } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import type { DbOrTx, Tx } from '../../db/client'
+import type { Seam, Tx } from '../../db/client'
 import { compareSemver, parseSemver } from '../analytics/stats'
+import { createReportsSearchRepository } from './reports.search.repository'
 
 /**
  * What the list filters on that a report's occurrences carry, one row per (report, value): the game
@@ -123,24 +124,14 @@ export function backfillReportFacets(sqlite: SqliteHandle): void {
   }
 }
 
-/** At most this many values of a kind are offered as filter choices. */
-const MAX_VALUES = 500
-
 /**
  * The distinct versions and platforms the project's occurrences came from, for the list's filter
  * controls: a skip scan of the key (one seek per value, not a read of every report's row). Versions
  * newest first (by semantic version where both parse, else by name), platforms by name.
  */
-export function facetValues(db: DbOrTx, projectId: string): { versions: string[]; platforms: string[] } {
-  const distinct = (kind: number) =>
-    db
-      .all<{ v: string }>(sql`
-        WITH RECURSIVE t(v) AS (
-          SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${kind})
-          UNION ALL
-          SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${kind} AND value > t.v) FROM t WHERE t.v IS NOT NULL LIMIT ${MAX_VALUES}
-        ) SELECT v FROM t WHERE v IS NOT NULL`)
-      .map((r) => r.v)
+export async function facetValues(db: Seam, projectId: string): Promise<{ versions: string[]; platforms: string[] }> {
+  const repo = createReportsSearchRepository({ db })
+  const [versions, platforms] = await Promise.all([repo.facetValues(projectId, 'version'), repo.facetValues(projectId, 'platform')])
   const byVersion = (a: string, b: string) => (parseSemver(a) && parseSemver(b) ? compareSemver(b, a) : a.localeCompare(b))
-  return { versions: distinct(FACET.version).sort(byVersion), platforms: distinct(FACET.platform) }
+  return { versions: versions.sort(byVersion), platforms }
 }

@@ -1,20 +1,18 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db, Tx } from '../../db/client'
+import type { Seam, Tx } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
-import { accountMembers } from '../accounts/accounts.table'
 import { canSeeProject } from '../accounts/project-access'
 import { type ActivityEntry, recordActivity, recordAudit } from '../activity/activity.service'
 import { hasPermission } from '../permissions/permissions.catalog'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { markTriaged } from '../public/publication'
-import { findLiveReport } from './reports.read'
+import { liveReport } from './reports.read'
 import { dropFacetsOfReports } from './report-facets'
 import { COUNT_CAP, listFiltersOf, matchingReports } from './reports.list'
+import { createReportsRepository, type Report, type ReportSelector } from './reports.repository'
 import type { BulkDeleteBody, BulkUpdateBody, ListFilterQuery, UpdateReportBody } from './reports.schemas'
-import { priorityRank, type Report, serializeReportForEvent } from './reports.service'
-import { reports } from './reports.table'
+import { priorityRank, serializeReportForEvent } from './reports.service'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
 import { newestVersion } from '../ingest/versions'
@@ -53,7 +51,7 @@ type Changes = Partial<Pick<Report, (typeof FIELDS)[Field]>>
  * The column values a body asks for, after checking the caller may assign and that the assignee
  * is on the project's team. Throws 400 "no valid fields to update" when the body sets nothing.
  */
-function requestedChanges(tx: Tx, project: ProjectRef, actor: Actor, body: Partial<Record<Field, unknown>>): Changes {
+async function requestedChanges(db: Seam, project: ProjectRef, actor: Actor, body: Partial<Record<Field, unknown>>): Promise<Changes> {
   const changes: Record<string, unknown> = {}
   for (const [field, column] of Object.entries(FIELDS)) {
     const value = body[field as Field]
@@ -65,11 +63,7 @@ function requestedChanges(tx: Tx, project: ProjectRef, actor: Actor, body: Parti
     const assignee = (changes.assignedTo as string | null) || null
     changes.assignedTo = assignee
     if (assignee) {
-      const member = tx
-        .select({ projectIds: accountMembers.projectIds })
-        .from(accountMembers)
-        .where(and(eq(accountMembers.accountId, project.accountId), eq(accountMembers.userId, assignee)))
-        .get()
+      const member = await createReportsRepository({ db }).memberProjectIds(project.accountId, assignee)
       if (!member || !canSeeProject(member.projectIds, project.id)) throw badRequest("assigned_to must be a member of the project's team")
     }
   }
@@ -89,7 +83,7 @@ function diff(r: Report, changes: Changes): Record<string, [unknown, unknown]> {
  * Applies the same changes to `targets` in `tx`: one UPDATE for the reports that really change,
  * an activity entry per changed field and one `bug_updated` event per changed report.
  */
-function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, targets: Report[], changes: Changes): void {
+async function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, targets: Report[], changes: Changes): Promise<void> {
   const changed = targets.map((r) => ({ r, d: diff(r, changes) })).filter((c) => Object.keys(c.d).length > 0)
   if (changed.length === 0) return
   const now = deps.clock.now()
@@ -100,18 +94,12 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
     // A renamed report groups SDK submissions and suggests duplicates under its new title.
     ...(changes.title !== undefined ? titleColumnsOf(changes.title) : {}),
   }
-  const updated = tx
-    .update(reports)
-    .set(set)
-    .where(
-      inArray(
-        reports.id,
-        changed.map((c) => c.r.id),
-      ),
-    )
-    .returning()
-    .all()
-  for (const { r, d } of changed) followUps(tx, r, d)
+  const repo = createReportsRepository({ db: deps.db })
+  const updated = await repo.updateMany(
+    changed.map((c) => c.r.id),
+    set,
+  )
+  for (const { r, d } of changed) await followUps(repo, r, d)
   // A status change or an explicit publication is the team's touch the `triaged` publish mode waits for.
   markTriaged(
     tx,
@@ -133,20 +121,20 @@ function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, ta
  * occurrence from that build or an older one later does not reopen it); renaming a report grouped
  * by its title (a player's report) regroups it under the new title.
  */
-function followUps(tx: Tx, r: Report, d: Record<string, [unknown, unknown]>): void {
-  if (d.status?.[1] === 'resolved') tx.update(reports).set({ resolvedInVersion: newestVersion(r.versions) }).where(eq(reports.id, r.id)).run()
+async function followUps(repo: ReturnType<typeof createReportsRepository>, r: Report, d: Record<string, [unknown, unknown]>): Promise<void> {
+  if (d.status?.[1] === 'resolved') await repo.update(r.id, { resolvedInVersion: newestVersion(r.versions) })
   if (d.title && r.fingerprint === groupingOfReport(r).fingerprint) {
     const g = groupingOfReport({ ...r, title: d.title[1] as string })
-    tx.update(reports).set({ fingerprint: g.fingerprint, groupingLabel: g.label }).where(eq(reports.id, r.id)).run()
+    await repo.update(r.id, { fingerprint: g.fingerprint, groupingLabel: g.label })
   }
 }
 
 /** `PATCH /bugs/{number}`. */
-export function updateReport(deps: Deps, project: ProjectRef, actor: Actor, rawNumber: string, body: UpdateReportBody): void {
-  deps.db.transaction((tx) => {
-    const report = findLiveReport(tx, project.id, rawNumber)
-    const changes = requestedChanges(tx, project, actor, body)
-    applyChanges(deps, tx, project.id, actor.userId, [report], changes)
+export async function updateReport(deps: Deps, project: ProjectRef, actor: Actor, rawNumber: string, body: UpdateReportBody): Promise<void> {
+  await deps.db.write(async (tx) => {
+    const report = await liveReport(deps.db, project.id, rawNumber)
+    const changes = await requestedChanges(deps.db, project, actor, body)
+    await applyChanges(deps, tx, project.id, actor.userId, [report], changes)
   })
 }
 
@@ -154,16 +142,15 @@ export function updateReport(deps: Deps, project: ProjectRef, actor: Actor, rawN
  * The live reports of the project a bulk body names: by `bug_ids` or `bug_numbers` (1 to 100), or by
  * `filter`, every report the list shows for it (400 past COUNT_CAP: narrow the filter). Exactly one.
  */
-function bulkSelector(db: Db, projectId: string, body: BulkDeleteBody): { where: SQL; filter: ListFilterQuery | null } {
+function bulkSelector(db: Deps['db'], projectId: string, body: BulkDeleteBody): { which: ReportSelector; filter: ListFilterQuery | null } {
   const { bug_ids: ids, bug_numbers: numbers, filter } = body
   const given = [ids, numbers, filter].filter((x) => x !== undefined).length
   if (given > 1) throw badRequest('send one of bug_ids, bug_numbers or filter')
   if (given === 0) throw badRequest('bug_ids or bug_numbers (1 to 100 entries) or filter is required')
-  const live = and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
-  if (!filter) return { where: and(live, ids ? inArray(reports.id, ids) : inArray(reports.reportNumber, numbers!))!, filter: null }
+  if (!filter) return { which: ids ? { ids } : { numbers: numbers! }, filter: null }
   const matched = matchingReports(db, projectId, listFiltersOf(db, projectId, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; bulk actions by filter take at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
-  return { where: and(live, sql`${reports.id} IN (SELECT value FROM json_each(${JSON.stringify(matched.reports.map((r) => r.id))}))`)!, filter }
+  return { which: { ids: matched.reports.map((r) => r.id) }, filter }
 }
 
 /** A bulk action by filter is one audit entry: who, which filter, how many reports. */
@@ -175,21 +162,21 @@ function auditByFilter(tx: Tx, now: Date, project: ProjectRef, actorId: string, 
  * `PATCH /bugs/bulk`: sets the same fields on the selected live reports in one transaction.
  * Answers how many live reports of this project were addressed (changed or already so).
  */
-export function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): { updated: number } {
-  return deps.db.transaction((tx) => {
-    const changes = requestedChanges(tx, project, actor, body)
-    const { where, filter } = bulkSelector(deps.db, project.id, body)
-    const targets = tx.select().from(reports).where(where).all()
-    applyChanges(deps, tx, project.id, actor.userId, targets, changes)
+export async function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): Promise<{ updated: number }> {
+  return deps.db.write(async (tx) => {
+    const changes = await requestedChanges(deps.db, project, actor, body)
+    const { which, filter } = bulkSelector(deps.db, project.id, body)
+    const targets = await createReportsRepository({ db: deps.db }).liveReports(project.id, which)
+    await applyChanges(deps, tx, project.id, actor.userId, targets, changes)
     if (filter) auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
     return { updated: targets.length }
   })
 }
 
-/** Soft-deletes the live reports matching `where` (one UPDATE), keeps the live counter in step and logs each deletion. */
-function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, where: SQL): number {
+/** Soft-deletes the project's live reports `which` names (one UPDATE), keeps the live counter in step and logs each deletion. */
+async function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, which: ReportSelector): Promise<number> {
   const now = deps.clock.now()
-  const gone = tx.update(reports).set({ deletedAt: now }).where(where).returning({ id: reports.id }).all()
+  const gone = await createReportsRepository({ db: deps.db }).softDelete(projectId, which, now)
   if (gone.length === 0) return 0
   // The delete withdraws the reports' files at once (a trigger); a job then removes their bytes.
   enqueueWithdrawnFilesRemoval(deps, tx, projectId)
@@ -198,10 +185,7 @@ function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, wher
     projectId,
     gone.map((g) => g.id),
   )
-  tx.update(projects)
-    .set({ liveReportCount: sql`max(${projects.liveReportCount} - ${gone.length}, 0)` })
-    .where(eq(projects.id, projectId))
-    .run()
+  await createProjectsRepository({ db: deps.db }).dropLiveReports(projectId, gone.length)
   recordActivity(
     tx,
     now,
@@ -211,18 +195,18 @@ function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, wher
 }
 
 /** `DELETE /bugs/{number}`: soft delete; the report still counts toward the plan's quota. */
-export function deleteReport(deps: Deps, projectId: string, actorId: string, rawNumber: string): void {
-  deps.db.transaction((tx) => {
-    const report = findLiveReport(tx, projectId, rawNumber)
-    softDelete(deps, tx, projectId, actorId, eq(reports.id, report.id))
+export async function deleteReport(deps: Deps, projectId: string, actorId: string, rawNumber: string): Promise<void> {
+  await deps.db.write(async (tx) => {
+    const report = await liveReport(deps.db, projectId, rawNumber)
+    await softDelete(deps, tx, projectId, actorId, { ids: [report.id] })
   })
 }
 
 /** `DELETE /bugs/bulk`: soft-deletes the selected live reports of the project. */
-export function bulkDeleteReports(deps: Deps, project: ProjectRef, actorId: string, body: BulkDeleteBody): { deleted: number } {
-  return deps.db.transaction((tx) => {
-    const { where, filter } = bulkSelector(deps.db, project.id, body)
-    const deleted = softDelete(deps, tx, project.id, actorId, where)
+export async function bulkDeleteReports(deps: Deps, project: ProjectRef, actorId: string, body: BulkDeleteBody): Promise<{ deleted: number }> {
+  return deps.db.write(async (tx) => {
+    const { which, filter } = bulkSelector(deps.db, project.id, body)
+    const deleted = await softDelete(deps, tx, project.id, actorId, which)
     if (filter) auditByFilter(tx, deps.clock.now(), project, actorId, 'reports.bulk_deleted', filter, deleted)
     return { deleted }
   })

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { createCustomFieldsRepository, type Field } from '../workflow/custom-fields.repository'
 import { csvRow } from './csv'
-import { type Priority, reports, type Status } from './reports.table'
+import { createReportsRepository } from './reports.repository'
+import type { Priority, Status } from './reports.table'
 
 /** Rows read per chunk: memory stays constant whatever the project's size. */
 export const EXPORT_CHUNK = 1000
@@ -32,55 +32,6 @@ const HEADER = [
   'updated_at',
 ]
 
-const ph = sql.placeholder
-const cache = new WeakMap<Db, Map<string, ReturnType<typeof prepareChunk>>>()
-
-function prepareChunk(db: Db, byStatus: boolean, byPriority: boolean) {
-  const c: SQL[] = [eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt), gt(reports.seq, ph('after'))]
-  if (byStatus) c.push(eq(reports.status, ph('status')))
-  if (byPriority) c.push(eq(reports.priority, ph('priority')))
-  return db
-    .select({
-      seq: reports.seq,
-      id: reports.id,
-      reportNumber: reports.reportNumber,
-      title: reports.title,
-      description: reports.description,
-      status: reports.status,
-      priority: reports.priority,
-      category: reports.category,
-      platform: reports.platform,
-      gameVersion: reports.gameVersion,
-      errorType: reports.errorType,
-      source: reports.source,
-      assignedTo: reports.assignedTo,
-      upvotes: reports.upvotes,
-      occurrences: reports.occurrenceCount,
-      playerCount: reports.playerCount,
-      firstSeen: reports.firstSeen,
-      lastSeen: reports.lastSeen,
-      firstVersion: reports.firstVersion,
-      lastVersion: reports.lastVersion,
-      reporterName: reports.reporterName,
-      createdAt: reports.createdAt,
-      updatedAt: reports.updatedAt,
-    })
-    .from(reports)
-    .where(and(...c))
-    .orderBy(asc(reports.seq))
-    .limit(EXPORT_CHUNK)
-    .prepare()
-}
-
-function chunkStatement(db: Db, byStatus: boolean, byPriority: boolean) {
-  let m = cache.get(db)
-  if (!m) cache.set(db, (m = new Map()))
-  const key = `${byStatus}:${byPriority}`
-  let st = m.get(key)
-  if (!st) m.set(key, (st = prepareChunk(db, byStatus, byPriority)))
-  return st
-}
-
 /** A custom field value as one CSV cell: lists joined with "; ", empty when unset. */
 const csvValue = (v: unknown) => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join('; ') : String(v))
 
@@ -88,8 +39,8 @@ const csvValue = (v: unknown) => (v === undefined || v === null ? '' : Array.isA
  * The project's live reports as a CSV stream, oldest first: each pull reads the next keyset chunk
  * (seq > last seen), so a 1M-report export never holds more than one chunk in memory.
  */
-export function exportReportsCsv(db: Db, projectId: string, filters: { status?: Status; priority?: Priority }): ReadableStream<Uint8Array> {
-  const st = chunkStatement(db, filters.status !== undefined, filters.priority !== undefined)
+export function exportReportsCsv(db: Seam, projectId: string, filters: { status?: Status; priority?: Priority }): ReadableStream<Uint8Array> {
+  const reports = createReportsRepository({ db })
   const customFields = createCustomFieldsRepository({ db })
   // Custom fields follow the fixed columns, one column per definition, named after the field (read by the first pull).
   let fields: Field[] | null = null
@@ -101,7 +52,7 @@ export function exportReportsCsv(db: Db, projectId: string, filters: { status?: 
       fields ??= await customFields.list(projectId)
       let out = headerSent ? '' : csvRow([...HEADER, ...fields.map((f) => f.name)])
       headerSent = true
-      const rows = st.all({ projectId, after, status: filters.status, priority: filters.priority })
+      const rows = await reports.exportChunk(projectId, { after, status: filters.status, priority: filters.priority }, EXPORT_CHUNK)
       const custom = fields.length ? await customFields.valuesOfReports(rows.map((r) => r.id)) : null
       for (const r of rows) {
         const values = custom?.get(r.id)

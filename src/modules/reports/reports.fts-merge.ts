@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
-import { rawSqlite } from '../../db/client'
 import type { DomainJobs } from '../../jobs/jobs.types'
+import { createReportsSearchRepository } from './reports.search.repository'
 
 export interface MergeOptions {
   /** Longest a tick keeps merging, pauses included; the rest waits for the next tick. */
@@ -25,24 +25,13 @@ export interface MergeOptions {
  */
 export async function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, o: MergeOptions = {}): Promise<number> {
   const { budgetMs = 1000, pagesPerStep = 100, gapMs = 10 } = o
-  const sqlite = rawSqlite(deps.db)
-  const merge = sqlite.prepare(`INSERT INTO reports_fts(reports_fts, rank) VALUES ('merge', ${Math.max(1, Math.floor(pagesPerStep))})`)
-  const changes = sqlite.prepare<{ n: number }, []>('SELECT total_changes() AS n')
+  const repo = createReportsSearchRepository({ db: deps.db })
   const started = performance.now()
   let steps = 0
-  try {
-    while (performance.now() - started < budgetMs) {
-      const before = changes.all()[0]!.n
-      merge.run()
-      // FTS5's documented signal: fewer than two changed rows means there was nothing left to merge.
-      if (changes.all()[0]!.n - before < 2) break
-      steps++
-      await Bun.sleep(gapMs)
-    }
-  } finally {
-    // Between ticks this connection holds no statement.
-    merge.finalize()
-    changes.finalize()
+  while (performance.now() - started < budgetMs) {
+    if (!(await repo.mergeStep(pagesPerStep))) break
+    steps++
+    await Bun.sleep(gapMs)
   }
   return steps
 }

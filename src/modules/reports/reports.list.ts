@@ -1,19 +1,18 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { labels, reportLabels } from '../labels/labels.table'
+import type { Db, Seam } from '../../db/client'
+import { createLabelsRepository } from '../labels/labels.repository'
 import { sparklinesOf } from '../analytics/report-daily'
-import { selectFieldFilter } from '../workflow/custom-fields.filter'
-import { type SlaState, slaOfReports } from '../workflow/sla.service'
 import { translateSearch } from './fts-query'
-import { COUNT_CAP, facetRarerThanWords, listRowsBySeq, type ListSort, type Shape, statementsFor } from './list.statements'
+import { COUNT_CAP, createReportsListRepository, facetRarerThanWords, type ListSort, type Shape, statementsFor } from './reports.list.repository'
 import type { FacetKind } from './report-facets'
+import { reportAdditions, type SlaState } from './report-additions'
 import type { ListFilterQuery } from './reports.schemas'
-import { errorTypesNamed } from './reports.search'
+import { errorTypesIn, errorTypesNamed } from './reports.search'
+import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
-import { type Category, type Priority, PRIORITIES, reports, type Status } from './reports.table'
+import { type Category, type Priority, PRIORITIES, type Status } from './reports.table'
 import { type LabelView, listItemView } from './reports.views'
 
-export { COUNT_CAP, type ListSort } from './list.statements'
+export { COUNT_CAP, type ListSort } from './reports.list.repository'
 
 export const LIST_PAGE_SIZE = 25
 
@@ -69,19 +68,26 @@ export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery)
     blocked: query.blocked,
     sla: query.sla,
     overdue: query.overdue,
-    customField: query.custom_field === undefined ? undefined : selectFieldFilter(db, projectId, query.custom_field),
+    customField: query.custom_field === undefined ? undefined : reportAdditions().selectFieldFilter(db, projectId, query.custom_field),
   }
 }
 
 /** Facets the key of which drives best first: a player has few reports, a version more, a platform most. */
 const FACET_ORDER: FacetKind[] = ['player', 'version', 'platform', 'screenshot']
 
-/** The filters of `f` and of its `q` together, as a statement shape and its parameters; `none` when nothing can match. */
-function plan(db: Db, projectId: string, f: ListFilters) {
+/** What a list's filters ask of the data before its statement can be chosen: error types by name, and which of a facet and words is rarer. */
+interface PlanFacts {
+  /** Per `error:` name, the project's error types that answer it. */
+  errors: string[][]
+  /** Whether the first facet holds fewer reports than the words match (asked only when both are there). */
+  facetRarer: boolean
+}
+
+/** The words, facets and `error:` names of `f` and its `q`, and what the data must answer about them (`facts`). */
+function parse(f: Omit<ListFilters, 'page'>) {
   const searched = f.q === undefined ? { filters: noSearchFilters(), text: '' } : splitSearch(f.q)
   const sf: SearchFilters = searched.filters
   const fts = searched.text ? translateSearch(searched.text) : null
-  const ftsExpr = fts?.match ?? fts?.excludeOnly ?? null
   const values: Record<FacetKind, string[]> = {
     player: [...(f.player ? [f.player] : []), ...sf.players],
     version: [...(f.version ? [f.version] : []), ...sf.versions],
@@ -90,14 +96,41 @@ function plan(db: Db, projectId: string, f: ListFilters) {
   }
   const facets = FACET_ORDER.flatMap((kind) => values[kind].map((value) => ({ kind, value })))
   const fingerprints = [...(f.fingerprint ? [f.fingerprint] : []), ...sf.fingerprints].map((v) => v.toLowerCase())
-  // Each `error:` name stands for the project's error types that answer it; none: nothing matches.
-  const errors = sf.errors.map((name) => errorTypesNamed(db, projectId, name))
   const regression = f.regression === true || sf.regression
-  let q: Shape['q'] = fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null
   const selectiveElsewhere = f.label !== undefined || fingerprints.length > 0 || regression
   // Words and a facet: the rarer of the two drives (a common word under a rare version, or the reverse).
+  const compare = facets.length > 0 && fts?.match && !selectiveElsewhere ? { facet: facets[0]!, match: fts.match } : null
+  return { sf, fts, facets, fingerprints, regression, selectiveElsewhere, compare }
+}
+
+/** The facts of `parsed` from the synchronous reads (`matchingReports`, inside ingest's merge). */
+function factsNow(db: Db, projectId: string, parsed: ReturnType<typeof parse>): PlanFacts {
+  return {
+    errors: parsed.sf.errors.map((name) => errorTypesNamed(db, projectId, name)),
+    facetRarer: parsed.compare ? facetRarerThanWords(db, projectId, parsed.compare.facet, parsed.compare.match) : false,
+  }
+}
+
+/** The facts of `parsed` from the repositories (the list page). */
+async function factsOf(db: Seam, projectId: string, parsed: ReturnType<typeof parse>): Promise<PlanFacts> {
+  const types = parsed.sf.errors.length ? await createReportsSearchRepository({ db }).distinctErrorTypes(projectId) : []
+  const compare = parsed.compare
+  return {
+    errors: parsed.sf.errors.map((name) => errorTypesIn(types, name)),
+    facetRarer: compare ? await createReportsListRepository({ db }).facetRarerThanWords(projectId, compare.facet, compare.match) : false,
+  }
+}
+
+/** The filters of `f` and of its `q` together, as a statement shape and its parameters; `none` when nothing can match. */
+function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse>, facts: PlanFacts) {
+  const { fts, facets, fingerprints, regression, selectiveElsewhere } = parsed
+  const sf = parsed.sf
+  const ftsExpr = fts?.match ?? fts?.excludeOnly ?? null
+  // Each `error:` name stands for the project's error types that answer it; none: nothing matches.
+  const errors = facts.errors
+  let q: Shape['q'] = fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null
   let drive: Shape['drive'] = facets.length > 0 && q === null && !selectiveElsewhere ? 'facet' : null
-  if (facets.length > 0 && q === 'match' && !selectiveElsewhere && facetRarerThanWords(db, projectId, facets[0]!, fts!.match!)) {
+  if (parsed.compare && facts.facetRarer) {
     drive = 'facet'
     q = 'matchSet'
   }
@@ -144,41 +177,17 @@ function plan(db: Db, projectId: string, f: ListFilters) {
   return { shape, params, filtered, none: errors.some((e) => e.length === 0) }
 }
 
-const labelsOfReports = (db: Db) =>
-  db
-    .select({ reportId: reportLabels.reportId, id: labels.id, name: labels.name, color: labels.color })
-    .from(reportLabels)
-    .innerJoin(labels, eq(labels.id, reportLabels.labelId))
-    .where(sql`${reportLabels.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
-    .orderBy(asc(labels.name))
-    .prepare()
-
-const labelStatements = new WeakMap<Db, ReturnType<typeof labelsOfReports>>()
-
 /** Labels of many reports in one query, grouped by report id. */
-export function labelsByReport(db: Db, reportIds: string[]): Map<string, LabelView[]> {
+export async function labelsByReport(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>> {
   const out = new Map<string, LabelView[]>()
   if (reportIds.length === 0) return out
-  let st = labelStatements.get(db)
-  if (!st) labelStatements.set(db, (st = labelsOfReports(db)))
-  for (const row of st.all({ ids: JSON.stringify(reportIds) })) {
+  for (const row of await createLabelsRepository({ db }).ofReports(reportIds)) {
     const list = out.get(row.reportId) ?? []
     list.push({ id: row.id, name: row.name, color: row.color })
     out.set(row.reportId, list)
   }
   return out
 }
-
-const nthNewestLive = (db: Db) =>
-  db
-    .select({ seq: reports.seq })
-    .from(reports)
-    .where(and(eq(reports.projectId, sql.placeholder('projectId')), isNull(reports.deletedAt)))
-    .orderBy(desc(reports.seq))
-    .limit(1)
-    .offset(sql.placeholder('skip'))
-    .prepare()
-const nthStatements = new WeakMap<Db, ReturnType<typeof nthNewestLive>>()
 
 /**
  * The lowest seq an exclusion-only list (newest first) needs to look at: a window of the project's
@@ -187,14 +196,12 @@ const nthStatements = new WeakMap<Db, ReturnType<typeof nthNewestLive>>()
  * that many reports and grows fourfold; 0 (the whole project) once it reaches the oldest report or
  * for pages past the cap. `countFrom(minSeq)` is the list's bounded count with the window applied.
  */
-function excludeWindow(db: Db, projectId: string, countFrom: (minSeq: number) => number, offset: number): number {
+async function excludeWindow(list: ListRepository, projectId: string, countFrom: (minSeq: number) => Promise<number>, offset: number): Promise<number> {
   if (offset + LIST_PAGE_SIZE > COUNT_CAP + 1) return 0
-  let st = nthStatements.get(db)
-  if (!st) nthStatements.set(db, (st = nthNewestLive(db)))
   for (let span = (COUNT_CAP + 1) * 2; ; span *= 4) {
-    const edge = st.get({ projectId, skip: span - 1 })
-    if (!edge) return 0
-    if (countFrom(edge.seq) > COUNT_CAP) return edge.seq
+    const edge = await list.nthNewestLive(projectId, span - 1)
+    if (edge === undefined) return 0
+    if ((await countFrom(edge)) > COUNT_CAP) return edge
   }
 }
 
@@ -202,29 +209,32 @@ function excludeWindow(db: Db, projectId: string, countFrom: (minSeq: number) =>
  * A page in due order: dated reports earliest first, then undated ones newest first. Each part is one
  * index walk; the dated count (bounded by COUNT_CAP) tells where the undated part starts.
  */
-function dueOrderPage(db: Db, shape: Shape, params: Record<string, unknown>, offset: number) {
-  const dated = statementsFor(db, { ...shape, dated: 'yes' })
-  const rows = dated.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
+async function dueOrderPage(list: ListRepository, shape: Shape, params: Record<string, unknown>, offset: number) {
+  const dated = { ...shape, dated: 'yes' as const }
+  const rows = await list.page(dated, { ...params, limit: LIST_PAGE_SIZE, offset })
   if (rows.length === LIST_PAGE_SIZE) return rows
-  const datedCount = Math.min(dated.count.get(params)?.n ?? 0, COUNT_CAP)
-  const rest = statementsFor(db, { ...shape, dated: 'no' }).page.all({ ...params, limit: LIST_PAGE_SIZE - rows.length, offset: Math.max(0, offset - datedCount) })
+  const datedCount = Math.min(await list.count(dated, params), COUNT_CAP)
+  const rest = await list.page({ ...shape, dated: 'no' }, { ...params, limit: LIST_PAGE_SIZE - rows.length, offset: Math.max(0, offset - datedCount) })
   return [...rows, ...rest]
 }
+
+type ListRepository = ReturnType<typeof createReportsListRepository>
 
 /**
  * One page of a project's live reports, each with its 14-day sparkline. A `q` without a usable
  * term (only punctuation, a lone `*`) is ignored, as an empty search box would be; its filters apply.
  */
 export async function listReports(db: Db, project: { id: string; liveReportCount: number }, f: ListFilters) {
-  const { shape, params, filtered, none } = plan(db, project.id, f)
-  const st = statementsFor(db, shape)
+  const parsed = parse(f)
+  const { shape, params, filtered, none } = plan(project.id, f, parsed, await factsOf(db, project.id, parsed))
+  const list = createReportsListRepository({ db })
   let total = project.liveReportCount
   let capped = false
   // The window's own count is the answer's total when a window was found; it is kept, not rerun.
   let windowCount: number | null = null
   if (shape.q === 'exclude') {
-    const countFrom = (minSeq: number) => (windowCount = st.count.get({ ...params, minSeq })?.n ?? 0)
-    const minSeq = shape.sort === 'newest' && !none ? excludeWindow(db, project.id, countFrom, (f.page - 1) * LIST_PAGE_SIZE) : 0
+    const countFrom = async (minSeq: number) => (windowCount = await list.count(shape, { ...params, minSeq }))
+    const minSeq = shape.sort === 'newest' && !none ? await excludeWindow(list, project.id, countFrom, (f.page - 1) * LIST_PAGE_SIZE) : 0
     if (minSeq === 0) windowCount = null
     Object.assign(params, { minSeq })
   }
@@ -232,29 +242,26 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
   // A facet-driven list newest first walks its matches once: the seqs up to the cap give the total,
   // and the page is cut from them (a second walk for the page would repeat every key probe).
   const oneWalk = !none && shape.drive === 'facet' && shape.sort === 'newest' && offset + LIST_PAGE_SIZE <= COUNT_CAP + 1
-  let walked: number[] | null = null
-  // Plain value rows: up to 10,001 seqs, no object per row.
-  if (oneWalk) walked = (st.seqs.values(params) as number[][]).map((r) => r[0]!)
+  const walked = oneWalk ? await list.seqs(shape, params) : null
   if (filtered) {
-    const n = none ? 0 : (walked?.length ?? windowCount ?? st.count.get(params)?.n ?? 0)
+    const n = none ? 0 : (walked?.length ?? windowCount ?? (await list.count(shape, params)))
     capped = n > COUNT_CAP
     total = Math.min(n, COUNT_CAP)
   }
   // A common word or facet under another sort: the sort's index drives and each row is checked.
   const probe = capped && shape.sort !== 'newest' && (shape.q === 'match' || shape.drive === 'facet')
-  const pageOf = probe ? statementsFor(db, { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? 'matchSet' : shape.q, drive: null }) : st
+  const pageShape = probe ? { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? ('matchSet' as const) : shape.q, drive: null } : shape
   const rows = none
     ? []
     : walked
-      ? listRowsBySeq(db, walked.slice(offset, offset + LIST_PAGE_SIZE))
+      ? await list.rowsBySeq(walked.slice(offset, offset + LIST_PAGE_SIZE))
       : shape.sort === 'due'
-        ? dueOrderPage(db, shape, params, offset)
-        : pageOf.page.all({ ...params, limit: LIST_PAGE_SIZE, offset })
+        ? await dueOrderPage(list, shape, params, offset)
+        : await list.page(pageShape, { ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
-  const labelMap = labelsByReport(db, ids)
   const now = f.now ?? new Date()
+  const [labelMap, slas] = await Promise.all([labelsByReport(db, ids), reportAdditions().slaOfReports({ db }, ids, now)])
   const sparks = sparklinesOf(db, rows, now)
-  const slas = await slaOfReports({ db }, ids, now)
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
     total,
@@ -268,9 +275,11 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
 /**
  * Every live report the list shows for these filters (any page), newest first, for a bulk action by
  * filter; `capped` when more than COUNT_CAP match (the caller refuses those: narrow the filter).
+ * Synchronous: ingest's merge calls it inside its synchronous transaction.
  */
 export function matchingReports(db: Db, projectId: string, f: Omit<ListFilters, 'page' | 'sort'>): { reports: { id: string; reportNumber: number }[]; capped: boolean } {
-  const { shape, params, none } = plan(db, projectId, { ...f, page: 1 })
+  const parsed = parse(f)
+  const { shape, params, none } = plan(projectId, { ...f, page: 1 }, parsed, factsNow(db, projectId, parsed))
   if (none) return { reports: [], capped: false }
   const rows = statementsFor(db, shape).all.all({ ...params, minSeq: 0 })
   return { reports: rows.slice(0, COUNT_CAP), capped: rows.length > COUNT_CAP }

@@ -1,9 +1,48 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
-import { accounts } from '../accounts/accounts.table'
+// accounts, activity, projects and sdk have no repository of theirs yet (or none these reads can use):
+// their tables are named here until they do.
+import { accountMembers, accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { reports, reportStatusCounts } from './reports.table'
+import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
+import { type Priority, reports, reportStatusCounts, type Status } from './reports.table'
+
+export type Report = typeof reports.$inferSelect
+/** Columns an update may set. */
+export type ReportChanges = Partial<Omit<typeof reports.$inferInsert, 'id' | 'seq' | 'projectId'>>
+/** Reports named by id or by number (within a project). */
+export type ReportSelector = { ids: string[] } | { numbers: number[] }
+
+const liveIn = (projectId: string) => and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
+const selected = (which: ReportSelector) => ('ids' in which ? inArray(reports.id, which.ids) : inArray(reports.reportNumber, which.numbers))
+
+/** The columns of a CSV export row. */
+const exportColumns = {
+  seq: reports.seq,
+  id: reports.id,
+  reportNumber: reports.reportNumber,
+  title: reports.title,
+  description: reports.description,
+  status: reports.status,
+  priority: reports.priority,
+  category: reports.category,
+  platform: reports.platform,
+  gameVersion: reports.gameVersion,
+  errorType: reports.errorType,
+  source: reports.source,
+  assignedTo: reports.assignedTo,
+  upvotes: reports.upvotes,
+  occurrences: reports.occurrenceCount,
+  playerCount: reports.playerCount,
+  firstSeen: reports.firstSeen,
+  lastSeen: reports.lastSeen,
+  firstVersion: reports.firstVersion,
+  lastVersion: reports.lastVersion,
+  reporterName: reports.reporterName,
+  createdAt: reports.createdAt,
+  updatedAt: reports.updatedAt,
+}
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
@@ -89,7 +128,7 @@ export function reportWriteStatements(db: Db): ReportWriteStatements {
   return s
 }
 
-/** Reads and writes of reports that other domains need, as async functions over the database seam. */
+/** Reads and writes of reports, as async functions over the database seam (the list's are in reports.list.repository.ts). */
 export function createReportsRepository({ db }: { db: Seam }) {
   return {
     /** Up to `limit` reports that `visible` lets through, now resolved or closed and changed after `since`, by number. */
@@ -208,6 +247,79 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** A report that is not deleted, by id, or undefined. */
     liveById: async (id: string) => (await db.read((q) => q.select().from(reports).where(and(eq(reports.id, id), isNull(reports.deletedAt))).limit(1)))[0],
+    /** The number and title of each of these reports (deleted ones too), by id. */
+    numbersAndTitles: async (ids: string[]): Promise<Map<string, { number: number; title: string }>> => {
+      const unique = [...new Set(ids)]
+      if (unique.length === 0) return new Map()
+      const rows = await db.read((q) => q.select({ id: reports.id, number: reports.reportNumber, title: reports.title }).from(reports).where(inArray(reports.id, unique)))
+      return new Map(rows.map((r) => [r.id, { number: r.number, title: r.title }]))
+    },
+
+    /** The project's live report with this number, or undefined. */
+    findLive: async (projectId: string, number: number): Promise<Report | undefined> =>
+      (await db.read((q) => q.select().from(reports).where(and(liveIn(projectId), eq(reports.reportNumber, number))).limit(1)))[0],
+
+    /** The number of the live report that report `number` was merged into (following later merges), or null. */
+    survivorOf: async (projectId: string, number: number): Promise<number | null> => {
+      let [row] = await db.read((q) => q.select({ mergedInto: reports.mergedInto }).from(reports).where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number))).limit(1))
+      // A chain of merges is short; the bound only guards against a cycle in a damaged database.
+      for (let hops = 0; row?.mergedInto && hops < 100; hops++) {
+        const id = row.mergedInto
+        const [next] = await db.read((q) => q.select({ number: reports.reportNumber, mergedInto: reports.mergedInto, deletedAt: reports.deletedAt }).from(reports).where(eq(reports.id, id)).limit(1))
+        if (!next) return null
+        if (!next.mergedInto) return next.deletedAt ? null : next.number
+        row = next
+      }
+      return null
+    },
+
+    /** Number and title of the live report `id`, or null. */
+    liveSummary: async (id: string): Promise<{ report_number: number; title: string } | null> =>
+      (await db.read((q) => q.select({ report_number: reports.reportNumber, title: reports.title }).from(reports).where(and(eq(reports.id, id), isNull(reports.deletedAt))).limit(1)))[0] ?? null,
+
+    /** Number and title of the live reports filed as feedback on report `id`, oldest first. */
+    feedbackOn: (id: string) =>
+      db.read((q) => q.select({ report_number: reports.reportNumber, title: reports.title }).from(reports).where(and(eq(reports.feedbackFor, id), isNull(reports.deletedAt))).orderBy(asc(reports.seq))),
+
+    /** How many performance snapshots and session replays the game sent with the report. */
+    telemetryCounts: async (reportId: string): Promise<{ perf: number; replays: number }> => {
+      const [[perf], [replays]] = await Promise.all([
+        db.read((q) => q.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId))),
+        db.read((q) => q.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, reportId))),
+      ])
+      return { perf: perf?.n ?? 0, replays: replays?.n ?? 0 }
+    },
+
+    /** The project ids `userId` may see in the account (accountMembers.projectIds), or undefined when not a member. */
+    memberProjectIds: async (accountId: string, userId: string) =>
+      (await db.read((q) => q.select({ projectIds: accountMembers.projectIds }).from(accountMembers).where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))).limit(1)))[0],
+
+    /** The project's live reports that `which` names. */
+    liveReports: (projectId: string, which: ReportSelector) => db.read((q) => q.select().from(reports).where(and(liveIn(projectId), selected(which)))),
+
+    /** Sets the same columns on these reports; returns them as they are now. */
+    updateMany: (ids: string[], changes: ReportChanges) => db.write((q) => q.update(reports).set(changes).where(inArray(reports.id, ids)).returning()),
+
+    /** Sets columns of one report. */
+    update: (id: string, changes: ReportChanges) => db.write(async (q) => void (await q.update(reports).set(changes).where(eq(reports.id, id)))),
+
+    /** Soft-deletes the project's live reports that `which` names (one UPDATE); returns their ids. */
+    softDelete: (projectId: string, which: ReportSelector, now: Date) =>
+      db.write((q) => q.update(reports).set({ deletedAt: now }).where(and(liveIn(projectId), selected(which))).returning({ id: reports.id })),
+
+    /**
+     * Up to `limit` live reports of the project after seq `after`, oldest first, with the CSV's columns:
+     * a keyset chunk of an export.
+     */
+    exportChunk: (projectId: string, f: { after: number; status?: Status; priority?: Priority }, limit: number) =>
+      db.read((q) =>
+        q
+          .select(exportColumns)
+          .from(reports)
+          .where(and(liveIn(projectId), gt(reports.seq, f.after), f.status === undefined ? undefined : eq(reports.status, f.status), f.priority === undefined ? undefined : eq(reports.priority, f.priority)))
+          .orderBy(asc(reports.seq))
+          .limit(limit),
+      ),
   }
 }
 

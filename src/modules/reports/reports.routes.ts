@@ -7,9 +7,9 @@ import { facetValues } from './report-facets'
 import { listFiltersOf, listReports } from './reports.list'
 import { readReport, reportActivity } from './reports.read'
 import { bulkDeleteBody, bulkUpdateBody, createReportBody, exportQuery, listQuery, similarQuery, updateReportBody } from './reports.schemas'
-import { errorTypeCounts, similarReports } from './reports.search'
+import { errorTypeCounts, similarTo } from './reports.search'
 import { createReport, newReportFrom } from './reports.service'
-import { checkNewReportValues } from '../workflow/custom-fields.service'
+import { reportAdditions } from './report-additions'
 
 const tags = ['Bug reports']
 
@@ -25,7 +25,7 @@ export const reportsRoutes = (deps: AppDeps) =>
     .post(
       '/projects/:slug/bugs',
       async ({ project, user, body, set }) => {
-        const writeCustomFields = await checkNewReportValues(deps, project.id, body.custom_fields)
+        const writeCustomFields = await reportAdditions().checkNewReportValues(deps, project.id, body.custom_fields)
         const report = await deps.db.write(async (tx) => {
           const created = createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
           await writeCustomFields(created.id, deps.clock.now())
@@ -46,7 +46,7 @@ export const reportsRoutes = (deps: AppDeps) =>
       body: bulkDeleteBody,
       detail: { tags, summary: 'Delete up to 100 reports by id or number, or up to 10,000 by the list\'s filter' },
     })
-    .get('/projects/:slug/bugs/similar', ({ project, query }) => similarReports(deps.db, project.id, query.title), {
+    .get('/projects/:slug/bugs/similar', ({ project, query }) => similarTo(deps.db, project.id, query.title), {
       project: 'bugs.view',
       query: similarQuery,
       detail: { tags, summary: 'Reports with similar titles' },
@@ -82,16 +82,16 @@ export const reportsRoutes = (deps: AppDeps) =>
     )
     .patch(
       '/projects/:slug/bugs/:number',
-      ({ project, user, membership, params, body }) => {
-        updateReport(deps, project, { userId: user.id, membership }, params.number, body)
+      async ({ project, user, membership, params, body }) => {
+        await updateReport(deps, project, { userId: user.id, membership }, params.number, body)
         return { message: 'Report updated' }
       },
       { project: 'bugs.edit', body: updateReportBody, detail: { tags, summary: 'Update a report' } },
     )
     .delete(
       '/projects/:slug/bugs/:number',
-      ({ project, user, params }) => {
-        deleteReport(deps, project.id, user.id, params.number)
+      async ({ project, user, params }) => {
+        await deleteReport(deps, project.id, user.id, params.number)
         return { message: 'Report deleted' }
       },
       { project: 'bugs.delete', detail: { tags, summary: 'Delete a report (soft)' } },

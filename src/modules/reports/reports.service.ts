@@ -4,15 +4,15 @@ import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { facetsOfOccurrence } from './report-facets'
-import { reportWriteStatements } from './reports.repository'
+import { type Report, reportWriteStatements } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
 import { ingestRepository } from '../ingest/ingest.repository'
-import { type Category, type Priority, PRIORITIES, reports } from './reports.table'
+import { type Category, type Priority, PRIORITIES } from './reports.table'
 
-export type Report = typeof reports.$inferSelect
+export type { Report }
 
 export interface NewReport {
   title: string

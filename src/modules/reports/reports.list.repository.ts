@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
-import type { Db } from '../../db/client'
-import { reportLabels } from '../labels/labels.table'
-import { type SlaState, slaStateSql } from '../workflow/sla.service'
+import type { Db, Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { reportAdditions, type SlaState } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
@@ -102,7 +101,7 @@ function keyWalk(db: Db, s: Shape) {
 
 type KeyWalk = ReturnType<typeof keyWalk>
 
-function conditions(db: Db, s: Shape): SQL[] {
+function conditions(s: Shape): SQL[] {
   // With a label or a facet the key drives (few rows compared to the project, or newest first);
   // `+project_id` keeps SQLite from walking a project index and probing every row.
   const project = s.label || s.drive ? sql`+${reports.projectId} = ${ph('projectId')}` : eq(reports.projectId, ph('projectId'))
@@ -113,7 +112,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   if (s.category) c.push(eq(reports.category, ph('category')))
   if (s.assignee === 'id') c.push(eq(reports.assignedTo, ph('assignedTo')))
   if (s.assignee === 'unassigned' || s.unassigned) c.push(isNull(reports.assignedTo))
-  if (s.label) c.push(inArray(reports.seq, db.select({ seq: reportLabels.reportSeq }).from(reportLabels).where(eq(reportLabels.labelId, ph('label')))))
+  if (s.label) c.push(sql`${reports.seq} IN (SELECT report_seq FROM report_labels WHERE label_id = ${ph('label')})`)
   if (s.source) c.push(eq(reports.source, ph('source')))
   if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
   s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(`error${i}`)}))`))
@@ -129,7 +128,7 @@ function conditions(db: Db, s: Shape): SQL[] {
   }
   if (s.overdue) c.push(sql`${reports.dueDate} < ${ph('now')} AND ${reports.status} NOT IN ${DONE_STATUSES}`)
   if (s.customField) c.push(sql`${reports.id} IN (SELECT report_id FROM custom_field_values WHERE field_id = ${ph('cfField')} AND text_value = ${ph('cfOption')})`)
-  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${slaStateSql(s.sla)})`)
+  if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${reportAdditions().slaStateSql(s.sla)})`)
   if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
   if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
@@ -167,7 +166,7 @@ function ordering(s: Shape, k: KeyWalk | null): SQL[] {
 }
 
 function buildStatements(db: Db, s: Shape) {
-  const where = and(...conditions(db, s))
+  const where = and(...conditions(s))
   const k = s.drive === 'facet' ? keyWalk(db, s) : null
   // SQLite reorders inner joins: with a MATCH the FTS table becomes the outer loop; a facet walk is the
   // outer loop because `+project_id` leaves `reports` reachable by its key only.
@@ -211,12 +210,22 @@ const buildBySeq = (db: Db) =>
     .orderBy(desc(reports.seq))
     .prepare()
 
-/** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
-export function listRowsBySeq(db: Db, seqs: number[]) {
-  if (seqs.length === 0) return []
-  let st = bySeqStatements.get(db)
-  if (!st) bySeqStatements.set(db, (st = buildBySeq(db)))
-  return st.all({ seqs: JSON.stringify(seqs) })
+const nthNewestLive = (db: Db) =>
+  db
+    .select({ seq: reports.seq })
+    .from(reports)
+    .where(and(eq(reports.projectId, ph('projectId')), isNull(reports.deletedAt)))
+    .orderBy(desc(reports.seq))
+    .limit(1)
+    .offset(ph('skip'))
+    .prepare()
+const nthStatements = new WeakMap<Db, ReturnType<typeof nthNewestLive>>()
+
+/** A statement of a per-connection cache, prepared on first use. */
+function cached<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
+  let st = cache.get(db)
+  if (!st) cache.set(db, (st = build(db)))
+  return st
 }
 
 /** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
@@ -249,8 +258,7 @@ const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
  * one to count the few that also carry the facet is not.
  */
 export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
-  let st = estimateStatements.get(db)
-  if (!st) estimateStatements.set(db, (st = buildEstimates(db)))
+  const st = cached(estimateStatements, db, buildEstimates)
   const inFacet = st.facet.get({ projectId, kind: FACET[facet.kind], value: facet.value })?.n ?? 0
   const inWords = st.words.get({ match })?.n ?? 0
   return inFacet <= inWords
@@ -258,7 +266,11 @@ export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: Fa
 
 const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
 
-/** The prepared page, count and "all matching" statements of a shape, built once per database. */
+/**
+ * The prepared page, count and "all matching" statements of a shape, built once per connection.
+ * Synchronous for `matchingReports` (reports.list.ts), which ingest's merge calls inside its
+ * synchronous transaction; the list page reads through `createReportsListRepository`.
+ */
 export function statementsFor(db: Db, s: Shape) {
   let shapes = shapeStatements.get(db)
   if (!shapes) shapeStatements.set(db, (shapes = new Map()))
@@ -266,4 +278,30 @@ export function statementsFor(db: Db, s: Shape) {
   let set = shapes.get(key)
   if (!set) shapes.set(key, (set = buildStatements(db, s)))
   return set
+}
+
+/**
+ * The list page's reads, as async functions over the database seam: the statements above, prepared
+ * once per connection (the SQL and its index hints are the benchmarked ones), executed in `db.read`.
+ */
+export function createReportsListRepository({ db }: { db: Seam }) {
+  return {
+    /** A page of the shape's matches in its sort order. */
+    page: (s: Shape, params: Record<string, unknown>) => db.read((q) => statementsFor(q, s).page.execute(params)),
+
+    /** How many reports match, counted up to one past COUNT_CAP. */
+    count: async (s: Shape, params: Record<string, unknown>): Promise<number> => (await db.read((q) => statementsFor(q, s).count.execute(params)))[0]?.n ?? 0,
+
+    /** The matching seqs newest first, up to one past COUNT_CAP. */
+    seqs: async (s: Shape, params: Record<string, unknown>): Promise<number[]> => (await db.read((q) => statementsFor(q, s).seqs.execute(params))).map((r) => r.seq),
+
+    /** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
+    rowsBySeq: async (seqs: number[]) => (seqs.length === 0 ? [] : await db.read((q) => cached(bySeqStatements, q, buildBySeq).execute({ seqs: JSON.stringify(seqs) }))),
+
+    /** The seq of the project's live report `skip` places below its newest, or undefined past the oldest. */
+    nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => cached(nthStatements, q, nthNewestLive).execute({ projectId, skip })))[0]?.seq,
+
+    /** `facetRarerThanWords`, read on the seam. */
+    facetRarerThanWords: (projectId: string, facet: { kind: FacetKind; value: string }, match: string) => db.read((q) => facetRarerThanWords(q, projectId, facet, match)),
+  }
 }

@@ -1,0 +1,42 @@
+import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { activity, auditLog } from './activity.table'
+
+export type ActivityRow = typeof activity.$inferSelect
+export type AuditRow = typeof auditLog.$inferSelect
+
+/** The audit entries a project's log shows: its own plus the account-wide ones (members, roles, invitations). */
+const auditScope = (project: { id: string; accountId: string }) => or(eq(auditLog.projectId, project.id), and(eq(auditLog.accountId, project.accountId), isNull(auditLog.projectId)))
+
+/**
+ * Reads of activity and audit_log, as async functions over the database seam. Their writes
+ * (`recordActivity`, `recordAudit` in activity.service.ts) stay synchronous for now: every domain
+ * calls them with its transaction handle.
+ */
+export function createActivityRepository({ db }: { db: Seam }) {
+  return {
+    /** A page of a project's activity, newest first, optionally one action; `withReports: false` keeps the project's own entries only. */
+    projectPage: (projectId: string, o: { action?: string; withReports: boolean; limit: number; offset: number }) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(activity)
+          .where(and(eq(activity.projectId, projectId), o.action ? eq(activity.action, o.action) : undefined, o.withReports ? undefined : isNull(activity.reportId)))
+          .orderBy(desc(activity.seq))
+          .limit(o.limit)
+          .offset(o.offset),
+      ),
+
+    /** A report's activity, oldest first. */
+    ofReport: (reportId: string) => db.read((q) => q.select().from(activity).where(eq(activity.reportId, reportId)).orderBy(asc(activity.seq))),
+
+    /** A page of a project's audit log, newest first, with the number of entries in it. */
+    auditPage: async (project: { id: string; accountId: string }, o: { limit: number; offset: number }) => {
+      const [entries, [total]] = await Promise.all([
+        db.read((q) => q.select().from(auditLog).where(auditScope(project)).orderBy(desc(auditLog.seq)).limit(o.limit).offset(o.offset)),
+        db.read((q) => q.select({ n: count() }).from(auditLog).where(auditScope(project))),
+      ])
+      return { entries, total: total?.n ?? 0 }
+    },
+  }
+}

@@ -1,0 +1,18 @@
+import { asc, count, eq } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { attachments } from './attachments.table'
+
+export type Attachment = typeof attachments.$inferSelect
+
+/** Every read and write of attachments, as async functions over the database seam. */
+export function createAttachmentsRepository({ db }: { db: Seam }) {
+  return {
+    /** How many attachments the report has. */
+    countOf: async (reportId: string): Promise<number> => (await db.read((q) => q.select({ n: count() }).from(attachments).where(eq(attachments.reportId, reportId))))[0]?.n ?? 0,
+
+    insert: (row: Attachment) => db.write((q) => q.insert(attachments).values(row)),
+
+    /** A report's attachments, oldest first. */
+    ofReport: (reportId: string) => db.read((q) => q.select().from(attachments).where(eq(attachments.reportId, reportId)).orderBy(asc(attachments.createdAt), asc(attachments.id))),
+  }
+}
