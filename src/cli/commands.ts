@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { type Config, ConfigError, configDocs, loadConfig } from '../config/config'
-import { openSqlite, rawSqlite } from '../db/client'
+import { openSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { copyFilesToBucket } from '../files/copy-to-bucket'
@@ -98,7 +98,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       return out(`${rest[0]} is now on the ${rest[1]} plan`)
     }
     case 'stats': {
-      const stats = storageStats(config, rawSqlite(deps.db))
+      const stats = await storageStats(config, deps.db)
       return out(flags.json ? JSON.stringify(stats, null, 2) : formatStats(stats))
     }
     case 'copy-files-to-bucket': {
