@@ -63,5 +63,23 @@ export function createProjectsRepository({ db }: { db: Seam }) {
           .values({ slug: project.slug, projectId: project.id, expiresAt, createdAt: now })
           .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
       }),
+
+    /** The project with this slug, or undefined. */
+    bySlug: async (slug: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.slug, slug)).limit(1)))[0],
+
+    /** The project an old slug redirects to (its id, current slug and account) while the redirect lasts, or undefined. */
+    movedTo: async (slug: string, now: Date): Promise<{ id: string; slug: string; accountId: string } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })
+          .from(projectSlugRedirects)
+          .innerJoin(projects, eq(projects.id, projectSlugRedirects.projectId))
+          .where(liveRedirect(eq(projectSlugRedirects.slug, slug), now))
+          .limit(1),
+      )
+      return row
+    },
   }
 }
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>
