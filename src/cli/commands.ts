@@ -109,13 +109,13 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     }
     case 'maintenance': {
       if (flags.clear) {
-        clearBanners(deps.db, now)
+        await clearBanners(deps.db, now)
         return out('maintenance banner cleared')
       }
       const text = rest[0]
       if (!text) throw new CliError('usage: glitchbox admin maintenance "TEXT" [--until DATE | --for 2h] | --clear')
       const until = parseUntil(flags, now)
-      setBanner(deps.db, text, until, now)
+      await setBanner(deps.db, text, until, now)
       return out(`maintenance banner set${until ? ` until ${until.toISOString()}` : ''}`)
     }
     default:
