@@ -123,8 +123,8 @@ export class JobRunner {
     this.stopped = true
     for (const c of this.crons) c.stop()
     if (this.delayedPump) clearTimeout(this.delayedPump)
-    // A claim in flight still starts its jobs (they are leased): wait for it, then for them.
-    await this.pumping
+    // A claim in flight still starts its jobs (they are leased): wait for it (its failure is the loop's to log), then for them.
+    await Promise.allSettled([this.pumping])
     await Promise.allSettled([...this.running, ...this.ticking])
   }
 
