@@ -133,7 +133,7 @@ try {
     console.log(`perf snapshots: ${PERF.toLocaleString('en')} in ${secs(t0)}`)
 
     t0 = performance.now()
-    const days = await rollUpTelemetry(sqlite, { now, retainedFrom: 0, pause: async () => {} })
+    const days = await rollUpTelemetry(deps.db, { now, retainedFrom: 0, pause: async () => {} })
     console.log(`retention daily rollup (events and sessions, ${days} day-runs): ${secs(t0)}`)
     const beforeRollup = pages()
     t0 = performance.now()

@@ -4,6 +4,7 @@ import * as tar from 'tar'
 import { openSqlite } from '../db/client'
 import { makeDataDirPrivate, makePrivateDir } from '../db/data-dir'
 import { migrate } from '../db/migrate'
+import { integrityProblem, snapshotDatabase } from '../db/snapshot'
 import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
 import { databaseParts } from '../modules/registry'
@@ -41,12 +42,7 @@ export async function backup(dataDir: string, file: string): Promise<{ files: nu
   mkdirSync(staging, { recursive: true })
   try {
     let files = linkTree(join(dataDir, 'files'), join(staging, 'files'))
-    const sqlite = openSqlite(join(dataDir, DB_FILE))
-    try {
-      sqlite.query('VACUUM INTO ?').run(join(staging, DB_FILE))
-    } finally {
-      sqlite.close()
-    }
+    snapshotDatabase(join(dataDir, DB_FILE), join(staging, DB_FILE))
     files += linkTree(join(dataDir, 'files'), join(staging, 'files'))
     mkdirSync(join(staging, 'files'), { recursive: true })
     const withKey = existsSync(join(dataDir, SECRETS_KEY_FILE))
@@ -76,8 +72,8 @@ export async function restore(dataDir: string, file: string): Promise<void> {
   if (existsSync(join(dataDir, SECRETS_KEY_FILE))) chmodSync(join(dataDir, SECRETS_KEY_FILE), 0o600)
   const sqlite = openSqlite(join(dataDir, DB_FILE))
   try {
-    const check = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()
-    if (check?.integrity_check !== 'ok') throw new Error(`restored database failed its integrity check: ${check?.integrity_check}`)
+    const problem = integrityProblem(sqlite)
+    if (problem) throw new Error(`restored database failed its integrity check: ${problem}`)
     migrate(sqlite, databaseParts)
   } finally {
     sqlite.close()

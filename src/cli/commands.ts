@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { type Config, ConfigError, configDocs, loadConfig } from '../config/config'
-import { openSqlite, rawSqlite } from '../db/client'
+import { openSqlite } from '../db/client'
 import { migrate } from '../db/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { copyFilesToBucket } from '../files/copy-to-bucket'
@@ -100,7 +100,7 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
       return out(`${rest[0]} is now on the ${rest[1]} plan`)
     }
     case 'stats': {
-      const stats = storageStats(config, rawSqlite(deps.db))
+      const stats = await storageStats(config, deps.db)
       return out(flags.json ? JSON.stringify(stats, null, 2) : formatStats(stats))
     }
     case 'copy-files-to-bucket': {
@@ -111,13 +111,13 @@ async function admin(config: Config, args: string[], flags: Record<string, strin
     }
     case 'maintenance': {
       if (flags.clear) {
-        clearBanners(deps.db, now)
+        await clearBanners(deps.db, now)
         return out('maintenance banner cleared')
       }
       const text = rest[0]
       if (!text) throw new CliError('usage: glitchbox admin maintenance "TEXT" [--until DATE | --for 2h] | --clear')
       const until = parseUntil(flags, now)
-      setBanner(deps.db, text, until, now)
+      await setBanner(deps.db, text, until, now)
       return out(`maintenance banner set${until ? ` until ${until.toISOString()}` : ''}`)
     }
     default:

@@ -1,6 +1,6 @@
 import { createApp } from '../app'
 import { type Config, publicUrlUnset } from '../config/config'
-import { deferCheckpoints } from '../db/checkpoint'
+import { deferCheckpoints, truncateWal } from '../db/checkpoint'
 import { closeDb, rawSqlite } from '../db/client'
 import { lockDataDir } from '../db/data-dir-lock'
 import { buildDeps } from '../deps'
@@ -74,7 +74,7 @@ export async function serve(config: Config): Promise<void> {
     try {
       for (let tries = 0; busy !== 0 && tries < 100; tries++) {
         if (tries > 0) await Bun.sleep(20)
-        busy = sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
+        busy = truncateWal(sqlite)
       }
     } catch (err) {
       // The database cannot be read (see /health): stop all the same.

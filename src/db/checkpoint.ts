@@ -64,3 +64,8 @@ export async function checkpointWalWhileWriting(sqlite: Database, forMs = 900, e
   }
   return runs
 }
+
+/** Folds the whole WAL into the database file and truncates it (on shutdown); returns 0, or non-zero while a reader or writer kept it busy. */
+export function truncateWal(sqlite: Database): number {
+  return sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
+}

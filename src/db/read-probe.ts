@@ -1,4 +1,5 @@
 import { Database } from 'bun:sqlite'
+import { rawSqlite, type Db } from './client'
 
 /**
  * Whether the database file can still be read, for /health: returns null, or the reason it cannot.
@@ -26,5 +27,15 @@ export function databaseReadProbe(path: string): () => string | null {
     } catch (err) {
       return err instanceof Error ? err.message : String(err)
     }
+  }
+}
+
+/** Whether the server's own (write) connection still answers (it fails once closed): null, or why not. */
+export function connectionFails(db: Db): string | null {
+  try {
+    rawSqlite(db).query('SELECT 1').get()
+    return null
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
   }
 }

@@ -1,7 +1,6 @@
-import type { Database } from 'bun:sqlite'
 import { statfsSync } from 'node:fs'
 import type { AppDeps } from '../app-deps'
-import { rawSqlite } from '../db/client'
+import { diskFullProbe } from '../db/disk-probe'
 
 /** The answer (507) to a write refused for want of space, and the reason /health gives meanwhile. */
 export const DISK_FULL = "the server's disk is full"
@@ -31,7 +30,8 @@ export class DiskWatch {
 
   constructor(
     private readonly deps: Pick<AppDeps, 'clock' | 'logger' | 'config'>,
-    private readonly sqlite: Database,
+    /** True while a probe write fails (db/disk-probe.ts). */
+    private readonly probeFails: () => boolean,
   ) {}
 
   /** Records a write refused for want of space. */
@@ -65,31 +65,13 @@ export class DiskWatch {
       return Infinity
     }
   }
-
-  /** A write that needs new pages (64 KB), rolled back: SQLITE_FULL while the database cannot grow. */
-  private probeFails(): boolean {
-    try {
-      this.sqlite.transaction(() => {
-        this.sqlite.run('CREATE TABLE _glitchbox_disk_probe (x BLOB)')
-        this.sqlite.run('INSERT INTO _glitchbox_disk_probe VALUES (zeroblob(65536))')
-        throw ROLLBACK
-      })()
-    } catch (err) {
-      if (err === ROLLBACK) return false
-      // SQLITE_FULL, or busy (which says nothing about space): keep the mark until a probe gets through.
-      return true
-    }
-    return false
-  }
 }
-
-const ROLLBACK = Symbol('rollback')
 
 const watches = new WeakMap<object, DiskWatch>()
 
 /** The disk watch of an app (one per database). */
 export function diskWatchOf(deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'config'>): DiskWatch {
   let w = watches.get(deps.db)
-  if (!w) watches.set(deps.db, (w = new DiskWatch(deps, rawSqlite(deps.db))))
+  if (!w) watches.set(deps.db, (w = new DiskWatch(deps, diskFullProbe(deps.db))))
   return w
 }

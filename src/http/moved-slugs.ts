@@ -1,6 +1,7 @@
-import type { Db } from '../db/client'
-import { movedSlug, slugMoved } from '../modules/projects/project-slugs'
-import { readSettings } from '../modules/settings/settings.service'
+import type { Seam } from '../db/client'
+import { slugMoved } from '../modules/projects/project-slugs'
+import { createProjectsRepository } from '../modules/projects/projects.repository'
+import { settingsOf } from '../modules/settings/settings.service'
 import type { AppError } from './errors'
 
 /** The public page a path belongs to; `tracker` and `roadmap` answer only while enabled, the others for any project. */
@@ -19,8 +20,8 @@ const PUBLIC_SLUG_PATHS: { re: RegExp /* (what comes before the slug, naming the
 ]
 
 /** Whether the new URL's page answers for `projectId`: a redirect to a page that answers 404 would only reveal the new slug. */
-function pageAnswers(db: Db, page: PublicPage, projectId: string): boolean {
-  return page === 'tracker' || page === 'roadmap' ? readSettings(db, projectId, page).enabled : true
+async function pageAnswers(db: Seam, page: PublicPage, projectId: string): Promise<boolean> {
+  return page === 'tracker' || page === 'roadmap' ? (await settingsOf(db, projectId, page)).enabled : true
 }
 
 /**
@@ -28,7 +29,7 @@ function pageAnswers(db: Db, page: PublicPage, projectId: string): boolean {
  * redirect lasts (90 days) and the page at the new URL answers; null for any other request. Only
  * asked after a 404, so it costs nothing on the way to a found page.
  */
-export function movedPublicUrl(db: Db, now: Date, request: Request): AppError | null {
+export async function movedPublicUrl(db: Seam, now: Date, request: Request): Promise<AppError | null> {
   const path = new URL(request.url).pathname
   for (const p of PUBLIC_SLUG_PATHS) {
     const m = p.re.exec(path)
@@ -40,8 +41,8 @@ export function movedPublicUrl(db: Db, now: Date, request: Request): AppError | 
     } catch {
       return null
     }
-    const moved = movedSlug(db, from, now)
-    return moved && pageAnswers(db, page, moved.id) ? slugMoved({ method: request.method, url: request.url, prefix: m[1]!, from, to: moved.slug }) : null
+    const moved = await createProjectsRepository({ db }).movedTo(from, now)
+    return moved && (await pageAnswers(db, page, moved.id)) ? slugMoved({ method: request.method, url: request.url, prefix: m[1]!, from, to: moved.slug }) : null
   }
   return null
 }

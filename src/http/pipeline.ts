@@ -149,18 +149,18 @@ export function httpPipeline(deps: AppDeps) {
       if (length > limit) throw isSentryPath(apiPath) ? payloadTooLarge(tooLargeMessage(limit)) : bodyTooLarge(limit)
     })
     .onParse({ as: 'global' }, guardBody)
-    .onAfterHandle({ as: 'global' }, ({ request, response }) => {
+    .onAfterHandle({ as: 'global' }, async ({ request, response }) => {
       // A public page's 404 (an HTML answer) at a renamed project's old URL: redirect to the new one.
       if (response instanceof Response && response.status === 404) {
-        const moved = movedPublicUrl(deps.db, deps.clock.now(), request)
+        const moved = await movedPublicUrl(deps.db, deps.clock.now(), request)
         if (moved) return new Response(null, { status: moved.status, headers: moved.headers })
       }
       return envelope(request, response)
     })
-    .onError({ as: 'global' }, (ctx) => {
+    .onError({ as: 'global' }, async (ctx) => {
       let answer = errorAnswer(ctx)
       if (ctx.set.status === 404) {
-        const moved = movedPublicUrl(deps.db, deps.clock.now(), ctx.request)
+        const moved = await movedPublicUrl(deps.db, deps.clock.now(), ctx.request)
         if (moved) answer = errorAnswer({ ...ctx, error: moved })
       }
       // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on

@@ -1,14 +1,12 @@
 import { Cron } from 'croner'
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { loopGuard, type LoopGuard } from '../lib/background'
 import type { Clock } from '../lib/clock'
 import { MINUTE } from '../lib/clock'
-import { randomToken } from '../lib/ids'
 import type { Logger } from '../lib/logger'
-import { runnerStatements, type RunnerStatements } from './jobs.statements'
+import { createJobsRepository, type Job, type JobOutcome, type JobsRepository } from './jobs.repository'
+import { leaseOwnerGone, newLeaseOwner } from './lease-owner'
 import { BUSY_CLAIM_INTERVAL_MS } from './request-pressure'
-import { jobs } from './jobs.table'
 import { DeferJob, type JobHandler, type Schedule } from './jobs.types'
 
 const DEFAULT_TIMEOUT = 30_000
@@ -36,39 +34,46 @@ export interface RunnerOptions {
  * expired (its runner crashed) is due again, so work resumes after a restart.
  */
 export class JobRunner {
-  readonly owner = `runner-${process.pid}-${randomToken(6)}`
+  readonly owner = newLeaseOwner()
   private handlers = new Map<string, JobHandler>()
   private running = new Set<Promise<void>>()
   /** Schedule ticks in progress: `stop` waits for them too (an async one may still use the database). */
   private ticking = new Set<Promise<unknown>>()
   private crons: Cron[] = []
-  private draining = false
+  /** The claim in progress, if any; `pumpAgain` asks it to claim once more when it ends (a slot freed meanwhile). */
+  private pumping: Promise<void> | null = null
+  private pumpAgain = false
   private stopped = false
   private refillQueued = false
   private lastClaimAt = 0
   private delayedPump: ReturnType<typeof setTimeout> | null = null
 
-  private statements: RunnerStatements
+  private repo: JobsRepository
+  /** How long a lease of each kind lasts: its timeout, then a grace after which a crashed runner's job is due again. */
+  private leaseMs = new Map<string, number>()
   /** The polling loop and every schedule run through it: a failing tick is logged, never fatal. */
   private guard: LoopGuard
   /** Claims due jobs; from the poll, a delayed claim and the refill after a job ends alike. */
   private claimTurn: () => void
   /** Runs a claimed job; recording its outcome can fail too (the database is gone), and that is logged. */
-  private run: (job: typeof jobs.$inferSelect) => Promise<void>
+  private run: (job: Job) => Promise<void>
 
   constructor(private opts: RunnerOptions) {
-    for (const h of opts.handlers) this.handlers.set(h.kind, h)
-    this.statements = runnerStatements(opts.db, [...this.handlers.keys()])
+    for (const h of opts.handlers) {
+      this.handlers.set(h.kind, h)
+      this.leaseMs.set(h.kind, (h.timeoutMs ?? DEFAULT_TIMEOUT) + LEASE_GRACE)
+    }
+    this.repo = createJobsRepository({ db: opts.db })
     this.guard = loopGuard(opts)
     this.claimTurn = this.guard('jobs.claim', () => this.pump())
-    this.run = this.guard('jobs.run', (job: typeof jobs.$inferSelect) => this.execute(job))
+    this.run = this.guard('jobs.run', (job: Job) => this.execute(job))
   }
 
   /** Claims what is due now (up to the free slots) and waits for those jobs; returns how many ran. */
   async tick(): Promise<number> {
     const free = (this.opts.concurrency ?? 8) - this.running.size
     if (free <= 0 || this.stopped) return 0
-    const claimed = this.claim(free)
+    const claimed = await this.claim(free)
     await Promise.all(claimed.map((job) => this.track(this.run(job))))
     return claimed.length
   }
@@ -81,17 +86,14 @@ export class JobRunner {
   }
 
   /**
-   * Frees the leases of jobs that were running when the previous server process died, so they run
-   * again at once instead of after their lease expires. Only for start-up: one server owns a data dir.
+   * At start-up, makes due again at once the jobs whose runner is gone: leases that expired, and those
+   * of a process of this host that died (the previous server), rather than after their lease runs out.
+   * A lease that another live server holds (several nodes share the database) stays its own.
    */
-  reclaimOrphans(): number {
+  async reclaimOrphans(): Promise<number> {
     const now = this.opts.clock.now()
-    return this.opts.db
-      .update(jobs)
-      .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
-      .where(eq(jobs.status, 'running'))
-      .returning({ id: jobs.id })
-      .all().length
+    const gone = (await this.repo.liveLeaseOwners(now)).filter((owner) => leaseOwnerGone(owner, this.owner))
+    return this.repo.release(now, gone)
   }
 
   /** Starts the polling loop and the domain schedules. */
@@ -121,26 +123,42 @@ export class JobRunner {
     this.stopped = true
     for (const c of this.crons) c.stop()
     if (this.delayedPump) clearTimeout(this.delayedPump)
+    // A claim in flight still starts its jobs (they are leased): wait for it (its failure is the loop's to log), then for them.
+    await Promise.allSettled([this.pumping])
     await Promise.allSettled([...this.running, ...this.ticking])
   }
 
-  /** Starts jobs in the free slots without waiting for them, so a hung job never blocks the loop. */
-  private pump(): void {
-    if (this.draining || this.stopped) return
-    this.draining = true
-    try {
-      let free = (this.opts.concurrency ?? 8) - this.running.size
-      if (free > 0 && this.opts.busy?.()) {
-        const wait = this.lastClaimAt + BUSY_CLAIM_INTERVAL_MS - performance.now()
-        if (wait > 0) return this.pumpLater(wait)
-        free = 1
-        this.pumpLater(BUSY_CLAIM_INTERVAL_MS)
-      }
-      this.lastClaimAt = performance.now()
-      if (free > 0) for (const job of this.claim(free)) void this.track(this.run(job))
-    } finally {
-      this.draining = false
+  /** Claims for the free slots, one claim at a time; a call during a claim makes it claim once more after. */
+  private pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true
+      return this.pumping
     }
+    this.pumping = (async () => {
+      try {
+        do {
+          this.pumpAgain = false
+          await this.fillSlots()
+        } while (this.pumpAgain && !this.stopped)
+      } finally {
+        this.pumping = null
+      }
+    })()
+    return this.pumping
+  }
+
+  /** Starts jobs in the free slots without waiting for them, so a hung job never blocks the loop. */
+  private async fillSlots(): Promise<void> {
+    if (this.stopped) return
+    let free = (this.opts.concurrency ?? 8) - this.running.size
+    if (free > 0 && this.opts.busy?.()) {
+      const wait = this.lastClaimAt + BUSY_CLAIM_INTERVAL_MS - performance.now()
+      if (wait > 0) return this.pumpLater(wait)
+      free = 1
+      this.pumpLater(BUSY_CLAIM_INTERVAL_MS)
+    }
+    this.lastClaimAt = performance.now()
+    if (free > 0) for (const job of await this.claim(free)) void this.track(this.run(job))
   }
 
   private pumpLater(ms: number): void {
@@ -167,21 +185,19 @@ export class JobRunner {
     })
   }
 
-  private claim(limit: number) {
+  private async claim(limit: number): Promise<Job[]> {
     if (this.handlers.size === 0) return []
-    const st = this.statements
-    const now = this.opts.clock.now().getTime()
-    return this.opts.db.transaction(() => {
-      const expired = st.expired.all({ now, n: limit })
-      const due = limit > expired.length ? [...expired, ...st.pending.all({ now, n: limit - expired.length })] : expired
-      return due.map(({ id, kind }) => {
-        const timeout = this.handlers.get(kind)?.timeoutMs ?? DEFAULT_TIMEOUT
-        return st.lease.all({ id, owner: this.owner, expires: now + timeout + LEASE_GRACE, now })[0]!
-      })
+    return this.repo.claim({
+      kinds: [...this.handlers.keys()],
+      owner: this.owner,
+      now: this.opts.clock.now(),
+      limit,
+      leaseMs: this.leaseMs,
+      defaultLeaseMs: DEFAULT_TIMEOUT + LEASE_GRACE,
     })
   }
 
-  private async execute(job: typeof jobs.$inferSelect): Promise<void> {
+  private async execute(job: Job): Promise<void> {
     const handler = this.handlers.get(job.kind)!
     const attempt = job.attempts + 1
     const timeout = handler.timeoutMs ?? DEFAULT_TIMEOUT
@@ -198,21 +214,21 @@ export class JobRunner {
           }, timeout)
         }),
       ])
-      this.finish(job.id, { status: 'done', attempts: attempt, lastError: null })
+      await this.finish(job.id, { status: 'done', attempts: attempt, lastError: null })
     } catch (err) {
       const now = this.opts.clock.now().getTime()
       if (err instanceof DeferJob) {
-        this.finish(job.id, { status: 'pending', runAt: new Date(now + err.delayMs) })
+        await this.finish(job.id, { status: 'pending', runAt: new Date(now + err.delayMs) })
         return
       }
       const message = err instanceof Error ? err.message : String(err)
       if (attempt >= job.maxAttempts) {
         log.warn('job failed for good', { error: message })
-        this.finish(job.id, { status: 'failed', attempts: attempt, lastError: message })
+        await this.finish(job.id, { status: 'failed', attempts: attempt, lastError: message })
       } else {
         const delay = (handler.backoffMs ?? defaultBackoff)(attempt)
         log.info('job will retry', { error: message, in_ms: delay })
-        this.finish(job.id, { status: 'pending', attempts: attempt, lastError: message, runAt: new Date(now + delay) })
+        await this.finish(job.id, { status: 'pending', attempts: attempt, lastError: message, runAt: new Date(now + delay) })
       }
     } finally {
       clearTimeout(timer)
@@ -220,16 +236,7 @@ export class JobRunner {
   }
 
   /** Records a job's outcome; only while this runner still holds its lease. */
-  private finish(id: number, o: { status: 'done' | 'pending' | 'failed'; attempts?: number; lastError?: string | null; runAt?: Date }): void {
-    this.statements.finish.run({
-      id,
-      owner: this.owner,
-      status: o.status,
-      attempts: o.attempts ?? null,
-      keepError: o.lastError === undefined,
-      error: o.lastError ?? null,
-      runAt: o.runAt?.getTime() ?? null,
-      now: this.opts.clock.now().getTime(),
-    })
+  private finish(id: number, outcome: JobOutcome): Promise<void> {
+    return this.repo.finish(id, this.owner, outcome, this.opts.clock.now())
   }
 }

@@ -33,7 +33,7 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
         busy: () => requestLagMs(pressure) > BUSY_LAG_MS,
       })
       closeDb = () => closeDatabase(deps.db)
-      const reclaimed = runner.reclaimOrphans()
+      const reclaimed = await runner.reclaimOrphans()
       runner.start()
       self.postMessage({ type: 'started', reclaimed } satisfies WorkerReply)
     } else if (msg.type === 'stop') {

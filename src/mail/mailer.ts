@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../db/client'
 import type { JobQueue } from '../jobs/jobs.queue'
 import type { JobHandler } from '../jobs/jobs.types'
 import type { Clock } from '../lib/clock'
 import type { Logger } from '../lib/logger'
-import { mailOutbox } from './mail.table'
+import { createMailRepository, insertOutboxMail } from './mail.repository'
 
 export interface Mail {
   to: string
@@ -35,26 +34,23 @@ const LINK_RE = /https?:\/\/\S+/g
  * are logged, so an operator can still verify addresses and accept invitations.
  */
 export function createMailer(opts: { db: Db; jobs: JobQueue; clock: Clock; logger: Logger; from: string; transport: MailTransport | null }): Mailer {
-  const { db, clock, logger, transport } = opts
+  const { clock, logger, transport } = opts
+  const repo = createMailRepository({ db: opts.db })
   return {
     configured: transport !== null,
     send(tx, mail) {
-      const [row] = tx
-        .insert(mailOutbox)
-        .values({ ...mail, html: mail.html ?? null, status: transport ? 'queued' : 'kept', createdAt: clock.now() })
-        .returning({ id: mailOutbox.id })
-        .all()
-      if (transport) opts.jobs.enqueue(tx, { kind: 'mail.send', payload: { outboxId: row!.id }, maxAttempts: 8 })
+      const outboxId = insertOutboxMail(tx, { ...mail, html: mail.html ?? null, status: transport ? 'queued' : 'kept', createdAt: clock.now() })
+      if (transport) opts.jobs.enqueue(tx, { kind: 'mail.send', payload: { outboxId }, maxAttempts: 8 })
       else logger.info('mail kept in outbox (no SMTP configured)', { to: mail.to, subject: mail.subject, links: mail.text.match(LINK_RE) ?? [] })
     },
     handler: {
       kind: 'mail.send',
       timeoutMs: 60_000,
       async run({ outboxId }) {
-        const row = db.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId)).get()
+        const row = await repo.find(outboxId)
         if (!row || row.status !== 'queued' || !transport) return
         await transport.send({ from: opts.from, to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined })
-        db.update(mailOutbox).set({ status: 'sent', sentAt: clock.now() }).where(eq(mailOutbox.id, outboxId)).run()
+        await repo.markSent(outboxId, clock.now())
       },
     },
   }

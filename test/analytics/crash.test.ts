@@ -35,7 +35,7 @@ describe('crash-free rate and crash analytics', () => {
     expect(d.daily.at(-2)).toMatchObject({ day: '2026-01-04', ended: 4, crash_free_rate: 0.75 })
     expect(d.daily[0]).toMatchObject({ day: '2025-12-30', ended: 0, crash_free_rate: null })
     // Retention rolls up complete days and deletes their raw sessions: the numbers stay.
-    await rollUpTelemetry(t.sqlite, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
+    await rollUpTelemetry(t.deps.db, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
     t.sqlite.run('DELETE FROM play_sessions WHERE started_at < ?', [Date.parse('2026-01-05T00:00:00Z')])
     expect((await get('/crash-analytics?days=7')).body.data).toEqual(d)
   })

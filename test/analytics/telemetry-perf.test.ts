@@ -33,7 +33,7 @@ describe('telemetry events', () => {
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
 
-    await rollUpTelemetry(t.sqlite, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
+    await rollUpTelemetry(t.deps.db, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
     t.sqlite.run('DELETE FROM events WHERE created_at < ?', [Date.parse('2026-01-05T00:00:00Z')])
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)

@@ -163,6 +163,6 @@ describe('job billing.cancel-subscription', () => {
     await t.runner.drain()
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /v1/subscriptions/sub_1', 'DELETE /v1/subscriptions/sub_gone'])
     expect(fake.calls[0]!.headers.get('authorization')).toBe('Bearer sk_test_123')
-    expect(t.deps.jobs.counts(t.deps.db)).toEqual({ done: 2 })
+    expect(await t.deps.jobs.counts(t.deps.db)).toEqual({ done: 2 })
   })
 })

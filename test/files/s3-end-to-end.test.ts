@@ -55,7 +55,7 @@ describe('files on S3-compatible storage, end to end', () => {
     const keys = [screenshot, attachment!.file_key, keyOf(replay.body.data.file_url)].sort()
     expect(await inBucket()).toEqual(keys)
     expect(rows(t, 'SELECT key FROM files ORDER BY key').map((r) => r.key)).toEqual(keys)
-    expect(storageStats(t.config, t.sqlite).files).toEqual({ bytes: PNG.length + log.length + WEBM.length, count: 3 })
+    expect((await storageStats(t.config, t.deps.db)).files).toEqual({ bytes: PNG.length + log.length + WEBM.length, count: 3 })
     const storageBytes = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.storage_bytes
     expect(await storageBytes()).toBe(PNG.length + log.length + WEBM.length)
 

@@ -70,7 +70,7 @@ describe('job runner', () => {
     await new Promise((r) => setTimeout(r, 20))
     const seen: number[] = []
     const next = runnerWith([{ kind: 'work', run: async () => { seen.push(1) } }])
-    expect(next.reclaimOrphans()).toBe(1)
+    expect(await next.reclaimOrphans()).toBe(1)
     expect(await next.drain()).toBe(1)
     expect(seen).toEqual([1])
   })

@@ -97,7 +97,7 @@ describe('GET /api/bugs/settings', () => {
 
   it('answers the project widget theme on pro', async () => {
     const { key, project, owner } = await sdkProject(t, 'pro')
-    updateSettings(t.deps, 'widget', { project, actorId: owner.user.id, patch: { theme: { primary_color: '#FF0000', mode: 'dark' }, button_text: 'Feedback' } })
+    await updateSettings(t.deps, 'widget', { project, actorId: owner.user.id, patch: { theme: { primary_color: '#FF0000', mode: 'dark' }, button_text: 'Feedback' } })
     const res = await t.request('GET', '/api/bugs/settings', { apiKey: key })
     expect(res.body.data.widget_theme).toMatchObject({ primary_color: '#FF0000', mode: 'dark', background_color: '#FFFFFF', button_text: 'Feedback' })
   })

@@ -1,19 +1,9 @@
-import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
+import { connectionFails } from '../../db/read-probe'
 import { databaseReadWatchOf } from '../../http/database-unreadable'
 import { DISK_FULL, diskWatchOf } from '../../http/disk-full'
 import { throttledErrorLog } from '../../lib/throttled-log'
-
-/** The server's own connection answers (it fails once closed); null, or why not. */
-function connectionFails(deps: AppDeps): string | null {
-  try {
-    deps.db.get(sql`SELECT 1`)
-    return null
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err)
-  }
-}
 
 /**
  * `GET /health` at the root, outside the envelope: 200 while the database can be read and writes
@@ -29,7 +19,7 @@ export const healthRoutes = (deps: AppDeps) => {
   return new Elysia().get(
     '/health',
     () => {
-      const cause = connectionFails(deps) ?? database.check()
+      const cause = connectionFails(deps.db) ?? database.check()
       if (cause) {
         const reason = `the database cannot be read: ${cause}`
         logFailure('health', 'health check failed', { error: reason, data_dir: deps.config.dataDir })

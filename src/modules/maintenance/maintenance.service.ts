@@ -1,6 +1,5 @@
-import { and, desc, gt, isNull, or } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
-import { maintenanceBanners } from './maintenance.table'
+import type { Seam } from '../../db/client'
+import { createMaintenanceRepository } from './maintenance.repository'
 
 export interface ActiveBanner {
   active: boolean
@@ -10,23 +9,18 @@ export interface ActiveBanner {
 }
 
 /** The newest banner that is neither cleared nor past its end. */
-export function activeBanner(db: DbOrTx, now: Date): ActiveBanner {
-  const row = db
-    .select()
-    .from(maintenanceBanners)
-    .where(and(isNull(maintenanceBanners.clearedAt), or(isNull(maintenanceBanners.endsAt), gt(maintenanceBanners.endsAt, now))))
-    .orderBy(desc(maintenanceBanners.id))
-    .get()
+export async function activeBanner(db: Seam, now: Date): Promise<ActiveBanner> {
+  const row = await createMaintenanceRepository({ db }).active(now)
   if (!row) return { active: false, message: null, ends_at: null, started_at: null }
   return { active: true, message: row.message, ends_at: row.endsAt?.toISOString() ?? null, started_at: row.createdAt.toISOString() }
 }
 
 /** Shows `message` until `endsAt` (or until cleared). */
-export function setBanner(db: DbOrTx, message: string, endsAt: Date | null, now: Date): void {
-  db.insert(maintenanceBanners).values({ message, endsAt, createdAt: now }).run()
+export async function setBanner(db: Seam, message: string, endsAt: Date | null, now: Date): Promise<void> {
+  await createMaintenanceRepository({ db }).insert({ message, endsAt, createdAt: now })
 }
 
 /** Clears every banner in effect. */
-export function clearBanners(db: DbOrTx, now: Date): void {
-  db.update(maintenanceBanners).set({ clearedAt: now }).where(isNull(maintenanceBanners.clearedAt)).run()
+export async function clearBanners(db: Seam, now: Date): Promise<void> {
+  await createMaintenanceRepository({ db }).clearAll(now)
 }

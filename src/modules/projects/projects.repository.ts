@@ -79,15 +79,33 @@ export function createProjectsRepository({ db }: { db: Seam }) {
 
     /** The project's SDK key, for the server alone (the public report form files as the SDK would); undefined when it is gone. */
     apiKeyOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ apiKey: projects.apiKey }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.apiKey,
+
     /** The project's account, or undefined when the project is gone. */
     accountIdOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ accountId: projects.accountId }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.accountId,
 
     /** Id, slug and name of each of these projects (the ones still there). */
     cardsOf: async (ids: string[]): Promise<ProjectCard[]> =>
       ids.length ? db.read((q) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(inArray(projects.id, ids))) : [],
+
     /** Takes `n` deleted reports off the project's live-report counter (never below 0). */
     dropLiveReports: (id: string, n: number) =>
       db.write(async (q) => void (await q.update(projects).set({ liveReportCount: sql`CASE WHEN ${projects.liveReportCount} > ${n} THEN ${projects.liveReportCount} - ${n} ELSE 0 END` }).where(eq(projects.id, id)))),
+
+    /** The whole project row with this slug (the request guard's), or undefined. */
+    rowBySlug: async (slug: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.slug, slug)).limit(1)))[0],
+
+    /** The project an old slug redirects to (its id, current slug and account) while the redirect lasts, or undefined. */
+    movedTo: async (slug: string, now: Date): Promise<{ id: string; slug: string; accountId: string } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })
+          .from(projectSlugRedirects)
+          .innerJoin(projects, eq(projects.id, projectSlugRedirects.projectId))
+          .where(liveRedirect(eq(projectSlugRedirects.slug, slug), now))
+          .limit(1),
+      )
+      return row
+    },
   }
 }
 
@@ -111,3 +129,5 @@ export function projectCardOf(db: Db, id: string): ProjectCard | undefined {
   if (!s) cardStatements.set(db, (s = prepareCard(db)))
   return s.get({ id })
 }
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>

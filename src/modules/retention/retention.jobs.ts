@@ -4,8 +4,8 @@ import { removeWithdrawnFiles } from '../../files/withdrawn-files'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { dayOf } from './retention.rollups'
+import { createRetentionRepository } from './retention.repository'
 import { runRetention } from './retention.service'
-import { recountStorageOfProject } from './retention.stats'
 
 export const RETENTION_JOB = 'retention.run'
 export const ORPHAN_FILES_JOB = 'retention.orphan-files'
@@ -50,7 +50,7 @@ export function retentionJobs(deps: AppDeps): DomainJobs {
       {
         kind: REMOVE_WITHDRAWN_JOB,
         async run({ projectId }: { projectId: string }) {
-          if ((await removeWithdrawnFiles(deps)) > 0) recountStorageOfProject(deps.db, projectId)
+          if ((await removeWithdrawnFiles(deps)) > 0) await createRetentionRepository({ db: deps.db }).recountStorageOfProject(projectId)
         },
       },
     ],

@@ -1,11 +1,10 @@
-import type { Database } from 'bun:sqlite'
-import { statfsSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Config } from '../../config/config'
+import { statfsSync } from 'node:fs'
 import { eq, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
-import { DB_FILE } from '../../deps'
+import type { Config } from '../../config/config'
+import type { Db, DbOrTx } from '../../db/client'
+import { databaseStats } from '../../db/free-pages'
 import { accounts } from '../accounts/accounts.table'
+import { createRetentionRepository } from './retention.repository'
 
 /**
  * Bytes of the account's stored files: its projects' report and occurrence screenshots, attachments,
@@ -33,30 +32,12 @@ export function accountStorageBytes(db: DbOrTx, accountId: string): number {
     RETURNING storage_bytes`)
   return row?.[0] ?? accountStorageBytes(db, accountId)
 }
+// accountStorageBytes and recountStorage stay synchronous on the caller's handle for now: team, usage
+// and projects call them inside their own transactions; they move to the accounts repository with them.
 
 /** Forgets the account's stored-bytes counter (after files went by a path that does not count them); the next read counts again. */
 export function recountStorage(db: DbOrTx, accountId: string): void {
   db.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId)).run()
-}
-
-/** `recountStorage` for the account owning `projectId`. */
-export function recountStorageOfProject(db: DbOrTx, projectId: string): void {
-  db.run(sql`UPDATE accounts SET storage_bytes = NULL WHERE id = (SELECT account_id FROM projects WHERE id = ${projectId})`)
-}
-
-const fileSize = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0
-
-/** Oldest row still kept of each kind of raw telemetry, as ISO dates (null when there is none). */
-function oldestRetained(sqlite: Database) {
-  const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString())
-  const one = (sql: string) => iso(sqlite.query<{ t: number | null }, []>(sql).get()?.t)
-  return {
-    // Through the (name_id, created_at) and (project_id, ...) indexes: no scan of the big tables.
-    event: one('SELECT min((SELECT min(created_at) FROM events WHERE name_id = n.id)) AS t FROM event_names n'),
-    perf_snapshot: one('SELECT min((SELECT min(created_at) FROM perf_snapshots WHERE project_id = p.id)) AS t FROM projects p'),
-    play_session: one('SELECT min((SELECT min(started_at) FROM play_sessions WHERE project_id = p.id)) AS t FROM projects p'),
-    session_replay: one('SELECT min(created_at) AS t FROM session_replays'),
-  }
 }
 
 /**
@@ -64,36 +45,28 @@ function oldestRetained(sqlite: Database) {
  * free for reuse), stored files (from their rows, also when they sit in a bucket), free disk, rows per table, the oldest raw telemetry kept and the retention
  * settings. Only reads, so it runs beside a live server.
  */
-export function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 'replayRetentionDays'>, sqlite: Database) {
-  const dbPath = join(config.dataDir, DB_FILE)
-  const pragma = <T>(name: string) => Object.values(sqlite.query(`PRAGMA ${name}`).get() as Record<string, T>)[0]!
-  const pageSize = pragma<number>('page_size')
-  const tables = sqlite
-    .query<{ name: string; type: string }, []>("SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .all()
-  const rows: Record<string, number> = {}
-  for (const t of tables) rows[t.name] = sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${t.name.replaceAll('"', '""')}"`).get()!.n
+export async function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 'replayRetentionDays'>, db: Db) {
+  const repo = createRetentionRepository({ db })
+  const { database, rows } = databaseStats(db)
   const disk = statfsSync(config.dataDir)
-  // The rows know every stored file's size, wherever the bytes live (the data directory or a bucket).
-  const files = sqlite.query<{ bytes: number; count: number }, []>('SELECT coalesce(sum(size), 0) AS bytes, count(*) AS count FROM files').get()!
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
   return {
     data_dir: config.dataDir,
-    database: {
-      bytes: fileSize(dbPath),
-      wal_bytes: fileSize(`${dbPath}-wal`),
-      /** Pages freed by deletions, reused by new rows before the file grows. */
-      free_bytes: pragma<number>('freelist_count') * pageSize,
-      auto_vacuum: (['none', 'full', 'incremental'] as const)[pragma<number>('auto_vacuum')] ?? 'none',
-    },
-    files,
+    database,
+    files: await repo.storedFiles(),
     disk: { free_bytes: disk.bavail * disk.bsize, total_bytes: disk.blocks * disk.bsize },
     rows,
-    oldest_retained: oldestRetained(sqlite),
+    oldest_retained: {
+      event: iso(await repo.oldestEventAt()),
+      perf_snapshot: iso(await repo.oldestPerfAt()),
+      play_session: iso(await repo.oldestSessionAt()),
+      session_replay: iso(await repo.oldestReplayAt()),
+    },
     retention: { days: config.retentionDays, replay_days: config.replayRetentionDays },
   }
 }
 
-export type StorageStats = ReturnType<typeof storageStats>
+export type StorageStats = Awaited<ReturnType<typeof storageStats>>
 
 const units = ['B', 'KB', 'MB', 'GB', 'TB']
 /** 1536 → "1.5 KB". */

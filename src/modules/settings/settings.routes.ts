@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors'
 import { labelExists } from '../labels/labels.service'
 import { requireFeature } from '../billing/plans'
 import { brandingPatch, roadmapSettingsPatch, trackerSettingsPatch, widgetSettingsPatch } from './settings.schemas'
-import { readSettings, updateSettings, widgetSettingsFor } from './settings.service'
+import { settingsOf, updateSettings, widgetSettingsOf } from './settings.service'
 import type { SettingsKind } from './settings.table'
 import { storeWidgetBackground } from './widget.service'
 
@@ -26,7 +26,7 @@ function settingsPair(
 ) {
   return new Elysia()
     .use(authPlugin(deps))
-    .get(`/projects/:slug/${path}`, ({ project }) => readSettings(deps.db, project.id, kind), {
+    .get(`/projects/:slug/${path}`, ({ project }) => settingsOf(deps.db, project.id, kind), {
       project: true,
       detail: { tags, summary: `The project's ${name}`, security: [{ session: [] }] },
     })
@@ -55,7 +55,7 @@ export const settingsRoutes = (deps: AppDeps) =>
     .use(settingsPair(deps, 'tracker', 'tracker-settings', trackerSettingsPatch, 'public tracker settings'))
     .use(settingsPair(deps, 'roadmap', 'roadmap-settings', roadmapSettingsPatch, 'public roadmap settings', roadmapLabelExists(deps)))
     .use(settingsPair(deps, 'branding', 'branding', brandingPatch, 'branding'))
-    .get('/projects/:slug/widget-settings', ({ project, account }) => widgetSettingsFor(deps.db, project.id, account.plan), {
+    .get('/projects/:slug/widget-settings', ({ project, account }) => widgetSettingsOf(deps.db, project.id, account.plan), {
       project: true,
       detail: { tags, summary: 'The in-game widget look (the default theme on the free plan)', security: [{ session: [] }] },
     })

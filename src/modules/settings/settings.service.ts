@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { DbOrTx, Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
 import { type PlanKey, PLANS, FEATURE_TIERS } from '../billing/plans'
 import type { Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from './settings.schemas'
-import { projectSettings, type SettingsKind } from './settings.table'
+import { createSettingsRepository, storedSettingsOn } from './settings.repository'
+import type { SettingsKind } from './settings.table'
 
 interface SettingsMap {
   tracker: TrackerSettings
@@ -75,20 +75,13 @@ function merge<T>(base: T, patch: Record<string, unknown> | undefined): T {
 }
 
 /** The project's settings of `kind`: what is stored, over the defaults. */
-export function readSettings<K extends SettingsKind>(db: DbOrTx, projectId: string, kind: K): SettingsMap[K] {
-  const row = db
-    .select({ value: projectSettings.value })
-    .from(projectSettings)
-    .where(and(eq(projectSettings.projectId, projectId), eq(projectSettings.kind, kind)))
-    .get()
-  return merge(SETTINGS_DEFAULTS[kind], row?.value)
+export async function settingsOf<K extends SettingsKind>(db: Seam, projectId: string, kind: K): Promise<SettingsMap[K]> {
+  return merge(SETTINGS_DEFAULTS[kind], await createSettingsRepository({ db }).stored(projectId, kind))
 }
 
-function writeSettings(tx: DbOrTx, projectId: string, kind: SettingsKind, value: Record<string, unknown>, now: Date): void {
-  tx.insert(projectSettings)
-    .values({ projectId, kind, value, updatedAt: now })
-    .onConflictDoUpdate({ target: [projectSettings.projectId, projectSettings.kind], set: { value, updatedAt: now } })
-    .run()
+/** `settingsOf`, synchronous on the caller's handle, for the domains that read settings inside their own synchronous transactions. */
+export function readSettings<K extends SettingsKind>(db: DbOrTx, projectId: string, kind: K): SettingsMap[K] {
+  return merge(SETTINGS_DEFAULTS[kind], storedSettingsOn(db, projectId, kind))
 }
 
 export interface SettingsUpdate {
@@ -101,18 +94,18 @@ export interface SettingsUpdate {
  * Merges the fields present in `patch` into the stored settings of `kind` and audits which fields
  * changed; 400 when the body carries no known field.
  */
-export function updateSettings<K extends SettingsKind>(deps: Pick<AppDeps, 'db' | 'clock'>, kind: K, u: SettingsUpdate): SettingsMap[K] {
+export function updateSettings<K extends SettingsKind>(deps: Pick<AppDeps, 'db' | 'clock'>, kind: K, u: SettingsUpdate): Promise<SettingsMap[K]> {
   const now = deps.clock.now()
-  return deps.db.transaction((tx) => updateSettingsIn(tx, now, kind, u))
+  return deps.db.write((tx) => updateSettingsIn(tx, now, kind, u))
 }
 
-/** `updateSettings` inside a transaction the caller holds (to charge quota in the same one). */
-export function updateSettingsIn<K extends SettingsKind>(tx: DbOrTx, now: Date, kind: K, u: SettingsUpdate): SettingsMap[K] {
+/** `updateSettings` inside a write the caller holds (to charge quota in the same one). */
+export async function updateSettingsIn<K extends SettingsKind>(tx: Seam & DbOrTx, now: Date, kind: K, u: SettingsUpdate): Promise<SettingsMap[K]> {
   const changes = definedFields(u.patch)
   if (Object.keys(changes).length === 0) throw badRequest('no valid fields to update')
   if (Array.isArray(changes.statuses)) changes.statuses = [...new Set(changes.statuses)]
-  const next = merge(readSettings(tx, u.project.id, kind), changes)
-  writeSettings(tx, u.project.id, kind, next as Record<string, unknown>, now)
+  const next = merge(await settingsOf(tx, u.project.id, kind), changes)
+  await createSettingsRepository({ db: tx }).store(u.project.id, kind, next as Record<string, unknown>, now)
   recordAudit(tx, now, {
     accountId: u.project.accountId,
     projectId: u.project.id,
@@ -123,10 +116,17 @@ export function updateSettingsIn<K extends SettingsKind>(tx: DbOrTx, now: Date, 
   return next
 }
 
+/** Whether the plan has widget settings of its own (tier 2 and up); below, the defaults apply. */
+const ownWidgetSettings = (plan: PlanKey) => PLANS[plan].tier >= FEATURE_TIERS.widget_themes
+
 /** The widget settings in effect: the project's own on tier 2 and up, the defaults otherwise. */
-export function widgetSettingsFor(db: DbOrTx, projectId: string, plan: PlanKey): WidgetSettings {
-  if (PLANS[plan].tier < FEATURE_TIERS.widget_themes) return SETTINGS_DEFAULTS.widget
-  return readSettings(db, projectId, 'widget')
+export async function widgetSettingsOf(db: Seam, projectId: string, plan: PlanKey): Promise<WidgetSettings> {
+  return ownWidgetSettings(plan) ? settingsOf(db, projectId, 'widget') : SETTINGS_DEFAULTS.widget
+}
+
+/** `widgetSettingsOf`, synchronous on the caller's handle (for `widgetThemeFor`). */
+function widgetSettingsFor(db: DbOrTx, projectId: string, plan: PlanKey): WidgetSettings {
+  return ownWidgetSettings(plan) ? readSettings(db, projectId, 'widget') : SETTINGS_DEFAULTS.widget
 }
 
 /**

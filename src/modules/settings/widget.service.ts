@@ -27,9 +27,9 @@ export async function storeWidgetBackground(deps: Pick<AppDeps, 'db' | 'clock' |
   })
   const url = deps.files.url(stored.key)
   try {
-    deps.db.transaction((tx) => {
+    await deps.db.write(async (tx) => {
       chargeUpload(tx, u.project.accountId, stored.size)
-      updateSettingsIn(tx, deps.clock.now(), 'widget', { project: u.project, actorId: u.actorId, patch: { background_image_url: url } })
+      await updateSettingsIn(tx, deps.clock.now(), 'widget', { project: u.project, actorId: u.actorId, patch: { background_image_url: url } })
     })
   } catch (e) {
     await deps.files.remove(deps.db, [stored.key])

@@ -1,0 +1,150 @@
+import { and, asc, count, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import type { DbOrTx, Seam } from '../db/client'
+import { jobs, type JobStatus } from './jobs.table'
+
+export type Job = typeof jobs.$inferSelect
+type NewJob = typeof jobs.$inferInsert
+
+/** A job's outcome as the runner records it; an absent field keeps the stored value. */
+export interface JobOutcome {
+  status: Exclude<JobStatus, 'running'>
+  attempts?: number
+  lastError?: string | null
+  runAt?: Date
+}
+
+/** Due now: a pending job whose time came, or a running one whose runner let its lease expire. */
+const dueAt = (now: Date) =>
+  or(and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)), and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, now)))
+
+/**
+ * Inserts a job on the caller's transaction (synchronous: every domain enqueues inside its own
+ * write, so the job commits with its cause). A duplicate idempotency key is ignored.
+ */
+export function insertJob(tx: DbOrTx, row: NewJob): void {
+  tx.insert(jobs).values(row).onConflictDoNothing().run()
+}
+
+/** `insertJob` for one kind on a hot path: the insert is prepared once and runs on `db`'s connection (inside its open transaction). */
+export function prepareInsertJob(db: DbOrTx, kind: string, maxAttempts: number): (row: { payload: unknown; runAt: Date; idempotencyKey: string | null; now: Date }) => void {
+  const stmt = db
+    .insert(jobs)
+    .values({
+      kind,
+      payload: sql.placeholder('payload'),
+      runAt: sql.placeholder('runAt'),
+      maxAttempts,
+      idempotencyKey: sql.placeholder('key'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .onConflictDoNothing()
+    .prepare()
+  return (r) => stmt.run({ payload: r.payload, key: r.idempotencyKey, now: r.now, runAt: r.runAt })
+}
+
+/** Makes the pending jobs with these idempotency keys due at `now`, on the caller's transaction. */
+export function runJobsNow(tx: DbOrTx, idempotencyKeys: string[], now: Date): void {
+  tx.update(jobs)
+    .set({ runAt: now, updatedAt: now })
+    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys)))
+    .run()
+}
+
+/** Every read and write of the job table the runner and housekeeping make, as async functions over the seam. */
+export function createJobsRepository({ db }: { db: Seam }) {
+  return {
+    /**
+     * Leases up to `limit` due jobs of these kinds to `owner` in one statement, expired leases first,
+     * and returns them. The UPDATE re-checks that each row is still due, so two runners sharing a
+     * database never lease the same job: on SQLite writes are serialised, and on an engine with row
+     * locks the loser re-reads the row after the winner commits and finds it running.
+     * `leaseMs(kind)`: how long the lease of a job of that kind lasts.
+     */
+    claim: async (o: { kinds: string[]; owner: string; now: Date; limit: number; leaseMs: Map<string, number>; defaultLeaseMs: number }): Promise<Job[]> => {
+      // Two index range scans that stop at the limit (expired leases by expiry, pending jobs by
+      // run_at): one OR-ed query sorted the whole due backlog on every claim.
+      const ofKinds = inArray(jobs.kind, o.kinds)
+      const expiredIds = (q: DbOrTx) =>
+        q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, o.now), ofKinds)).orderBy(asc(jobs.leaseExpiresAt)).limit(o.limit).as('expired')
+      const pendingIds = (q: DbOrTx) =>
+        q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt)).limit(o.limit).as('pending')
+      const now = o.now.getTime()
+      const expires = leaseExpiry(o.leaseMs, o.defaultLeaseMs, now)
+      return db.write((q) =>
+        q
+          .update(jobs)
+          .set({ status: 'running', leaseOwner: o.owner, leaseExpiresAt: sql`${expires}`, updatedAt: o.now })
+          .where(
+            and(
+              inArray(jobs.id, sql`(SELECT id FROM ${expiredIds(q)} UNION ALL SELECT id FROM ${pendingIds(q)} LIMIT ${o.limit})`),
+              dueAt(o.now),
+            ),
+          )
+          .returning(),
+      )
+    },
+
+    /** Records a job's outcome, only while `owner` still holds its lease (a reclaimed job is someone else's now). */
+    finish: async (id: number, owner: string, o: JobOutcome, now: Date): Promise<void> => {
+      await db.write((q) =>
+        q
+          .update(jobs)
+          .set({
+            status: o.status,
+            ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
+            ...(o.lastError === undefined ? {} : { lastError: o.lastError }),
+            ...(o.runAt === undefined ? {} : { runAt: o.runAt }),
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            updatedAt: now,
+          })
+          .where(and(eq(jobs.id, id), eq(jobs.leaseOwner, owner))),
+      )
+    },
+
+    /** The owners of running leases that have not expired yet. */
+    liveLeaseOwners: async (now: Date): Promise<string[]> => {
+      const rows = await db.read((q) =>
+        q
+          .selectDistinct({ owner: jobs.leaseOwner })
+          .from(jobs)
+          .where(and(eq(jobs.status, 'running'), isNotNull(jobs.leaseOwner), gt(jobs.leaseExpiresAt, now))),
+      )
+      return rows.map((r) => r.owner!)
+    },
+
+    /** Makes running jobs due again at `now`: those whose lease expired, and those held by `owners`. Returns how many. */
+    release: async (now: Date, owners: string[]): Promise<number> => {
+      const freed = await db.write((q) =>
+        q
+          .update(jobs)
+          .set({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, runAt: now, updatedAt: now })
+          .where(and(eq(jobs.status, 'running'), or(lte(jobs.leaseExpiresAt, now), owners.length ? inArray(jobs.leaseOwner, owners) : undefined)))
+          .returning({ id: jobs.id }),
+      )
+      return freed.length
+    },
+
+    /** Deletes finished jobs last touched before `cutoff` (failed ones are kept for inspection). */
+    prune: async (cutoff: Date): Promise<void> => {
+      await db.write((q) => q.delete(jobs).where(and(eq(jobs.status, 'done'), lt(jobs.updatedAt, cutoff))))
+    },
+
+    /** Counts by status. */
+    counts: async (): Promise<Record<string, number>> => {
+      const rows = await db.read((q) => q.select({ status: jobs.status, n: count() }).from(jobs).groupBy(jobs.status))
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]))
+    },
+  }
+}
+
+export type JobsRepository = ReturnType<typeof createJobsRepository>
+
+/** The lease expiry of a row, in epoch ms: `now` plus its kind's lease (a CASE over the kinds whose lease differs from the default). */
+function leaseExpiry(leaseMs: Map<string, number>, defaultLeaseMs: number, now: number): SQL {
+  const special = [...leaseMs].filter(([, ms]) => ms !== defaultLeaseMs)
+  if (!special.length) return sql`${now + defaultLeaseMs}`
+  const whens = sql.join(special.map(([kind, ms]) => sql`WHEN ${kind} THEN ${now + ms}`), sql` `)
+  return sql`CASE ${jobs.kind} ${whens} ELSE ${now + defaultLeaseMs} END`
+}
