@@ -75,6 +75,16 @@ export async function execute(q: Query, query: SQLWrapper): Promise<void> {
   else await engine.execute(query)
 }
 
+/**
+ * A subquery that picks rows to claim, locked on PostgreSQL with FOR UPDATE SKIP LOCKED, so nodes
+ * claiming at once each take different rows and never wait on each other. SQLite has one writer at a
+ * time: the select stays as it is.
+ */
+export function skippingLocked<T>(select: T): T {
+  const pg = select as { for?: (strength: 'update', config: { skipLocked: boolean }) => T }
+  return typeof pg.for === 'function' ? pg.for('update', { skipLocked: true }) : select
+}
+
 /** The open write transaction of this async context, if any. */
 interface WriteContext {
   open: boolean

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm'
-import type { DbOrTx, Seam } from '../db/client'
+import { type DbOrTx, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
 
 export type Job = typeof jobs.$inferSelect
@@ -63,12 +63,13 @@ export function createJobsRepository({ db }: { db: Seam }) {
      */
     claim: async (o: { kinds: string[]; owner: string; now: Date; limit: number; leaseMs: Map<string, number>; defaultLeaseMs: number }): Promise<Job[]> => {
       // Two index range scans that stop at the limit (expired leases by expiry, pending jobs by
-      // run_at): one OR-ed query sorted the whole due backlog on every claim.
+      // run_at): one OR-ed query sorted the whole due backlog on every claim. On PostgreSQL the rows
+      // picked are locked and rows another node is claiming skipped (skippingLocked).
       const ofKinds = inArray(jobs.kind, o.kinds)
       const expiredIds = (q: DbOrTx) =>
-        q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, o.now), ofKinds)).orderBy(asc(jobs.leaseExpiresAt)).limit(o.limit).as('expired')
+        skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, o.now), ofKinds)).orderBy(asc(jobs.leaseExpiresAt)).limit(o.limit)).as('expired')
       const pendingIds = (q: DbOrTx) =>
-        q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt)).limit(o.limit).as('pending')
+        skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt)).limit(o.limit)).as('pending')
       const now = o.now.getTime()
       const expires = leaseExpiry(o.leaseMs, o.defaultLeaseMs, now)
       return db.write((q) =>
