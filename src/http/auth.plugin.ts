@@ -94,9 +94,9 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId, project, membership, account }
   }
 
-  const accountAccess = (headers: Record<string, string | undefined>, method: string, permission: PermissionKey | true) => {
+  const accountAccess = async (headers: Record<string, string | undefined>, method: string, permission: PermissionKey | true) => {
     const { user, sessionId } = sessionUser(headers, method)
-    const row = workingAccountOf(db, user.id)
+    const row = await workingAccountOf(db, user)
     if (!row) throw notFound('account not found')
     if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
       throw forbidden(`you need the ${permission} permission`)
@@ -116,10 +116,10 @@ export function authPlugin(deps: AppDeps) {
   // learns nothing from validation messages (401/404/403 come first); `resolve` hands the result on.
   const resolved = new WeakMap<Request, Record<string, unknown>>()
   const guard = <T extends Record<string, unknown>>(
-    check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown; request: Request }) => T,
+    check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown; request: Request }) => T | Promise<T>,
   ) => ({
-    transform(ctx: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
-      resolved.set(ctx.request, check(ctx))
+    async transform(ctx: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
+      resolved.set(ctx.request, await check(ctx))
     },
     resolve({ request }: { request: Request }) {
       return resolved.get(request) as T

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { reportStatusCounts, STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
-import { visibleProjectsWhere } from '../accounts/project-access'
+import { visibleProjectsWhere } from '../projects/projects.repository'
 import { projects } from '../projects/projects.table'
 import { accountStorageBytes } from '../retention/retention.stats'
 import { analyticsDailyReports, analyticsDailyResolved, analyticsReportDimensions } from './analytics.table'

@@ -33,7 +33,7 @@ export async function subscriptionView(deps: AppDeps, account: Account) {
     cancel_at_period_end: row?.cancelAtPeriodEnd ?? false,
     pending_downgrade: pendingView(row),
     // Synchronous on the writer: the first read of an account's storage counts it and stores the count.
-    usage: accountUsage(deps.db, account, now),
+    usage: await accountUsage(deps.db, account, now),
     limits: limitsView(plan.key),
     features: featuresOf(plan.key),
   }

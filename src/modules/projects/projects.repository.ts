@@ -1,8 +1,11 @@
-import { and, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, like, or, type SQL } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
+
+/** A condition on `projects.id` keeping the projects a membership limited to `projectIds` sees (undefined: all of them). */
+export const visibleProjectsWhere = (projectIds: string[] | null | undefined): SQL | undefined => (projectIds ? inArray(projects.id, projectIds) : undefined)
 
 /** A slug held as a redirect until `expiresAt` counts as taken. */
 const liveRedirect = (slug: SQL | undefined, now: Date) => and(slug, gt(projectSlugRedirects.expiresAt, now))
@@ -21,9 +24,16 @@ export function createProjectsRepository({ db }: { db: Seam }) {
       return row!.n
     },
 
-    /** The account's projects that `visible` lets through, oldest first. */
-    listInAccount: (accountId: string, visible: SQL | undefined) =>
-      db.read((q) => q.select().from(projects).where(and(eq(projects.accountId, accountId), visible)).orderBy(projects.createdAt, projects.id)),
+    /** The account's projects that a membership limited to `projectIds` sees (null: all of them), oldest first. */
+    listInAccount: (accountId: string, projectIds: string[] | null) =>
+      db.read((q) => q.select().from(projects).where(and(eq(projects.accountId, accountId), visibleProjectsWhere(projectIds))).orderBy(projects.createdAt, projects.id)),
+
+    /** Ids of the account's projects. */
+    idsInAccount: async (accountId: string): Promise<string[]> => (await db.read((q) => q.select({ id: projects.id }).from(projects).where(eq(projects.accountId, accountId)))).map((p) => p.id),
+
+    /** Names of the projects with these ids, in name order. */
+    namesOf: async (ids: string[]): Promise<string[]> =>
+      ids.length ? (await db.read((q) => q.select({ name: projects.name }).from(projects).where(inArray(projects.id, ids)).orderBy(asc(projects.name)))).map((p) => p.name) : [],
 
     insert: (row: typeof projects.$inferInsert) => db.write((q) => q.insert(projects).values(row)),
 

@@ -3,7 +3,7 @@ import type { Db, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { reports } from './reports.table'
+import { reports, reportStatusCounts } from './reports.table'
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
@@ -102,5 +102,9 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .orderBy(reports.reportNumber)
           .limit(limit),
       ),
+
+    /** Live report counts per project and status for `projectIds`, from the trigger-maintained counts table. */
+    statusCountsOf: (projectIds: string[]) =>
+      db.read((q) => q.select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n }).from(reportStatusCounts).where(inArray(reportStatusCounts.projectId, projectIds))),
   }
 }
