@@ -1,5 +1,6 @@
 import type { Db } from '../db/client'
-import { movedSlug, slugMoved } from '../modules/projects/project-slugs'
+import { slugMoved } from '../modules/projects/project-slugs'
+import { movedSlug } from '../modules/projects/projects.repository'
 import { readSettings } from '../modules/settings/settings.service'
 import type { AppError } from './errors'
 

@@ -1,15 +1,10 @@
-import { and, eq, gt } from 'drizzle-orm'
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { AppError, conflict } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { createProjectsRepository } from './projects.repository'
-import { projectSlugRedirects, projects } from './projects.table'
 
 /** How long a renamed project's old URLs redirect to the new ones (and nobody else may take the old slug). */
 export const SLUG_REDIRECT_MS = 90 * DAY
-
-/** A slug held as a redirect until `expiresAt` counts as taken. */
-const liveRedirect = (slug: string, now: Date) => and(eq(projectSlugRedirects.slug, slug), gt(projectSlugRedirects.expiresAt, now))
 
 /** Whether `slug` is free on this server: no project has it and no renamed project's old URLs hold it (other than `projectId`'s own). */
 async function slugIsFree(db: Seam, slug: string, now: Date, projectId?: string): Promise<boolean> {
@@ -29,19 +24,6 @@ export async function changeSlug(db: Seam, project: { id: string; slug: string }
   if (!(await slugIsFree(db, wanted, now, project.id))) throw conflict(`the slug ${wanted} is taken on this server; choose another`)
   // A row left from an ended redirect (of any project) no longer counts: moveSlug replaces it.
   await createProjectsRepository({ db }).moveSlug(project, wanted, new Date(now.getTime() + SLUG_REDIRECT_MS), now)
-}
-
-/**
- * The project an old slug now redirects to (its id, current slug and account), while the redirect lasts.
- * Synchronous: the request guard (http/auth.plugin.ts) runs on prepared synchronous lookups.
- */
-export function movedSlug(db: DbOrTx, slug: string, now: Date): { id: string; slug: string; accountId: string } | undefined {
-  return db
-    .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })
-    .from(projectSlugRedirects)
-    .innerJoin(projects, eq(projects.id, projectSlugRedirects.projectId))
-    .where(liveRedirect(slug, now))
-    .get()
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, like, or, type SQL } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import type { DbOrTx, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
@@ -15,6 +15,9 @@ const slugOrSuffixed = (column: typeof projects.slug | typeof projectSlugRedirec
 /** Every read and write of projects and project_slug_redirects, as async functions over the database seam. */
 export function createProjectsRepository({ db }: { db: Seam }) {
   return {
+    /** The project, or undefined when it is gone. */
+    byId: async (id: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.id, id)).limit(1)))[0],
+
     /** The project's slug, or undefined when it is gone. */
     slugOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ slug: projects.slug }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.slug,
 
@@ -74,4 +77,42 @@ export function createProjectsRepository({ db }: { db: Seam }) {
           .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
       }),
   }
+}
+
+/**
+ * The project an old slug now redirects to (its id, current slug and account), while the redirect lasts.
+ * Synchronous, outside the repository's async functions: the request guards (http/auth.plugin.ts,
+ * http/moved-slugs.ts) still run on synchronous lookups.
+ */
+export function movedSlug(db: DbOrTx, slug: string, now: Date): { id: string; slug: string; accountId: string } | undefined {
+  return db
+    .select({ id: projects.id, slug: projects.slug, accountId: projects.accountId })
+    .from(projectSlugRedirects)
+    .innerJoin(projects, eq(projects.id, projectSlugRedirects.projectId))
+    .where(liveRedirect(eq(projectSlugRedirects.slug, slug), now))
+    .get()
+}
+
+/**
+ * Every project's DSN id (`projects.dsn_id`, the number in `https://KEY@host/DSN_ID`): shipped game
+ * builds keep their DSN for years, so an id is never given to a second project, even after the
+ * first is deleted. `project_dsn_ids` hands them out (AUTOINCREMENT never reuses a value), and a
+ * trigger gives one to every new project, whoever inserts it (the API, the CLI, tests, benchmarks).
+ */
+export const PROJECT_DSN_IDS_TABLE = 'project_dsn_ids'
+
+export const projectDsnSql = [
+  `CREATE TABLE IF NOT EXISTS project_dsn_ids (dsn_id INTEGER PRIMARY KEY AUTOINCREMENT, project_id TEXT NOT NULL)`,
+  `CREATE TRIGGER IF NOT EXISTS projects_dsn_id_ai AFTER INSERT ON projects WHEN new.dsn_id IS NULL BEGIN
+    INSERT INTO project_dsn_ids (project_id) VALUES (new.id);
+    UPDATE projects SET dsn_id = (SELECT max(dsn_id) FROM project_dsn_ids) WHERE id = new.id;
+  END`,
+]
+
+/** Gives the projects of a database from before DSN ids theirs, oldest project first. */
+export function backfillProjectDsnIds(sqlite: SqliteHandle): void {
+  const missing = sqlite.query<{ id: string }, []>('SELECT id FROM projects WHERE dsn_id IS NULL ORDER BY created_at, rowid').all()
+  const take = sqlite.prepare<{ dsn_id: number }, [string]>('INSERT INTO project_dsn_ids (project_id) VALUES (?) RETURNING dsn_id')
+  const set = sqlite.prepare<unknown, [number, string]>('UPDATE projects SET dsn_id = ? WHERE id = ?')
+  for (const p of missing) set.run(take.get(p.id)!.dsn_id, p.id)
 }

@@ -1,9 +1,11 @@
-import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
 import { reports, reportStatusCounts } from './reports.table'
+
+type ReportRow = typeof reports.$inferSelect
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
@@ -106,5 +108,38 @@ export function createReportsRepository({ db }: { db: Seam }) {
     /** Live report counts per project and status for `projectIds`, from the trigger-maintained counts table. */
     statusCountsOf: (projectIds: string[]) =>
       db.read((q) => q.select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n }).from(reportStatusCounts).where(inArray(reportStatusCounts.projectId, projectIds))),
+
+    /** The report, or undefined. */
+    byId: async (id: string): Promise<ReportRow | undefined> => (await db.read((q) => q.select().from(reports).where(eq(reports.id, id)).limit(1)))[0],
+
+    /** The project's report numbered `number` (deleted ones too), or undefined. */
+    byNumber: async (projectId: string, number: number): Promise<ReportRow | undefined> =>
+      (await db.read((q) => q.select().from(reports).where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number))).limit(1)))[0],
+
+    /** The report number of each id. */
+    numbersOf: async (ids: string[]): Promise<Map<string, number>> =>
+      ids.length ? new Map((await db.read((q) => q.select({ id: reports.id, n: reports.reportNumber }).from(reports).where(inArray(reports.id, ids)))).map((r) => [r.id, r.n])) : new Map(),
+
+    /** Whether the project has a report that `which` names: `sdk` one filed without a user (by a game client), `live` one not deleted. */
+    hasReport: async (projectId: string, which: 'sdk' | 'live'): Promise<boolean> =>
+      (await db.read((q) => q.select({ one: reports.seq }).from(reports).where(and(eq(reports.projectId, projectId), isNull(which === 'sdk' ? reports.createdBy : reports.deletedAt))).limit(1))).length > 0,
+
+    /** Changes a report; the row as it is now. */
+    update: async (id: string, changes: Partial<Pick<ReportRow, 'status' | 'dueDate' | 'updatedAt'>>): Promise<ReportRow | undefined> =>
+      (await db.write((q) => q.update(reports).set(changes).where(eq(reports.id, id)).returning()))[0],
+
+    /** The highest report seq, 0 without reports. */
+    maxSeq: async (): Promise<number> => (await db.read((q) => q.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports)))[0]?.seq ?? 0,
+
+    /** Up to `limit` reports after `seq`, in seq order, with what hourly counts need (walks the primary key only). */
+    afterSeq: (seq: number, limit: number) =>
+      db.read((q) =>
+        q
+          .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
+          .from(reports)
+          .where(gt(reports.seq, seq))
+          .orderBy(reports.seq)
+          .limit(limit),
+      ),
   }
 }
