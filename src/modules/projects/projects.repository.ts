@@ -18,6 +18,10 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     /** The project, or undefined when it is gone. */
     byId: async (id: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.id, id)).limit(1)))[0],
 
+    /** The projects with these ids, by id; ids of deleted projects are missing. */
+    byIds: async (ids: string[]): Promise<Map<string, typeof projects.$inferSelect>> =>
+      ids.length ? new Map((await db.read((q) => q.select().from(projects).where(inArray(projects.id, [...new Set(ids)])))).map((p) => [p.id, p])) : new Map(),
+
     /** The project's slug, or undefined when it is gone. */
     slugOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ slug: projects.slug }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.slug,
 

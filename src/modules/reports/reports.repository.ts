@@ -128,6 +128,12 @@ export function createReportsRepository({ db }: { db: Seam }) {
     update: async (id: string, changes: Partial<Pick<ReportRow, 'status' | 'dueDate' | 'updatedAt'>>): Promise<ReportRow | undefined> =>
       (await db.write((q) => q.update(reports).set(changes).where(eq(reports.id, id)).returning()))[0],
 
+    /** Number, title, status and deletion time of the reports with these ids. */
+    summariesOf: (ids: string[]) =>
+      ids.length
+        ? db.read((q) => q.select({ id: reports.id, number: reports.reportNumber, title: reports.title, status: reports.status, deletedAt: reports.deletedAt }).from(reports).where(inArray(reports.id, ids)))
+        : Promise.resolve([]),
+
     /** The highest report seq, 0 without reports. */
     maxSeq: async (): Promise<number> => (await db.read((q) => q.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports)))[0]?.seq ?? 0,
 
