@@ -31,6 +31,7 @@ export function createAccountsRepository({ db }: { db: Seam }) {
         await q.insert(accountMembers).values({ accountId: a.id, userId: a.ownerId, role: 'owner', createdAt: a.now })
       }),
 
+    /** Changes an account's name, plan or Stripe ids. */
     update: (id: string, changes: AccountChanges) => db.write((q) => q.update(accounts).set(changes).where(eq(accounts.id, id))),
 
     /**
@@ -72,10 +73,13 @@ export function createAccountsRepository({ db }: { db: Seam }) {
     /** How many members the account has. */
     memberCount: async (accountId: string): Promise<number> => (await db.read((q) => q.select({ n: count() }).from(accountMembers).where(eq(accountMembers.accountId, accountId))))[0]!.n,
 
+    /** Adds a membership. */
     addMember: (row: typeof accountMembers.$inferInsert) => db.write((q) => q.insert(accountMembers).values(row)),
 
+    /** Changes a membership's role, project access or permission overrides. */
     updateMember: (accountId: string, userId: string, changes: MembershipChanges) => db.write((q) => q.update(accountMembers).set(changes).where(membershipWhere(accountId, userId))),
 
+    /** Removes a membership. */
     removeMember: (accountId: string, userId: string) => db.write((q) => q.delete(accountMembers).where(membershipWhere(accountId, userId))),
   }
 }

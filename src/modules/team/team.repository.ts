@@ -28,14 +28,17 @@ export function createTeamRepository({ db }: { db: Seam }) {
     limited: (accountId: string) =>
       db.read((q) => q.select({ id: invitations.id, projectIds: invitations.projectIds }).from(invitations).where(and(eq(invitations.accountId, accountId), isNotNull(invitations.projectIds)))),
 
+    /** Stores a new invitation. */
     insert: (row: typeof invitations.$inferInsert) => db.write((q) => q.insert(invitations).values(row)),
 
     /** Marks the invitation accepted; false when it was accepted already (of two concurrent accepts, one wins). */
     claim: async (id: string, userId: string, now: Date): Promise<boolean> =>
       (await db.write((q) => q.update(invitations).set({ acceptedAt: now, acceptedBy: userId }).where(and(eq(invitations.id, id), isNull(invitations.acceptedAt))).returning({ id: invitations.id }))).length > 0,
 
+    /** Marks the invitation revoked. */
     revoke: (id: string, now: Date) => db.write((q) => q.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, id))),
 
+    /** Sets the projects the invitee will be limited to. */
     setProjectIds: (id: string, projectIds: string[]) => db.write((q) => q.update(invitations).set({ projectIds }).where(eq(invitations.id, id))),
   }
 }
