@@ -15,7 +15,7 @@ export async function inProcessProject(name: string) {
   const dir = mkdtempSync(join(tmpdir(), `glitchbox-${name}-`))
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
   const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
   deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()
   const project = deps.db.select().from(projects).all()[0]!
   const close = () => {

@@ -25,7 +25,7 @@ rmSync(baseDir, { recursive: true, force: true })
 console.log(fmt('bare Bun.serve + 1 prepared insert', baseline))
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-ingest-'))
-const apiKey = seedDataDir(dataDir)
+const apiKey = await seedDataDir(dataDir)
 const gb = await startServer({ dataDir, env: { GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' } })
 const count = () => {
   const db = openSqlite(join(dataDir, DB_FILE), { readonly: true })

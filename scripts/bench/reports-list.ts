@@ -60,7 +60,7 @@ if (reuse) {
   seed = { seconds: 0, labelIds: sqlite.query<{ id: string }, [string]>('SELECT id FROM labels WHERE project_id = ? ORDER BY name').all(projectId).map((l) => l.id) }
   console.log(`reusing ${dir}`)
 } else {
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   token = createSession(deps.db, user.id, new Date())
   projectId = newId()
   deps.db

@@ -100,7 +100,7 @@ const dir = mkdtempSync(join(tmpdir(), 'glitchbox-big-'))
 const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench')
 const deps = buildDeps(config, { logger: createLogger('warn') })
 const now = new Date()
-const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+const user = await createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
 const key = `sk_live_${randomBase62(40)}`
 deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: key, createdAt: now, updatedAt: now }).run()
 const server = createApp(deps).listen({ port: 0, hostname: '127.0.0.1', maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: 60 }).server!

@@ -42,10 +42,10 @@ end
 }
 
 /** A data directory holding a studio account with one project; returns its API key. */
-export function seedDataDir(dir: string): string {
+export async function seedDataDir(dir: string): Promise<string> {
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'))
   const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const apiKey = `sk_live_${randomBase62(40)}`
   deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey, createdAt: now, updatedAt: now }).run()
   rawSqlite(deps.db).close()

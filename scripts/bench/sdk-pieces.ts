@@ -20,7 +20,7 @@ import { seedReports } from './reports-seed'
 const dir = mkdtempSync(join(tmpdir(), 'glitchbox-pieces-'))
 const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'), { logger: createLogger('warn') })
 const now = new Date()
-const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+const user = await createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
 const project = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
 deps.db.insert(projects).values(project).run()
 const seed = Number(process.env.SEED ?? 0)

@@ -18,7 +18,7 @@ const deps = buildDeps(config, { logger: createLogger('warn') })
 const app = createApp(deps)
 for (const stmt of (process.env.EXTRA_SQL ?? '').split(';').filter(Boolean)) (await import('../../src/db/client')).rawSqlite(deps.db).exec(stmt)
 const now = new Date()
-const user = createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
+const user = await createUserWithAccount(deps.db, { email: 'b@example.com', name: 'B', passwordHash: null }, 'studio', now)
 const key = `sk_live_${randomBase62(40)}`
 deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: key, createdAt: now, updatedAt: now }).run()
 

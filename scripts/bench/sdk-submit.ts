@@ -55,7 +55,7 @@ console.log(`report body: ${Buffer.byteLength(template) + 40} bytes; titles diff
 
 const only = process.env.ONLY
 const dataDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-sdk-'))
-const apiKey = seedDataDir(dataDir)
+const apiKey = await seedDataDir(dataDir)
 const serverEnv = { GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }
 let submit: LoadResult | undefined
 let batch: LoadResult | undefined

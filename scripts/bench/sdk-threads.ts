@@ -33,7 +33,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const profileDir = process.env.PROFILE
 console.log(`${hardware()}; wrk 1 thread, 32 connections, ${seconds}s, new 2 KB reports\n`)
 const dataDir = mkdtempSync(join(tmpdir(), 'glitchbox-bench-threads-'))
-const apiKey = seedDataDir(dataDir)
+const apiKey = await seedDataDir(dataDir)
 const server = await startServer({
   dataDir,
   env: { GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'warn' },

@@ -44,7 +44,7 @@ const dir = mkdtempSync(join(tmpdir(), 'glitchbox-web-budgets-'))
   const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'error' }, {}, 'bench')
   const deps = buildDeps(config)
   const now = new Date('2026-01-01T00:00:00Z')
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const projectId = newId()
   deps.db
     .insert(projects)

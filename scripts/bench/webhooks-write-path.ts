@@ -20,13 +20,13 @@ const IN_FLIGHT = 32
 const desc = 'When I open the inventory during the boss fight the game stutters and sometimes freezes. '.repeat(22).slice(0, 1900)
 
 /** A fresh data dir whose project has `hooks` webhooks; `submit(total)` files that many reports, IN_FLIGHT at a time. */
-function setup(hooks: number) {
+async function setup(hooks: number) {
   const dir = mkdtempSync(join(tmpdir(), 'glitchbox-whwp-'))
   const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench')
   const deps = buildDeps(config, { logger: silentLogger })
   const app = createApp(deps)
   const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const apiKey = `sk_live_${randomBase62(40)}`
   const projectId = newId()
   deps.db.insert(projects).values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey, createdAt: now, updatedAt: now }).run()
@@ -63,7 +63,7 @@ function setup(hooks: number) {
 
 // Both sides run in one process, in alternating blocks, so load from other processes on a shared
 // machine falls on both alike; CPU time of this (single-threaded) process is the steadier figure.
-const sides = [setup(0), setup(3)]
+const sides = [await setup(0), await setup(3)]
 for (const s of sides) await s.submit(300)
 for (let done = 0, b = 0; done < count; done += BLOCK, b++) {
   for (const s of b % 2 ? [...sides].reverse() : sides) {
@@ -78,6 +78,6 @@ for (let done = 0, b = 0; done < count; done += BLOCK, b++) {
 const rate = (ms: number) => count / (ms / 1000)
 console.log(`submit write path: ${count} reports per side in alternating blocks of ${BLOCK}, ${IN_FLIGHT} in flight, no job runner`)
 for (const s of sides) console.log(`  ${s.hooks} webhooks: ${rate(s.wallMs).toFixed(0)} reports/s wall, ${rate(s.cpuMs).toFixed(0)} reports/s per CPU second`)
-const [a, b] = sides as [ReturnType<typeof setup>, ReturnType<typeof setup>]
+const [a, b] = sides as [Awaited<ReturnType<typeof setup>>, Awaited<ReturnType<typeof setup>>]
 console.log(`  ratio 3 vs 0 webhooks: ${(a.wallMs / b.wallMs).toFixed(2)}x wall, ${(a.cpuMs / b.cpuMs).toFixed(2)}x CPU (target ≥ 0.85x)`)
 for (const s of sides) s.close()

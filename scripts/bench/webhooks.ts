@@ -18,12 +18,12 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8)
 const backlog = Number(process.env.BENCH_DELIVERIES ?? 1000)
 
 /** A data directory with a studio account, one project and `hooks` webhooks to `url`; `reports` reports already filed. */
-function seed(o: { hooks: number; url: string; reports?: number }) {
+async function seed(o: { hooks: number; url: string; reports?: number }) {
   const dataDir = tempDataDir()
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' }), { logger: silentLogger })
   createApp(deps) // registers the event subscribers, so filed reports enqueue their webhook fan-outs
   const now = new Date()
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const project = { id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
   deps.db.insert(projects).values(project).run()
   for (let i = 0; i < o.hooks; i++) {
@@ -43,7 +43,7 @@ console.log(`# Glitchbox webhook benchmark\n${hardware()}; load average at start
 
 // 1. Deliveries per second: a backlog of signed deliveries, drained by the server's job runner.
 {
-  const { dataDir } = seed({ hooks: 1, url: `${receiver.url}/in`, reports: backlog })
+  const { dataDir } = await seed({ hooks: 1, url: `${receiver.url}/in`, reports: backlog })
   const start0 = await received()
   const server = await startServer({ dataDir, env })
   const t0 = performance.now()
@@ -68,7 +68,7 @@ request = function()
 end
 `
 async function submitRun(hooks: number) {
-  const { dataDir, apiKey } = seed({ hooks, url: `${receiver.url}/in` })
+  const { dataDir, apiKey } = await seed({ hooks, url: `${receiver.url}/in` })
   const server = await startServer({ dataDir, env })
   await wrk({ url: `${server.url}/api/bugs/submit`, seconds: 2, lua: submitLua(apiKey, 'warm') })
   const before = await received()
@@ -80,7 +80,7 @@ async function submitRun(hooks: number) {
 }
 // 3. The submit write path alone (in-process, no job runner): what the webhook fan-out job per report costs.
 async function inProcess(hooks: number, count: number) {
-  const { dataDir, apiKey } = seed({ hooks, url: `${receiver.url}/in` })
+  const { dataDir, apiKey } = await seed({ hooks, url: `${receiver.url}/in` })
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_TRUST_PROXY: 'true' }), { logger: silentLogger })
   const app = createApp(deps)
   let n = 0

@@ -39,7 +39,7 @@ const app = createApp(deps)
 const sqlite = rawSqlite(deps.db)
 try {
   const now = clock.now()
-  const user = createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
+  const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const token = createSession(deps.db, user.id, new Date())
   const projectId = newId()
   const slug = 'bench-game'

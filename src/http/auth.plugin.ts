@@ -84,7 +84,7 @@ export function authPlugin(deps: AppDeps) {
 
   const accountAccess = async (headers: Record<string, string | undefined>, method: string, permission: PermissionKey | true) => {
     const { user, sessionId } = await sessionUser(headers, method)
-    const row = workingAccountOf(db, user.id)
+    const row = await workingAccountOf(db, user)
     if (!row) throw notFound('account not found')
     if (permission !== true && !hasPermission(row.membership.role, row.membership.permissionOverrides, permission)) {
       throw forbidden(`you need the ${permission} permission`)

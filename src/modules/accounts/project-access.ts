@@ -1,6 +1,3 @@
-import { inArray, type SQL } from 'drizzle-orm'
-import { projects } from '../projects/projects.table'
-
 /** What the API says a member may see: `all` projects of the account, or a list of project ids. */
 export type ProjectAccess = 'all' | string[]
 
@@ -15,9 +12,6 @@ export const storedAccess = (access: ProjectAccess): string[] | null => (access 
  * goes through here: the project routes (auth.plugin.ts), listings, mails and assignment.
  */
 export const canSeeProject = (projectIds: string[] | null | undefined, projectId: string): boolean => !projectIds || projectIds.includes(projectId)
-
-/** A condition on `projects.id` keeping the projects a membership sees (undefined: all of them). */
-export const visibleProjectsWhere = (projectIds: string[] | null | undefined): SQL | undefined => (projectIds ? inArray(projects.id, projectIds) : undefined)
 
 /** `access` as a viewer limited to `viewerIds` may see it: ids of projects hidden from them are left out. */
 export const accessSeenBy = (access: ProjectAccess, viewerIds: string[] | null | undefined): ProjectAccess =>

@@ -1,7 +1,6 @@
 import type { Db, Seam } from '../../db/client'
 import { STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
 import { createReportsRepository } from '../reports/reports.repository'
-import { visibleProjectsWhere } from '../accounts/project-access'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { accountStorageBytes } from '../retention/retention.stats'
 import { createAnalyticsRepository } from './analytics.repository'
@@ -40,7 +39,7 @@ export async function usage(db: Db, accountId: string, projectIds: string[], now
 
 /** The projects of an account that a member limited to `seenIds` sees (null: all of them). */
 export const accountProjects = async (db: Seam, accountId: string, seenIds: string[] | null) =>
-  (await createProjectsRepository({ db }).listInAccount(accountId, visibleProjectsWhere(seenIds))).map((p) => ({ id: p.id, slug: p.slug, name: p.name }))
+  (await createProjectsRepository({ db }).listInAccount(accountId, seenIds)).map((p) => ({ id: p.id, slug: p.slug, name: p.name }))
 
 /**
  * `/api/analytics/dashboard`: across the account's projects the member sees, live reports by status,

@@ -19,7 +19,7 @@ function fileField(body: unknown): Blob {
 export const attachmentsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects/:slug/bugs/:number/attachments', ({ project, params }) => listAttachments(deps, liveReportByNumber(deps.db, project.id, params.number).id), {
+    .get('/projects/:slug/bugs/:number/attachments', async ({ project, params }) => listAttachments(deps, (await liveReportByNumber(deps.db, project.id, params.number)).id), {
       project: 'bugs.view',
       detail: { tags, summary: 'Attachments of a report' },
     })
@@ -27,7 +27,7 @@ export const attachmentsRoutes = (deps: AppDeps) =>
       '/projects/:slug/bugs/:number/attachments',
       async ({ project, account, user, params, body, set }) => {
         const file = fileField(body)
-        const report = liveReportByNumber(deps.db, project.id, params.number)
+        const report = await liveReportByNumber(deps.db, project.id, params.number)
         const fileName = file instanceof File && file.name ? file.name : 'attachment'
         const created = await addAttachment(deps, { project, account, report, data: file, fileName, declaredType: file.type || null, actorId: user.id })
         set.status = 201

@@ -34,7 +34,7 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
       if (others!.n > 0) throw conflict('transfer ownership or remove the other members first')
     }
     const projectIds = ownedIds.length ? (await tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds))).map((p) => p.id) : []
-    const keys = projectIds.flatMap((id) => projectFileKeys(tx, id))
+    const keys = (await Promise.all(projectIds.map((id) => projectFileKeys(db, id)))).flat()
 
     for (const account of owned) {
       if (account.stripeSubscriptionId) {

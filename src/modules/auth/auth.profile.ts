@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { workingAccountOf } from '../accounts/accounts.service'
 import { PROFILE_ROLES, type profileBody, THEMES } from './auth.schemas'
@@ -7,8 +7,8 @@ import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
 
 /** The signed-in user's profile, with the account they work in (the same one account routes act on). */
-export function profileView(db: DbOrTx, user: User) {
-  const current = workingAccountOf(db, user.id)
+export async function profileView(db: Seam, user: User) {
+  const current = await workingAccountOf(db, user)
   return {
     id: user.id,
     email: user.email,

@@ -53,7 +53,7 @@ export async function signup(deps: AppDeps, input: z.output<typeof signupBody>):
     if (await findUserByEmail(deps.db, email)) throw conflict(EMAIL_TAKEN)
     const name = input.name || input.email.split('@')[0]!.slice(0, 100)
     const emailVerified = !deps.mailer.configured && !(await createAuthRepository({ db: deps.db }).anyUser())
-    const user = createUserWithAccount(tx, { email, name, passwordHash, emailVerified }, deps.config.defaultPlan, now)
+    const user = await createUserWithAccount(tx, { email, name, passwordHash, emailVerified }, deps.config.defaultPlan, now)
     if (!emailVerified) await sendVerificationMail(deps, tx, user)
     return sessionView(user, createSession(tx, user.id, now))
   })
@@ -101,7 +101,7 @@ async function userForIdentity(deps: AppDeps, tx: Tx, claims: IdentityClaims, no
   if (!existing) {
     const name = claims.name ?? claims.email.split('@')[0]!.slice(0, 100)
     return createUserWithAccount(
-      tx,
+      deps.db,
       { email: claims.email, name, passwordHash: null, emailVerified: claims.emailVerified, ...sub },
       deps.config.defaultPlan,
       now,

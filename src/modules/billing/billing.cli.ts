@@ -1,7 +1,6 @@
-import { asc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import { accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createAuthRepository } from '../auth/auth.repository'
 import { PLAN_KEYS, type PlanKey } from './plans'
@@ -11,11 +10,11 @@ export async function adminSetPlan(deps: AppDeps, email: string, plan: string): 
   if (!(PLAN_KEYS as readonly string[]).includes(plan)) throw new Error(`unknown plan "${plan}" (expected ${PLAN_KEYS.join(', ')})`)
   const user = await createAuthRepository({ db: deps.db }).userByEmail(email)
   if (!user) throw new Error(`no user with email ${email}`)
-  const [account] = await deps.db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, user.id)).orderBy(asc(accounts.createdAt)).limit(1))
+  const account = await createAccountsRepository({ db: deps.db }).firstOwnedBy(user.id)
   if (!account) throw new Error(`${email} owns no account`)
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
-    await tx.update(accounts).set({ plan: plan as PlanKey, updatedAt: now }).where(eq(accounts.id, account.id))
+    await createAccountsRepository({ db: deps.db }).update(account.id, { plan: plan as PlanKey, updatedAt: now })
     recordAudit(tx, now, { accountId: account.id, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, by: 'operator' } })
   })
   // A server running on this data directory picks the plan up within a second (see sdk-callers.ts).

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import type { Account } from '../../http/auth.plugin'
-import { accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accountUsage } from '../team/team.service'
 import { createBillingRepository } from './billing.repository'
 import { applySubscription, pendingView, priceOfPlan, type StripeSubscription } from './billing.sync'
@@ -33,7 +32,7 @@ export async function subscriptionView(deps: AppDeps, account: Account) {
     cancel_at_period_end: row?.cancelAtPeriodEnd ?? false,
     pending_downgrade: pendingView(row),
     // Synchronous on the writer: the first read of an account's storage counts it and stores the count.
-    usage: accountUsage(deps.db, account, now),
+    usage: await accountUsage(deps.db, account, now),
     limits: limitsView(plan.key),
     features: featuresOf(plan.key),
   }
@@ -45,14 +44,13 @@ async function ensureCustomer(deps: AppDeps, stripe: StripeClient, payer: Payer)
   if (current) return current
   const customer = await stripe.request<{ id: string }>('POST', 'customers', { email: payer.email, name: payer.account.name, metadata: { account_id: payer.account.id } })
   const now = deps.clock.now()
-  await deps.db.write((q) => q.update(accounts).set({ stripeCustomerId: customer.id, updatedAt: now }).where(eq(accounts.id, payer.account.id)))
+  await createAccountsRepository({ db: deps.db }).update(payer.account.id, { stripeCustomerId: customer.id, updatedAt: now })
   return customer.id
 }
 
 /** The account's Stripe customer id, or null before its first payment step. */
 async function customerOrNull(deps: AppDeps, accountId: string): Promise<string | null> {
-  const [row] = await deps.db.read((q) => q.select({ id: accounts.stripeCustomerId }).from(accounts).where(eq(accounts.id, accountId)).limit(1))
-  return row?.id ?? null
+  return (await createAccountsRepository({ db: deps.db }).byId(accountId))?.stripeCustomerId ?? null
 }
 
 /** Starts a Stripe Checkout for a paid plan's subscription. */
@@ -99,7 +97,7 @@ export async function verifySession(deps: AppDeps, account: Account, sessionId: 
     const plan = await applySubscription(deps, account.id, sub)
     return { plan, status: session.status }
   }
-  const [current] = await deps.db.read((q) => q.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, account.id)).limit(1))
+  const current = await createAccountsRepository({ db: deps.db }).byId(account.id)
   return { plan: current!.plan, status: session.status ?? 'open' }
 }
 

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Config } from '../../config/config'
 import type { Seam } from '../../db/client'
-import { accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createBillingRepository } from './billing.repository'
 import type { PlanKey } from './plans'
@@ -45,7 +44,8 @@ const periodEnd = (s: StripeSubscription) => new Date(s.current_period_end * 100
 export async function applySubscription(deps: AppDeps, accountId: string, sub: StripeSubscription): Promise<PlanKey> {
   const applied = await deps.db.write(async (tx) => {
     const now = deps.clock.now()
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).limit(1)
+    const accountsRepo = createAccountsRepository({ db: deps.db })
+    const account = await accountsRepo.byId(accountId)
     if (!account) return 'free'
     // An old subscription ending after the customer subscribed again must not touch the new one.
     if (ENDED.has(sub.status) && account.stripeSubscriptionId && account.stripeSubscriptionId !== sub.id) return account.plan as PlanKey
@@ -76,10 +76,7 @@ export async function applySubscription(deps: AppDeps, accountId: string, sub: S
     }
     const subscriptionId = ENDED.has(sub.status) ? null : sub.id
     await saveSubscription(deps.db, accountId, sub, { subscriptionId, pendingPlan, pendingEffectiveAt }, now)
-    await tx
-      .update(accounts)
-      .set({ plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
-      .where(eq(accounts.id, accountId))
+    await accountsRepo.update(accountId, { plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
     if (plan !== account.plan) {
       recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
     }
@@ -117,8 +114,8 @@ export function pendingView(row: { pendingPlan: 'free' | 'pro' | null; pendingEf
 
 /** The account a Stripe customer belongs to, falling back to the account id we put in the metadata. */
 export async function accountOfCustomer(db: Seam, customerId: string, metadataAccountId?: string): Promise<string | null> {
-  const idWhere = (where: ReturnType<typeof eq>) => db.read(async (q) => (await q.select({ id: accounts.id }).from(accounts).where(where).limit(1))[0]?.id ?? null)
-  const byCustomer = await idWhere(eq(accounts.stripeCustomerId, customerId))
+  const accountsRepo = createAccountsRepository({ db })
+  const byCustomer = await accountsRepo.idOfCustomer(customerId)
   if (byCustomer || !metadataAccountId) return byCustomer
-  return idWhere(eq(accounts.id, metadataAccountId))
+  return (await accountsRepo.byId(metadataAccountId))?.id ?? null
 }

@@ -16,7 +16,7 @@ export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: 
   const now = deps.clock.now()
   const isInternal = input.is_internal ?? false
   return deps.db.write(async (tx) => {
-    const report = liveReportByNumber(tx, ctx.project.id, ctx.number)
+    const report = await liveReportByNumber(tx, ctx.project.id, ctx.number)
     const id = newId()
     await createCommentsRepository({ db: deps.db }).insert({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now })
     recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])

@@ -75,7 +75,7 @@ export async function deleteLabel(deps: Deps, ctx: Actor, labelId: string): Prom
 export async function applyLabel(deps: Deps, ctx: Actor, number: string, labelId: string): Promise<void> {
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
-    const report = liveReportByNumber(tx, ctx.project.id, number)
+    const report = await liveReportByNumber(tx, ctx.project.id, number)
     const label = await labelOf(deps, ctx.project.id, labelId)
     if (await labelsOf(deps).attach(report, label.id)) {
       markTriaged(tx, [report.id], now)
@@ -88,7 +88,7 @@ export async function applyLabel(deps: Deps, ctx: Actor, number: string, labelId
 export async function removeLabel(deps: Deps, ctx: Actor, number: string, labelId: string): Promise<void> {
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
-    const report = liveReportByNumber(tx, ctx.project.id, number)
+    const report = await liveReportByNumber(tx, ctx.project.id, number)
     const label = await labelOf(deps, ctx.project.id, labelId)
     if (await labelsOf(deps).detach(report.id, label.id)) {
       recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'unlabeled', field: 'labels', oldValue: label.name }])

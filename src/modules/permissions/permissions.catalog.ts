@@ -1,4 +1,4 @@
-import type { AccountRole } from '../accounts/accounts.table'
+import type { AccountRole } from '../accounts/accounts.repository'
 
 /** The permission catalog: groups of keys, each with its default per role. */
 export const PERMISSION_GROUPS = {

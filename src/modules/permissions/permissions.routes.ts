@@ -1,10 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin, type Account, type Membership } from '../../http/auth.plugin'
-import { listMembers } from '../team/team.service'
 import type { Actor } from '../team/team.service'
 import { overridesBody, projectOverridesBody, userIdQuery } from './permissions.schemas'
-import { catalogView, effectiveView, memberPermissions, resetOverrides, updateOverrides, type OverridesInput } from './permissions.service'
+import { catalogView, effectiveView, memberPermissions, membersPermissions, resetOverrides, updateOverrides, type OverridesInput } from './permissions.service'
 
 const tags = ['Permissions']
 const security = [{ session: [] }]
@@ -26,10 +25,7 @@ export function permissionsRoutes(deps: AppDeps) {
     .delete('/account/members/:userId/permissions', reset, { accountPermission: 'team.permissions', detail: { tags, summary: 'Reset a member to role defaults', security } })
     .get(
       '/projects/:slug/permissions',
-      ({ account, membership }) => ({
-        ...effectiveView(membership),
-        members: listMembers(deps.db, account.id, { viewerIds: membership.projectIds }).map((m) => ({ ...m, ...memberPermissions(deps.db, account.id, m.user_id, membership.projectIds) })),
-      }),
+      async ({ account, membership }) => ({ ...effectiveView(membership), members: await membersPermissions(deps.db, account.id, membership.projectIds) }),
       { project: true, detail: { tags, summary: "Your permissions and every member's in the project's account", security } },
     )
     .put('/projects/:slug/permissions', (c) => updateOverrides(deps, actorOf(c), c.body.user_id, c.body), {

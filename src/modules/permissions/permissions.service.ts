@@ -1,12 +1,11 @@
-import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
-import { accountMembers } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accessOf, accessSeenBy } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
-import { memberOf, type Actor } from '../team/team.service'
+import { listMembers, memberOf, type Actor } from '../team/team.service'
 import { effectivePermissions, GROUP_NAMES, hasPermission, isPermissionGroup, isPermissionKey, PERMISSION_GROUPS, PERMISSION_INFO, PERMISSION_KEYS, ROLE_DEFAULTS } from './permissions.catalog'
 
 /** The catalog as `GET /api/permissions/available` serves it. */
@@ -25,10 +24,24 @@ export function catalogView() {
 export const effectiveView = (m: Membership) => ({ role: m.role, permissions: effectivePermissions(m.role, m.permissionOverrides), project_access: accessOf(m.projectIds) })
 
 /** One member's effective permissions and the overrides behind them, as a viewer limited to `viewerIds` sees them. */
-export function memberPermissions(db: DbOrTx, accountId: string, userId: string, viewerIds: string[] | null = null) {
-  const m = memberOf(db, accountId, userId)
+export async function memberPermissions(db: Seam, accountId: string, userId: string, viewerIds: string[] | null = null) {
+  return permissionsSeenBy(await memberOf(db, accountId, userId), viewerIds)
+}
+
+/** A membership's permissions and overrides, its project access as a viewer limited to `viewerIds` sees it. */
+function permissionsSeenBy(m: Membership, viewerIds: string[] | null) {
   const view = effectiveView(m)
-  return { user_id: userId, ...view, project_access: accessSeenBy(view.project_access, viewerIds), overrides: m.permissionOverrides }
+  return { user_id: m.userId, ...view, project_access: accessSeenBy(view.project_access, viewerIds), overrides: m.permissionOverrides }
+}
+
+/** Every member with their permissions, as a viewer limited to `viewerIds` sees them. */
+export async function membersPermissions(db: Seam, accountId: string, viewerIds: string[] | null) {
+  const [members, memberships] = await Promise.all([listMembers(db, accountId, { viewerIds }), createAccountsRepository({ db }).members(accountId)])
+  const byUser = new Map(memberships.map((m) => [m.userId, m]))
+  return members.flatMap((m) => {
+    const membership = byUser.get(m.user_id)
+    return membership ? [{ ...m, ...permissionsSeenBy(membership, viewerIds) }] : []
+  })
 }
 
 export interface OverridesInput {
@@ -57,12 +70,12 @@ function grantsOnlyHeld(actor: Actor, target: Membership, next: Record<string, b
  * Sets per-member overrides: `reset` drops existing ones first, then `groups` set every key of a
  * group and `permissions` set single keys (so a key wins over its group).
  */
-export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, input: OverridesInput) {
+export async function updateOverrides(deps: AppDeps, actor: Actor, userId: string, input: OverridesInput) {
   const unknownKeys = Object.keys(input.permissions ?? {}).filter((k) => !isPermissionKey(k))
   const unknownGroups = Object.keys(input.groups ?? {}).filter((g) => !isPermissionGroup(g))
   if (unknownKeys.length) throw badRequest(`unknown permission ${unknownKeys.join(', ')}`)
   if (unknownGroups.length) throw badRequest(`unknown permission group ${unknownGroups.join(', ')}`)
-  const target = memberOf(deps.db, actor.account.id, userId)
+  const target = await memberOf(deps.db, actor.account.id, userId)
   editable(actor, target)
   const next: Record<string, boolean> = input.reset ? {} : { ...target.permissionOverrides }
   for (const [group, granted] of Object.entries(input.groups ?? {})) {
@@ -70,26 +83,23 @@ export function updateOverrides(deps: AppDeps, actor: Actor, userId: string, inp
   }
   Object.assign(next, input.permissions ?? {})
   grantsOnlyHeld(actor, target, next)
-  save(deps, actor, target, next, 'permissions.updated')
+  await save(deps, actor, target, next, 'permissions.updated')
   return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }
 
 /** Drops a member's overrides: back to the role defaults. */
-export function resetOverrides(deps: AppDeps, actor: Actor, userId: string) {
-  const target = memberOf(deps.db, actor.account.id, userId)
+export async function resetOverrides(deps: AppDeps, actor: Actor, userId: string) {
+  const target = await memberOf(deps.db, actor.account.id, userId)
   editable(actor, target)
   grantsOnlyHeld(actor, target, {})
-  save(deps, actor, target, {}, 'permissions.reset')
+  await save(deps, actor, target, {}, 'permissions.reset')
   return memberPermissions(deps.db, actor.account.id, userId, actor.membership.projectIds)
 }
 
-function save(deps: AppDeps, actor: Actor, target: Membership, overrides: Record<string, boolean>, action: string) {
+async function save(deps: AppDeps, actor: Actor, target: Membership, overrides: Record<string, boolean>, action: string) {
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(accountMembers)
-      .set({ permissionOverrides: overrides })
-      .where(and(eq(accountMembers.accountId, target.accountId), eq(accountMembers.userId, target.userId)))
-      .run()
+  await deps.db.write(async (tx) => {
+    await createAccountsRepository({ db: deps.db }).updateMember(target.accountId, target.userId, { permissionOverrides: overrides })
     recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action, target: target.userId, details: { from: target.permissionOverrides, to: overrides } })
   })
 }

@@ -1,15 +1,12 @@
-import { and, eq, isNull } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { notFound } from '../../http/errors'
+import { createReportsRepository } from '../reports/reports.repository'
 import type { Report } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
 
 /** The live (not deleted) report numbered `number` in a project, or 404. */
-export function liveReportByNumber(db: DbOrTx, projectId: string, number: string | number): Report {
+export async function liveReportByNumber(db: Seam, projectId: string, number: string | number): Promise<Report> {
   const n = Number(number)
-  const row = Number.isSafeInteger(n) && n > 0
-    ? db.select().from(reports).where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, n), isNull(reports.deletedAt))).get()
-    : undefined
-  if (!row) throw notFound('bug not found')
+  const row = Number.isSafeInteger(n) && n > 0 ? await createReportsRepository({ db }).byNumber(projectId, n) : undefined
+  if (!row || row.deletedAt) throw notFound('bug not found')
   return row
 }

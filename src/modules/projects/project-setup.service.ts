@@ -1,15 +1,11 @@
-import { and, eq, gte, isNotNull, isNull, lt } from 'drizzle-orm'
+import { and, eq, gte, isNotNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { publicUrlUnset } from '../../config/config'
-import type { Seam } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { reportOccurrences } from '../ingest/ingest.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
 import { playSessions } from '../sdk/sdk.table'
-
-/** Whether a report matches `where`. */
-const exists = async (db: Seam, where: ReturnType<typeof and>) => (await db.read((q) => q.select({ one: reports.seq }).from(reports).where(where).limit(1))).length > 0
 
 /**
  * How far the project's SDK set-up has come: first report, first session, reports sent by a game
@@ -19,10 +15,11 @@ const exists = async (db: Seam, where: ReturnType<typeof and>) => (await db.read
  */
 export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefusals'>, project: Project) {
   const { db } = deps
+  const reports = createReportsRepository({ db })
   const [fromSdk, hasReports, sentryEvent, sentrySession] = await Promise.all([
     // Reports filed by a team member carry their user id; SDK submissions have none.
-    exists(db, and(eq(reports.projectId, project.id), isNull(reports.createdBy))),
-    exists(db, and(eq(reports.projectId, project.id), isNull(reports.deletedAt))),
+    reports.hasReport(project.id, 'sdk'),
+    reports.hasReport(project.id, 'live'),
     // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id (a partial index).
     db.read((q) =>
       q

@@ -1,5 +1,5 @@
 import type { DomainModule } from '../module'
-import { backfillProjectDsnIds, PROJECT_DSN_IDS_TABLE, projectDsnSql } from './project-dsn'
+import { backfillProjectDsnIds, PROJECT_DSN_IDS_TABLE, projectDsnSql } from './projects.repository'
 import { projectDsnPgSql } from './project-dsn.pg'
 import { projectsRoutes } from './projects.routes'
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, like, or, type SQL, sql } from 'drizzle-orm'
-import type { Db, Seam } from '../../db/client'
+import type { Db, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
@@ -7,6 +7,9 @@ type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'account
 /** What public pages and mails may know of a project: never its key. */
 const publicColumns = { id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, isPublic: projects.isPublic }
 export type PublicProjectRow = { id: string; accountId: string; name: string; slug: string; isPublic: boolean }
+
+/** A condition on `projects.id` keeping the projects a membership limited to `projectIds` sees (undefined: all of them). */
+export const visibleProjectsWhere = (projectIds: string[] | null | undefined): SQL | undefined => (projectIds ? inArray(projects.id, projectIds) : undefined)
 
 /** A slug held as a redirect until `expiresAt` counts as taken. */
 const liveRedirect = (slug: SQL | undefined, now: Date) => and(slug, gt(projectSlugRedirects.expiresAt, now))
@@ -16,6 +19,13 @@ const slugOrSuffixed = (column: typeof projects.slug | typeof projectSlugRedirec
 /** Every read and write of projects and project_slug_redirects, as async functions over the database seam. */
 export function createProjectsRepository({ db }: { db: Seam }) {
   return {
+    /** The project, or undefined when it is gone. */
+    byId: async (id: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.id, id)).limit(1)))[0],
+
+    /** The projects with these ids, by id; ids of deleted projects are missing. */
+    byIds: async (ids: string[]): Promise<Map<string, typeof projects.$inferSelect>> =>
+      ids.length ? new Map((await db.read((q) => q.select().from(projects).where(inArray(projects.id, [...new Set(ids)])))).map((p) => [p.id, p])) : new Map(),
+
     /** The project's slug, or undefined when it is gone. */
     slugOf: async (id: string): Promise<string | undefined> => (await db.read((q) => q.select({ slug: projects.slug }).from(projects).where(eq(projects.id, id)).limit(1)))[0]?.slug,
 
@@ -25,9 +35,16 @@ export function createProjectsRepository({ db }: { db: Seam }) {
       return row!.n
     },
 
-    /** The account's projects that `visible` lets through, oldest first. */
-    listInAccount: (accountId: string, visible: SQL | undefined) =>
-      db.read((q) => q.select().from(projects).where(and(eq(projects.accountId, accountId), visible)).orderBy(projects.createdAt, projects.id)),
+    /** The account's projects that a membership limited to `projectIds` sees (null: all of them), oldest first. */
+    listInAccount: (accountId: string, projectIds: string[] | null) =>
+      db.read((q) => q.select().from(projects).where(and(eq(projects.accountId, accountId), visibleProjectsWhere(projectIds))).orderBy(projects.createdAt, projects.id)),
+
+    /** Ids of the account's projects. */
+    idsInAccount: async (accountId: string): Promise<string[]> => (await db.read((q) => q.select({ id: projects.id }).from(projects).where(eq(projects.accountId, accountId)))).map((p) => p.id),
+
+    /** Names of the projects with these ids, in name order. */
+    namesOf: async (ids: string[]): Promise<string[]> =>
+      ids.length ? (await db.read((q) => q.select({ name: projects.name }).from(projects).where(inArray(projects.id, ids)).orderBy(asc(projects.name)))).map((p) => p.name) : [],
 
     insert: (row: typeof projects.$inferInsert) => db.write((q) => q.insert(projects).values(row)),
 
@@ -70,9 +87,6 @@ export function createProjectsRepository({ db }: { db: Seam }) {
 
     /** The project behind a public page (id, account, name, slug, whether players may file), or undefined; never its key. */
     bySlug: async (slug: string): Promise<PublicProjectRow | undefined> => (await db.read((q) => q.select(publicColumns).from(projects).where(eq(projects.slug, slug)).limit(1)))[0],
-
-    /** The same by id, or undefined when it is gone. */
-    byId: async (id: string): Promise<PublicProjectRow | undefined> => (await db.read((q) => q.select(publicColumns).from(projects).where(eq(projects.id, id)).limit(1)))[0],
 
     /** The account's projects (id and name), by name. */
     namesInAccount: (accountId: string) => db.read((q) => q.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.accountId, accountId)).orderBy(asc(projects.name))),
@@ -131,3 +145,27 @@ export function projectCardOf(db: Db, id: string): ProjectCard | undefined {
 }
 
 export type ProjectsRepository = ReturnType<typeof createProjectsRepository>
+
+/**
+ * Every project's DSN id (`projects.dsn_id`, the number in `https://KEY@host/DSN_ID`): shipped game
+ * builds keep their DSN for years, so an id is never given to a second project, even after the
+ * first is deleted. `project_dsn_ids` hands them out (AUTOINCREMENT never reuses a value), and a
+ * trigger gives one to every new project, whoever inserts it (the API, the CLI, tests, benchmarks).
+ */
+export const PROJECT_DSN_IDS_TABLE = 'project_dsn_ids'
+
+export const projectDsnSql = [
+  `CREATE TABLE IF NOT EXISTS project_dsn_ids (dsn_id INTEGER PRIMARY KEY AUTOINCREMENT, project_id TEXT NOT NULL)`,
+  `CREATE TRIGGER IF NOT EXISTS projects_dsn_id_ai AFTER INSERT ON projects WHEN new.dsn_id IS NULL BEGIN
+    INSERT INTO project_dsn_ids (project_id) VALUES (new.id);
+    UPDATE projects SET dsn_id = (SELECT max(dsn_id) FROM project_dsn_ids) WHERE id = new.id;
+  END`,
+]
+
+/** Gives the projects of a database from before DSN ids theirs, oldest project first. */
+export function backfillProjectDsnIds(sqlite: SqliteHandle): void {
+  const missing = sqlite.query<{ id: string }, []>('SELECT id FROM projects WHERE dsn_id IS NULL ORDER BY created_at, rowid').all()
+  const take = sqlite.prepare<{ dsn_id: number }, [string]>('INSERT INTO project_dsn_ids (project_id) VALUES (?) RETURNING dsn_id')
+  const set = sqlite.prepare<unknown, [number, string]>('UPDATE projects SET dsn_id = ? WHERE id = ?')
+  for (const p of missing) set.run(take.get(p.id)!.dsn_id, p.id)
+}

@@ -12,7 +12,7 @@ const tags = ['Projects']
 export const projectsRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
-    .get('/projects', ({ user }) => listProjects(deps, user.id), {
+    .get('/projects', ({ user }) => listProjects(deps, user), {
       auth: true,
       detail: { tags, summary: 'Projects of the account you work in, with bug counts' },
     })

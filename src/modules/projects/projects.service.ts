@@ -1,18 +1,18 @@
 import { dsnOf } from '../sentry/dsn'
-import { inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Account, Membership, Project } from '../../http/auth.plugin'
+import type { User } from '../auth/auth.sessions'
 import { DAY } from '../../lib/clock'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
 import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
 import { workingAccountOf } from '../accounts/accounts.service'
-import { visibleProjectsWhere } from '../accounts/project-access'
 import { exceeds, limitOwner, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
 import { recountStorage } from '../retention/retention.stats'
-import { reportStatusCounts, STATUSES, type Status } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
+import { STATUSES, type Status } from '../reports/reports.table'
 import { forgetProjectAccess } from '../team/project-access.service'
 import { projectFileKeys } from './project-files'
 import { changeSlug } from './project-slugs'
@@ -60,10 +60,10 @@ async function uniqueSlug(db: Seam, userId: string, wanted: string, now: Date): 
 }
 
 /** Creates a project in the creator's current account, within the plan's project limit. */
-export async function createProject(deps: ProjectDeps, user: { id: string }, input: CreateProjectBody) {
+export async function createProject(deps: ProjectDeps, user: Pick<User, 'id' | 'currentAccountId'>, input: CreateProjectBody) {
   const now = deps.clock.now()
   return deps.db.write(async (tx) => {
-    const current = workingAccountOf(tx, user.id)
+    const current = await workingAccountOf(tx, user)
     if (!current) throw forbidden('you are not a member of any account')
     // A project they created would be hidden from them; the owner or an admin creates it and grants it.
     if (current.membership.projectIds) throw forbidden('you see only some projects of this account, so you cannot create projects; ask the owner or an admin')
@@ -95,12 +95,7 @@ export async function bugCountsOf(db: Seam, projectIds: string[]): Promise<Map<s
   const out = new Map<string, BugCounts>()
   for (const id of projectIds) out.set(id, { total: 0, ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>) })
   if (projectIds.length === 0) return out
-  const rows = await db.read((q) =>
-    q
-      .select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n })
-      .from(reportStatusCounts)
-      .where(inArray(reportStatusCounts.projectId, projectIds)),
-  )
+  const rows = await createReportsRepository({ db }).statusCountsOf(projectIds)
   for (const r of rows) {
     const c = out.get(r.projectId)!
     c[r.status] += r.n
@@ -123,10 +118,10 @@ function summary(p: Project) {
 }
 
 /** The projects of the account the user works in that they see, each with its live bug counts. */
-export async function listProjects(deps: Pick<AppDeps, 'db'>, userId: string) {
-  const current = await deps.db.read((q) => workingAccountOf(q, userId))
+export async function listProjects(deps: Pick<AppDeps, 'db'>, user: Pick<User, 'id' | 'currentAccountId'>) {
+  const current = await workingAccountOf(deps.db, user)
   if (!current) return []
-  const rows = await projectsRepo(deps).listInAccount(current.account.id, visibleProjectsWhere(current.membership.projectIds))
+  const rows = await projectsRepo(deps).listInAccount(current.account.id, current.membership.projectIds)
   const counts = await bugCountsOf(deps.db, rows.map((p) => p.id))
   return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
 }
@@ -217,11 +212,11 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
   }
   const now = deps.clock.now()
   const keys = await deps.db.write(async (tx) => {
-    const keys = projectFileKeys(tx, ctx.project.id)
+    const keys = await projectFileKeys(deps.db, ctx.project.id)
     await projectsRepo(deps).remove(ctx.project.id)
     recountStorage(tx, ctx.project.accountId)
     deleteProjectActivity(tx, ctx.project.id)
-    forgetProjectAccess(tx, ctx.project.accountId, ctx.project.id)
+    await forgetProjectAccess(deps.db, ctx.project.accountId, ctx.project.id)
     recordAudit(tx, now, {
       accountId: ctx.project.accountId,
       projectId: ctx.project.id,

@@ -31,7 +31,7 @@ export const projects = sqliteTable(
     bugGrouping: bool('bug_grouping').notNull().default(true),
     /**
      * The number in the project's Sentry DSN (`https://KEY@host/DSN_ID`): positive, unique on the
-     * server and never given twice (assigned on insert by project-dsn.ts, whoever inserts).
+     * server and never given twice (assigned on insert by the trigger in projects.repository.ts, whoever inserts).
      */
     dsnId: integer('dsn_id'),
     /** Last allocated report number; bumped in the inserting transaction so numbers never repeat or skip. */

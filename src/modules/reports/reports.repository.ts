@@ -44,6 +44,7 @@ const exportColumns = {
   updatedAt: reports.updatedAt,
 }
 
+
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
 
@@ -300,8 +301,8 @@ export function createReportsRepository({ db }: { db: Seam }) {
     /** Sets the same columns on these reports; returns them as they are now. */
     updateMany: (ids: string[], changes: ReportChanges) => db.write((q) => q.update(reports).set(changes).where(inArray(reports.id, ids)).returning()),
 
-    /** Sets columns of one report. */
-    update: (id: string, changes: ReportChanges) => db.write(async (q) => void (await q.update(reports).set(changes).where(eq(reports.id, id)))),
+    /** Sets columns of one report; the row as it is now, or undefined when it is gone. */
+    update: async (id: string, changes: ReportChanges): Promise<Report | undefined> => (await db.write((q) => q.update(reports).set(changes).where(eq(reports.id, id)).returning()))[0],
 
     /** Soft-deletes the project's live reports that `which` names (one UPDATE); returns their ids. */
     softDelete: (projectId: string, which: ReportSelector, now: Date) =>
@@ -318,6 +319,42 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .from(reports)
           .where(and(liveIn(projectId), gt(reports.seq, f.after), f.status === undefined ? undefined : eq(reports.status, f.status), f.priority === undefined ? undefined : eq(reports.priority, f.priority)))
           .orderBy(asc(reports.seq))
+          .limit(limit),
+      ),
+
+    /** Live report counts per project and status for `projectIds`, from the trigger-maintained counts table. */
+    statusCountsOf: (projectIds: string[]) =>
+      db.read((q) => q.select({ projectId: reportStatusCounts.projectId, status: reportStatusCounts.status, n: reportStatusCounts.n }).from(reportStatusCounts).where(inArray(reportStatusCounts.projectId, projectIds))),
+
+    /** The project's report numbered `number` (deleted ones too), or undefined. */
+    byNumber: async (projectId: string, number: number): Promise<Report | undefined> =>
+      (await db.read((q) => q.select().from(reports).where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number))).limit(1)))[0],
+
+    /** The report number of each id. */
+    numbersOf: async (ids: string[]): Promise<Map<string, number>> =>
+      ids.length ? new Map((await db.read((q) => q.select({ id: reports.id, n: reports.reportNumber }).from(reports).where(inArray(reports.id, ids)))).map((r) => [r.id, r.n])) : new Map(),
+
+    /** Whether the project has a report that `which` names: `sdk` one filed without a user (by a game client), `live` one not deleted. */
+    hasReport: async (projectId: string, which: 'sdk' | 'live'): Promise<boolean> =>
+      (await db.read((q) => q.select({ one: reports.seq }).from(reports).where(and(eq(reports.projectId, projectId), isNull(which === 'sdk' ? reports.createdBy : reports.deletedAt))).limit(1))).length > 0,
+
+    /** Number, title, status and deletion time of the reports with these ids. */
+    summariesOf: (ids: string[]) =>
+      ids.length
+        ? db.read((q) => q.select({ id: reports.id, number: reports.reportNumber, title: reports.title, status: reports.status, deletedAt: reports.deletedAt }).from(reports).where(inArray(reports.id, ids)))
+        : Promise.resolve([]),
+
+    /** The highest report seq, 0 without reports. */
+    maxSeq: async (): Promise<number> => (await db.read((q) => q.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports)))[0]?.seq ?? 0,
+
+    /** Up to `limit` reports after `seq`, in seq order, with what hourly counts need (walks the primary key only). */
+    afterSeq: (seq: number, limit: number) =>
+      db.read((q) =>
+        q
+          .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
+          .from(reports)
+          .where(gt(reports.seq, seq))
+          .orderBy(reports.seq)
           .limit(limit),
       ),
   }

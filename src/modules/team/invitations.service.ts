@@ -1,18 +1,17 @@
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
-import { accountMembers, accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accessOf, type ProjectAccess } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
-import { users } from '../auth/auth.table'
+import { createAuthRepository } from '../auth/auth.repository'
 import type { User } from '../auth/auth.sessions'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { checkedAccess } from './project-access.service'
 import { seatsUsed, type Actor } from './team.service'
-import { invitations } from './team.table'
+import { createTeamRepository } from './team.repository'
 
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_MS = 7 * DAY
@@ -25,7 +24,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * will see the projects of `project_access`, by default those the inviter sees; an inviter limited to
  * chosen projects invites only into those.
  */
-export function createInvitation(deps: AppDeps, actor: Actor, input: { email: string; role: 'admin' | 'member'; project_access?: ProjectAccess }) {
+export async function createInvitation(deps: AppDeps, actor: Actor, input: { email: string; role: 'admin' | 'member'; project_access?: ProjectAccess }) {
   const { db, clock, config } = deps
   const now = clock.now()
   const email = input.email.trim().toLowerCase()
@@ -34,34 +33,26 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
   if (input.role === 'admin' && actor.membership.role !== 'owner') throw forbidden('only the account owner can invite admins')
   const access = input.project_access ?? accessOf(inviterIds)
   if (access === 'all' && inviterIds) throw forbidden('you see only some projects of this account, so you can invite people only into those (list them in project_access)')
-  const projectIds = checkedAccess(db, { accountId: account.id, role: input.role, access, viewerIds: inviterIds })
-  const member = db
-    .select({ id: users.id })
-    .from(accountMembers)
-    .innerJoin(users, eq(users.id, accountMembers.userId))
-    .where(and(eq(accountMembers.accountId, account.id), eq(users.email, email)))
-    .get()
-  if (member) throw conflict(`${email} is already a member of this account`)
-  const pending = db
-    .select({ id: invitations.id })
-    .from(invitations)
-    .where(and(eq(invitations.accountId, account.id), eq(invitations.email, email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
-    .get()
-  if (pending) throw conflict(`${email} has already been invited`)
+  const projectIds = await checkedAccess(db, { accountId: account.id, role: input.role, access, viewerIds: inviterIds })
+  const authRepo = createAuthRepository({ db })
+  const team = createTeamRepository({ db })
+  const invitee = await authRepo.userByEmail(email)
+  if (invitee && (await createAccountsRepository({ db }).membership(account.id, invitee.id))) throw conflict(`${email} is already a member of this account`)
+  if (await team.pendingFor(account.id, email, now)) throw conflict(`${email} has already been invited`)
   const plan = PLANS[account.plan as PlanKey]
-  if (exceeds(seatsUsed(db, account.id, now) + 1, plan.limits.seats)) {
+  if (exceeds((await seatsUsed(db, account.id, now)) + 1, plan.limits.seats)) {
     throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.seats} seats is reached (members and pending invitations)`, 'invite more')
   }
   const token = randomToken(32)
   const id = newId()
   const expiresAt = new Date(now.getTime() + INVITE_TTL_MS)
-  const inviter = db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).get()?.name ?? 'A teammate'
+  const inviter = (await authRepo.userById(actor.userId))?.name ?? 'A teammate'
   const link = `${config.publicUrl}/invite?token=${encodeURIComponent(token)}`
   const as = input.role === 'admin' ? 'an admin' : 'a member'
-  const scope = projectIds ? db.select({ name: projects.name }).from(projects).where(inArray(projects.id, projectIds)).orderBy(asc(projects.name)).all().map((p) => p.name) : null
+  const scope = projectIds ? await createProjectsRepository({ db }).namesOf(projectIds) : null
   const seeing = scope ? ` with access to ${scope.length ? scope.join(', ') : 'no project yet'}` : ''
-  db.transaction((tx) => {
-    tx.insert(invitations).values({ id, accountId: account.id, email, role: input.role, projectIds, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now }).run()
+  await db.write(async (tx) => {
+    await team.insert({ id, accountId: account.id, email, role: input.role, projectIds, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now })
     recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role, project_access: accessOf(projectIds) } })
     deps.mailer.send(tx, {
       to: email,
@@ -77,50 +68,39 @@ export function createInvitation(deps: AppDeps, actor: Actor, input: { email: st
  * Accepts an invitation as the signed-in user: their email must be the invited one. Adds the
  * membership and makes the account the one they work in.
  */
-export function acceptInvitation(deps: AppDeps, user: User, token: string) {
+export async function acceptInvitation(deps: AppDeps, user: User, token: string) {
   const now = deps.clock.now()
-  const invite = deps.db.select().from(invitations).where(eq(invitations.tokenHash, sha256Hex(token))).get()
+  const team = createTeamRepository({ db: deps.db })
+  const accountsRepo = createAccountsRepository({ db: deps.db })
+  const invite = await team.byTokenHash(sha256Hex(token))
   if (!invite || invite.revokedAt) throw badRequest('invalid invitation token')
   if (invite.acceptedAt) throw badRequest('this invitation has already been used')
   if (invite.expiresAt.getTime() <= now.getTime()) throw badRequest('this invitation has expired')
   if (invite.email !== user.email.toLowerCase()) throw forbidden('this invitation was sent to a different email address')
-  const account = deps.db.select().from(accounts).where(eq(accounts.id, invite.accountId)).get()
+  const account = await accountsRepo.byId(invite.accountId)
   if (!account) throw badRequest('invalid invitation token')
-  let role: string = invite.role
-  deps.db.transaction((tx) => {
+  const role = await deps.db.write(async (tx) => {
     // Claim the invitation first: of two concurrent accepts only one sees accepted_at still null.
-    const claimed = tx
-      .update(invitations)
-      .set({ acceptedAt: now, acceptedBy: user.id })
-      .where(and(eq(invitations.id, invite.id), isNull(invitations.acceptedAt)))
-      .returning({ id: invitations.id })
-      .all()
-    if (claimed.length === 0) throw badRequest('this invitation has already been used')
-    const existing = tx
-      .select({ role: accountMembers.role })
-      .from(accountMembers)
-      .where(and(eq(accountMembers.accountId, account.id), eq(accountMembers.userId, user.id)))
-      .get()
-    if (existing) role = existing.role
-    else tx.insert(accountMembers).values({ accountId: account.id, userId: user.id, role: invite.role, projectIds: invite.projectIds, createdAt: now }).run()
-    tx.update(users).set({ currentAccountId: account.id, updatedAt: now }).where(eq(users.id, user.id)).run()
+    if (!(await team.claim(invite.id, user.id, now))) throw badRequest('this invitation has already been used')
+    const existing = await accountsRepo.membership(account.id, user.id)
+    if (!existing) await accountsRepo.addMember({ accountId: account.id, userId: user.id, role: invite.role, projectIds: invite.projectIds, createdAt: now })
+    await createAuthRepository({ db: deps.db }).setCurrentAccount(user.id, account.id, now)
+    const role: string = existing?.role ?? invite.role
     recordAudit(tx, now, { accountId: account.id, actorId: user.id, action: 'invite.accepted', target: invite.email, details: { invite_id: invite.id, role } })
+    return role
   })
   return { account_id: account.id, account_name: account.name, role }
 }
 
 /** Revokes a pending invitation of the actor's account; its link stops working and the seat is freed. */
-export function revokeInvitation(deps: AppDeps, actor: Actor, inviteId: string): void {
+export async function revokeInvitation(deps: AppDeps, actor: Actor, inviteId: string): Promise<void> {
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    const invite = tx
-      .select()
-      .from(invitations)
-      .where(and(eq(invitations.id, inviteId), eq(invitations.accountId, actor.account.id)))
-      .get()
+  const team = createTeamRepository({ db: deps.db })
+  await deps.db.write(async (tx) => {
+    const invite = await team.inAccount(actor.account.id, inviteId)
     if (!invite || invite.revokedAt) throw notFound('invitation not found')
     if (invite.acceptedAt) throw badRequest('this invitation has already been accepted')
-    tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, inviteId)).run()
+    await team.revoke(inviteId, now)
     recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.revoked', target: invite.email, details: { invite_id: inviteId } })
   })
 }

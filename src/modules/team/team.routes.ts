@@ -15,22 +15,26 @@ const actorOf = (c: Ctx): Actor => ({ userId: c.user.id, account: c.account, mem
 /** Account, roster and invitation routes (spec 4.10), account-level and project-scoped over the same data. */
 export function teamRoutes(deps: AppDeps) {
   const now = () => deps.clock.now()
-  const roster = (c: Ctx) => ({
-    members: listMembers(deps.db, c.account.id, { viewerIds: c.membership.projectIds, projectId: c.project?.id }),
-    pending_invitations: pendingInvitations(deps.db, c.account.id, now(), c.membership.projectIds),
-  })
-  const update = (c: Ctx & { params: { userId: string }; body: { role?: 'admin' | 'member'; project_access?: ProjectAccess } }) => {
-    updateMember(deps, actorOf(c), c.params.userId, c.body)
+  const roster = async (c: Ctx) => {
+    const [members, pending] = await Promise.all([
+      listMembers(deps.db, c.account.id, { viewerIds: c.membership.projectIds, projectId: c.project?.id }),
+      pendingInvitations(deps.db, c.account.id, now(), c.membership.projectIds),
+    ])
+    return { members, pending_invitations: pending }
+  }
+  const update = async (c: Ctx & { params: { userId: string }; body: { role?: 'admin' | 'member'; project_access?: ProjectAccess } }) => {
+    await updateMember(deps, actorOf(c), c.params.userId, c.body)
     return { message: 'Member updated' }
   }
-  const remove = (c: Ctx & { params: { userId: string } }) =>
-    removeMember(deps, actorOf(c), c.params.userId).left ? { message: 'You left the account' } : { message: 'Member removed' }
-  const invite = (c: Ctx & { body: { email: string; role: 'admin' | 'member'; project_access?: ProjectAccess }; set: { status?: number | string } }) => {
+  const remove = async (c: Ctx & { params: { userId: string } }) =>
+    (await removeMember(deps, actorOf(c), c.params.userId)).left ? { message: 'You left the account' } : { message: 'Member removed' }
+  const invite = async (c: Ctx & { body: { email: string; role: 'admin' | 'member'; project_access?: ProjectAccess }; set: { status?: number | string } }) => {
+    const created = await createInvitation(deps, actorOf(c), c.body)
     c.set.status = 201
-    return createInvitation(deps, actorOf(c), c.body)
+    return created
   }
-  const revoke = (c: Ctx & { params: { inviteId: string } }) => {
-    revokeInvitation(deps, actorOf(c), c.params.inviteId)
+  const revoke = async (c: Ctx & { params: { inviteId: string } }) => {
+    await revokeInvitation(deps, actorOf(c), c.params.inviteId)
     return { message: 'Invitation revoked' }
   }
   const accept = ({ user, body }: { user: Parameters<typeof acceptInvitation>[1]; body: { token: string } }) => acceptInvitation(deps, user, body.token)
@@ -40,8 +44,8 @@ export function teamRoutes(deps: AppDeps) {
     .get('/account', (c) => accountView(deps.db, actorOf(c), now()), { accountPermission: true, detail: { tags, summary: 'The account you work in', security } })
     .patch(
       '/account',
-      (c) => {
-        renameAccount(deps, actorOf(c), c.body.name)
+      async (c) => {
+        await renameAccount(deps, actorOf(c), c.body.name)
         return { message: 'Account updated' }
       },
       { accountPermission: true, body: renameAccountBody, detail: { tags, summary: 'Rename the account (owner or admin)', security } },

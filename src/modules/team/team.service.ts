@@ -1,18 +1,17 @@
-import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Db, Seam } from '../../db/client'
 import { badRequest, forbidden, notFound } from '../../http/errors'
 import type { Account, Membership } from '../../http/auth.plugin'
 import { switchToOwnAccount } from '../accounts/accounts.service'
-import { accessOf, accessSeenBy, canSeeProject, type ProjectAccess, visibleProjectsWhere } from '../accounts/project-access'
-import { accountMembers, accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
+import { accessOf, accessSeenBy, canSeeProject, type ProjectAccess } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'
-import { users } from '../auth/auth.table'
+import { createAuthRepository } from '../auth/auth.repository'
 import { featuresOf, limitsView, PLANS, type PlanKey } from '../billing/plans'
 import { accountStorageBytes } from '../retention/retention.stats'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { checkedAccess } from './project-access.service'
-import { invitations } from './team.table'
+import { createTeamRepository } from './team.repository'
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
@@ -29,68 +28,71 @@ export interface Actor {
  * The account's members, oldest first; with `projectId`, only those who see that project. `viewerIds`
  * (a limited viewer's projects) hides from their access lists the projects the viewer does not see.
  */
-export function listMembers(db: DbOrTx, accountId: string, o: { viewerIds?: string[] | null; projectId?: string } = {}) {
-  return db
-    .select({ user_id: users.id, email: users.email, name: users.name, role: accountMembers.role, projectIds: accountMembers.projectIds, joined_at: accountMembers.createdAt })
-    .from(accountMembers)
-    .innerJoin(users, eq(users.id, accountMembers.userId))
-    .where(eq(accountMembers.accountId, accountId))
-    .orderBy(asc(accountMembers.createdAt), asc(users.email))
-    .all()
-    .filter((m) => !o.projectId || canSeeProject(m.projectIds, o.projectId))
-    .map(({ projectIds, ...m }) => ({ ...m, project_access: accessSeenBy(accessOf(projectIds), o.viewerIds), joined_at: iso(m.joined_at) }))
+export async function listMembers(db: Seam, accountId: string, o: { viewerIds?: string[] | null; projectId?: string } = {}) {
+  const members = (await createAccountsRepository({ db }).members(accountId)).filter((m) => !o.projectId || canSeeProject(m.projectIds, o.projectId))
+  const contacts = await createAuthRepository({ db }).contactsOf(members.map((m) => m.userId))
+  return members
+    .flatMap((m) => {
+      const c = contacts.get(m.userId)
+      return c ? [{ user_id: m.userId, email: c.email, name: c.name, role: m.role, project_access: accessSeenBy(accessOf(m.projectIds), o.viewerIds), joined: m.createdAt }] : []
+    })
+    .sort((a, b) => a.joined.getTime() - b.joined.getTime() || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))
+    .map(({ joined, ...m }) => ({ ...m, joined_at: iso(joined) }))
 }
 
 /** Invitations neither accepted, revoked nor expired; `viewerIds` as for `listMembers`. */
-export function pendingInvitations(db: DbOrTx, accountId: string, now: Date, viewerIds: string[] | null = null) {
-  return db
-    .select({ id: invitations.id, email: invitations.email, role: invitations.role, projectIds: invitations.projectIds, expires_at: invitations.expiresAt, created_at: invitations.createdAt })
-    .from(invitations)
-    .where(and(eq(invitations.accountId, accountId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
-    .orderBy(asc(invitations.createdAt))
-    .all()
-    .map(({ projectIds, ...i }) => ({ ...i, project_access: accessSeenBy(accessOf(projectIds), viewerIds), expires_at: iso(i.expires_at), created_at: iso(i.created_at) }))
+export async function pendingInvitations(db: Seam, accountId: string, now: Date, viewerIds: string[] | null = null) {
+  return (await createTeamRepository({ db }).pending(accountId, now)).map((i) => ({
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    project_access: accessSeenBy(accessOf(i.projectIds), viewerIds),
+    expires_at: iso(i.expiresAt),
+    created_at: iso(i.createdAt),
+  }))
 }
 
 /** Seats in use: members plus pending invitations. */
-export function seatsUsed(db: DbOrTx, accountId: string, now: Date): number {
-  const members = db.select({ n: count() }).from(accountMembers).where(eq(accountMembers.accountId, accountId)).get()?.n ?? 0
-  return members + pendingInvitations(db, accountId, now).length
+export async function seatsUsed(db: Seam, accountId: string, now: Date): Promise<number> {
+  const [members, pending] = await Promise.all([createAccountsRepository({ db }).memberCount(accountId), createTeamRepository({ db }).pending(accountId, now)])
+  return members + pending.length
 }
 
 /** Usage counters of an account, as `/api/account` and `/api/billing/subscription` report them. */
-export function accountUsage(db: DbOrTx, account: Account, now: Date) {
-  const projectCount = db.select({ n: count() }).from(projects).where(eq(projects.accountId, account.id)).get()?.n ?? 0
+export async function accountUsage(db: Db, account: Account, now: Date) {
+  const [projectCount, seats] = await Promise.all([createProjectsRepository({ db }).countInAccount(account.id), seatsUsed(db, account.id, now)])
   return {
     projects: projectCount,
     reports: account.reportsCreated,
     upload_bytes: account.uploadBytesUsed,
-    seats: seatsUsed(db, account.id, now),
+    seats,
     // What the account's files take on disk now (upload_bytes only grows: it is the quota's counter).
-    storage_bytes: accountStorageBytes(db, account.id),
+    // On the writer's connection: the first read of an account's storage counts it and stores the count.
+    storage_bytes: await accountStorageBytes(db, account.id),
   }
 }
 
 /** The account as its members see it: plan, roster, the projects they see, usage and limits. */
-export function accountView(db: DbOrTx, actor: Actor, now: Date) {
+export async function accountView(db: Db, actor: Actor, now: Date) {
   const { account } = actor
   const plan = PLANS[account.plan as PlanKey]
   const viewerIds = actor.membership.projectIds
+  const [members, pending, projects, usage] = await Promise.all([
+    listMembers(db, account.id, { viewerIds }),
+    pendingInvitations(db, account.id, now, viewerIds),
+    createProjectsRepository({ db }).listInAccount(account.id, viewerIds),
+    accountUsage(db, account, now),
+  ])
   return {
     id: account.id,
     name: account.name,
     your_role: actor.membership.role,
     your_project_access: accessOf(viewerIds),
     plan: { key: plan.key, name: plan.name, tier: plan.tier },
-    members: listMembers(db, account.id, { viewerIds }),
-    pending_invitations: pendingInvitations(db, account.id, now, viewerIds),
-    projects: db
-      .select({ id: projects.id, name: projects.name, slug: projects.slug })
-      .from(projects)
-      .where(and(eq(projects.accountId, account.id), visibleProjectsWhere(viewerIds)))
-      .orderBy(asc(projects.createdAt))
-      .all(),
-    usage: accountUsage(db, account, now),
+    members,
+    pending_invitations: pending,
+    projects: projects.map((p) => ({ id: p.id, name: p.name, slug: p.slug })),
+    usage,
     limits: limitsView(plan.key),
     features: featuresOf(plan.key),
   }
@@ -101,22 +103,18 @@ const requireManager = (actor: Actor, what: string) => {
 }
 
 /** Renames the account; owner or admin only (spec section 5 rule 7). */
-export function renameAccount(deps: AppDeps, actor: Actor, name: string): void {
+export async function renameAccount(deps: AppDeps, actor: Actor, name: string): Promise<void> {
   requireManager(actor, 'rename the account')
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(accounts).set({ name, updatedAt: now }).where(eq(accounts.id, actor.account.id)).run()
+  await deps.db.write(async (tx) => {
+    await createAccountsRepository({ db: deps.db }).update(actor.account.id, { name, updatedAt: now })
     recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'account.renamed', details: { from: actor.account.name, to: name } })
   })
 }
 
 /** The membership of `userId` in the account, or 404. */
-export function memberOf(db: DbOrTx, accountId: string, userId: string): Membership {
-  const m = db
-    .select()
-    .from(accountMembers)
-    .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId)))
-    .get()
+export async function memberOf(db: Seam, accountId: string, userId: string): Promise<Membership> {
+  const m = await createAccountsRepository({ db }).membership(accountId, userId)
   if (!m) throw notFound('member not found')
   return m
 }
@@ -126,23 +124,20 @@ export function memberOf(db: DbOrTx, accountId: string, userId: string): Members
  * or demotes admins, and only the owner or an admin sets project access. Owners and admins see every
  * project, so a promotion lifts a member's limit.
  */
-export function updateMember(deps: AppDeps, actor: Actor, userId: string, input: { role?: 'admin' | 'member'; project_access?: ProjectAccess }): void {
+export async function updateMember(deps: AppDeps, actor: Actor, userId: string, input: { role?: 'admin' | 'member'; project_access?: ProjectAccess }): Promise<void> {
   if (input.role === undefined && input.project_access === undefined) throw badRequest('no valid fields to update (send role or project_access)')
   requireManager(actor, input.role === undefined ? "change which projects members see" : "change members' roles")
-  const target = memberOf(deps.db, actor.account.id, userId)
+  const target = await memberOf(deps.db, actor.account.id, userId)
   const role = input.role ?? target.role
   if (target.role === 'owner') throw forbidden(input.role === undefined ? 'the account owner sees every project' : "the account owner's role cannot be changed")
   if (role !== target.role && (target.role === 'admin' || role === 'admin') && actor.membership.role !== 'owner') throw forbidden('only the account owner can promote or demote admins')
   const access = input.project_access ?? (role === 'member' ? accessOf(target.projectIds) : 'all')
-  const projectIds = checkedAccess(deps.db, { accountId: actor.account.id, role, access, viewerIds: actor.membership.projectIds })
+  const projectIds = await checkedAccess(deps.db, { accountId: actor.account.id, role, access, viewerIds: actor.membership.projectIds })
   const sameAccess = JSON.stringify(projectIds) === JSON.stringify(target.projectIds ?? null)
   if (role === target.role && sameAccess) return
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(accountMembers)
-      .set({ role, projectIds })
-      .where(and(eq(accountMembers.accountId, actor.account.id), eq(accountMembers.userId, userId)))
-      .run()
+  await deps.db.write(async (tx) => {
+    await createAccountsRepository({ db: deps.db }).updateMember(actor.account.id, userId, { role, projectIds })
     const audit = { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, target: userId }
     if (role !== target.role) recordAudit(tx, now, { ...audit, action: 'member.role_changed', details: { from: target.role, to: role } })
     if (!sameAccess) recordAudit(tx, now, { ...audit, action: 'member.project_access_changed', details: { from: accessOf(target.projectIds), to: accessOf(projectIds) } })
@@ -154,8 +149,8 @@ export function updateMember(deps: AppDeps, actor: Actor, userId: string, input:
  * The owner can be neither removed nor leave; only the owner removes admins. Whoever is removed and was
  * working in the account goes back to an account of their own.
  */
-export function removeMember(deps: AppDeps, actor: Actor, userId: string): { left: boolean } {
-  const target = memberOf(deps.db, actor.account.id, userId)
+export async function removeMember(deps: AppDeps, actor: Actor, userId: string): Promise<{ left: boolean }> {
+  const target = await memberOf(deps.db, actor.account.id, userId)
   const leaving = userId === actor.userId
   if (target.role === 'owner') throw forbidden(leaving ? 'the account owner cannot leave the account' : 'the account owner cannot be removed')
   if (!leaving) {
@@ -163,12 +158,10 @@ export function removeMember(deps: AppDeps, actor: Actor, userId: string): { lef
     if (target.role === 'admin' && actor.membership.role !== 'owner') throw forbidden('only the account owner can remove an admin')
   }
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.delete(accountMembers)
-      .where(and(eq(accountMembers.accountId, actor.account.id), eq(accountMembers.userId, userId)))
-      .run()
-    const user = tx.select({ current: users.currentAccountId }).from(users).where(eq(users.id, userId)).get()
-    if (user?.current === actor.account.id) switchToOwnAccount(tx, userId, deps.config.defaultPlan, now)
+  await deps.db.write(async (tx) => {
+    await createAccountsRepository({ db: deps.db }).removeMember(actor.account.id, userId)
+    const user = await createAuthRepository({ db: deps.db }).userById(userId)
+    if (user?.currentAccountId === actor.account.id) await switchToOwnAccount(deps.db, userId, deps.config.defaultPlan, now)
     recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: leaving ? 'member.left' : 'member.removed', target: userId, details: { role: target.role } })
   })
   return { left: leaving }

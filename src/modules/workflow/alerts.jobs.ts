@@ -1,8 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { DbOrTx } from '../../db/client'
 import type { Schedule } from '../../jobs/jobs.types'
-import { accountMembers } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
@@ -62,8 +61,8 @@ export async function evaluateAlerts(deps: Deps): Promise<string[]> {
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
       for (const hook of firedHooks.get(deps.db) ?? []) hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
-      const admins = tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, project.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all()
-      const to = await recipientsFor(deps, { accountId: project.accountId, projectId: rule.projectId, userIds: admins.map((a) => a.id), preference: 'email_bug_created' })
+      const admins = await createAccountsRepository({ db: deps.db }).managerIds(project.accountId)
+      const to = await recipientsFor(deps, { accountId: project.accountId, projectId: rule.projectId, userIds: admins, preference: 'email_bug_created' })
       await mailEach(deps, tx, to, 'email_bug_created', () => ({
         subject: `[${project.name}] Alert: ${METRIC_NAMES[rule.metric]} at ${value}`,
         intro: `In ${project.name}, ${what}.`,

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { alertRules, reportHourlyCounts, rollupCursors } from './workflow.table'
 
 export type AlertRule = typeof alertRules.$inferSelect
@@ -25,15 +25,15 @@ export function createAlertsRepository({ db }: { db: Seam }) {
     /** One rule of the project, or undefined. */
     rule: async (projectId: string, id: string): Promise<AlertRule | undefined> => (await db.read((q) => q.select().from(alertRules).where(ruleOf(projectId, id)).limit(1)))[0],
 
-    /** Every enabled rule with its project's name, slug and account (joins the projects table until its repository offers this). */
-    enabledRules: () =>
-      db.read((q) =>
-        q
-          .select({ rule: alertRules, project: { name: projects.name, slug: projects.slug, accountId: projects.accountId } })
-          .from(alertRules)
-          .innerJoin(projects, eq(projects.id, alertRules.projectId))
-          .where(eq(alertRules.enabled, true)),
-      ),
+    /** Every enabled rule with its project's name, slug and account. */
+    enabledRules: async () => {
+      const rules = await db.read((q) => q.select().from(alertRules).where(eq(alertRules.enabled, true)))
+      const projects = await createProjectsRepository({ db }).byIds(rules.map((r) => r.projectId))
+      return rules.flatMap((rule) => {
+        const p = projects.get(rule.projectId)
+        return p ? [{ rule, project: { name: p.name, slug: p.slug, accountId: p.accountId } }] : []
+      })
+    },
 
     insertRule: async (row: typeof alertRules.$inferInsert): Promise<AlertRule> => (await db.write((q) => q.insert(alertRules).values(row).returning()))[0]!,
 

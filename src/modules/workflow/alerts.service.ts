@@ -80,11 +80,13 @@ export async function deleteAlert(deps: Deps, ctx: Ctx, id: string): Promise<voi
  */
 export async function metricValue(deps: Pick<AppDeps, 'db'>, projectId: string, metric: AlertMetric, since: Date): Promise<number> {
   if (metric === 'crash_rate') {
-    const s = deps.db
-      .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
-      .from(playSessions)
-      .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since)))
-      .get()!
+    const [s] = await deps.db.read((q) =>
+      q
+        .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
+        .from(playSessions)
+        .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
+    )
+    if (!s) return 0
     return s.ended === 0 ? 0 : Math.round((s.crashed / s.ended) * 10_000) / 100
   }
   const c = await reportCountsSince(deps, projectId, since)

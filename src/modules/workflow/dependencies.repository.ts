@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm'
+import { and, asc, eq, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { reportDependencies } from './workflow.table'
 
 export type Dependency = typeof reportDependencies.$inferSelect
@@ -16,10 +16,7 @@ export interface DependencyView {
 /** Every read and write of report_dependencies, as async functions over the database seam. */
 export function createDependenciesRepository({ db }: { db: Seam }) {
   return {
-    /**
-     * Every live link of `reportId`, each seen from its side. The other reports' number, title and
-     * status are read here (by id, one query) until the reports domain's repository offers them.
-     */
+    /** Every live link of `reportId`, each seen from its side, with the other report's number, title and status. */
     linksOf: async (reportId: string): Promise<DependencyView[]> => {
       const links = await db.read((q) =>
         q
@@ -30,9 +27,7 @@ export function createDependenciesRepository({ db }: { db: Seam }) {
       )
       if (links.length === 0) return []
       const otherIds = links.map((l) => (l.blockerId === reportId ? l.blockedId : l.blockerId))
-      const rows = await db.read((q) =>
-        q.select({ id: reports.id, number: reports.reportNumber, title: reports.title, status: reports.status, deletedAt: reports.deletedAt }).from(reports).where(inArray(reports.id, otherIds)),
-      )
+      const rows = await createReportsRepository({ db }).summariesOf(otherIds)
       const others = new Map(rows.filter((r) => !r.deletedAt).map((r) => [r.id, r]))
       return links.flatMap((l) => {
         const blocks = l.blockerId === reportId

@@ -1,10 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { findLiveReport } from '../reports/reports.read'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createDependenciesRepository, type DependencyView } from './dependencies.repository'
 import type { DependencyBody } from './workflow.schemas'
 
@@ -44,20 +43,15 @@ export async function addDependency(deps: Deps, project: { id: string }, userId:
   return deps.db.write(async (tx) => {
     const report = findLiveReport(tx, project.id, rawNumber)
     if (body.related_number === report.reportNumber) throw badRequest('a report cannot depend on itself')
-    const related = tx
-      .select()
-      .from(reports)
-      .where(and(eq(reports.projectId, project.id), eq(reports.reportNumber, body.related_number)))
-      .get()
+    const reports = createReportsRepository({ db: deps.db })
+    const related = await reports.byNumber(project.id, body.related_number)
     if (!related || related.deletedAt) throw notFound(`report #${body.related_number} not found in this project`)
     const [blocker, blocked] = body.relationship === 'blocks' ? [report, related] : [related, report]
     if (await linksOf(deps).exists(blocker.id, blocked.id)) throw conflict(`#${blocker.reportNumber} already blocks #${blocked.reportNumber}`)
     // blocker → blocked closes a cycle when blocked already (transitively) blocks blocker.
     const chain = await blockingChain(deps, project.id, blocked.id, blocker.id)
     if (chain) {
-      const numbers = new Map([[blocker.id, blocker.reportNumber], [blocked.id, blocked.reportNumber]])
-      const rows = tx.select({ id: reports.id, n: reports.reportNumber }).from(reports).where(inArray(reports.id, chain)).all()
-      for (const r of rows) numbers.set(r.id, r.n)
+      const numbers = new Map([[blocker.id, blocker.reportNumber], [blocked.id, blocked.reportNumber], ...(await reports.numbersOf(chain))])
       const text = chain.map((id) => `#${numbers.get(id)}`).join(' blocks ')
       throw badRequest(`that link would make a cycle: #${blocker.reportNumber} blocks ${text}`)
     }
@@ -78,7 +72,7 @@ export async function removeDependency(deps: Deps, project: { id: string }, user
     const link = await linksOf(deps).find(project.id, depId)
     if (!link) throw notFound('dependency not found')
     await linksOf(deps).remove(depId)
-    const numbers = new Map(tx.select({ id: reports.id, n: reports.reportNumber }).from(reports).where(inArray(reports.id, [link.blockerId, link.blockedId])).all().map((r) => [r.id, r.n]))
+    const numbers = await createReportsRepository({ db: deps.db }).numbersOf([link.blockerId, link.blockedId])
     const now = deps.clock.now()
     recordActivity(tx, now, [
       { projectId: project.id, reportId: link.blockerId, actorId: userId, action: 'dependency_removed', field: 'blocks', oldValue: `#${numbers.get(link.blockedId)}` },

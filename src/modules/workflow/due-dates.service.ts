@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { recordActivity } from '../activity/activity.service'
 import { findLiveReport } from '../reports/reports.read'
+import { createReportsRepository } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'events'>
 
@@ -16,13 +15,13 @@ export function parseDueDate(raw: string | null): Date | null {
 /** `PATCH /bugs/{number}/due-date`: sets or clears the due date; logs it and emits `bug_updated` when it changes. */
 export async function setDueDate(deps: Deps, project: { id: string }, userId: string, rawNumber: string, raw: string | null) {
   const due = parseDueDate(raw)
-  return deps.db.write((tx) => {
+  return deps.db.write(async (tx) => {
     const report = findLiveReport(tx, project.id, rawNumber)
     const before = report.dueDate?.toISOString() ?? null
     const after = due?.toISOString() ?? null
     if (before !== after) {
       const now = deps.clock.now()
-      const updated = tx.update(reports).set({ dueDate: due, updatedAt: now }).where(eq(reports.id, report.id)).returning().get()!
+      const updated = (await createReportsRepository({ db: deps.db }).update(report.id, { dueDate: due, updatedAt: now }))!
       recordActivity(tx, now, [{ projectId: project.id, reportId: report.id, actorId: userId, action: 'updated', field: 'due_date', oldValue: before, newValue: after }])
       deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: report.id, actorId: userId, data: serializeReportForEvent(updated), changes: { due_date: [before, after] } })
     }

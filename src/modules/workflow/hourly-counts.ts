@@ -1,8 +1,6 @@
-import { gt, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
 import { inShortSteps } from '../../jobs/short-steps'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository, type HourBucket } from './alerts.repository'
 
 const HOUR = 3600_000
@@ -20,15 +18,14 @@ const LONGEST_WINDOW_MS = 30 * 24 * HOUR
  * time grows with seq): a server that had a million reports before alerts existed counts only the
  * month that can matter, not every report it ever had.
  */
-function startingCursor(tx: Tx, now: Date): number {
+async function startingCursor(deps: Pick<AppDeps, 'db'>, now: Date): Promise<number> {
   const since = now.getTime() - LONGEST_WINDOW_MS
-  const at = (seq: number) => tx.select({ seq: reports.seq, createdAt: reports.createdAt }).from(reports).where(gt(reports.seq, seq)).orderBy(reports.seq).limit(1).get()
-  const last = tx.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports).get()?.seq ?? 0
+  const reports = createReportsRepository({ db: deps.db })
   let lo = 0
-  let hi = last
+  let hi = await reports.maxSeq()
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2)
-    const next = at(mid)
+    const [next] = await reports.afterSeq(mid, 1)
     if (next && next.createdAt.getTime() < since) lo = next.seq
     else hi = mid
   }
@@ -41,17 +38,12 @@ function startingCursor(tx: Tx, now: Date): number {
  */
 export async function countNewReports(deps: Pick<AppDeps, 'db'>, now: Date, maxSteps = 100): Promise<number> {
   const counts = createAlertsRepository({ db: deps.db })
+  const reports = createReportsRepository({ db: deps.db })
   let counted = 0
   const countStep = async () => {
-    const n = await deps.db.write(async (tx) => {
-      const after = (await counts.cursor(CURSOR)) ?? startingCursor(tx, now)
-      const rows = tx
-        .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
-        .from(reports)
-        .where(gt(reports.seq, after))
-        .orderBy(reports.seq)
-        .limit(STEP)
-        .all()
+    const n = await deps.db.write(async () => {
+      const after = (await counts.cursor(CURSOR)) ?? (await startingCursor(deps, now))
+      const rows = await reports.afterSeq(after, STEP)
       if (rows.length === 0) return 0
       const buckets = new Map<string, HourBucket>()
       for (const r of rows) {

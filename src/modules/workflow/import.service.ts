@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, describeIssues } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { insertReport, reserveReport } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { itemsFromCsv } from './import.csv'
 import { type ImportItem, importBody, importItem } from './import.schemas'
 import { createWorkflowRepository } from './workflow.repository'
@@ -72,7 +71,7 @@ export async function importReports(deps: Deps, ctx: { project: { id: string; ac
         reserved,
         { quiet: true },
       )
-      if (item.status && item.status !== 'open') tx.update(reports).set({ status: item.status }).where(eq(reports.id, report.id)).run()
+      if (item.status && item.status !== 'open') await createReportsRepository({ db: deps.db }).update(report.id, { status: item.status })
       await importsOf(deps).insertImport({ reportId: report.id, projectId: ctx.project.id, externalId, externalUrl: item.external_url ?? null, importId, importedBy: ctx.userId, importedAt: reserved.now })
       if (externalId !== null) known.add(externalId)
       result.created++

@@ -1,12 +1,10 @@
-import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
 import { badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
-import { accountMembers } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { canSeeProject } from '../accounts/project-access'
 import { hasPermission } from '../permissions/permissions.catalog'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { createSavedViewsRepository, type SavedFilter, type SavedView } from './saved-views.repository'
 import type { SavedViewBody, UpdateSavedViewBody } from './workflow.schemas'
 
@@ -15,14 +13,10 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>
 const savedOf = (deps: Pick<AppDeps, 'db'>) => createSavedViewsRepository({ db: deps.db })
 
 /** 404 unless `userId` may read `projectId`'s reports (saved filters and views are only for those). */
-function assertReadable(db: DbOrTx, userId: string, projectId: string): void {
-  const row = db
-    .select({ role: accountMembers.role, overrides: accountMembers.permissionOverrides, projectIds: accountMembers.projectIds })
-    .from(projects)
-    .innerJoin(accountMembers, and(eq(accountMembers.accountId, projects.accountId), eq(accountMembers.userId, userId)))
-    .where(eq(projects.id, projectId))
-    .get()
-  if (!row || !canSeeProject(row.projectIds, projectId) || !hasPermission(row.role, row.overrides, 'bugs.view')) throw notFound('project not found')
+async function assertReadable(deps: Pick<AppDeps, 'db'>, userId: string, projectId: string): Promise<void> {
+  const project = await createProjectsRepository({ db: deps.db }).byId(projectId)
+  const row = project && (await createAccountsRepository({ db: deps.db }).membership(project.accountId, userId))
+  if (!row || !canSeeProject(row.projectIds, projectId) || !hasPermission(row.role, row.permissionOverrides, 'bugs.view')) throw notFound('project not found')
 }
 
 const filterView = (f: SavedFilter) => ({ id: f.id, name: f.name, project_id: f.projectId, filters: f.filters, created_at: f.createdAt.toISOString() })
@@ -35,7 +29,7 @@ export async function listSavedFilters(deps: Pick<AppDeps, 'db'>, userId: string
 
 /** `POST /saved-filters`. */
 export async function createSavedFilter(deps: Deps, userId: string, body: { name: string; project_id: string; filters: Record<string, string> }) {
-  assertReadable(deps.db, userId, body.project_id)
+  await assertReadable(deps, userId, body.project_id)
   return filterView(await savedOf(deps).insertFilter({ id: newId(), userId, projectId: body.project_id, name: body.name, filters: body.filters, createdAt: deps.clock.now() }))
 }
 
@@ -51,7 +45,7 @@ export async function listSavedViews(deps: Pick<AppDeps, 'db'>, userId: string, 
 
 /** `POST /saved-views`: at `position` (default last) among the owner's views of the project. */
 export async function createSavedView(deps: Deps, userId: string, body: SavedViewBody) {
-  assertReadable(deps.db, userId, body.project_id)
+  await assertReadable(deps, userId, body.project_id)
   return deps.db.write(async () => {
     const now = deps.clock.now()
     const others = await savedOf(deps).siblings(userId, body.project_id)

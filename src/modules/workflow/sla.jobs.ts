@@ -1,13 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
-import { accountMembers } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createSlaRepository } from './sla.repository'
 import { reportPageUrl } from '../reports/report-links'
 
@@ -26,25 +25,20 @@ interface NoticePayload {
 }
 
 /** Notifies a breach once: the assignee, or the account's owner and admins when nobody is assigned. */
-async function notifyBreach(deps: Deps, tx: Tx, reportId: string, part: 'response' | 'resolve', due: Date): Promise<void> {
-  const r = tx
-    .select({ number: reports.reportNumber, title: reports.title, assignedTo: reports.assignedTo, deletedAt: reports.deletedAt, projectId: reports.projectId, slug: projects.slug, projectName: projects.name, accountId: projects.accountId })
-    .from(reports)
-    .innerJoin(projects, eq(projects.id, reports.projectId))
-    .where(eq(reports.id, reportId))
-    .get()
-  if (!r || r.deletedAt) return
+async function notifyBreach(deps: Deps, tx: Query, reportId: string, part: 'response' | 'resolve', due: Date): Promise<void> {
+  const r = await createReportsRepository({ db: deps.db }).byId(reportId)
+  const project = r && !r.deletedAt ? await createProjectsRepository({ db: deps.db }).byId(r.projectId) : undefined
+  if (!r || !project) return
   recordActivity(tx, deps.clock.now(), [{ projectId: r.projectId, reportId, actorId: null, action: 'sla_breached', field: part, newValue: due.toISOString() }])
-  const admins = () => tx.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, r.accountId), inArray(accountMembers.role, ['owner', 'admin']))).all().map((m) => m.id)
   const to = r.assignedTo
-    ? await recipientsFor(deps, { accountId: r.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
-    : await recipientsFor(deps, { accountId: r.accountId, projectId: r.projectId, userIds: admins(), preference: 'email_bug_status' })
+    ? await recipientsFor(deps, { accountId: project.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
+    : await recipientsFor(deps, { accountId: project.accountId, projectId: r.projectId, userIds: await createAccountsRepository({ db: deps.db }).managerIds(project.accountId), preference: 'email_bug_status' })
   const what = part === 'response' ? 'a first response' : 'resolution'
   await mailEach(deps, tx, to, r.assignedTo ? 'email_bug_assigned' : 'email_bug_status', () => ({
-    subject: `[${r.projectName}] SLA breached: #${r.number} ${r.title}`,
-    intro: `#${r.number} ${r.title} missed its SLA for ${what}, due ${due.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    subject: `[${project.name}] SLA breached: #${r.reportNumber} ${r.title}`,
+    intro: `#${r.reportNumber} ${r.title} missed its SLA for ${what}, due ${due.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     body: [],
-    link: { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, r.slug, r.number) },
+    link: { label: 'Open the report', url: reportPageUrl(deps.config.publicUrl, project.slug, r.reportNumber) },
   }))
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import type { Db, DbOrTx, Query, Seam } from '../../db/client'
 import { reportSla, slaRules } from './workflow.table'
 
 /** A report's SLA clock as stored. */
@@ -61,5 +61,32 @@ export function createSlaRepository({ db }: { db: Seam }) {
         if (resolve.length) await q.update(reportSla).set({ resolveBreachedAt: now }).where(inArray(reportSla.reportId, resolve.map((c) => c.reportId)))
         return { response: response.map((c) => ({ reportId: c.reportId, due: c.due! })), resolve: resolve.map((c) => ({ reportId: c.reportId, due: c.due! })) }
       }),
+  }
+}
+
+const rulesByProject = new WeakMap<Db, ReturnType<typeof prepareRules>>()
+const prepareRules = (db: Db) => db.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare()
+
+/**
+ * The statements of the SLA event subscriber (sla.service.ts), synchronous on the emitter's open
+ * transaction `tx`: the event bus calls subscribers synchronously inside the emitter's write, so they
+ * cannot await this repository's async functions until the bus does. The rules lookup runs for every
+ * new report, so it is prepared once per database.
+ */
+export function slaSubscriberStatements(db: Db, tx: DbOrTx) {
+  let rules = rulesByProject.get(db)
+  if (!rules) rulesByProject.set(db, (rules = prepareRules(db)))
+  const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
+  return {
+    /** The project's rules, one per priority. */
+    rules: (projectId: string): SlaRule[] => rules.all({ projectId }),
+    /** One report's clock, or undefined. */
+    clockOf: (reportId: string): SlaClock | undefined => tx.select().from(reportSla).where(byReport(reportId)).get(),
+    /** Starts a report's clock (a report has one clock: a second start changes nothing). */
+    start: (row: typeof reportSla.$inferInsert) => void tx.insert(reportSla).values(row).onConflictDoNothing().run(),
+    /** Sets a report's due times, starting its clock at `clock.startedAt` when it has none. */
+    setDue: (clock: Pick<typeof reportSla.$inferInsert, 'reportId' | 'projectId' | 'startedAt'>, due: { responseDueAt: Date; resolveDueAt: Date }) =>
+      void tx.insert(reportSla).values({ ...clock, ...due }).onConflictDoUpdate({ target: reportSla.reportId, set: due }).run(),
+    update: (reportId: string, set: Partial<typeof reportSla.$inferInsert>) => void tx.update(reportSla).set(set).where(byReport(reportId)).run(),
   }
 }

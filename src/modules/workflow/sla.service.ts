@@ -1,12 +1,11 @@
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db, Tx } from '../../db/client'
+import type { Tx } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
 import { PRIORITIES, type Priority } from '../reports/reports.table'
-import { createSlaRepository, type SlaClock } from './sla.repository'
-import { reportSla, slaRules } from './workflow.table'
+import { createSlaRepository, type SlaClock, slaSubscriberStatements } from './sla.repository'
 
 const HOUR = 3600_000
 export type SlaState = 'ok' | 'at_risk' | 'breached'
@@ -46,62 +45,60 @@ export async function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { pro
   })
 }
 
-const ruleStatements = new WeakMap<Db, ReturnType<typeof prepareRules>>()
-const prepareRules = (db: Db) => db.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare()
-
 /**
  * The rule of a project for the priority `priorityOf()` gives; one prepared lookup of the project's
  * rules (it runs for every new report). The priority is asked for only when the project has rules:
  * reading it from a bug_created event builds the event's whole payload (~15 µs), which most
  * projects, without rules or webhooks, never need.
  */
-function ruleFor(deps: Pick<AppDeps, 'db'>, projectId: string, priorityOf: () => string) {
-  // Prepared on the connection the writer's transaction runs on.
-  let st = ruleStatements.get(deps.db)
-  if (!st) ruleStatements.set(deps.db, (st = prepareRules(deps.db)))
-  const rules = st.all({ projectId })
+function ruleFor(st: ReturnType<typeof slaSubscriberStatements>, projectId: string, priorityOf: () => string) {
+  const rules = st.rules(projectId)
   if (rules.length === 0) return undefined
   const priority = priorityOf()
   return rules.find((r) => r.priority === priority)
 }
 
+/** A clock's due times under `rule` for a clock started at `started`. */
+const dueTimes = (started: Date, rule: { responseHours: number; resolveHours: number }) => ({
+  responseDueAt: new Date(started.getTime() + rule.responseHours * HOUR),
+  resolveDueAt: new Date(started.getTime() + rule.resolveHours * HOUR),
+})
+
 /**
  * Keeps SLA clocks in step with report events, inside the writer's transaction: a new report under a
  * rule starts one; a priority change moves its due times; the first team comment or status change
  * meets the response; a done status meets the resolve (reopening runs it again). Synchronous, with
- * its own statements on `tx`: the event bus calls subscribers synchronously inside the emitter's write,
- * so it cannot await the SLA repository until the bus does.
+ * the repository's synchronous statements on `tx`: the event bus calls subscribers synchronously
+ * inside the emitter's write, so it cannot await the SLA repository until the bus does.
  */
 export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
   return (tx: Tx, e: DomainEvent) => {
     const now = deps.clock.now()
+    // Prepared on the connection the writer's transaction runs on.
+    const st = slaSubscriberStatements(deps.db, tx)
     if (e.type === 'bug_created') {
-      const rule = ruleFor(deps, e.projectId, () => String(e.data.priority))
+      const rule = ruleFor(st, e.projectId, () => String(e.data.priority))
       if (!rule) return
       const started = new Date(String(e.data.created_at))
-      tx.insert(reportSla)
-        .values({ reportId: e.reportId, projectId: e.projectId, startedAt: started, responseDueAt: new Date(started.getTime() + rule.responseHours * HOUR), resolveDueAt: new Date(started.getTime() + rule.resolveHours * HOUR) })
-        .onConflictDoNothing()
-        .run()
+      st.start({ reportId: e.reportId, projectId: e.projectId, startedAt: started, ...dueTimes(started, rule) })
       return
     }
-    const clock = tx.select().from(reportSla).where(eq(reportSla.reportId, e.reportId)).get()
+    const clock = st.clockOf(e.reportId)
     if (e.type === 'bug_updated' && e.changes?.priority) {
-      const rule = ruleFor(deps, e.projectId, () => String(e.changes!.priority![1]))
-      if (!rule && clock) tx.update(reportSla).set({ responseDueAt: null, resolveDueAt: null }).where(eq(reportSla.reportId, e.reportId)).run()
+      const rule = ruleFor(st, e.projectId, () => String(e.changes!.priority![1]))
+      if (!rule && clock) st.update(e.reportId, { responseDueAt: null, resolveDueAt: null })
       if (rule) {
         const started = clock?.startedAt ?? new Date(String(e.data.created_at))
-        const due = { responseDueAt: new Date(started.getTime() + rule.responseHours * HOUR), resolveDueAt: new Date(started.getTime() + rule.resolveHours * HOUR) }
-        tx.insert(reportSla).values({ reportId: e.reportId, projectId: e.projectId, startedAt: started, ...due }).onConflictDoUpdate({ target: reportSla.reportId, set: due }).run()
+        st.setDue({ reportId: e.reportId, projectId: e.projectId, startedAt: started }, dueTimes(started, rule))
       }
     }
     if (!clock || !e.actorId) return
-    const set: Partial<typeof reportSla.$inferInsert> = {}
+    const set: Partial<SlaClock> = {}
     const status = e.type === 'bug_updated' ? e.changes?.status : undefined
     if (!clock.respondedAt && (e.type === 'comment_added' || status)) set.respondedAt = now
     if (status && DONE.includes(String(status[1])) && !clock.resolvedAt) set.resolvedAt = now
     if (status && !DONE.includes(String(status[1])) && clock.resolvedAt) set.resolvedAt = null
-    if (Object.keys(set).length) tx.update(reportSla).set(set).where(eq(reportSla.reportId, e.reportId)).run()
+    if (Object.keys(set).length) st.update(e.reportId, set)
   }
 }
 

@@ -1,0 +1,102 @@
+import { and, asc, count, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
+import type { DbOrTx, Seam } from '../../db/client'
+import { accountMembers, accounts } from './accounts.table'
+
+export type Account = typeof accounts.$inferSelect
+export type Membership = typeof accountMembers.$inferSelect
+export type AccountRole = Membership['role']
+type AccountChanges = Partial<Pick<typeof accounts.$inferInsert, 'name' | 'plan' | 'stripeCustomerId' | 'stripeSubscriptionId' | 'updatedAt'>>
+type MembershipChanges = Partial<Pick<Membership, 'role' | 'projectIds' | 'permissionOverrides'>>
+
+const membershipWhere = (accountId: string, userId: string) => and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))
+
+/** Every read and write of accounts and account_members, as async functions over the database seam. */
+export function createAccountsRepository({ db }: { db: Seam }) {
+  return {
+    /** The account, or undefined. */
+    byId: async (id: string): Promise<Account | undefined> => (await db.read((q) => q.select().from(accounts).where(eq(accounts.id, id)).limit(1)))[0],
+
+    /** The id of the account a Stripe customer pays for, or null. */
+    idOfCustomer: async (customerId: string): Promise<string | null> =>
+      (await db.read((q) => q.select({ id: accounts.id }).from(accounts).where(eq(accounts.stripeCustomerId, customerId)).limit(1)))[0]?.id ?? null,
+
+    /** The oldest account the user owns, or undefined. */
+    firstOwnedBy: async (userId: string): Promise<Account | undefined> =>
+      (await db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, userId)).orderBy(asc(accounts.createdAt)).limit(1)))[0],
+
+    /** Creates an account with `ownerId` as its owner member. */
+    createOwned: (a: { id: string; name: string; ownerId: string; plan: Account['plan']; now: Date }) =>
+      db.write(async (q) => {
+        await q.insert(accounts).values({ id: a.id, name: a.name, ownerId: a.ownerId, plan: a.plan, createdAt: a.now, updatedAt: a.now })
+        await q.insert(accountMembers).values({ accountId: a.id, userId: a.ownerId, role: 'owner', createdAt: a.now })
+      }),
+
+    /** Changes an account's name, plan or Stripe ids. */
+    update: (id: string, changes: AccountChanges) => db.write((q) => q.update(accounts).set(changes).where(eq(accounts.id, id))),
+
+    /**
+     * The account a user works in with their membership: `currentAccountId` when they are a member of
+     * it, or else one they own (a user removed from their current account falls back to their own).
+     */
+    workingAccount: async (userId: string, currentAccountId: string | null): Promise<{ account: Account; membership: Membership } | undefined> => {
+      const rows = await db.read((q) =>
+        q
+          .select({ account: accounts, membership: accountMembers })
+          .from(accountMembers)
+          .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
+          .where(and(eq(accountMembers.userId, userId), or(currentAccountId ? eq(accountMembers.accountId, currentAccountId) : undefined, eq(accountMembers.role, 'owner'))))
+          .orderBy(asc(accountMembers.createdAt)),
+      )
+      return rows.find((r) => r.account.id === currentAccountId) ?? rows[0]
+    },
+
+    /** The id of an account the user owns, or undefined. */
+    ownedAccountId: async (userId: string): Promise<string | undefined> =>
+      (await db.read((q) => q.select({ id: accountMembers.accountId }).from(accountMembers).where(and(eq(accountMembers.userId, userId), eq(accountMembers.role, 'owner'))).limit(1)))[0]?.id,
+
+    /** The membership of `userId` in the account, or undefined. */
+    membership: async (accountId: string, userId: string): Promise<Membership | undefined> =>
+      (await db.read((q) => q.select().from(accountMembers).where(membershipWhere(accountId, userId)).limit(1)))[0],
+
+    /** The account's memberships, oldest first. */
+    members: (accountId: string): Promise<Membership[]> =>
+      db.read((q) => q.select().from(accountMembers).where(eq(accountMembers.accountId, accountId)).orderBy(asc(accountMembers.createdAt))),
+
+    /** The account's memberships limited to chosen projects. */
+    limitedMembers: (accountId: string) =>
+      db.read((q) => q.select({ userId: accountMembers.userId, projectIds: accountMembers.projectIds }).from(accountMembers).where(and(eq(accountMembers.accountId, accountId), isNotNull(accountMembers.projectIds)))),
+
+    /** Ids of the account's owner and admins. */
+    managerIds: async (accountId: string): Promise<string[]> =>
+      (await db.read((q) => q.select({ id: accountMembers.userId }).from(accountMembers).where(and(eq(accountMembers.accountId, accountId), inArray(accountMembers.role, ['owner', 'admin']))))).map((m) => m.id),
+
+    /** How many members the account has. */
+    memberCount: async (accountId: string): Promise<number> => (await db.read((q) => q.select({ n: count() }).from(accountMembers).where(eq(accountMembers.accountId, accountId))))[0]!.n,
+
+    /** Adds a membership. */
+    addMember: (row: typeof accountMembers.$inferInsert) => db.write((q) => q.insert(accountMembers).values(row)),
+
+    /** Changes a membership's role, project access or permission overrides. */
+    updateMember: (accountId: string, userId: string, changes: MembershipChanges) => db.write((q) => q.update(accountMembers).set(changes).where(membershipWhere(accountId, userId))),
+
+    /** Removes a membership. */
+    removeMember: (accountId: string, userId: string) => db.write((q) => q.delete(accountMembers).where(membershipWhere(accountId, userId))),
+  }
+}
+
+/**
+ * The plan and upload bytes used of an account. Synchronous on the caller's transaction: the upload
+ * paths (ingest, attachments, telemetry, Sentry envelopes) still charge inside their synchronous writes.
+ */
+export function uploadUsageOf(tx: DbOrTx, accountId: string) {
+  return tx.select({ plan: accounts.plan, used: accounts.uploadBytesUsed }).from(accounts).where(eq(accounts.id, accountId)).get()
+}
+
+/** Adds `bytes` to the account's upload counter and stored bytes, on the caller's transaction (see uploadUsageOf). */
+export function addUploadBytes(tx: DbOrTx, accountId: string, bytes: number): void {
+  // storage_bytes stays null (not counted yet) until it is first read, which counts it.
+  tx.update(accounts)
+    .set({ uploadBytesUsed: sql`${accounts.uploadBytesUsed} + ${bytes}`, storageBytes: sql`${accounts.storageBytes} + ${bytes}` })
+    .where(eq(accounts.id, accountId))
+    .run()
+}
