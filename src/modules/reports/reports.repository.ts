@@ -1,9 +1,10 @@
-import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
-import type { Db, Seam } from '../../db/client'
+import { and, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import type { Db, Query, Seam } from '../../db/client'
 import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { reports } from './reports.table'
+import { reportFacets } from './report-facets'
+import { type Category, type Priority, reports, type Status } from './reports.table'
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
@@ -102,5 +103,108 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .orderBy(reports.reportNumber)
           .limit(limit),
       ),
+
+    /**
+     * The report a submission with this grouping key joins: the project's oldest live report with the
+     * key that still takes occurrences (open, in progress, resolved), or undefined. The ingest path's read.
+     */
+    groupingTarget: async (projectId: string, fingerprint: string): Promise<GroupingTarget | undefined> =>
+      (await db.read((q) => ingestStatementsOf(q).target.execute({ projectId, fingerprint })))[0],
+
+    /**
+     * One more occurrence of report `seq`: its time, its version (an empty one leaves the last known),
+     * the versions it now lists, and whether it brought a new player. `updated_at` stays: it is the team's last change.
+     */
+    countOccurrence: (o: { seq: number; newPlayer: boolean; now: Date; version: string; versions: string }) =>
+      db.write(async (q) => {
+        await ingestStatementsOf(q).counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, now: o.now, version: o.version, versions: o.versions })
+      }),
+
+    /** Adds list facets (report-facets.ts: `[kind, value]`) to report `seq`; those it has already are left. One statement. */
+    addFacets: (projectId: string, seq: number, facets: [number, string][]) =>
+      db.write(async (q) => {
+        if (facets.length === 0) return
+        const params: Record<string, string | number> = { projectId, seq }
+        facets.forEach(([kind, value], i) => Object.assign(params, { [`k${i}`]: kind, [`v${i}`]: value }))
+        await ingestStatementsOf(q).addFacets(facets.length).execute(params)
+      }),
+
+    /** Reopens a resolved report a newer build regressed in; the report as it is now. */
+    markRegressed: async (id: string, version: string, now: Date): Promise<typeof reports.$inferSelect> => {
+      const [row] = await db.write((q) => q.update(reports).set({ status: 'open', regressedInVersion: version, regressedAt: now, updatedAt: now }).where(eq(reports.id, id)).returning())
+      return row!
+    },
   }
+}
+
+/** The report a submission joins, as the stacking path reads it (groupingTarget). */
+export interface GroupingTarget {
+  seq: number
+  id: string
+  reportNumber: number
+  status: Status
+  category: Category
+  priority: Priority
+  sentimentScore: number | null
+  sentimentLevel: 'positive' | 'neutral' | 'negative' | null
+  versions: string
+  resolvedInVersion: string | null
+}
+
+/** The ingest path's statements on reports, prepared once per connection (each submission runs them). */
+function prepareIngest(q: Query) {
+  const facetStatements = new Map<number, ReturnType<typeof facetInsert>>()
+  const facetInsert = (n: number) =>
+    q
+      .insert(reportFacets)
+      .values(Array.from({ length: n }, (_, i) => ({ projectId: p('projectId'), kind: p(`k${i}`), value: p(`v${i}`), reportSeq: p('seq') })))
+      .onConflictDoNothing()
+      .prepare()
+  return {
+    // The partial index of live reports by key: a closed or won't-fix report before the answer costs a row read.
+    target: q
+      .select({
+        seq: reports.seq,
+        id: reports.id,
+        reportNumber: reports.reportNumber,
+        status: reports.status,
+        category: reports.category,
+        priority: reports.priority,
+        sentimentScore: reports.sentimentScore,
+        sentimentLevel: reports.sentimentLevel,
+        versions: reports.versions,
+        resolvedInVersion: reports.resolvedInVersion,
+      })
+      .from(reports)
+      .where(and(eq(reports.projectId, p('projectId')), eq(reports.fingerprint, p('fingerprint')), isNull(reports.deletedAt), inArray(reports.status, ['open', 'in_progress', 'resolved'])))
+      .orderBy(reports.seq)
+      .limit(1)
+      .prepare(),
+    counted: q
+      .update(reports)
+      .set({
+        occurrenceCount: sql`${reports.occurrenceCount} + 1`,
+        playerCount: sql`${reports.playerCount} + ${p('newPlayer')}`,
+        lastSeen: p('now') as never,
+        lastVersion: sql`CASE WHEN ${p('version')} = '' THEN ${reports.lastVersion} ELSE ${p('version')} END`,
+        firstVersion: sql`CASE WHEN ${reports.firstVersion} = '' THEN ${p('version')} ELSE ${reports.firstVersion} END`,
+        versions: p('versions') as never,
+      })
+      .where(eq(reports.seq, p('seq')))
+      .prepare(),
+    /** The insert of `n` facets, prepared on first use (an occurrence adds 0 to 4). */
+    addFacets: (n: number) => {
+      let st = facetStatements.get(n)
+      if (!st) facetStatements.set(n, (st = facetInsert(n)))
+      return st
+    },
+  }
+}
+
+const ingestStatements = new WeakMap<Query, ReturnType<typeof prepareIngest>>()
+
+function ingestStatementsOf(q: Query) {
+  let st = ingestStatements.get(q)
+  if (!st) ingestStatements.set(q, (st = prepareIngest(q)))
+  return st
 }
