@@ -1,4 +1,4 @@
-import { and, count, eq, gt, like, or, type SQL } from 'drizzle-orm'
+import { and, count, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
@@ -63,5 +63,12 @@ export function createProjectsRepository({ db }: { db: Seam }) {
           .values({ slug: project.slug, projectId: project.id, expiresAt, createdAt: now })
           .onConflictDoUpdate({ target: projectSlugRedirects.slug, set: { projectId: project.id, expiresAt, createdAt: now } })
       }),
+
+    /** Records when the project's first play session started (the setup checklist); a later one changes nothing. */
+    markFirstSession: (id: string, at: Date) => db.write((q) => q.update(projects).set({ firstSessionAt: at }).where(and(eq(projects.id, id), isNull(projects.firstSessionAt)))),
+
+    /** Whether a public project has this DSN id (Sentry's routes check it before reading a body). */
+    publicDsn: async (dsnId: number): Promise<boolean> =>
+      (await db.read((q) => q.select({ id: projects.id }).from(projects).where(and(eq(projects.dsnId, dsnId), eq(projects.isPublic, true))).limit(1))).length > 0,
   }
 }

@@ -134,6 +134,21 @@ export function createReportsRepository({ db }: { db: Seam }) {
       const [row] = await db.write((q) => q.update(reports).set({ status: 'open', regressedInVersion: version, regressedAt: now, updatedAt: now }).where(eq(reports.id, id)).returning())
       return row!
     },
+
+    /** Report `id` when it is a live report of the project (the SDK's and Sentry's references to one), or undefined. */
+    liveInProject: async (projectId: string, id: string): Promise<{ id: string; projectId: string; number: number } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ id: reports.id, projectId: reports.projectId, number: reports.reportNumber })
+          .from(reports)
+          .where(and(eq(reports.id, id), eq(reports.projectId, projectId), isNull(reports.deletedAt)))
+          .limit(1),
+      )
+      return row
+    },
+
+    /** Records that report `id` is player feedback about report `aboutId`. */
+    setFeedbackFor: (id: string, aboutId: string) => db.write((q) => q.update(reports).set({ feedbackFor: aboutId }).where(eq(reports.id, id))),
   }
 }
 
@@ -161,24 +176,27 @@ function prepareIngest(q: Query) {
       .onConflictDoNothing()
       .prepare()
   return {
-    // The partial index of live reports by key: a closed or won't-fix report before the answer costs a row read.
+    // The partial index of live reports by key, named, and no ORDER BY (its key order is oldest first):
+    // left to choose, with ORDER BY seq, SQLite takes the same index yet runs ~5x slower in bun:sqlite.
+    // A closed or won't-fix report before the answer costs a row read.
+    // Named columns (the table is named through the hint, so Drizzle does not know it): none needs decoding.
     target: q
       .select({
-        seq: reports.seq,
-        id: reports.id,
-        reportNumber: reports.reportNumber,
-        status: reports.status,
-        category: reports.category,
-        priority: reports.priority,
-        sentimentScore: reports.sentimentScore,
-        sentimentLevel: reports.sentimentLevel,
-        versions: reports.versions,
-        resolvedInVersion: reports.resolvedInVersion,
+        seq: sql<number>`seq`,
+        id: sql<string>`id`,
+        reportNumber: sql<number>`report_number`,
+        status: sql<Status>`status`,
+        category: sql<Category>`category`,
+        priority: sql<Priority>`priority`,
+        sentimentScore: sql<number | null>`sentiment_score`,
+        sentimentLevel: sql<GroupingTarget['sentimentLevel']>`sentiment_level`,
+        versions: sql<string>`versions`,
+        resolvedInVersion: sql<string | null>`resolved_in_version`,
       })
-      .from(reports)
-      .where(and(eq(reports.projectId, p('projectId')), eq(reports.fingerprint, p('fingerprint')), isNull(reports.deletedAt), inArray(reports.status, ['open', 'in_progress', 'resolved'])))
-      .orderBy(reports.seq)
-      .limit(1)
+      .from(sql`${reports} INDEXED BY reports_live_fingerprint_idx`)
+      .where(sql`project_id = ${p('projectId')} AND fingerprint = ${p('fingerprint')} AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`)
+      // A literal LIMIT: bound, as Drizzle writes a number, bun:sqlite runs this seek ~5x slower (3 → 15 µs).
+      .limit(sql.raw('1') as unknown as number)
       .prepare(),
     counted: q
       .update(reports)
