@@ -140,8 +140,8 @@ describe('services', () => {
     await submitFromSdk(t.deps, project, input)
     await submitFromSdk(t.deps, project, input)
     const ids = rows(t, 'SELECT id FROM report_occurrences').map((r) => r.id as string)
-    expect(() => splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), [...ids, ids[0]!])).toThrow('at least one occurrence must stay')
-    const split = splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), ids.slice(1))
+    await expect(splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), [...ids, ids[0]!])).rejects.toThrow('at least one occurrence must stay')
+    const split = await splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), ids.slice(1))
     expect(rows(t, 'SELECT report_number, occurrence_count FROM reports ORDER BY report_number')).toEqual([
       { report_number: 1, occurrence_count: 1 },
       { report_number: split.report_number, occurrence_count: 2 },

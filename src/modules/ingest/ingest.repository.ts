@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, min, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, max, min, ne, sql } from 'drizzle-orm'
 import { type Db, type Query, rawSqlite, type Seam } from '../../db/client'
 import { ADD_FACET_SQL } from '../reports/report-facets'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
+import { MAX_VERSIONS } from './versions'
 
 const p = sql.placeholder
 
@@ -173,6 +174,9 @@ export function createIngestRepository({ db }: { db: Seam }) {
     /** Moves occurrences to another report. */
     moveTo: (ids: string[], reportId: string) => db.write((q) => q.update(reportOccurrences).set({ reportId }).where(inArray(reportOccurrences.id, ids))),
 
+    /** Moves every occurrence of the `from` reports to report `to` (merge). */
+    moveAllTo: (fromIds: string[], to: string) => db.write((q) => q.update(reportOccurrences).set({ reportId: to }).where(inArray(reportOccurrences.reportId, fromIds))),
+
     /** How a report's occurrences spread: one row per (version, platform) pair with its count and first seq. */
     versionPlatformPairs: (reportId: string) =>
       db.read((q) =>
@@ -194,6 +198,33 @@ export function createIngestRepository({ db }: { db: Seam }) {
       )
       return row
     },
+
+    /**
+     * What a report's counts are made of, from its occurrences: how many, its distinct players, first and
+     * last seen, first and last known version, and its versions most recently seen first (at most MAX_VERSIONS).
+     */
+    summary: (report: { id: string; seq: number }) =>
+      db.read(async (q) => {
+        const [all] = await q.select({ n: count(), first: min(reportOccurrences.createdAt), last: max(reportOccurrences.createdAt) }).from(reportOccurrences).where(ofReport(report.id))
+        const [players] = await q.select({ n: count() }).from(reportPlayers).where(eq(reportPlayers.reportSeq, report.seq))
+        const withVersion = and(ofReport(report.id), ne(reportOccurrences.gameVersion, ''))
+        const versions = await q
+          .select({ version: reportOccurrences.gameVersion, firstSeq: min(reportOccurrences.seq) })
+          .from(reportOccurrences)
+          .where(withVersion)
+          .groupBy(reportOccurrences.gameVersion)
+          .orderBy(desc(max(reportOccurrences.seq)))
+        return {
+          occurrenceCount: all!.n,
+          playerCount: players!.n,
+          firstSeen: all!.first,
+          lastSeen: all!.last,
+          // The first known version is the one whose first occurrence came first; the last is the one seen last.
+          firstVersion: versions.reduce<{ version: string; firstSeq: number | null } | undefined>((a, v) => (!a || (v.firstSeq ?? 0) < (a.firstSeq ?? 0) ? v : a), undefined)?.version ?? '',
+          lastVersion: versions[0]?.version ?? '',
+          versions: JSON.stringify(versions.slice(0, MAX_VERSIONS).map((v) => v.version)),
+        }
+      }),
 
     /** Rebuilds report `seq`'s distinct players from its occurrences (after split or merge moved some). */
     recountPlayers: (report: { id: string; seq: number }) =>

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm'
+import { and, count, eq, gt, isNull, like, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
@@ -70,5 +70,8 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     /** Whether a public project has this DSN id (Sentry's routes check it before reading a body). */
     publicDsn: async (dsnId: number): Promise<boolean> =>
       (await db.read((q) => q.select({ id: projects.id }).from(projects).where(and(eq(projects.dsnId, dsnId), eq(projects.isPublic, true))).limit(1))).length > 0,
+
+    /** Takes `n` reports off the project's live count (reports merged away), never below 0. */
+    dropLiveReports: (id: string, n: number) => db.write((q) => q.update(projects).set({ liveReportCount: sql`max(${projects.liveReportCount} - ${n}, 0)` }).where(eq(projects.id, id))),
   }
 }

@@ -149,6 +149,25 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** Records that report `id` is player feedback about report `aboutId`. */
     setFeedbackFor: (id: string, aboutId: string) => db.write((q) => q.update(reports).set({ feedbackFor: aboutId }).where(eq(reports.id, id))),
+
+    /** The live reports of the project with these numbers (numbers with none are missing). */
+    liveByNumbers: (projectId: string, numbers: number[]) =>
+      db.read((q) => q.select().from(reports).where(and(eq(reports.projectId, projectId), inArray(reports.reportNumber, numbers), isNull(reports.deletedAt)))),
+
+    /** The reports with these ids. */
+    byIds: (ids: string[]) => db.read((q) => q.select().from(reports).where(inArray(reports.id, ids))),
+
+    /** Deletes reports merged into `survivorId`, their numbers kept to redirect there. */
+    markMerged: (ids: string[], survivorId: string, now: Date) =>
+      db.write((q) => q.update(reports).set({ deletedAt: now, mergedInto: survivorId, updatedAt: now }).where(inArray(reports.id, ids))),
+
+    /** A report's occurrence, player and upvote counts. */
+    countsOf: async (id: string): Promise<{ occurrences: number; players: number; upvotes: number } | undefined> =>
+      (await db.read((q) => q.select({ occurrences: reports.occurrenceCount, players: reports.playerCount, upvotes: reports.upvotes }).from(reports).where(eq(reports.id, id)).limit(1)))[0],
+
+    /** Sets report `seq`'s occurrence counts, counted again from its occurrences (split, merge). */
+    setOccurrenceCounts: (seq: number, counts: Pick<typeof reports.$inferInsert, 'occurrenceCount' | 'playerCount' | 'firstSeen' | 'lastSeen' | 'firstVersion' | 'lastVersion' | 'versions'>) =>
+      db.write((q) => q.update(reports).set(counts).where(eq(reports.seq, seq))),
   }
 }
 

@@ -133,6 +133,13 @@ export function createSdkRepository({ db }: { db: Seam }) {
       }),
 
     insertReplay: (row: typeof sessionReplays.$inferInsert) => db.write((q) => q.insert(sessionReplays).values(row)),
+
+    /** Moves the performance samples and replays of the `from` reports to report `to` (merge). */
+    moveToReport: (fromIds: string[], to: string) =>
+      db.write(async (q) => {
+        await q.update(perfSnapshots).set({ reportId: to }).where(inArray(perfSnapshots.reportId, fromIds))
+        await q.update(sessionReplays).set({ reportId: to }).where(inArray(sessionReplays.reportId, fromIds))
+      }),
   }
 }
 
