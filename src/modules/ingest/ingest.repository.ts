@@ -130,13 +130,13 @@ export function createIngestRepository({ db }: { db: Seam }) {
     claimEventId: (projectId: string, eventId: string, now: Date) =>
       db.write(async (q) => (await statementsOf(q).claimEventId.execute({ projectId, eventId, now })).length > 0),
 
-    addOccurrence: (o: NewOccurrence) =>
+    /** Adds an occurrence to report `seq` and counts its player among the report's players; true when the player is new to it. */
+    addOccurrence: (o: NewOccurrence, seq: number) =>
       db.write(async (q) => {
-        await statementsOf(q).occurrence.execute(o)
+        const st = statementsOf(q)
+        await st.occurrence.execute(o)
+        return o.playerId ? (await st.addPlayer.execute({ seq, playerId: o.playerId })).length > 0 : false
       }),
-
-    /** Counts a player among report `seq`'s players; false when they were counted before. */
-    addPlayer: (seq: number, playerId: string) => db.write(async (q) => (await statementsOf(q).addPlayer.execute({ seq, playerId })).length > 0),
 
     /** Numbers of the open reports of a project sharing most of `terms` (the title has `wordCount` words in all), best first. */
     similarOpenTitles: async (projectId: string, terms: string[], wordCount: number): Promise<number[]> => {

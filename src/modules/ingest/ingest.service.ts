@@ -135,13 +135,12 @@ async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, tar
   const e = evidenceOf(p)
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
-  await repos.ingest.addOccurrence({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now })
-  const newPlayer = e.playerId ? await repos.ingest.addPlayer(target.seq, e.playerId) : false
-  await repos.reports.countOccurrence({ seq: target.seq, newPlayer, now, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion) })
-  // The list's version/platform/player/screenshot filters (report-facets.ts), in one statement, less
-  // what the report already has by what is in hand (its versions, a known player).
+  const newPlayer = await repos.ingest.addOccurrence({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
+  // The list's version/platform/player/screenshot filters (report-facets.ts), less what the report
+  // already has by what is in hand (its versions, a known player).
   const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
-  await repos.reports.addFacets(p.s.project.id, target.seq, facetsOfOccurrence(e, known))
+  const facets = facetsOfOccurrence(e, known)
+  await repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, now, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets })
   await insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {

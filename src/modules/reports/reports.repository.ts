@@ -113,20 +113,18 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /**
      * One more occurrence of report `seq`: its time, its version (an empty one leaves the last known),
-     * the versions it now lists, and whether it brought a new player. `updated_at` stays: it is the team's last change.
+     * the versions it now lists, whether it brought a new player, and the list facets it adds
+     * (report-facets.ts: `[kind, value]`, those the report has already left, in one statement).
+     * `updated_at` stays: it is the team's last change.
      */
-    countOccurrence: (o: { seq: number; newPlayer: boolean; now: Date; version: string; versions: string }) =>
+    countOccurrence: (o: { projectId: string; seq: number; newPlayer: boolean; now: Date; version: string; versions: string; facets: [number, string][] }) =>
       db.write(async (q) => {
-        await ingestStatementsOf(q).counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, now: o.now, version: o.version, versions: o.versions })
-      }),
-
-    /** Adds list facets (report-facets.ts: `[kind, value]`) to report `seq`; those it has already are left. One statement. */
-    addFacets: (projectId: string, seq: number, facets: [number, string][]) =>
-      db.write(async (q) => {
-        if (facets.length === 0) return
-        const params: Record<string, string | number> = { projectId, seq }
-        facets.forEach(([kind, value], i) => Object.assign(params, { [`k${i}`]: kind, [`v${i}`]: value }))
-        await ingestStatementsOf(q).addFacets(facets.length).execute(params)
+        const st = ingestStatementsOf(q)
+        await st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, now: o.now, version: o.version, versions: o.versions })
+        if (o.facets.length === 0) return
+        const params: Record<string, string | number> = { projectId: o.projectId, seq: o.seq }
+        o.facets.forEach(([kind, value], i) => Object.assign(params, { [`k${i}`]: kind, [`v${i}`]: value }))
+        await st.addFacets(o.facets.length).execute(params)
       }),
 
     /** Reopens a resolved report a newer build regressed in; the report as it is now. */
