@@ -83,7 +83,7 @@ const similarTitles = (q: Query, n: number) => {
     .from(sql`(${candidates})`)
     .groupBy(sql`neg_seq`)
     .orderBy(sql`count(*) * 1.0 / (${p('wordCount')} + n_terms - count(*)) DESC`, sql`neg_seq`)
-    // Literal (bound, as Drizzle writes a number, a LIMIT makes bun:sqlite's statements several µs slower).
+    // Literal (bound, as Drizzle writes a number, a LIMIT makes SQLite's statements under Bun several µs slower).
     .limit(sql.raw(String(MAX_DUPLICATES)) as unknown as number)
     .prepare()
 }

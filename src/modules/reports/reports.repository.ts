@@ -194,7 +194,7 @@ function prepareIngest(q: Query) {
       .prepare()
   return {
     // The partial index of live reports by key, named, and no ORDER BY (its key order is oldest first):
-    // left to choose, with ORDER BY seq, SQLite takes the same index yet runs ~5x slower in bun:sqlite.
+    // left to choose, with ORDER BY seq, SQLite takes the same index yet runs ~5x slower under Bun.
     // A closed or won't-fix report before the answer costs a row read.
     // Named columns (the table is named through the hint, so Drizzle does not know it): none needs decoding.
     target: q
@@ -212,7 +212,7 @@ function prepareIngest(q: Query) {
       })
       .from(sql`${reports} INDEXED BY reports_live_fingerprint_idx`)
       .where(sql`project_id = ${p('projectId')} AND fingerprint = ${p('fingerprint')} AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`)
-      // A literal LIMIT: bound, as Drizzle writes a number, bun:sqlite runs this seek ~5x slower (3 → 15 µs).
+      // A literal LIMIT: bound, as Drizzle writes a number, Bun's SQLite runs this seek ~5x slower (3 → 15 µs).
       .limit(sql.raw('1') as unknown as number)
       .prepare(),
     counted: q
