@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { comments } from './comments.table'
 
@@ -11,5 +11,8 @@ export function createCommentsRepository({ db }: { db: Seam }) {
 
     /** Every comment of a report, oldest first, internal ones included. */
     ofReport: (reportId: string) => db.read((q) => q.select().from(comments).where(eq(comments.reportId, reportId)).orderBy(asc(comments.createdAt), asc(comments.id))),
+
+    /** Moves the comments of the `fromIds` reports to report `to` (merge). */
+    moveToReport: (fromIds: string[], to: string) => db.write((q) => q.update(comments).set({ reportId: to }).where(inArray(comments.reportId, fromIds))),
   }
 }

@@ -4,6 +4,8 @@ import type { Query } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { badRequest } from '../../http/errors'
 import { recordActivity, recordAudit } from '../activity/activity.service'
+import { createCommentsRepository } from '../comments/comments.repository'
+import { createLabelsRepository } from '../labels/labels.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { findLiveReport } from '../reports/reports.read'
 import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.list'
@@ -38,6 +40,8 @@ export async function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project:
     dropFacetsOfReports(tx, project.id, mergedIds)
     await createIngestRepository({ db: tx }).moveAllTo(mergedIds, survivor.id)
     await createSdkRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
+    await createCommentsRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
+    await createLabelsRepository({ db: tx }).copyToReport(mergedIds, survivor)
     moveOthers(tx, merged, survivor)
     await reportsRepo.markMerged(mergedIds, survivor.id, now)
     await createProjectsRepository({ db: tx }).dropLiveReports(project.id, merged.length)
@@ -75,11 +79,11 @@ async function byFilter(deps: Pick<AppDeps, 'db'>, tx: Query, project: Project, 
 }
 
 /**
- * Moves what other domains keep of the `from` reports onto `to` (occurrences, samples and replays move
- * through their repositories, above); rows `to` already has an equivalent of (a label, a voter, a
+ * Moves what other domains keep of the `from` reports onto `to` (occurrences, samples, replays, comments
+ * and labels move through their repositories, above); rows `to` already has an equivalent of (a label, a voter, a
  * tracker link) stay behind. Set-based: one statement per table for any number. Raw SQL over tables of
- * domains without a repository yet (attachments, comments, subscriptions, integrations, git, labels,
- * dependencies, votes), synchronous inside the write until those domains take their part.
+ * domains without a repository yet or without the statement in it (attachments, subscriptions,
+ * integrations, git, dependencies, votes), synchronous inside the write until those domains take their part.
  */
 function moveOthers(tx: Query, from: Report[], to: Report): void {
   const ids = JSON.stringify(from.map((r) => r.id))
@@ -87,12 +91,11 @@ function moveOthers(tx: Query, from: Report[], to: Report): void {
   const fromIds = sql`(SELECT value FROM json_each(${ids}))`
   const fromSeqs = sql`(SELECT value FROM json_each(${seqs}))`
   const move = (table: string, orIgnore = false) => tx.run(sql`UPDATE ${sql.raw(orIgnore ? 'OR IGNORE ' : '')}${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id IN ${fromIds}`)
-  for (const table of ['attachments', 'comments']) move(table)
+  move('attachments')
   for (const table of ['report_subscriptions', 'integration_links']) move(table, true)
   // One repository issue per report: one merged report's moves only when this one has none.
   tx.run(sql`UPDATE git_issue_links SET report_id = ${to.id}
     WHERE id = (SELECT id FROM git_issue_links WHERE report_id IN ${fromIds} LIMIT 1) AND NOT EXISTS (SELECT 1 FROM git_issue_links WHERE report_id = ${to.id})`)
-  tx.run(sql`INSERT OR IGNORE INTO report_labels (report_id, report_seq, label_id) SELECT ${to.id}, ${to.seq}, label_id FROM report_labels WHERE report_id IN ${fromIds}`)
   // Dependencies among the reports merged together would become a report blocking itself: they go; the others move.
   const all = sql`(SELECT value FROM json_each(${JSON.stringify([...from.map((r) => r.id), to.id])}))`
   tx.run(sql`DELETE FROM report_dependencies WHERE blocker_id IN ${all} AND blocked_id IN ${all}`)

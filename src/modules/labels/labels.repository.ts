@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { labels, reportLabels } from './labels.table'
 
@@ -52,5 +52,19 @@ export function createLabelsRepository({ db }: { db: Seam }) {
       )
       return removed.length > 0
     },
+
+    /** Puts the labels of the `fromIds` reports on report `to` as well (merge); those it has already are left. */
+    copyToReport: (fromIds: string[], to: { id: string; seq: number }) =>
+      db.write((q) =>
+        q
+          .insert(reportLabels)
+          .select(
+            q
+              .selectDistinct({ reportId: sql<string>`${to.id}`.as('report_id'), reportSeq: sql<number>`${to.seq}`.as('report_seq'), labelId: reportLabels.labelId })
+              .from(reportLabels)
+              .where(inArray(reportLabels.reportId, fromIds)),
+          )
+          .onConflictDoNothing(),
+      ),
   }
 }
