@@ -5,7 +5,7 @@ import { rawSqlite } from '../../src/db/client'
 import { groupingOf } from '../../src/modules/ingest/fingerprint'
 import { ingest } from '../../src/modules/ingest/ingest.service'
 import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
-import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { createIngestRepository } from '../../src/modules/ingest/ingest.repository'
 import { scoreSentiment } from '../../src/modules/ingest/sentiment'
 import { framesOfText, stackTraceSection } from '../../src/modules/ingest/stack-text'
 import { extractErrorType } from '../../src/modules/reports/error-type'
@@ -52,21 +52,21 @@ await run('  without the open-title words (possible duplicates index)', drop('DR
 await run('  without the status-count and analytics-dimension triggers', drop('DROP TRIGGER report_counts_ai; DROP TRIGGER analytics_dims_ai'))
 await run('  without bug_created (webhooks, mail, integrations, SLA subscribers)', undefined, true)
 await run('  without the report list indexes', drop("DROP INDEX reports_live_status_idx; DROP INDEX reports_live_status_priority_idx; DROP INDEX reports_live_priority_idx; DROP INDEX reports_live_category_idx; DROP INDEX reports_live_source_idx; DROP INDEX reports_live_updated_idx; DROP INDEX reports_live_upvotes_idx; DROP INDEX reports_live_error_type_idx; DROP INDEX reports_live_assignee_idx; DROP INDEX reports_live_last_seen_idx; DROP INDEX reports_live_occurrences_idx; DROP INDEX reports_live_players_idx"))
-const time = (label: string, count: number, fn: () => void) => {
+const time = async (label: string, count: number, fn: () => unknown) => {
   const t0 = performance.now()
-  for (let i = 0; i < count; i++) fn()
+  for (let i = 0; i < count; i++) await fn()
   console.log(`${label.padEnd(66)} ${(((performance.now() - t0) / count) * 1000).toFixed(1).padStart(6)} µs`)
 }
 console.log('\npieces on their own:')
-time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', body.description]))
-time('error type (title + 1.8 KB)', 5000, () => extractErrorType('Some title here', body.description))
-time('fingerprint of a player title', 20000, () => groupingOf({ kind: 'player', title: title(), errorType: '', frames: [] }))
+await time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', body.description]))
+await time('error type (title + 1.8 KB)', 5000, () => extractErrorType('Some title here', body.description))
+await time('fingerprint of a player title', 20000, () => groupingOf({ kind: 'player', title: title(), errorType: '', frames: [] }))
 const stack = `NullReferenceException\n\n--- Stack Trace ---\n${Array.from({ length: 30 }, (_, i) => `  at Game.Module${i}.Method${i} () [0x000${i}] in Assets/Scripts/File${i}.cs:${i + 10}`).join('\n')}\n\n--- Recent Logs ---\n[Log] x`
-time('fingerprint of a 30-frame crash stack (text parsed)', 5000, () => groupingOf({ kind: 'auto', title: '[Error] x', errorType: 'NullReferenceException', frames: framesOfText(stackTraceSection(stack)!) }))
+await time('fingerprint of a 30-frame crash stack (text parsed)', 5000, () => groupingOf({ kind: 'auto', title: '[Error] x', errorType: 'NullReferenceException', frames: framesOfText(stackTraceSection(stack)!) }))
 {
   const { deps, project, close } = await inProcessProject('ingest-dups')
   for (let i = 0; i < 300; i++) await Promise.all(Array.from({ length: 32 }, () => ingest(deps, { project, kind: 'player', title: title(), description: 'd' })))
-  time('possible duplicates lookup (10,000 open reports)', 3000, () => findPossibleDuplicates(ingestRepository(deps.db), project.id, title()))
+  await time('possible duplicates lookup (10,000 open reports)', 3000, () => findPossibleDuplicates(createIngestRepository({ db: deps.db }), project.id, title()))
   close()
 }
 console.log(`\nwhole: ${whole.toFixed(1)} µs a report`)

@@ -13,7 +13,7 @@ import { createUserWithAccount } from '../../src/modules/accounts/accounts.servi
 import { projects } from '../../src/modules/projects/projects.table'
 import { createReport } from '../../src/modules/reports/reports.service'
 import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
-import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { createIngestRepository } from '../../src/modules/ingest/ingest.repository'
 import { scoreSentiment } from '../../src/modules/ingest/sentiment'
 import { seedReports } from './reports-seed'
 
@@ -30,19 +30,19 @@ if (seed > 0) {
 }
 // What-if measurements: EXTRA_SQL="DROP TRIGGER …;…" runs before measuring.
 for (const stmt of (process.env.EXTRA_SQL ?? '').split(';').filter(Boolean)) rawSqlite(deps.db).exec(stmt)
-const repo = ingestRepository(deps.db)
+const repo = createIngestRepository({ db: deps.db })
 const words = 'crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics camera player quest npc dialog cutscene checkpoint respawn minimap tooltip keybind controller vsync framerate lighting shadow particle collision ragdoll pathfinding spawn loot chest'.split(' ')
 const desc = 'When I open the inventory during the boss fight the game stutters and sometimes freezes completely. '.repeat(20).slice(0, 1800)
 let n = seed
 const title = () => { n++; return `${words[n % 40]} ${words[Math.floor(n / 40) % 40]} ${words[Math.floor(n / 7) % 40]} report ${n}` }
-const time = (label: string, count: number, fn: (i: number) => void) => {
+const time = async (label: string, count: number, fn: (i: number) => unknown) => {
   const t0 = performance.now()
-  for (let i = 0; i < count; i++) fn(i)
+  for (let i = 0; i < count; i++) await fn(i)
   console.log(`${label.padEnd(50)} ${(((performance.now() - t0) / count) * 1000).toFixed(1)} µs`)
 }
-time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', desc]))
-time('createReport, one transaction each', 2000, () => deps.db.transaction((tx) => createReport(deps, tx, project, { title: title(), description: desc })))
-time('createReport x32 in one transaction', 200, () => deps.db.transaction((tx) => { for (let k = 0; k < 32; k++) createReport(deps, tx, project, { title: title(), description: desc }) }))
+await time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', desc]))
+await time('createReport, one transaction each', 2000, () => deps.db.transaction((tx) => createReport(deps, tx, project, { title: title(), description: desc })))
+await time('createReport x32 in one transaction', 200, () => deps.db.transaction((tx) => { for (let k = 0; k < 32; k++) createReport(deps, tx, project, { title: title(), description: desc }) }))
 // The floor under createReport: its five statements (quota check and charge, report number, the
 // report row with its indexes and FTS5 trigger, the activity row) as prepared statements.
 const raw = rawSqlite(deps.db)
@@ -60,11 +60,11 @@ const preparedReport = () => {
   insert.get(id, project.id, n, t, desc, t.toLowerCase(), Date.now(), Date.now())
   activity.run(project.id, id, Date.now())
 }
-time('same statements prepared, x32 in one tx', 200, () => raw.transaction(() => { for (let k = 0; k < 32; k++) preparedReport() })())
+await time('same statements prepared, x32 in one tx', 200, () => raw.transaction(() => { for (let k = 0; k < 32; k++) preparedReport() })())
 for (let i = 0; i < 40; i++) deps.db.transaction((tx) => { for (let k = 0; k < 500; k++) createReport(deps, tx, project, { title: title(), description: desc }) })
-time(`findPossibleDuplicates (${n} reports)`, 1000, () => findPossibleDuplicates(repo, project.id, title()))
+await time(`findPossibleDuplicates (${n} reports)`, 1000, () => findPossibleDuplicates(repo, project.id, title()))
 // Titles built like the seeded ones: each of their words is in tens of thousands of open titles at 1M.
 const seededLike = ['Crash when opening the inventory', 'Freeze during the boss arena', 'Audio dropout after pausing the world map', 'Input lag in split screen']
-time(`findPossibleDuplicates, common words (${n} reports)`, 1000, (i) => findPossibleDuplicates(repo, project.id, seededLike[i % 4]!))
+await time(`findPossibleDuplicates, common words (${n} reports)`, 1000, (i) => findPossibleDuplicates(repo, project.id, seededLike[i % 4]!))
 if (process.env.KEEP) console.log(dir)
 else rmSync(dir, { recursive: true, force: true })

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm'
 import type { Config } from '../config/config'
-import type { DbOrTx } from '../db/client'
+import type { Seam } from '../db/client'
 import type { Logger } from '../lib/logger'
+import { createFilesRepository } from './files.repository'
 import { bucketOf, localBlobsOf } from './storage'
 
 /**
@@ -9,18 +9,18 @@ import { bucketOf, localBlobsOf } from './storage'
  * server moving its files to S3 (`glitchbox admin copy-files-to-bucket`). Objects already in the
  * bucket are left alone, so it can run again after an interruption; the local files stay.
  */
-export async function copyFilesToBucket(config: Config, db: DbOrTx, logger: Logger) {
+export async function copyFilesToBucket(config: Config, db: Seam, logger: Logger) {
   const bucket = bucketOf(config, logger)
   if (!bucket) throw new Error('GLITCHBOX_S3_BUCKET is not set: name the bucket to copy the files into')
   const local = localBlobsOf(config)
   const result = { copied: 0, bytes: 0, present: 0, missing: 0 }
-  const rows = db.all<{ key: string; mime_type: string; size: number }>(sql`SELECT key, mime_type, size FROM files ORDER BY key`)
+  const rows = await createFilesRepository({ db }).all()
   for (const row of rows) {
     const body = await local.get(row.key)
     if (!body) result.missing++
     else if (await bucket.get(row.key)) result.present++
     else {
-      await bucket.put(row.key, body, row.mime_type)
+      await bucket.put(row.key, body, row.mimeType)
       result.copied++
       result.bytes += row.size
     }

@@ -1,13 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '../config/config'
-import type { DbOrTx } from '../db/client'
+import type { Seam } from '../db/client'
 import { badRequest } from '../http/errors'
 import type { Clock } from '../lib/clock'
 import type { Logger } from '../lib/logger'
 import { randomToken } from '../lib/ids'
-import { files } from './files.table'
+import { createFilesRepository } from './files.repository'
 import { createLocalBlobs } from './local-storage'
 import { checkUpload, type UploadKind } from './mime'
 import { createS3Blobs } from './s3-storage'
@@ -33,20 +32,20 @@ export interface StoreInput {
 
 /** Where files live, with their rows in `files`: local disk (the default) or an S3-compatible bucket. */
 export interface FileStorage {
-  store(db: DbOrTx, input: StoreInput): Promise<StoredFile>
+  store(db: Seam, input: StoreInput): Promise<StoredFile>
   /**
    * The file and its metadata, or null for an unknown key, a missing object or a file withdrawn with
    * its deleted report (withdrawn-files.ts). On S3 `body` is a lazy S3File: read it with `stream()`
    * or `slice()`, never hand it to a Response as is (Bun answers that with a redirect).
    */
-  open(db: DbOrTx, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
+  open(db: Seam, key: string): Promise<{ meta: StoredFile; body: Blob } | null>
   /** Deletes blobs and their rows; unknown keys are ignored. */
-  remove(db: DbOrTx, keys: string[]): Promise<void>
+  remove(db: Seam, keys: string[]): Promise<void>
   /**
    * Deletes stored blobs that no `files` row names and that were last written before `before`: a
    * process killed between writing a file and committing its row leaves one behind. Returns how many.
    */
-  removeOrphans(db: DbOrTx, before: Date): Promise<number>
+  removeOrphans(db: Seam, before: Date): Promise<number>
   /** Public URL of a stored file. */
   url(key: string): string
   /** A fresh path in the local temp folder (wiped at start-up) for a file being received before `store`. */
@@ -119,16 +118,12 @@ function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: str
       const key = `${randomToken(32)}.${ext}`
       await blobs.put(key, input.data, mimeType)
       const fileName = input.fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || `file.${ext}`
-      db.insert(files).values({ key, mimeType, size, fileName, createdAt: opts.clock.now() }).run()
+      await createFilesRepository({ db }).insert({ key, mimeType, size, fileName, createdAt: opts.clock.now() })
       return { key, mimeType, size, fileName }
     },
     async open(db, key) {
       if (!KEY_RE.test(key)) return null
-      const meta = db
-        .select()
-        .from(files)
-        .where(and(eq(files.key, key), sql`not exists (select 1 from withdrawn_files w where w.key = ${files.key})`))
-        .get()
+      const meta = await createFilesRepository({ db }).served(key)
       if (!meta) return null
       const body = await blobs.get(key)
       return body ? { meta, body } : null
@@ -137,16 +132,17 @@ function createFileStorage(opts: { blobs: BlobStore; tmp: string; publicUrl: str
       const valid = keys.filter((k) => KEY_RE.test(k))
       if (valid.length === 0) return
       // Rows first: a crash in between leaves an unreferenced blob, never a row without its bytes.
-      db.delete(files).where(inArray(files.key, valid)).run()
+      await createFilesRepository({ db }).remove(valid)
       await blobs.delete(valid)
     },
     async removeOrphans(db, before) {
+      const repo = createFilesRepository({ db })
       let removed = 0
       for await (const batch of blobs.keysOlderThan(before)) {
         const old = batch.filter((key) => KEY_RE.test(key))
         for (let i = 0; i < old.length; i += ORPHAN_CHUNK) {
           const chunk = old.slice(i, i + ORPHAN_CHUNK)
-          const known = new Set(db.select({ key: files.key }).from(files).where(inArray(files.key, chunk)).all().map((r) => r.key))
+          const known = await repo.known(chunk)
           const orphans = chunk.filter((k) => !known.has(k))
           await blobs.delete(orphans)
           removed += orphans.length

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm'
-import type { DbOrTx, SqliteHandle } from '../db/client'
+import type { Seam, SqliteHandle } from '../db/client'
+import { createFilesRepository } from './files.repository'
 import type { FileStorage } from './storage'
 
 /**
@@ -64,13 +64,14 @@ const SWEEP_BATCH = 200
  * Removes withdrawn files, bytes and rows, `SWEEP_BATCH` at a time (the trigger on `files` forgets
  * each; a key without a row is forgotten here). Answers how many keys it went through.
  */
-export async function removeWithdrawnFiles(deps: { db: DbOrTx; files: FileStorage }): Promise<number> {
+export async function removeWithdrawnFiles(deps: { db: Seam; files: FileStorage }): Promise<number> {
+  const repo = createFilesRepository({ db: deps.db })
   let total = 0
   for (;;) {
-    const keys = deps.db.all<{ key: string }>(sql`SELECT key FROM withdrawn_files LIMIT ${SWEEP_BATCH}`).map((r) => r.key)
+    const keys = await repo.withdrawn(SWEEP_BATCH)
     if (keys.length === 0) return total
     await deps.files.remove(deps.db, keys)
-    deps.db.run(sql`DELETE FROM withdrawn_files WHERE key IN ${keys}`)
+    await repo.forgetWithdrawn(keys)
     total += keys.length
   }
 }

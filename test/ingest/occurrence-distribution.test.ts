@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, sdkProject } from '../sdk/sdk-helpers'
@@ -99,11 +100,12 @@ describe('GET /api/projects/:slug/bugs/:number/occurrences/distribution', () => 
   it('reads the report through its occurrences index, in one GROUP BY', async () => {
     const { owner, project } = await crashSentFrom([['1.0.0', 'Windows']])
     const seen: string[] = []
-    const original = t.sqlite.prepare.bind(t.sqlite)
-    const spy = vi.spyOn(t.sqlite, 'prepare').mockImplementation(((sql: string, ...rest: never[]) => {
+    // Every connection's statements: reads run on the seam's read-only connection, not on t.sqlite.
+    const original = Database.prototype.prepare
+    const spy = vi.spyOn(Database.prototype, 'prepare').mockImplementation(function (this: Database, sql: string, ...rest: never[]) {
       seen.push(sql)
-      return original(sql, ...rest)
-    }) as never)
+      return original.call(this, sql, ...rest)
+    } as never)
     try {
       expect((await get(project.slug, '/1/occurrences/distribution', owner.token)).status).toBe(200)
     } finally {

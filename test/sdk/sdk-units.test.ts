@@ -5,7 +5,7 @@ import { reports } from '../../src/modules/reports/reports.table'
 import { decodeBase64Upload } from '../../src/modules/sdk/base64-upload'
 import { findPossibleDuplicates } from '../../src/modules/ingest/duplicates'
 import { significantWords, titleTermsOf } from '../../src/modules/reports/title-terms'
-import { ingestRepository } from '../../src/modules/ingest/ingest.repository'
+import { createIngestRepository } from '../../src/modules/ingest/ingest.repository'
 import { splitOccurrences } from '../../src/modules/ingest/occurrences.service'
 import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/ingest/sentiment'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
@@ -61,35 +61,35 @@ describe('services', () => {
 
   it('findPossibleDuplicates ranks by shared words and leaves out closed or deleted reports', async () => {
     const { project } = await sdkProject(t)
-    const repo = ingestRepository(t.deps.db)
+    const repo = createIngestRepository({ db: t.deps.db })
     const b = createReportIn(t, project, { title: 'Save file corrupted' })
     const c = createReportIn(t, project, { title: 'Save button missing' })
     const gone = createReportIn(t, project, { title: 'Save file corrupted after update again' })
     t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(gone.id)
-    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([b.reportNumber, c.reportNumber])
+    expect(await findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([b.reportNumber, c.reportNumber])
     t.deps.db.update(reports).set({ status: 'closed' }).where(sql`${reports.id} = ${b.id}`).run()
-    expect(findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([c.reportNumber])
-    expect(findPossibleDuplicates(repo, project.id, 'of the')).toEqual([])
+    expect(await findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([c.reportNumber])
+    expect(await findPossibleDuplicates(repo, project.id, 'of the')).toEqual([])
   })
 
   it('findPossibleDuplicates follows reopened, renamed and removed reports and stays inside the project', async () => {
     const { project, owner } = await sdkProject(t)
     const other = createProject(t, await createUser(t))
-    const repo = ingestRepository(t.deps.db)
+    const repo = createIngestRepository({ db: t.deps.db })
     const a = createReportIn(t, project, { title: 'Lighthouse door stuck' })
     createReportIn(t, other, { title: 'Lighthouse door stuck' })
     const probe = () => findPossibleDuplicates(repo, project.id, 'Lighthouse door stuck forever')
-    expect(probe()).toEqual([a.reportNumber])
+    expect(await probe()).toEqual([a.reportNumber])
     t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(a.id)
-    expect(probe()).toEqual([])
+    expect(await probe()).toEqual([])
     t.sqlite.query("UPDATE reports SET status = 'in_progress' WHERE id = ?").run(a.id)
-    expect(probe()).toEqual([a.reportNumber])
+    expect(await probe()).toEqual([a.reportNumber])
     const renamed = await t.request('PATCH', `/api/projects/${project.slug}/bugs/${a.reportNumber}`, { token: owner.token, body: { title: 'Windmill blades frozen' } })
     expect(renamed.status).toBe(200)
-    expect(probe()).toEqual([])
-    expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([a.reportNumber])
+    expect(await probe()).toEqual([])
+    expect(await findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([a.reportNumber])
     t.sqlite.query('DELETE FROM reports WHERE id = ?').run(a.id)
-    expect(findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([])
+    expect(await findPossibleDuplicates(repo, project.id, 'Windmill frozen')).toEqual([])
   })
 
   it('the open-title index is filled from existing reports when a database first gets it', async () => {
@@ -101,7 +101,7 @@ describe('services', () => {
     t.sqlite.exec('UPDATE reports SET title_terms = NULL')
     t.sqlite.exec('DROP TABLE open_title_terms')
     migrate(t.sqlite, databaseParts)
-    expect(findPossibleDuplicates(ingestRepository(t.deps.db), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
+    expect(await findPossibleDuplicates(createIngestRepository({ db: t.deps.db }), project.id, 'Ferris wheel')).toEqual([a.reportNumber])
     expect(rows(t, 'SELECT title_terms FROM reports ORDER BY seq')).toEqual([{ title_terms: '["ferris","wheel","spins","backwards"]' }, { title_terms: '["ferris","wheel","closed","ride"]' }])
   })
 
@@ -140,8 +140,8 @@ describe('services', () => {
     await submitFromSdk(t.deps, project, input)
     await submitFromSdk(t.deps, project, input)
     const ids = rows(t, 'SELECT id FROM report_occurrences').map((r) => r.id as string)
-    expect(() => splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), [...ids, ids[0]!])).toThrow('at least one occurrence must stay')
-    const split = splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), ids.slice(1))
+    await expect(splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), [...ids, ids[0]!])).rejects.toThrow('at least one occurrence must stay')
+    const split = await splitOccurrences(t.deps, project, owner.user.id, String(first.body.report_number), ids.slice(1))
     expect(rows(t, 'SELECT report_number, occurrence_count FROM reports ORDER BY report_number')).toEqual([
       { report_number: 1, occurrence_count: 1 },
       { report_number: split.report_number, occurrence_count: 2 },

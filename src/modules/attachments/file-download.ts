@@ -1,5 +1,6 @@
 import { AppError, notFound } from '../../http/errors'
 import type { FileStorage } from '../../files/storage'
+import type { Seam } from '../../db/client'
 
 const baseType = (mime: string) => mime.split(';')[0]!.trim().toLowerCase()
 
@@ -54,7 +55,7 @@ function contentDisposition(mime: string, fileName: string): string {
  * object range request): a presigned redirect would skip the access rules of withdrawn files and
  * these headers, and expose the bucket's address.
  */
-export async function downloadFile(db: Parameters<FileStorage['open']>[0], files: FileStorage, key: string, headers: Headers): Promise<Response> {
+export async function downloadFile(db: Seam, files: FileStorage, key: string, headers: Headers): Promise<Response> {
   const found = await files.open(db, key)
   if (!found) throw notFound('file not found')
   const { meta, body } = found

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { comments } from './comments.table'
 
@@ -24,5 +24,8 @@ export function createCommentsRepository({ db }: { db: Seam }) {
 
     /** One comment (its report, body and whether it is internal), or undefined. */
     find: async (id: string) => (await db.read((q) => q.select({ reportId: comments.reportId, body: comments.body, isInternal: comments.isInternal }).from(comments).where(eq(comments.id, id)).limit(1)))[0],
+
+    /** Moves the comments of the `fromIds` reports to report `to` (merge). */
+    moveToReport: (fromIds: string[], to: string) => db.write((q) => q.update(comments).set({ reportId: to }).where(inArray(comments.reportId, fromIds))),
   }
 }

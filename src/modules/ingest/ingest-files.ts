@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
 import { attachments } from '../attachments/attachments.table'
@@ -10,9 +10,8 @@ export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: S
 }
 
 /** Inserts the attachment rows of files stored with a submission, on its report and occurrence (inside its transaction). */
-export function insertAttachmentRows(tx: DbOrTx, to: { id: string; projectId: string; occurrenceId: string | null }, stored: StoredFile[], now: Date): void {
+export async function insertAttachmentRows(db: Seam, to: { id: string; projectId: string; occurrenceId: string | null }, stored: StoredFile[], now: Date): Promise<void> {
   if (stored.length === 0) return
-  tx.insert(attachments)
-    .values(stored.map((f) => ({ id: newId(), reportId: to.id, projectId: to.projectId, occurrenceId: to.occurrenceId, fileKey: f.key, fileName: f.fileName, fileSize: f.size, mimeType: f.mimeType, createdAt: now })))
-    .run()
+  const rows = stored.map((f) => ({ id: newId(), reportId: to.id, projectId: to.projectId, occurrenceId: to.occurrenceId, fileKey: f.key, fileName: f.fileName, fileSize: f.size, mimeType: f.mimeType, createdAt: now }))
+  await db.write((q) => q.insert(attachments).values(rows))
 }

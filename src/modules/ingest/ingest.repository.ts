@@ -1,95 +1,270 @@
-import { sql } from 'drizzle-orm'
-import { type Db, rawSqlite } from '../../db/client'
+import { and, asc, count, desc, eq, inArray, isNotNull, max, min, ne, sql } from 'drizzle-orm'
+import { type Db, type Query, rawSqlite, type Seam } from '../../db/client'
 import { ADD_FACET_SQL } from '../reports/report-facets'
-import type { Category, Priority, Status } from '../reports/reports.table'
-import { similarOpenTitlesQuery } from './duplicates'
-import { reportOccurrences } from './ingest.table'
+import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
+import { ingestedEventIds, reportOccurrences } from './ingest.table'
+import { reportPlayers } from './report-players'
+import { MAX_VERSIONS } from './versions'
 
 const p = sql.placeholder
 
-/** The report a submission joins, as the stacking path reads it. */
-export interface GroupingTarget {
-  seq: number
+export type Occurrence = typeof reportOccurrences.$inferSelect
+
+/** An occurrence as the ingest path writes it: `metadata` is JSON text (or null), `now` its time. */
+export type NewOccurrence = {
   id: string
-  reportNumber: number
-  status: Status
-  category: Category
-  priority: Priority
-  sentimentScore: number | null
-  sentimentLevel: 'positive' | 'neutral' | 'negative' | null
-  versions: string
-  resolvedInVersion: string | null
+  reportId: string
+  projectId: string
+  title: string
+  description: string
+  stepsToReproduce: string
+  expectedBehavior: string
+  actualBehavior: string
+  source: 'user' | 'system'
+  errorType: string
+  deviceInfo: string
+  osInfo: string
+  platform: string
+  gameVersion: string
+  playerId: string | null
+  reporterName: string | null
+  reporterEmail: string | null
+  metadata: string | null
+  screenshotKey: string | null
+  client: string | null
+  eventId: string | null
+  now: Date
 }
 
-/** Prepared statements of the ingest path, compiled once per database. */
-function prepare(db: Db) {
+/** An occurrence with its own copy of the evidence (a report's first one too: reports.service.ts). */
+const occurrenceInsert = (q: Db) =>
+  q
+    .insert(reportOccurrences)
+    .values({
+      id: p('id'),
+      reportId: p('reportId'),
+      projectId: p('projectId'),
+      title: p('title'),
+      description: p('description'),
+      stepsToReproduce: p('stepsToReproduce'),
+      expectedBehavior: p('expectedBehavior'),
+      actualBehavior: p('actualBehavior'),
+      source: p('source'),
+      errorType: p('errorType'),
+      deviceInfo: p('deviceInfo'),
+      osInfo: p('osInfo'),
+      platform: p('platform'),
+      gameVersion: p('gameVersion'),
+      playerId: p('playerId'),
+      reporterName: p('reporterName'),
+      reporterEmail: p('reporterEmail'),
+      // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
+      metadata: sql`${p('metadata')}`,
+      screenshotKey: p('screenshotKey'),
+      client: p('client'),
+      eventId: p('eventId'),
+      createdAt: p('now'),
+    })
+    .prepare()
+
+/**
+ * The ranking of `possible_duplicates` over `open_title_terms` for `n` words. Each word's branch reads
+ * the newest open reports holding it (no ORDER BY: the primary key walk already yields the newest
+ * first, and a satisfied ORDER BY still costs ~5 µs a call); SQLite then counts the words each
+ * candidate shares and ranks by Jaccard share, newest first on ties, so only the numbers come back
+ * (reading the ~150 candidate rows as objects cost more than the whole ranking).
+ */
+const similarTitles = (q: Query, n: number) => {
+  const branch = (i: number) =>
+    sql`SELECT * FROM (SELECT neg_seq, report_number, n_terms FROM open_title_terms WHERE project_id = ${p('projectId')} AND term = ${p(`t${i}`)} LIMIT ${sql.raw(String(DUPLICATE_CANDIDATES))})`
+  const candidates = sql.join(Array.from({ length: n }, (_, i) => branch(i)), sql` UNION ALL `)
+  return q
+    .select({ reportNumber: sql<number>`report_number` })
+    .from(sql`(${candidates})`)
+    .groupBy(sql`neg_seq`)
+    .orderBy(sql`count(*) * 1.0 / (${p('wordCount')} + n_terms - count(*)) DESC`, sql`neg_seq`)
+    // Literal (bound, as Drizzle writes a number, a LIMIT makes SQLite's statements under Bun several µs slower).
+    .limit(sql.raw(String(MAX_DUPLICATES)) as unknown as number)
+    .prepare()
+}
+
+/** The ingest path's statements, prepared once per connection: every submission runs them. */
+function prepare(q: Query) {
+  const bySize = new Map<number, ReturnType<typeof similarTitles>>()
+  return {
+    occurrence: occurrenceInsert(q),
+    claimEventId: q
+      .insert(ingestedEventIds)
+      .values({ projectId: p('projectId'), eventId: p('eventId'), createdAt: p('now') })
+      .onConflictDoNothing()
+      .returning({ eventId: ingestedEventIds.eventId })
+      .prepare(),
+    addPlayer: q
+      .insert(reportPlayers)
+      .values({ reportSeq: p('seq'), playerId: p('playerId') })
+      .onConflictDoNothing()
+      .returning({ playerId: reportPlayers.playerId })
+      .prepare(),
+    similarTitles: (n: number) => {
+      let st = bySize.get(n)
+      if (!st) bySize.set(n, (st = similarTitles(q, n)))
+      return st
+    },
+  }
+}
+
+const statements = new WeakMap<Query, ReturnType<typeof prepare>>()
+
+function statementsOf(q: Query) {
+  let st = statements.get(q)
+  if (!st) statements.set(q, (st = prepare(q)))
+  return st
+}
+
+const ofReport = (reportId: string) => eq(reportOccurrences.reportId, reportId)
+
+/** Every read and write of the ingest tables (occurrences, event ids, report players, open title words), as async functions over the database seam. */
+export function createIngestRepository({ db }: { db: Seam }) {
+  return {
+    /** Claims a client event id for the project; false when the project took it in before (a retry). */
+    claimEventId: (projectId: string, eventId: string, now: Date) =>
+      db.write(async (q) => (await statementsOf(q).claimEventId.execute({ projectId, eventId, now })).length > 0),
+
+    /** Adds an occurrence to report `seq` and counts its player among the report's players; true when the player is new to it. */
+    addOccurrence: (o: NewOccurrence, seq: number) =>
+      db.write(async (q) => {
+        const st = statementsOf(q)
+        await st.occurrence.execute(o)
+        return o.playerId ? (await st.addPlayer.execute({ seq, playerId: o.playerId })).length > 0 : false
+      }),
+
+    /** Numbers of the open reports of a project sharing most of `terms` (the title has `wordCount` words in all), best first. */
+    similarOpenTitles: async (projectId: string, terms: string[], wordCount: number): Promise<number[]> => {
+      const params: Record<string, string | number> = { projectId, wordCount }
+      terms.forEach((t, i) => (params[`t${i}`] = t))
+      const rows = await db.read((q) => statementsOf(q).similarTitles(terms.length).execute(params))
+      return rows.map((r) => r.reportNumber)
+    },
+
+    /** How many occurrences a report has. */
+    countOf: async (reportId: string): Promise<number> => (await db.read((q) => q.select({ n: count() }).from(reportOccurrences).where(ofReport(reportId))))[0]!.n,
+
+    /** A page of a report's occurrences, newest or oldest first. */
+    page: (reportId: string, order: 'newest' | 'oldest', limit: number, offset: number) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(reportOccurrences)
+          .where(ofReport(reportId))
+          .orderBy(order === 'oldest' ? asc(reportOccurrences.seq) : desc(reportOccurrences.seq))
+          .limit(limit)
+          .offset(offset),
+      ),
+
+    /** These occurrences of a report (those of other reports left out), oldest first. */
+    ofReportByIds: (reportId: string, ids: string[]) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(reportOccurrences)
+          .where(and(ofReport(reportId), inArray(reportOccurrences.id, ids)))
+          .orderBy(reportOccurrences.seq),
+      ),
+
+    /** Moves occurrences to another report. */
+    moveTo: (ids: string[], reportId: string) => db.write((q) => q.update(reportOccurrences).set({ reportId }).where(inArray(reportOccurrences.id, ids))),
+
+    /** Moves every occurrence of the `from` reports to report `to` (merge). */
+    moveAllTo: (fromIds: string[], to: string) => db.write((q) => q.update(reportOccurrences).set({ reportId: to }).where(inArray(reportOccurrences.reportId, fromIds))),
+
+    /** How a report's occurrences spread: one row per (version, platform) pair with its count and first seq. */
+    versionPlatformPairs: (reportId: string) =>
+      db.read((q) =>
+        q
+          .select({ version: reportOccurrences.gameVersion, platform: reportOccurrences.platform, n: count(), first: min(reportOccurrences.seq) })
+          .from(reportOccurrences)
+          .where(ofReport(reportId))
+          .groupBy(reportOccurrences.gameVersion, reportOccurrences.platform),
+      ),
+
+    /** The occurrence a client event id (Sentry's `event_id`) names in the project, or undefined. */
+    ofEvent: async (projectId: string, eventId: string): Promise<{ id: string; reportId: string } | undefined> => {
+      const [row] = await db.read((q) =>
+        q
+          .select({ id: reportOccurrences.id, reportId: reportOccurrences.reportId })
+          .from(reportOccurrences)
+          .where(and(eq(reportOccurrences.projectId, projectId), eq(reportOccurrences.eventId, eventId)))
+          .limit(1),
+      )
+      return row
+    },
+
+    /**
+     * What a report's counts are made of, from its occurrences: how many, its distinct players, first and
+     * last seen, first and last known version, and its versions most recently seen first (at most MAX_VERSIONS).
+     */
+    summary: (report: { id: string; seq: number }) =>
+      db.read(async (q) => {
+        const [all] = await q.select({ n: count(), first: min(reportOccurrences.createdAt), last: max(reportOccurrences.createdAt) }).from(reportOccurrences).where(ofReport(report.id))
+        const [players] = await q.select({ n: count() }).from(reportPlayers).where(eq(reportPlayers.reportSeq, report.seq))
+        const withVersion = and(ofReport(report.id), ne(reportOccurrences.gameVersion, ''))
+        const versions = await q
+          .select({ version: reportOccurrences.gameVersion, firstSeq: min(reportOccurrences.seq) })
+          .from(reportOccurrences)
+          .where(withVersion)
+          .groupBy(reportOccurrences.gameVersion)
+          .orderBy(desc(max(reportOccurrences.seq)))
+        return {
+          occurrenceCount: all!.n,
+          playerCount: players!.n,
+          firstSeen: all!.first,
+          lastSeen: all!.last,
+          // The first known version is the one whose first occurrence came first; the last is the one seen last.
+          firstVersion: versions.reduce<{ version: string; firstSeq: number | null } | undefined>((a, v) => (!a || (v.firstSeq ?? 0) < (a.firstSeq ?? 0) ? v : a), undefined)?.version ?? '',
+          lastVersion: versions[0]?.version ?? '',
+          versions: JSON.stringify(versions.slice(0, MAX_VERSIONS).map((v) => v.version)),
+        }
+      }),
+
+    /** Rebuilds report `seq`'s distinct players from its occurrences (after split or merge moved some). */
+    recountPlayers: (report: { id: string; seq: number }) =>
+      db.write(async (q) => {
+        await q.delete(reportPlayers).where(eq(reportPlayers.reportSeq, report.seq))
+        await q
+          .insert(reportPlayers)
+          .select(
+            q
+              .selectDistinct({ reportSeq: sql<number>`${report.seq}`.as('report_seq'), playerId: sql<string>`${reportOccurrences.playerId}`.as('player_id') })
+              .from(reportOccurrences)
+              .where(and(ofReport(report.id), isNotNull(reportOccurrences.playerId), ne(reportOccurrences.playerId, ''))),
+          )
+          .onConflictDoNothing()
+      }),
+  }
+}
+
+export type IngestRepository = ReturnType<typeof createIngestRepository>
+
+/**
+ * The statements `createReport` (reports.service.ts) runs synchronously inside its caller's
+ * transaction for a report's first occurrence, until the reports domain writes through the seam.
+ */
+function prepareLegacy(db: Db) {
   const sqlite = rawSqlite(db)
   return {
-    // Raw SQL for a literal LIMIT (bun:sqlite runs a bound LIMIT, as Drizzle writes it, ~4 µs slower).
-    // The key's live reports oldest first; a closed or won't-fix one before the answer costs a row read.
-    target: sqlite.prepare<GroupingTarget, [string, string]>(
-      `SELECT seq, id, report_number AS reportNumber, status, category, priority, sentiment_score AS sentimentScore, sentiment_level AS sentimentLevel,
-         versions, resolved_in_version AS resolvedInVersion
-       FROM reports INDEXED BY reports_live_fingerprint_idx
-       WHERE project_id = ? AND fingerprint = ? AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved') LIMIT 1`,
-    ),
-    /** An occurrence with its own copy of the evidence (a report's first one too: reports.service.ts). */
-    occurrence: db
-      .insert(reportOccurrences)
-      .values({
-        id: p('id'),
-        reportId: p('reportId'),
-        projectId: p('projectId'),
-        title: p('title'),
-        description: p('description'),
-        stepsToReproduce: p('stepsToReproduce'),
-        expectedBehavior: p('expectedBehavior'),
-        actualBehavior: p('actualBehavior'),
-        source: p('source'),
-        errorType: p('errorType'),
-        deviceInfo: p('deviceInfo'),
-        osInfo: p('osInfo'),
-        platform: p('platform'),
-        gameVersion: p('gameVersion'),
-        playerId: p('playerId'),
-        reporterName: p('reporterName'),
-        reporterEmail: p('reporterEmail'),
-        // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
-        metadata: sql`${p('metadata')}`,
-        screenshotKey: p('screenshotKey'),
-        client: p('client'),
-        eventId: p('eventId'),
-        createdAt: p('now'),
-      })
-      .prepare(),
-    /** Claims a client event id for the project: changes nothing (0 changes) when it was taken in before. */
-    claimEventId: sqlite.prepare<unknown, [string, string, number]>('INSERT OR IGNORE INTO ingested_event_ids (project_id, event_id, created_at) VALUES (?, ?, ?)'),
+    occurrence: occurrenceInsert(db),
     /** Counts a player among a report's players; changes nothing when they were already counted. */
     addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
     /** A version, platform, player or screenshot the report's occurrences carry (report-facets.ts). */
     addFacet: sqlite.prepare<unknown, [string, number, string, number]>(ADD_FACET_SQL),
-    /**
-     * One more occurrence: its time, its version (a submission without one leaves the last known),
-     * and whether it brought a new player. `updated_at` stays: it is the team's last change.
-     */
-    counted: sqlite.prepare<unknown, [number, number, string, string, number]>(
-      `UPDATE reports SET occurrence_count = occurrence_count + 1, player_count = player_count + ?1, last_seen = ?2,
-         last_version = CASE WHEN ?3 = '' THEN last_version ELSE ?3 END,
-         first_version = CASE WHEN first_version = '' THEN ?3 ELSE first_version END,
-         versions = ?4
-       WHERE seq = ?5`,
-    ),
-    similarOpenTitles: similarOpenTitlesQuery(sqlite),
   }
 }
 
-export type IngestRepository = ReturnType<typeof prepare>
+const legacy = new WeakMap<Db, ReturnType<typeof prepareLegacy>>()
 
-const cache = new WeakMap<Db, IngestRepository>()
-
-/** The ingest statements of `db`, prepared once; they join the caller's open transaction. */
-export function ingestRepository(db: Db): IngestRepository {
-  let r = cache.get(db)
-  if (!r) cache.set(db, (r = prepare(db)))
+/** The first-occurrence statements of `db` for `createReport`, prepared once; they join the caller's open transaction. */
+export function ingestRepository(db: Db): ReturnType<typeof prepareLegacy> {
+  let r = legacy.get(db)
+  if (!r) legacy.set(db, (r = prepareLegacy(db)))
   return r
 }

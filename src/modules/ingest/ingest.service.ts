@@ -8,7 +8,7 @@ import { createReport, type NewReport } from '../reports/reports.service'
 import type { Category, Priority } from '../reports/reports.table'
 import { findPossibleDuplicates } from './duplicates'
 import { type Grouping, groupingOf } from './fingerprint'
-import { type GroupingTarget, ingestRepository } from './ingest.repository'
+import { createIngestRepository, type IngestRepository } from './ingest.repository'
 import { insertAttachmentRows, removeFiles } from './ingest-files'
 import { reopenAsRegression } from './regression'
 import { scoreSentiment } from './sentiment'
@@ -16,6 +16,7 @@ import { framesOfText, stackTraceSection } from './stack-text'
 import type { Submission } from './submission'
 import { listsVersion, reopensResolved, withVersion } from './versions'
 import { facetsOfOccurrence } from '../reports/report-facets'
+import { createReportsRepository, type GroupingTarget } from '../reports/reports.repository'
 
 /**
  * The one way a submission becomes a report or an occurrence of one, whichever client sent it
@@ -89,11 +90,17 @@ function prepare(s: Submission, files: StoredFile[]): Prepared {
   return { s, grouping, errorType, files }
 }
 
-function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): IngestResult | null {
-  const repo = ingestRepository(deps.db)
-  if (p.s.eventId && repo.claimEventId.run(p.s.project.id, p.s.eventId, deps.clock.now().getTime()).changes === 0) return null
-  const target = p.s.project.bugGrouping ? repo.target.get(p.s.project.id, p.grouping.fingerprint) : null
-  const result = target ? stack(deps, tx, p, target) : fileNew(deps, tx, p)
+/** The repositories the write runs on: the write's own handle, so each call joins its transaction. */
+function reposOf(tx: Query) {
+  return { ingest: createIngestRepository({ db: tx }), reports: createReportsRepository({ db: tx }) }
+}
+type Repos = ReturnType<typeof reposOf>
+
+async function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): Promise<IngestResult | null> {
+  const repos = reposOf(tx)
+  if (p.s.eventId && !(await repos.ingest.claimEventId(p.s.project.id, p.s.eventId, deps.clock.now()))) return null
+  const target = p.s.project.bugGrouping ? await repos.reports.groupingTarget(p.s.project.id, p.grouping.fingerprint) : undefined
+  const result = target ? await stack(deps, tx, repos, p, target) : await fileNew(deps, tx, repos.ingest, p)
   const bytes = p.files.reduce((n, f) => n + f.size, 0)
   if (bytes > 0) chargeUpload(tx, p.s.project.accountId, bytes)
   return result
@@ -123,23 +130,21 @@ function evidenceOf(p: Prepared) {
   }
 }
 
-function stack(deps: IngestDeps, tx: Query, p: Prepared, target: GroupingTarget): IngestResult {
-  const repo = ingestRepository(deps.db)
+async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, target: GroupingTarget): Promise<IngestResult> {
   const now = deps.clock.now()
   const e = evidenceOf(p)
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
-  repo.occurrence.run({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now })
-  const newPlayer = e.playerId ? repo.addPlayer.run(target.seq, e.playerId).changes : 0
-  repo.counted.run(newPlayer, now.getTime(), e.gameVersion, withVersion(target.versions, e.gameVersion), target.seq)
-  // The list's version/platform/player/screenshot filters (report-facets.ts): one INSERT OR IGNORE
-  // each, left out when the report already has it by what is in hand (its versions, a known player).
+  const newPlayer = await repos.ingest.addOccurrence({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
+  // The list's version/platform/player/screenshot filters (report-facets.ts), less what the report
+  // already has by what is in hand (its versions, a known player).
   const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
-  for (const [kind, value] of facetsOfOccurrence(e, known)) repo.addFacet.run(p.s.project.id, kind, value, target.seq)
-  insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
+  const facets = facetsOfOccurrence(e, known)
+  await repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, now, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets })
+  await insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {
-    reopenAsRegression(deps, tx, { id: target.id, projectId: p.s.project.id, resolvedInVersion: target.resolvedInVersion }, e.gameVersion, now)
+    await reopenAsRegression(deps, tx, { id: target.id, projectId: p.s.project.id, resolvedInVersion: target.resolvedInVersion }, e.gameVersion, now)
     regression = { resolvedInVersion: target.resolvedInVersion, version: e.gameVersion }
   }
   return {
@@ -151,10 +156,10 @@ function stack(deps: IngestDeps, tx: Query, p: Prepared, target: GroupingTarget)
   }
 }
 
-function fileNew(deps: IngestDeps, tx: Query, p: Prepared): IngestResult {
+async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository, p: Prepared): Promise<IngestResult> {
   const { s } = p
   // Before the report exists, so it never lists itself, and only reports filed before it count.
-  const possibleDuplicates = findPossibleDuplicates(ingestRepository(deps.db), s.project.id, s.title)
+  const possibleDuplicates = await findPossibleDuplicates(ingestRepo, s.project.id, s.title)
   // Sentiment is the player's tone: automatic captures have none.
   const sentiment = s.kind === 'player' ? scoreSentiment([s.title, s.description, s.stepsToReproduce]) : null
   const occurrenceId = newId()
@@ -170,7 +175,7 @@ function fileNew(deps: IngestDeps, tx: Query, p: Prepared): IngestResult {
     occurrenceId,
   }
   const report = createReport(deps, tx, s.project, input)
-  insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)
+  await insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)
   return {
     created: true,
     report: { id: report.id, number: report.reportNumber, category: report.category, priority: report.priority, sentimentScore: report.sentimentScore, sentimentLevel: report.sentimentLevel },

@@ -1,16 +1,20 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { badRequest } from '../../http/errors'
 import { recordActivity, recordAudit } from '../activity/activity.service'
-import { projects } from '../projects/projects.table'
+import { createCommentsRepository } from '../comments/comments.repository'
+import { createLabelsRepository } from '../labels/labels.repository'
+import { createProjectsRepository } from '../projects/projects.repository'
 import { findLiveReport } from '../reports/reports.read'
 import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.list'
 import type { ListFilterQuery } from '../reports/reports.schemas'
 import type { Report } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { dropFacetsOfReports } from '../reports/report-facets'
+import { createSdkRepository } from '../sdk/sdk.repository'
+import { createIngestRepository } from './ingest.repository'
 import { recountReport } from './recount'
 
 /** Which reports a merge folds in: these numbers (1 to 100), or every report the list shows for `filter` (at most 10,000) but the survivor. */
@@ -25,21 +29,23 @@ export type MergeSelector = { numbers: number[]; filter?: undefined } | { filter
  * One transaction, one statement per table whatever the number of reports, audited; splitting the
  * moved occurrences out again undoes it.
  */
-export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, actorId: string, number: string, selector: MergeSelector) {
-  return deps.db.transaction((tx) => {
+export async function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, actorId: string, number: string, selector: MergeSelector) {
+  return deps.db.write(async (tx) => {
+    const reportsRepo = createReportsRepository({ db: tx })
     const survivor = findLiveReport(tx, project.id, number)
-    const merged = selector.filter ? byFilter(deps, tx, project, survivor, selector.filter) : byNumbers(tx, project, survivor, selector.numbers)
+    const merged = selector.filter ? await byFilter(deps, tx, project, survivor, selector.filter) : await byNumbers(tx, project, survivor, selector.numbers)
     const now = deps.clock.now()
+    const mergedIds = merged.map((m) => m.id)
     // Before their occurrences move: the values to take are read from them.
-    dropFacetsOfReports(
-      tx,
-      project.id,
-      merged.map((m) => m.id),
-    )
-    moveEverything(tx, merged, survivor)
-    tx.update(reports).set({ deletedAt: now, mergedInto: survivor.id, updatedAt: now }).where(idIn(merged.map((m) => m.id))).run()
-    tx.update(projects).set({ liveReportCount: sql`max(${projects.liveReportCount} - ${merged.length}, 0)` }).where(eq(projects.id, project.id)).run()
-    recountReport(tx, survivor)
+    dropFacetsOfReports(tx, project.id, mergedIds)
+    await createIngestRepository({ db: tx }).moveAllTo(mergedIds, survivor.id)
+    await createSdkRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
+    await createCommentsRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
+    await createLabelsRepository({ db: tx }).copyToReport(mergedIds, survivor)
+    moveOthers(tx, merged, survivor)
+    await reportsRepo.markMerged(mergedIds, survivor.id, now)
+    await createProjectsRepository({ db: tx }).dropLiveReports(project.id, merged.length)
+    await recountReport(tx, survivor)
     const mergedNumbers = merged.map((m) => m.reportNumber).sort((a, b) => a - b)
     recordActivity(tx, now, [
       { projectId: project.id, reportId: survivor.id, actorId, action: 'merged', newValue: mergedNumbers },
@@ -47,21 +53,15 @@ export function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Proje
     ])
     const details = selector.filter ? { merged: mergedNumbers, filter: selector.filter, count: merged.length } : { merged: mergedNumbers }
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'reports.merged', target: `#${survivor.reportNumber}`, details })
-    const after = tx.select({ occurrences: reports.occurrenceCount, players: reports.playerCount, upvotes: reports.upvotes }).from(reports).where(eq(reports.id, survivor.id)).get()!
+    const after = (await reportsRepo.countsOf(survivor.id))!
     return { id: survivor.id, report_number: survivor.reportNumber, merged: mergedNumbers, occurrence_count: after.occurrences, player_count: after.players, upvotes: after.upvotes }
   })
 }
 
-const idIn = (ids: string[]): SQL => sql`${reports.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`
-
-function byNumbers(tx: Tx, project: Project, survivor: Report, numbers: number[]): Report[] {
+async function byNumbers(tx: Query, project: Project, survivor: Report, numbers: number[]): Promise<Report[]> {
   const wanted = [...new Set(numbers)]
   if (wanted.includes(survivor.reportNumber)) throw badRequest('numbers: a report cannot be merged into itself')
-  const merged = tx
-    .select()
-    .from(reports)
-    .where(and(eq(reports.projectId, project.id), inArray(reports.reportNumber, wanted), isNull(reports.deletedAt)))
-    .all()
+  const merged = await createReportsRepository({ db: tx }).liveByNumbers(project.id, wanted)
   if (merged.length !== wanted.length) {
     const found = new Set(merged.map((r) => r.reportNumber))
     throw badRequest(`numbers: no live report #${wanted.filter((n) => !found.has(n)).join(', #')} in this project`)
@@ -70,30 +70,32 @@ function byNumbers(tx: Tx, project: Project, survivor: Report, numbers: number[]
 }
 
 /** The reports the list shows for `filter`, the survivor left out; 400 for none or more than COUNT_CAP. */
-function byFilter(deps: Pick<AppDeps, 'db'>, tx: Tx, project: Project, survivor: Report, filter: ListFilterQuery): Report[] {
+async function byFilter(deps: Pick<AppDeps, 'db'>, tx: Query, project: Project, survivor: Report, filter: ListFilterQuery): Promise<Report[]> {
   const matched = matchingReports(deps.db, project.id, listFiltersOf(deps.db, project.id, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; a merge by filter takes at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
   const ids = matched.reports.filter((r) => r.id !== survivor.id).map((r) => r.id)
   if (ids.length === 0) throw badRequest(`filter: no report but #${survivor.reportNumber} matches it, nothing to merge`)
-  return tx.select().from(reports).where(idIn(ids)).all()
+  return createReportsRepository({ db: tx }).byIds(ids)
 }
 
 /**
- * Moves what belongs to the `from` reports onto `to`; rows `to` already has an equivalent of (a
- * label, a voter, a tracker link) stay behind. Set-based: one statement per table for any number.
+ * Moves what other domains keep of the `from` reports onto `to` (occurrences, samples, replays, comments
+ * and labels move through their repositories, above); rows `to` already has an equivalent of (a label, a voter, a
+ * tracker link) stay behind. Set-based: one statement per table for any number. Raw SQL over tables of
+ * domains without a repository yet or without the statement in it (attachments, subscriptions,
+ * integrations, git, dependencies, votes), synchronous inside the write until those domains take their part.
  */
-function moveEverything(tx: Tx, from: Report[], to: Report): void {
+function moveOthers(tx: Query, from: Report[], to: Report): void {
   const ids = JSON.stringify(from.map((r) => r.id))
   const seqs = JSON.stringify(from.map((r) => r.seq))
   const fromIds = sql`(SELECT value FROM json_each(${ids}))`
   const fromSeqs = sql`(SELECT value FROM json_each(${seqs}))`
   const move = (table: string, orIgnore = false) => tx.run(sql`UPDATE ${sql.raw(orIgnore ? 'OR IGNORE ' : '')}${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id IN ${fromIds}`)
-  for (const table of ['report_occurrences', 'attachments', 'comments', 'perf_snapshots', 'session_replays']) move(table)
+  move('attachments')
   for (const table of ['report_subscriptions', 'integration_links']) move(table, true)
   // One repository issue per report: one merged report's moves only when this one has none.
   tx.run(sql`UPDATE git_issue_links SET report_id = ${to.id}
     WHERE id = (SELECT id FROM git_issue_links WHERE report_id IN ${fromIds} LIMIT 1) AND NOT EXISTS (SELECT 1 FROM git_issue_links WHERE report_id = ${to.id})`)
-  tx.run(sql`INSERT OR IGNORE INTO report_labels (report_id, report_seq, label_id) SELECT ${to.id}, ${to.seq}, label_id FROM report_labels WHERE report_id IN ${fromIds}`)
   // Dependencies among the reports merged together would become a report blocking itself: they go; the others move.
   const all = sql`(SELECT value FROM json_each(${JSON.stringify([...from.map((r) => r.id), to.id])}))`
   tx.run(sql`DELETE FROM report_dependencies WHERE blocker_id IN ${all} AND blocked_id IN ${all}`)

@@ -1,9 +1,8 @@
-import { count, eq, min } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { newestFirst } from '../analytics/stats'
 import { findLiveReport } from '../reports/reports.read'
-import { reportOccurrences } from './ingest.table'
+import { createIngestRepository } from './ingest.repository'
 
 /** Values listed at most per dimension; `total` minus their counts is the rest. */
 export const MAX_DISTRIBUTION_VALUES = 20
@@ -19,14 +18,9 @@ interface Share {
  * One GROUP BY over the report's occurrences, found through their (report_id, seq) index: the
  * version × platform pairs are few even when the occurrences are many.
  */
-export function occurrenceDistribution(db: DbOrTx, project: Project, number: string) {
-  const report = findLiveReport(db, project.id, number)
-  const pairs = db
-    .select({ version: reportOccurrences.gameVersion, platform: reportOccurrences.platform, n: count(), first: min(reportOccurrences.seq) })
-    .from(reportOccurrences)
-    .where(eq(reportOccurrences.reportId, report.id))
-    .groupBy(reportOccurrences.gameVersion, reportOccurrences.platform)
-    .all()
+export async function occurrenceDistribution(db: Seam, project: Project, number: string) {
+  const report = await db.read((q) => findLiveReport(q, project.id, number))
+  const pairs = await createIngestRepository({ db }).versionPlatformPairs(report.id)
   const versions = new Map<string, { version: string; count: number; firstSeen: number }>()
   const platforms = new Map<string, number>()
   let total = 0

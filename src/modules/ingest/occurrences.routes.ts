@@ -36,8 +36,8 @@ export function occurrencesRoutes(deps: AppDeps) {
     })
     .post(
       '/projects/:slug/bugs/:number/split',
-      ({ project, user, params, body, set }) => {
-        const out = splitOccurrences(deps, project, user.id, params.number, body.occurrence_ids)
+      async ({ project, user, params, body, set }) => {
+        const out = await splitOccurrences(deps, project, user.id, params.number, body.occurrence_ids)
         set.status = 201
         return out
       },

@@ -1,20 +1,19 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { badRequest } from '../../http/errors'
 import { recordActivity } from '../activity/activity.service'
 import { attachments } from '../attachments/attachments.table'
 import { findLiveReport } from '../reports/reports.read'
 import { createReport } from '../reports/reports.service'
-import { reportOccurrences } from './ingest.table'
+import { createIngestRepository, type Occurrence } from './ingest.repository'
 import { recountReport } from './recount'
 import { dropFacetsLeftWith } from '../reports/report-facets'
 import { scoreSentiment } from './sentiment'
 
 export const OCCURRENCES_PER_PAGE = 50
 
-type Occurrence = typeof reportOccurrences.$inferSelect
 type Files = Pick<AppDeps, 'files'>['files']
 
 /** An occurrence as the team reads it: its own text, stack trace and logs, device, player and files. */
@@ -45,13 +44,14 @@ function occurrenceView(files: Files, o: Occurrence, files_: { id: string; fileN
 }
 
 /** The attachments of these occurrences, by occurrence id. */
-function filesOf(db: DbOrTx, ids: string[]) {
+async function filesOf(db: Seam, ids: string[]) {
   const rows = ids.length
-    ? db
-        .select({ id: attachments.id, occurrenceId: attachments.occurrenceId, fileName: attachments.fileName, fileSize: attachments.fileSize, mimeType: attachments.mimeType, fileKey: attachments.fileKey })
-        .from(attachments)
-        .where(inArray(attachments.occurrenceId, ids))
-        .all()
+    ? await db.read((q) =>
+        q
+          .select({ id: attachments.id, occurrenceId: attachments.occurrenceId, fileName: attachments.fileName, fileSize: attachments.fileSize, mimeType: attachments.mimeType, fileKey: attachments.fileKey })
+          .from(attachments)
+          .where(inArray(attachments.occurrenceId, ids)),
+      )
     : []
   const by = new Map<string, typeof rows>()
   for (const r of rows) by.set(r.occurrenceId!, [...(by.get(r.occurrenceId!) ?? []), r])
@@ -59,19 +59,12 @@ function filesOf(db: DbOrTx, ids: string[]) {
 }
 
 /** One page (`perPage`, 50 by default) of a report's occurrences, the first submission included: newest first, or oldest first with `order=oldest`. */
-export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest', perPage = OCCURRENCES_PER_PAGE) {
-  const report = findLiveReport(deps.db, project.id, number)
-  const where = eq(reportOccurrences.reportId, report.id)
-  const total = deps.db.select({ n: count() }).from(reportOccurrences).where(where).get()!.n
-  const rows = deps.db
-    .select()
-    .from(reportOccurrences)
-    .where(where)
-    .orderBy(order === 'oldest' ? asc(reportOccurrences.seq) : desc(reportOccurrences.seq))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all()
-  const files = filesOf(deps.db, rows.map((o) => o.id))
+export async function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest', perPage = OCCURRENCES_PER_PAGE) {
+  const report = await deps.db.read((q) => findLiveReport(q, project.id, number))
+  const repo = createIngestRepository({ db: deps.db })
+  const total = await repo.countOf(report.id)
+  const rows = await repo.page(report.id, order, perPage, (page - 1) * perPage)
+  const files = await filesOf(deps.db, rows.map((o) => o.id))
   return { occurrences: rows.map((o) => occurrenceView(deps.files, o, files.get(o.id) ?? [])), total, page, per_page: perPage }
 }
 
@@ -81,16 +74,12 @@ export function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Pr
  * category, priority and grouping key carry over. Their files move with them and both reports are
  * counted again. At least one occurrence stays with the original.
  */
-export function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, project: Project, actorId: string, number: string, occurrenceIds: string[]) {
+export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, project: Project, actorId: string, number: string, occurrenceIds: string[]) {
   const ids = [...new Set(occurrenceIds)]
-  return deps.db.transaction((tx) => {
+  return deps.db.write(async (tx) => {
+    const repo = createIngestRepository({ db: tx })
     const original = findLiveReport(tx, project.id, number)
-    const chosen = tx
-      .select()
-      .from(reportOccurrences)
-      .where(and(eq(reportOccurrences.reportId, original.id), inArray(reportOccurrences.id, ids)))
-      .orderBy(reportOccurrences.seq)
-      .all()
+    const chosen = await repo.ofReportByIds(original.id, ids)
     if (chosen.length !== ids.length) throw badRequest('occurrence_ids: every id must be an occurrence of this report')
     if (chosen.length >= original.occurrenceCount) throw badRequest('occurrence_ids: at least one occurrence must stay with the report')
     const first = chosen[0]!
@@ -122,10 +111,10 @@ export function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>,
       withoutOccurrence: true,
     })
     const moved = chosen.map((o) => o.id)
-    tx.update(reportOccurrences).set({ reportId: report.id }).where(inArray(reportOccurrences.id, moved)).run()
-    tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved)).run()
-    recountReport(tx, report)
-    recountReport(tx, original)
+    await repo.moveTo(moved, report.id)
+    await tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved))
+    await recountReport(tx, report)
+    await recountReport(tx, original)
     dropFacetsLeftWith(tx, original, moved)
     recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
     return { id: report.id, report_number: report.reportNumber, occurrences: chosen.length }

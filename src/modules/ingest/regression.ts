@@ -1,32 +1,29 @@
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { analyticsRegressions } from '../analytics/analytics.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
-import { reports } from '../reports/reports.table'
 
 /**
  * Reopens a resolved report that a newer build crashed again on: status open, the version and time
  * it regressed, two activity entries (the status change and the regression), `bug_updated` with the
  * status change (webhooks, chat, notifications), and a confirmed row in the regressions list.
  */
-export function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Tx, target: { id: string; projectId: string; resolvedInVersion: string | null }, version: string, now: Date): void {
-  const updated = tx
-    .update(reports)
-    .set({ status: 'open', regressedInVersion: version, regressedAt: now, updatedAt: now })
-    .where(eq(reports.id, target.id))
-    .returning()
-    .get()!
+export async function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Query, target: { id: string; projectId: string; resolvedInVersion: string | null }, version: string, now: Date): Promise<void> {
+  const updated = await createReportsRepository({ db: tx }).markRegressed(target.id, version, now)
   recordActivity(tx, now, [
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'updated', field: 'status', oldValue: 'resolved', newValue: 'open' },
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'regressed', oldValue: target.resolvedInVersion, newValue: version || null },
   ])
   deps.events.emit(tx, { type: 'bug_updated', projectId: target.projectId, reportId: target.id, actorId: null, data: serializeReportForEvent(updated), changes: { status: ['resolved', 'open'] } })
   const values = { status: 'confirmed' as const, resolvedVersion: target.resolvedInVersion ?? '', regressedVersion: version, decidedBy: null, updatedAt: now }
-  tx.insert(analyticsRegressions)
-    .values({ id: newId(), projectId: target.projectId, originalBugId: target.id, newBugId: target.id, createdAt: now, ...values })
-    .onConflictDoUpdate({ target: [analyticsRegressions.projectId, analyticsRegressions.originalBugId, analyticsRegressions.newBugId], set: { ...values, updatedAt: sql`excluded.updated_at` } })
-    .run()
+  await tx.write((q) =>
+    q
+      .insert(analyticsRegressions)
+      .values({ id: newId(), projectId: target.projectId, originalBugId: target.id, newBugId: target.id, createdAt: now, ...values })
+      .onConflictDoUpdate({ target: [analyticsRegressions.projectId, analyticsRegressions.originalBugId, analyticsRegressions.newBugId], set: { ...values, updatedAt: sql`excluded.updated_at` } }),
+  )
 }

@@ -63,5 +63,19 @@ export function createLabelsRepository({ db }: { db: Seam }) {
           .where(inArray(reportLabels.reportId, reportIds))
           .orderBy(asc(labels.name)),
       ),
+
+    /** Puts the labels of the `fromIds` reports on report `to` as well (merge); those it has already are left. */
+    copyToReport: (fromIds: string[], to: { id: string; seq: number }) =>
+      db.write((q) =>
+        q
+          .insert(reportLabels)
+          .select(
+            q
+              .selectDistinct({ reportId: sql<string>`${to.id}`.as('report_id'), reportSeq: sql<number>`${to.seq}`.as('report_seq'), labelId: reportLabels.labelId })
+              .from(reportLabels)
+              .where(inArray(reportLabels.reportId, fromIds)),
+          )
+          .onConflictDoNothing(),
+      ),
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, like, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm'
 import type { Db, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
@@ -120,6 +120,13 @@ export function createProjectsRepository({ db }: { db: Seam }) {
       )
       return row
     },
+
+    /** Records when the project's first play session started (the setup checklist); a later one changes nothing. */
+    markFirstSession: (id: string, at: Date) => db.write((q) => q.update(projects).set({ firstSessionAt: at }).where(and(eq(projects.id, id), isNull(projects.firstSessionAt)))),
+
+    /** Whether a public project has this DSN id (Sentry's routes check it before reading a body). */
+    publicDsn: async (dsnId: number): Promise<boolean> =>
+      (await db.read((q) => q.select({ id: projects.id }).from(projects).where(and(eq(projects.dsnId, dsnId), eq(projects.isPublic, true))).limit(1))).length > 0,
   }
 }
 

@@ -1,50 +1,17 @@
-import { and, eq, getTableName, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Statement } from 'bun:sqlite'
-import { type Db, rawSqlite } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import type { Account, Project } from '../../http/auth.plugin'
 import { requireFeature } from '../billing/plans'
 import { MAX_EVENT_DATA_BYTES, type EventInput } from './sdk.schemas'
-import { eventNames, events } from './sdk.table'
-import type { Seam } from '../../db/client'
-
-const p = sql.placeholder
+import { createSdkRepository, type NewEvent } from './sdk.repository'
 
 /** Dictionary ids kept in memory at most; past it the cache starts over (committed ids never change). */
 const NAME_CACHE_LIMIT = 10_000
 
-/** Prepared statements of telemetry ingestion, and a cache of the committed name dictionary (its rows never change). */
-export function createEventsRepository(db: Db) {
-  return {
-    nameIds: new Map<string, number>(),
-    nameId: db
-      .select({ id: eventNames.id })
-      .from(eventNames)
-      .where(and(eq(eventNames.projectId, p('projectId')), eq(eventNames.name, p('name'))))
-      .prepare(),
-    insertName: db.insert(eventNames).values({ projectId: p('projectId'), name: p('name') }).returning({ id: eventNames.id }).prepare(),
-    insertRows: multiRowInsert(db),
-  }
-}
-
-type EventRow = [nameId: number, createdAt: number, sessionToken: string | null, platform: string | null, gameVersion: string | null, data: string | null]
-const EVENT_COLUMNS = [events.nameId, events.createdAt, events.sessionToken, events.platform, events.gameVersion, events.data]
-
-/**
- * A batch's rows in one INSERT (bound parameters, one statement per row count, prepared on first
- * use): one statement of 50 rows costs a third of 50 single-row inserts.
- */
-function multiRowInsert(db: Db): (rows: EventRow[]) => void {
-  const sqlite = rawSqlite(db)
-  const byCount = new Map<number, Statement>()
-  const head = `INSERT INTO "${getTableName(events)}" (${EVENT_COLUMNS.map((c) => `"${c.name}"`).join(', ')}) VALUES `
-  const tuple = `(${EVENT_COLUMNS.map(() => '?').join(', ')})`
-  return (rows) => {
-    let st = byCount.get(rows.length)
-    if (!st) byCount.set(rows.length, (st = sqlite.prepare(head + Array.from(rows, () => tuple).join(', '))))
-    st.run(...(rows.flat() as string[]))
-  }
+/** The SDK repository the events go through, with a cache of the committed name dictionary (its rows never change). */
+export function createEventsRepository(db: Seam) {
+  return { nameIds: new Map<string, number>(), sdk: createSdkRepository({ db }) }
 }
 
 export type EventsRepository = ReturnType<typeof createEventsRepository>
@@ -67,20 +34,22 @@ export async function trackEvents(deps: Pick<AppDeps, 'clock'>, repo: EventsRepo
   const data = batch.map((e, i) => dataText(e, batchField ? `${batchField}.${i}.event_data` : 'event_data'))
   const createdAt = deps.clock.now().getTime()
   // Ids learnt here enter the cache only once the transaction committed (a rolled-back insert's id is reused).
-  const learnt = await writes.write(() => {
-    const fresh = new Map<string, number>()
-    const rows: EventRow[] = []
-    batch.forEach((e, i) => {
-      const cacheKey = `${project.id}\u0000${e.event_name}`
-      let nameId = repo.nameIds.get(cacheKey) ?? fresh.get(cacheKey)
-      if (nameId === undefined) {
-        const params = { projectId: project.id, name: e.event_name }
-        nameId = (repo.nameId.get(params) ?? repo.insertName.get(params)!).id
-        fresh.set(cacheKey, nameId)
-      }
-      rows.push([nameId, createdAt, e.session_token ?? null, e.platform ?? null, e.game_version ?? null, data[i] ?? null])
-    })
-    repo.insertRows(rows)
+  const { sdk } = repo
+  const learnt = await writes.write(async () => {
+    const keyOf = (name: string) => `${project.id}\u0000${name}`
+    const unknown = [...new Set(batch.map((e) => e.event_name).filter((name) => !repo.nameIds.has(keyOf(name))))]
+    const known = unknown.length ? await sdk.eventNameIds(project.id, unknown) : new Map<string, number>()
+    const added = await sdk.insertEventNames(project.id, unknown.filter((name) => !known.has(name)))
+    const fresh = new Map([...known, ...added].map(([name, id]) => [keyOf(name), id]))
+    const rows: NewEvent[] = batch.map((e, i) => ({
+      nameId: repo.nameIds.get(keyOf(e.event_name)) ?? fresh.get(keyOf(e.event_name))!,
+      createdAt,
+      sessionToken: e.session_token ?? null,
+      platform: e.platform ?? null,
+      gameVersion: e.game_version ?? null,
+      data: data[i] ?? null,
+    }))
+    await sdk.insertEvents(rows)
     return fresh
   })
   for (const [key, id] of learnt) {

@@ -12,7 +12,7 @@ import { liveSdkReport } from './sdk-reports'
  * attachment rules: text, image, video or JSON, 10 MB, 10 per report, the plan's upload quota.
  */
 export async function addSdkAttachment(deps: Pick<AppDeps, 'db' | 'clock' | 'files' | 'events'>, project: Project, account: Account, reportId: string, file: Base64File) {
-  const report = liveSdkReport(deps.db, project.id, reportId)
+  const report = await liveSdkReport(deps.db, project.id, reportId)
   if (!report) throw notFound('bug report not found')
   const { data, declaredType } = base64Upload(file.data, 'data', MAX_BASE64_FILE_BYTES)
   return addAttachment(deps, { project, account, report, data, fileName: file.filename, declaredType: file.mime_type ?? declaredType, actorId: null }).catch((err: unknown) => {

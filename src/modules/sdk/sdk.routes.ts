@@ -17,17 +17,15 @@ import {
   sessionStartSchema,
   submitSchema,
 } from './sdk.schemas'
-import { createSessionsRepository, endSession, startSession } from './sessions.service'
+import { endSession, startSession } from './sessions.service'
 import { submitFromSdk } from './submit.adapter'
-import { createPerfRepository, recordPerfSnapshot, storeReplay } from './telemetry.service'
+import { recordPerfSnapshot, storeReplay } from './telemetry.service'
 
 const SDK = ['SDK']
 
 /** What game clients call with the project's API key (spec 4.8). */
 export function sdkRoutes(deps: AppDeps) {
-  const sessionsRepo = createSessionsRepository(deps.db)
   const eventsRepo = createEventsRepository(deps.db)
-  const perfRepo = createPerfRepository(deps.db)
   const writes = deps.db
   // Screenshots and attachments of big bodies are decoded to disk while the body streams in.
   const submitBody = sdkUploadBody(deps, [['screenshot'], ['attachments', ANY_INDEX, 'data']])
@@ -56,13 +54,13 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/sessions/start',
       async ({ project, body, set }) => {
-        const out = await startSession(deps, sessionsRepo, writes, project, body)
+        const out = await startSession(deps, project, body)
         set.status = 201
         return out
       },
       { apiKey: true, body: sessionStartSchema, detail: { tags: SDK, summary: 'Start a play session (api_key in the body)' } },
     )
-    .post('/sessions/end', ({ project, body }) => endSession(deps, sessionsRepo, project, body.session_token, body.crashed ?? false), {
+    .post('/sessions/end', ({ project, body }) => endSession(deps, project, body.session_token, body.crashed ?? false), {
       apiKey: true,
       body: sessionEndSchema,
       detail: { tags: SDK, summary: 'End a play session; repeated calls change nothing' },
@@ -88,7 +86,7 @@ export function sdkRoutes(deps: AppDeps) {
     .post(
       '/perf/snapshot',
       async ({ project, body, set }) => {
-        const out = await recordPerfSnapshot(deps, perfRepo, writes, project, body)
+        const out = await recordPerfSnapshot(deps, project, body)
         set.status = 201
         return out
       },

@@ -1,6 +1,4 @@
-import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Db } from '../../db/client'
 import { badRequest, notFound } from '../../http/errors'
 import type { Account, Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
@@ -8,59 +6,26 @@ import { requireFeature } from '../billing/plans'
 import { chargeUpload } from '../billing/quota'
 import { removeFiles } from '../ingest/ingest-files'
 import { MAX_CUSTOM_METRICS_BYTES, MAX_METADATA_BYTES, type PerfSnapshotInput, type ReplayInput } from './sdk.schemas'
-import { perfSnapshots, sessionReplays } from './sdk.table'
-import type { Seam } from '../../db/client'
+import { createSdkRepository } from './sdk.repository'
 import { liveSdkReport } from './sdk-reports'
 
 const MAX_REPLAY_BYTES = 50 * 1024 * 1024
 
 /** The live report `id` of the project, or 404. */
-function requireReport(deps: Pick<AppDeps, 'db'>, project: Project, id: string) {
-  const report = liveSdkReport(deps.db, project.id, id)
+async function requireReport(deps: Pick<AppDeps, 'db'>, project: Project, id: string) {
+  const report = await liveSdkReport(deps.db, project.id, id)
   if (!report) throw notFound('bug report not found')
   return report
 }
 
-const p = sql.placeholder
-
-/** The prepared insert of performance samples (120 a minute per client: a hot path too). */
-export function createPerfRepository(db: Db) {
-  return {
-    insert: db
-      .insert(perfSnapshots)
-      .values({
-        id: p('id'),
-        projectId: p('projectId'),
-        reportId: p('reportId'),
-        fps: p('fps'),
-        frameTimeMs: p('frameTimeMs'),
-        memoryUsedMb: p('memoryUsedMb'),
-        memoryTotalMb: p('memoryTotalMb'),
-        drawCalls: p('drawCalls'),
-        triangles: p('triangles'),
-        cpuUsage: p('cpuUsage'),
-        gpuUsage: p('gpuUsage'),
-        loadTimeSec: p('loadTimeSec'),
-        networkLatencyMs: p('networkLatencyMs'),
-        // Bound as text (not through the JSON column's encoder, which would store SQL NULL as 'null').
-        customMetrics: sql`${p('customMetrics')}`,
-        createdAt: p('createdAt'),
-      })
-      .prepare(),
-  }
-}
-
-export type PerfRepository = ReturnType<typeof createPerfRepository>
-
 /** Stores a performance sample, tied to a report of the project when `bug_report_id` is given. */
-export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, perf: PerfRepository, writes: Seam, project: Project, input: PerfSnapshotInput) {
-  const reportId = input.bug_report_id ? requireReport(deps, project, input.bug_report_id).id : null
+export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, input: PerfSnapshotInput) {
+  const reportId = input.bug_report_id ? (await requireReport(deps, project, input.bug_report_id)).id : null
   const custom = input.custom_metrics ?? null
   if (custom !== null && Buffer.byteLength(JSON.stringify(custom)) > MAX_CUSTOM_METRICS_BYTES) throw badRequest('custom_metrics: must be at most 16 KB')
   const id = newId()
   const metric = (v: number | null | undefined) => v ?? null
-  await writes.write(() =>
-    perf.insert.run({
+  await createSdkRepository({ db: deps.db }).insertPerfSnapshot({
       id,
       projectId: project.id,
       reportId,
@@ -75,9 +40,8 @@ export async function recordPerfSnapshot(deps: Pick<AppDeps, 'db' | 'clock' | 'e
       loadTimeSec: metric(input.load_time_sec),
       networkLatencyMs: metric(input.network_latency_ms),
       customMetrics: custom === null ? null : JSON.stringify(custom),
-      createdAt: deps.clock.now(),
-    }),
-  )
+    createdAt: deps.clock.now(),
+  })
   return { id }
 }
 
@@ -101,16 +65,15 @@ export async function storeReplay(
   input: ReplayInput,
 ) {
   requireFeature(account.plan, 'session_replays')
-  const report = requireReport(deps, project, input.bug_report_id)
+  const report = await requireReport(deps, project, input.bug_report_id)
   const metadata = parseMetadata(input.metadata)
   const fileName = input.file instanceof File ? input.file.name : 'replay'
   const stored = await deps.files.store(deps.db, { data: input.file, fileName, declaredType: input.file.type || null, kind: 'replay', maxBytes: MAX_REPLAY_BYTES })
   const id = newId()
   try {
-    deps.db.transaction((tx) => {
+    await deps.db.write(async (tx) => {
       chargeUpload(tx, project.accountId, stored.size)
-      tx.insert(sessionReplays)
-        .values({
+      await createSdkRepository({ db: tx }).insertReplay({
           id,
           projectId: project.id,
           reportId: report.id,
@@ -121,7 +84,6 @@ export async function storeReplay(
           metadata,
           createdAt: deps.clock.now(),
         })
-        .run()
     })
   } catch (err) {
     await removeFiles(deps, [stored])

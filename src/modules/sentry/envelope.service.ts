@@ -1,11 +1,10 @@
-import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Project } from '../../http/auth.plugin'
 import { randomToken } from '../../lib/ids'
 import { chargeUpload } from '../billing/quota'
 import { ingest } from '../ingest/ingest.service'
 import { insertAttachmentRows } from '../ingest/ingest-files'
-import { reportOccurrences } from '../ingest/ingest.table'
+import { createIngestRepository } from '../ingest/ingest.repository'
 import { clientOf, submissionOfEvent } from './event.adapter'
 import { fileFeedback } from './feedback.service'
 import { readMinidump, withMinidump } from './minidump.adapter'
@@ -80,18 +79,14 @@ async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attac
 
 /** Attachments an SDK sent after their event (in an envelope of their own): they join that event's occurrence when Glitchbox has it. */
 async function attachToEvent(deps: Deps, project: Project, eventId: string, attachments: EnvelopeItem[]): Promise<void> {
-  const occurrence = deps.db
-    .select({ id: reportOccurrences.id, reportId: reportOccurrences.reportId })
-    .from(reportOccurrences)
-    .where(and(eq(reportOccurrences.projectId, project.id), eq(reportOccurrences.eventId, eventId)))
-    .get()
+  const occurrence = await createIngestRepository({ db: deps.db }).ofEvent(project.id, eventId)
   if (!occurrence) return
   const files = await storeCrashFiles(deps, attachments.map((a) => ({ fileName: a.filename ?? 'attachment', bytes: a.payload, contentType: a.contentType })))
   if (!files.length) return
   try {
-    deps.db.transaction((tx) => {
+    await deps.db.write(async (tx) => {
       chargeUpload(tx, project.accountId, files.reduce((n, f) => n + f.size, 0))
-      insertAttachmentRows(tx, { id: occurrence.reportId, projectId: project.id, occurrenceId: occurrence.id }, files, deps.clock.now())
+      await insertAttachmentRows(tx, { id: occurrence.reportId, projectId: project.id, occurrenceId: occurrence.id }, files, deps.clock.now())
     })
   } catch (err) {
     await deps.files.remove(deps.db, files.map((f) => f.key))

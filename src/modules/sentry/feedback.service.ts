@@ -1,24 +1,19 @@
-import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
-import { comments } from '../comments/comments.table'
+import { createCommentsRepository } from '../comments/comments.repository'
+import { createIngestRepository } from '../ingest/ingest.repository'
 import { ingest } from '../ingest/ingest.service'
-import { reportOccurrences } from '../ingest/ingest.table'
-import { reports } from '../reports/reports.table'
+import { createReportsRepository } from '../reports/reports.repository'
 import type { SentryFeedback } from './protocol'
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
 
 /** The live report holding the occurrence a Sentry event id names, or undefined. */
-export function reportOfEvent(db: Deps['db'], projectId: string, eventId: string) {
-  return db
-    .select({ id: reports.id, number: reports.reportNumber })
-    .from(reportOccurrences)
-    .innerJoin(reports, eq(reports.id, reportOccurrences.reportId))
-    .where(and(eq(reportOccurrences.projectId, projectId), eq(reportOccurrences.eventId, eventId), isNull(reports.deletedAt)))
-    .get()
+export async function reportOfEvent(db: Deps['db'], projectId: string, eventId: string): Promise<{ id: string; number: number } | undefined> {
+  const occurrence = await createIngestRepository({ db }).ofEvent(projectId, eventId)
+  return occurrence && (await createReportsRepository({ db }).liveInProject(projectId, occurrence.reportId))
 }
 
 /** A title from the player's words: their first line, at most 100 characters. */
@@ -34,7 +29,7 @@ function titleOf(message: string): string {
  * comment quoting the player, so the team reading the crash sees what the player said.
  */
 export async function fileFeedback(deps: Deps, project: Project, f: SentryFeedback, client: string): Promise<void> {
-  const about = f.associatedEventId ? reportOfEvent(deps.db, project.id, f.associatedEventId) : undefined
+  const about = f.associatedEventId ? await reportOfEvent(deps.db, project.id, f.associatedEventId) : undefined
   const filed = await ingest(deps, {
     project,
     kind: 'player',
@@ -48,12 +43,19 @@ export async function fileFeedback(deps: Deps, project: Project, f: SentryFeedba
   })
   if (!about || !filed.created) return
   const now = deps.clock.now()
-  deps.db.transaction((tx) => {
-    tx.update(reports).set({ feedbackFor: about.id }).where(eq(reports.id, filed.report.id)).run()
+  await deps.db.write(async (tx) => {
+    await createReportsRepository({ db: tx }).setFeedbackFor(filed.report.id, about.id)
     const who = f.name ?? f.email ?? 'A player'
-    tx.insert(comments)
-      .values({ id: newId(), reportId: about.id, projectId: project.id, authorId: null, body: `${who} sent feedback about this crash (report #${filed.report.number}):\n\n> ${f.message.replace(/\n/g, '\n> ')}`, isInternal: true, createdAt: now, updatedAt: now })
-      .run()
+    await createCommentsRepository({ db: tx }).insert({
+      id: newId(),
+      reportId: about.id,
+      projectId: project.id,
+      authorId: null,
+      body: `${who} sent feedback about this crash (report #${filed.report.number}):\n\n> ${f.message.replace(/\n/g, '\n> ')}`,
+      isInternal: true,
+      createdAt: now,
+      updatedAt: now,
+    })
     recordActivity(tx, now, [{ projectId: project.id, reportId: about.id, actorId: null, action: 'feedback', newValue: filed.report.number }])
   })
 }

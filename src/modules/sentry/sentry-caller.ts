@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { INVALID_API_KEY } from '../../http/auth.plugin'
 import { unauthorized } from '../../http/errors'
 import { type SdkCaller, sdkCallerOf } from '../../http/sdk-callers'
-import { projects } from '../projects/projects.table'
+import { createProjectsRepository } from '../projects/projects.repository'
 
 /**
  * The project a Sentry request is for: its key (the project's SDK key, CONTRACT.md "Sentry SDKs")
@@ -21,8 +20,7 @@ export function sentryCaller(db: Db, dsnId: string, key: string | null | undefin
  * when the key can only be inside it (an envelope's header), so a request to a DSN that does not
  * exist costs no reading or decoding at all. The key is checked once read (sentryCaller).
  */
-export function checkDsnId(db: Db, dsnId: string): void {
+export async function checkDsnId(db: Db, dsnId: string): Promise<void> {
   const id = /^\d{1,15}$/.test(dsnId) ? Number(dsnId) : null
-  const project = id === null ? undefined : db.select({ id: projects.id }).from(projects).where(and(eq(projects.dsnId, id), eq(projects.isPublic, true))).get()
-  if (!project) throw unauthorized(INVALID_API_KEY)
+  if (id === null || !(await createProjectsRepository({ db }).publicDsn(id))) throw unauthorized(INVALID_API_KEY)
 }

@@ -41,7 +41,7 @@ export function sentryRoutes(deps: AppDeps) {
   }
   /** The project of an envelope whose key is only in its header's dsn: the DSN id first, then the key from the first line (at most 64 KB decoded). */
   const callerOfHeader = async (dsnId: string, request: Request, body: SentryBody) => {
-    checkDsnId(db, dsnId)
+    await checkDsnId(db, dsnId)
     const header = parseEnvelopeHeader(await body.firstLine(ENVELOPE_LIMITS.maxHeaderBytes + 1))
     return sentryCaller(db, dsnId, sentryAuthOf(request, header.dsn)?.key)
   }
