@@ -72,7 +72,7 @@ export function createJobsRepository({ db }: { db: Seam }) {
         skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt)).limit(o.limit)).as('pending')
       const now = o.now.getTime()
       const expires = leaseExpiry(o.leaseMs, o.defaultLeaseMs, now)
-      return db.write((q) =>
+      const claimed = await db.write((q) =>
         q
           .update(jobs)
           .set({ status: 'running', leaseOwner: o.owner, leaseExpiresAt: sql`${expires}`, updatedAt: o.now })
@@ -84,6 +84,8 @@ export function createJobsRepository({ db }: { db: Seam }) {
           )
           .returning(),
       )
+      // RETURNING gives rows in table order: the jobs run in the order they fell due, as they were picked.
+      return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id)
     },
 
     /** Records a job's outcome, only while `owner` still holds its lease (a reclaimed job is someone else's now). */

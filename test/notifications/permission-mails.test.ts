@@ -51,7 +51,7 @@ describe('a member with every permission off', () => {
     t.clock.advance(60_000)
     await t.runner.drain()
     t.clock.set('2026-01-09T00:00:00Z')
-    noticeOverdueReports(t.deps)
+    await noticeOverdueReports(t.deps)
     t.clock.set('2026-01-12T09:00:00Z')
     await collectJobs(t.deps).schedules.find((s) => s.name === 'notifications.weekly-digest')!.run()
     await t.runner.drain()
