@@ -17,5 +17,8 @@ export function createAttachmentsRepository({ db }: { db: Seam }) {
 
     /** Moves the attachments of the `fromIds` reports onto report `toId` (a merge). */
     moveToReport: (fromIds: string[], toId: string) => db.write(async (q) => void (await q.update(attachments).set({ reportId: toId }).where(inArray(attachments.reportId, fromIds)))),
+
+    /** Inserts attachment rows (files stored with a submission). */
+    insertMany: (rows: (typeof attachments.$inferInsert)[]) => db.write(async (q) => void (await q.insert(attachments).values(rows))),
   }
 }
