@@ -26,7 +26,7 @@ const clock = new FakeClock('2026-06-01T15:00:00Z')
 const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'error', GLITCHBOX_RATE_LIMIT_GLOBAL: '0', GLITCHBOX_RATE_LIMIT_PUBLIC: '0' }, {}, 'bench'), { clock })
 const app = createApp(deps)
 const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'self_hosted', clock.now())
-const token = createSession(deps.db, user.id, clock.now())
+const token = await createSession(deps.db, user.id, clock.now())
 const apiKey = `sk_live_${randomBase62(40)}`
 deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Launch', slug: 'launch', apiKey, createdAt: clock.now(), updatedAt: clock.now() }).run()
 

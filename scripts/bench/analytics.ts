@@ -77,7 +77,7 @@ try {
 
   async function seed() {
     const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'self_hosted', new Date(now))
-    const token = createSession(deps.db, user.id, new Date())
+    const token = await createSession(deps.db, user.id, new Date())
     const projectId = newId()
     deps.db.insert(projects).values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: new Date(start), updatedAt: new Date(start) }).run()
 

@@ -56,12 +56,12 @@ let seed: { seconds: number; labelIds: string[] }
 if (reuse) {
   const p = sqlite.query<{ id: string; created_by: string }, [string]>('SELECT id, created_by FROM projects WHERE slug = ?').get(slug)!
   projectId = p.id
-  token = createSession(deps.db, p.created_by, new Date())
+  token = await createSession(deps.db, p.created_by, new Date())
   seed = { seconds: 0, labelIds: sqlite.query<{ id: string }, [string]>('SELECT id FROM labels WHERE project_id = ? ORDER BY name').all(projectId).map((l) => l.id) }
   console.log(`reusing ${dir}`)
 } else {
   const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
-  token = createSession(deps.db, user.id, new Date())
+  token = await createSession(deps.db, user.id, new Date())
   projectId = newId()
   deps.db
     .insert(projects)

@@ -40,7 +40,7 @@ const sqlite = rawSqlite(deps.db)
 try {
   const now = clock.now()
   const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
-  const token = createSession(deps.db, user.id, new Date())
+  const token = await createSession(deps.db, user.id, new Date())
   const projectId = newId()
   const slug = 'bench-game'
   deps.db.insert(projects).values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }).run()

@@ -92,10 +92,10 @@ export function authPlugin(deps: AppDeps) {
     return { user, sessionId, account: row.account, membership: row.membership }
   }
 
-  const keyProject = (headers: Record<string, string | undefined>, body: unknown) => {
+  const keyProject = async (headers: Record<string, string | undefined>, body: unknown) => {
     const key = headers['x-api-key'] ?? (body as { api_key?: unknown } | undefined)?.api_key
     if (typeof key !== 'string' || !key.startsWith('sk_live_')) throw unauthorized(INVALID_API_KEY)
-    const caller = sdkCallerOf(db, key)
+    const caller = await sdkCallerOf(db, key)
     if (!caller) throw unauthorized(INVALID_API_KEY)
     return caller
   }

@@ -1,8 +1,7 @@
-import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../db/client'
+import type { Seam } from '../db/client'
 import { type Clock, systemClock } from '../lib/clock'
-import { accounts } from '../modules/accounts/accounts.table'
-import { projects } from '../modules/projects/projects.table'
+import { createAccountsRepository } from '../modules/accounts/accounts.repository'
+import { createProjectsRepository } from '../modules/projects/projects.repository'
 import type { Account, Project } from './auth.plugin'
 
 /** The project an SDK key names, with its account: who is calling. */
@@ -27,58 +26,57 @@ const MAX_KEYS = 10_000
  */
 class SdkCallers {
   private kept = new Map<string, { caller: SdkCaller; until: number; graceUntil: number | null }>()
-  private projectByKey
-  private projectByPreviousKey
-  private accountById
+  /** Bumped by `forget`: a read that started before it must not keep what it found. */
+  private generation = 0
+  private projects
+  private accounts
   clock: Clock = systemClock
 
-  constructor(db: Db) {
-    this.projectByKey = db.select().from(projects).where(eq(projects.apiKey, sql.placeholder('key'))).prepare()
-    this.projectByPreviousKey = db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.previousApiKey, sql.placeholder('key')), gt(projects.previousApiKeyExpiresAt, sql.placeholder('now'))))
-      .prepare()
-    this.accountById = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare()
+  constructor(db: Seam) {
+    this.projects = createProjectsRepository({ db })
+    this.accounts = createAccountsRepository({ db })
   }
 
   /** The public project of `key` (its current key, or the one before while its grace runs) with its account, or undefined. */
-  get(key: string): SdkCaller | undefined {
+  async get(key: string): Promise<SdkCaller | undefined> {
     const now = performance.now()
     const hit = this.kept.get(key)
     if (hit && hit.until > now && (hit.graceUntil === null || hit.graceUntil > this.clock.now().getTime())) return hit.caller
-    const project = this.projectByKey.get({ key }) ?? this.projectByPreviousKey.get({ key, now: this.clock.now().getTime() })
-    const account = project?.isPublic ? this.accountById.get({ id: project.accountId }) : undefined
+    const generation = this.generation
+    const project = await this.projects.bySdkKey(key, this.clock.now())
+    const account = project?.isPublic ? await this.accounts.byId(project.accountId) : undefined
     if (!project || !account) {
       this.kept.delete(key)
       return undefined
     }
-    if (this.kept.size >= MAX_KEYS) this.kept.clear()
     const caller = { project, account }
+    if (generation !== this.generation) return caller
+    if (this.kept.size >= MAX_KEYS) this.kept.clear()
     const graceUntil = project.apiKey === key ? null : project.previousApiKeyExpiresAt!.getTime()
     this.kept.set(key, { caller, until: now + KEEP_MS, graceUntil })
     return caller
   }
 
   forget(): void {
+    this.generation++
     this.kept.clear()
   }
 }
 
-const byDb = new WeakMap<Db, SdkCallers>()
-function callersOf(db: Db): SdkCallers {
+const byDb = new WeakMap<Seam, SdkCallers>()
+function callersOf(db: Seam): SdkCallers {
   let c = byDb.get(db)
   if (!c) byDb.set(db, (c = new SdkCallers(db)))
   return c
 }
 
 /** The caller an SDK key names: its project while public, with the account; undefined otherwise. */
-export const sdkCallerOf = (db: Db, key: string): SdkCaller | undefined => callersOf(db).get(key)
+export const sdkCallerOf = (db: Seam, key: string): Promise<SdkCaller | undefined> => callersOf(db).get(key)
 
 /** The clock that decides whether a rotated key's grace has ended: the app's (tests move theirs). */
-export const useSdkCallerClock = (db: Db, clock: Clock): void => {
+export const useSdkCallerClock = (db: Seam, clock: Clock): void => {
   callersOf(db).clock = clock
 }
 
 /** Drops every kept caller: call after changing a project's key, settings or existence, or an account's plan. */
-export const forgetSdkCallers = (db: Db): void => byDb.get(db)?.forget()
+export const forgetSdkCallers = (db: Seam): void => byDb.get(db)?.forget()

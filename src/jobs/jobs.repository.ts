@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import { type DbOrTx, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
 
@@ -139,6 +139,10 @@ export function createJobsRepository({ db }: { db: Seam }) {
       const rows = await db.read((q) => q.select({ status: jobs.status, n: count() }).from(jobs).groupBy(jobs.status))
       return Object.fromEntries(rows.map((r) => [r.status, r.n]))
     },
+
+    /** Lets the pending jobs of `kind` whose idempotency keys start with `keyPrefix` run now (a held job released). */
+    runPendingNow: (kind: string, keyPrefix: string, now: Date) =>
+      db.write(async (q) => void (await q.update(jobs).set({ runAt: now, updatedAt: now }).where(and(eq(jobs.kind, kind), eq(jobs.status, 'pending'), like(jobs.idempotencyKey, `${keyPrefix}%`))))),
   }
 }
 

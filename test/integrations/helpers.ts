@@ -86,7 +86,7 @@ export async function connect(bed: { t: TestApp; owner: TestUser; base: string }
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
   const m = await createUser(t)
   t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }).run()
-  return { ...m, token: createSession(t.deps.db, m.user.id, t.clock.now()) }
+  return { ...m, token: await createSession(t.deps.db, m.user.id, t.clock.now()) }
 }
 
 /** Files a report through the API (so bug_created is emitted as in production). */

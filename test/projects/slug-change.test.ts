@@ -122,7 +122,7 @@ describe('the old slug after a rename', () => {
     expect((await getPage(t, `/tracker/${old}`)).status).toBe(404)
     expect((await t.request('GET', `/api/tracker/${old}`)).status).toBe(404)
     // Sessions last 30 days: the owner signs in again to give the freed slug to another project.
-    const again = { ...owner, token: createSession(t.deps.db, owner.user.id, t.clock.now()) }
+    const again = { ...owner, token: await createSession(t.deps.db, owner.user.id, t.clock.now()) }
     const other = createProject(t, owner, { name: 'Moon Base' })
     expect((await rename(old, again, other.slug)).body.data.slug).toBe(old)
     expect((await getPage(t, `/tracker/${old}`)).status).toBe(404)

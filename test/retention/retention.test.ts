@@ -90,7 +90,7 @@ describe('a retention run', () => {
     expect(count('events')).toBe(3)
     expect(count('perf_snapshots')).toBe(1)
     // Reports, comments, attachments and screenshots are never retention's business.
-    const read = await t.request('GET', `/api/projects/${project.slug}/bugs/${number}`, { token: freshToken(owner) })
+    const read = await t.request('GET', `/api/projects/${project.slug}/bugs/${number}`, { token: await freshToken(owner) })
     expect(read.status).toBe(200)
     expect([count('reports'), count('comments'), count('attachments')]).toEqual([1, 1, 1])
     expect(rows('SELECT key FROM files ORDER BY key')).toEqual(filesBefore)
@@ -168,7 +168,7 @@ describe('a retention run', () => {
     expect(rows('SELECT file_key FROM session_replays')).toEqual([{ file_key: newKey }])
     expect(rows(`SELECT key FROM files WHERE key = '${oldKey}'`)).toEqual([])
     expect((await t.request('GET', `/api/files/${oldKey}`)).status).toBe(404)
-    expect((await t.request('GET', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: freshToken(owner) })).status).toBe(200)
+    expect((await t.request('GET', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: await freshToken(owner) })).status).toBe(200)
   })
 
   it('deletes in batches sized by time and lets ingestion write between them', async () => {

@@ -64,7 +64,7 @@ describe('GET /api/account usage.storage_bytes', () => {
     expect(await usage()).toBe(WEBM.length)
 
     t.clock.advance(31 * DAY)
-    const token = createSession(t.deps.db, owner.user.id, t.clock.now())
+    const token = await createSession(t.deps.db, owner.user.id, t.clock.now())
     expect((await runRetention(t.deps, { pause: async () => {} })).deleted.session_replays).toBe(1)
     expect((await t.request('GET', '/api/account', { token })).body.data.usage.storage_bytes).toBe(0)
   })

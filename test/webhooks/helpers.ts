@@ -18,7 +18,7 @@ export function runFanouts(t: TestApp): Promise<number> {
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
   const m = await createUser(t)
   t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }).run()
-  return { ...m, token: createSession(t.deps.db, m.user.id, t.clock.now()) }
+  return { ...m, token: await createSession(t.deps.db, m.user.id, t.clock.now()) }
 }
 
 /** Creates a webhook through the API and returns its id. */

@@ -130,7 +130,7 @@ export function publicPagesRoutes(deps: AppDeps) {
       email: typeof form.email === 'string' ? form.email.trim() : '',
     }
     const key = o.canReport ? await apiKeyOf(project.id) : undefined
-    const caller = key ? sdkCallerOf(db, key) : undefined
+    const caller = key ? await sdkCallerOf(db, key) : undefined
     if (!caller) throw new PageNotFound()
     const meta = { title: documentTitle(`Report a bug in ${project.name}`, brand), description: `Report a bug in ${project.name}`, url: absolute(path) }
     const formPage = (status: number, error: string) =>

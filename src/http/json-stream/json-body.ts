@@ -16,7 +16,7 @@ export interface StreamedJsonOptions {
   /** A fresh path in the temp folder (`FileStorage.tempPath`). */
   tempPath: () => string
   /** Runs before a big body is read; throwing refuses the request without reading it. */
-  beforeRead?: (request: Request) => void
+  beforeRead?: (request: Request) => void | Promise<void>
   /** Most bytes of JSON besides the base64 files (400 past it, found while reading); unlimited when absent. */
   maxJsonBesideFiles?: number
 }
@@ -35,7 +35,10 @@ export function streamedJsonBody(opts: StreamedJsonOptions) {
   const streamed = ({ request }: { request: Request }): Promise<unknown> | undefined => {
     const length = request.headers.get('content-length')
     if (length !== null && Number(length) <= SMALL_BODY) return undefined
-    opts.beforeRead?.(request)
+    return readChecked(request)
+  }
+  const readChecked = async (request: Request): Promise<unknown> => {
+    await opts.beforeRead?.(request)
     const set = new SpillSet(opts.tempPath, opts.maxFileBytes)
     spills.set(request, set)
     return readJson(request.body, bodyLimitFor(apiPathOf(pathOf(request.url)) ?? ''), opts, set)

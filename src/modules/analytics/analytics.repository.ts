@@ -152,5 +152,16 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
 
     /** A report's session replays, oldest first. */
     reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),
+
+    /** Records a report reopened by a newer build as a confirmed regression of itself (again: confirmed anew). */
+    confirmRegression: (r: { id: string; projectId: string; reportId: string; resolvedVersion: string; regressedVersion: string; now: Date }) => {
+      const values = { status: 'confirmed' as const, resolvedVersion: r.resolvedVersion, regressedVersion: r.regressedVersion, decidedBy: null, updatedAt: r.now }
+      return db.write(async (q) => {
+        await q
+          .insert(analyticsRegressions)
+          .values({ id: r.id, projectId: r.projectId, originalBugId: r.reportId, newBugId: r.reportId, createdAt: r.now, ...values })
+          .onConflictDoUpdate({ target: [analyticsRegressions.projectId, analyticsRegressions.originalBugId, analyticsRegressions.newBugId], set: { ...values, updatedAt: sql`excluded.updated_at` } })
+      })
+    },
   }
 }

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, count, eq, inArray } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { attachments } from './attachments.table'
 
@@ -14,5 +14,11 @@ export function createAttachmentsRepository({ db }: { db: Seam }) {
 
     /** A report's attachments, oldest first. */
     ofReport: (reportId: string) => db.read((q) => q.select().from(attachments).where(eq(attachments.reportId, reportId)).orderBy(asc(attachments.createdAt), asc(attachments.id))),
+
+    /** Moves the attachments of the `fromIds` reports onto report `toId` (a merge). */
+    moveToReport: (fromIds: string[], toId: string) => db.write(async (q) => void (await q.update(attachments).set({ reportId: toId }).where(inArray(attachments.reportId, fromIds)))),
+
+    /** Inserts attachment rows (files stored with a submission). */
+    insertMany: (rows: (typeof attachments.$inferInsert)[]) => db.write(async (q) => void (await q.insert(attachments).values(rows))),
   }
 }

@@ -173,5 +173,8 @@ export function createAuthRepository({ db }: { db: Seam }) {
       const rows = await db.read((q) => q.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, unique)))
       return new Map(rows.map((u) => [u.id, { email: u.email, name: u.name }]))
     },
+
+    /** Stores a new session (its token only as a hash). */
+    insertSession: (row: typeof sessions.$inferInsert) => db.write(async (q) => void (await q.insert(sessions).values(row))),
   }
 }

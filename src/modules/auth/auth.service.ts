@@ -55,7 +55,7 @@ export async function signup(deps: AppDeps, input: z.output<typeof signupBody>):
     const emailVerified = !deps.mailer.configured && !(await createAuthRepository({ db: deps.db }).anyUser())
     const user = await createUserWithAccount(tx, { email, name, passwordHash, emailVerified }, deps.config.defaultPlan, now)
     if (!emailVerified) await sendVerificationMail(deps, tx, user)
-    return sessionView(user, createSession(tx, user.id, now))
+    return sessionView(user, await createSession(deps.db, user.id, now))
   })
 }
 
@@ -72,7 +72,7 @@ export async function login(deps: AppDeps, { verifyIdentity, checkPassword }: Ch
     const now = deps.clock.now()
     return deps.db.write(async (tx) => {
       const user = await userForIdentity(deps, tx, claims, now)
-      return sessionView(user, createSession(tx, user.id, now))
+      return sessionView(user, await createSession(deps.db, user.id, now))
     })
   }
   const parsed = passwordLoginBody.safeParse(body)
@@ -82,7 +82,7 @@ export async function login(deps: AppDeps, { verifyIdentity, checkPassword }: Ch
   const ok = await checkPassword({ email: parsed.data.email, password: parsed.data.password, user })
   if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS)
   const now = deps.clock.now()
-  return sessionView(user, await deps.db.write((tx) => createSession(tx, user.id, now)))
+  return sessionView(user, await createSession(deps.db, user.id, now))
 }
 
 /**

@@ -1,23 +1,21 @@
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
 import { createAuthRepository } from './auth.repository'
-import { sessions, type users } from './auth.table'
+import type { users } from './auth.table'
 
 export const SESSION_TTL_MS = 30 * DAY
 
 export type User = typeof users.$inferSelect
 
 /**
- * Creates a session and returns the bearer token (shown once; only its hash is stored). Synchronous,
- * on a database or an open transaction: sign-up creates one inside the account's own transaction,
- * and test fixtures and benchmarks sign people in without a request.
+ * Creates a session and returns the bearer token (shown once; only its hash is stored). Called
+ * inside a write (sign-up creates one in the account's own transaction) it joins that write; test
+ * fixtures and benchmarks sign people in without a request.
  */
-export function createSession(db: DbOrTx, userId: string, now: Date): string {
+export async function createSession(db: Seam, userId: string, now: Date): Promise<string> {
   const token = randomToken(32)
-  db.insert(sessions)
-    .values({ id: newId(), userId, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
-    .run()
+  await createAuthRepository({ db }).insertSession({ id: newId(), userId, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
   return token
 }
 

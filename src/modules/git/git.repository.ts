@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Db, Seam } from '../../db/client'
 import { gitConnections, gitIssueLinks } from './git.table'
 
@@ -53,6 +53,14 @@ export function createGitRepository({ db }: { db: Seam }) {
       const gone = await db.write((q) => q.delete(gitIssueLinks).where(eq(gitIssueLinks.reportId, reportId)).returning({ id: gitIssueLinks.id }))
       return gone.length > 0
     },
+
+    /** Moves one issue link of the `fromIds` reports onto report `toId` (a merge), unless it has one: one issue per report. */
+    moveLink: (fromIds: string[], toId: string) =>
+      db.write(async (q) => {
+        if ((await q.select({ id: gitIssueLinks.id }).from(gitIssueLinks).where(eq(gitIssueLinks.reportId, toId)).limit(1)).length > 0) return
+        const first = (await q.select({ id: gitIssueLinks.id }).from(gitIssueLinks).where(inArray(gitIssueLinks.reportId, fromIds)).orderBy(gitIssueLinks.createdAt, gitIssueLinks.id).limit(1))[0]
+        if (first) await q.update(gitIssueLinks).set({ reportId: toId }).where(eq(gitIssueLinks.id, first.id))
+      }),
   }
 }
 

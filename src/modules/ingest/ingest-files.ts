@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
-import { attachments } from '../attachments/attachments.table'
+import { createAttachmentsRepository } from '../attachments/attachments.repository'
 
 /** Removes stored files after the transaction that would have referenced them failed. */
 export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: StoredFile[]): Promise<void> {
@@ -13,5 +13,5 @@ export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: S
 export async function insertAttachmentRows(db: Seam, to: { id: string; projectId: string; occurrenceId: string | null }, stored: StoredFile[], now: Date): Promise<void> {
   if (stored.length === 0) return
   const rows = stored.map((f) => ({ id: newId(), reportId: to.id, projectId: to.projectId, occurrenceId: to.occurrenceId, fileKey: f.key, fileName: f.fileName, fileSize: f.size, mimeType: f.mimeType, createdAt: now }))
-  await db.write((q) => q.insert(attachments).values(rows))
+  await createAttachmentsRepository({ db }).insertMany(rows)
 }

@@ -1,12 +1,16 @@
-import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
 import type { Project } from '../../http/auth.plugin'
 import { badRequest } from '../../http/errors'
 import { recordActivity, recordAudit } from '../activity/activity.service'
+import { createAttachmentsRepository } from '../attachments/attachments.repository'
 import { createCommentsRepository } from '../comments/comments.repository'
+import { createGitRepository } from '../git/git.repository'
+import { createIntegrationsRepository } from '../integrations/integrations.repository'
 import { createLabelsRepository } from '../labels/labels.repository'
+import { createNotificationsRepository } from '../notifications/notifications.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
+import { createPublicRepository } from '../public/public.repository'
 import { findLiveReport } from '../reports/reports.read'
 import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.list'
 import type { ListFilterQuery } from '../reports/reports.schemas'
@@ -14,6 +18,7 @@ import type { Report } from '../reports/reports.service'
 import { createReportsRepository } from '../reports/reports.repository'
 import { dropFacetsOfReports } from '../reports/report-facets'
 import { createSdkRepository } from '../sdk/sdk.repository'
+import { createDependenciesRepository } from '../workflow/dependencies.repository'
 import { createIngestRepository } from './ingest.repository'
 import { recountReport } from './recount'
 
@@ -42,7 +47,7 @@ export async function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project:
     await createSdkRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
     await createCommentsRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
     await createLabelsRepository({ db: tx }).copyToReport(mergedIds, survivor)
-    moveOthers(tx, merged, survivor)
+    await moveOthers(tx, merged, survivor)
     await reportsRepo.markMerged(mergedIds, survivor.id, now)
     await createProjectsRepository({ db: tx }).dropLiveReports(project.id, merged.length)
     await recountReport(tx, survivor)
@@ -80,32 +85,21 @@ async function byFilter(deps: Pick<AppDeps, 'db'>, tx: Query, project: Project, 
 
 /**
  * Moves what other domains keep of the `from` reports onto `to` (occurrences, samples, replays, comments
- * and labels move through their repositories, above); rows `to` already has an equivalent of (a label, a voter, a
- * tracker link) stay behind. Set-based: one statement per table for any number. Raw SQL over tables of
- * domains without a repository yet or without the statement in it (attachments, subscriptions,
- * integrations, git, dependencies, votes), synchronous inside the write until those domains take their part.
+ * and labels move above), each through its domain's repository; rows `to` already has an equivalent of
+ * (a follower, a voter, a tracker link) stay behind. Set-based: a few statements per table for any number.
  */
-function moveOthers(tx: Query, from: Report[], to: Report): void {
-  const ids = JSON.stringify(from.map((r) => r.id))
-  const seqs = JSON.stringify(from.map((r) => r.seq))
-  const fromIds = sql`(SELECT value FROM json_each(${ids}))`
-  const fromSeqs = sql`(SELECT value FROM json_each(${seqs}))`
-  const move = (table: string, orIgnore = false) => tx.run(sql`UPDATE ${sql.raw(orIgnore ? 'OR IGNORE ' : '')}${sql.identifier(table)} SET report_id = ${to.id} WHERE report_id IN ${fromIds}`)
-  move('attachments')
-  for (const table of ['report_subscriptions', 'integration_links']) move(table, true)
-  // One repository issue per report: one merged report's moves only when this one has none.
-  tx.run(sql`UPDATE git_issue_links SET report_id = ${to.id}
-    WHERE id = (SELECT id FROM git_issue_links WHERE report_id IN ${fromIds} LIMIT 1) AND NOT EXISTS (SELECT 1 FROM git_issue_links WHERE report_id = ${to.id})`)
-  // Dependencies among the reports merged together would become a report blocking itself: they go; the others move.
-  const all = sql`(SELECT value FROM json_each(${JSON.stringify([...from.map((r) => r.id), to.id])}))`
-  tx.run(sql`DELETE FROM report_dependencies WHERE blocker_id IN ${all} AND blocked_id IN ${all}`)
-  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocker_id = ${to.id} WHERE blocker_id IN ${fromIds}`)
-  tx.run(sql`UPDATE OR IGNORE report_dependencies SET blocked_id = ${to.id} WHERE blocked_id IN ${fromIds}`)
+async function moveOthers(tx: Query, from: Report[], to: Report): Promise<void> {
+  const ids = from.map((r) => r.id)
+  await createAttachmentsRepository({ db: tx }).moveToReport(ids, to.id)
+  await createNotificationsRepository({ db: tx }).moveSubscriptions(ids, to.id)
+  await createIntegrationsRepository({ db: tx }).moveLinks(ids, to.id)
+  await createGitRepository({ db: tx }).moveLink(ids, to.id)
+  await createDependenciesRepository({ db: tx }).moveToReport(ids, to.id)
   // A voter counts once: votes of people who voted for several are not added twice. Upvotes with no
   // voter row behind them (counted before votes were recorded per voter) carry over as they are.
-  const unbacked = tx.all<{ n: number | null }>(sql`SELECT sum(max(0, r.upvotes - (SELECT count(*) FROM report_votes v WHERE v.report_seq = r.seq))) AS n FROM reports r WHERE r.id IN ${fromIds}`)[0]!.n ?? 0
-  const before = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n
-  tx.run(sql`INSERT OR IGNORE INTO report_votes (report_seq, voter_key, address_key, created_at) SELECT ${to.seq}, voter_key, address_key, created_at FROM report_votes WHERE report_seq IN ${fromSeqs}`)
-  const added = tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM report_votes WHERE report_seq = ${to.seq}`)[0]!.n - before
-  tx.run(sql`UPDATE reports SET upvotes = upvotes + ${unbacked + added} WHERE id = ${to.id}`)
+  const votes = createPublicRepository({ db: tx })
+  const backed = await votes.voteCountsOf(from.map((r) => r.seq))
+  const unbacked = from.reduce((n, r) => n + Math.max(0, r.upvotes - (backed.get(r.seq) ?? 0)), 0)
+  const added = await votes.copyVotes(from.map((r) => r.seq), to.seq)
+  if (unbacked + added > 0) await createReportsRepository({ db: tx }).addUpvotes(to.id, unbacked + added)
 }

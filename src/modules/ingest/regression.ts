@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
-import { analyticsRegressions } from '../analytics/analytics.table'
+import { createAnalyticsRepository } from '../analytics/analytics.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
 
@@ -19,11 +18,12 @@ export async function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Quer
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'regressed', oldValue: target.resolvedInVersion, newValue: version || null },
   ])
   deps.events.emit(tx, { type: 'bug_updated', projectId: target.projectId, reportId: target.id, actorId: null, data: serializeReportForEvent(updated), changes: { status: ['resolved', 'open'] } })
-  const values = { status: 'confirmed' as const, resolvedVersion: target.resolvedInVersion ?? '', regressedVersion: version, decidedBy: null, updatedAt: now }
-  await tx.write((q) =>
-    q
-      .insert(analyticsRegressions)
-      .values({ id: newId(), projectId: target.projectId, originalBugId: target.id, newBugId: target.id, createdAt: now, ...values })
-      .onConflictDoUpdate({ target: [analyticsRegressions.projectId, analyticsRegressions.originalBugId, analyticsRegressions.newBugId], set: { ...values, updatedAt: sql`excluded.updated_at` } }),
-  )
+  await createAnalyticsRepository({ db: tx }).confirmRegression({
+    id: newId(),
+    projectId: target.projectId,
+    reportId: target.id,
+    resolvedVersion: target.resolvedInVersion ?? '',
+    regressedVersion: version,
+    now,
+  })
 }

@@ -150,6 +150,27 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
             set: { externalId: row.externalId, url: row.url, title: row.title, state: row.state, updatedAt: row.updatedAt },
           }),
       ),
+
+    /**
+     * Moves the tool links of the `fromIds` reports onto report `toId` (a merge): one link per
+     * integration, so a link to an integration `toId` (or an earlier moved link) has already stays behind.
+     */
+    moveLinks: (fromIds: string[], toId: string) =>
+      db.write(async (q) => {
+        const rows = await q
+          .select({ id: integrationLinks.id, reportId: integrationLinks.reportId, integrationId: integrationLinks.integrationId })
+          .from(integrationLinks)
+          .where(inArray(integrationLinks.reportId, [...fromIds, toId]))
+          .orderBy(integrationLinks.createdAt, integrationLinks.id)
+        const taken = new Set(rows.filter((r) => r.reportId === toId).map((r) => r.integrationId))
+        const moving: string[] = []
+        for (const r of rows) {
+          if (r.reportId === toId || (r.integrationId !== null && taken.has(r.integrationId))) continue
+          taken.add(r.integrationId)
+          moving.push(r.id)
+        }
+        if (moving.length > 0) await q.update(integrationLinks).set({ reportId: toId }).where(inArray(integrationLinks.id, moving))
+      }),
   }
 }
 

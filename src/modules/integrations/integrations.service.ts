@@ -142,7 +142,7 @@ export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, proj
     await repo(deps).update(row.id, { ...set, updatedAt: now })
     if (body.is_active && !row.isActive) {
       await releaseHeld(deps, tx, row.id, now)
-      releaseHeldSyncs(tx, row.id, now)
+      await releaseHeldSyncs(tx, row.id, now)
     }
     recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
   })

@@ -1,7 +1,6 @@
-import { and, eq, like } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
-import { jobs } from '../../jobs/jobs.table'
+import type { Seam } from '../../db/client'
+import { createJobsRepository } from '../../jobs/jobs.repository'
 import { DeferJob, type JobHandler, type Schedule } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { createIntegrationsRepository } from './integrations.repository'
@@ -24,14 +23,10 @@ export async function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jo
 
 /**
  * Lets a resumed store connection's held import (and its retries) run now instead of at the end of
- * their hold. Its jobs' keys carry the hour, so they are matched by prefix on the jobs table (src/jobs
- * has no repository yet to ask).
+ * their hold. Its jobs' keys carry the hour, so they are matched by prefix.
  */
-export function releaseHeldSyncs(tx: DbOrTx, integrationId: string, now: Date): void {
-  tx.update(jobs)
-    .set({ runAt: now, updatedAt: now })
-    .where(and(eq(jobs.kind, STORE_SYNC_KIND), eq(jobs.status, 'pending'), like(jobs.idempotencyKey, `${STORE_SYNC_KIND}:${integrationId}:%`)))
-    .run()
+export async function releaseHeldSyncs(db: Seam, integrationId: string, now: Date): Promise<void> {
+  await createJobsRepository({ db }).runPendingNow(STORE_SYNC_KIND, `${STORE_SYNC_KIND}:${integrationId}:`, now)
 }
 
 /** Every hour on the hour. */

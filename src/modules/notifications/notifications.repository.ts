@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { accountMembers, accounts } from '../accounts/accounts.table'
 import { users } from '../auth/auth.table'
@@ -69,5 +69,13 @@ export function createNotificationsRepository({ db }: { db: Seam }) {
 
     /** Every account's id (the weekly digest goes to each). */
     accountIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
+
+    /** Moves the followers of the `fromIds` reports onto report `toId` (a merge); who follows it already stays once. */
+    moveSubscriptions: (fromIds: string[], toId: string) =>
+      db.write(async (q) => {
+        const moved = q.select({ reportId: sql<string>`cast(${toId} as text)`.as('report_id'), userId: reportSubscriptions.userId, createdAt: reportSubscriptions.createdAt }).from(reportSubscriptions)
+        await q.insert(reportSubscriptions).select(moved.where(inArray(reportSubscriptions.reportId, fromIds))).onConflictDoNothing()
+        await q.delete(reportSubscriptions).where(inArray(reportSubscriptions.reportId, fromIds))
+      }),
   }
 }

@@ -127,6 +127,11 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     /** Whether a public project has this DSN id (Sentry's routes check it before reading a body). */
     publicDsn: async (dsnId: number): Promise<boolean> =>
       (await db.read((q) => q.select({ id: projects.id }).from(projects).where(and(eq(projects.dsnId, dsnId), eq(projects.isPublic, true))).limit(1))).length > 0,
+
+    /** The project an SDK key names: by its current key, or by the key before while its grace runs past `now`. */
+    bySdkKey: async (key: string, now: Date): Promise<typeof projects.$inferSelect | undefined> =>
+      (await db.read((q) => q.select().from(projects).where(eq(projects.apiKey, key)).limit(1)))[0] ??
+      (await db.read((q) => q.select().from(projects).where(and(eq(projects.previousApiKey, key), gt(projects.previousApiKeyExpiresAt, now))).limit(1)))[0],
   }
 }
 

@@ -217,5 +217,28 @@ export function createPublicRepository({ db }: { db: Seam }) {
 
     /** Records an opt-out from the project's reply mails (again: no change). */
     optOut: (row: typeof replyMailOptOuts.$inferInsert) => db.write((q) => q.insert(replyMailOptOuts).values(row).onConflictDoNothing()),
+
+    /** How many voter rows each of these reports has, by seq (reports without votes left out). */
+    voteCountsOf: async (seqs: number[]): Promise<Map<number, number>> => {
+      const rows = await db.read((q) => q.select({ seq: reportVotes.reportSeq, n: count() }).from(reportVotes).where(inArray(reportVotes.reportSeq, seqs)).groupBy(reportVotes.reportSeq))
+      return new Map(rows.map((r) => [r.seq, r.n]))
+    },
+
+    /** Copies the votes of the `fromSeqs` reports onto report `toSeq` (a merge), each voter once; how many it gained. */
+    copyVotes: async (fromSeqs: number[], toSeq: number): Promise<number> => {
+      const moved = await db.write((q) =>
+        q
+          .insert(reportVotes)
+          .select(
+            q
+              .select({ reportSeq: sql<number>`cast(${toSeq} as integer)`.as('report_seq'), voterKey: reportVotes.voterKey, addressKey: reportVotes.addressKey, createdAt: reportVotes.createdAt })
+              .from(reportVotes)
+              .where(inArray(reportVotes.reportSeq, fromSeqs)),
+          )
+          .onConflictDoNothing()
+          .returning({ voterKey: reportVotes.voterKey }),
+      )
+      return moved.length
+    },
   }
 }

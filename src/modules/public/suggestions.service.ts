@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config'
 import type { AppDeps } from '../../app-deps'
 import { similarTitleMatch } from '../reports/fts-query'
-import { similarTitlesQuery } from '../reports/reports.search'
+import { createReportsSearchRepository } from '../reports/reports.search.repository'
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { readSettings } from '../settings/settings.service'
 import { enabledTracker, type PublicProject } from './public.service'
@@ -25,7 +25,7 @@ export interface Suggestions {
 async function suggestionsFor(deps: Deps, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, settings: TrackerSettings, title: string): Promise<Suggestions> {
   const match = similarTitleMatch(title)
   // The reports domain's similar-titles search (reports.search.ts), narrowed to what the public pages show.
-  const rows = match ? await deps.db.read((q) => similarTitlesQuery(q, publicReportsOf(project.id, settings), SUGGESTION_LIMIT).prepare().all({ match })) : []
+  const rows = match ? await createReportsSearchRepository({ db: deps.db }).similarWhere(publicReportsOf(project.id, settings), match, SUGGESTION_LIMIT) : []
   const base = `${config.publicUrl}/tracker/${encodeURIComponent(project.slug)}`
   return {
     bugs: rows.map((r) => ({ report_number: r.reportNumber, title: r.title, status: r.status, upvotes: r.upvotes, url: `${base}/${r.reportNumber}` })),

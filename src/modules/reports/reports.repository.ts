@@ -421,6 +421,9 @@ export function createReportsRepository({ db }: { db: Seam }) {
     /** Sets report `seq`'s occurrence counts, counted again from its occurrences (split, merge). */
     setOccurrenceCounts: (seq: number, counts: Pick<typeof reports.$inferInsert, 'occurrenceCount' | 'playerCount' | 'firstSeen' | 'lastSeen' | 'firstVersion' | 'lastVersion' | 'versions'>) =>
       db.write((q) => q.update(reports).set(counts).where(eq(reports.seq, seq))),
+
+    /** Adds `n` upvotes to the report (votes carried over by a merge). */
+    addUpvotes: (id: string, n: number) => db.write(async (q) => void (await q.update(reports).set({ upvotes: sql`${reports.upvotes} + ${n}` }).where(eq(reports.id, id)))),
   }
 }
 

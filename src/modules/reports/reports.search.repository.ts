@@ -113,5 +113,8 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
       })
       return (await db.write(changes)) - before >= 2
     },
+
+    /** Up to `limit` live reports among those `where` selects whose titles match `match` (the public form's suggestions narrow it to public reports). */
+    similarWhere: (where: SQL, match: string, limit: number) => db.read((q) => similarTitlesQuery(q, where, limit, match)),
   }
 }

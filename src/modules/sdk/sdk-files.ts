@@ -28,9 +28,9 @@ export function sdkUploadBody(deps: Pick<AppDeps, 'db' | 'files'>, base64Paths: 
     tempPath: () => deps.files.tempPath(),
     // The apiKey macro decides, after the body is parsed; a wrong key in the header is refused here
     // already, so that its body is never read and spilled to disk.
-    beforeRead(request) {
+    async beforeRead(request) {
       const key = request.headers.get('x-api-key')
-      if (key !== null && !sdkCallerOf(deps.db, key)) throw unauthorized(INVALID_API_KEY)
+      if (key !== null && !(await sdkCallerOf(deps.db, key))) throw unauthorized(INVALID_API_KEY)
     },
   })
 }

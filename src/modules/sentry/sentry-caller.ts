@@ -9,8 +9,8 @@ import { createProjectsRepository } from '../projects/projects.repository'
  * and the DSN id of the path must name the same public project. A wrong key, a wrong or unknown DSN
  * id, or a project with `is_public` off answers 401 `{"detail": "invalid API key"}`.
  */
-export function sentryCaller(db: Db, dsnId: string, key: string | null | undefined): SdkCaller {
-  const caller = key ? sdkCallerOf(db, key) : undefined
+export async function sentryCaller(db: Db, dsnId: string, key: string | null | undefined): Promise<SdkCaller> {
+  const caller = key ? await sdkCallerOf(db, key) : undefined
   if (!caller || caller.project.dsnId === null || String(caller.project.dsnId) !== dsnId) throw unauthorized(INVALID_API_KEY)
   return caller
 }

@@ -35,9 +35,9 @@ const textAnswer = (id: string) => new Response(unrealAnswer(id).body, { headers
 export function sentryRoutes(deps: AppDeps) {
   const { db, decodeBudget } = deps
   /** The project of a request: a key in a header or the query is checked before the body is read. */
-  const callerBeforeBody = (dsnId: string, request: Request) => {
+  const callerBeforeBody = async (dsnId: string, request: Request) => {
     const auth = sentryAuthOf(request)
-    return auth ? sentryCaller(db, dsnId, auth.key) : null
+    return auth ? await sentryCaller(db, dsnId, auth.key) : null
   }
   /** The project of an envelope whose key is only in its header's dsn: the DSN id first, then the key from the first line (at most 64 KB decoded). */
   const callerOfHeader = async (dsnId: string, request: Request, body: SentryBody) => {
@@ -59,7 +59,7 @@ export function sentryRoutes(deps: AppDeps) {
       '/api/:dsnId/envelope',
       async ({ params, request, server }) => {
         const body = bodyOf(request)
-        const caller = callerBeforeBody(params.dsnId, request) ?? (await callerOfHeader(params.dsnId, request, body))
+        const caller = (await callerBeforeBody(params.dsnId, request)) ?? (await callerOfHeader(params.dsnId, request, body))
         return withDecoded(body, async (bytes) => {
           const envelope = parseEnvelope(bytes)
           chargeReports(deps, request, server, caller.project.apiKey, envelope)
@@ -71,7 +71,7 @@ export function sentryRoutes(deps: AppDeps) {
     .post(
       '/api/:dsnId/store',
       async ({ params, request }) => {
-        const caller = callerBeforeBody(params.dsnId, request) ?? sentryCaller(db, params.dsnId, null)
+        const caller = (await callerBeforeBody(params.dsnId, request)) ?? (await sentryCaller(db, params.dsnId, null))
         return withDecoded(bodyOf(request), async (bytes) => {
           const event = parseJsonObject(bytes, 'event')
           const mapped = mapSentryEvent(event)
@@ -85,7 +85,7 @@ export function sentryRoutes(deps: AppDeps) {
     .post(
       '/api/:dsnId/minidump',
       async ({ params, request }) => {
-        const caller = callerBeforeBody(params.dsnId, request) ?? sentryCaller(db, params.dsnId, null)
+        const caller = (await callerBeforeBody(params.dsnId, request)) ?? (await sentryCaller(db, params.dsnId, null))
         return withDecoded(bodyOf(request), async (bytes) => {
           const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData().catch(() => {
             throw badRequest('expected a multipart body with upload_file_minidump')
@@ -118,7 +118,7 @@ export function sentryRoutes(deps: AppDeps) {
     .post(
       '/api/:dsnId/unreal/:apiKey',
       async ({ params, request }) => {
-        const caller = sentryCaller(db, params.dsnId, params.apiKey)
+        const caller = await sentryCaller(db, params.dsnId, params.apiKey)
         const body = await readLimited(request.body, SENTRY_BODY_LIMITS.maxWireBytes)
         if (!body) throw payloadTooLarge(`request body too large (max ${SENTRY_BODY_LIMITS.maxWireBytes / 1024 / 1024} MB)`)
         const parse = (share: number) =>

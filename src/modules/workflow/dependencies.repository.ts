@@ -1,4 +1,4 @@
-import { and, asc, eq, or } from 'drizzle-orm'
+import { and, asc, eq, inArray, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { createReportsRepository } from '../reports/reports.repository'
 import { reportDependencies } from './workflow.table'
@@ -51,5 +51,36 @@ export function createDependenciesRepository({ db }: { db: Seam }) {
     insert: (row: typeof reportDependencies.$inferInsert) => db.write((q) => q.insert(reportDependencies).values(row)),
 
     remove: (depId: string) => db.write((q) => q.delete(reportDependencies).where(eq(reportDependencies.id, depId))),
+
+    /**
+     * Moves the dependencies of the `fromIds` reports onto report `toId` (a merge). Links among the
+     * reports merged together would make a report block itself: they go. A link `toId` has already
+     * stays behind.
+     */
+    moveToReport: (fromIds: string[], toId: string) =>
+      db.write(async (q) => {
+        const all = [...fromIds, toId]
+        await q.delete(reportDependencies).where(and(inArray(reportDependencies.blockerId, all), inArray(reportDependencies.blockedId, all)))
+        const rows = await q
+          .select({ id: reportDependencies.id, blockerId: reportDependencies.blockerId, blockedId: reportDependencies.blockedId })
+          .from(reportDependencies)
+          .where(or(inArray(reportDependencies.blockerId, all), inArray(reportDependencies.blockedId, all)))
+          .orderBy(asc(reportDependencies.createdAt), asc(reportDependencies.id))
+        const from = new Set(fromIds)
+        const pair = (blocker: string, blocked: string) => `${blocker} ${blocked}`
+        const taken = new Set(rows.filter((r) => r.blockerId === toId || r.blockedId === toId).map((r) => pair(r.blockerId, r.blockedId)))
+        const blockers: string[] = []
+        const blocked: string[] = []
+        for (const r of rows) {
+          // After the delete above a link has a merged report on one side only.
+          const side = from.has(r.blockerId) ? blockers : from.has(r.blockedId) ? blocked : null
+          const moved = side === blockers ? pair(toId, r.blockedId) : pair(r.blockerId, toId)
+          if (!side || taken.has(moved)) continue
+          taken.add(moved)
+          side.push(r.id)
+        }
+        if (blockers.length > 0) await q.update(reportDependencies).set({ blockerId: toId }).where(inArray(reportDependencies.id, blockers))
+        if (blocked.length > 0) await q.update(reportDependencies).set({ blockedId: toId }).where(inArray(reportDependencies.id, blocked))
+      }),
   }
 }
