@@ -9,9 +9,9 @@ export type AuditRow = typeof auditLog.$inferSelect
 const auditScope = (project: { id: string; accountId: string }) => or(eq(auditLog.projectId, project.id), and(eq(auditLog.accountId, project.accountId), isNull(auditLog.projectId)))
 
 /**
- * Reads of activity and audit_log, as async functions over the database seam. Their writes
- * (`recordActivity`, `recordAudit` in activity.service.ts) stay synchronous for now: every domain
- * calls them with its transaction handle.
+ * Reads and writes of activity and audit_log, as async functions over the database seam. The writes
+ * run in the caller's write when `db` is its handle (a write inside a write joins it): every domain
+ * records its activity and audit entries in the transaction of the change they describe.
  */
 export function createActivityRepository({ db }: { db: Seam }) {
   return {
@@ -38,5 +38,23 @@ export function createActivityRepository({ db }: { db: Seam }) {
       ])
       return { entries, total: total?.n ?? 0 }
     },
+
+    /** Inserts activity entries, all in one statement (the ingest path records one per report). */
+    insertActivity: (rows: (typeof activity.$inferInsert)[]) =>
+      db.write(async (q) => {
+        await q.insert(activity).values(rows)
+      }),
+
+    /** Appends one audit log entry. */
+    insertAudit: (row: typeof auditLog.$inferInsert) =>
+      db.write(async (q) => {
+        await q.insert(auditLog).values(row)
+      }),
+
+    /** Deletes a project's activity feed. */
+    deleteOfProject: (projectId: string) =>
+      db.write(async (q) => {
+        await q.delete(activity).where(eq(activity.projectId, projectId))
+      }),
   }
 }

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
-import { activity, auditLog } from './activity.table'
+import type { Seam } from '../../db/client'
+import { createActivityRepository } from './activity.repository'
 
 export interface ActivityEntry {
   projectId: string
@@ -15,23 +14,24 @@ export interface ActivityEntry {
 
 const text = (v: unknown) => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v))
 
-/** Records report/project activity entries (who changed which field from what to what). */
-export function recordActivity(tx: DbOrTx, now: Date, entries: ActivityEntry[]): void {
+/**
+ * Records report/project activity entries (who changed which field from what to what), in one insert.
+ * `tx`: the caller's write handle (or the seam), so the entries commit or roll back with its change.
+ */
+export async function recordActivity(tx: Seam, now: Date, entries: ActivityEntry[]): Promise<void> {
   if (entries.length === 0) return
-  tx.insert(activity)
-    .values(
-      entries.map((e) => ({
-        projectId: e.projectId,
-        reportId: e.reportId ?? null,
-        actorId: e.actorId,
-        action: e.action,
-        field: e.field ?? null,
-        oldValue: text(e.oldValue),
-        newValue: text(e.newValue),
-        createdAt: now,
-      })),
-    )
-    .run()
+  await createActivityRepository({ db: tx }).insertActivity(
+    entries.map((e) => ({
+      projectId: e.projectId,
+      reportId: e.reportId ?? null,
+      actorId: e.actorId,
+      action: e.action,
+      field: e.field ?? null,
+      oldValue: text(e.oldValue),
+      newValue: text(e.newValue),
+      createdAt: now,
+    })),
+  )
 }
 
 export interface AuditEntry {
@@ -44,14 +44,12 @@ export interface AuditEntry {
   details?: Record<string, unknown>
 }
 
-/** Appends to the audit log of settings, label, member, permission, invitation and integration changes. */
-export function recordAudit(tx: DbOrTx, now: Date, e: AuditEntry): void {
-  tx.insert(auditLog)
-    .values({ accountId: e.accountId, projectId: e.projectId ?? null, actorId: e.actorId, action: e.action, target: e.target ?? null, details: e.details ?? null, createdAt: now })
-    .run()
+/** Appends to the audit log of settings, label, member, permission, invitation and integration changes (in the caller's write `tx`). */
+export async function recordAudit(tx: Seam, now: Date, e: AuditEntry): Promise<void> {
+  await createActivityRepository({ db: tx }).insertAudit({ accountId: e.accountId, projectId: e.projectId ?? null, actorId: e.actorId, action: e.action, target: e.target ?? null, details: e.details ?? null, createdAt: now })
 }
 
 /** Drops a deleted project's activity feed (the audit log keeps its own record of the deletion). */
-export function deleteProjectActivity(tx: DbOrTx, projectId: string): void {
-  tx.delete(activity).where(eq(activity.projectId, projectId)).run()
+export async function deleteProjectActivity(tx: Seam, projectId: string): Promise<void> {
+  await createActivityRepository({ db: tx }).deleteOfProject(projectId)
 }

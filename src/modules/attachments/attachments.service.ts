@@ -87,7 +87,7 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
       await assertRoomOnReport(deps.db, input.report.id)
       chargeUpload(tx, input.account.id, stored.size)
       await createAttachmentsRepository({ db: deps.db }).insert(row)
-      recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
+      await recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
     })
   } catch (e) {
     await deps.files.remove(deps.db, [stored.key])

@@ -46,7 +46,7 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
       }
     }
     // Activity and audit rows carry project/account ids without foreign keys, so they go explicitly.
-    for (const id of projectIds) deleteProjectActivity(tx, id)
+    for (const id of projectIds) await deleteProjectActivity(tx, id)
     if (ownedIds.length) {
       await tx.delete(auditLog).where(inArray(auditLog.accountId, ownedIds))
       await tx.delete(accounts).where(inArray(accounts.id, ownedIds))

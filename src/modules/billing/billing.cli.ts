@@ -15,7 +15,7 @@ export async function adminSetPlan(deps: AppDeps, email: string, plan: string): 
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     await createAccountsRepository({ db: deps.db }).update(account.id, { plan: plan as PlanKey, updatedAt: now })
-    recordAudit(tx, now, { accountId: account.id, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, by: 'operator' } })
+    await recordAudit(tx, now, { accountId: account.id, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, by: 'operator' } })
   })
   // A server running on this data directory picks the plan up within a second (see sdk-callers.ts).
   forgetSdkCallers(deps.db)

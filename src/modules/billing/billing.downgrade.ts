@@ -15,7 +15,7 @@ async function savePending(deps: AppDeps, account: Account, sub: StripeSubscript
   const pending = { pendingPlan, pendingEffectiveAt: pendingPlan ? new Date(sub.current_period_end * 1000) : null }
   await deps.db.write(async (tx) => {
     await saveSubscription(deps.db, account.id, sub, { subscriptionId: sub.id, ...pending }, now)
-    recordAudit(tx, now, { accountId: account.id, actorId, action: pendingPlan ? 'billing.downgrade_scheduled' : 'billing.downgrade_cancelled', details: { plan: pendingPlan } })
+    await recordAudit(tx, now, { accountId: account.id, actorId, action: pendingPlan ? 'billing.downgrade_scheduled' : 'billing.downgrade_cancelled', details: { plan: pendingPlan } })
   })
   return pendingView(pending)
 }

@@ -78,7 +78,7 @@ export async function applySubscription(deps: AppDeps, accountId: string, sub: S
     await saveSubscription(deps.db, accountId, sub, { subscriptionId, pendingPlan, pendingEffectiveAt }, now)
     await accountsRepo.update(accountId, { plan, stripeCustomerId: account.stripeCustomerId ?? sub.customer, stripeSubscriptionId: subscriptionId, updatedAt: now })
     if (plan !== account.plan) {
-      recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
+      await recordAudit(tx, now, { accountId, actorId: null, action: 'billing.plan_changed', details: { from: account.plan, to: plan, subscription_status: sub.status } })
     }
     return plan
   })

@@ -49,7 +49,7 @@ function insertEntry(deps: Deps, project: Project, actorId: string, input: Creat
       createdAt: now,
       updatedAt: now,
     })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.created', target: entry.id, details: { published: !!input.publish } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.created', target: entry.id, details: { published: !!input.publish } })
     return entry
   })
 }
@@ -73,7 +73,7 @@ export async function updateEntry(deps: Deps, project: Project, actorId: string,
     if (!current) throw notFound('changelog entry not found')
     const publishedAt = input.publish === undefined ? current.publishedAt : input.publish ? (current.publishedAt ?? now) : null
     const entry = await repo.update(entryId, { title: input.title, body: input.body, version: input.version, publishedAt, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.updated', target: entryId, details: { fields } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.updated', target: entryId, details: { fields } })
     return teamEntry(entry)
   })
 }
@@ -83,7 +83,7 @@ export async function deleteEntry(deps: Deps, project: Project, actorId: string,
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     if (!(await changelog(deps).remove(project.id, entryId))) throw notFound('changelog entry not found')
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.deleted', target: entryId })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'changelog.deleted', target: entryId })
   })
 }
 const CATEGORY_HEADINGS: Record<Category, string> = {

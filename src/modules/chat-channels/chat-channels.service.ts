@@ -80,7 +80,7 @@ export async function createChannel(deps: AppDeps, project: ProjectRef, actorId:
   const channelName = body.channel_name ?? `${CHANNEL_PROVIDERS[provider].name} channel`
   await deps.db.write(async (tx) => {
     await channels(deps).insert({ id, projectId: project.id, provider, webhookUrlEnc: enc, webhookUrlHint: urlHint(url), channelName, eventTypes, isActive: body.is_active ?? true, createdBy: actorId, createdAt: now, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.created', target: id, details: { provider, channel_name: channelName, event_types: eventTypes } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.created', target: id, details: { provider, channel_name: channelName, event_types: eventTypes } })
   })
   return view(await findChannel(deps, project.id, provider, id))
 }
@@ -103,7 +103,7 @@ export async function updateChannel(deps: AppDeps, project: ProjectRef, actorId:
   await deps.db.write(async (tx) => {
     await channels(deps).update(c.id, { ...set, updatedAt: now })
     if (body.is_active && !c.isActive) await releaseHeld(deps, tx, c.id)
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.updated', target: c.id, details: { provider, fields: changed } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.updated', target: c.id, details: { provider, fields: changed } })
   })
   return view(await findChannel(deps, project.id, provider, id))
 }
@@ -113,7 +113,7 @@ export async function deleteChannel(deps: AppDeps, project: ProjectRef, actorId:
   const c = await findChannel(deps, project.id, provider, id)
   await deps.db.write(async (tx) => {
     await channels(deps).remove(c.id)
-    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.deleted', target: c.id, details: { provider, channel_name: c.channelName } })
+    await recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'chat_channel.deleted', target: c.id, details: { provider, channel_name: c.channelName } })
   })
   return { message: `${CHANNEL_PROVIDERS[provider].name} channel deleted` }
 }

@@ -19,7 +19,7 @@ export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: 
     const report = await liveReportByNumber(tx, ctx.project.id, ctx.number)
     const id = newId()
     await createCommentsRepository({ db: deps.db }).insert({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now })
-    recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
+    await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
     // A public reply is the team's touch the `triaged` publish mode waits for (its mail to the player: public/reply-mail.ts).
     if (!isInternal) markTriaged(tx, [report.id], now)
     deps.events.emit(tx, {

@@ -80,7 +80,7 @@ export async function connectGit(deps: AppDeps, project: ProjectRef, actorId: st
   const tokenEnc = await encryptSecret(deps.secrets, body.access_token, id)
   await deps.db.write(async (tx) => {
     await git(deps).insertConnection({ id, projectId: project.id, provider: body.provider, repoUrl: repo.webUrl, repoPath: repo.path, tokenEnc, tokenHint: secretHint(body.access_token), autoCreateIssues: body.auto_create_issues ?? false, createdBy: actorId, createdAt: now, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.connected', target: id, details: { provider: body.provider, repo: repo.webUrl } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.connected', target: id, details: { provider: body.provider, repo: repo.webUrl } })
   })
   return view(await connectionOf(deps, project.id))
 }
@@ -104,7 +104,7 @@ export async function updateGit(deps: AppDeps, project: ProjectRef, actorId: str
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     await git(deps).updateConnection(c.id, { ...set, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.updated', target: c.id, details: { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'git.updated', target: c.id, details: { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) } })
   })
   return view(await connectionOf(deps, project.id))
 }
@@ -114,7 +114,7 @@ export async function deleteGit(deps: AppDeps, project: ProjectRef, actorId: str
   const c = await connectionOf(deps, project.id)
   await deps.db.write(async (tx) => {
     await git(deps).removeConnection(c.id)
-    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'git.disconnected', target: c.id, details: { repo: c.repoUrl } })
+    await recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'git.disconnected', target: c.id, details: { repo: c.repoUrl } })
   })
   return { message: 'Git repository disconnected' }
 }

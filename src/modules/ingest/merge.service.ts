@@ -52,12 +52,12 @@ export async function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project:
     await createProjectsRepository({ db: tx }).dropLiveReports(project.id, merged.length)
     await recountReport(tx, survivor)
     const mergedNumbers = merged.map((m) => m.reportNumber).sort((a, b) => a - b)
-    recordActivity(tx, now, [
+    await recordActivity(tx, now, [
       { projectId: project.id, reportId: survivor.id, actorId, action: 'merged', newValue: mergedNumbers },
       ...merged.map((m) => ({ projectId: project.id, reportId: m.id, actorId, action: 'merged_into', newValue: survivor.reportNumber })),
     ])
     const details = selector.filter ? { merged: mergedNumbers, filter: selector.filter, count: merged.length } : { merged: mergedNumbers }
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'reports.merged', target: `#${survivor.reportNumber}`, details })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'reports.merged', target: `#${survivor.reportNumber}`, details })
     const after = (await reportsRepo.countsOf(survivor.id))!
     return { id: survivor.id, report_number: survivor.reportNumber, merged: mergedNumbers, occurrence_count: after.occurrences, player_count: after.players, upvotes: after.upvotes }
   })

@@ -116,7 +116,7 @@ export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'eve
     await recountReport(tx, report)
     await recountReport(tx, original)
     dropFacetsLeftWith(tx, original, moved)
-    recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
+    await recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
     return { id: report.id, report_number: report.reportNumber, occurrences: chosen.length }
   })
 }

@@ -13,7 +13,7 @@ import { serializeReportForEvent } from '../reports/reports.service'
  */
 export async function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Query, target: { id: string; projectId: string; resolvedInVersion: string | null }, version: string, now: Date): Promise<void> {
   const updated = await createReportsRepository({ db: tx }).markRegressed(target.id, version, now)
-  recordActivity(tx, now, [
+  await recordActivity(tx, now, [
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'updated', field: 'status', oldValue: 'resolved', newValue: 'open' },
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'regressed', oldValue: target.resolvedInVersion, newValue: version || null },
   ])

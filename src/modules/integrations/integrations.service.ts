@@ -105,7 +105,7 @@ export async function createIntegration(deps: Deps, project: ProjectRef, plan: P
   const minPriority = body.min_priority ?? p.defaultMinPriority
   await deps.db.write(async (tx) => {
     await repo(deps).insert({ id, projectId: project.id, provider: p.key, name, secretEnc, secretHint: secretHint(body.secret), eventTypes, minPriority, config, createdBy: actorId, createdAt: now, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.created', target: id, details: { provider: p.key, name, event_types: eventTypes, min_priority: minPriority } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.created', target: id, details: { provider: p.key, name, event_types: eventTypes, min_priority: minPriority } })
   })
   return { id }
 }
@@ -144,7 +144,7 @@ export async function updateIntegration(deps: Deps & Pick<AppDeps, 'jobs'>, proj
       await releaseHeld(deps, tx, row.id, now)
       await releaseHeldSyncs(tx, row.id, now)
     }
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.updated', target: row.id, details: { provider: row.provider, name: set.name ?? row.name, changed } })
   })
   return { message: body.is_active === false ? 'Integration paused' : body.is_active && !row.isActive ? 'Integration resumed' : 'Integration updated' }
 }
@@ -154,7 +154,7 @@ export async function deleteIntegration(deps: Deps, project: ProjectRef, actorId
   const row = await findIntegration(deps, project.id, providerKey, id)
   await deps.db.write(async (tx) => {
     await repo(deps).remove(row.id)
-    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.deleted', target: row.id, details: { provider: row.provider, name: row.name } })
+    await recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'integration.deleted', target: row.id, details: { provider: row.provider, name: row.name } })
   })
   return { message: 'Integration deleted' }
 }

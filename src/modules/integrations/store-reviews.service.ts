@@ -187,7 +187,7 @@ export async function replyToReview(deps: Deps, project: { id: string; accountId
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     await reviews(deps).saveReply(review.id, { replyBody: posted.body, repliedAt: posted.at, replyExternalId: posted.externalId ?? review.replyExternalId, replyState: posted.state, updatedAt: now })
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: replaced ? 'store_review.reply_replaced' : 'store_review.replied', target: review.id, details: { provider: review.provider } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: replaced ? 'store_review.reply_replaced' : 'store_review.replied', target: review.id, details: { provider: review.provider } })
   })
   return { message: replaced ? 'Reply replaced' : 'Reply posted' }
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import type { Project } from '../../http/auth.plugin'
 import { newId } from '../../lib/ids'
@@ -43,7 +43,7 @@ export async function createLabel(deps: Deps, ctx: Actor, input: CreateLabelBody
   await deps.db.write(async (tx) => {
     await assertNameFree(deps, ctx.project.id, row.name)
     await labelsOf(deps).insert(row)
-    audit(tx, now, ctx, 'label.created', row.id, { name: row.name, color: row.color })
+    await audit(tx, now, ctx, 'label.created', row.id, { name: row.name, color: row.color })
   })
   return { id: row.id, name: row.name, color: row.color }
 }
@@ -57,7 +57,7 @@ export async function updateLabel(deps: Deps, ctx: Actor, labelId: string, input
     if (input.name !== undefined) await assertNameFree(deps, ctx.project.id, input.name, label.id)
     const to = { name: input.name ?? label.name, color: input.color ?? label.color }
     await labelsOf(deps).update(label.id, to)
-    audit(tx, now, ctx, 'label.updated', label.id, { from: { name: label.name, color: label.color }, to })
+    await audit(tx, now, ctx, 'label.updated', label.id, { from: { name: label.name, color: label.color }, to })
   })
 }
 
@@ -67,7 +67,7 @@ export async function deleteLabel(deps: Deps, ctx: Actor, labelId: string): Prom
   await deps.db.write(async (tx) => {
     const label = await labelOf(deps, ctx.project.id, labelId)
     await labelsOf(deps).remove(label.id)
-    audit(tx, now, ctx, 'label.deleted', label.id, { name: label.name })
+    await audit(tx, now, ctx, 'label.deleted', label.id, { name: label.name })
   })
 }
 
@@ -79,7 +79,7 @@ export async function applyLabel(deps: Deps, ctx: Actor, number: string, labelId
     const label = await labelOf(deps, ctx.project.id, labelId)
     if (await labelsOf(deps).attach(report, label.id)) {
       markTriaged(tx, [report.id], now)
-      recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name }])
+      await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name }])
     }
   })
 }
@@ -91,11 +91,11 @@ export async function removeLabel(deps: Deps, ctx: Actor, number: string, labelI
     const report = await liveReportByNumber(tx, ctx.project.id, number)
     const label = await labelOf(deps, ctx.project.id, labelId)
     if (await labelsOf(deps).detach(report.id, label.id)) {
-      recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'unlabeled', field: 'labels', oldValue: label.name }])
+      await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'unlabeled', field: 'labels', oldValue: label.name }])
     }
   })
 }
 
-function audit(tx: Tx, now: Date, ctx: Actor, action: string, target: string, details: Record<string, unknown>) {
-  recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action, target, details })
+async function audit(tx: Query, now: Date, ctx: Actor, action: string, target: string, details: Record<string, unknown>): Promise<void> {
+  await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action, target, details })
 }

@@ -100,6 +100,6 @@ async function save(deps: AppDeps, actor: Actor, target: Membership, overrides: 
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     await createAccountsRepository({ db: deps.db }).updateMember(target.accountId, target.userId, { permissionOverrides: overrides })
-    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action, target: target.userId, details: { from: target.permissionOverrides, to: overrides } })
+    await recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action, target: target.userId, details: { from: target.permissionOverrides, to: overrides } })
   })
 }

@@ -83,7 +83,7 @@ export async function createProject(deps: ProjectDeps, user: Pick<User, 'id' | '
       updatedAt: now,
     }
     await projectsRepo(deps).insert(row)
-    recordAudit(tx, now, { accountId: row.accountId, projectId: row.id, actorId: user.id, action: 'project.created', target: row.id, details: { name: row.name, slug: row.slug } })
+    await recordAudit(tx, now, { accountId: row.accountId, projectId: row.id, actorId: user.id, action: 'project.created', target: row.id, details: { name: row.name, slug: row.slug } })
     return { id: row.id, slug: row.slug, api_key: row.apiKey }
   })
 }
@@ -195,7 +195,7 @@ export async function updateProject(deps: ProjectDeps, ctx: { project: Project; 
     if (input.slug !== undefined) await changeSlug(deps.db, ctx.project, input.slug, now)
     await projectsRepo(deps).update(ctx.project.id, set)
     if (Object.keys(changes).length > 0) {
-      recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
+      await recordAudit(tx, now, { accountId: ctx.account.id, projectId: ctx.project.id, actorId: ctx.userId, action: 'project.updated', target: ctx.project.id, details: { changes } })
     }
   })
   forgetSdkCallers(deps.db)
@@ -215,9 +215,9 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
     const keys = await projectFileKeys(deps.db, ctx.project.id)
     await projectsRepo(deps).remove(ctx.project.id)
     recountStorage(tx, ctx.project.accountId)
-    deleteProjectActivity(tx, ctx.project.id)
+    await deleteProjectActivity(tx, ctx.project.id)
     await forgetProjectAccess(deps.db, ctx.project.accountId, ctx.project.id)
-    recordAudit(tx, now, {
+    await recordAudit(tx, now, {
       accountId: ctx.project.accountId,
       projectId: ctx.project.id,
       actorId: ctx.userId,
@@ -243,7 +243,7 @@ export async function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; u
   const previous = ctx.graceDays > 0 ? { previousApiKey: ctx.project.apiKey, previousApiKeyExpiresAt: new Date(now.getTime() + ctx.graceDays * DAY) } : { previousApiKey: null, previousApiKeyExpiresAt: null }
   await deps.db.write(async (tx) => {
     await projectsRepo(deps).update(ctx.project.id, { apiKey, ...previous, updatedAt: now })
-    recordAudit(tx, now, {
+    await recordAudit(tx, now, {
       accountId: ctx.project.accountId,
       projectId: ctx.project.id,
       actorId: ctx.userId,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Seam, Tx } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../../http/auth.plugin'
 import { canSeeProject } from '../accounts/project-access'
@@ -83,7 +83,7 @@ function diff(r: Report, changes: Changes): Record<string, [unknown, unknown]> {
  * Applies the same changes to `targets` in `tx`: one UPDATE for the reports that really change,
  * an activity entry per changed field and one `bug_updated` event per changed report.
  */
-async function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: string, targets: Report[], changes: Changes): Promise<void> {
+async function applyChanges(deps: Deps, tx: Query, projectId: string, actorId: string, targets: Report[], changes: Changes): Promise<void> {
   const changed = targets.map((r) => ({ r, d: diff(r, changes) })).filter((c) => Object.keys(c.d).length > 0)
   if (changed.length === 0) return
   const now = deps.clock.now()
@@ -109,7 +109,7 @@ async function applyChanges(deps: Deps, tx: Tx, projectId: string, actorId: stri
   const entries: ActivityEntry[] = changed.flatMap(({ r, d }) =>
     Object.entries(d).map(([field, [oldValue, newValue]]) => ({ projectId, reportId: r.id, actorId, action: 'updated', field, oldValue, newValue })),
   )
-  recordActivity(tx, now, entries)
+  await recordActivity(tx, now, entries)
   const diffs = new Map(changed.map((c) => [c.r.id, c.d]))
   for (const u of updated) {
     deps.events.emit(tx, { type: 'bug_updated', projectId, reportId: u.id, actorId, data: serializeReportForEvent(u), changes: diffs.get(u.id)! })
@@ -154,8 +154,8 @@ function bulkSelector(db: Deps['db'], projectId: string, body: BulkDeleteBody): 
 }
 
 /** A bulk action by filter is one audit entry: who, which filter, how many reports. */
-function auditByFilter(tx: Tx, now: Date, project: ProjectRef, actorId: string, action: string, filter: ListFilterQuery, count: number, details: Record<string, unknown> = {}) {
-  recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action, target: `${count} report${count === 1 ? '' : 's'}`, details: { filter, count, ...details } })
+async function auditByFilter(tx: Query, now: Date, project: ProjectRef, actorId: string, action: string, filter: ListFilterQuery, count: number, details: Record<string, unknown> = {}): Promise<void> {
+  await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action, target: `${count} report${count === 1 ? '' : 's'}`, details: { filter, count, ...details } })
 }
 
 /**
@@ -168,13 +168,13 @@ export async function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: 
     const { which, filter } = bulkSelector(deps.db, project.id, body)
     const targets = await createReportsRepository({ db: deps.db }).liveReports(project.id, which)
     await applyChanges(deps, tx, project.id, actor.userId, targets, changes)
-    if (filter) auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
+    if (filter) await auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
     return { updated: targets.length }
   })
 }
 
 /** Soft-deletes the project's live reports `which` names (one UPDATE), keeps the live counter in step and logs each deletion. */
-async function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string, which: ReportSelector): Promise<number> {
+async function softDelete(deps: Deps, tx: Query, projectId: string, actorId: string, which: ReportSelector): Promise<number> {
   const now = deps.clock.now()
   const gone = await createReportsRepository({ db: deps.db }).softDelete(projectId, which, now)
   if (gone.length === 0) return 0
@@ -186,7 +186,7 @@ async function softDelete(deps: Deps, tx: Tx, projectId: string, actorId: string
     gone.map((g) => g.id),
   )
   await createProjectsRepository({ db: deps.db }).dropLiveReports(projectId, gone.length)
-  recordActivity(
+  await recordActivity(
     tx,
     now,
     gone.map((g) => ({ projectId, reportId: g.id, actorId, action: 'deleted' })),
@@ -207,7 +207,7 @@ export async function bulkDeleteReports(deps: Deps, project: ProjectRef, actorId
   return deps.db.write(async (tx) => {
     const { which, filter } = bulkSelector(deps.db, project.id, body)
     const deleted = await softDelete(deps, tx, project.id, actorId, which)
-    if (filter) auditByFilter(tx, deps.clock.now(), project, actorId, 'reports.bulk_deleted', filter, deleted)
+    if (filter) await auditByFilter(tx, deps.clock.now(), project, actorId, 'reports.bulk_deleted', filter, deleted)
     return { deleted }
   })
 }

@@ -56,6 +56,6 @@ export async function fileFeedback(deps: Deps, project: Project, f: SentryFeedba
       createdAt: now,
       updatedAt: now,
     })
-    recordActivity(tx, now, [{ projectId: project.id, reportId: about.id, actorId: null, action: 'feedback', newValue: filed.report.number }])
+    await recordActivity(tx, now, [{ projectId: project.id, reportId: about.id, actorId: null, action: 'feedback', newValue: filed.report.number }])
   })
 }

@@ -106,7 +106,7 @@ export async function updateSettingsIn<K extends SettingsKind>(tx: Seam & DbOrTx
   if (Array.isArray(changes.statuses)) changes.statuses = [...new Set(changes.statuses)]
   const next = merge(await settingsOf(tx, u.project.id, kind), changes)
   await createSettingsRepository({ db: tx }).store(u.project.id, kind, next as Record<string, unknown>, now)
-  recordAudit(tx, now, {
+  await recordAudit(tx, now, {
     accountId: u.project.accountId,
     projectId: u.project.id,
     actorId: u.actorId,

@@ -57,7 +57,7 @@ export async function connectSteam(deps: AppDeps, project: ProjectRef, actorId: 
   await deps.db.write(async (tx) => {
     await steam(deps).insertApp({ id, projectId: project.id, appId: body.app_id, syncEnabled, createdBy: actorId, createdAt: now, updatedAt: now })
     if (syncEnabled) enqueueSync(deps, tx, id)
-    recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.connected', target: id, details: { app_id: body.app_id } })
+    await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.connected', target: id, details: { app_id: body.app_id } })
   })
   return steamView(await steamAppOf(deps, project.id))
 }
@@ -74,7 +74,7 @@ export async function deleteSteam(deps: AppDeps, project: ProjectRef, actorId: s
   const app = await steamAppOf(deps, project.id)
   await deps.db.write(async (tx) => {
     await steam(deps).removeApp(app.id)
-    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.disconnected', target: app.id, details: { app_id: app.appId } })
+    await recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.disconnected', target: app.id, details: { app_id: app.appId } })
   })
   return { message: 'Steam disconnected' }
 }

@@ -53,7 +53,7 @@ export async function createInvitation(deps: AppDeps, actor: Actor, input: { ema
   const seeing = scope ? ` with access to ${scope.length ? scope.join(', ') : 'no project yet'}` : ''
   await db.write(async (tx) => {
     await team.insert({ id, accountId: account.id, email, role: input.role, projectIds, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now })
-    recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role, project_access: accessOf(projectIds) } })
+    await recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role, project_access: accessOf(projectIds) } })
     deps.mailer.send(tx, {
       to: email,
       subject: `${inviter} invited you to ${account.name} on Glitchbox`,
@@ -86,7 +86,7 @@ export async function acceptInvitation(deps: AppDeps, user: User, token: string)
     if (!existing) await accountsRepo.addMember({ accountId: account.id, userId: user.id, role: invite.role, projectIds: invite.projectIds, createdAt: now })
     await createAuthRepository({ db: deps.db }).setCurrentAccount(user.id, account.id, now)
     const role: string = existing?.role ?? invite.role
-    recordAudit(tx, now, { accountId: account.id, actorId: user.id, action: 'invite.accepted', target: invite.email, details: { invite_id: invite.id, role } })
+    await recordAudit(tx, now, { accountId: account.id, actorId: user.id, action: 'invite.accepted', target: invite.email, details: { invite_id: invite.id, role } })
     return role
   })
   return { account_id: account.id, account_name: account.name, role }
@@ -101,6 +101,6 @@ export async function revokeInvitation(deps: AppDeps, actor: Actor, inviteId: st
     if (!invite || invite.revokedAt) throw notFound('invitation not found')
     if (invite.acceptedAt) throw badRequest('this invitation has already been accepted')
     await team.revoke(inviteId, now)
-    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.revoked', target: invite.email, details: { invite_id: inviteId } })
+    await recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.revoked', target: invite.email, details: { invite_id: inviteId } })
   })
 }

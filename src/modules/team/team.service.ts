@@ -108,7 +108,7 @@ export async function renameAccount(deps: AppDeps, actor: Actor, name: string): 
   const now = deps.clock.now()
   await deps.db.write(async (tx) => {
     await createAccountsRepository({ db: deps.db }).update(actor.account.id, { name, updatedAt: now })
-    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'account.renamed', details: { from: actor.account.name, to: name } })
+    await recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: 'account.renamed', details: { from: actor.account.name, to: name } })
   })
 }
 
@@ -139,8 +139,8 @@ export async function updateMember(deps: AppDeps, actor: Actor, userId: string, 
   await deps.db.write(async (tx) => {
     await createAccountsRepository({ db: deps.db }).updateMember(actor.account.id, userId, { role, projectIds })
     const audit = { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, target: userId }
-    if (role !== target.role) recordAudit(tx, now, { ...audit, action: 'member.role_changed', details: { from: target.role, to: role } })
-    if (!sameAccess) recordAudit(tx, now, { ...audit, action: 'member.project_access_changed', details: { from: accessOf(target.projectIds), to: accessOf(projectIds) } })
+    if (role !== target.role) await recordAudit(tx, now, { ...audit, action: 'member.role_changed', details: { from: target.role, to: role } })
+    if (!sameAccess) await recordAudit(tx, now, { ...audit, action: 'member.project_access_changed', details: { from: accessOf(target.projectIds), to: accessOf(projectIds) } })
   })
 }
 
@@ -162,7 +162,7 @@ export async function removeMember(deps: AppDeps, actor: Actor, userId: string):
     await createAccountsRepository({ db: deps.db }).removeMember(actor.account.id, userId)
     const user = await createAuthRepository({ db: deps.db }).userById(userId)
     if (user?.currentAccountId === actor.account.id) await switchToOwnAccount(deps.db, userId, deps.config.defaultPlan, now)
-    recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: leaving ? 'member.left' : 'member.removed', target: userId, details: { role: target.role } })
+    await recordAudit(tx, now, { accountId: actor.account.id, projectId: actor.projectId, actorId: actor.userId, action: leaving ? 'member.left' : 'member.removed', target: userId, details: { role: target.role } })
   })
   return { left: leaving }
 }

@@ -68,7 +68,7 @@ export async function createWebhook(deps: AppDeps, project: ProjectRef, actorId:
   const name = body.name ?? 'Webhook'
   await deps.db.write(async (tx) => {
     await repo(deps).insert({ id, projectId: project.id, name, url, secret: body.secret || null, eventTypes, createdBy: actorId, createdAt: now })
-    recordAudit(tx, now, {
+    await recordAudit(tx, now, {
       accountId: project.accountId,
       projectId: project.id,
       actorId,
@@ -91,7 +91,7 @@ export async function deleteWebhook(deps: AppDeps, project: ProjectRef, actorId:
   const w = await findWebhook(deps, project.id, webhookId)
   await deps.db.write(async (tx) => {
     await repo(deps).remove(w.id)
-    recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'webhook.deleted', target: w.id, details: { name: w.name } })
+    await recordAudit(tx, deps.clock.now(), { accountId: project.accountId, projectId: project.id, actorId, action: 'webhook.deleted', target: w.id, details: { name: w.name } })
   })
   return { message: 'Webhook deleted' }
 }

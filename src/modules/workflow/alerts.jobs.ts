@@ -59,7 +59,7 @@ export async function evaluateAlerts(deps: Deps): Promise<string[]> {
       await alerts.updateRule(rule.id, { lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
       if (!fires) return
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
-      recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
+      await recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
       for (const hook of firedHooks.get(deps.db) ?? []) hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
       const admins = await createAccountsRepository({ db: deps.db }).managerIds(project.accountId)
       const to = await recipientsFor(deps, { accountId: project.accountId, projectId: rule.projectId, userIds: admins, preference: 'email_bug_created' })

@@ -36,7 +36,7 @@ export async function createAlert(deps: Deps, ctx: Ctx, body: { metric: AlertMet
   return deps.db.write(async (tx) => {
     const now = deps.clock.now()
     const row = await rulesOf(deps).insertRule({ id: newId(), projectId: ctx.project.id, metric: body.metric, threshold: body.threshold, windowHours: body.window_hours, enabled: body.enabled ?? true, createdBy: ctx.userId, createdAt: now, updatedAt: now })
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.created', target: row.id, details: { metric: row.metric, threshold: row.threshold, window_hours: row.windowHours } })
+    await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.created', target: row.id, details: { metric: row.metric, threshold: row.threshold, window_hours: row.windowHours } })
     return alertView(row)
   })
 }
@@ -59,7 +59,7 @@ export async function updateAlert(deps: Deps, ctx: Ctx, id: string, body: { thre
     if (Object.keys(set).length === 0) throw badRequest('no valid fields to update')
     const now = deps.clock.now()
     const row = await rulesOf(deps).updateRule(id, { ...set, updatedAt: now })
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.updated', target: id, details: body })
+    await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.updated', target: id, details: body })
     return alertView(row)
   })
 }
@@ -69,7 +69,7 @@ export async function deleteAlert(deps: Deps, ctx: Ctx, id: string): Promise<voi
   await deps.db.write(async (tx) => {
     const rule = await findRule(deps, ctx.project.id, id)
     await rulesOf(deps).removeRule(id)
-    recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.deleted', target: id, details: { metric: rule.metric } })
+    await recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'alert.deleted', target: id, details: { metric: rule.metric } })
   })
 }
 

@@ -34,7 +34,7 @@ export async function createField(deps: Deps, ctx: Ctx, body: CreateCustomFieldB
     if (await fieldsOf(deps).nameTaken(ctx.project.id, body.name)) throw conflict(`a custom field named "${body.name}" already exists`)
     const now = deps.clock.now()
     const row = await fieldsOf(deps).insert({ id: newId(), projectId: ctx.project.id, name: body.name, fieldType: body.field_type, options, isRequired: body.is_required ?? false, createdAt: now })
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'custom_field.created', target: row.id, details: { name: row.name, field_type: row.fieldType } })
+    await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'custom_field.created', target: row.id, details: { name: row.name, field_type: row.fieldType } })
     return fieldView(row)
   })
 }
@@ -45,7 +45,7 @@ export async function deleteField(deps: Deps, ctx: Ctx, fieldId: string): Promis
     const field = await fieldsOf(deps).find(ctx.project.id, fieldId)
     if (!field) throw notFound('custom field not found')
     await fieldsOf(deps).remove(fieldId)
-    recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'custom_field.deleted', target: fieldId, details: { name: field.name } })
+    await recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'custom_field.deleted', target: fieldId, details: { name: field.name } })
   })
 }
 
@@ -103,7 +103,7 @@ export async function setValue(deps: Deps, ctx: Ctx, rawNumber: string, body: { 
     const now = deps.clock.now()
     await fieldsOf(deps).write(report.id, [[field, value]], now)
     if (JSON.stringify(before) !== JSON.stringify(value)) {
-      recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'updated', field: `custom:${field.name}`, oldValue: before, newValue: value }])
+      await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'updated', field: `custom:${field.name}`, oldValue: before, newValue: value }])
     }
     return fieldsOf(deps).reportValues(ctx.project.id, report.id)
   })

@@ -58,7 +58,7 @@ export async function addDependency(deps: Deps, project: { id: string }, userId:
     const now = deps.clock.now()
     const id = newId()
     await linksOf(deps).insert({ id, projectId: project.id, blockerId: blocker.id, blockedId: blocked.id, createdBy: userId, createdAt: now })
-    recordActivity(tx, now, [
+    await recordActivity(tx, now, [
       { projectId: project.id, reportId: blocker.id, actorId: userId, action: 'dependency_added', field: 'blocks', newValue: `#${blocked.reportNumber}` },
       { projectId: project.id, reportId: blocked.id, actorId: userId, action: 'dependency_added', field: 'blocked_by', newValue: `#${blocker.reportNumber}` },
     ])
@@ -74,7 +74,7 @@ export async function removeDependency(deps: Deps, project: { id: string }, user
     await linksOf(deps).remove(depId)
     const numbers = await createReportsRepository({ db: deps.db }).numbersOf([link.blockerId, link.blockedId])
     const now = deps.clock.now()
-    recordActivity(tx, now, [
+    await recordActivity(tx, now, [
       { projectId: project.id, reportId: link.blockerId, actorId: userId, action: 'dependency_removed', field: 'blocks', oldValue: `#${numbers.get(link.blockedId)}` },
       { projectId: project.id, reportId: link.blockedId, actorId: userId, action: 'dependency_removed', field: 'blocked_by', oldValue: `#${numbers.get(link.blockerId)}` },
     ])

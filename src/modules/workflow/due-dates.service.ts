@@ -22,7 +22,7 @@ export async function setDueDate(deps: Deps, project: { id: string }, userId: st
     if (before !== after) {
       const now = deps.clock.now()
       const updated = (await createReportsRepository({ db: deps.db }).update(report.id, { dueDate: due, updatedAt: now }))!
-      recordActivity(tx, now, [{ projectId: project.id, reportId: report.id, actorId: userId, action: 'updated', field: 'due_date', oldValue: before, newValue: after }])
+      await recordActivity(tx, now, [{ projectId: project.id, reportId: report.id, actorId: userId, action: 'updated', field: 'due_date', oldValue: before, newValue: after }])
       deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: report.id, actorId: userId, data: serializeReportForEvent(updated), changes: { due_date: [before, after] } })
     }
     return { due_date: after }

@@ -78,7 +78,7 @@ export async function importReports(deps: Deps, ctx: { project: { id: string; ac
       result.report_numbers.push(report.reportNumber)
     }
     if (result.created > 0) {
-      recordActivity(tx, deps.clock.now(), [{ projectId: ctx.project.id, actorId: ctx.userId, action: 'imported', newValue: `${result.created} reports (#${result.report_numbers[0]}–#${result.report_numbers.at(-1)})` }])
+      await recordActivity(tx, deps.clock.now(), [{ projectId: ctx.project.id, actorId: ctx.userId, action: 'imported', newValue: `${result.created} reports (#${result.report_numbers[0]}–#${result.report_numbers.at(-1)})` }])
     }
   })
   return result

@@ -29,7 +29,7 @@ async function notifyBreach(deps: Deps, tx: Query, reportId: string, part: 'resp
   const r = await createReportsRepository({ db: deps.db }).byId(reportId)
   const project = r && !r.deletedAt ? await createProjectsRepository({ db: deps.db }).byId(r.projectId) : undefined
   if (!r || !project) return
-  recordActivity(tx, deps.clock.now(), [{ projectId: r.projectId, reportId, actorId: null, action: 'sla_breached', field: part, newValue: due.toISOString() }])
+  await recordActivity(tx, deps.clock.now(), [{ projectId: r.projectId, reportId, actorId: null, action: 'sla_breached', field: part, newValue: due.toISOString() }])
   const to = r.assignedTo
     ? await recipientsFor(deps, { accountId: project.accountId, projectId: r.projectId, userIds: [r.assignedTo], preference: 'email_bug_assigned' })
     : await recipientsFor(deps, { accountId: project.accountId, projectId: r.projectId, userIds: await createAccountsRepository({ db: deps.db }).managerIds(project.accountId), preference: 'email_bug_status' })

@@ -40,7 +40,7 @@ export async function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { pro
   }
   return deps.db.write(async (tx) => {
     await slaOf(deps).replaceRules(ctx.project.id, rules.map((r) => ({ priority: r.priority, responseHours: r.response_hours, resolveHours: r.resolve_hours })))
-    recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'sla.updated', details: { rules } })
+    await recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'sla.updated', details: { rules } })
     return readSla(deps, ctx.project.id)
   })
 }

@@ -45,7 +45,7 @@ export async function createTemplate(deps: Deps, ctx: Ctx, body: TemplateBody & 
     await assertNameFree(deps, ctx.project.id, body.name)
     const now = deps.clock.now()
     const row = await templatesOf(deps).insertTemplate({ id: newId(), projectId: ctx.project.id, createdBy: ctx.userId, createdAt: now, updatedAt: now, ...columnsOf(body), name: body.name })
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.created', target: row.id, details: { name: row.name } })
+    await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.created', target: row.id, details: { name: row.name } })
     return view(row)
   })
 }
@@ -65,7 +65,7 @@ export async function updateTemplate(deps: Deps, ctx: Ctx, id: string, body: Tem
     if (set.name) await assertNameFree(deps, ctx.project.id, set.name, id)
     const now = deps.clock.now()
     const row = await templatesOf(deps).updateTemplate(id, { ...set, updatedAt: now })
-    recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.updated', target: id, details: { fields: Object.keys(body) } })
+    await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.updated', target: id, details: { fields: Object.keys(body) } })
     return view(row)
   })
 }
@@ -75,6 +75,6 @@ export async function deleteTemplate(deps: Deps, ctx: Ctx, id: string): Promise<
   await deps.db.write(async (tx) => {
     const row = await findTemplate(deps, ctx.project.id, id)
     await templatesOf(deps).removeTemplate(id)
-    recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.deleted', target: id, details: { name: row.name } })
+    await recordAudit(tx, deps.clock.now(), { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action: 'template.deleted', target: id, details: { name: row.name } })
   })
 }
