@@ -13,7 +13,7 @@ import { VERSION } from '../version'
 import type { ParsedArgs } from './args'
 import { CliError } from './cli-error'
 import { backup, restore } from './backup'
-import { migrateToPostgres } from './migrate-to-postgres'
+import { migrateToPostgres } from '../db/pg/copy-from-sqlite'
 import { serve } from './serve'
 import { databaseParts } from '../modules/registry'
 

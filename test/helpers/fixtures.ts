@@ -17,8 +17,8 @@ export async function createUser(t: TestApp, o: { email?: string; name?: string;
   const passwordHash = o.password ? await Bun.password.hash(o.password, { algorithm: 'argon2id', memoryCost: 4096, timeCost: 1 }) : null
   const user = await createUserWithAccount(t.deps.db, { email, name: o.name ?? `User ${n}`, passwordHash }, o.plan ?? 'free', t.clock.now())
   const token = await createSession(t.deps.db, user.id, t.clock.now())
-  const account = t.deps.db.select().from(accounts).where(eq(accounts.id, user.currentAccountId!)).get()!
-  return { user, token, account }
+  const [account] = await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, user.currentAccountId!)).limit(1))
+  return { user, token, account: account! }
 }
 
 export type TestUser = Awaited<ReturnType<typeof createUser>>
