@@ -7,6 +7,17 @@ export const ACTIVITY_PAGE_SIZE = 50
 /** The database seam the repositories read through. */
 type Db = Parameters<typeof createActivityRepository>[0]['db']
 
+/** One activity row as the API shows it, with its actor's name. */
+const entryOf = (a: { seq: number; action: string; field: string | null; oldValue: string | null; newValue: string | null; actorId: string | null }, names: Map<string, string>) => ({
+  id: a.seq,
+  action: a.action,
+  field: a.field,
+  old_value: a.oldValue,
+  new_value: a.newValue,
+  actor_id: a.actorId,
+  actor_name: (a.actorId && names.get(a.actorId)) ?? null,
+})
+
 /**
  * A project's activity, newest first, 50 a page, optionally only one action; with actor name and report number.
  * Entries about a report (its title, private flag, internal comments) are report content: a caller
@@ -21,13 +32,7 @@ export async function listProjectActivity(db: Db, projectId: string, o: { action
   return rows.map((a) => {
     const report = a.reportId ? reports.get(a.reportId) : undefined
     return {
-      id: a.seq,
-      action: a.action,
-      field: a.field,
-      old_value: a.oldValue,
-      new_value: a.newValue,
-      actor_id: a.actorId,
-      actor_name: (a.actorId && names.get(a.actorId)) ?? null,
+      ...entryOf(a, names),
       report_id: a.reportId,
       report_number: report?.number ?? null,
       report_title: report?.title ?? null,
@@ -40,16 +45,7 @@ export async function listProjectActivity(db: Db, projectId: string, o: { action
 export async function reportActivityOf(db: Db, reportId: string) {
   const rows = await createActivityRepository({ db }).ofReport(reportId)
   const names = await createAuthRepository({ db }).namesOf(rows.flatMap((a) => (a.actorId ? [a.actorId] : [])))
-  return rows.map((a) => ({
-    id: a.seq,
-    action: a.action,
-    field: a.field,
-    old_value: a.oldValue,
-    new_value: a.newValue,
-    actor_id: a.actorId,
-    actor_name: (a.actorId && names.get(a.actorId)) ?? null,
-    created_at: a.createdAt.toISOString(),
-  }))
+  return rows.map((a) => ({ ...entryOf(a, names), created_at: a.createdAt.toISOString() }))
 }
 
 /** A project's audit log page (`{entries, total, page, per_page}`, newest first): its own entries plus account-wide ones (members, roles, invitations). */
