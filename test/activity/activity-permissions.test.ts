@@ -12,7 +12,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   const base = `/api/projects/${project.slug}/bugs`
   expect((await t.request('POST', base, { token: owner.token, body: { title: 'Secret boss exploit', description: 'Clip through the wall' } })).status).toBe(201)
   expect((await t.request('PATCH', `${base}/1`, { token: owner.token, body: { is_private: true } })).status).toBe(200)

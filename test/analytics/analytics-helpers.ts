@@ -14,7 +14,7 @@ export const at = (daysAgo: number, hour = 12) => new Date(Date.parse(NOW) - day
 export async function setup(plan: PlanKey = 'self_hosted') {
   const t = createTestApp({ start: NOW })
   const owner = await createUser(t, { plan })
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   const get = (path: string, token = owner.token) => t.request('GET', `/api/projects/${project.slug}${path}`, { token })
   return { t, owner, project, get }
 }

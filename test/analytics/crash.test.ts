@@ -19,8 +19,8 @@ describe('crash-free rate and crash analytics', () => {
     addSessions(t, project, { n: 13, open: 3, crashed: 2, version: '1.0.0', platform: 'windows' })
     // 1.1.0 linux yesterday: 4 ended, 1 crashed
     addSessions(t, project, { n: 4, crashed: 1, version: '1.1.0', platform: 'linux', daysAgo: 1 })
-    createReportIn(t, project, { title: 'Crash on load', description: 'x', category: 'crash', gameVersion: '1.0.0', platform: 'windows' })
-    createReportIn(t, project, { title: 'Wrong colour', description: 'x', category: 'visual', gameVersion: '1.1.0', platform: 'linux' })
+    await createReportIn(t, project, { title: 'Crash on load', description: 'x', category: 'crash', gameVersion: '1.0.0', platform: 'windows' })
+    await createReportIn(t, project, { title: 'Wrong colour', description: 'x', category: 'visual', gameVersion: '1.1.0', platform: 'linux' })
     await rollUp(t)
     const res = await get('/crash-analytics?days=7')
     expect(res.status).toBe(200)
@@ -57,8 +57,8 @@ describe('bad deploy', () => {
     addSessions(t, project, { n: 100, crashed: 25, version: '1.10.0', daysAgo: 1 })
     // newer by semver but only 9 ended sessions: not eligible
     addSessions(t, project, { n: 9, version: '1.11.0' })
-    for (let i = 0; i < 5; i++) createReportIn(t, project, { title: `Bug ${i}`, description: 'x', gameVersion: '1.10.0' })
-    createReportIn(t, project, { title: 'Old bug', description: 'x', gameVersion: '1.9.0' })
+    for (let i = 0; i < 5; i++) await createReportIn(t, project, { title: `Bug ${i}`, description: 'x', gameVersion: '1.10.0' })
+    await createReportIn(t, project, { title: 'Old bug', description: 'x', gameVersion: '1.9.0' })
     await rollUp(t)
     const d = (await get('/bad-deploy')).body.data
     // By hand: old 90/100, new 75/100; pooled p = 165/200 = 0.825;
@@ -121,11 +121,11 @@ describe('crash groups (tier 2)', () => {
     const { t, project, get } = await setup()
     close = t.close
     const desc = (line: number, addr: string) => `Boom\n--- Stack Trace ---\nat Game.Player.Update () [0x${addr}] in Player.cs:${line}\nat Game.Loop ()\n--- Recent Logs ---\nloaded`
-    createReportIn(t, project, { title: '[Error] NullReferenceException: a', description: desc(10, '00a1'), gameVersion: '1.0', playerId: 'p1', source: 'system' })
-    createReportIn(t, project, { title: '[Error] NullReferenceException: b', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p2', source: 'system' })
-    createReportIn(t, project, { title: '[Error] NullReferenceException: c', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p1', source: 'system' })
-    createReportIn(t, project, { title: 'Game freezes', description: 'no trace', category: 'crash', gameVersion: '1.1' })
-    createReportIn(t, project, { title: 'Typo in menu', description: 'no trace', category: 'ui' })
+    await createReportIn(t, project, { title: '[Error] NullReferenceException: a', description: desc(10, '00a1'), gameVersion: '1.0', playerId: 'p1', source: 'system' })
+    await createReportIn(t, project, { title: '[Error] NullReferenceException: b', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p2', source: 'system' })
+    await createReportIn(t, project, { title: '[Error] NullReferenceException: c', description: desc(42, 'ff00'), gameVersion: '1.1', playerId: 'p1', source: 'system' })
+    await createReportIn(t, project, { title: 'Game freezes', description: 'no trace', category: 'crash', gameVersion: '1.1' })
+    await createReportIn(t, project, { title: 'Typo in menu', description: 'no trace', category: 'ui' })
     await rollUp(t)
     const res = await get('/crash-groups')
     expect(res.status).toBe(200)
@@ -153,9 +153,9 @@ describe('crash groups (tier 2)', () => {
     const { t, project, get } = await setup()
     close = t.close
     const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
-    const crash = (version: string, player?: string) => createReportIn(t, project, { title: '[Error] NullReferenceException: shop', description: trace, gameVersion: version, playerId: player, source: 'system' })
+    const crash = async (version: string, player?: string) => await createReportIn(t, project, { title: '[Error] NullReferenceException: shop', description: trace, gameVersion: version, playerId: player, source: 'system' })
     // 1.3.0-beta: 4 events from 3 players (p1 twice), one without a player; 1.2.0: 2 events from p1.
-    for (const [version, player] of [['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p2'], ['1.3.0-beta', 'p3'], ['1.3.0-beta', undefined], ['1.2.0', 'p1'], ['1.2.0', 'p1']] as const) crash(version, player)
+    for (const [version, player] of [['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p1'], ['1.3.0-beta', 'p2'], ['1.3.0-beta', 'p3'], ['1.3.0-beta', undefined], ['1.2.0', 'p1'], ['1.2.0', 'p1']] as const) await crash(version, player)
     const all = (await get('/crash-groups')).body.data
     expect(all).toMatchObject([{ events: 7, players: 3, versions: [{ game_version: '1.3.0-beta', count: 5, events: 5, players: 3 }, { game_version: '1.2.0', count: 2, events: 2, players: 1 }] }])
     expect((await get('/crash-groups?version=1.2.0')).body.data).toMatchObject([{ events: 7, players: 3, events_in_version: 2, players_in_version: 1, count_in_version: 2 }])
@@ -169,8 +169,8 @@ describe('crash groups (tier 2)', () => {
     const { t, project, get } = await setup()
     close = t.close
     const trace = 'Boom\n--- Stack Trace ---\nat Shop.Buy () in Shop.cs:7\n'
-    for (const [version, player] of [['2.0', 'a'], ['2.0', 'b'], ['2.0', 'a'], ['2.1', 'c']]) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: version, playerId: player })
-    createReportIn(t, project, { title: 'Nice game', description: 'not a crash', gameVersion: '2.0', playerId: 'd' })
+    for (const [version, player] of [['2.0', 'a'], ['2.0', 'b'], ['2.0', 'a'], ['2.1', 'c']]) await createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: version, playerId: player })
+    await createReportIn(t, project, { title: 'Nice game', description: 'not a crash', gameVersion: '2.0', playerId: 'd' })
     await rollUp(t)
     // As an older server left it: no table of players per version, every count 0.
     t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
@@ -181,7 +181,7 @@ describe('crash groups (tier 2)', () => {
       { game_version: '2.1', players: 1 },
     ])
     // The rollup goes on from there: a new player in 2.1 makes 2, a known one changes nothing.
-    for (const player of ['a', 'c']) createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: '2.1', playerId: player })
+    for (const player of ['a', 'c']) await createReportIn(t, project, { title: '[Error] KeyNotFoundException: loot', description: trace, gameVersion: '2.1', playerId: player })
     expect((await get('/crash-groups')).body.data[0].versions).toEqual([
       { game_version: '2.0', count: 3, events: 3, players: 2 },
       { game_version: '2.1', count: 3, events: 3, players: 2 },
@@ -191,7 +191,7 @@ describe('crash groups (tier 2)', () => {
   it('is kept by the queued rollup job', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
+    await createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
     // Reads catch the rollup up too (freshness.test.ts); here the job alone counts it.
     expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(0)
     t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })

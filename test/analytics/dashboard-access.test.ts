@@ -12,11 +12,11 @@ describe('dashboard and usage', () => {
   it("sums the account's projects: counts by status, priority and category, daily new and resolved, crash-free rate per project", async () => {
     const { t, project, owner } = await setup()
     close = t.close
-    const other = createProject(t, owner)
-    createReportIn(t, project, { priority: 'high', category: 'crash' })
-    const fixed = createReportIn(t, project, { priority: 'low', category: 'ui' })
-    createReportIn(t, other, { priority: 'high', category: 'ui' })
-    const gone = createReportIn(t, other, { priority: 'critical', category: 'audio' })
+    const other = await createProject(t, owner)
+    await createReportIn(t, project, { priority: 'high', category: 'crash' })
+    const fixed = await createReportIn(t, project, { priority: 'low', category: 'ui' })
+    await createReportIn(t, other, { priority: 'high', category: 'ui' })
+    const gone = await createReportIn(t, other, { priority: 'critical', category: 'audio' })
     t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, fixed.id)).run()
     t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, gone.id)).run()
     addSessions(t, project, { n: 4, crashed: 1 })
@@ -76,7 +76,7 @@ describe('access', () => {
     const expected = { free: [403, 403, 403, 403, 403, 403], pro: [200, 200, 200, 200, 200, 403], self_hosted: [200, 200, 200, 200, 200, 200] }
     for (const [plan, statuses] of Object.entries(expected)) {
       const { t, project, get } = await setup(plan as never)
-      createReportIn(t, project)
+      await createReportIn(t, project)
       const got = []
       for (const path of gated) got.push((await get(path)).status)
       t.close()

@@ -15,7 +15,7 @@ describe('release health', () => {
     addSessions(t, project, { n: 2, version: '2.0.0', player: 'bob' })
     addSessions(t, project, { n: 2, version: '1.0.0', player: 'ann', daysAgo: 3 })
     addSessions(t, project, { n: 10, version: '1.0.0', player: 'cat', daysAgo: 20 })
-    createReportIn(t, project, { title: 'A', description: 'x', gameVersion: '2.0.0', playerId: 'dan' })
+    await createReportIn(t, project, { title: 'A', description: 'x', gameVersion: '2.0.0', playerId: 'dan' })
     await rollUp(t)
     const d = (await get('/release-health')).body.data
     // last 7 days: 2.0.0 has 8 sessions, 1.0.0 has 2 → shares 0.8 and 0.2
@@ -30,7 +30,7 @@ describe('release health', () => {
     close = t.close
     addSessions(t, project, { n: 4, crashed: 1, version: '2.0.0', daysAgo: 1 })
     addSessions(t, project, { n: 5, version: '2.0.0' })
-    createReportIn(t, project, { title: '[Error] IndexOutOfRangeException: x', description: 'at A.B ()', gameVersion: '2.0.0' })
+    await createReportIn(t, project, { title: '[Error] IndexOutOfRangeException: x', description: 'at A.B ()', gameVersion: '2.0.0' })
     await rollUp(t)
     const res = await get('/release-health/version?version=2.0.0&days=3')
     expect(res.status).toBe(200)
@@ -53,12 +53,12 @@ describe('regressions', () => {
   it('suggests a resolved report and a newer similar one from a later version, and never a dismissed pair again', async () => {
     const { t, project, get, owner } = await setup()
     close = t.close
-    const old = createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen', description: 'x', gameVersion: '1.2.0' })
+    const old = await createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen', description: 'x', gameVersion: '1.2.0' })
     t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, old.id)).run()
     t.clock.advance(3600_000)
-    const again = createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen again', description: 'x', gameVersion: '1.3.0' })
-    createReportIn(t, project, { title: '[Error] NullReferenceException in audio mixer', description: 'x', gameVersion: '1.3.0' }) // not similar
-    createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen', description: 'x', gameVersion: '1.1.0' }) // older version
+    const again = await createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen again', description: 'x', gameVersion: '1.3.0' })
+    await createReportIn(t, project, { title: '[Error] NullReferenceException in audio mixer', description: 'x', gameVersion: '1.3.0' }) // not similar
+    await createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen', description: 'x', gameVersion: '1.1.0' }) // older version
     const det = await get('/regressions/detect')
     expect(det.status).toBe(200)
     expect(det.body.data).toHaveLength(1)
@@ -85,13 +85,13 @@ describe('triage (tier 2)', () => {
   it('suggests priority, category, duplicates and assignee with reasons, the same each time', async () => {
     const { t, project, get, owner } = await setup('pro')
     close = t.close
-    const mk = (title: string, o: Record<string, unknown> = {}) => createReportIn(t, project, { title, description: 'x', ...o } as never)
+    const mk = async (title: string, o: Record<string, unknown> = {}) => await createReportIn(t, project, { title, description: 'x', ...o } as never)
     for (let i = 0; i < 3; i++) {
-      const r = mk(`Player falls through floor in cave level ${i}`, { priority: i < 2 ? 'high' : 'low', category: 'gameplay' })
+      const r = await mk(`Player falls through floor in cave level ${i}`, { priority: i < 2 ? 'high' : 'low', category: 'gameplay' })
       t.deps.db.update(reports).set({ status: 'resolved', assignedTo: owner.user.id }).where(eq(reports.id, r.id)).run()
     }
-    mk('Music too loud', { priority: 'low', category: 'audio' })
-    const target = mk('Player falls through floor in cave level', { priority: 'medium', category: 'other' })
+    await mk('Music too loud', { priority: 'low', category: 'audio' })
+    const target = await mk('Player falls through floor in cave level', { priority: 'medium', category: 'other' })
     const res = await get(`/bugs/${target.reportNumber}/triage`)
     expect(res.status).toBe(200)
     const d = res.body.data
@@ -107,7 +107,7 @@ describe('triage (tier 2)', () => {
   it('is 403 on free', async () => {
     const { t, project, get } = await setup('free')
     close = t.close
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     expect((await get(`/bugs/${r.reportNumber}/triage`)).status).toBe(403)
   })
 })

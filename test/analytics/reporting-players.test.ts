@@ -12,9 +12,9 @@ afterEach(() => close?.())
 
 type Ctx = Awaited<ReturnType<typeof setup>>
 /** Files a report `daysAgo` days before NOW (the service stamps it with the clock), then puts the clock back. */
-function fileAt({ t, project }: Ctx, daysAgo: number, input: Parameters<typeof createReportIn>[2]) {
+async function fileAt({ t, project }: Ctx, daysAgo: number, input: Parameters<typeof createReportIn>[2]) {
   t.clock.set(at(daysAgo))
-  const report = createReportIn(t, project, input)
+  const report = await createReportIn(t, project, input)
   t.clock.set(NOW)
   return report
 }
@@ -25,8 +25,8 @@ describe('players who only filed reports', () => {
     const { t, project, get } = ctx
     close = t.close
     addSessions(t, project, { n: 1, player: 'steam-1', daysAgo: 3 })
-    const first = fileAt(ctx, 5, { title: 'Stuck in wall', description: 'x', playerId: 'reporter-7' })
-    fileAt(ctx, 1, { title: 'Audio cuts out', description: 'x', playerId: 'reporter-7' })
+    const first = await fileAt(ctx, 5, { title: 'Stuck in wall', description: 'x', playerId: 'reporter-7' })
+    await fileAt(ctx, 1, { title: 'Audio cuts out', description: 'x', playerId: 'reporter-7' })
     // Before the rollup counts their reports, the player is unknown.
     expect((await get('/players/reporter-7')).status).toBe(404)
     await rollUp(t)
@@ -46,7 +46,7 @@ describe('players who only filed reports', () => {
     close = t.close
     addSessions(t, project, { n: 2, player: 'steam-1', daysAgo: 3 })
     const before = (await get('/players/steam-1')).body.data
-    fileAt(ctx, 0, { title: 'Crash on load', description: 'x', playerId: 'steam-1' })
+    await fileAt(ctx, 0, { title: 'Crash on load', description: 'x', playerId: 'steam-1' })
     await rollUp(t)
     const after = (await get('/players/steam-1')).body.data
     expect(before.session_count).toBeGreaterThan(0)
@@ -58,10 +58,10 @@ describe('players who only filed reports', () => {
     const { t, project, get } = ctx
     close = t.close
     addSessions(t, project, { n: 2, player: 'steam-1', daysAgo: 3 })
-    fileAt(ctx, 9, { title: 'Old report', description: 'x', playerId: 'old-reporter' })
-    fileAt(ctx, 20, { title: 'Older report', description: 'x', playerId: 'old-reporter' })
-    fileAt(ctx, 10, { title: 'By a session player', description: 'x', playerId: 'steam-1' })
-    createReportIn(t, project, { title: 'Anonymous', description: 'x', playerId: null })
+    await fileAt(ctx, 9, { title: 'Old report', description: 'x', playerId: 'old-reporter' })
+    await fileAt(ctx, 20, { title: 'Older report', description: 'x', playerId: 'old-reporter' })
+    await fileAt(ctx, 10, { title: 'By a session player', description: 'x', playerId: 'steam-1' })
+    await createReportIn(t, project, { title: 'Anonymous', description: 'x', playerId: null })
     expect((await get('/players/old-reporter')).status).toBe(404)
     const steamBefore = (await get('/players/steam-1')).body.data
     const migration = embeddedMigrations.find((m) => m.tag === '0016_players_from_reports')!

@@ -68,10 +68,10 @@ describe('telemetry events', () => {
   it('groups recent-log lines of auto-filed reports by normalized text', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    const filed = (logs: string[]) => createReportIn(t, project, { title: '[Error] Boom', description: `x\n--- Stack Trace ---\nat A ()\n--- Recent Logs ---\n${logs.join('\n')}`, source: 'system' })
-    filed(['[12:00:01] Loaded level 3 in 120 ms', '[12:00:02] Player spawned', '[12:00:03] Player spawned'])
-    filed(['[13:10:00] Loaded level 7 in 98 ms'])
-    createReportIn(t, project, { title: 'Manual', description: 'Loaded level 1 in 5 ms' })
+    const filed = async (logs: string[]) => await createReportIn(t, project, { title: '[Error] Boom', description: `x\n--- Stack Trace ---\nat A ()\n--- Recent Logs ---\n${logs.join('\n')}`, source: 'system' })
+    await filed(['[12:00:01] Loaded level 3 in 120 ms', '[12:00:02] Player spawned', '[12:00:03] Player spawned'])
+    await filed(['[13:10:00] Loaded level 7 in 98 ms'])
+    await createReportIn(t, project, { title: 'Manual', description: 'Loaded level 1 in 5 ms' })
     await rollUp(t)
     const res = await get('/log-stack?days=7')
     expect(res.body.data).toMatchObject({ days: 7, page: 1, total: 2, lines: [{ line: 'Loaded level # in # ms', reports: 2 }, { line: 'Player spawned', reports: 1 }] })
@@ -86,7 +86,7 @@ describe('performance', () => {
   it('gives p50/p95 by version and platform (nearest rank), a report’s samples, and scene-load samples', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    const r = createReportIn(t, project, { title: 'Laggy', description: 'x', gameVersion: '1.0', platform: 'ps5' })
+    const r = await createReportIn(t, project, { title: 'Laggy', description: 'x', gameVersion: '1.0', platform: 'ps5' })
     // memory 1011, 1021, …, 1101 MB rounded to 3 significant digits: 1010, 1020, …, 1100.
     // fps 10..100 in tens: n = 10; p50 rank ceil(5) = 5th → 50; p95 rank ceil(9.5) = 10th → 100
     for (let i = 1; i <= 10; i++) addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1001 + i * 10 })
@@ -111,7 +111,7 @@ describe('performance', () => {
       ['studio', 200],
     ] as const) {
       const { t, project, get } = await setup(plan)
-      const r = createReportIn(t, project)
+      const r = await createReportIn(t, project)
       t.deps.db.insert(sessionReplays).values({ id: newId(), projectId: project.id, reportId: r.id, fileKey: 'replays/abc.webm', fileSize: 1234, mimeType: 'video/webm', durationSec: 12.5, metadata: { scene: 'cave' }, createdAt: at(0) }).run()
       const res = await get(`/bugs/${r.reportNumber}/replays`)
       t.close()
@@ -126,8 +126,8 @@ describe('satisfaction', () => {
     const { t, project, get } = await setup()
     close = t.close
     const raters = [await createUser(t), await createUser(t), await createUser(t)]
-    const a = createReportIn(t, project)
-    const b = createReportIn(t, project)
+    const a = await createReportIn(t, project)
+    const b = await createReportIn(t, project)
     const rate = (reportId: string, rater: number, rating: number, daysAgo: number) =>
       t.deps.db.insert(reportRatings).values({ id: newId(), reportId, raterId: raters[rater]!.user.id, rating, comment: '', createdAt: at(daysAgo), updatedAt: at(daysAgo) }).run()
     rate(a.id, 0, 5, 0)

@@ -16,13 +16,13 @@ const ELF = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0
 let t: TestApp
 let owner: TestUser
 let project: TestProject
-let report: ReturnType<typeof createReportIn>
+let report: Awaited<ReturnType<typeof createReportIn>>
 let url: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
-  report = createReportIn(t, project)
+  project = await createProject(t, owner)
+  report = await createReportIn(t, project)
   url = `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`
 })
 afterEach(() => t.close())

@@ -68,8 +68,8 @@ describe('plans', () => {
 describe('plan gates and limits on routes', () => {
   it('the report quota answers 403 (naming no plan without billing), and deleted reports keep counting', async () => {
     const owner = await createUser(t, { plan: 'free' })
-    const project = createProject(t, owner)
-    const report = createReportIn(t, project)
+    const project = await createProject(t, owner)
+    const report = await createReportIn(t, project)
     const del = await t.request('DELETE', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: owner.token })
     expect(del.status).toBe(200)
     expect((await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.reports).toBe(1)
@@ -82,8 +82,8 @@ describe('plan gates and limits on routes', () => {
 
   it('the upload quota answers 403', async () => {
     const owner = await createUser(t, { plan: 'free' })
-    const project = createProject(t, owner)
-    const report = createReportIn(t, project)
+    const project = await createProject(t, owner)
+    const report = await createReportIn(t, project)
     setUsage(owner, { uploadBytesUsed: PLANS.free.limits.uploadBytes - 10 })
     const form = new FormData()
     form.append('file', new File(['a log line that is longer than ten bytes'], 'log.txt', { type: 'text/plain' }))
@@ -94,7 +94,7 @@ describe('plan gates and limits on routes', () => {
 
   it('the project limit answers 403 naming the limit', async () => {
     const owner = await createUser(t, { plan: 'free' })
-    for (let i = 0; i < PLANS.free.limits.projects; i++) createProject(t, owner)
+    for (let i = 0; i < PLANS.free.limits.projects; i++) await createProject(t, owner)
     const res = await t.request('POST', '/api/projects', { token: owner.token, body: { name: 'One too many' } })
     expect(res.status).toBe(403)
     expect(res.body.error).toContain('this account allows 2 projects')
@@ -104,17 +104,17 @@ describe('plan gates and limits on routes', () => {
     const free = await createUser(t, { plan: 'free' })
     const pro = await createUser(t, { plan: 'pro' })
     const body = { theme: { primary_color: '#112233' } }
-    const denied = await t.request('PUT', `/api/projects/${createProject(t, free).slug}/widget-settings`, { token: free.token, body })
+    const denied = await t.request('PUT', `/api/projects/${(await createProject(t, free)).slug}/widget-settings`, { token: free.token, body })
     expect([denied.status, denied.body.error]).toEqual([403, "this account does not have widget themes; to use widget themes, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)"])
-    expect((await t.request('PUT', `/api/projects/${createProject(t, pro).slug}/widget-settings`, { token: pro.token, body })).status).not.toBe(403)
+    expect((await t.request('PUT', `/api/projects/${(await createProject(t, pro)).slug}/widget-settings`, { token: pro.token, body })).status).not.toBe(403)
   })
 
   it('session capture is a tier 3 feature', async () => {
     const pro = await createUser(t, { plan: 'pro' })
     const studio = await createUser(t, { plan: 'studio' })
-    const denied = await t.request('PATCH', `/api/projects/${createProject(t, pro).slug}`, { token: pro.token, body: { session_capture: true } })
+    const denied = await t.request('PATCH', `/api/projects/${(await createProject(t, pro)).slug}`, { token: pro.token, body: { session_capture: true } })
     expect([denied.status, denied.body.error]).toEqual([403, "this account does not have session capture; to use session capture, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)"])
-    expect((await t.request('PATCH', `/api/projects/${createProject(t, studio).slug}`, { token: studio.token, body: { session_capture: true } })).status).toBe(200)
+    expect((await t.request('PATCH', `/api/projects/${(await createProject(t, studio)).slug}`, { token: studio.token, body: { session_capture: true } })).status).toBe(200)
   })
 })
 

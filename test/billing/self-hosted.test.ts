@@ -70,11 +70,11 @@ describe('the self_hosted plan', () => {
     for (const name of ['One', 'Two', 'Three']) {
       expect((await t.request('POST', '/api/projects', { token: owner.token, body: { name } })).status).toBe(201)
     }
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     setUsage(owner, { reportsCreated: 1_000_000, uploadBytesUsed: PLANS.studio.limits.uploadBytes })
     const submit = await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { title: 'Report 1,000,001', description: 'still filed' } })
     expect(submit.status).toBe(201)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const form = new FormData()
     form.append('file', new File(['a log line'], 'log.txt', { type: 'text/plain' }))
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: owner.token, body: form })).status).toBe(201)
@@ -86,11 +86,11 @@ describe('the self_hosted plan', () => {
   it('allows telemetry events, session capture and session replays', async () => {
     t = createTestApp()
     const owner = await createUser(t, { plan: 'self_hosted' })
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     expect((await t.request('POST', '/api/events/track', { apiKey: project.apiKey, body: { event_name: 'level_start' } })).status).toBe(201)
     expect((await t.request('PATCH', `/api/projects/${project.slug}`, { token: owner.token, body: { session_capture: true } })).status).toBe(200)
     expect((await t.request('GET', '/api/bugs/settings', { apiKey: project.apiKey })).body.data.session_capture).toBe(true)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const form = new FormData()
     form.set('bug_report_id', report.id)
     form.set('file', new File([WEBM], 'replay.webm', { type: 'video/webm' }))
@@ -104,8 +104,8 @@ describe('every plan-limit 403 says how to lift it', () => {
     [
       'project limit',
       async (u) => {
-        createProject(t, u)
-        createProject(t, u)
+        await createProject(t, u)
+        await createProject(t, u)
         return t.request('POST', '/api/projects', { token: u.token, body: { name: 'Third' } })
       },
       'the Free plan allows 2 projects; to create more, ',
@@ -115,7 +115,7 @@ describe('every plan-limit 403 says how to lift it', () => {
       'report quota',
       async (u) => {
         setUsage(u, { reportsCreated: PLANS.free.limits.reports })
-        return t.request('POST', '/api/bugs/submit', { apiKey: createProject(t, u).apiKey, body: { title: 'One too many', description: 'lost?' } })
+        return t.request('POST', '/api/bugs/submit', { apiKey: (await createProject(t, u)).apiKey, body: { title: 'One too many', description: 'lost?' } })
       },
       "the Free plan's limit of 1000 reports is reached; to file more, ",
       "this account's limit of 1000 reports is reached; to file more, ",
@@ -123,8 +123,8 @@ describe('every plan-limit 403 says how to lift it', () => {
     [
       'upload quota',
       async (u) => {
-        const project = createProject(t, u)
-        const report = createReportIn(t, project)
+        const project = await createProject(t, u)
+        const report = await createReportIn(t, project)
         setUsage(u, { uploadBytesUsed: PLANS.free.limits.uploadBytes })
         const form = new FormData()
         form.append('file', new File(['a log line'], 'log.txt', { type: 'text/plain' }))
@@ -144,7 +144,7 @@ describe('every plan-limit 403 says how to lift it', () => {
     ],
     [
       'missing feature',
-      async (u) => t.request('POST', '/api/events/track', { apiKey: createProject(t, u).apiKey, body: { event_name: 'level_start' } }),
+      async (u) => t.request('POST', '/api/events/track', { apiKey: (await createProject(t, u)).apiKey, body: { event_name: 'level_start' } }),
       'the Pro plan or higher is needed for telemetry events (this account is on Free); to use telemetry events, ',
       'this account does not have telemetry events; to use telemetry events, ',
     ],

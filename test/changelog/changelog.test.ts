@@ -12,7 +12,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -107,7 +107,7 @@ describe('changelog entries', () => {
   it('answers 400 to an empty PATCH and 404 for unknown entries or another project\'s entry', async () => {
     const id = (await create({ title: 'Notes' })).body.data.id
     expect((await t.request('PATCH', `${base()}/${id}`, { token: owner.token, body: {} })).body).toEqual({ ok: false, error: 'no valid fields to update' })
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const foreign = `/api/projects/${other.slug}/changelog/${id}`
     expect((await t.request('PATCH', foreign, { token: owner.token, body: { title: 'x' } })).status).toBe(404)
     expect((await t.request('DELETE', foreign, { token: owner.token })).status).toBe(404)
@@ -128,19 +128,19 @@ describe('POST /changelog/auto-generate', () => {
   const generate = () => t.request('POST', `${base()}/auto-generate`, { token: owner.token })
 
   it('answers 400 when nothing is resolved', async () => {
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const res = await generate()
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ ok: false, error: 'nothing resolved since the last entry' })
   })
 
   it('drafts an entry of public resolved and closed reports grouped by category, then only newer ones after a publish', async () => {
-    const crash = createReportIn(t, project, { title: 'Crash on start', category: 'crash' })
-    const ui = createReportIn(t, project, { title: 'Button overlaps', category: 'ui' })
-    const crash2 = createReportIn(t, project, { title: 'Crash in menu', category: 'crash' })
-    createReportIn(t, project, { title: 'Still open', category: 'crash' })
-    const secret = createReportIn(t, project, { title: 'Private fix', category: 'crash' })
-    const gone = createReportIn(t, project, { title: 'Deleted fix', category: 'crash' })
+    const crash = await createReportIn(t, project, { title: 'Crash on start', category: 'crash' })
+    const ui = await createReportIn(t, project, { title: 'Button overlaps', category: 'ui' })
+    const crash2 = await createReportIn(t, project, { title: 'Crash in menu', category: 'crash' })
+    await createReportIn(t, project, { title: 'Still open', category: 'crash' })
+    const secret = await createReportIn(t, project, { title: 'Private fix', category: 'crash' })
+    const gone = await createReportIn(t, project, { title: 'Deleted fix', category: 'crash' })
     setReport(t, crash, { status: 'resolved' })
     setReport(t, ui, { status: 'closed' })
     setReport(t, crash2, { status: 'resolved' })
@@ -158,7 +158,7 @@ describe('POST /changelog/auto-generate', () => {
     await t.request('PATCH', `${base()}/${res.body.data.id}`, { token: owner.token, body: { publish: true } })
     t.clock.advance(DAY)
     expect((await generate()).status).toBe(400)
-    const later = createReportIn(t, project, { title: 'Audio pops', category: 'audio' })
+    const later = await createReportIn(t, project, { title: 'Audio pops', category: 'audio' })
     setReport(t, later, { status: 'resolved', updatedAt: t.clock.now() })
     const next = await generate()
     expect(next.status).toBe(201)
@@ -166,9 +166,9 @@ describe('POST /changelog/auto-generate', () => {
   })
 
   it("lists only what the public pages show under the tracker's publish rules", async () => {
-    const touched = createReportIn(t, project, { title: 'Resolved by the team', category: 'ui' })
-    const untouched = createReportIn(t, project, { title: 'Resolved behind the scenes', category: 'ui' })
-    const published = createReportIn(t, project, { title: 'Published explicitly', category: 'ui' })
+    const touched = await createReportIn(t, project, { title: 'Resolved by the team', category: 'ui' })
+    const untouched = await createReportIn(t, project, { title: 'Resolved behind the scenes', category: 'ui' })
+    const published = await createReportIn(t, project, { title: 'Published explicitly', category: 'ui' })
     expect((await t.request('PATCH', `/api/projects/${project.slug}/bugs/${touched.reportNumber}`, { token: owner.token, body: { status: 'resolved' } })).status).toBe(200)
     setReport(t, untouched, { status: 'resolved' })
     setReport(t, published, { status: 'resolved', published: true })

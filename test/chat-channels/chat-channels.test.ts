@@ -17,7 +17,7 @@ beforeEach(async () => {
   fake = startFakeChat()
   t = createTestApp({ env: env() })
   owner = await createUser(t)
-  project = createProject(t, owner, { name: 'Space Game' })
+  project = await createProject(t, owner, { name: 'Space Game' })
 })
 afterEach(() => {
   fake.stop()
@@ -56,7 +56,7 @@ describe('create and list', () => {
     const plain = createTestApp()
     try {
       const u = await createUser(plain)
-      const p = createProject(plain, u)
+      const p = await createProject(plain, u)
       const res = await plain.request('POST', `/api/projects/${p.slug}/webhooks/slack`, { token: u.token, body: { webhook_url: 'https://hooks.slack.com.evil.test/services/T1/B1/x' } })
       expect(res.status).toBe(400)
       expect(res.body.error).toContain('webhook_url must be a Slack webhook URL (https://hooks.slack.com/services/…)')
@@ -69,7 +69,7 @@ describe('create and list', () => {
     const guarded = createTestApp({ env: { GLITCHBOX_PROVIDER_URL_DISCORD: fake.base } })
     try {
       const u = await createUser(guarded)
-      const p = createProject(guarded, u)
+      const p = await createProject(guarded, u)
       const res = await guarded.request('POST', `/api/projects/${p.slug}/webhooks/discord`, { token: u.token, body: { webhook_url: fake.discordUrl() } })
       expect(res.status).toBe(400)
       expect(res.body.error).toMatch(/^webhook_url: url resolves to a private or reserved address/)
@@ -158,7 +158,7 @@ describe('report events', () => {
   it('posts new reports, updates and public comments with a link to the report; never internal comments', async () => {
     await create('discord')
     await create('slack', { event_types: ['comment_added'] })
-    const report = createReportIn(t, project, { title: 'Falls through the floor', priority: 'high' })
+    const report = await createReportIn(t, project, { title: 'Falls through the floor', priority: 'high' })
     await t.runner.drain()
     const link = `http://glitchbox.test/projects/${project.slug}/reports/${report.reportNumber}`
     expect(fake.hits).toHaveLength(1)
@@ -186,7 +186,7 @@ describe('report events', () => {
   it('retries a refused post after 1 and 5 minutes, recording each answer', async () => {
     const id = await create('discord')
     fake.state.failNext = 2
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(fake.hits).toHaveLength(1)
     t.clock.advance(MINUTE - 1)
@@ -207,11 +207,11 @@ describe('report events', () => {
   it('holds queued retries while paused, posts nothing new, and releases them on resume', async () => {
     const id = await create('discord')
     fake.state.failNext = 1
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(fake.hits).toHaveLength(1)
     await t.request('PATCH', path('discord', `/${id}`), { token: owner.token, body: { is_active: false } })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     t.clock.advance(30 * MINUTE)
     await t.runner.drain()
     expect(fake.hits).toHaveLength(1)

@@ -18,8 +18,8 @@ afterEach(() => t.close())
 
 async function setup() {
   const owner = await createUser(t, { name: 'Ada' })
-  const project = createProject(t, owner)
-  const report = createReportIn(t, project, { title: 'Crash on load' })
+  const project = await createProject(t, owner)
+  const report = await createReportIn(t, project, { title: 'Crash on load' })
   const url = `/api/projects/${project.slug}/bugs/${report.reportNumber}/comments`
   return { owner, project, report, url }
 }

@@ -152,14 +152,14 @@ describe('backup and restore', () => {
     const deps = buildDeps(config, { logger: silentLogger })
     const t = { deps, clock: deps.clock } as unknown as TestApp
     const owner = await createUser(t)
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     let writing = true
     let written = 0
     const writer = (async () => {
       while (writing) {
         const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, written & 255])
         const file = await deps.files.store(deps.db, { data: png, fileName: 's.png', kind: 'image', maxBytes: 1024 })
-        createReportIn(t, project, { title: `Crash ${written}`, screenshotKey: file.key })
+        await createReportIn(t, project, { title: `Crash ${written}`, screenshotKey: file.key })
         written++
         await Bun.sleep(1)
       }

@@ -13,7 +13,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t, { plan: 'studio' })
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -70,7 +70,7 @@ describe('GET /api/files/:key of deleted reports', () => {
   })
 
   it('withdraws a file whose row is written after its report was deleted (upload racing the delete)', async () => {
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const number = report.reportNumber
     const stored = await t.deps.files.store(t.deps.db, { data: PNG, fileName: 'late.png', kind: 'attachment', maxBytes: 1 << 20 })
     expect((await t.request('DELETE', `${bugs()}/${number}`, { token: owner.token })).status).toBe(200)

@@ -38,7 +38,7 @@ function expectInert(res: { headers: Headers; body: unknown }, disposition: 'att
 describe('text uploads are served as text/plain whatever type the client declared', () => {
   it.each(RUNNABLE)('SDK attachment declared %s', async (type) => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'x.js', mime_type: type, data: b64(SCRIPT) } })
     expect(res.status).toBe(201)
     const file = await served(res.body.data.file_url)
@@ -58,7 +58,7 @@ describe('text uploads are served as text/plain whatever type the client declare
 
   it('team attachments (multipart) declared text/javascript', async () => {
     const { owner, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const form = new FormData()
     form.set('file', new File([SCRIPT], 'exploit.js', { type: 'text/javascript' }))
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: owner.token, body: form })
@@ -68,14 +68,14 @@ describe('text uploads are served as text/plain whatever type the client declare
 
   it('plain text stays inline, as text/plain; charset=utf-8', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'player.log', mime_type: 'text/plain', data: b64('boot ok') } })
     expectInert(await served(res.body.data.file_url), 'inline')
   })
 
   it('keeps images, video and JSON under their own types', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const png = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'shot.png', mime_type: 'image/png', data: b64(PNG) } })
     const json = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'save.json', mime_type: 'application/json', data: b64('{"slot":1}') } })
     expect((await served(png.body.data.file_url)).headers.get('content-type')).toBe('image/png')
@@ -84,7 +84,7 @@ describe('text uploads are served as text/plain whatever type the client declare
 
   it('refuses script types on image and replay uploads', async () => {
     const { key, project, owner } = await sdkProject(t, 'studio')
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const replay = new FormData()
     replay.set('bug_report_id', report.id)
     replay.set('file', new File([SCRIPT], 'r.webm', { type: 'text/javascript' }))

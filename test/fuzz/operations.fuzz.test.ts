@@ -42,8 +42,8 @@ const serverError = (headers: Headers) => {
 
 async function disposableWorld(): Promise<World> {
   const owner = await createUser(t, { plan: 'studio' })
-  const project = createProject(t, owner)
-  const report = createReportIn(t, project)
+  const project = await createProject(t, owner)
+  const report = await createReportIn(t, project)
   return { ...world, owner, project, report, apiKey: project.apiKey, params: { ...world.params, slug: project.slug, number: String(report.reportNumber), id: report.id } }
 }
 

@@ -29,8 +29,8 @@ export async function operationsOf(t: TestApp): Promise<{ doc: Record<string, an
  */
 export async function seedWorld(t: TestApp) {
   const owner = await createUser(t, { plan: 'studio', password: 'correct horse battery' })
-  const project = createProject(t, owner)
-  const report = createReportIn(t, project, { title: 'Crash in the shadows', description: 'Stack trace here' })
+  const project = await createProject(t, owner)
+  const report = await createReportIn(t, project, { title: 'Crash in the shadows', description: 'Stack trace here' })
   const slug = project.slug
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await t.request(method, path, { token: owner.token, body })

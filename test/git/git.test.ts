@@ -14,7 +14,7 @@ beforeEach(async () => {
   fake = startFakeGit()
   t = createTestApp({ env: { GLITCHBOX_PROVIDER_URL_GITHUB: fake.url, GLITCHBOX_PROVIDER_URL_GITLAB: `${fake.url}/api/v4`, GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => {
   fake.stop()
@@ -101,7 +101,7 @@ describe('connect', () => {
     const guarded = createTestApp()
     try {
       const u = await createUser(guarded)
-      const p = createProject(guarded, u)
+      const p = await createProject(guarded, u)
       const res = await guarded.request('POST', `/api/projects/${p.slug}/git`, { token: u.token, body: selfHostedGitlab() })
       expect(res.status).toBe(400)
       expect(res.body.error).toMatch(/^repo_url: url resolves to a private or reserved address/)
@@ -126,7 +126,7 @@ describe('connect', () => {
 
   it('lets members read and search; changing needs project.integrations, filing bugs.edit', async () => {
     await connect()
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const member = await addMember(t, owner, { 'bugs.edit': false })
     expect((await t.request('GET', git(), { token: member.token })).status).toBe(200)
     expect((await t.request('GET', git('/issues?q=crash'), { token: member.token })).status).toBe(200)
@@ -151,7 +151,7 @@ describe('issues', () => {
 
   it('files a report as a GitHub issue with its fields and a link, once', async () => {
     await connect()
-    const report = createReportIn(t, project, { title: 'Boss stuck in wall', description: 'The boss clips into the wall', stepsToReproduce: '1. Enter arena', platform: 'Windows', priority: 'critical' })
+    const report = await createReportIn(t, project, { title: 'Boss stuck in wall', description: 'The boss clips into the wall', stepsToReproduce: '1. Enter arena', platform: 'Windows', priority: 'critical' })
     const n = report.reportNumber
     expect((await t.request('GET', bugIssue(n), { token: owner.token })).body.data).toEqual({ repository: { provider: 'github', repo_url: 'https://github.com/acme/game', repo_path: 'acme/game' }, issue: null })
     const res = await t.request('POST', bugIssue(n), { token: owner.token })
@@ -176,8 +176,8 @@ describe('issues', () => {
 
   it('links an existing issue, looking up its URL and title when not given', async () => {
     await connect()
-    const a = createReportIn(t, project)
-    const b = createReportIn(t, project)
+    const a = await createReportIn(t, project)
+    const b = await createReportIn(t, project)
     const looked = await t.request('POST', bugIssue(a.reportNumber), { token: owner.token, body: { issue_number: 7 } })
     expect(looked.status).toBe(201)
     expect(looked.body.data).toMatchObject({ issue_number: 7, issue_url: 'https://github.com/acme/game/issues/7', issue_title: 'Issue 7', created_by_glitchbox: false })
@@ -193,7 +193,7 @@ describe('issues', () => {
   })
 
   it("says on a report's issue read whether a repository is connected, answering 200 either way (a report page asks it instead of GET /git, which answers 404 without one)", async () => {
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const read = await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })
     expect(read.status).toBe(200)
     expect(read.body.data).toEqual({ issue: null, repository: null })
@@ -203,7 +203,7 @@ describe('issues', () => {
   })
 
   it('answers 502 with the provider message when filing is refused, and 404 without a repository', async () => {
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     // Reading is no error without a repository (the report page asks on every visit): both are null.
     const read = await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })
     expect(read.status).toBe(200)
@@ -223,7 +223,7 @@ describe('issues', () => {
     const found = await t.request('GET', git('/issues?q=boot'), { token: owner.token })
     expect(found.body.data).toEqual([{ issue_number: 3, issue_title: 'Crash when boot', issue_url: `${fake.url}/games/studio/engine/-/issues/3`, state: 'opened' }])
     expect(fake.hits.at(-1)!.query.get('search')).toBe('boot')
-    const report = createReportIn(t, project, { title: 'Audio pops' })
+    const report = await createReportIn(t, project, { title: 'Audio pops' })
     const filed = await t.request('POST', bugIssue(report.reportNumber), { token: owner.token })
     expect(filed.status).toBe(201)
     expect(filed.body.data).toMatchObject({ provider: 'gitlab', issue_number: 42, issue_url: `${fake.url}/games/studio/engine/-/issues/42` })
@@ -235,7 +235,7 @@ describe('issues', () => {
   it('files every new report when auto_create_issues is on, retrying a refusal after 1 minute', async () => {
     await connect({ ...github, auto_create_issues: true })
     fake.state.failCreates = 1
-    const report = createReportIn(t, project, { title: 'Auto filed' })
+    const report = await createReportIn(t, project, { title: 'Auto filed' })
     await t.runner.drain()
     expect(fake.hits.filter((h) => h.method === 'POST')).toHaveLength(1)
     expect((await t.request('GET', bugIssue(report.reportNumber), { token: owner.token })).body.data.issue).toBeNull()
@@ -250,7 +250,7 @@ describe('issues', () => {
     expect((await t.request('GET', git(), { token: owner.token })).body.data.last_auto_issue_error).toBeNull()
 
     await t.request('PATCH', git(), { token: owner.token, body: { auto_create_issues: false } })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(fake.hits.filter((h) => h.method === 'POST')).toHaveLength(2)
   })

@@ -24,7 +24,7 @@ export async function createUser(t: TestApp, o: { email?: string; name?: string;
 export type TestUser = Awaited<ReturnType<typeof createUser>>
 
 /** A project in the user's current account, inserted directly. */
-export function createProject(t: TestApp, owner: TestUser, o: { name?: string; isPublic?: boolean } = {}) {
+export async function createProject(t: TestApp, owner: TestUser, o: { name?: string; isPublic?: boolean } = {}) {
   const name = o.name ?? `Game ${++seq}`
   const now = t.clock.now()
   const row = {
@@ -38,13 +38,14 @@ export function createProject(t: TestApp, owner: TestUser, o: { name?: string; i
     createdAt: now,
     updatedAt: now,
   }
-  t.deps.db.insert(projects).values(row).run()
-  return t.deps.db.select().from(projects).where(eq(projects.id, row.id)).get()!
+  await t.deps.db.write((q) => q.insert(projects).values(row))
+  const [project] = await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, row.id)).limit(1))
+  return project!
 }
 
-export type TestProject = ReturnType<typeof createProject>
+export type TestProject = Awaited<ReturnType<typeof createProject>>
 
 /** Files a report through the real service (numbering, quota, activity, events). */
-export function createReportIn(t: TestApp, project: TestProject, input: Partial<NewReport> = {}) {
+export async function createReportIn(t: TestApp, project: TestProject, input: Partial<NewReport> = {}) {
   return t.deps.db.transaction((tx) => createReport(t.deps, tx, project, { title: `Bug ${++seq}`, description: 'Something broke', ...input }))
 }

@@ -36,3 +36,6 @@ export const createTestDatabase = (name: string) => withAdmin(async (sql) => voi
 
 /** Drops `name`, closing what still holds it. */
 export const dropTestDatabase = (name: string) => withAdmin(async (sql) => void (await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)))
+
+/** Whether this run is on SQLite (the default); engine-specific tests skip with `it.skipIf(!onSqlite)`. */
+export const onSqlite = !testPgServer()

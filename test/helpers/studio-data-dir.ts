@@ -11,7 +11,7 @@ export async function studioDataDir() {
   const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dataDir }), { logger: silentLogger })
   const t = { deps, clock: deps.clock } as unknown as TestApp
   const owner = await createUser(t, { plan: 'studio' })
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   deps.db.$client.close()
   return { dataDir, project, owner, token: owner.token }
 }

@@ -58,8 +58,8 @@ describe('a route that needs a session', () => {
 
   it('counts a chunked multipart upload against its route limit (11 MB)', async () => {
     const owner = await createUser(t)
-    const project = createProject(t, owner)
-    const report = createReportIn(t, project)
+    const project = await createProject(t, owner)
+    const report = await createReportIn(t, project)
     const head = '--b\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'
     const res = await postChunked(`/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, {
       total: 30 * MB,

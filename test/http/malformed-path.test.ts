@@ -14,7 +14,7 @@ afterEach(() => t.close())
 describe('malformed percent-encoding in the path', () => {
   it.each(['%ED%A0%80', '%FF', '%', '%zz', '%C0%AE'])('answers %s in a path parameter with 400 in the envelope', async (segment) => {
     const owner = await createUser(t)
-    const { slug } = createProject(t, owner)
+    const { slug } = await createProject(t, owner)
     for (const prefix of ['/api', '/api/v1']) {
       const res = await t.request('POST', `${prefix}/projects/${slug}/integrations/${segment}/targets`, { token: owner.token, body: {} })
       expect(res.status).toBe(400)
@@ -24,7 +24,7 @@ describe('malformed percent-encoding in the path', () => {
 
   it('still serves well-formed escapes (an encoded space, an emoji)', async () => {
     const owner = await createUser(t)
-    const { slug } = createProject(t, owner)
+    const { slug } = await createProject(t, owner)
     const res = await t.request('POST', `/api/projects/${slug}/integrations/${encodeURIComponent('🎮 x')}/targets`, { token: owner.token, body: {} })
     expect(res.status).toBe(404)
     expect(res.body.error).toMatch(/unknown provider/)

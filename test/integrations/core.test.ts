@@ -62,7 +62,7 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
     const strict = createTestApp()
     try {
       const owner = await createUser(strict, { plan: 'self_hosted' })
-      const project = createProject(strict, owner)
+      const project = await createProject(strict, owner)
       const res = await strict.request('POST', `/api/projects/${project.slug}/integrations/slack`, { token: owner.token, body: { secret: 'http://127.0.0.1:9/hook' } })
       expect(res.status).toBe(400)
       expect(res.body.error).toMatch(/private or reserved address \(127\.0\.0\.1\), which is not allowed; to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox$/)
@@ -74,7 +74,7 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
   it('gates jira behind the Pro plan', async () => {
     const free = await createUser(bed.t, { plan: 'free' })
     const { createProject } = await import('../helpers/fixtures')
-    const project = createProject(bed.t, free)
+    const project = await createProject(bed.t, free)
     const res = await bed.t.request('POST', `/api/projects/${project.slug}/integrations/jira`, { token: free.token, body: { secret: 'token', config: { site: 'studio.atlassian.net' } } })
     expect(res.status).toBe(403)
     expect(res.body.error).toMatch(/this account does not have the Jira integration/)

@@ -65,7 +65,7 @@ export function integrationsTestbed(o: { plan?: PlanKey; env?: Record<string, st
     for (const key of ['PAGERDUTY', 'OPSGENIE', 'SENTRY', 'TEAMS', 'LINEAR']) env[`GLITCHBOX_PROVIDER_URL_${key}`] = bed.fake.url
     bed.t = createTestApp({ env })
     bed.owner = await createUser(bed.t, { plan: o.plan ?? 'self_hosted' })
-    bed.project = createProject(bed.t, bed.owner)
+    bed.project = await createProject(bed.t, bed.owner)
     bed.base = `/api/projects/${bed.project.slug}/integrations`
   })
   afterEach(() => {

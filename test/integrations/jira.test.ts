@@ -85,7 +85,7 @@ describe('jira', () => {
 
     // Jira needs tier 2.
     const free = await createUser(bed.t, { plan: 'free' })
-    const freeProject = createProject(bed.t, free)
+    const freeProject = await createProject(bed.t, free)
     const refused = await bed.t.request('POST', `/api/projects/${freeProject.slug}/integrations/jira`, { token: free.token, body: { secret: TOKEN, config: CONFIG } })
     expect(refused.status).toBe(403)
     expect(bed.fake.calls).toHaveLength(0)

@@ -23,7 +23,7 @@ afterEach(() => {
 /** Connects PagerDuty in a fresh project of `t`: the stored ciphertext and the connection id it is bound to. */
 async function storedCredential(t: TestApp) {
   const owner = await createUser(t, { plan: 'studio' })
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   const res = await t.request('POST', `/api/projects/${project.slug}/integrations/pagerduty`, { token: owner.token, body: { secret: PD_KEY } })
   expect(res.status).toBe(201)
   const row = t.sqlite.query('SELECT secret_enc FROM integrations WHERE id = ?').get(res.body.data.id) as { secret_enc: string }

@@ -40,7 +40,7 @@ beforeEach(async () => {
   for (const k of ['GOOGLE_OAUTH', 'GOOGLE_PLAY', 'APP_STORE']) env[`GLITCHBOX_PROVIDER_URL_${k}`] = bed.fake.url
   bed.t = createTestApp({ env })
   bed.owner = await createUser(bed.t)
-  bed.project = createProject(bed.t, bed.owner)
+  bed.project = await createProject(bed.t, bed.owner)
   bed.base = `/api/projects/${bed.project.slug}`
 })
 afterEach(() => {
@@ -224,7 +224,7 @@ describe('replies', () => {
     const member = await addMember(bed.t, bed.owner, { 'project.integrations': false })
     expect((await req('POST', path, { body: 'hi' }, member.token)).status).toBe(403)
     const other = await createUser(bed.t)
-    const otherProject = createProject(bed.t, other)
+    const otherProject = await createProject(bed.t, other)
     expect((await bed.t.request('POST', `/api/projects/${otherProject.slug}/store-reviews/${review.id}/reply`, { token: other.token, body: { body: 'hi' } })).status).toBe(404)
   })
 

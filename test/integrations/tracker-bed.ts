@@ -14,7 +14,7 @@ export function trackerTestbed(key: string) {
     bed.fake = startFake()
     bed.t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true', [`GLITCHBOX_PROVIDER_URL_${key.toUpperCase()}`]: bed.fake.url } })
     bed.owner = await createUser(bed.t, { plan: 'self_hosted' })
-    bed.project = createProject(bed.t, bed.owner)
+    bed.project = await createProject(bed.t, bed.owner)
     bed.base = `/api/projects/${bed.project.slug}/integrations`
   })
   afterEach(() => {

@@ -13,7 +13,7 @@ let base: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
 })
 afterEach(() => t.close())
@@ -55,7 +55,7 @@ describe('labels CRUD', () => {
       expect(res.status).toBe(409)
       expect(res.body.ok).toBe(false)
     }
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     expect((await t.request('POST', `/api/projects/${other.slug}/labels`, { token: owner.token, body: { name: 'Crash' } })).status).toBe(201)
     expect(await list()).toHaveLength(1)
   })
@@ -80,8 +80,8 @@ describe('labels CRUD', () => {
   it('deletes a label and takes it off every report', async () => {
     const a = (await create({ name: 'a' })).body.data
     const keep = (await create({ name: 'keep' })).body.data
-    const r1 = createReportIn(t, project)
-    const r2 = createReportIn(t, project)
+    const r1 = await createReportIn(t, project)
+    const r2 = await createReportIn(t, project)
     for (const r of [r1, r2]) {
       await t.request('POST', `${base}/bugs/${r.reportNumber}/labels`, { token: owner.token, body: { label_id: a.id } })
       await t.request('POST', `${base}/bugs/${r.reportNumber}/labels`, { token: owner.token, body: { label_id: keep.id } })
@@ -96,11 +96,11 @@ describe('labels CRUD', () => {
   })
 
   it('keeps labels of other projects out of reach', async () => {
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const foreign = (await t.request('POST', `/api/projects/${other.slug}/labels`, { token: owner.token, body: { name: 'x' } })).body.data
     expect((await t.request('PATCH', `${base}/labels/${foreign.id}`, { token: owner.token, body: { name: 'y' } })).status).toBe(404)
     expect((await t.request('DELETE', `${base}/labels/${foreign.id}`, { token: owner.token })).status).toBe(404)
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     const put = await t.request('POST', `${base}/bugs/${r.reportNumber}/labels`, { token: owner.token, body: { label_id: foreign.id } })
     expect(put.status).toBe(404)
     expect(labelsOn(r.id)).toEqual([])
@@ -109,7 +109,7 @@ describe('labels CRUD', () => {
 
   it('needs labels.manage for writes (403) and membership for everything (404)', async () => {
     const a = (await create({ name: 'a' })).body.data
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     const member = await addTeammate(t, owner, { overrides: { 'labels.manage': false } })
     const stranger = await createUser(t)
     const writes: [string, string, Record<string, unknown>?][] = [
@@ -132,7 +132,7 @@ describe('labels CRUD', () => {
 describe('labels on reports', () => {
   it('adds idempotently, removes, and records labeled/unlabeled activity', async () => {
     const a = (await create({ name: 'crash' })).body.data
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     const path = `${base}/bugs/${r.reportNumber}/labels`
     for (let i = 0; i < 2; i++) {
       const res = await t.request('POST', path, { token: owner.token, body: { label_id: a.id } })
@@ -156,13 +156,13 @@ describe('labels on reports', () => {
     [{ label_id: 42 }, 400],
     [{ label_id: 'unknown' }, 404],
   ])('refuses %j', async (body, status) => {
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     expect((await t.request('POST', `${base}/bugs/${r.reportNumber}/labels`, { token: owner.token, body })).status).toBe(status)
   })
 
   it('answers 404 for deleted or unknown reports', async () => {
     const a = (await create({ name: 'crash' })).body.data
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, r.id)).run()
     for (const n of [r.reportNumber, 999]) {
       const res = await t.request('POST', `${base}/bugs/${n}/labels`, { token: owner.token, body: { label_id: a.id } })

@@ -56,7 +56,7 @@ describe('webhook URLs with embedded private addresses', () => {
   beforeEach(async () => {
     t = createTestApp()
     owner = await createUser(t)
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
   })
   afterEach(() => t.close())
 
@@ -69,7 +69,7 @@ describe('webhook URLs with embedded private addresses', () => {
   it.each(embeddedPrivate)('refuses http://%s/ at delivery (a webhook stored before the check)', async (host) => {
     const id = newId()
     t.deps.db.insert(webhooks).values({ id, projectId: project.id, name: 'old', url: `http://${host}/hook`, secret: null, eventTypes: 'bug_created', createdBy: owner.user.id, createdAt: t.clock.now() }).run()
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
     expect(d).toMatchObject({ attempt_count: 1, last_status_code: null, last_error: expect.stringMatching(/private or reserved address/) })

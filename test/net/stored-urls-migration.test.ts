@@ -71,8 +71,8 @@ describe('the stored-URL clean-up migration', () => {
   it('GET …/bugs/{n}/issue no longer returns a javascript: link stored before the rule', async () => {
     t = createTestApp()
     const owner = await createUser(t)
-    const project = createProject(t, owner)
-    const report = createReportIn(t, project)
+    const project = await createProject(t, owner)
+    const report = await createReportIn(t, project)
     t.sqlite
       .query("INSERT INTO git_issue_links (id, report_id, project_id, provider, issue_number, issue_url, issue_title, created, created_at) VALUES ('g1', ?, ?, 'github', 7, 'javascript:alert(document.cookie)', 'Crash', 0, 0)")
       .run(report.id, project.id)

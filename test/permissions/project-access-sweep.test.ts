@@ -39,8 +39,8 @@ const leakIn = (body: unknown) => {
 beforeAll(async () => {
   w = await seedWorld(t)
   t.deps.db.update(projects).set({ name: B_NAME }).where(eq(projects.id, w.project.id)).run()
-  a = createProject(t, w.owner, { name: 'Aurora Racer' })
-  createReportIn(t, a, { title: 'Aurora drifts through the wall', playerId: 'p-a' })
+  a = await createProject(t, w.owner, { name: 'Aurora Racer' })
+  await createReportIn(t, a, { title: 'Aurora drifts through the wall', playerId: 'p-a' })
   vendor = await addTeammate(t, w.owner, { overrides: everything })
   const limited = await t.request('PATCH', `/api/account/members/${vendor.user.id}`, { token: w.owner.token, body: { project_access: [a.id] } })
   expect(limited.status).toBe(200)

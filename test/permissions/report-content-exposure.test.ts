@@ -25,8 +25,8 @@ afterAll(() => t.close())
 
 beforeAll(async () => {
   owner = await createUser(t, { plan: 'studio' })
-  project = createProject(t, owner)
-  const report = createReportIn(t, project, { title: SECRET, description: `${SECRET}: walk into the north wall`, playerId: 'player-1', gameVersion: '1.2.0' })
+  project = await createProject(t, owner)
+  const report = await createReportIn(t, project, { title: SECRET, description: `${SECRET}: walk into the north wall`, playerId: 'player-1', gameVersion: '1.2.0' })
   const now = t.clock.now()
   const gitId = newId()
   t.deps.db.insert(gitConnections).values({ id: gitId, projectId: project.id, provider: 'github', repoUrl: 'https://github.com/studio/game', repoPath: 'studio/game', tokenEnc: 'x', tokenHint: '…abcd', createdAt: now, updatedAt: now }).run()

@@ -39,7 +39,7 @@ beforeEach(async () => {
   // The webhook target is a loopback address that no test ever delivers to.
   t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
   owner = await createUser(t, { plan: 'pro' })
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -53,7 +53,7 @@ describe.each(cases)('$key on its route', ({ key, memberDefault, request }) => {
       [byDefault, memberDefault],
       [overridden, !memberDefault],
     ] as const) {
-      const number = createReportIn(t, project).reportNumber
+      const number = (await createReportIn(t, project)).reportNumber
       const [method, path, body] = request({ project, number, member, peer })
       const res = await t.request(method, path, { token: member.token, body })
       if (allowed) expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)

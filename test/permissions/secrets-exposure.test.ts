@@ -45,8 +45,8 @@ afterAll(() => {
 
 beforeAll(async () => {
   owner = await createUser(t, { plan: 'studio' })
-  project = createProject(t, owner)
-  const report = createReportIn(t, project, { title: 'Crash at the gate', playerId: 'player-1', gameVersion: '1.2.0' })
+  project = await createProject(t, owner)
+  const report = await createReportIn(t, project, { title: 'Crash at the gate', playerId: 'player-1', gameVersion: '1.2.0' })
   const base = `/api/projects/${project.slug}`
   const hook = await t.request('POST', `${base}/webhooks/generic`, { token: owner.token, body: { url: HOOK_URL, secret: SECRETS.signing } })
   expect(hook.status).toBe(201)

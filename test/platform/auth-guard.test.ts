@@ -17,7 +17,7 @@ describe('guards run before body validation', () => {
   it('answers 404 to a non-member and 403 to a member without the permission, before validating', async () => {
     const owner = await createUser(t)
     const stranger = await createUser(t)
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     const bad = { name: 12 }
     expect((await t.request('POST', `/api/projects/${project.slug}/labels`, { token: stranger.token, body: bad })).status).toBe(404)
     t.sqlite.query('UPDATE account_members SET permission_overrides = ? WHERE user_id = ?').run(JSON.stringify({ 'labels.manage': false }), owner.user.id)

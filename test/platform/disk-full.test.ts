@@ -13,7 +13,7 @@ let slug: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  slug = createProject(t, owner).slug
+  slug = (await createProject(t, owner)).slug
 })
 afterEach(() => t.close())
 

@@ -12,7 +12,7 @@ let dsnId: number
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   dsnId = (await t.request('GET', `/api/projects/${project.slug}`, { token: owner.token })).body.data.dsn_id
 })
 afterEach(() => t.close())

@@ -16,7 +16,7 @@ afterEach(() => t.close())
 describe('GET /api/projects/:slug/setup-status', () => {
   it('moves from nothing to SDK-connected as reports and sessions arrive', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     const status = async () => (await t.request('GET', `/api/projects/${p.slug}/setup-status`, { token: owner.token })).body.data
     expect(await status()).toEqual({
       sdk_connected: false,
@@ -31,23 +31,23 @@ describe('GET /api/projects/:slug/setup-status', () => {
       sdk_budget: { per_minute: 30, refused_last_hour: 0 },
     })
 
-    createReportIn(t, p, { createdBy: owner.user.id })
+    await createReportIn(t, p, { createdBy: owner.user.id })
     expect(await status()).toMatchObject({ sdk_connected: false, has_reports: true, reports_from_sdk: false, first_report_at: t.clock.now().toISOString() })
 
-    createReportIn(t, p, { createdBy: null })
+    await createReportIn(t, p, { createdBy: null })
     expect(await status()).toMatchObject({ sdk_connected: true, reports_from_sdk: true })
   })
 
   it('counts a first session as connected', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     t.deps.db.update(projects).set({ firstSessionAt: t.clock.now() }).where(eq(projects.id, p.id)).run()
     const s = (await t.request('GET', `/api/projects/${p.slug}/setup-status`, { token: owner.token })).body.data
     expect(s).toMatchObject({ sdk_connected: true, has_sessions: true, first_session_at: t.clock.now().toISOString(), has_reports: false })
   })
 
   it('answers 404 to non-members', async () => {
-    const p = createProject(t, await createUser(t))
+    const p = await createProject(t, await createUser(t))
     const stranger = await createUser(t)
     expect((await t.request('GET', `/api/projects/${p.slug}/setup-status`, { token: stranger.token })).status).toBe(404)
   })
@@ -56,7 +56,7 @@ describe('GET /api/projects/:slug/setup-status', () => {
 describe('POST /api/projects/:slug/send-test-report', () => {
   it('files a sample report as the caller', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     const res = await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: owner.token })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ report_number: 1 })
@@ -68,7 +68,7 @@ describe('POST /api/projects/:slug/send-test-report', () => {
 
   it('needs bugs.create (403) and membership (404)', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     const member = await addTeammate(t, owner, { overrides: { 'bugs.create': false } })
     const stranger = await createUser(t)
     expect((await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: member.token })).status).toBe(403)
@@ -81,8 +81,8 @@ describe('GET /api/projects/:slug/activity', () => {
   it('lists activity newest first with actor names and report numbers, filterable by action, 50 a page', async () => {
     const owner = await createUser(t, { name: 'Olga' })
     t.deps.db.update(users).set({ displayName: 'Olga the Owner' }).where(eq(users.id, owner.user.id)).run()
-    const p = createProject(t, owner)
-    const r1 = createReportIn(t, p, { createdBy: owner.user.id })
+    const p = await createProject(t, owner)
+    const r1 = await createReportIn(t, p, { createdBy: owner.user.id })
     for (let i = 0; i < 3; i++) {
       t.clock.advance(1000)
       await t.request('POST', `/api/projects/${p.slug}/bugs/${r1.reportNumber}/comments`, { token: owner.token, body: { body: `c${i}` } })
@@ -94,7 +94,7 @@ describe('GET /api/projects/:slug/activity', () => {
     const filtered = await t.request('GET', `/api/projects/${p.slug}/activity?action=created`, { token: owner.token })
     expect(filtered.body.data).toHaveLength(1)
 
-    for (let i = 0; i < 55; i++) createReportIn(t, p)
+    for (let i = 0; i < 55; i++) await createReportIn(t, p)
     const page1 = (await t.request('GET', `/api/projects/${p.slug}/activity`, { token: owner.token })).body.data
     const page2 = (await t.request('GET', `/api/projects/${p.slug}/activity?page=2`, { token: owner.token })).body.data
     expect(page1).toHaveLength(50)
@@ -104,7 +104,7 @@ describe('GET /api/projects/:slug/activity', () => {
   })
 
   it('answers 404 to non-members', async () => {
-    const p = createProject(t, await createUser(t))
+    const p = await createProject(t, await createUser(t))
     const stranger = await createUser(t)
     expect((await t.request('GET', `/api/projects/${p.slug}/activity`, { token: stranger.token })).status).toBe(404)
   })
@@ -113,7 +113,7 @@ describe('GET /api/projects/:slug/activity', () => {
 describe('GET /api/projects/:slug/audit-log', () => {
   it('pages label and settings changes, newest first, with totals', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     for (let i = 0; i < 52; i++) await t.request('POST', `/api/projects/${p.slug}/labels`, { token: owner.token, body: { name: `L${i}` } })
     await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body: { description: 'x' } })
     const first = (await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: owner.token })).body.data
@@ -127,9 +127,9 @@ describe('GET /api/projects/:slug/audit-log', () => {
 
   it('includes account-wide member changes and leaves out other accounts', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     const other = await createUser(t)
-    createProject(t, other)
+    await createProject(t, other)
     await t.request('POST', '/api/account/invites', { token: owner.token, body: { email: 'new.artist@example.com', role: 'member' } })
     await t.request('POST', '/api/account/invites', { token: other.token, body: { email: 'elsewhere@example.com', role: 'member' } })
     const log = (await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: owner.token })).body.data
@@ -140,7 +140,7 @@ describe('GET /api/projects/:slug/audit-log', () => {
 
   it('needs project.settings (403) and membership (404)', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     const member = await addTeammate(t, owner, { overrides: { 'project.settings': false } })
     const stranger = await createUser(t)
     expect((await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: member.token })).status).toBe(403)

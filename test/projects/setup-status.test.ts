@@ -16,7 +16,7 @@ afterEach(() => t.close())
 async function world(env: Record<string, string> = {}) {
   t = createTestApp({ env })
   owner = await createUser(t, { plan: 'self_hosted' })
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   dsnId = (await t.request('GET', `/api/projects/${project.slug}`, { token: owner.token })).body.data.dsn_id
 }
 
@@ -57,7 +57,7 @@ describe('GET /api/projects/:slug/setup-status', () => {
 
   it('counts the SDK requests the SDK budget refused in the last hour for this project\'s keys, the previous key included', async () => {
     await world({ GLITCHBOX_RATE_LIMIT_PUBLIC: '2' })
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const answers = [await submit(project.apiKey), await submit(project.apiKey), await submit(project.apiKey), await sentryStore(project.apiKey)]
     expect(answers.map((r) => r.status)).toEqual([201, 201, 429, 429])
     // Another project's key and a request without a key count nothing here.

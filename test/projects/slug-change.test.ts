@@ -51,7 +51,7 @@ describe('PATCH /api/projects/:slug with a slug', () => {
   })
 
   it("refuses another project's slug and a renamed project's old slug (409) while its redirect lasts; the project's own old slug can be taken back", async () => {
-    const other = createProject(t, owner, { name: 'Moon Base' })
+    const other = await createProject(t, owner, { name: 'Moon Base' })
     expect((await rename(other.slug)).status).toBe(409)
     expect((await rename('star')).status).toBe(200)
     // `old` now redirects to `star`: nobody else may take it, the project itself may.
@@ -83,7 +83,7 @@ describe('PATCH /api/projects/:slug with a slug', () => {
 
 describe('the old slug after a rename', () => {
   it('redirects public pages and the public API with 301 (GET) and 308 (other methods) for 90 days, query kept; then it is free', async () => {
-    const bug = createReportIn(t, project, { title: 'Lava is cold' })
+    const bug = await createReportIn(t, project, { title: 'Lava is cold' })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
     expect((await rename('star-forge')).status).toBe(200)
@@ -123,7 +123,7 @@ describe('the old slug after a rename', () => {
     expect((await t.request('GET', `/api/tracker/${old}`)).status).toBe(404)
     // Sessions last 30 days: the owner signs in again to give the freed slug to another project.
     const again = { ...owner, token: await createSession(t.deps.db, owner.user.id, t.clock.now()) }
-    const other = createProject(t, owner, { name: 'Moon Base' })
+    const other = await createProject(t, owner, { name: 'Moon Base' })
     expect((await rename(old, again, other.slug)).body.data.slug).toBe(old)
     expect((await getPage(t, `/tracker/${old}`)).status).toBe(404)
   })

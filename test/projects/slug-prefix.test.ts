@@ -31,7 +31,7 @@ describe('project slug prefixes', () => {
 
   it('is stable for one creator, and projects made before keep their slugs', async () => {
     const owner = await createUser(t, { plan: 'studio' })
-    const old = createProject(t, owner, { name: 'Old Game' })
+    const old = await createProject(t, owner, { name: 'Old Game' })
     expect(old.slug.startsWith(owner.user.id.slice(0, 6))).toBe(true)
     expect(await create(owner, 'Space Game')).toBe(`${slugPrefix(owner.user.id)}-space-game`)
     expect(await create(owner, 'Space Game')).toBe(`${slugPrefix(owner.user.id)}-space-game-2`)

@@ -14,7 +14,7 @@ let old: string
 beforeEach(async () => {
   ;({ t, owner, project } = await pagesWorld())
   old = project.slug
-  createReportIn(t, project, { title: 'Lava is cold' })
+  await createReportIn(t, project, { title: 'Lava is cold' })
 })
 afterEach(() => t.close())
 
@@ -27,7 +27,7 @@ const hidden = (res: TestResponse, what: string) => {
 
 describe('team routes at the old slug', () => {
   it('answer 404 to a member limited to other projects, and 301 to a member who sees the project', async () => {
-    const other = createProject(t, owner, { name: 'Moon Base' })
+    const other = await createProject(t, owner, { name: 'Moon Base' })
     const limited = await addTeammate(t, owner)
     const seeing = await addTeammate(t, owner)
     expect((await t.request('PATCH', `/api/account/members/${limited.user.id}`, { token: owner.token, body: { project_access: [other.id] } })).status).toBe(200)

@@ -8,7 +8,7 @@ export { addComment, createReportIn, putSettings, setReport }
 export async function pagesWorld(): Promise<{ t: TestApp; owner: TestUser; project: TestProject }> {
   const t = createTestApp()
   const owner = await createUser(t, { name: 'Olivia Owner', email: 'olivia.owner@studio.example', plan: 'self_hosted' })
-  const project = createProject(t, owner, { name: 'Star Forge' })
+  const project = await createProject(t, owner, { name: 'Star Forge' })
   return { t, owner, project }
 }
 

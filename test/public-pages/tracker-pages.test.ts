@@ -20,7 +20,7 @@ const listed = (html: string) => [...html.matchAll(/<h2><a href="\/tracker\/[^/]
 
 describe('GET /tracker/{slug}', () => {
   it('answers an HTML 404 for an unknown project and while the tracker is off', async () => {
-    createReportIn(t, project)
+    await createReportIn(t, project)
     for (const path of ['/tracker/no-such-game', `/tracker/${project.slug}`, `/tracker/${project.slug}/1`, `/tracker/${project.slug}/report`]) {
       const res = await getPage(t, path)
       expect(res.status, path).toBe(404)
@@ -31,8 +31,8 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('lists public reports most upvoted first with security headers, branding, custom CSS and Open Graph tags', async () => {
-    const a = createReportIn(t, project, { title: 'Texture flicker in caves' })
-    const b = createReportIn(t, project, { title: 'Boss fight softlock' })
+    const a = await createReportIn(t, project, { title: 'Texture flicker in caves' })
+    const b = await createReportIn(t, project, { title: 'Boss fight softlock' })
     setReport(t, b, { upvotes: 7 })
     await putSettings(t, owner, project, 'branding', { company_name: 'Forge Studio', logo_url: 'https://cdn.example/logo.png', primary_color: '#aa3300' })
     await enable({ page_title: 'Known issues', page_description: 'What we are fixing', custom_css: '.report{border-width:2px}' })
@@ -64,7 +64,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('never renders private reports, internal comments, reporter contact data, assignees or metadata', async () => {
-    const pub = createReportIn(t, project, {
+    const pub = await createReportIn(t, project, {
       title: 'Public crash',
       description: 'Crashes on load\n--- Stack Trace ---\nat C:\\Users\\dev\\secret-path.cs:12',
       reporterName: 'Reporter Rita',
@@ -73,7 +73,7 @@ describe('GET /tracker/{slug}', () => {
       metadata: { gpu: 'SECRET-GPU-MODEL' },
     })
     setReport(t, pub, { assignedTo: owner.user.id })
-    const hidden = createReportIn(t, project, { title: 'Private exploit details' })
+    const hidden = await createReportIn(t, project, { title: 'Private exploit details' })
     setReport(t, hidden, { isPrivate: true })
     addComment(t, pub, { authorId: owner.user.id, body: 'Public reply: fix coming' })
     addComment(t, pub, { authorId: owner.user.id, body: 'INTERNAL: caused by the loader rewrite', isInternal: true })
@@ -91,7 +91,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('pages 25 at a time through plain links and searches and filters through a GET form, with JavaScript off', async () => {
-    for (let i = 0; i < 30; i++) createReportIn(t, project, { title: i === 12 ? 'Zeppelin clips through the mountain' : `Ordinary bug ${i}`, category: i % 2 ? 'audio' : 'visual' })
+    for (let i = 0; i < 30; i++) await createReportIn(t, project, { title: i === 12 ? 'Zeppelin clips through the mountain' : `Ordinary bug ${i}`, category: i % 2 ? 'audio' : 'visual' })
     await enable({ allow_search: true, show_categories: true, show_status_filter: true })
     const first = await tracker()
     expect(listed(first.body)).toHaveLength(25)
@@ -114,7 +114,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('counts up to 1,000 matches ("1000+ reports") and still pages past them', async () => {
-    for (let i = 0; i < 1010; i++) createReportIn(t, project, { title: `Bug ${i}` })
+    for (let i = 0; i < 1010; i++) await createReportIn(t, project, { title: `Bug ${i}` })
     await enable()
     const first = await tracker()
     expect(first.body).toContain('1000+ reports')
@@ -132,8 +132,8 @@ describe('GET /tracker/{slug}', () => {
   }, 60_000)
 
   it('ignores search and filters the tracker does not allow', async () => {
-    createReportIn(t, project, { title: 'Zeppelin bug' })
-    createReportIn(t, project, { title: 'Other bug' })
+    await createReportIn(t, project, { title: 'Zeppelin bug' })
+    await createReportIn(t, project, { title: 'Other bug' })
     await enable()
     const res = await tracker('?q=zeppelin')
     expect(listed(res.body)).toHaveLength(2)
@@ -141,7 +141,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('counts one vote per voter through the form, and marks the button as voted', async () => {
-    const bug = createReportIn(t, project, { title: 'Vote me' })
+    const bug = await createReportIn(t, project, { title: 'Vote me' })
     await enable({ allow_upvotes: true })
     const ip = '203.0.113.9'
     // A browser's first page gives it its voter cookie; it sends it back from then on.
@@ -168,7 +168,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('shows counts without vote buttons when upvotes are off, and a form vote changes nothing', async () => {
-    const bug = createReportIn(t, project)
+    const bug = await createReportIn(t, project)
     await enable()
     const res = await tracker()
     expect(res.body).not.toContain('vote-form')
@@ -208,7 +208,7 @@ describe('the "Report a bug" form', () => {
 
   it('is not offered for a private project', async () => {
     const { createProject } = await import('../helpers/fixtures')
-    project = createProject(t, owner, { isPublic: false })
+    project = await createProject(t, owner, { isPublic: false })
     await enable()
     expect((await tracker()).body).not.toContain('Report a bug</a>')
     expect((await getPage(t, `/tracker/${project.slug}/report`)).status).toBe(404)

@@ -21,7 +21,7 @@ const hostile = ['\r\nSet-Cookie: x=1', '\n', '\u0000', '\u0007', '\u007f', '\t'
 
 describe('POST /tracker/{slug}/{n}/vote and /roadmap/{slug}/{n}/vote with a bad `back`', () => {
   it.each(hostile)('ignore back=/tracker/{slug}%j…: 303 to the report page, the vote counted', async (bad) => {
-    const bug = createReportIn(t, project, { title: 'Vote me' })
+    const bug = await createReportIn(t, project, { title: 'Vote me' })
     setReport(t, bug, { onRoadmap: true })
     const ip = '203.0.113.7'
     for (const back of [`/tracker/${project.slug}${bad}`, `/tracker/${project.slug}?q=${bad}`, `${bad}/tracker/${project.slug}`]) {
@@ -39,7 +39,7 @@ describe('POST /tracker/{slug}/{n}/vote and /roadmap/{slug}/{n}/vote with a bad 
   })
 
   it('still follows a good back, query included', async () => {
-    const bug = createReportIn(t, project)
+    const bug = await createReportIn(t, project)
     const res = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back: `/tracker/${project.slug}?q=lava%20x&page=2` })
     expect([res.status, res.headers.get('location')]).toEqual([303, `/tracker/${project.slug}?q=lava%20x&page=2`])
   })

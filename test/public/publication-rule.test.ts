@@ -14,7 +14,7 @@ let t: TestApp
 let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
-  project = createProject(t, await createUser(t))
+  project = await createProject(t, await createUser(t))
 })
 afterEach(() => t.close())
 
@@ -25,7 +25,7 @@ describe('the SQL rule and the report page agree', () => {
       for (const isPrivate of [false, true])
         for (const triaged of [false, true])
           for (const auto of [false, true]) {
-            const r = createReportIn(t, project, { source: auto ? 'system' : 'user' })
+            const r = await createReportIn(t, project, { source: auto ? 'system' : 'user' })
             setReport(t, r, { published, isPrivate, triagedAt: triaged ? t.clock.now() : null })
             rows.push(t.deps.db.select().from(reports).where(eq(reports.id, r.id)).get()!)
           }

@@ -14,7 +14,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -26,11 +26,11 @@ const publicPage = async (n: number) => (await team('GET', `/bugs/${n}`)).body.d
 
 describe('the publish modes', () => {
   it("shows nothing of a new project until the team touches a report: status, label, public reply; an internal note is no touch", async () => {
-    const status = createReportIn(t, project, { title: 'Status changed' })
-    const labelled = createReportIn(t, project, { title: 'Labelled' })
-    const replied = createReportIn(t, project, { title: 'Replied to' })
-    const noted = createReportIn(t, project, { title: 'Internal note only' })
-    createReportIn(t, project, { title: 'Untouched' })
+    const status = await createReportIn(t, project, { title: 'Status changed' })
+    const labelled = await createReportIn(t, project, { title: 'Labelled' })
+    const replied = await createReportIn(t, project, { title: 'Replied to' })
+    const noted = await createReportIn(t, project, { title: 'Internal note only' })
+    await createReportIn(t, project, { title: 'Untouched' })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     expect(await tracker()).toEqual([])
     expect(await publicPage(status.reportNumber)).toEqual({ tracker_enabled: true, publish: 'triaged', shown: false, reason: 'not_triaged' })
@@ -54,9 +54,9 @@ describe('the publish modes', () => {
   })
 
   it('all: every report not private; manual: only published ones', async () => {
-    createReportIn(t, project, { title: 'Plain' })
-    const chosen = createReportIn(t, project, { title: 'Chosen' })
-    const secret = createReportIn(t, project, { title: 'Private' })
+    await createReportIn(t, project, { title: 'Plain' })
+    const chosen = await createReportIn(t, project, { title: 'Chosen' })
+    const secret = await createReportIn(t, project, { title: 'Private' })
     setReport(t, secret, { isPrivate: true })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     expect(await tracker()).toEqual(['Chosen', 'Plain'])
@@ -73,9 +73,9 @@ describe('the publish modes', () => {
   })
 
   it('keeps auto-filed reports (SDK captures, Sentry events, stack traces) team-only unless included or published', async () => {
-    createReportIn(t, project, { title: 'Player report' })
-    const system = createReportIn(t, project, { title: '[Error] NullReferenceException', source: 'system' })
-    const traced = createReportIn(t, project, { title: '[Error] EXCEPTION_ACCESS_VIOLATION reading address 0x00000000DEADBEEF', description: CRASH })
+    await createReportIn(t, project, { title: 'Player report' })
+    const system = await createReportIn(t, project, { title: '[Error] NullReferenceException', source: 'system' })
+    const traced = await createReportIn(t, project, { title: '[Error] EXCEPTION_ACCESS_VIOLATION reading address 0x00000000DEADBEEF', description: CRASH })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     expect(await tracker()).toEqual(['Player report'])
     expect(await publicPage(traced.reportNumber)).toMatchObject({ shown: false, reason: 'auto_filed' })
@@ -95,7 +95,7 @@ describe('the publish modes', () => {
   })
 
   it('lets an explicit Unpublish hide a report under every mode, and null hand it back to the mode', async () => {
-    const r = createReportIn(t, project, { title: 'Spoiler' })
+    const r = await createReportIn(t, project, { title: 'Spoiler' })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all', allow_upvotes: true })
     expect((await team('PATCH', `/bugs/${r.reportNumber}`, { published: false })).status).toBe(200)
     expect(await tracker()).toEqual([])
@@ -114,9 +114,9 @@ describe('the publish modes', () => {
   })
 
   it('publishes and unpublishes in bulk (bugs.edit), and refuses a bad value with 400', async () => {
-    const a = createReportIn(t, project, { title: 'A' })
-    const b = createReportIn(t, project, { title: 'B' })
-    createReportIn(t, project, { title: 'C' })
+    const a = await createReportIn(t, project, { title: 'A' })
+    const b = await createReportIn(t, project, { title: 'B' })
+    await createReportIn(t, project, { title: 'C' })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'manual' })
     const res = await team('PATCH', '/bugs/bulk', { bug_numbers: [a.reportNumber, b.reportNumber], published: true })
     expect(res.body).toEqual({ ok: true, data: { updated: 2 } })
@@ -135,8 +135,8 @@ describe('the publish modes', () => {
   })
 
   it('applies to the tracker page, search and votes alike', async () => {
-    const shown = createReportIn(t, project, { title: 'Texture flicker shown' })
-    createReportIn(t, project, { title: 'Texture flicker hidden' })
+    const shown = await createReportIn(t, project, { title: 'Texture flicker shown' })
+    await createReportIn(t, project, { title: 'Texture flicker hidden' })
     await team('PATCH', `/bugs/${shown.reportNumber}`, { published: true })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_search: true, allow_upvotes: true })
     const found = (await t.request('GET', `/api/tracker/${project.slug}?q=texture`)).body.data

@@ -14,7 +14,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t, { name: 'Olivia Owner' })
-  project = createProject(t, owner, { name: 'Star Forge' })
+  project = await createProject(t, owner, { name: 'Star Forge' })
 })
 afterEach(() => t.close())
 
@@ -29,7 +29,7 @@ const page = (path: string, o: { method?: string; form?: Record<string, string> 
 
 describe('reply mail', () => {
   it('sends one mail per public reply with the reply, a link to the public report and a signed unsubscribe link', async () => {
-    const r = createReportIn(t, project, { title: 'Door will not open', reporterEmail: PLAYER })
+    const r = await createReportIn(t, project, { title: 'Door will not open', reporterEmail: PLAYER })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     expect((await reply(r.reportNumber, 'Thanks! Fixed in 1.2, out Friday.')).status).toBe(201)
     // Enqueued with the comment, sent by the job runner.
@@ -69,15 +69,15 @@ describe('reply mail', () => {
     await t.runner.drain()
     expect(mailsTo(PLAYER)).toHaveLength(3)
     // The opt-out is per address and project, whatever the case of the address on another report.
-    const other = createReportIn(t, project, { title: 'Another', reporterEmail: 'PAT@player.example' })
+    const other = await createReportIn(t, project, { title: 'Another', reporterEmail: 'PAT@player.example' })
     await reply(other.reportNumber, 'Reply on another report')
     await t.runner.drain()
     expect(outbox(t).filter((m) => m.to.toLowerCase() === PLAYER)).toHaveLength(3)
   })
 
   it('sends nothing for internal notes, reports without an address, or an SDK crash with no reporter', async () => {
-    const noted = createReportIn(t, project, { reporterEmail: PLAYER })
-    const anonymous = createReportIn(t, project)
+    const noted = await createReportIn(t, project, { reporterEmail: PLAYER })
+    const anonymous = await createReportIn(t, project)
     expect((await reply(noted.reportNumber, 'INTERNAL: the loader again', true)).status).toBe(201)
     expect((await reply(anonymous.reportNumber, 'Thanks')).status).toBe(201)
     await t.runner.drain()
@@ -85,7 +85,7 @@ describe('reply mail', () => {
   })
 
   it('leaves the link out while the public tracker does not show the report', async () => {
-    const r = createReportIn(t, project, { title: 'Hidden fix', reporterEmail: PLAYER })
+    const r = await createReportIn(t, project, { title: 'Hidden fix', reporterEmail: PLAYER })
     setReport(t, r, { published: false })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     await reply(r.reportNumber, 'We fixed it.')
@@ -97,7 +97,7 @@ describe('reply mail', () => {
   })
 
   it('refuses a forged or mangled unsubscribe token with 400 and records nothing', async () => {
-    const r = createReportIn(t, project, { reporterEmail: PLAYER })
+    const r = await createReportIn(t, project, { reporterEmail: PLAYER })
     await reply(r.reportNumber, 'first')
     await t.runner.drain()
     const token = decodeURIComponent(/token=(\S+)/.exec(mailsTo(PLAYER)[0]!.text)![1]!)

@@ -13,7 +13,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -28,9 +28,9 @@ describe('roadmap-settings source', () => {
   it('is curated by default: only reports put on the roadmap show, and a vote on another answers 404', async () => {
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
-    const put = createReportIn(t, project, { title: 'Put on it' })
+    const put = await createReportIn(t, project, { title: 'Put on it' })
     setReport(t, put, { onRoadmap: true })
-    const other = createReportIn(t, project, { title: 'Published, not put on it' })
+    const other = await createReportIn(t, project, { title: 'Published, not put on it' })
     expect((await t.request('GET', `/api/projects/${project.slug}/roadmap-settings`, { token: owner.token })).body.data.source).toBe('curated')
     expect(await roadmap()).toEqual({ open: ['Put on it'], in_progress: [], resolved: [] })
     expect((await vote(other.reportNumber)).status).toBe(404)
@@ -38,15 +38,15 @@ describe('roadmap-settings source', () => {
 
   it('published: every report the tracker publishes, in the shown statuses, with votes; private, unpublished, deleted and unshown statuses stay off', async () => {
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all', include_auto_filed: false })
-    const open = createReportIn(t, project, { title: 'Sky flickers' })
-    const doing = createReportIn(t, project, { title: 'Save slots vanish' })
+    const open = await createReportIn(t, project, { title: 'Sky flickers' })
+    const doing = await createReportIn(t, project, { title: 'Save slots vanish' })
     setReport(t, doing, { status: 'in_progress' })
-    const closed = createReportIn(t, project, { title: 'Closed one' })
+    const closed = await createReportIn(t, project, { title: 'Closed one' })
     setReport(t, closed, { status: 'closed' })
-    setReport(t, createReportIn(t, project, { title: 'Private one' }), { isPrivate: true })
-    setReport(t, createReportIn(t, project, { title: 'Unpublished one' }), { published: false })
-    setReport(t, createReportIn(t, project, { title: 'Deleted one' }), { deletedAt: t.clock.now() })
-    createReportIn(t, project, { title: 'Auto-filed one', description: 'NullReferenceException\n--- Stack Trace ---\nPlayer.Update ()' })
+    setReport(t, await createReportIn(t, project, { title: 'Private one' }), { isPrivate: true })
+    setReport(t, await createReportIn(t, project, { title: 'Unpublished one' }), { published: false })
+    setReport(t, await createReportIn(t, project, { title: 'Deleted one' }), { deletedAt: t.clock.now() })
+    await createReportIn(t, project, { title: 'Auto-filed one', description: 'NullReferenceException\n--- Stack Trace ---\nPlayer.Update ()' })
     // A label id kept from the curated source is unused under `published`.
     const label = await t.request('POST', `/api/projects/${project.slug}/labels`, { token: owner.token, body: { name: 'Planned' } })
     const res = await t.request('PUT', `/api/projects/${project.slug}/roadmap-settings`, {

@@ -9,7 +9,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -29,14 +29,14 @@ describe('GET /api/roadmap/{slug}', () => {
   })
 
   it('shows only the reports the team put on it, by the shown statuses, most upvoted first, upvotes only when shown', async () => {
-    const a = createReportIn(t, project, { title: 'Open A', category: 'ui', reporterEmail: 'mail-secret@example.com' })
-    const b = createReportIn(t, project, { title: 'Open B', category: 'audio' })
-    const c = createReportIn(t, project, { title: 'Working on C' })
-    const d = createReportIn(t, project, { title: 'Closed D' })
-    const e = createReportIn(t, project, { title: 'Private E' })
-    const f = createReportIn(t, project, { title: 'Deleted F' })
-    const g = createReportIn(t, project, { title: 'Unpublished G' })
-    createReportIn(t, project, { title: 'Not on the roadmap H' })
+    const a = await createReportIn(t, project, { title: 'Open A', category: 'ui', reporterEmail: 'mail-secret@example.com' })
+    const b = await createReportIn(t, project, { title: 'Open B', category: 'audio' })
+    const c = await createReportIn(t, project, { title: 'Working on C' })
+    const d = await createReportIn(t, project, { title: 'Closed D' })
+    const e = await createReportIn(t, project, { title: 'Private E' })
+    const f = await createReportIn(t, project, { title: 'Deleted F' })
+    const g = await createReportIn(t, project, { title: 'Unpublished G' })
+    await createReportIn(t, project, { title: 'Not on the roadmap H' })
     for (const r of [a, b, c, d, e, f, g]) await patch(r.reportNumber, { on_roadmap: true })
     setReport(t, b, { upvotes: 5 })
     setReport(t, c, { status: 'in_progress' })
@@ -71,8 +71,8 @@ describe('GET /api/roadmap/{slug}', () => {
   })
 
   it('says which cards the tracker shows, under its publish rules', async () => {
-    const touched = createReportIn(t, project, { title: 'Touched' })
-    const untouched = createReportIn(t, project, { title: 'Untouched' })
+    const touched = await createReportIn(t, project, { title: 'Touched' })
+    const untouched = await createReportIn(t, project, { title: 'Untouched' })
     for (const r of [touched, untouched]) await patch(r.reportNumber, { on_roadmap: true })
     await patch(touched.reportNumber, { status: 'in_progress' })
     await patch(touched.reportNumber, { status: 'open' })
@@ -87,8 +87,8 @@ describe('GET /api/roadmap/{slug}', () => {
 
   it('follows a label instead of the flag when the settings name one, and refuses a label of another project', async () => {
     const label = (await t.request('POST', `/api/projects/${project.slug}/labels`, { token: owner.token, body: { name: 'Roadmap' } })).body.data
-    const flagged = createReportIn(t, project, { title: 'Flagged only' })
-    const labelled = createReportIn(t, project, { title: 'Labelled' })
+    const flagged = await createReportIn(t, project, { title: 'Flagged only' })
+    const labelled = await createReportIn(t, project, { title: 'Labelled' })
     await patch(flagged.reportNumber, { on_roadmap: true })
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${labelled.reportNumber}/labels`, { token: owner.token, body: { label_id: label.id } })).status).toBe(200)
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
@@ -96,7 +96,7 @@ describe('GET /api/roadmap/{slug}', () => {
     await putSettings(t, owner, project, 'roadmap-settings', { label_id: label.id })
     expect(titles((await roadmap()).body.data)).toEqual(['Labelled'])
 
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const foreign = (await t.request('POST', `/api/projects/${other.slug}/labels`, { token: owner.token, body: { name: 'Roadmap' } })).body.data
     const refused = await t.request('PUT', `/api/projects/${project.slug}/roadmap-settings`, { token: owner.token, body: { label_id: foreign.id } })
     expect(refused.status).toBe(400)
@@ -106,10 +106,10 @@ describe('GET /api/roadmap/{slug}', () => {
 
   it('pages each column 20 at a time; the page applies to the column named', async () => {
     for (let i = 0; i < 45; i++) {
-      const r = createReportIn(t, project, { title: `Open ${i}` })
+      const r = await createReportIn(t, project, { title: `Open ${i}` })
       setReport(t, r, { onRoadmap: true, upvotes: i })
     }
-    const done = createReportIn(t, project, { title: 'Done' })
+    const done = await createReportIn(t, project, { title: 'Done' })
     setReport(t, done, { onRoadmap: true, status: 'resolved' })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
     const first = (await roadmap()).body.data.columns

@@ -11,7 +11,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -19,12 +19,12 @@ const similar = (title: string, ip?: string) => t.request('GET', `/api/tracker/$
 const widgetSimilar = (title: string, apiKey = project.apiKey) => t.request('GET', `/api/bugs/similar?title=${encodeURIComponent(title)}`, { apiKey })
 
 /** Reports about a door: two public ones, a hidden, a private and an unrelated one. */
-function seed() {
-  const door = createReportIn(t, project, { title: 'Castle door will not open' })
-  const gate = createReportIn(t, project, { title: 'Door of the castle gate is stuck' })
-  const hidden = createReportIn(t, project, { title: 'Castle door glitch (not triaged)' })
-  const secret = createReportIn(t, project, { title: 'Castle door exploit' })
-  createReportIn(t, project, { title: 'Music stops in menus' })
+async function seed() {
+  const door = await createReportIn(t, project, { title: 'Castle door will not open' })
+  const gate = await createReportIn(t, project, { title: 'Door of the castle gate is stuck' })
+  const hidden = await createReportIn(t, project, { title: 'Castle door glitch (not triaged)' })
+  const secret = await createReportIn(t, project, { title: 'Castle door exploit' })
+  await createReportIn(t, project, { title: 'Music stops in menus' })
   setReport(t, door, { published: true, upvotes: 4 })
   setReport(t, gate, { triagedAt: t.clock.now() })
   setReport(t, secret, { isPrivate: true, published: true })
@@ -33,7 +33,7 @@ function seed() {
 
 describe('GET /api/tracker/{slug}/similar', () => {
   it('suggests public reports only, best match first, with their public URL and whether votes are taken', async () => {
-    const { door, gate } = seed()
+    const { door, gate } = await seed()
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
     const res = await similar('castle door stuck')
     expect(res.status).toBe(200)
@@ -52,7 +52,7 @@ describe('GET /api/tracker/{slug}/similar', () => {
   })
 
   it('answers no suggestions for short or stop-word titles, 404 while the tracker is off, 400 for a title past 300 characters', async () => {
-    seed()
+    await seed()
     expect((await similar('castle door')).status).toBe(404)
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     for (const title of ['', 'do', 'the and of']) expect((await similar(title)).body.data).toEqual({ bugs: [], can_vote: false })
@@ -64,7 +64,7 @@ describe('GET /api/tracker/{slug}/similar', () => {
     t.close()
     t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '3' } })
     owner = await createUser(t)
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     const statuses = []
     for (let i = 0; i < 5; i++) statuses.push((await similar(`castle door ${i}`, '198.51.100.20')).status)
@@ -76,7 +76,7 @@ describe('GET /api/tracker/{slug}/similar', () => {
 
 describe("the widget's suggestions and votes (by SDK key)", () => {
   it('suggests the same public reports, and none while the tracker is off', async () => {
-    const { door, gate } = seed()
+    const { door, gate } = await seed()
     expect((await widgetSimilar('castle door')).body.data).toEqual({ bugs: [], can_vote: false })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
     const res = await widgetSimilar('castle door')
@@ -89,7 +89,7 @@ describe("the widget's suggestions and votes (by SDK key)", () => {
   })
 
   it('votes for a public report instead of filing one: once per player, 404 for a hidden report, 403 when votes are off', async () => {
-    const { door, hidden } = seed()
+    const { door, hidden } = await seed()
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     const vote = (body: unknown) => t.request('POST', '/api/bugs/vote', { apiKey: project.apiKey, body, ip: '203.0.113.50' })
     expect((await vote({ report_number: door.reportNumber, player_id: 'steam-1' })).status).toBe(403)

@@ -9,7 +9,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t, { name: 'Olivia Owner', email: 'olivia.owner@studio.example' })
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -19,7 +19,7 @@ const enable = (extra: Record<string, unknown> = {}) => putSettings(t, owner, pr
 
 describe('GET /api/tracker/{slug}', () => {
   it('is 404 for an unknown project, while the tracker is off, and again once it is turned off', async () => {
-    createReportIn(t, project)
+    await createReportIn(t, project)
     expect((await t.request('GET', '/api/tracker/no-such-project')).status).toBe(404)
     const off = await tracker()
     expect(off.status).toBe(404)
@@ -62,7 +62,7 @@ describe('GET /api/tracker/{slug}', () => {
   it('lists only live public reports, most upvoted first and then newest, 25 per page', async () => {
     const made = []
     for (let i = 0; i < 30; i++) {
-      made.push(createReportIn(t, project, { title: `Bug ${i}` }))
+      made.push(await createReportIn(t, project, { title: `Bug ${i}` }))
       t.clock.advance(1000)
     }
     setReport(t, made[3]!, { upvotes: 9 })
@@ -83,8 +83,8 @@ describe('GET /api/tracker/{slug}', () => {
   })
 
   it('shows category and priority only when the settings say so, and filters by status always and by category only when shown', async () => {
-    createReportIn(t, project, { title: 'Crash on boot', category: 'crash', priority: 'critical' })
-    const audio = createReportIn(t, project, { title: 'Music stutters', category: 'audio', priority: 'low' })
+    await createReportIn(t, project, { title: 'Crash on boot', category: 'crash', priority: 'critical' })
+    const audio = await createReportIn(t, project, { title: 'Music stutters', category: 'audio', priority: 'low' })
     setReport(t, audio, { status: 'resolved' })
     await enable()
     const plain = await tracker()
@@ -102,8 +102,8 @@ describe('GET /api/tracker/{slug}', () => {
   })
 
   it('searches title and description only when search is allowed, and never fails on player punctuation', async () => {
-    createReportIn(t, project, { title: 'Inventory duplicates items', description: 'Swapping quickly clones swords' })
-    createReportIn(t, project, { title: 'Boss fight freezes', description: 'After phase two' })
+    await createReportIn(t, project, { title: 'Inventory duplicates items', description: 'Swapping quickly clones swords' })
+    await createReportIn(t, project, { title: 'Boss fight freezes', description: 'After phase two' })
     await enable()
     expect((await tracker('?q=inventory')).body.data.total).toBe(2)
     await putSettings(t, owner, project, 'tracker-settings', { allow_search: true })
@@ -126,7 +126,7 @@ describe('GET /api/tracker/{slug}', () => {
   })
 
   it('counts only public comments', async () => {
-    const r = createReportIn(t, project)
+    const r = await createReportIn(t, project)
     addComment(t, r, { authorId: owner.user.id, body: 'We are on it' })
     addComment(t, r, { authorId: owner.user.id, body: 'Internal note', isInternal: true })
     await enable()
@@ -151,7 +151,7 @@ describe('GET /api/tracker/{slug}', () => {
 
 describe('GET /api/tracker/{slug}/bugs/{number}', () => {
   it('shows one public report with its public comments, authors by display name only', async () => {
-    const r = createReportIn(t, project, { title: 'Save file lost', description: 'After the patch', category: 'gameplay' })
+    const r = await createReportIn(t, project, { title: 'Save file lost', description: 'After the patch', category: 'gameplay' })
     const helper = await createUser(t, { name: 'Harry Helper', email: 'harry@studio.example' })
     const { users } = await import('../../src/modules/auth/auth.table')
     const { eq } = await import('drizzle-orm')
@@ -173,8 +173,8 @@ describe('GET /api/tracker/{slug}/bugs/{number}', () => {
   })
 
   it('is 404 for private, deleted, unknown and malformed numbers', async () => {
-    const hidden = createReportIn(t, project)
-    const gone = createReportIn(t, project)
+    const hidden = await createReportIn(t, project)
+    const gone = await createReportIn(t, project)
     setReport(t, hidden, { isPrivate: true })
     setReport(t, gone, { deletedAt: t.clock.now() })
     await enable()
@@ -190,7 +190,7 @@ describe('GET /api/tracker/{slug}/bugs/{number}', () => {
 describe('what the public tracker never shows', () => {
   it('drops the stack trace and log sections game SDKs append to auto-filed errors', async () => {
     const description = 'Game froze in the shop\n\n--- Stack Trace ---\nat Shop.Buy() in C:/build/secret/Shop.cs:42\n\n--- Recent Logs ---\n[Info] token=abc'
-    const r = createReportIn(t, project, { title: '[Freeze] Main thread stalled', description, source: 'system' })
+    const r = await createReportIn(t, project, { title: '[Freeze] Main thread stalled', description, source: 'system' })
     await enable()
     const list = (await tracker()).body.data.bugs[0]
     const detail = (await t.request('GET', `/api/tracker/${project.slug}/bugs/${r.reportNumber}`)).body.data
@@ -209,11 +209,11 @@ describe('what the public tracker never shows', () => {
       gameVersion: '9.9.9-secret',
       stepsToReproduce: 'steps-secret',
     }
-    const visible = createReportIn(t, project, { title: '[Error] NullReferenceException: boom', description: 'Public description', ...secrets })
+    const visible = await createReportIn(t, project, { title: '[Error] NullReferenceException: boom', description: 'Public description', ...secrets })
     setReport(t, visible, { assignedTo: owner.user.id, screenshotKey: 'screenshot-secret-key' })
-    const privateOne = createReportIn(t, project, { title: 'Private exploit details' })
+    const privateOne = await createReportIn(t, project, { title: 'Private exploit details' })
     setReport(t, privateOne, { isPrivate: true })
-    const deleted = createReportIn(t, project, { title: 'Deleted embarrassing bug' })
+    const deleted = await createReportIn(t, project, { title: 'Deleted embarrassing bug' })
     setReport(t, deleted, { deletedAt: t.clock.now() })
     addComment(t, visible, { authorId: owner.user.id, body: 'Internal: customer is a VIP', isInternal: true })
     addComment(t, visible, { authorId: owner.user.id, body: 'Thanks for the report' })

@@ -17,8 +17,8 @@ beforeEach(async () => {
   // Rate limits off: the cap on votes must hold on its own, not through the 30-a-minute budget.
   t = createTestApp({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0', GLITCHBOX_RATE_LIMIT_GLOBAL: '0' } })
   const owner = await createUser(t)
-  project = createProject(t, owner)
-  report = createReportIn(t, project)
+  project = await createProject(t, owner)
+  report = await createReportIn(t, project)
   setReport(t, report, { onRoadmap: true })
   await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' })
   await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
@@ -62,7 +62,7 @@ describe('votes with invented player ids from one address', () => {
     expect((await vote('198.51.100.2', 'e')).body.data).toEqual({ upvotes: 5, is_new: true })
     // A player refused from the crowded address counts when it votes from its own.
     expect((await vote('198.51.100.3', 'd')).body.data).toEqual({ upvotes: 6, is_new: true })
-    const other = createReportIn(t, project)
+    const other = await createReportIn(t, project)
     for (const id of ['a', 'b', 'c']) expect((await vote('203.0.113.7', id, { number: other.reportNumber })).body.data.is_new).toBe(true)
     expect(storedUpvotes(other)).toBe(3)
   })

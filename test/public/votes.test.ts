@@ -14,8 +14,8 @@ let report: Report
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
-  report = createReportIn(t, project)
+  project = await createProject(t, owner)
+  report = await createReportIn(t, project)
   // On the roadmap, so the roadmap's votes reach it.
   setReport(t, report, { onRoadmap: true })
 })
@@ -71,14 +71,14 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
     })
 
     it('keeps votes idempotent across reports: each report counts the same voter once', async () => {
-      const other = createReportIn(t, project)
+      const other = await createReportIn(t, project)
       expect((await trackerVote({ body: { player_id: 'p' } })).body.data.is_new).toBe(true)
       expect((await trackerVote({ body: { player_id: 'p' }, number: other.reportNumber })).body.data).toEqual({ upvotes: 1, is_new: true })
     })
 
     it('is 404 for private, deleted and unknown reports and counts nothing', async () => {
-      const hidden = createReportIn(t, project)
-      const gone = createReportIn(t, project)
+      const hidden = await createReportIn(t, project)
+      const gone = await createReportIn(t, project)
       setReport(t, hidden, { isPrivate: true })
       setReport(t, gone, { deletedAt: t.clock.now() })
       for (const number of [hidden.reportNumber, gone.reportNumber, 404]) {

@@ -22,12 +22,10 @@ type Bug = { report_number: number; status: string }
  */
 async function seeded() {
   const ctx = await team(t)
-  t.deps.db.transaction(() => {
-    for (let i = 0; i < 130; i++) createReportIn(t, ctx.project, { title: `Shader crash ${i}`, gameVersion: '1.3.0', platform: 'Windows' })
-    for (let i = 0; i < 5; i++) createReportIn(t, ctx.project, { title: `Old crash ${i}`, gameVersion: '1.2.0', platform: 'Linux' })
-  })
+  for (let i = 0; i < 130; i++) await createReportIn(t, ctx.project, { title: `Shader crash ${i}`, gameVersion: '1.3.0', platform: 'Windows' })
+  for (let i = 0; i < 5; i++) await createReportIn(t, ctx.project, { title: `Old crash ${i}`, gameVersion: '1.2.0', platform: 'Linux' })
   const other = await team(t)
-  createReportIn(t, other.project, { gameVersion: '1.3.0' })
+  await createReportIn(t, other.project, { gameVersion: '1.3.0' })
   events.length = 0
   const list = async (query = '') => (await t.request('GET', `${ctx.base}/bugs?${query}`, { token: ctx.owner.token })).body.data as { bugs: Bug[]; total: number }
   const audit = () => t.sqlite.query("SELECT action, target, details FROM audit_log WHERE action LIKE 'reports.%' ORDER BY seq").all() as { action: string; target: string; details: string }[]

@@ -14,8 +14,8 @@ describe('background merging of the search index', () => {
 
   it('inserts leave small segments that the merge step folds together, and search still finds every report', async () => {
     const owner = await createUser(t)
-    const project = createProject(t, owner)
-    for (let i = 0; i < 60; i++) createReportIn(t, project, { title: `Crash number ${i}`, description: `lighthouse ${i % 2 ? 'odd' : 'even'}` })
+    const project = await createProject(t, owner)
+    for (let i = 0; i < 60; i++) await createReportIn(t, project, { title: `Crash number ${i}`, description: `lighthouse ${i % 2 ? 'odd' : 'even'}` })
     const before = segments(t)
     expect(before).toBeGreaterThan(4)
     expect(await mergeSearchSegments(t.deps)).toBeGreaterThan(0)
@@ -27,13 +27,13 @@ describe('background merging of the search index', () => {
 
   it('pauses between merge steps without holding a transaction, so other writes get in during a tick', async () => {
     const owner = await createUser(t)
-    const project = createProject(t, owner)
-    for (let i = 0; i < 60; i++) createReportIn(t, project, { title: `Freeze number ${i}`, description: `windmill ${i}` })
+    const project = await createProject(t, owner)
+    for (let i = 0; i < 60; i++) await createReportIn(t, project, { title: `Freeze number ${i}`, description: `windmill ${i}` })
     let writesDuringMerge = 0
     let merging = true
-    const writer = setInterval(() => {
+    const writer = setInterval(async () => {
       if (!merging) return
-      createReportIn(t, project, { title: `Written while merging ${writesDuringMerge}`, description: 'windmill' })
+      await createReportIn(t, project, { title: `Written while merging ${writesDuringMerge}`, description: 'windmill' })
       writesDuringMerge++
     }, 1)
     const steps = await mergeSearchSegments(t.deps, { pagesPerStep: 1, gapMs: 5 })

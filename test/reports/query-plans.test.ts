@@ -47,7 +47,7 @@ describe('list queries read indexes, never the whole table, and sort without a t
     ['text search newest', { q: 'crash' }, 'VIRTUAL TABLE INDEX'],
   ])('%s', async (_name, filters, index) => {
     const { project } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, ...filters }))
     const page = plans.find((p) => /limit \?/i.test(p.sql) && /"report_number"/.test(p.sql))!
     expect(page.plan).toContain(index)
@@ -84,7 +84,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
     ['error: reads the error-type index', 'error:TypeError', 'reports_live_error_type_idx'],
   ])('%s', async (_name, q, index) => {
     const { project } = await team(t)
-    createReportIn(t, project, { title: 'TypeError in shop', gameVersion: '1.3.0' })
+    await createReportIn(t, project, { title: 'TypeError in shop', gameVersion: '1.3.0' })
     const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q }))
     expect(page(plans).plan).toContain(index)
     // The page and its bounded count (the error-types listing prepared beside the skip scan sorts its own counts).
@@ -96,7 +96,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
 
   it('a second facet is a key lookup per row, and a facet under another sort keeps its key', async () => {
     const { project } = await team(t)
-    createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
+    await createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
     const two = page(await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:Linux' })))
     // The facet walk (a co-routine) checks the second facet on its key before a report is read.
     expect(two.plan).toBe(
@@ -108,8 +108,8 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
 
   it('words with a facet: the rarer drives, and facet probes run on the driving key before a report is read', async () => {
     const { project } = await team(t)
-    for (let i = 0; i < 3; i++) createReportIn(t, project, { title: `Boss crash ${i}`, gameVersion: '1.3.0', platform: 'Linux' })
-    createReportIn(t, project, { title: 'Door stuck', gameVersion: '1.2.0', platform: 'Linux' })
+    for (let i = 0; i < 3; i++) await createReportIn(t, project, { title: `Boss crash ${i}`, gameVersion: '1.3.0', platform: 'Linux' })
+    await createReportIn(t, project, { title: 'Door stuck', gameVersion: '1.2.0', platform: 'Linux' })
     const listed = { ...project, liveReportCount: 4 }
     // "crash" matches 3 reports, version 1.2.0 holds 1: the facet drives and probes the set of matches.
     const rare = page(await plansOf(() => listReports(t.deps.db, listed, { page: 1, q: 'crash version:1.2.0 platform:linux' })))
@@ -121,7 +121,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
 
   it('a facet-only list is counted from the facet key without reading reports', async () => {
     const { project } = await team(t)
-    createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
+    await createReportIn(t, project, { gameVersion: '1.3.0', platform: 'Linux' })
     const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'version:1.3.0 platform:linux' }))
     const count = plans.find((p) => /"matching"/.test(p.sql))!
     expect(count.plan).toContain('SEARCH f USING PRIMARY KEY (project_id=? AND kind=? AND value=?)')
@@ -130,7 +130,7 @@ describe('list filters of issue 24 read keys, newest first, never the whole tabl
 
   it('error: finds the project\'s error types by a skip scan of the error-type index', async () => {
     const { project } = await team(t)
-    createReportIn(t, project, { title: 'TypeError in shop' })
+    await createReportIn(t, project, { title: 'TypeError in shop' })
     const plans = await plansOf(() => listReports(t.deps.db, { ...project, liveReportCount: 1 }, { page: 1, q: 'error:TypeError' }))
     const distinct = plans.find((p) => /WITH RECURSIVE/.test(p.sql))!
     expect(distinct.plan).toMatch(/SEARCH reports USING (COVERING )?INDEX reports_live_error_type_idx \(project_id=\? AND error_type>\?\)/)

@@ -19,11 +19,12 @@ afterEach(() => t.close())
 /** Four reports (#1 already resolved), one deleted (#4), and one in another project. */
 async function seeded() {
   const ctx = await team(t)
-  const r = [1, 2, 3, 4].map(() => createReportIn(t, ctx.project))
+  const r: Awaited<ReturnType<typeof createReportIn>>[] = []
+  for (let i = 0; i < 4; i++) r.push(await createReportIn(t, ctx.project))
   await t.request('PATCH', `${ctx.base}/bugs/1`, { token: ctx.owner.token, body: { status: 'resolved' } })
   await t.request('DELETE', `${ctx.base}/bugs/4`, { token: ctx.owner.token })
   const other = await team(t)
-  const foreign = createReportIn(t, other.project)
+  const foreign = await createReportIn(t, other.project)
   events.length = 0
   return { ...ctx, r, foreign }
 }

@@ -78,7 +78,7 @@ describe('POST /projects/:slug/bugs', () => {
 describe('GET /projects/:slug/bugs/:number', () => {
   it('returns the full record with comments (internal too) and labels', async () => {
     const { owner, mate, project, base } = await team(t)
-    const r = createReportIn(t, project, {
+    const r = await createReportIn(t, project, {
       title: 'Boss crash',
       description: 'd',
       reporterName: 'Player1',
@@ -126,7 +126,7 @@ describe('GET /projects/:slug/bugs/:number', () => {
     ['huge', '99999999999999999999'],
   ])('404 report not found for %s', async (_name, number) => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const res = await t.request('GET', `${base}/bugs/${number}`, { token: owner.token })
     expect(res.status).toBe(404)
     expect(res.body).toEqual({ ok: false, error: 'report not found' })
@@ -135,16 +135,16 @@ describe('GET /projects/:slug/bugs/:number', () => {
   it('hides reports of other projects and deleted ones', async () => {
     const { owner, project, base } = await team(t)
     const other = (await team(t)).project
-    createReportIn(t, other)
+    await createReportIn(t, other)
     expect((await t.request('GET', `${base}/bugs/1`, { token: owner.token })).status).toBe(404)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.request('DELETE', `${base}/bugs/1`, { token: owner.token })
     expect((await t.request('GET', `${base}/bugs/1`, { token: owner.token })).status).toBe(404)
   })
 
   it('403 without bugs.view, 404 for outsiders', async () => {
     const { mate, outsider, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     expect((await t.request('GET', `${base}/bugs/1`, { token: outsider.token })).status).toBe(404)
     deny(t, mate, project, 'bugs.view')
     expect((await t.request('GET', `${base}/bugs/1`, { token: mate.token })).status).toBe(403)
@@ -154,7 +154,7 @@ describe('GET /projects/:slug/bugs/:number', () => {
 describe('PATCH /projects/:slug/bugs/:number', () => {
   it('changes fields, logs each change, emits one bug_updated with the changes', async () => {
     const { owner, mate, project, base } = await team(t)
-    createReportIn(t, project, { title: 'Old', priority: 'low' })
+    await createReportIn(t, project, { title: 'Old', priority: 'low' })
     events.length = 0
     t.clock.advance(60_000)
     const res = await t.request('PATCH', `${base}/bugs/1`, {
@@ -192,7 +192,7 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
 
   it('writes nothing and emits nothing when the values are already so', async () => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project, { title: 'Same' })
+    await createReportIn(t, project, { title: 'Same' })
     events.length = 0
     const before = t.deps.db.select().from(reports).get()!
     t.clock.advance(1000)
@@ -208,7 +208,7 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
     ['null unassigns', null],
   ])('%s', async (_name, value) => {
     const { owner, mate, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { assigned_to: mate.user.id } })
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { assigned_to: value } })
     expect(res.status).toBe(200)
@@ -226,7 +226,7 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
     ['assignee outside the team', { assigned_to: 'not-a-member' }, 'assigned_to'],
   ])('400 for %s', async (_name, body, message) => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toContain(message)
@@ -234,14 +234,14 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
 
   it('400 for an assignee from another account', async () => {
     const { owner, outsider, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { assigned_to: outsider.user.id } })
     expect(res.status).toBe(400)
   })
 
   it('needs bugs.edit, and bugs.assign when assigned_to is sent', async () => {
     const { mate, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     deny(t, mate, project, 'bugs.assign')
     expect((await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { status: 'resolved' } })).status).toBe(200)
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { status: 'closed', assigned_to: mate.user.id } })
@@ -253,7 +253,7 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
 
   it('404 for unknown, deleted or malformed numbers', async () => {
     const { owner, outsider, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     expect((await t.request('PATCH', `${base}/bugs/2`, { token: owner.token, body: { status: 'closed' } })).status).toBe(404)
     expect((await t.request('PATCH', `${base}/bugs/x`, { token: owner.token, body: { status: 'closed' } })).status).toBe(404)
     expect((await t.request('PATCH', `${base}/bugs/1`, { token: outsider.token, body: { status: 'closed' } })).status).toBe(404)
@@ -265,8 +265,8 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
 describe('DELETE /projects/:slug/bugs/:number', () => {
   it('soft-deletes: gone from reads and lists, counter down, quota kept, activity logged', async () => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project)
-    createReportIn(t, project)
+    await createReportIn(t, project)
+    await createReportIn(t, project)
     const res = await t.request('DELETE', `${base}/bugs/1`, { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ok: true, data: { message: 'Report deleted' } })
@@ -284,7 +284,7 @@ describe('DELETE /projects/:slug/bugs/:number', () => {
 
   it('403 without bugs.delete, 404 for outsiders and bad numbers', async () => {
     const { mate, outsider, project, base } = await team(t)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     expect((await t.request('DELETE', `${base}/bugs/1`, { token: outsider.token })).status).toBe(404)
     expect((await t.request('DELETE', `${base}/bugs/0`, { token: mate.token })).status).toBe(404)
     deny(t, mate, project, 'bugs.delete')
@@ -295,7 +295,7 @@ describe('DELETE /projects/:slug/bugs/:number', () => {
 describe('GET /projects/:slug/bugs/:number/activity', () => {
   it('lists entries oldest first with actor names; 404 for unknown reports', async () => {
     const { owner, mate, project, base } = await team(t)
-    const r = createReportIn(t, project, { createdBy: owner.user.id })
+    const r = await createReportIn(t, project, { createdBy: owner.user.id })
     await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { priority: 'high' } })
     const res = await t.request('GET', `${base}/bugs/1/activity`, { token: owner.token })
     expect(res.status).toBe(200)

@@ -15,9 +15,9 @@ const lines = (csv: string) => csv.split('\r\n').filter((l) => l !== '')
 describe('GET /projects/:slug/bugs/export', () => {
   it('streams a CSV attachment with a header row, RFC 4180 quoting and formula neutralising', async () => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project, { title: 'Crash, on "load"', description: 'line1\nline2', priority: 'high' })
-    createReportIn(t, project, { title: '=HYPERLINK("http://evil.example","click")', description: '@SUM(A1)' })
-    createReportIn(t, project, { title: 'Gone', description: 'x' })
+    await createReportIn(t, project, { title: 'Crash, on "load"', description: 'line1\nline2', priority: 'high' })
+    await createReportIn(t, project, { title: '=HYPERLINK("http://evil.example","click")', description: '@SUM(A1)' })
+    await createReportIn(t, project, { title: 'Gone', description: 'x' })
     await t.request('DELETE', `${base}/bugs/3`, { token: owner.token })
     const res = await t.request('GET', `${base}/bugs/export`, { token: owner.token })
     expect(res.status).toBe(200)
@@ -37,9 +37,9 @@ describe('GET /projects/:slug/bugs/export', () => {
     ['none match', 'status=closed', []],
   ])('filters by %s', async (_name, qs, expected) => {
     const { owner, project, base } = await team(t)
-    createReportIn(t, project, { priority: 'high' })
-    createReportIn(t, project, { priority: 'high' })
-    createReportIn(t, project, { priority: 'low' })
+    await createReportIn(t, project, { priority: 'high' })
+    await createReportIn(t, project, { priority: 'high' })
+    await createReportIn(t, project, { priority: 'low' })
     await t.request('PATCH', `${base}/bugs/2`, { token: owner.token, body: { status: 'resolved' } })
     const res = await t.request('GET', `${base}/bugs/export?${qs}`, { token: owner.token })
     expect(res.status).toBe(200)
@@ -53,9 +53,7 @@ describe('GET /projects/:slug/bugs/export', () => {
   it('exports every row across chunk boundaries, oldest first', async () => {
     const { owner, project, base } = await team(t)
     const n = EXPORT_CHUNK * 2 + 3
-    t.deps.db.transaction(() => {
-      for (let i = 0; i < n; i++) createReportIn(t, project, { title: `Bug ${i}` })
-    })
+    for (let i = 0; i < n; i++) await createReportIn(t, project, { title: `Bug ${i}` })
     const rows = lines((await t.request('GET', `${base}/bugs/export`, { token: owner.token })).body).slice(1)
     expect(rows).toHaveLength(n)
     expect(rows.map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: n }, (_, i) => i + 1))

@@ -20,16 +20,16 @@ const numbers = (body: { data: { bugs: Bug[] } }) => body.data.bugs.map((b) => b
 async function seeded() {
   const ctx = await team(t)
   const { project, mate } = ctx
-  const add = (input: Parameters<typeof createReportIn>[2]) => {
+  const add = async (input: Parameters<typeof createReportIn>[2]) => {
     t.clock.advance(1000)
-    return createReportIn(t, project, input)
+    return await createReportIn(t, project, input)
   }
-  add({ title: 'Crash on load', description: 'NullReferenceException in Boot', priority: 'critical', category: 'crash' })
-  add({ title: 'Audio stutter in menu', description: 'music skips', priority: 'low', category: 'audio', source: 'system' })
-  const third = add({ title: 'Texture flicker', description: 'shadows flicker near water', priority: 'high', category: 'visual' })
-  add({ title: 'Boss fight crash', description: 'TypeError when the dragon lands', priority: 'high', category: 'crash' })
-  const fifth = add({ title: 'Menu button misaligned', description: 'ui offset', priority: 'medium', category: 'ui' })
-  add({ title: 'Deleted crash', description: 'gone', priority: 'critical' })
+  await add({ title: 'Crash on load', description: 'NullReferenceException in Boot', priority: 'critical', category: 'crash' })
+  await add({ title: 'Audio stutter in menu', description: 'music skips', priority: 'low', category: 'audio', source: 'system' })
+  const third = await add({ title: 'Texture flicker', description: 'shadows flicker near water', priority: 'high', category: 'visual' })
+  await add({ title: 'Boss fight crash', description: 'TypeError when the dragon lands', priority: 'high', category: 'crash' })
+  const fifth = await add({ title: 'Menu button misaligned', description: 'ui offset', priority: 'medium', category: 'ui' })
+  await add({ title: 'Deleted crash', description: 'gone', priority: 'critical' })
   t.deps.db.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'regression', color: '#123456', createdAt: t.clock.now() }).run()
   t.deps.db.insert(reportLabels).values({ reportId: third.id, reportSeq: third.seq, labelId: 'lab1' }).run()
   t.deps.db.update(reports).set({ assignedTo: mate.user.id, upvotes: 7, status: 'in_progress' }).where(eq(reports.id, fifth.id)).run()
@@ -146,7 +146,7 @@ describe('GET /projects/:slug/bugs', () => {
 
   it('pages by 25 with totals', async () => {
     const { owner, project, base } = await team(t)
-    for (let i = 0; i < 53; i++) createReportIn(t, project, { priority: i % 2 ? 'high' : 'low' })
+    for (let i = 0; i < 53; i++) await createReportIn(t, project, { priority: i % 2 ? 'high' : 'low' })
     const p1 = (await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data
     expect(p1).toMatchObject({ total: 53, page: 1, limit: 25, total_pages: 3 })
     expect(p1.bugs[0].report_number).toBe(53)
@@ -207,7 +207,7 @@ describe('GET /projects/:slug/bugs', () => {
   it('never shows reports of another project', async () => {
     const { owner, base } = await seeded()
     const other = await team(t)
-    createReportIn(t, other.project, { title: 'Crash elsewhere' })
+    await createReportIn(t, other.project, { title: 'Crash elsewhere' })
     expect(numbers((await t.request('GET', `${base}/bugs?q=elsewhere`, { token: owner.token })).body)).toEqual([])
     expect(numbers((await t.request('GET', `${other.base}/bugs`, { token: other.owner.token })).body)).toEqual([1])
   })
@@ -229,7 +229,7 @@ function insertMany(t: TestApp, project: TestProject, n: number, description: (i
 describe('GET /projects/:slug/bugs/similar', () => {
   it('ranks live reports of the project by title words, at most 10', async () => {
     const { owner, project, base } = await seeded()
-    for (let i = 0; i < 12; i++) createReportIn(t, project, { title: `Inventory crash ${i}` })
+    for (let i = 0; i < 12; i++) await createReportIn(t, project, { title: `Inventory crash ${i}` })
     const res = await t.request('GET', `${base}/bugs/similar?title=${encodeURIComponent('Crash when the boss fight starts')}`, { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body.data).toHaveLength(10)
@@ -262,8 +262,8 @@ describe('GET /projects/:slug/bugs/similar', () => {
 describe('GET /projects/:slug/error-types', () => {
   it('counts live reports per error class, most common first', async () => {
     const { owner, project, base } = await seeded()
-    createReportIn(t, project, { title: 'TypeError: x is undefined' })
-    createReportIn(t, project, { title: '[Error] TypeError: y' })
+    await createReportIn(t, project, { title: 'TypeError: x is undefined' })
+    await createReportIn(t, project, { title: '[Error] TypeError: y' })
     const res = await t.request('GET', `${base}/error-types`, { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual([

@@ -8,10 +8,10 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
-  createReportIn(t, project, { title: 'Shadows flicker on water', description: 'Lighting bug near lava' })
-  createReportIn(t, project, { title: 'Crash on load', description: 'The game closes' })
-  createReportIn(t, project, { title: 'Audio stutters', description: 'Music skips in menus' })
+  project = await createProject(t, owner)
+  await createReportIn(t, project, { title: 'Shadows flicker on water', description: 'Lighting bug near lava' })
+  await createReportIn(t, project, { title: 'Crash on load', description: 'The game closes' })
+  await createReportIn(t, project, { title: 'Audio stutters', description: 'Music skips in menus' })
 })
 afterEach(() => t.close())
 

@@ -12,7 +12,7 @@ const BUG_PERMISSIONS = { 'bugs.view': true, 'bugs.create': true, 'bugs.edit': t
  */
 export async function team(t: TestApp, o: { plan?: 'free' | 'pro' | 'studio' } = {}) {
   const owner = await createUser(t, { plan: o.plan ?? 'studio' })
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   const mate = await createUser(t)
   t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', permissionOverrides: BUG_PERMISSIONS, createdAt: t.clock.now() }).run()
   const outsider = await createUser(t)

@@ -18,10 +18,10 @@ function countsAndTruth() {
 describe('live report counts per status', () => {
   it('follow creates, status changes, bulk updates, soft deletes and project deletion', async () => {
     const owner = await createUser(t)
-    const a = createProject(t, owner)
-    const b = createProject(t, owner)
-    for (let i = 0; i < 6; i++) createReportIn(t, a)
-    createReportIn(t, b)
+    const a = await createProject(t, owner)
+    const b = await createProject(t, owner)
+    for (let i = 0; i < 6; i++) await createReportIn(t, a)
+    await createReportIn(t, b)
     const api = (method: string, path: string, body?: unknown) => t.request(method, `/api/projects/${a.slug}${path}`, { token: owner.token, body })
     expect((await api('PATCH', '/bugs/1', { status: 'in_progress' })).status).toBe(200)
     expect((await api('PATCH', '/bugs/2', { status: 'resolved' })).status).toBe(200)

@@ -9,9 +9,9 @@ afterEach(() => t.close())
 it('the report read counts the perf snapshots and replays the game sent with it', async () => {
   t = createTestApp()
   const owner = await createUser(t, { plan: 'self_hosted' })
-  const project = createProject(t, owner)
-  const report = createReportIn(t, project)
-  const other = createReportIn(t, project)
+  const project = await createProject(t, owner)
+  const report = await createReportIn(t, project)
+  const other = await createReportIn(t, project)
   const read = async () => (await t.request('GET', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: owner.token })).body.data.bug
   expect(await read()).toMatchObject({ perf_snapshot_count: 0, replay_count: 0 })
 

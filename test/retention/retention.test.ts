@@ -24,7 +24,7 @@ const freshToken = (owner: { user: { id: string } }) => createSession(t.deps.db,
 async function setup(env: Record<string, string> = {}) {
   t = createTestApp({ env, start: '2026-01-01T10:00:00Z' })
   const owner = await createUser(t, { plan: 'self_hosted' })
-  return { owner, project: createProject(t, owner) }
+  return { owner, project: await createProject(t, owner) }
 }
 
 /** One day's telemetry through the SDK routes: two events of one name (two sessions), one of another, a session that crashes, a perf sample. */
@@ -141,7 +141,7 @@ describe('a retention run', () => {
   it('keeps everything with 0 days, and still rolls up', async () => {
     const { project } = await setup({ GLITCHBOX_RETENTION_DAYS: '0', GLITCHBOX_REPLAY_RETENTION_DAYS: '0' })
     await playDay(project, 'old')
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const key = await uploadReplay(project, report.id)
     t.clock.advance(3650 * DAY)
     const run = await runRetention(t.deps, noPause)
@@ -153,7 +153,7 @@ describe('a retention run', () => {
 
   it('deletes replays past GLITCHBOX_REPLAY_RETENTION_DAYS with their files, keeps newer ones and the report', async () => {
     const { owner, project } = await setup()
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const oldKey = await uploadReplay(project, report.id)
     t.clock.advance(20 * DAY)
     const newKey = await uploadReplay(project, report.id)

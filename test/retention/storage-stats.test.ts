@@ -18,7 +18,7 @@ describe('GET /api/account usage.storage_bytes', () => {
     t = createTestApp()
     const owner = await createUser(t, { plan: 'self_hosted' })
     const other = await createUser(t, { plan: 'self_hosted' })
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     const usage = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage
     expect((await usage()).storage_bytes).toBe(0)
 
@@ -28,11 +28,11 @@ describe('GET /api/account usage.storage_bytes', () => {
     form.append('file', new File(['twelve bytes'], 'log.txt', { type: 'text/plain' }))
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${submit.body.data.report_number}/attachments`, { token: owner.token, body: form })).status).toBe(201)
     const replay = new FormData()
-    replay.set('bug_report_id', createReportIn(t, project).id)
+    replay.set('bug_report_id', (await createReportIn(t, project)).id)
     replay.set('file', new File([WEBM], 'replay.webm', { type: 'video/webm' }))
     expect((await t.request('POST', '/api/session-replays', { apiKey: project.apiKey, body: replay })).status).toBe(201)
     // Another account's file does not count.
-    await t.request('POST', '/api/bugs/submit', { apiKey: createProject(t, other).apiKey, body: { title: 'Theirs', description: 'x', screenshot: pngDataUrl() } })
+    await t.request('POST', '/api/bugs/submit', { apiKey: (await createProject(t, other)).apiKey, body: { title: 'Theirs', description: 'x', screenshot: pngDataUrl() } })
 
     const background = new FormData()
     background.append('file', new File([PNG], 'bg.png', { type: 'image/png' }))
@@ -50,12 +50,12 @@ describe('GET /api/account usage.storage_bytes', () => {
   it('goes down when retention removes replays, and is counted again when a project is deleted', async () => {
     t = createTestApp()
     const owner = await createUser(t, { plan: 'self_hosted' })
-    const [kept, doomed] = [createProject(t, owner), createProject(t, owner)]
+    const [kept, doomed] = [await createProject(t, owner), await createProject(t, owner)]
     const usage = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.storage_bytes
     expect(await usage()).toBe(0)
     for (const project of [kept, doomed]) {
       const replay = new FormData()
-      replay.set('bug_report_id', createReportIn(t, project).id)
+      replay.set('bug_report_id', (await createReportIn(t, project)).id)
       replay.set('file', new File([WEBM], 'replay.webm', { type: 'video/webm' }))
       expect((await t.request('POST', '/api/session-replays', { apiKey: project.apiKey, body: replay })).status).toBe(201)
     }

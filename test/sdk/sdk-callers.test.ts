@@ -21,7 +21,7 @@ const submit = (key: string, title = 'Door clips through the wall') => t.request
 
 async function projectInUse() {
   const owner = await createUser(t)
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   expect((await submit(project.apiKey)).status).toBe(201)
   return { owner, project }
 }

@@ -17,7 +17,7 @@ export const pngDataUrl = () => `data:image/png;base64,${b64(PNG)}`
 /** An owner on `plan` with one project; `key` is its API key. */
 export async function sdkProject(t: TestApp, plan: PlanKey = 'free') {
   const owner = await createUser(t, { plan })
-  const project = createProject(t, owner)
+  const project = await createProject(t, owner)
   return { owner, project, key: project.apiKey }
 }
 

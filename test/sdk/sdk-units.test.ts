@@ -62,9 +62,9 @@ describe('services', () => {
   it('findPossibleDuplicates ranks by shared words and leaves out closed or deleted reports', async () => {
     const { project } = await sdkProject(t)
     const repo = createIngestRepository({ db: t.deps.db })
-    const b = createReportIn(t, project, { title: 'Save file corrupted' })
-    const c = createReportIn(t, project, { title: 'Save button missing' })
-    const gone = createReportIn(t, project, { title: 'Save file corrupted after update again' })
+    const b = await createReportIn(t, project, { title: 'Save file corrupted' })
+    const c = await createReportIn(t, project, { title: 'Save button missing' })
+    const gone = await createReportIn(t, project, { title: 'Save file corrupted after update again' })
     t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(gone.id)
     expect(await findPossibleDuplicates(repo, project.id, 'Save file corrupted after update')).toEqual([b.reportNumber, c.reportNumber])
     t.deps.db.update(reports).set({ status: 'closed' }).where(sql`${reports.id} = ${b.id}`).run()
@@ -74,10 +74,10 @@ describe('services', () => {
 
   it('findPossibleDuplicates follows reopened, renamed and removed reports and stays inside the project', async () => {
     const { project, owner } = await sdkProject(t)
-    const other = createProject(t, await createUser(t))
+    const other = await createProject(t, await createUser(t))
     const repo = createIngestRepository({ db: t.deps.db })
-    const a = createReportIn(t, project, { title: 'Lighthouse door stuck' })
-    createReportIn(t, other, { title: 'Lighthouse door stuck' })
+    const a = await createReportIn(t, project, { title: 'Lighthouse door stuck' })
+    await createReportIn(t, other, { title: 'Lighthouse door stuck' })
     const probe = () => findPossibleDuplicates(repo, project.id, 'Lighthouse door stuck forever')
     expect(await probe()).toEqual([a.reportNumber])
     t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(a.id)
@@ -94,8 +94,8 @@ describe('services', () => {
 
   it('the open-title index is filled from existing reports when a database first gets it', async () => {
     const { project } = await sdkProject(t)
-    const a = createReportIn(t, project, { title: 'Ferris wheel spins backwards' })
-    const closed = createReportIn(t, project, { title: 'Ferris wheel closed ride' })
+    const a = await createReportIn(t, project, { title: 'Ferris wheel spins backwards' })
+    const closed = await createReportIn(t, project, { title: 'Ferris wheel closed ride' })
     t.sqlite.query("UPDATE reports SET status = 'closed' WHERE id = ?").run(closed.id)
     // A database from before the index: reports without words, no index table.
     t.sqlite.exec('UPDATE reports SET title_terms = NULL')

@@ -18,7 +18,7 @@ describe('POST /api/bugs/:id/attachments', () => {
 
   it('attaches a base64 file to a report of the project: 201 with the attachment', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ id: expect.any(String), file_url: expect.stringMatching(/^http:\/\/glitchbox\.test\/api\/files\/.+\.txt$/), file_name: 'player.log', file_size: 14, mime_type: 'text/plain', created_at: t.clock.now().toISOString() })
@@ -29,10 +29,10 @@ describe('POST /api/bugs/:id/attachments', () => {
   it('answers 404 for a report of another project, a deleted report or an unknown id', async () => {
     const { key } = await sdkProject(t)
     const other = await sdkProject(t)
-    const foreign = createReportIn(t, other.project)
+    const foreign = await createReportIn(t, other.project)
     expect((await t.request('POST', `/api/bugs/${foreign.id}/attachments`, { apiKey: key, body: log })).status).toBe(404)
     expect((await t.request('POST', '/api/bugs/not-a-report/attachments', { apiKey: key, body: log })).status).toBe(404)
-    const deleted = createReportIn(t, other.project)
+    const deleted = await createReportIn(t, other.project)
     t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(deleted.id)
     expect((await t.request('POST', `/api/bugs/${deleted.id}/attachments`, { apiKey: other.key, body: log })).status).toBe(404)
     expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
@@ -45,7 +45,7 @@ describe('POST /api/bugs/:id/attachments', () => {
     ['a declared type that does not match', { filename: 'a.png', mime_type: 'image/png', data: b64('plain text') }, /declared type/],
   ])('answers 400 for %s', async (_n, body, message) => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(message)
@@ -53,7 +53,7 @@ describe('POST /api/bugs/:id/attachments', () => {
 
   it('answers 400 past 10 MB decoded', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'big.txt', data: b64('a'.repeat(10 * 1024 * 1024 + 1)) } })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(/too large/)
@@ -61,7 +61,7 @@ describe('POST /api/bugs/:id/attachments', () => {
 
   it('keeps at most 10 attachments per report (400 after)', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     for (let i = 0; i < 10; i++) expect((await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })).status).toBe(201)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(400)
@@ -71,7 +71,7 @@ describe('POST /api/bugs/:id/attachments', () => {
 
   it('answers 403 and keeps no file when the upload quota is reached', async () => {
     const { key, project, owner } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     t.deps.db.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes }).where(eq(accounts.id, owner.account.id)).run()
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(403)
@@ -121,7 +121,7 @@ describe('GET /api/bugs/settings', () => {
 describe('POST /api/perf/snapshot', () => {
   it('stores a sample tied to a report of the project', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', '/api/perf/snapshot', { apiKey: key, body: { bug_report_id: report.id, fps: 30, memory_used_mb: 1024.5 } })
     expect(res.status).toBe(201)
     expect(rows(t, 'SELECT id, report_id, project_id, fps, memory_used_mb, gpu_usage, custom_metrics FROM perf_snapshots')).toEqual([
@@ -144,7 +144,7 @@ describe('POST /api/perf/snapshot', () => {
   it('answers 404 for a bug_report_id outside the project', async () => {
     const { key } = await sdkProject(t)
     const other = await sdkProject(t)
-    const foreign = createReportIn(t, other.project)
+    const foreign = await createReportIn(t, other.project)
     expect((await t.request('POST', '/api/perf/snapshot', { apiKey: key, body: { bug_report_id: foreign.id, fps: 1 } })).status).toBe(404)
     expect((await t.request('POST', '/api/perf/snapshot', { apiKey: key, body: { bug_report_id: 'nope', fps: 1 } })).status).toBe(404)
   })
@@ -172,7 +172,7 @@ describe('POST /api/session-replays', () => {
 
   it('stores a replay on studio: 201 {id, file_url}, charges the upload quota, keeps a non-JSON metadata string', async () => {
     const { key, project, owner } = await sdkProject(t, 'studio')
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, webm(), { metadata: 'level=3', duration_sec: '12.5' }) })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ id: expect.any(String), file_url: expect.stringMatching(/\.webm$/) })
@@ -182,7 +182,7 @@ describe('POST /api/session-replays', () => {
 
   it('accepts MP4 and GIF by their bytes', async () => {
     const { key, project } = await sdkProject(t, 'studio')
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32, 0, 0, 0, 0])
     const gif = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00')
     expect((await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, new File([mp4], 'r.mp4')) })).status).toBe(201)
@@ -191,7 +191,7 @@ describe('POST /api/session-replays', () => {
 
   it.each(['free', 'pro'] as const)('answers 403 on %s and stores nothing', async (plan) => {
     const { key, project } = await sdkProject(t, plan)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, webm()) })
     expect(res.status).toBe(403)
     expect(res.body.error).toMatch(/this account does not have session replays/)
@@ -200,7 +200,7 @@ describe('POST /api/session-replays', () => {
 
   it('answers 400 for a missing file, a missing bug_report_id or a file that is not a video/GIF', async () => {
     const { key, project } = await sdkProject(t, 'studio')
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     expect((await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, null) })).status).toBe(400)
     expect((await t.request('POST', '/api/session-replays', { apiKey: key, body: form(null, webm()) })).status).toBe(400)
     const png = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, new File([PNG], 'shot.png', { type: 'image/png' })) })
@@ -212,7 +212,7 @@ describe('POST /api/session-replays', () => {
   it('answers 404 for a report of another project', async () => {
     const { key } = await sdkProject(t, 'studio')
     const other = await sdkProject(t, 'studio')
-    const foreign = createReportIn(t, other.project)
+    const foreign = await createReportIn(t, other.project)
     expect((await t.request('POST', '/api/session-replays', { apiKey: key, body: form(foreign.id, webm()) })).status).toBe(404)
   })
 })

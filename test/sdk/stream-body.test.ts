@@ -251,7 +251,7 @@ describe('POST /api/bugs/submit with a big body', () => {
 describe('POST /api/bugs/:id/attachments with a big body', () => {
   it('stores the file byte for byte: 201', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const log = text(2 * MB)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'player.log', data: `data:text/plain;base64,${b64(log)}` } })
     expect(res.status).toBe(201)
@@ -268,7 +268,7 @@ describe('POST /api/bugs/:id/attachments with a big body', () => {
     ['no filename', () => ({ data: b64(text(100_000)) }), 'filename is required'],
   ])('answers 400 for %s and keeps no file', async (_name, body, message) => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: body() })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ ok: false, error: message })
@@ -278,7 +278,7 @@ describe('POST /api/bugs/:id/attachments with a big body', () => {
   it('answers 401 to a wrong key without reading, 404 to another project’s report, keeping no file', async () => {
     const { key } = await sdkProject(t)
     const other = await sdkProject(t)
-    const foreign = createReportIn(t, other.project)
+    const foreign = await createReportIn(t, other.project)
     const body = Buffer.from(JSON.stringify({ filename: 'a.txt', data: b64(text(3 * MB)) }))
     const denied = await postChunked(`/api/bugs/${foreign.id}/attachments`, body, { 'x-api-key': 'sk_live_wrong' })
     expect(denied.status).toBe(401)
@@ -290,7 +290,7 @@ describe('POST /api/bugs/:id/attachments with a big body', () => {
 
   it('answers 400 to a chunked body past 14 MB', async () => {
     const { key, project } = await sdkProject(t)
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     const res = await postChunked(`/api/bugs/${report.id}/attachments`, Buffer.from(JSON.stringify({ filename: 'a.txt', data: b64(text(11 * MB)) })), { 'x-api-key': key }, MB)
     expect(res.status).toBe(400)
     expect(res.body.error).toBe('request body too large (max 14 MB)')

@@ -205,12 +205,12 @@ describe('POST /api/bugs/submit: new reports', () => {
   it('lists open reports with similar titles as possible duplicates, best first, never closed or other projects', async () => {
     const { key, project } = await sdkProject(t)
     const other = await sdkProject(t)
-    createReportIn(t, project, { title: 'Crash when opening inventory' }) // 1
-    createReportIn(t, project, { title: 'Inventory crash after opening the map screen' }) // 2
-    const closed = createReportIn(t, project, { title: 'Crash opening inventory screen' }) // 3
+    await createReportIn(t, project, { title: 'Crash when opening inventory' }) // 1
+    await createReportIn(t, project, { title: 'Inventory crash after opening the map screen' }) // 2
+    const closed = await createReportIn(t, project, { title: 'Crash opening inventory screen' }) // 3
     t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(closed.id)
-    createReportIn(t, project, { title: 'Audio stutters in menus' }) // 4
-    createReportIn(t, other.project, { title: 'Crash opening inventory screen' })
+    await createReportIn(t, project, { title: 'Audio stutters in menus' }) // 4
+    await createReportIn(t, other.project, { title: 'Crash opening inventory screen' })
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ title: 'Crash opening the inventory screen' }) })
     expect(res.status).toBe(201)
     expect(res.body.data.possible_duplicates).toEqual([2, 1])
@@ -218,7 +218,7 @@ describe('POST /api/bugs/submit: new reports', () => {
 
   it('never lets title text form FTS syntax', async () => {
     const { key, project } = await sdkProject(t)
-    createReportIn(t, project, { title: 'quote " and NEAR( star* title: column' })
+    await createReportIn(t, project, { title: 'quote " and NEAR( star* title: column' })
     for (const title of ['"unbalanced quote', 'NEAR(crash inventory)', 'title: hack OR AND NOT', '*** ^^^ ---', 'crash* "near"']) {
       const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ title }) })
       expect(res.status).toBe(201)

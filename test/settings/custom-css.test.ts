@@ -83,7 +83,7 @@ describe('PUT /projects/:slug/tracker-settings custom_css', () => {
   beforeEach(async () => {
     t = createTestApp()
     owner = await createUser(t)
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
   })
   afterEach(() => t.close())
   const put = (custom_css: string) => t.request('PUT', `/api/projects/${project.slug}/tracker-settings`, { token: owner.token, body: { custom_css } })

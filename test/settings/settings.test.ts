@@ -13,7 +13,7 @@ let project: TestProject
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -74,7 +74,7 @@ describe('GET and PUT tracker-settings, roadmap-settings, branding', () => {
   })
 
   it('keeps settings per project', async () => {
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     await t.request('PUT', url('branding'), { token: owner.token, body: { company_name: 'Studio A' } })
     const res = await t.request('GET', `/api/projects/${other.slug}/branding`, { token: owner.token })
     expect(res.body.data.company_name).toBe('')
@@ -159,7 +159,7 @@ describe('widget settings', () => {
 
   it('merges theme fields on tier 2, and falls back to the default theme after a downgrade', async () => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const path = `/api/projects/${p.slug}/widget-settings`
     await t.request('PUT', path, { token: pro.token, body: { theme: { mode: 'dark', primary_color: '#112233' } } })
     const res = await t.request('PUT', path, { token: pro.token, body: { theme: { position: 'top-left' }, button_text: 'Feedback' } })
@@ -175,7 +175,7 @@ describe('widget settings', () => {
 
   it("colors the widget with the project's brand color unless the widget settings choose one (issue 25)", async () => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const settings = async () => (await t.request('GET', '/api/bugs/settings', { apiKey: p.apiKey })).body.data.widget_theme.primary_color
     expect(await settings()).toBe('#2E5BFF')
     await t.request('PUT', `/api/projects/${p.slug}/branding`, { token: pro.token, body: { primary_color: '#aa3300' } })
@@ -198,7 +198,7 @@ describe('widget settings', () => {
     [{ button_text: 'x'.repeat(51) }, 'button_text'],
   ])('refuses a bad widget value (case %#) with 400 naming the field', async (body, field) => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const res = await t.request('PUT', `/api/projects/${p.slug}/widget-settings`, { token: pro.token, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toContain(field)
@@ -206,7 +206,7 @@ describe('widget settings', () => {
 
   it('stores an uploaded background image, points the widget at it and charges the upload quota', async () => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const res = await t.request('POST', `/api/projects/${p.slug}/widget-settings/background`, { token: pro.token, body: upload(png(2048)) })
     expect(res.status).toBe(201)
     expect(res.body.data.background_image_url).toMatch(/^http:\/\/glitchbox\.test\/api\/files\/[A-Za-z0-9_-]{32,}\.png$/)
@@ -224,7 +224,7 @@ describe('widget settings', () => {
     ['no file', () => new FormData()],
   ])('refuses %s with 400 and keeps the widget unchanged', async (_, body) => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const res = await t.request('POST', `/api/projects/${p.slug}/widget-settings/background`, { token: pro.token, body: body() })
     expect(res.status).toBe(400)
     expect(res.body.ok).toBe(false)
@@ -233,7 +233,7 @@ describe('widget settings', () => {
 
   it('needs project.settings to change the widget', async () => {
     const pro = await createUser(t, { plan: 'pro' })
-    const p = createProject(t, pro)
+    const p = await createProject(t, pro)
     const reader = await addMember(t, pro, { 'project.settings': false })
     expect((await t.request('GET', `/api/projects/${p.slug}/widget-settings`, { token: reader.token })).status).toBe(200)
     expect((await t.request('PUT', `/api/projects/${p.slug}/widget-settings`, { token: reader.token, body: { button_text: 'Hi' } })).status).toBe(403)

@@ -27,7 +27,7 @@ beforeEach(async () => {
   steam = startFakeSteam({ now: new Date(START), reviews: reviews(), pageSize: 2 })
   t = createTestApp({ start: START, env: { GLITCHBOX_PROVIDER_URL_STEAM: steam.url } })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => {
   steam.stop()

@@ -13,8 +13,8 @@ describe('GET /api/account', () => {
   it('shows the account with role, plan, roster, invitations, projects, usage and limits', async () => {
     const owner = await createUser(t, { name: 'Ada', plan: 'pro' })
     const member = await addMember(t, owner, 'member')
-    const project = createProject(t, owner, { name: 'Space Game' })
-    createReportIn(t, project)
+    const project = await createProject(t, owner, { name: 'Space Game' })
+    await createReportIn(t, project)
     const inv = await t.request('POST', '/api/account/invites', { token: owner.token, body: { email: 'new@example.com' } })
     expect(inv.status).toBe(201)
 

@@ -25,7 +25,7 @@ describe('invitation end to end over SMTP', () => {
     try {
       t = createTestApp({ transport: 'smtp', env: { GLITCHBOX_SMTP_URL: smtp.url } })
       owner = await createUser(t, { name: 'Ada' })
-      const project = createProject(t, owner)
+      const project = await createProject(t, owner)
       const res = await invite(owner, { email: 'Bob@Example.com', role: 'admin' })
       expect(res.status).toBe(201)
       const inv = res.body.data
@@ -123,7 +123,7 @@ describe('POST /api/account/invites', () => {
   })
 
   it('has a project-scoped form on the same data', async () => {
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     const res = await invite(owner, { email: 'p@example.com' }, `/api/projects/${project.slug}/invites`)
     expect(res.status).toBe(201)
     const stranger = await createUser(t)

@@ -84,8 +84,8 @@ describe('DELETE /api/account/members/:userId', () => {
   })
 
   it('removes the member from every project of the account and sends them back to their own account', async () => {
-    const a = createProject(t, owner)
-    const b = createProject(t, owner)
+    const a = await createProject(t, owner)
+    const b = await createProject(t, owner)
     const m = await addMember(t, owner, 'member')
     for (const p of [a, b]) expect((await t.request('GET', `/api/projects/${p.slug}/members`, { token: m.token })).status).toBe(200)
     expect((await t.request('DELETE', `/api/account/members/${m.user.id}`, { token: owner.token })).body.data).toEqual({ message: 'Member removed' })
@@ -116,7 +116,7 @@ describe('DELETE /api/account/members/:userId', () => {
 
 describe('project-scoped roster routes', () => {
   it('read, change and remove on the account roster; non-members get 404', async () => {
-    const project = createProject(t, owner)
+    const project = await createProject(t, owner)
     const m = await addMember(t, owner, 'member')
     const stranger = await createUser(t)
     const base = `/api/projects/${project.slug}/members`

@@ -16,10 +16,10 @@ afterAll(() => t.close())
 
 beforeAll(async () => {
   owner = await createUser(t, { plan: 'studio', name: 'Olga' })
-  a = createProject(t, owner, { name: 'Aurora Racer' })
-  b = createProject(t, owner, { name: 'Brimstone Kart' })
-  createReportIn(t, a, { title: 'Aurora drifts' })
-  createReportIn(t, b, { title: 'Brimstone melts' })
+  a = await createProject(t, owner, { name: 'Aurora Racer' })
+  b = await createProject(t, owner, { name: 'Brimstone Kart' })
+  await createReportIn(t, a, { title: 'Aurora drifts' })
+  await createReportIn(t, b, { title: 'Brimstone melts' })
 })
 
 const patch = (actor: TestUser, userId: string, body: unknown) => t.request('PATCH', `/api/account/members/${userId}`, { token: actor.token, body })
@@ -49,7 +49,7 @@ describe('PATCH /api/account/members/{userId} with project_access', () => {
     ['limiting the owner', async () => ({ actor: await addTeammate(t, owner, { role: 'admin' }), target: owner.user.id, body: { project_access: [a.id] } }), 403, 'the account owner sees every project'],
     ["another account's project", async () => {
       const stranger = await createUser(t)
-      const theirs = createProject(t, stranger)
+      const theirs = await createProject(t, stranger)
       return { actor: owner, target: (await addTeammate(t, owner)).user.id, body: { project_access: [theirs.id] } }
     }, 400, /^project_access names no project of this account: /],
     ['an id that is no project', async () => ({ actor: owner, target: (await addTeammate(t, owner)).user.id, body: { project_access: ['nope'] } }), 400, 'project_access names no project of this account: nope'],
@@ -138,7 +138,7 @@ describe('a member limited to project A', () => {
   })
 
   it('loses a deleted project from their list', async () => {
-    const gone = createProject(t, owner, { name: 'Cancelled Game' })
+    const gone = await createProject(t, owner, { name: 'Cancelled Game' })
     const mate = await limitedTo(a, gone)
     const invite = await t.request('POST', '/api/account/invites', { token: owner.token, body: { email: 'temp@vendor.example', project_access: [gone.id] } })
     expect((await t.request('DELETE', `/api/projects/${gone.slug}`, { token: owner.token })).status).toBe(200)

@@ -168,7 +168,7 @@ describe('browser sessions (cookie glitchbox_session)', () => {
 
   it('project fixtures still work with bearer tokens (unchanged API clients)', async () => {
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     expect((await t.request('GET', `/api/projects/${p.slug}`, { token: owner.token })).status).toBe(200)
   })
 })

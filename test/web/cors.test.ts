@@ -12,7 +12,7 @@ describe('CORS', () => {
   beforeAll(async () => {
     t = createTestApp()
     const owner = await createUser(t)
-    const p = createProject(t, owner)
+    const p = await createProject(t, owner)
     apiKey = p.apiKey
     slug = p.slug
   })

@@ -48,7 +48,7 @@ export function webhookTestbed() {
   beforeEach(async () => {
     bed.t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
     bed.owner = await createUser(bed.t)
-    bed.project = createProject(bed.t, bed.owner)
+    bed.project = await createProject(bed.t, bed.owner)
   })
   afterEach(() => {
     for (const stop of stops.splice(0)) stop()

@@ -55,7 +55,7 @@ describe('webhook creation without GLITCHBOX_ALLOW_PRIVATE_TARGETS', () => {
   beforeEach(async () => {
     t = createTestApp()
     owner = await createUser(t)
-    project = createProject(t, owner)
+    project = await createProject(t, owner)
   })
   afterEach(() => t.close())
 

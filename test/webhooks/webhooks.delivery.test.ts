@@ -27,7 +27,7 @@ describe('delivery', () => {
   it('POSTs {event, timestamp, data} with event, delivery, signature, type and agent headers', async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url, secret: 'whsec_test' })
-    const report = createReportIn(t, project, { title: 'Crash on load' })
+    const report = await createReportIn(t, project, { title: 'Crash on load' })
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
     const [got] = r.received
@@ -46,7 +46,7 @@ describe('delivery', () => {
   it('sends no signature header when the webhook has no secret', async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
     expect(r.received[0]!.headers.has('x-glitchbox-signature')).toBe(false)
@@ -59,7 +59,7 @@ describe('delivery', () => {
     await createWebhook(t, owner, project, { url: all.url })
     await createWebhook(t, owner, project, { url: updates.url, event_types: 'bug_updated' })
     await createWebhook(t, owner, project, { url: comments.url, event_types: 'comment_added,bug_created' })
-    const report = createReportIn(t, project)
+    const report = await createReportIn(t, project)
     emit({ type: 'bug_updated', reportId: report.id, changes: { status: ['open', 'resolved'] } })
     emit({ type: 'comment_added', reportId: report.id, data: { id: 'c1', body: 'Seen it too', report: { id: report.id } } })
     await t.runner.drain()
@@ -73,7 +73,7 @@ describe('delivery', () => {
   it('sends nothing for events of other projects', async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, createProject(t, owner))
+    await createReportIn(t, await createProject(t, owner))
     await t.runner.drain()
     expect(r.received).toHaveLength(0)
   })
@@ -97,7 +97,7 @@ describe('delivery', () => {
     const target = receiver()
     const r = receiver(() => new Response(null, { status: 302, headers: { location: target.url } }))
     const id = await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
     expect(target.received).toHaveLength(0)
@@ -109,7 +109,7 @@ describe('retries', () => {
   it('retries after 1, 5, 25 and 125 minutes, 5 attempts in all, with the same id, bytes and signature', async () => {
     const r = receiver(() => new Response('upstream down', { status: 503 }))
     const id = await createWebhook(t, owner, project, { url: r.url, secret: 'k' })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
     const first = (await deliveries(id))[0]
@@ -150,7 +150,7 @@ describe('retries', () => {
   it('stops retrying once the receiver recovers', async () => {
     const r = receiver((_req, n) => new Response(n < 3 ? 'no' : 'thanks', { status: n < 3 ? 500 : 200 }))
     const id = await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     t.clock.advance(MINUTE)
     await t.runner.drain()
@@ -167,7 +167,7 @@ describe('retries', () => {
 
   it('records a refused connection as an attempt without a status code', async () => {
     const id = await createWebhook(t, owner, project, { url: closedPortUrl() })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     const [d] = await deliveries(id)
     expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null })
@@ -178,7 +178,7 @@ describe('retries', () => {
   it('keeps only the first 500 characters of an answer', async () => {
     const r = receiver(() => new Response('x'.repeat(5000), { status: 500 }))
     const id = await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect((await deliveries(id))[0].attempts[0].response_snippet).toBe('x'.repeat(500))
   })
@@ -186,7 +186,7 @@ describe('retries', () => {
   it('drops queued retries of a deleted webhook', async () => {
     const r = receiver(() => new Response('', { status: 500 }))
     const id = await createWebhook(t, owner, project, { url: r.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     await t.request('DELETE', `/api/projects/${project.slug}/webhooks/generic/${id}`, { token: owner.token })
     t.clock.advance(MINUTE)
@@ -218,7 +218,7 @@ describe('concurrency and timeouts', () => {
     const fast = receiver()
     const hungId = await createWebhook(t, owner, project, { url: hung.url })
     await createWebhook(t, owner, project, { url: fast.url })
-    createReportIn(t, project)
+    await createReportIn(t, project)
     const started = performance.now()
     let fastAt = 0
     const watcher = setInterval(() => {
@@ -238,7 +238,7 @@ describe('concurrency and timeouts', () => {
   it('drains a backlog with the running server loop faster than one poll per second', { timeout: 20_000 }, async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url })
-    for (let i = 0; i < 40; i++) createReportIn(t, project)
+    for (let i = 0; i < 40; i++) await createReportIn(t, project)
     const started = performance.now()
     t.runner.start()
     try {

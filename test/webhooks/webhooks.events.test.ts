@@ -13,7 +13,7 @@ let r: ReturnType<typeof startReceiver>
 beforeEach(async () => {
   t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   r = startReceiver()
   await createWebhook(t, owner, project, { url: r.url, secret: 's' })
 })

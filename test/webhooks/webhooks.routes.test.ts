@@ -11,7 +11,7 @@ const base = () => `/api/projects/${project.slug}/webhooks/generic`
 beforeEach(async () => {
   t = createTestApp({ env: { GLITCHBOX_ALLOW_PRIVATE_TARGETS: 'true' } })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 })
 afterEach(() => t.close())
 
@@ -107,7 +107,7 @@ describe('DELETE /webhooks/generic/:webhookId', () => {
   })
 
   it('does not reach a webhook of another project through this project', async () => {
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const id = await createWebhook(t, owner, other, { url: 'https://hooks.example.com/a' })
     expect((await t.request('DELETE', `${base()}/${id}`, { token: owner.token })).status).toBe(404)
     expect((await t.request('GET', `/api/projects/${other.slug}/webhooks/generic`, { token: owner.token })).body.data).toHaveLength(1)

@@ -15,7 +15,7 @@ const test = (id: string) => t.request('POST', `/api/projects/${project.slug}/we
 async function setup(env: Record<string, string>) {
   t = createTestApp({ env })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
 }
 afterEach(() => {
   for (const stop of stops.splice(0)) stop()
@@ -96,7 +96,7 @@ describe('delivery-time SSRF check', () => {
     const r = startReceiver()
     stops.push(r.stop)
     const id = insertInternalWebhook(r.url)
-    createReportIn(t, project)
+    await createReportIn(t, project)
     await t.runner.drain()
     expect(r.received).toHaveLength(0)
     const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data

@@ -10,9 +10,9 @@ let base: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
-  for (let i = 0; i < 4; i++) createReportIn(t, project, { title: `Report ${i + 1}` })
+  for (let i = 0; i < 4; i++) await createReportIn(t, project, { title: `Report ${i + 1}` })
 })
 afterEach(() => t.close())
 
@@ -35,12 +35,12 @@ describe('report dependencies', () => {
 
   it('refuses self-links (400), other projects (404), duplicates either way of writing (409) and cycles naming the chain (400)', async () => {
     expect((await link(1, { related_number: 1, relationship: 'blocks' })).status).toBe(400)
-    const other = createProject(t, owner)
-    createReportIn(t, other, { title: 'elsewhere' })
-    createReportIn(t, other, { title: 'elsewhere 2' })
-    createReportIn(t, other, { title: 'elsewhere 3' })
-    createReportIn(t, other, { title: 'elsewhere 4' })
-    createReportIn(t, other, { title: 'elsewhere 5' })
+    const other = await createProject(t, owner)
+    await createReportIn(t, other, { title: 'elsewhere' })
+    await createReportIn(t, other, { title: 'elsewhere 2' })
+    await createReportIn(t, other, { title: 'elsewhere 3' })
+    await createReportIn(t, other, { title: 'elsewhere 4' })
+    await createReportIn(t, other, { title: 'elsewhere 5' })
     expect((await link(1, { related_number: 5, relationship: 'blocks' })).status).toBe(404)
     expect((await link(1, { related_number: 99, relationship: 'blocks' })).status).toBe(404)
     expect((await link(1, { related_number: 2, relationship: 'blocks' })).status).toBe(201)
@@ -58,7 +58,7 @@ describe('report dependencies', () => {
   it('deletes a link of the project (404 for unknown ids), with activity on both reports', async () => {
     const { id } = (await link(1, { related_number: 2, relationship: 'blocks' })).body.data
     expect((await t.request('DELETE', `${base}/dependencies/nope`, { token: owner.token })).status).toBe(404)
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     expect((await t.request('DELETE', `/api/projects/${other.slug}/dependencies/${id}`, { token: owner.token })).status).toBe(404)
     expect((await t.request('DELETE', `${base}/dependencies/${id}`, { token: owner.token })).status).toBe(200)
     expect(await seen(1)).toEqual([])

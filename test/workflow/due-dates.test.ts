@@ -12,9 +12,9 @@ let base: string
 beforeEach(async () => {
   t = createTestApp({ start: '2026-11-20T12:00:00Z' })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
-  createReportIn(t, project, { title: 'Save file lost' })
+  await createReportIn(t, project, { title: 'Save file lost' })
 })
 afterEach(() => t.close())
 
@@ -38,7 +38,7 @@ describe('due dates', () => {
   it('mails an overdue report’s assignee once per due date, honouring preferences, not for resolved reports', async () => {
     const dev = await addTeammate(t, owner)
     await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { assigned_to: dev.user.id } })
-    createReportIn(t, project, { title: 'Already fixed' })
+    await createReportIn(t, project, { title: 'Already fixed' })
     await t.request('PATCH', `${base}/bugs/2`, { token: owner.token, body: { assigned_to: dev.user.id, status: 'resolved' } })
     await setDue('2026-11-21T00:00:00Z')
     await setDue('2026-11-21T00:00:00Z', 2)

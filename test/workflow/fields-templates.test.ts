@@ -10,9 +10,9 @@ let base: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
-  createReportIn(t, project, { title: 'Falls through the floor' })
+  await createReportIn(t, project, { title: 'Falls through the floor' })
 })
 afterEach(() => t.close())
 

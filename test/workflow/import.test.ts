@@ -11,7 +11,7 @@ let base: string
 beforeEach(async () => {
   t = createTestApp()
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
 })
 afterEach(() => t.close())
@@ -66,7 +66,7 @@ describe('import', () => {
   it('reads our own CSV export back (quotes, commas, line breaks, formula guards)', async () => {
     await t.request('POST', `${base}/bugs`, { token: owner.token, body: { title: '=HYPERLINK("x")', description: 'line one\nline "two", done', priority: 'low', category: 'audio' } })
     const csv = (await t.request('GET', `${base}/bugs/export`, { token: owner.token })).body as string
-    const other = createProject(t, owner)
+    const other = await createProject(t, owner)
     const res = await t.request('POST', `/api/projects/${other.slug}/import`, { token: owner.token, body: csv, headers: { 'content-type': 'text/csv' } })
     expect(res.body.data).toMatchObject({ created: 1, errors: [] })
     const read = (await t.request('GET', `/api/projects/${other.slug}/bugs/1`, { token: owner.token })).body.data.bug

@@ -14,7 +14,7 @@ let base: string
 beforeEach(async () => {
   t = createTestApp({ start: '2026-11-20T12:00:00Z' })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
 })
 afterEach(() => t.close())
@@ -110,12 +110,12 @@ describe('alert rules', () => {
   it('fires once per window when new reports cross the threshold, records the evaluation, mails the admins', async () => {
     const id = (await create({ metric: 'new_reports', threshold: 3, window_hours: 2 })).body.data.id
     const crash = (await create({ metric: 'new_crash_reports', threshold: 1, window_hours: 2 })).body.data.id
-    createReportIn(t, project, { title: 'a' })
-    createReportIn(t, project, { title: 'b' })
+    await createReportIn(t, project, { title: 'a' })
+    await createReportIn(t, project, { title: 'b' })
     expect(await evaluateAlerts(t.deps)).toEqual([])
-    createReportIn(t, project, { title: 'c', category: 'crash' })
+    await createReportIn(t, project, { title: 'c', category: 'crash' })
     expect((await evaluateAlerts(t.deps)).sort()).toEqual([id, crash].sort())
-    createReportIn(t, project, { title: 'd' })
+    await createReportIn(t, project, { title: 'd' })
     t.clock.advance(HOUR)
     expect(await evaluateAlerts(t.deps)).toEqual([])
     const rule = (await t.request('GET', `${base}/alerts`, { token: owner.token })).body.data.find((r: { id: string }) => r.id === id)
@@ -124,17 +124,17 @@ describe('alert rules', () => {
     // A new window: the old reports age out, new ones fire it again.
     t.clock.advance(3 * HOUR)
     expect(await evaluateAlerts(t.deps)).toEqual([])
-    for (const x of ['e', 'f', 'g']) createReportIn(t, project, { title: x })
+    for (const x of ['e', 'f', 'g']) await createReportIn(t, project, { title: x })
     expect(await evaluateAlerts(t.deps)).toEqual([id])
     const activity = (await t.request('GET', `${base}/activity`, { token: owner.token })).body.data
     expect(JSON.stringify(activity)).toContain('alert_fired')
   })
 
   it('a first count starts at the reports of the last 30 days (the longest window), not at every report ever filed', async () => {
-    createReportIn(t, project, { title: 'old one' })
+    await createReportIn(t, project, { title: 'old one' })
     t.clock.advance(40 * 24 * HOUR)
-    createReportIn(t, project, { title: 'recent one' })
-    createReportIn(t, project, { title: 'recent two' })
+    await createReportIn(t, project, { title: 'recent one' })
+    await createReportIn(t, project, { title: 'recent two' })
     await evaluateAlerts(t.deps)
     expect(t.sqlite.query('SELECT sum(reports) AS n, count(*) AS hours FROM report_hourly_counts').get()).toEqual({ n: 2, hours: 1 })
   })

@@ -9,9 +9,9 @@ let base: string
 beforeEach(async () => {
   t = createTestApp({ start: '2026-11-20T12:00:00Z' })
   owner = await createUser(t)
-  project = createProject(t, owner)
+  project = await createProject(t, owner)
   base = `/api/projects/${project.slug}`
-  for (const title of ['Crash on boot', 'Shader stutter', 'Menu typo', 'Audio pops']) createReportIn(t, project, { title })
+  for (const title of ['Crash on boot', 'Shader stutter', 'Menu typo', 'Audio pops']) await createReportIn(t, project, { title })
 })
 afterEach(() => t.close())
 

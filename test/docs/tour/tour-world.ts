@@ -37,7 +37,7 @@ export async function createTourWorld() {
   })
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => t.app.handle(req) })
   const owner = await createUser(t, { plan: 'studio', name: 'Olivia Owner' })
-  const project = createProject(t, owner, { name: 'Comet Drift' })
+  const project = await createProject(t, owner, { name: 'Comet Drift' })
   // A customer of the fake Stripe, subscribed to Studio.
   const payer = await createUser(t, { plan: 'studio', name: 'Pat Payer' })
   t.deps.db.update(accounts).set({ stripeCustomerId: 'cus_1', stripeSubscriptionId: 'sub_1' }).where(eq(accounts.id, payer.account.id)).run()
