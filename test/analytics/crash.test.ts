@@ -12,10 +12,10 @@ let close: (() => void) | undefined
 afterEach(() => close?.())
 
 describe('crash-free rate and crash analytics', () => {
-  it('counts ended sessions that did not crash over ended sessions, per version, platform and day', async () => {
+  it('counts sessions that did not crash over all sessions, ended or still running (as Sentry does), per version, platform and day', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    // 1.0.0 windows today: 10 ended, 2 crashed, 3 still open (not counted in the rate)
+    // 1.0.0 windows today: 13 sessions, 10 ended, 2 crashed, 3 still open (healthy: they did not crash)
     addSessions(t, project, { n: 13, open: 3, crashed: 2, version: '1.0.0', platform: 'windows' })
     // 1.1.0 linux yesterday: 4 ended, 1 crashed
     addSessions(t, project, { n: 4, crashed: 1, version: '1.1.0', platform: 'linux', daysAgo: 1 })
@@ -25,13 +25,13 @@ describe('crash-free rate and crash analytics', () => {
     const res = await get('/crash-analytics?days=7')
     expect(res.status).toBe(200)
     const d = res.body.data
-    // total: ended 14, crashed 3 → 11/14
-    expect(d.totals).toMatchObject({ sessions: 17, ended: 14, crashed: 3, crash_free_rate: Math.round((11 / 14) * 1e4) / 1e4, reports: 2, crash_reports: 1 })
+    // total: 17 sessions, crashed 3 → 14/17
+    expect(d.totals).toMatchObject({ sessions: 17, ended: 14, crashed: 3, crash_free_rate: Math.round((14 / 17) * 1e4) / 1e4, reports: 2, crash_reports: 1 })
     const v100 = d.by_version.find((v: any) => v.game_version === '1.0.0')
-    expect(v100).toMatchObject({ sessions: 13, ended: 10, crashed: 2, crash_free_rate: 0.8, crash_reports: 1 })
+    expect(v100).toMatchObject({ sessions: 13, ended: 10, crashed: 2, crash_free_rate: Math.round((11 / 13) * 1e4) / 1e4, crash_reports: 1 })
     expect(d.by_platform.find((p: any) => p.platform === 'linux')).toMatchObject({ ended: 4, crashed: 1, crash_free_rate: 0.75, reports: 1, crash_reports: 0 })
     expect(d.daily).toHaveLength(7)
-    expect(d.daily.at(-1)).toMatchObject({ day: '2026-01-05', ended: 10, crash_free_rate: 0.8 })
+    expect(d.daily.at(-1)).toMatchObject({ day: '2026-01-05', ended: 10, crash_free_rate: Math.round((11 / 13) * 1e4) / 1e4 })
     expect(d.daily.at(-2)).toMatchObject({ day: '2026-01-04', ended: 4, crash_free_rate: 0.75 })
     expect(d.daily[0]).toMatchObject({ day: '2025-12-30', ended: 0, crash_free_rate: null })
     // Retention rolls up complete days and deletes their raw sessions: the numbers stay.
@@ -50,12 +50,12 @@ describe('crash-free rate and crash analytics', () => {
 })
 
 describe('bad deploy', () => {
-  it('compares the two newest semantic versions with 10+ ended sessions by a two-proportion z-test', async () => {
+  it('compares the two newest semantic versions with 10+ sessions by a two-proportion z-test', async () => {
     const { t, project, get } = await setup()
     close = t.close
     addSessions(t, project, { n: 100, crashed: 10, version: '1.9.0', daysAgo: 3 })
     addSessions(t, project, { n: 100, crashed: 25, version: '1.10.0', daysAgo: 1 })
-    // newer by semver but only 9 ended sessions: not eligible
+    // newer by semver but only 9 sessions: not eligible
     addSessions(t, project, { n: 9, version: '1.11.0' })
     for (let i = 0; i < 5; i++) await createReportIn(t, project, { title: `Bug ${i}`, description: 'x', gameVersion: '1.10.0' })
     await createReportIn(t, project, { title: 'Old bug', description: 'x', gameVersion: '1.9.0' })
@@ -80,7 +80,7 @@ describe('bad deploy', () => {
     close = t.close
     addSessions(t, project, { n: 20, crashed: 2, version: 'alpha', daysAgo: 2 })
     await rollUp(t)
-    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null, summary: 'Not enough data to compare: only alpha has 10 or more ended sessions; another version needs as many.' })
+    expect((await get('/bad-deploy')).body.data).toMatchObject({ verdict: 'not_enough_data', previous: null, p_value: null, summary: 'Not enough data to compare: only alpha has 10 or more sessions; another version needs as many.' })
     // Non-semantic names: first-seen order. beta 18/20 vs alpha 18/20: z = 0, p = 1.
     addSessions(t, project, { n: 20, crashed: 2, version: 'beta', daysAgo: 1 })
     await rollUp(t)
@@ -94,7 +94,7 @@ describe('the verdict in words', () => {
   it('says which version crashes more, by how much and how sure, before any statistic', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    expect((await get('/bad-deploy')).body.data.summary).toBe('Not enough data to compare: no version has 10 or more ended sessions yet.')
+    expect((await get('/bad-deploy')).body.data.summary).toBe('Not enough data to compare: no version has 10 or more sessions yet.')
     // The launch day's shape: 1.2.0 98.2% (55/56 is 98.21%), 1.3.0-beta 88.4% (84/95 is 88.42%).
     addSessions(t, project, { n: 56, crashed: 1, version: '1.2.0', daysAgo: 1 })
     addSessions(t, project, { n: 95, crashed: 11, version: '1.3.0-beta' })

@@ -78,4 +78,25 @@ describeBrowser('@sentry/browser in a web game on another origin', () => {
       [messages[2], 1],
     ])
   }, 60_000)
+
+  it('counts page loads that never end as healthy sessions: crash-free is (sessions - crashed) / sessions (issue 29, item 2)', async () => {
+    type Version = { version: string; sessions: number; ended_sessions: number; crashed_sessions: number; crash_free_rate: number | null }
+    const health = async () => ((await h.api('GET', `/api/projects/${slug}/release-health`, { token })).body.data.versions as Version[]).find((v) => v.version === '0.9.0')
+    const before = { sessions: (await health())?.sessions ?? 0, crashed: (await health())?.crashed_sessions ?? 0 }
+    // Three players load the game and play without a crash: the browser SDK sends `status: ok` and
+    // never `exited` (a tab is closed, not ended); a fourth crashes (an unhandled error marks its session crashed).
+    for (let i = 0; i < 4; i++) {
+      const page = await (await h.newContext()).newPage()
+      await page.goto(`http://localhost:${gameServer.port}/`)
+      await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' })
+      if (i === 3) await page.evaluate(() => (window as unknown as { fail: Record<string, () => unknown> }).fail.uncaught())
+    }
+    await expect.poll(async () => (await health())?.sessions ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(before.sessions + 4)
+    await expect.poll(async () => (await health())?.crashed_sessions ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(before.crashed + 1)
+    const v = (await health())!
+    // Pages that crashed are the only ended ones; the healthy ones count all the same.
+    expect(v.crashed_sessions).toBeLessThan(v.sessions)
+    expect(v.crash_free_rate).toBe(Math.round(((v.sessions - v.crashed_sessions) / v.sessions) * 1e4) / 1e4)
+    expect(v.crash_free_rate).toBeGreaterThan(0.5)
+  }, 60_000)
 })

@@ -3,7 +3,7 @@ import { isoDate, type OperationDocs } from './common'
 import { ReportCategory, ReportPriority, ReportStatus } from './reports'
 
 const day = z.string().describe('YYYY-MM-DD (UTC)')
-const rate = z.number().nullable().describe('Share of ended sessions that did not crash, 0 to 1; null without ended sessions')
+const rate = z.number().nullable().describe('Share of sessions that did not crash, ended or not (as Sentry counts release health), 0 to 1; null without sessions')
 const period = { days: z.number().int(), from: day, to: day }
 const crashCounts = {
   sessions: z.number().int(),
@@ -42,7 +42,7 @@ export const AnalyticsDashboardResponse = z.object({
       sessions: z.number().int(),
     }),
   ),
-  crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
+  crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), sessions: z.number().int(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
 })
 export const UsageResponse = z.object({ ...fresh, reports: volume, sessions: volume, storage_bytes: z.number().int() })
 export const CrashAnalyticsResponse = z.object({

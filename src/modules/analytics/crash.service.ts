@@ -7,7 +7,7 @@ import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './tel
 
 /** Significance threshold of the bad-deploy verdict. */
 export const BAD_DEPLOY_ALPHA = 0.05
-/** Ended sessions each compared version needs (spec 8). */
+/** Sessions each compared version needs (spec: at least 10 sessions), ended or not. */
 export const BAD_DEPLOY_MIN_SESSIONS = 10
 
 const repo = (db: Seam) => createAnalyticsRepository({ db })
@@ -32,7 +32,7 @@ async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day:
   return out
 }
 
-const withRate = (r: Row) => ({ ...r, crash_free_rate: crashFreeRate(r.ended, r.crashed) })
+const withRate = (r: Row) => ({ ...r, crash_free_rate: crashFreeRate(r.sessions, r.crashed) })
 
 /** `/crash-analytics`: crash reports and crash-free session rate per version, platform and day over the last `days` UTC days. */
 export async function crashAnalytics(db: Seam, projectId: string, now: Date, days: number) {
@@ -60,17 +60,17 @@ export async function versionTotals(db: Seam, projectId: string) {
   return [...rows].filter(([v]) => v !== '').map(([version, r]) => ({ version, firstSeen: seen.get(version) ?? 0, ...r }))
 }
 
-/** `/bad-deploy`: the two newest versions with enough ended sessions, compared by crash-free rate (two-proportion z-test), with the verdict in words. */
+/** `/bad-deploy`: the two newest versions with enough sessions, compared by crash-free rate (two-proportion z-test), with the verdict in words. */
 export async function badDeploy(db: Seam, projectId: string) {
-  const eligible = newestFirst((await versionTotals(db, projectId)).filter((v) => v.ended >= BAD_DEPLOY_MIN_SESSIONS))
+  const eligible = newestFirst((await versionTotals(db, projectId)).filter((v) => v.sessions >= BAD_DEPLOY_MIN_SESSIONS))
   const threshold = { alpha: BAD_DEPLOY_ALPHA, min_sessions: BAD_DEPLOY_MIN_SESSIONS, rule: `worse or better when the two-sided p-value < ${BAD_DEPLOY_ALPHA}` }
   const describe = (v: (typeof eligible)[number]) => ({
     version: v.version,
-    sessions: v.ended,
+    sessions: v.sessions,
     crashed: v.crashed,
-    crash_free_rate: crashFreeRate(v.ended, v.crashed),
+    crash_free_rate: crashFreeRate(v.sessions, v.crashed),
     reports: v.reports,
-    reports_per_100_sessions: round((v.reports / v.ended) * 100, 2),
+    reports_per_100_sessions: round((v.reports / v.sessions) * 100, 2),
   })
   const words = { alpha: BAD_DEPLOY_ALPHA, minSessions: BAD_DEPLOY_MIN_SESSIONS }
   if (eligible.length < 2) {
@@ -78,7 +78,7 @@ export async function badDeploy(db: Seam, projectId: string) {
     return { verdict: 'not_enough_data' as const, summary: verdictSummary({ ...words, verdict: 'not_enough_data', current: only, previous: null, p: null }), threshold, current: only, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
   }
   const [current, previous] = [eligible[0]!, eligible[1]!]
-  const test = twoProportionZTest(previous.ended - previous.crashed, previous.ended, current.ended - current.crashed, current.ended)
+  const test = twoProportionZTest(previous.sessions - previous.crashed, previous.sessions, current.sessions - current.crashed, current.sessions)
   const a = describe(current)
   const b = describe(previous)
   const verdict = test.p < BAD_DEPLOY_ALPHA ? (test.z < 0 ? ('worse' as const) : ('better' as const)) : ('no_difference' as const)

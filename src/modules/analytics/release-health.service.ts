@@ -27,7 +27,7 @@ export async function releaseHealth(db: Seam, projectId: string, now: Date) {
         sessions: v.sessions,
         ended_sessions: v.ended,
         crashed_sessions: v.crashed,
-        crash_free_rate: crashFreeRate(v.ended, v.crashed),
+        crash_free_rate: crashFreeRate(v.sessions, v.crashed),
         reports: v.reports,
         crash_reports: v.crash_reports,
         events: v.events,
@@ -54,7 +54,7 @@ export async function versionHealth(db: Seam, projectId: string, now: Date, vers
     sessions: totals.sessions,
     ended_sessions: totals.ended,
     crashed_sessions: totals.crashed,
-    crash_free_rate: crashFreeRate(totals.ended, totals.crashed),
+    crash_free_rate: crashFreeRate(totals.sessions, totals.crashed),
     reports: totals.reports,
     crash_reports: totals.crash_reports,
     events: totals.events,
@@ -63,7 +63,7 @@ export async function versionHealth(db: Seam, projectId: string, now: Date, vers
     daily: dayList.map((day) => {
       const s = sessions.get(day)
       const r = reports.get(day)
-      return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.ended ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 }
+      return { day, sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, crash_free_rate: crashFreeRate(s?.started ?? 0, s?.crashed ?? 0), reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 }
     }),
     top_crash_groups: await crashGroups(db, projectId, { limit: 10, version }),
   }

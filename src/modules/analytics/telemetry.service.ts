@@ -49,8 +49,13 @@ export async function eventDays(db: Seam, projectId: string, from: string): Prom
   return [...rolled, ...counted, ...raw]
 }
 
-/** Crash-free session rate: ended sessions that did not crash / ended sessions, rounded to 4 places; null without ended sessions. */
-export const crashFreeRate = (ended: number, crashed: number): number | null => (ended > 0 ? round((ended - crashed) / ended, 4) : null)
+/**
+ * Crash-free session rate: sessions that did not crash / sessions, rounded to 4 places; null without
+ * sessions. Counted as Sentry counts release health: a session that did not crash is healthy whether or
+ * not it ended (a web page load is never "exited"; a game still running has not ended yet), so the
+ * denominator is every session started, not only the ended ones.
+ */
+export const crashFreeRate = (sessions: number, crashed: number): number | null => (sessions > 0 ? round(Math.max(0, sessions - crashed) / sessions, 4) : null)
 
 export const round = (x: number, places: number): number => {
   const f = 10 ** places

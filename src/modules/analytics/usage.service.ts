@@ -66,9 +66,10 @@ export async function dashboard(db: Seam, accountId: string, seenIds: string[] |
   const crashFree = []
   for (const p of list) {
     const rows = await sessionDays(db, p.id, from)
+    const sessions = rows.reduce((s, r) => s + r.started, 0)
     const ended = rows.reduce((s, r) => s + r.ended, 0)
     const crashed = rows.reduce((s, r) => s + r.crashed, 0)
-    crashFree.push({ project_id: p.id, slug: p.slug, name: p.name, ended_sessions: ended, crashed_sessions: crashed, crash_free_rate: crashFreeRate(ended, crashed) })
+    crashFree.push({ project_id: p.id, slug: p.slug, name: p.name, sessions, ended_sessions: ended, crashed_sessions: crashed, crash_free_rate: crashFreeRate(sessions, crashed) })
   }
   return {
     projects: list.length,

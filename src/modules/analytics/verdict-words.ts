@@ -33,8 +33,8 @@ export function verdictSummary(o: { verdict: 'worse' | 'better' | 'no_difference
   const { current, previous } = o
   if (o.verdict === 'not_enough_data' || !current || !previous || o.p === null) {
     return current
-      ? `Not enough data to compare: only ${current.version} has ${o.minSessions} or more ended sessions; another version needs as many.`
-      : `Not enough data to compare: no version has ${o.minSessions} or more ended sessions yet.`
+      ? `Not enough data to compare: only ${current.version} has ${o.minSessions} or more sessions; another version needs as many.`
+      : `Not enough data to compare: no version has ${o.minSessions} or more sessions yet.`
   }
   const [now, before] = percentsApart(current.crash_free_rate!, previous.crash_free_rate!)
   const rates = `${now} vs ${before} crash-free sessions`

@@ -20,7 +20,7 @@ export function BadDeployCard({ resource }: { resource: Resource<BadDeploy> }) {
               <details class="verdict-stats">
                 <summary>How this was decided</summary>
                 <p class="small">
-                  The two newest versions with at least {b.threshold.min_sessions} ended sessions each are compared by their crash-free sessions (ended sessions that did not crash) with a
+                  The two newest versions with at least {b.threshold.min_sessions} sessions each are compared by their crash-free sessions (sessions that did not crash, ended or not) with a
                   two-proportion z-test: a difference counts as real when p &lt; {b.threshold.alpha}.
                 </p>
                 {b.current && (

@@ -40,14 +40,14 @@ export function AnalyticsOverview({ params }: RouteProps) {
           )}
         </Async>
       </Section>
-      <Section title="Crash-free sessions" description="Ended sessions that did not crash ÷ ended sessions, per UTC day over 30 days.">
+      <Section title="Crash-free sessions" description="Sessions that did not crash ÷ sessions, ended or still running, per UTC day over 30 days.">
         <Async resource={crash}>
           {(c) => {
             const x = daySeconds(c.daily.map((d) => d.day))
             return (
               <>
                 <p>
-                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.ended, 'ended session')} did not crash; {counted(c.totals.crash_events, 'crash event')} in {counted(c.totals.crash_reports, 'new crash report')}.
+                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.sessions, 'session')} did not crash; {counted(c.totals.crash_events, 'crash event')} in {counted(c.totals.crash_reports, 'new crash report')}.
                 </p>
                 <div class="analytics-grid">
                   <Chart title="Crash-free sessions per day (%)" unit="%" x={x} series={[{ label: 'Crash-free %', values: c.daily.map((d) => ratePoint(d.crash_free_rate)) }]} />

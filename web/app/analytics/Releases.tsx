@@ -16,7 +16,7 @@ function VersionBars({ versions }: { versions: ReleaseHealth['versions'] }) {
         title="Crash-free sessions by version"
         label="Version"
         max={100}
-        rows={versions.map((v) => ({ label: v.version, value: v.crash_free_rate === null ? null : v.crash_free_rate * 100, text: v.crash_free_rate === null ? 'no ended sessions' : percent(v.crash_free_rate) }))}
+        rows={versions.map((v) => ({ label: v.version, value: v.crash_free_rate === null ? null : v.crash_free_rate * 100, text: v.crash_free_rate === null ? 'no sessions' : percent(v.crash_free_rate) }))}
       />
       <BarChart title="Sessions by version" label="Version" rows={versions.map((v) => ({ label: v.version, value: v.sessions, text: count(v.sessions) }))} />
     </div>
@@ -62,7 +62,7 @@ export function ReleaseHealthPage({ params, query }: RouteProps) {
   return (
     <AnalyticsFrame slug={slug} title="Release health" fresh={{ at: [verdict.data.value?.fresh_as_of, health.data.value?.fresh_as_of, version ? one.data.value?.fresh_as_of : undefined], refresh }}>
       <BadDeployCard resource={verdict} />
-      <Section title="Versions" description="Newest first. Crash-free: ended sessions that did not crash. Adoption: share of the last 7 days' sessions.">
+      <Section title="Versions" description="Newest first. Crash-free: sessions that did not crash, ended or still running. Adoption: share of the last 7 days' sessions.">
         <Async resource={health} empty={<EmptyState title="No versions yet">Sessions and reports name their game version.</EmptyState>} isEmpty={(h) => h.versions.length === 0}>
           {(h) => (
             <>
