@@ -17,40 +17,6 @@ export interface JobOutcome {
 const dueAt = (now: Date) =>
   or(and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)), and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, now)))
 
-/**
- * Inserts a job on the caller's transaction (synchronous: every domain enqueues inside its own
- * write, so the job commits with its cause). A duplicate idempotency key is ignored.
- */
-export function insertJob(tx: DbOrTx, row: NewJob): void {
-  tx.insert(jobs).values(row).onConflictDoNothing().run()
-}
-
-/** `insertJob` for one kind on a hot path: the insert is prepared once and runs on `db`'s connection (inside its open transaction). */
-export function prepareInsertJob(db: DbOrTx, kind: string, maxAttempts: number): (row: { payload: unknown; runAt: Date; idempotencyKey: string | null; now: Date }) => void {
-  const stmt = db
-    .insert(jobs)
-    .values({
-      kind,
-      payload: sql.placeholder('payload'),
-      runAt: sql.placeholder('runAt'),
-      maxAttempts,
-      idempotencyKey: sql.placeholder('key'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-    })
-    .onConflictDoNothing()
-    .prepare()
-  return (r) => stmt.run({ payload: r.payload, key: r.idempotencyKey, now: r.now, runAt: r.runAt })
-}
-
-/** Makes the pending jobs with these idempotency keys due at `now`, on the caller's transaction. */
-export function runJobsNow(tx: DbOrTx, idempotencyKeys: string[], now: Date): void {
-  tx.update(jobs)
-    .set({ runAt: now, updatedAt: now })
-    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys)))
-    .run()
-}
-
 /** Every read and write of the job table the runner and housekeeping make, as async functions over the seam. */
 export function createJobsRepository({ db }: { db: Seam }) {
   return {
@@ -132,6 +98,16 @@ export function createJobsRepository({ db }: { db: Seam }) {
     /** Deletes finished jobs last touched before `cutoff` (failed ones are kept for inspection). */
     prune: async (cutoff: Date): Promise<void> => {
       await db.write((q) => q.delete(jobs).where(and(eq(jobs.status, 'done'), lt(jobs.updatedAt, cutoff))))
+    },
+
+    /** Inserts jobs in one statement; a duplicate idempotency key is ignored. Inside a write it joins it, so the jobs commit with their cause. */
+    insert: async (rows: NewJob[]): Promise<void> => {
+      await db.write((q) => q.insert(jobs).values(rows).onConflictDoNothing())
+    },
+
+    /** Makes the pending jobs with these idempotency keys due at `now`. */
+    runNow: async (idempotencyKeys: string[], now: Date): Promise<void> => {
+      await db.write((q) => q.update(jobs).set({ runAt: now, updatedAt: now }).where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys))))
     },
 
     /** Counts by status. */
