@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
-import { type DbOrTx, type Seam, skippingLocked } from '../db/client'
+import { type DbOrTx, type Query, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
 
 export type Job = typeof jobs.$inferSelect
@@ -16,6 +16,21 @@ export interface JobOutcome {
 /** Due now: a pending job whose time came, or a running one whose runner let its lease expire. */
 const dueAt = (now: Date) =>
   or(and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)), and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, now)))
+
+const p = sql.placeholder
+// One job at a time is the common enqueue (an event handler, per filed report): prepared once per connection.
+const prepareInsertOne = (q: Query) =>
+  q
+    .insert(jobs)
+    .values({ kind: p('kind'), payload: p('payload'), runAt: p('runAt'), maxAttempts: p('maxAttempts'), idempotencyKey: p('idempotencyKey'), createdAt: p('createdAt'), updatedAt: p('updatedAt') })
+    .onConflictDoNothing()
+    .prepare()
+const insertOne = new WeakMap<Query, ReturnType<typeof prepareInsertOne>>()
+function insertOneOf(q: Query) {
+  let st = insertOne.get(q)
+  if (!st) insertOne.set(q, (st = prepareInsertOne(q)))
+  return st
+}
 
 /** Every read and write of the job table the runner and housekeeping make, as async functions over the seam. */
 export function createJobsRepository({ db }: { db: Seam }) {
@@ -102,7 +117,9 @@ export function createJobsRepository({ db }: { db: Seam }) {
 
     /** Inserts jobs in one statement; a duplicate idempotency key is ignored. Inside a write it joins it, so the jobs commit with their cause. */
     insert: async (rows: NewJob[]): Promise<void> => {
-      await db.write((q) => q.insert(jobs).values(rows).onConflictDoNothing())
+      const [one] = rows
+      if (rows.length === 1 && one) await db.write((q) => insertOneOf(q).execute({ ...one, idempotencyKey: one.idempotencyKey ?? null }))
+      else await db.write((q) => q.insert(jobs).values(rows).onConflictDoNothing())
     },
 
     /** Makes the pending jobs with these idempotency keys due at `now`. */
