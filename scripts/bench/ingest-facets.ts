@@ -15,7 +15,7 @@ let n = 0
 
 async function run(kind: 'stack' | 'new') {
   const { deps, project, sqlite, close } = await inProcessProject('ingest-facets')
-  deps.events.emit = () => {}
+  deps.events.emit = async () => {}
   // What-if: SQL run on the fresh database first (drop an index, skip a table's inserts with a trigger).
   if (process.env.EXTRA_SQL) sqlite.exec(process.env.EXTRA_SQL)
   const submit = () => {

@@ -41,8 +41,8 @@ const time = async (label: string, count: number, fn: (i: number) => unknown) =>
   console.log(`${label.padEnd(50)} ${(((performance.now() - t0) / count) * 1000).toFixed(1)} µs`)
 }
 await time('sentiment (title + 1.8 KB)', 2000, () => scoreSentiment(['Some title here', desc]))
-await time('createReport, one transaction each', 2000, () => deps.db.transaction((tx) => createReport(deps, tx, project, { title: title(), description: desc })))
-await time('createReport x32 in one transaction', 200, () => deps.db.transaction((tx) => { for (let k = 0; k < 32; k++) createReport(deps, tx, project, { title: title(), description: desc }) }))
+await time('createReport, one transaction each', 2000, () => deps.db.write((tx) => createReport(deps, tx, project, { title: title(), description: desc })))
+await time('createReport x32 in one transaction', 200, () => deps.db.write(async (tx) => { for (let k = 0; k < 32; k++) await createReport(deps, tx, project, { title: title(), description: desc }) }))
 // The floor under createReport: its five statements (quota check and charge, report number, the
 // report row with its indexes and FTS5 trigger, the activity row) as prepared statements.
 const raw = rawSqlite(deps.db)
@@ -61,7 +61,7 @@ const preparedReport = () => {
   activity.run(project.id, id, Date.now())
 }
 await time('same statements prepared, x32 in one tx', 200, () => raw.transaction(() => { for (let k = 0; k < 32; k++) preparedReport() })())
-for (let i = 0; i < 40; i++) deps.db.transaction((tx) => { for (let k = 0; k < 500; k++) createReport(deps, tx, project, { title: title(), description: desc }) })
+for (let i = 0; i < 40; i++) await deps.db.write(async (tx) => { for (let k = 0; k < 500; k++) await createReport(deps, tx, project, { title: title(), description: desc }) })
 await time(`findPossibleDuplicates (${n} reports)`, 1000, () => findPossibleDuplicates(repo, project.id, title()))
 // Titles built like the seeded ones: each of their words is in tens of thousands of open titles at 1M.
 const seededLike = ['Crash when opening the inventory', 'Freeze during the boss arena', 'Audio dropout after pausing the world map', 'Input lag in split screen']

@@ -30,7 +30,7 @@ async function seed(o: { hooks: number; url: string; reports?: number }) {
     deps.db.insert(webhooks).values({ id: newId(), projectId: project.id, name: `Hook ${i}`, url: o.url, secret: 'bench-secret', eventTypes: 'bug_created,bug_updated,comment_added', createdBy: user.id, createdAt: now }).run()
   }
   for (let i = 0; i < (o.reports ?? 0); i++) {
-    deps.db.transaction((tx) => createReport(deps, tx, project, { title: `Seeded crash ${i}`, description: 'x'.repeat(500) }))
+    await deps.db.write((tx) => createReport(deps, tx, project, { title: `Seeded crash ${i}`, description: 'x'.repeat(500) }))
   }
   rawSqlite(deps.db).close()
   return { dataDir, apiKey: project.apiKey }

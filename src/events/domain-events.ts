@@ -1,4 +1,4 @@
-import type { Tx } from '../db/client'
+import type { Query } from '../db/client'
 
 export type DomainEventType = 'bug_created' | 'bug_updated' | 'comment_added'
 
@@ -15,11 +15,12 @@ export interface DomainEvent {
 }
 
 /** Reacts to an event inside the transaction that caused it, by enqueueing jobs: never by doing I/O. */
-export type EventSubscriber = (tx: Tx, event: DomainEvent) => void
+export type EventSubscriber = (tx: Query, event: DomainEvent) => void | Promise<void>
 
 /**
  * The in-process fan-out of report events to webhooks, integrations and notifications.
- * `emit` runs in the writer's transaction, so the jobs subscribers enqueue commit or roll back with the change.
+ * `emit` runs in the writer's transaction, so the jobs subscribers enqueue commit or roll back with the change;
+ * await it inside the write, so they are written before the commit.
  */
 export class DomainEvents {
   private subscribers: EventSubscriber[] = []
@@ -28,7 +29,7 @@ export class DomainEvents {
     this.subscribers.push(fn)
   }
 
-  emit(tx: Tx, event: DomainEvent): void {
-    for (const fn of this.subscribers) fn(tx, event)
+  async emit(tx: Query, event: DomainEvent): Promise<void> {
+    for (const fn of this.subscribers) await fn(tx, event)
   }
 }

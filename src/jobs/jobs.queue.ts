@@ -1,7 +1,7 @@
-import type { DbOrTx, Seam } from '../db/client'
+import type { Seam } from '../db/client'
 import type { Clock } from '../lib/clock'
 import { DAY } from '../lib/clock'
-import { createJobsRepository, insertJob, prepareInsertJob, runJobsNow } from './jobs.repository'
+import { createJobsRepository } from './jobs.repository'
 
 export interface EnqueueInput {
   kind: string
@@ -13,41 +13,49 @@ export interface EnqueueInput {
   idempotencyKey?: string
 }
 
-/** Writes jobs; pass the transaction of the change that causes them so both commit or neither. */
+/** A job of the kind `prepare` fixed. */
+export type PreparedInput = Omit<EnqueueInput, 'kind' | 'maxAttempts'>
+
+/**
+ * Writes jobs; pass the handle of the write that causes them (a write inside a write joins it), so
+ * the change and its jobs commit or roll back together.
+ */
 export class JobQueue {
   constructor(
     private clock: Clock,
     private defaultMaxAttempts = 5,
   ) {}
 
-  enqueue(tx: DbOrTx, input: EnqueueInput): void {
+  /** Enqueues one job, or several in one insert. */
+  async enqueue(tx: Seam, input: EnqueueInput | EnqueueInput[]): Promise<void> {
+    const inputs = Array.isArray(input) ? input : [input]
+    if (inputs.length === 0) return
     const now = this.clock.now()
-    insertJob(tx, {
-      kind: input.kind,
-      payload: input.payload,
-      runAt: input.runAt ?? now,
-      maxAttempts: input.maxAttempts ?? this.defaultMaxAttempts,
-      idempotencyKey: input.idempotencyKey ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
+    await createJobsRepository({ db: tx }).insert(
+      inputs.map((i) => ({
+        kind: i.kind,
+        payload: i.payload,
+        runAt: i.runAt ?? now,
+        maxAttempts: i.maxAttempts ?? this.defaultMaxAttempts,
+        idempotencyKey: i.idempotencyKey ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
   }
 
   /**
-   * `enqueue` for one kind on a hot path (an event handler run per report write): the insert is
-   * prepared once. It runs on `db`'s connection, so called inside a transaction it joins it.
+   * `enqueue` bound to one kind, for an event handler run per report write. It writes through `db`'s
+   * seam, so called inside a write it joins it; an array is one insert.
    */
-  prepare(db: DbOrTx, kind: string, opts: { maxAttempts?: number } = {}): (input: { payload: unknown; idempotencyKey?: string; runAt?: Date }) => void {
-    const insert = prepareInsertJob(db, kind, opts.maxAttempts ?? this.defaultMaxAttempts)
-    return (input) => {
-      const now = this.clock.now()
-      insert({ payload: input.payload, idempotencyKey: input.idempotencyKey ?? null, now, runAt: input.runAt ?? now })
-    }
+  prepare(db: Seam, kind: string, opts: { maxAttempts?: number } = {}): (input: PreparedInput | PreparedInput[]) => Promise<void> {
+    const maxAttempts = opts.maxAttempts ?? this.defaultMaxAttempts
+    return (input) => this.enqueue(db, (Array.isArray(input) ? input : [input]).map((i) => ({ ...i, kind, maxAttempts })))
   }
 
   /** Lets the pending jobs with these idempotency keys run now (e.g. deliveries held while their target was paused). */
-  runNow(tx: DbOrTx, idempotencyKeys: string[]): void {
-    if (idempotencyKeys.length) runJobsNow(tx, idempotencyKeys, this.clock.now())
+  async runNow(tx: Seam, idempotencyKeys: string[]): Promise<void> {
+    if (idempotencyKeys.length) await createJobsRepository({ db: tx }).runNow(idempotencyKeys, this.clock.now())
   }
 
   /** Deletes finished jobs older than `retainMs` (failed ones are kept for inspection). */

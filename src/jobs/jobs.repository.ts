@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
-import { type DbOrTx, type Seam, skippingLocked } from '../db/client'
+import { type DbOrTx, type Query, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
 
 export type Job = typeof jobs.$inferSelect
@@ -17,38 +17,19 @@ export interface JobOutcome {
 const dueAt = (now: Date) =>
   or(and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)), and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, now)))
 
-/**
- * Inserts a job on the caller's transaction (synchronous: every domain enqueues inside its own
- * write, so the job commits with its cause). A duplicate idempotency key is ignored.
- */
-export function insertJob(tx: DbOrTx, row: NewJob): void {
-  tx.insert(jobs).values(row).onConflictDoNothing().run()
-}
-
-/** `insertJob` for one kind on a hot path: the insert is prepared once and runs on `db`'s connection (inside its open transaction). */
-export function prepareInsertJob(db: DbOrTx, kind: string, maxAttempts: number): (row: { payload: unknown; runAt: Date; idempotencyKey: string | null; now: Date }) => void {
-  const stmt = db
+const p = sql.placeholder
+// One job at a time is the common enqueue (an event handler, per filed report): prepared once per connection.
+const prepareInsertOne = (q: Query) =>
+  q
     .insert(jobs)
-    .values({
-      kind,
-      payload: sql.placeholder('payload'),
-      runAt: sql.placeholder('runAt'),
-      maxAttempts,
-      idempotencyKey: sql.placeholder('key'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-    })
+    .values({ kind: p('kind'), payload: p('payload'), runAt: p('runAt'), maxAttempts: p('maxAttempts'), idempotencyKey: p('idempotencyKey'), createdAt: p('createdAt'), updatedAt: p('updatedAt') })
     .onConflictDoNothing()
     .prepare()
-  return (r) => stmt.run({ payload: r.payload, key: r.idempotencyKey, now: r.now, runAt: r.runAt })
-}
-
-/** Makes the pending jobs with these idempotency keys due at `now`, on the caller's transaction. */
-export function runJobsNow(tx: DbOrTx, idempotencyKeys: string[], now: Date): void {
-  tx.update(jobs)
-    .set({ runAt: now, updatedAt: now })
-    .where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys)))
-    .run()
+const insertOne = new WeakMap<Query, ReturnType<typeof prepareInsertOne>>()
+function insertOneOf(q: Query) {
+  let st = insertOne.get(q)
+  if (!st) insertOne.set(q, (st = prepareInsertOne(q)))
+  return st
 }
 
 /** Every read and write of the job table the runner and housekeeping make, as async functions over the seam. */
@@ -132,6 +113,18 @@ export function createJobsRepository({ db }: { db: Seam }) {
     /** Deletes finished jobs last touched before `cutoff` (failed ones are kept for inspection). */
     prune: async (cutoff: Date): Promise<void> => {
       await db.write((q) => q.delete(jobs).where(and(eq(jobs.status, 'done'), lt(jobs.updatedAt, cutoff))))
+    },
+
+    /** Inserts jobs in one statement; a duplicate idempotency key is ignored. Inside a write it joins it, so the jobs commit with their cause. */
+    insert: async (rows: NewJob[]): Promise<void> => {
+      const [one] = rows
+      if (rows.length === 1 && one) await db.write((q) => insertOneOf(q).execute({ ...one, idempotencyKey: one.idempotencyKey ?? null }))
+      else await db.write((q) => q.insert(jobs).values(rows).onConflictDoNothing())
+    },
+
+    /** Makes the pending jobs with these idempotency keys due at `now`. */
+    runNow: async (idempotencyKeys: string[], now: Date): Promise<void> => {
+      await db.write((q) => q.update(jobs).set({ runAt: now, updatedAt: now }).where(and(eq(jobs.status, 'pending'), inArray(jobs.idempotencyKey, idempotencyKeys))))
     },
 
     /** Counts by status. */

@@ -1,9 +1,9 @@
-import type { Db, DbOrTx } from '../db/client'
+import type { Db, Query } from '../db/client'
 import type { JobQueue } from '../jobs/jobs.queue'
 import type { JobHandler } from '../jobs/jobs.types'
 import type { Clock } from '../lib/clock'
 import type { Logger } from '../lib/logger'
-import { createMailRepository, insertOutboxMail } from './mail.repository'
+import { createMailRepository } from './mail.repository'
 
 export interface Mail {
   to: string
@@ -21,7 +21,7 @@ export interface Mailer {
   /** Whether mail leaves the server (an SMTP transport is set up); without one it only reaches the outbox and the log. */
   configured: boolean
   /** Records the mail and queues its delivery in the caller's transaction. */
-  send(tx: DbOrTx, mail: Mail): void
+  send(tx: Query, mail: Mail): Promise<void>
   /** The job handler that delivers queued mail. */
   handler: JobHandler<{ outboxId: number }>
 }
@@ -38,9 +38,9 @@ export function createMailer(opts: { db: Db; jobs: JobQueue; clock: Clock; logge
   const repo = createMailRepository({ db: opts.db })
   return {
     configured: transport !== null,
-    send(tx, mail) {
-      const outboxId = insertOutboxMail(tx, { ...mail, html: mail.html ?? null, status: transport ? 'queued' : 'kept', createdAt: clock.now() })
-      if (transport) opts.jobs.enqueue(tx, { kind: 'mail.send', payload: { outboxId }, maxAttempts: 8 })
+    async send(tx, mail) {
+      const outboxId = await createMailRepository({ db: tx }).insert({ ...mail, html: mail.html ?? null, status: transport ? 'queued' : 'kept', createdAt: clock.now() })
+      if (transport) await opts.jobs.enqueue(tx, { kind: 'mail.send', payload: { outboxId }, maxAttempts: 8 })
       else logger.info('mail kept in outbox (no SMTP configured)', { to: mail.to, subject: mail.subject, links: mail.text.match(LINK_RE) ?? [] })
     },
     handler: {

@@ -194,7 +194,7 @@ describe('crash groups (tier 2)', () => {
     await createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
     // Reads catch the rollup up too (freshness.test.ts); here the job alone counts it.
     expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(0)
-    t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
     await t.runner.drain()
     expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(1)
     expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', grouped_by: '[Error] TimeoutException: net', count: 1 }])

@@ -158,8 +158,8 @@ describe('job billing.cancel-subscription', () => {
   it('cancels the subscription at Stripe, and treats one already gone as done', async () => {
     fake.on('DELETE /v1/subscriptions/sub_1', () => subscription({ status: 'canceled' }))
     fake.on('DELETE /v1/subscriptions/sub_gone', () => ({ status: 404, body: { error: { message: 'No such subscription', code: 'resource_missing' } } }))
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'billing.cancel-subscription', payload: { subscriptionId: 'sub_1', accountId: owner.account.id } })
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'billing.cancel-subscription', payload: { subscriptionId: 'sub_gone', accountId: owner.account.id } })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'billing.cancel-subscription', payload: { subscriptionId: 'sub_1', accountId: owner.account.id } })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'billing.cancel-subscription', payload: { subscriptionId: 'sub_gone', accountId: owner.account.id } })
     await t.runner.drain()
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /v1/subscriptions/sub_1', 'DELETE /v1/subscriptions/sub_gone'])
     expect(fake.calls[0]!.headers.get('authorization')).toBe('Bearer sk_test_123')

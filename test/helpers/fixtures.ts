@@ -47,5 +47,5 @@ export type TestProject = Awaited<ReturnType<typeof createProject>>
 
 /** Files a report through the real service (numbering, quota, activity, events). */
 export async function createReportIn(t: TestApp, project: TestProject, input: Partial<NewReport> = {}) {
-  return t.deps.db.transaction((tx) => createReport(t.deps, tx, project, { title: `Bug ${++seq}`, description: 'Something broke', ...input }))
+  return t.deps.db.write((tx) => createReport(t.deps, tx, project, { title: `Bug ${++seq}`, description: 'Something broke', ...input }))
 }

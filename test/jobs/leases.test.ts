@@ -39,7 +39,7 @@ describe('job leases shared by several servers', () => {
     try {
       const seen: number[] = []
       const work: JobHandler = { kind: 'work', run: async (p: { i: number }) => { await Bun.sleep(1); seen.push(p.i) } }
-      for (let i = 0; i < 300; i++) t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: { i } })
+      for (let i = 0; i < 300; i++) await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: { i } })
       const a = runnerOn(t.deps.db, [work])
       const b = runnerOn(second, [work])
       const [ranA, ranB] = await Promise.all([a.drain(), b.drain()])
@@ -52,8 +52,8 @@ describe('job leases shared by several servers', () => {
   })
 
   it("a server starting leaves the running jobs of another live server alone, on this host or another", async () => {
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
     const sameHost = `runner:${hostname()}:${process.ppid}:abc123`
     const otherHost = `runner:${hostname()}-node-2:${process.pid}:def456`
     await leasedTo(sameHost, 10, 1)
@@ -68,7 +68,7 @@ describe('job leases shared by several servers', () => {
   })
 
   it('a server starting frees the leases that expired and those of a process of this host that died', async () => {
-    for (let i = 0; i < 3; i++) t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    for (let i = 0; i < 3; i++) await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
     const live = `runner:${hostname()}-node-2:1:def456`
     await leasedTo(live, 10, 1)
     await leasedTo(`runner:${hostname()}:${await deadPid()}:abc123`, 10, 2)
@@ -82,7 +82,7 @@ describe('job leases shared by several servers', () => {
   })
 
   it('a lease that another server holds ends when it expires, and the job then runs here', async () => {
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
     await leasedTo(`runner:${hostname()}-node-2:1:def456`, 10)
     const runner = runnerOn(t.deps.db, [{ kind: 'work', run: async () => {} }])
     expect(await runner.drain()).toBe(0)

@@ -84,12 +84,12 @@ describe('new report mails', () => {
   })
 
   it('mails nobody when the creating transaction rolls back', async () => {
-    expect(() =>
-      t.deps.db.transaction((tx) => {
-        t.deps.events.emit(tx, { type: 'bug_created', projectId: project.id, reportId: 'nope', actorId: null, data: {} })
+    await expect(
+      t.deps.db.write(async (tx) => {
+        await t.deps.events.emit(tx, { type: 'bug_created', projectId: project.id, reportId: 'nope', actorId: null, data: {} })
         throw new Error('rollback')
       }),
-    ).toThrow('rollback')
+    ).rejects.toThrow('rollback')
     expect(t.sqlite.query("select count(*) as n from jobs where kind like 'notifications.%'").get()).toEqual({ n: 0 })
   })
 })

@@ -44,9 +44,9 @@ describe('file storage', () => {
 })
 
 describe('mailer', () => {
-  it('keeps mail in the outbox when SMTP is not configured', () => {
+  it('keeps mail in the outbox when SMTP is not configured', async () => {
     t = createTestApp()
-    t.deps.mailer.send(t.deps.db, { to: 'a@example.com', subject: 'Hi', text: 'Open http://glitchbox.test/x' })
+    await t.deps.mailer.send(t.deps.db, { to: 'a@example.com', subject: 'Hi', text: 'Open http://glitchbox.test/x' })
     expect(t.deps.db.select().from(mailOutbox).all()).toMatchObject([{ to: 'a@example.com', status: 'kept' }])
     expect(t.logs.find((l) => l.msg === 'mail kept in outbox (no SMTP configured)')).toMatchObject({ links: ['http://glitchbox.test/x'] })
   })
@@ -70,7 +70,7 @@ describe('mailer', () => {
     const port = (server.server.address() as { port: number }).port
     await new Promise<void>((r) => server.close(() => r()))
     t = createTestApp({ transport: createSmtpTransport(`smtp://127.0.0.1:${port}`) })
-    t.deps.mailer.send(t.deps.db, { to: 'player@example.com', subject: 'Welcome', text: 'plain part', html: '<p>html part</p>' })
+    await t.deps.mailer.send(t.deps.db, { to: 'player@example.com', subject: 'Welcome', text: 'plain part', html: '<p>html part</p>' })
     await t.runner.drain()
     expect(received).toHaveLength(0)
     expect(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, 1)).get()!.status).toBe('queued')

@@ -23,7 +23,7 @@ describe('job runner', () => {
     const runsAt: number[] = []
     const runner = runnerWith([{ kind: 'flaky', run: async () => { runsAt.push(t.clock.now().getTime()); throw new Error('receiver down') } }])
     const start = t.clock.now().getTime()
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'flaky', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'flaky', payload: {} })
     expect(await runner.drain()).toBe(1)
     for (const wait of [1, 5, 25, 125]) {
       t.clock.advance(wait * MINUTE - 1000)
@@ -40,7 +40,7 @@ describe('job runner', () => {
   it('marks a job done after a later success', async () => {
     let calls = 0
     const runner = runnerWith([{ kind: 'once-flaky', run: async () => { if (++calls === 1) throw new Error('first fails') } }])
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'once-flaky', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'once-flaky', payload: {} })
     await runner.drain()
     t.clock.advance(MINUTE)
     await runner.drain()
@@ -48,7 +48,7 @@ describe('job runner', () => {
   })
 
   it('reclaims a job whose runner crashed once its lease expires', async () => {
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: { n: 1 } })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: { n: 1 } })
     // A runner claims the job and dies mid-run: simulate by claiming through a handler that never returns.
     const crashed = runnerWith([{ kind: 'work', timeoutMs: 5_000, run: () => new Promise(() => {}) }])
     void crashed.tick()
@@ -64,7 +64,7 @@ describe('job runner', () => {
   })
 
   it('on start-up, frees the leases a dead process held so its jobs run at once', async () => {
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'work', payload: {} })
     const dead = runnerWith([{ kind: 'work', run: () => new Promise(() => {}) }])
     void dead.tick()
     await new Promise((r) => setTimeout(r, 20))
@@ -77,32 +77,32 @@ describe('job runner', () => {
 
   it('times out a hung handler and schedules a retry', async () => {
     const runner = runnerWith([{ kind: 'hang', timeoutMs: 50, run: (_p, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) }])
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'hang', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'hang', payload: {} })
     await runner.drain()
     expect(jobRow()).toMatchObject({ status: 'pending', attempts: 1 })
     expect(jobRow().lastError).toMatch(/timed out|aborted/)
   })
 
-  it('makes one job of two enqueues with the same idempotency key', () => {
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 1, idempotencyKey: 'delivery-1' })
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 2, idempotencyKey: 'delivery-1' })
+  it('makes one job of two enqueues with the same idempotency key', async () => {
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 1, idempotencyKey: 'delivery-1' })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 2, idempotencyKey: 'delivery-1' })
     expect(t.deps.db.select().from(jobs).all()).toHaveLength(1)
   })
 
-  it('commits jobs with the transaction that causes them, and drops them when it rolls back', () => {
-    expect(() =>
-      t.deps.db.transaction((tx) => {
-        t.deps.jobs.enqueue(tx, { kind: 'x', payload: {} })
+  it('commits jobs with the transaction that causes them, and drops them when it rolls back', async () => {
+    await expect(
+      t.deps.db.write(async (tx) => {
+        await t.deps.jobs.enqueue(tx, { kind: 'x', payload: {} })
         throw new Error('change failed')
       }),
-    ).toThrow('change failed')
+    ).rejects.toThrow('change failed')
     expect(t.deps.db.select().from(jobs).all()).toHaveLength(0)
   })
 
   it('defers without spending an attempt', async () => {
     let calls = 0
     const runner = runnerWith([{ kind: 'paused', run: async () => { if (++calls === 1) throw new DeferJob(10 * MINUTE) } }])
-    t.deps.jobs.enqueue(t.deps.db, { kind: 'paused', payload: {} })
+    await t.deps.jobs.enqueue(t.deps.db, { kind: 'paused', payload: {} })
     await runner.drain()
     expect(jobRow()).toMatchObject({ status: 'pending', attempts: 0 })
     t.clock.advance(10 * MINUTE)
@@ -112,7 +112,7 @@ describe('job runner', () => {
 
   it('runs slow jobs concurrently so one does not hold up the others', async () => {
     const runner = runnerWith([{ kind: 'slow', run: () => new Promise((r) => setTimeout(r, 150)) }])
-    for (let i = 0; i < 8; i++) t.deps.jobs.enqueue(t.deps.db, { kind: 'slow', payload: i })
+    for (let i = 0; i < 8; i++) await t.deps.jobs.enqueue(t.deps.db, { kind: 'slow', payload: i })
     const started = performance.now()
     expect(await runner.tick()).toBe(8)
     expect(performance.now() - started).toBeLessThan(8 * 150)

@@ -45,7 +45,7 @@ describe('request pressure', () => {
       handlers: [{ kind: 'deliver', run: async () => { done++ } }],
       busy: () => busy,
     })
-    for (let i = 0; i < 200; i++) t.deps.jobs.enqueue(t.deps.db, { kind: 'deliver', payload: { i } })
+    for (let i = 0; i < 200; i++) await t.deps.jobs.enqueue(t.deps.db, { kind: 'deliver', payload: { i } })
     runner.start()
     try {
       await Bun.sleep(1300) // the first poll runs within a second, then at most one claim per 20 ms

@@ -10,7 +10,7 @@ let events: DomainEvent[]
 beforeEach(() => {
   t = createTestApp()
   events = []
-  t.deps.events.subscribe((_tx, e) => events.push(e))
+  t.deps.events.subscribe((_tx, e) => void events.push(e))
 })
 afterEach(() => t.close())
 

@@ -36,15 +36,14 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
     const projectIds = ownedIds.length ? (await tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds))).map((p) => p.id) : []
     const keys = (await Promise.all(projectIds.map((id) => projectFileKeys(db, id)))).flat()
 
-    for (const account of owned) {
-      if (account.stripeSubscriptionId) {
-        deps.jobs.enqueue(tx, {
-          kind: CANCEL_SUBSCRIPTION_JOB,
-          payload: { subscriptionId: account.stripeSubscriptionId, accountId: account.id },
-          idempotencyKey: `${CANCEL_SUBSCRIPTION_JOB}:${account.stripeSubscriptionId}`,
-        })
-      }
-    }
+    await deps.jobs.enqueue(
+      tx,
+      owned.flatMap((account) =>
+        account.stripeSubscriptionId
+          ? [{ kind: CANCEL_SUBSCRIPTION_JOB, payload: { subscriptionId: account.stripeSubscriptionId, accountId: account.id }, idempotencyKey: `${CANCEL_SUBSCRIPTION_JOB}:${account.stripeSubscriptionId}` }]
+          : [],
+      ),
+    )
     // Activity and audit rows carry project/account ids without foreign keys, so they go explicitly.
     for (const id of projectIds) await deleteProjectActivity(tx, id)
     if (ownedIds.length) {

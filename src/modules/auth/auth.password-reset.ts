@@ -32,7 +32,7 @@ export async function requestPasswordReset(deps: Pick<AppDeps, 'db' | 'mailer' |
     const token = randomToken(32)
     await repo.resets.insert({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) })
     const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
-    deps.mailer.send(tx, {
+    await deps.mailer.send(tx, {
       to: user.email,
       subject: 'Reset your Glitchbox password',
       text: `Hi ${user.name},\n\nSomeone (hopefully you) asked to reset the password of your Glitchbox account. Choose a new password here:\n\n${link}\n\nThe link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.\n`,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Seam, Tx } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { AppError } from '../../http/errors'
 import { MINUTE } from '../../lib/clock'
 import { sha256Hex } from '../../lib/ids'
@@ -73,16 +73,16 @@ async function countFailure(deps: Deps, key: string, user: User | undefined): Pr
     const until = new Date(now.getTime() + LOCKOUT_MS)
     await repo.lock(key, until)
     // Without SMTP the notice would only sit in the outbox and the log: nobody would read it in time.
-    if (user && deps.config.smtpUrl) mailLockout(deps, tx, user, until)
+    if (user && deps.config.smtpUrl) await mailLockout(deps, tx, user, until)
     return until
   })
   // Logged once the lockout is committed: the write's callback may run twice.
   if (lockedUntil) deps.logger.warn('password sign-in paused for an account after repeated wrong passwords', { user_id: user?.id ?? null, locked_until: lockedUntil.toISOString() })
 }
 
-function mailLockout(deps: Deps, tx: Tx, user: User, lockedUntil: Date): void {
+async function mailLockout(deps: Deps, tx: Query, user: User, lockedUntil: Date): Promise<void> {
   const until = `${lockedUntil.toISOString().slice(0, 16).replace('T', ' ')} UTC`
-  deps.mailer.send(tx, {
+  await deps.mailer.send(tx, {
     to: user.email,
     subject: 'Sign-in to your Glitchbox account is paused after failed attempts',
     text:

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { HOUR, MINUTE } from '../../lib/clock'
 import { newId, randomToken, sha256Hex } from '../../lib/ids'
@@ -20,12 +20,12 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>
 const auth = (deps: Pick<AppDeps, 'db'>) => createAuthRepository({ db: deps.db })
 
 /** Stores a new single-use verification token and queues the mail with its link; call it inside the write that `tx` is. */
-export async function sendVerificationMail(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, tx: Tx, user: MailUser): Promise<void> {
+export async function sendVerificationMail(deps: Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'config'>, tx: Query, user: MailUser): Promise<void> {
   const now = deps.clock.now()
   const token = randomToken(32)
   await auth(deps).verifications.insert({ id: newId(), userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS) })
   const link = `${deps.config.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`
-  deps.mailer.send(tx, {
+  await deps.mailer.send(tx, {
     to: user.email,
     subject: 'Verify your email address for Glitchbox',
     text: `Hi ${user.name},\n\nPlease confirm your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 48 hours. If you did not sign up for Glitchbox, ignore this email.\n`,

@@ -66,7 +66,7 @@ export async function applySubscription(deps: AppDeps, accountId: string, sub: S
           pendingEffectiveAt = null
         } else {
           plan = 'pro'
-          deps.jobs.enqueue(tx, {
+          await deps.jobs.enqueue(tx, {
             kind: 'billing.apply-downgrade',
             payload: { accountId, subscriptionId: sub.id },
             idempotencyKey: `billing.apply-downgrade:${sub.id}:${pendingEffectiveAt.getTime()}`,

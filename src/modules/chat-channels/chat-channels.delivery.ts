@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { EventSubscriber } from '../../events/domain-events'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
@@ -26,30 +26,27 @@ const jobKey = (deliveryId: string) => `${POST_KIND}:${deliveryId}`
  * per active channel of the project subscribed to the event. Internal comments are never posted.
  */
 export function chatChannelsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>): EventSubscriber {
-  const statements = channelEventStatements(deps.db)
-  return (tx, event) => {
+  return async (tx, event) => {
     if (event.type === 'comment_added' && event.data.is_internal) return
-    if (!statements.anyActive(event.projectId)) return
-    const channels = statements.activeChannels(tx, event.projectId).filter((c) => c.eventTypes.includes(event.type))
+    const statements = channelEventStatements(tx)
+    if (!(await statements.anyActive(event.projectId))) return
+    const channels = (await statements.activeChannels(event.projectId)).filter((c) => c.eventTypes.includes(event.type))
     if (!channels.length) return
-    const project = projectCardOf(deps.db, event.projectId)!
+    const project = (await projectCardOf(tx, event.projectId))!
     const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
     const comment = event.type === 'comment_added' ? (({ report: _r, ...c }) => c)(event.data) : undefined
     const message = chatMessage({ event: event.type, action: 'post', payload: { project, report, changes: event.changes, comment, at: deps.clock.now().getTime() } }, deps.config.publicUrl)
     const now = deps.clock.now()
-    for (const c of channels) {
-      const id = newId()
-      const body = JSON.stringify(CHANNEL_PROVIDERS[c.provider].render(message, event.type))
-      statements.insertDelivery(tx, { id, channelId: c.id, event: event.type, reportId: event.reportId, body, createdAt: now, updatedAt: now })
-      deps.jobs.enqueue(tx, { kind: POST_KIND, payload: { deliveryId: id }, idempotencyKey: jobKey(id), maxAttempts: POST_ATTEMPTS })
-    }
+    const rows = channels.map((c) => ({ id: newId(), channelId: c.id, event: event.type, reportId: event.reportId, body: JSON.stringify(CHANNEL_PROVIDERS[c.provider].render(message, event.type)), createdAt: now, updatedAt: now }))
+    await statements.insertDeliveries(rows)
+    await deps.jobs.enqueue(tx, rows.map(({ id }) => ({ kind: POST_KIND, payload: { deliveryId: id }, idempotencyKey: jobKey(id), maxAttempts: POST_ATTEMPTS })))
   }
 }
 
 /** Lets a resumed channel's held deliveries run now instead of at the end of their hold; call it inside the write that `tx` is. */
-export async function releaseHeld(deps: Pick<AppDeps, 'db' | 'jobs'>, tx: Tx, channelId: string): Promise<void> {
+export async function releaseHeld(deps: Pick<AppDeps, 'db' | 'jobs'>, tx: Query, channelId: string): Promise<void> {
   const pending = await createChatChannelsRepository({ db: deps.db }).pendingDeliveryIds(channelId)
-  deps.jobs.runNow(tx, pending.map(jobKey))
+  await deps.jobs.runNow(tx, pending.map(jobKey))
 }
 
 /**

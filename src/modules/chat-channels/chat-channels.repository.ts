@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Db, Seam, Tx } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 
 export type Channel = typeof chatChannels.$inferSelect
@@ -84,24 +84,26 @@ export function createChatChannelsRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyActive = (db: Db) => db.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(1).prepare()
-const anyActiveStatements = new WeakMap<Db, ReturnType<typeof prepareAnyActive>>()
+const prepareAnyActive = (q: Query) => q.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(1).prepare()
+const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActive>>()
 
 /**
- * The event subscriber's statements, synchronous because subscribers run inside the writer's
- * transaction (on the writer's connection). `anyActive` is prepared once per database: it runs on
- * every report write, and most projects have no chat channel.
+ * The event subscriber's reads and writes, on the emitter's write `db` (a write inside it joins it).
+ * `anyActive` is prepared once per connection: it runs on every report write, and most projects have
+ * no chat channel.
  */
-export const channelEventStatements = (db: Db) => {
-  let anyActive = anyActiveStatements.get(db)
-  if (!anyActive) anyActiveStatements.set(db, (anyActive = prepareAnyActive(db)))
-  const prepared = anyActive
-  return {
-    /** Whether the project has an active channel. */
-    anyActive: (projectId: string) => !!prepared.get({ projectId }),
-    /** The project's active channels. */
-    activeChannels: (tx: Tx, projectId: string): Channel[] => tx.select().from(chatChannels).where(activeOf(projectId)).all(),
-    /** Stores one rendered message to post. */
-    insertDelivery: (tx: Tx, row: typeof chatChannelDeliveries.$inferInsert) => void tx.insert(chatChannelDeliveries).values(row).run(),
-  }
-}
+export const channelEventStatements = (db: Seam) => ({
+  /** Whether the project has an active channel. */
+  anyActive: async (projectId: string): Promise<boolean> => {
+    const rows = await db.read((q) => {
+      let s = anyActiveStatements.get(q)
+      if (!s) anyActiveStatements.set(q, (s = prepareAnyActive(q)))
+      return s.execute({ projectId })
+    })
+    return rows.length > 0
+  },
+  /** The project's active channels. */
+  activeChannels: (projectId: string): Promise<Channel[]> => db.read((q) => q.select().from(chatChannels).where(activeOf(projectId))),
+  /** Stores rendered messages to post, in one insert. */
+  insertDeliveries: (rows: (typeof chatChannelDeliveries.$inferInsert)[]) => db.write(async (q) => void (await q.insert(chatChannelDeliveries).values(rows))),
+})

@@ -111,9 +111,9 @@ export async function unlinkReportIssue(deps: Pick<AppDeps, 'db'>, projectId: st
 
 /** On `bug_created`, queues filing an issue when the project's repository has auto_create_issues on. */
 export function autoIssueSubscriber(deps: Pick<AppDeps, 'db' | 'jobs'>): EventSubscriber {
-  return (tx, event) => {
-    if (event.type !== 'bug_created' || !autoIssuesOn(deps.db, event.projectId)) return
-    deps.jobs.enqueue(tx, { kind: FILE_KIND, payload: { reportId: event.reportId }, idempotencyKey: `${FILE_KIND}:${event.reportId}`, maxAttempts: FILE_ATTEMPTS })
+  return async (tx, event) => {
+    if (event.type !== 'bug_created' || !(await autoIssuesOn(deps.db, event.projectId))) return
+    await deps.jobs.enqueue(tx, { kind: FILE_KIND, payload: { reportId: event.reportId }, idempotencyKey: `${FILE_KIND}:${event.reportId}`, maxAttempts: FILE_ATTEMPTS })
   }
 }
 

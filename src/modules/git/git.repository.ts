@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { Db, Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { gitConnections, gitIssueLinks } from './git.table'
 
 export type GitConnection = typeof gitConnections.$inferSelect
@@ -64,22 +64,24 @@ export function createGitRepository({ db }: { db: Seam }) {
   }
 }
 
-const autoOnStatements = new WeakMap<Db, ReturnType<typeof prepareAutoOn>>()
+const autoOnStatements = new WeakMap<Query, ReturnType<typeof prepareAutoOn>>()
 
-const prepareAutoOn = (db: Db) =>
-  db
+const prepareAutoOn = (q: Query) =>
+  q
     .select({ id: gitConnections.id })
     .from(gitConnections)
     .where(and(eq(gitConnections.projectId, sql.placeholder('projectId')), eq(gitConnections.autoCreateIssues, true)))
     .prepare()
 
 /**
- * Whether the project's repository files issues automatically. Synchronous and prepared once per
- * database on the writer's connection: event subscribers run inside every report write's transaction,
- * and most projects have no repository.
+ * Whether the project's repository files issues automatically. Prepared once per connection: event
+ * subscribers run inside every report write, and most projects have no repository.
  */
-export function autoIssuesOn(db: Db, projectId: string): boolean {
-  let s = autoOnStatements.get(db)
-  if (!s) autoOnStatements.set(db, (s = prepareAutoOn(db)))
-  return !!s.get({ projectId })
+export async function autoIssuesOn(db: Seam, projectId: string): Promise<boolean> {
+  const rows = await db.read((q) => {
+    let s = autoOnStatements.get(q)
+    if (!s) autoOnStatements.set(q, (s = prepareAutoOn(q)))
+    return s.execute({ projectId })
+  })
+  return rows.length > 0
 }

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, max, min, ne, sql } from 'drizzle-orm'
-import { type Db, type Query, rawSqlite, type Seam } from '../../db/client'
-import { ADD_FACET_SQL } from '../reports/report-facets'
+import { type Db, type Query, type Seam } from '../../db/client'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
@@ -244,27 +243,3 @@ export function createIngestRepository({ db }: { db: Seam }) {
 }
 
 export type IngestRepository = ReturnType<typeof createIngestRepository>
-
-/**
- * The statements `createReport` (reports.service.ts) runs synchronously inside its caller's
- * transaction for a report's first occurrence, until the reports domain writes through the seam.
- */
-function prepareLegacy(db: Db) {
-  const sqlite = rawSqlite(db)
-  return {
-    occurrence: occurrenceInsert(db),
-    /** Counts a player among a report's players; changes nothing when they were already counted. */
-    addPlayer: sqlite.prepare<unknown, [number, string]>('INSERT OR IGNORE INTO report_players (report_seq, player_id) VALUES (?, ?)'),
-    /** A version, platform, player or screenshot the report's occurrences carry (report-facets.ts). */
-    addFacet: sqlite.prepare<unknown, [string, number, string, number]>(ADD_FACET_SQL),
-  }
-}
-
-const legacy = new WeakMap<Db, ReturnType<typeof prepareLegacy>>()
-
-/** The first-occurrence statements of `db` for `createReport`, prepared once; they join the caller's open transaction. */
-export function ingestRepository(db: Db): ReturnType<typeof prepareLegacy> {
-  let r = legacy.get(db)
-  if (!r) legacy.set(db, (r = prepareLegacy(db)))
-  return r
-}

@@ -174,7 +174,7 @@ async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository
     groupingLabel: p.grouping.label,
     occurrenceId,
   }
-  const report = createReport(deps, tx, s.project, input)
+  const report = await createReport(deps, tx, s.project, input)
   await insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)
   return {
     created: true,

@@ -84,7 +84,7 @@ export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'eve
     if (chosen.length >= original.occurrenceCount) throw badRequest('occurrence_ids: at least one occurrence must stay with the report')
     const first = chosen[0]!
     const sentiment = first.source === 'user' ? scoreSentiment([first.title, first.description, first.stepsToReproduce]) : null
-    const report = createReport(deps, tx, project, {
+    const report = await createReport(deps, tx, project, {
       title: first.title || original.title,
       description: first.description || original.description,
       stepsToReproduce: first.stepsToReproduce,

@@ -17,7 +17,7 @@ export async function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Quer
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'updated', field: 'status', oldValue: 'resolved', newValue: 'open' },
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'regressed', oldValue: target.resolvedInVersion, newValue: version || null },
   ])
-  deps.events.emit(tx, { type: 'bug_updated', projectId: target.projectId, reportId: target.id, actorId: null, data: serializeReportForEvent(updated), changes: { status: ['resolved', 'open'] } })
+  await deps.events.emit(tx, { type: 'bug_updated', projectId: target.projectId, reportId: target.id, actorId: null, data: serializeReportForEvent(updated), changes: { status: ['resolved', 'open'] } })
   await createAnalyticsRepository({ db: tx }).confirmRegression({
     id: newId(),
     projectId: target.projectId,

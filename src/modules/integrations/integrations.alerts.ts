@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../app-deps'
 import { projectCardOf } from '../projects/projects.repository'
 import type { AlertFiredHook } from '../workflow/alerts.jobs'
-import { enqueueDelivery } from './integrations.delivery'
-import { integrationEventStatements } from './integrations.repository'
+import { queueDelivery } from './integrations.delivery'
+import { createIntegrationsRepository } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'
 
 /**
@@ -11,15 +11,14 @@ import { PROVIDERS } from './providers/catalog'
  * no event subscription is needed; pausing a connection stops them like everything else.
  */
 export function alertFiringPoster(deps: Pick<AppDeps, 'db' | 'jobs' | 'clock' | 'config'>): AlertFiredHook {
-  const statements = integrationEventStatements(deps.db)
-  return (tx, firing) => {
-    const connections = statements.activeConnections(tx, firing.projectId)
+  return async (tx, firing) => {
+    const connections = await createIntegrationsRepository({ db: tx }).active(firing.projectId)
     if (!connections.length) return
-    const project = projectCardOf(deps.db, firing.projectId)!
+    const project = (await projectCardOf(tx, firing.projectId))!
     const summary = { title: `Alert in ${project.name}`, lines: [firing.text], link: `${deps.config.publicUrl}/projects/${project.slug}/reports` }
     for (const c of connections) {
       for (const action of PROVIDERS[c.provider]?.actionsFor({ type: 'alert' }) ?? []) {
-        enqueueDelivery(deps, tx, { integrationId: c.id, event: 'alert', action, reportId: null, payload: { project, summary, at: deps.clock.now().getTime() } })
+        await queueDelivery(deps, { integrationId: c.id, event: 'alert', action, reportId: null, payload: { project, summary, at: deps.clock.now().getTime() } })
       }
     }
   }

@@ -1,12 +1,12 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import { defaultBackoff } from '../../jobs/jobs.runner'
 import { DeferJob, type JobHandler } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
 import { newId } from '../../lib/ids'
 import { providerLink } from '../../net/web-url'
 import { readStoredSecret } from './credentials.crypto'
-import { createIntegrationsRepository, type Integration, integrationEventStatements } from './integrations.repository'
+import { createIntegrationsRepository, type Integration } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'
 import { PROVIDER_TIMEOUT_MS } from './providers/provider-http'
 import { type DeliveryPayload, type DeliveryResult, type ExternalLink, ProviderError, type ProviderContext } from './providers/provider.types'
@@ -36,30 +36,24 @@ function deliveryRow(deps: Pick<AppDeps, 'clock'>, d: NewDelivery) {
   return { id: d.id ?? newId(), integrationId: d.integrationId, event: d.event, action: d.action, reportId: d.reportId, payload: d.payload as unknown as Record<string, unknown>, nextAttemptAt: now, createdAt: now, updatedAt: now }
 }
 
-const enqueueJob = (deps: Pick<AppDeps, 'jobs'>, tx: Tx, deliveryId: string) => deps.jobs.enqueue(tx, { kind: DELIVER_KIND, payload: { deliveryId }, idempotencyKey: jobKey(deliveryId), maxAttempts: DELIVERY_ATTEMPTS })
+const enqueueJob = (deps: Pick<AppDeps, 'jobs'>, tx: Query, deliveryId: string) => deps.jobs.enqueue(tx, { kind: DELIVER_KIND, payload: { deliveryId }, idempotencyKey: jobKey(deliveryId), maxAttempts: DELIVERY_ATTEMPTS })
 
 /**
- * Records one delivery and its job in the emitter's transaction (event subscribers and alert hooks,
- * which are synchronous); `id` makes a repeated enqueue write nothing.
+ * Records one delivery and its job in one write, or in the caller's (event subscribers and alert
+ * hooks: a write inside a write joins it); `id` makes a repeated call write nothing.
  */
-export function enqueueDelivery(deps: Deps, tx: Tx, d: NewDelivery): void {
-  const row = deliveryRow(deps, d)
-  if (integrationEventStatements(deps.db).insertDelivery(tx, row)) enqueueJob(deps, tx, row.id)
-}
-
-/** Records one delivery and its job in one write (or the caller's); `id` makes a repeated call write nothing. */
 export async function queueDelivery(deps: Deps, d: NewDelivery): Promise<void> {
   const row = deliveryRow(deps, d)
   await deps.db.write(async (tx) => {
-    if (await repo(deps).insertDelivery(row)) enqueueJob(deps, tx, row.id)
+    if (await repo(deps).insertDelivery(row)) await enqueueJob(deps, tx, row.id)
   })
 }
 
 /** Lets a resumed connection's held deliveries run now instead of at the end of their hold; call it inside the write that `tx` is. */
-export async function releaseHeld(deps: Deps, tx: Tx, integrationId: string, now: Date): Promise<void> {
+export async function releaseHeld(deps: Deps, tx: Query, integrationId: string, now: Date): Promise<void> {
   const pending = await repo(deps).pendingDeliveryIds(integrationId)
   if (!pending.length) return
-  deps.jobs.runNow(tx, pending.map(jobKey))
+  await deps.jobs.runNow(tx, pending.map(jobKey))
   await repo(deps).duePending(integrationId, now)
 }
 

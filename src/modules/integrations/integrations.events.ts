@@ -2,8 +2,8 @@ import type { AppDeps } from '../../app-deps'
 import type { EventSubscriber } from '../../events/domain-events'
 import { projectCardOf } from '../projects/projects.repository'
 import { PRIORITIES, type Priority } from '../reports/reports.table'
-import { enqueueDelivery } from './integrations.delivery'
-import { integrationEventStatements } from './integrations.repository'
+import { queueDelivery } from './integrations.delivery'
+import { createIntegrationsRepository, integrationEventStatements } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'
 import type { DeliveryPayload } from './providers/provider.types'
 
@@ -20,11 +20,11 @@ export const atOrAbove = (priority: unknown, min: Priority) => PRIORITIES.indexO
  * the report instead, whatever its priority is now. Paused connections get nothing new.
  */
 export function integrationsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
-  const statements = integrationEventStatements(deps.db)
-  return (tx, event) => {
-    if (!statements.anyActive(event.projectId)) return
-    const connections = statements.activeConnections(tx, event.projectId)
-    const project = projectCardOf(deps.db, event.projectId)!
+  return async (tx, event) => {
+    const statements = integrationEventStatements(tx)
+    if (!(await statements.anyActive(event.projectId))) return
+    const connections = await createIntegrationsRepository({ db: tx }).active(event.projectId)
+    const project = (await projectCardOf(tx, event.projectId))!
     const report = (event.type === 'comment_added' ? event.data.report : event.data) as Record<string, unknown>
     const payload: DeliveryPayload = {
       project,
@@ -38,9 +38,9 @@ export function integrationsSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'job
       if (!provider || !c.eventTypes.includes(event.type)) continue
       for (const action of provider.actionsFor({ type: event.type, report, changes: event.changes })) {
         if (FOLLOW_UPS.has(action)) {
-          if (!statements.workedOn(tx, c.id, event.reportId)) continue
+          if (!(await statements.workedOn(c.id, event.reportId))) continue
         } else if (!atOrAbove(report.priority, c.minPriority)) continue
-        enqueueDelivery(deps, tx, { integrationId: c.id, event: event.type, action, reportId: event.reportId, payload })
+        await queueDelivery(deps, { integrationId: c.id, event: event.type, action, reportId: event.reportId, payload })
       }
     }
   }

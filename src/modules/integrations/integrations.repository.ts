@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
-import type { Db, Seam, Tx } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 
 export type Integration = typeof integrations.$inferSelect
@@ -15,8 +15,8 @@ const pendingOf = (integrationId: string) => and(eq(integrationDeliveries.integr
 const linkKey = (integrationId: string, reportId: string) => and(eq(integrationLinks.integrationId, integrationId), eq(integrationLinks.reportId, reportId))
 
 // Built once here and run either awaited (the repository) or synchronously (the event statements).
-const activeConnections = (q: Tx, projectId: string) => q.select().from(integrations).where(activeIn(projectId)).orderBy(integrations.createdAt, sql`rowid`)
-const insertDeliveryQuery = (q: Tx, row: NewDelivery) => q.insert(integrationDeliveries).values(row).onConflictDoNothing().returning({ id: integrationDeliveries.id })
+const activeConnections = (q: Query, projectId: string) => q.select().from(integrations).where(activeIn(projectId)).orderBy(integrations.createdAt, sql`rowid`)
+const insertDeliveryQuery = (q: Query, row: NewDelivery) => q.insert(integrationDeliveries).values(row).onConflictDoNothing().returning({ id: integrationDeliveries.id })
 
 /** Every read and write of integrations, their deliveries, attempts and links, as async functions over the database seam. */
 export function createIntegrationsRepository({ db }: { db: Seam }) {
@@ -174,28 +174,28 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyActive = (db: Db) => db.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).prepare()
-const anyActiveStatements = new WeakMap<Db, ReturnType<typeof prepareAnyActive>>()
+const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(1).prepare()
+const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActive>>()
 
 /**
- * The statements of the event subscriber and the alert hook, synchronous because both run inside the
- * emitter's write (on the writer's connection). `anyActive` is prepared once per database: it runs
- * on every report write, and most projects have no integration.
+ * The reads of the event subscriber and the alert hook, on the emitter's write `db`. `anyActive` is
+ * prepared once per connection: it runs on every report write, and most projects have no integration.
  */
-export const integrationEventStatements = (db: Db) => {
-  let anyActive = anyActiveStatements.get(db)
-  if (!anyActive) anyActiveStatements.set(db, (anyActive = prepareAnyActive(db)))
-  const prepared = anyActive
-  return {
-    /** Whether the project has an active connection. */
-    anyActive: (projectId: string) => !!prepared.get({ projectId }),
-    /** The project's active connections, oldest first. */
-    activeConnections: (tx: Tx, projectId: string): Integration[] => activeConnections(tx, projectId).all(),
-    /** Whether the connection delivered for the report before or linked it (a report filed by hand has only the link). */
-    workedOn: (tx: Tx, integrationId: string, reportId: string): boolean =>
-      !!tx.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(and(eq(integrationDeliveries.reportId, reportId), eq(integrationDeliveries.integrationId, integrationId))).get() ||
-      !!tx.select({ id: integrationLinks.id }).from(integrationLinks).where(linkKey(integrationId, reportId)).get(),
-    /** Inserts a delivery; false when one of that id exists already. */
-    insertDelivery: (tx: Tx, row: NewDelivery): boolean => insertDeliveryQuery(tx, row).all().length > 0,
-  }
-}
+export const integrationEventStatements = (db: Seam) => ({
+  /** Whether the project has an active connection. */
+  anyActive: async (projectId: string): Promise<boolean> => {
+    const rows = await db.read((q) => {
+      let s = anyActiveStatements.get(q)
+      if (!s) anyActiveStatements.set(q, (s = prepareAnyActive(q)))
+      return s.execute({ projectId })
+    })
+    return rows.length > 0
+  },
+  /** Whether the connection delivered for the report before or linked it (a report filed by hand has only the link). */
+  workedOn: (integrationId: string, reportId: string): Promise<boolean> =>
+    db.read(
+      async (q) =>
+        (await q.select({ id: integrationDeliveries.id }).from(integrationDeliveries).where(and(eq(integrationDeliveries.reportId, reportId), eq(integrationDeliveries.integrationId, integrationId))).limit(1)).length > 0 ||
+        (await q.select({ id: integrationLinks.id }).from(integrationLinks).where(linkKey(integrationId, reportId)).limit(1)).length > 0,
+    ),
+})

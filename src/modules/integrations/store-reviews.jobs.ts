@@ -15,9 +15,10 @@ const STORE_KEYS = ['google_play', 'app_store']
 export async function enqueueStoreSyncs(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): Promise<number> {
   const hour = deps.clock.now().toISOString().slice(0, 13)
   const rows = await createIntegrationsRepository({ db: deps.db }).subscribedTo('reviews', STORE_KEYS)
-  await deps.db.write((tx) => {
-    for (const r of rows) deps.jobs.enqueue(tx, { kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 5 })
-  })
+  await deps.jobs.enqueue(
+    deps.db,
+    rows.map((r) => ({ kind: STORE_SYNC_KIND, payload: { integrationId: r.id }, idempotencyKey: `${STORE_SYNC_KIND}:${r.id}:${hour}`, maxAttempts: 5 })),
+  )
   return rows.length
 }
 

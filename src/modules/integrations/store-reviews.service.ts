@@ -64,7 +64,7 @@ async function fileLowStarReviews(deps: Deps, row: Row, provider: StoreProvider)
       const done = await deps.db.write(async (tx) => {
         // Claimed first: the hourly job (on the job thread) and a sync request may file at the same time.
         if (!(await reviews(deps).claimFiling(r.id, deps.clock.now()))) return false
-        const report = createReport(deps, tx, project, {
+        const report = await createReport(deps, tx, project, {
           title: `${provider.name} review ${stars}: ${summary}`.slice(0, 200),
           description: [
             text || '(The review has no text.)',

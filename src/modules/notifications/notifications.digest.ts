@@ -28,9 +28,11 @@ export async function enqueueDigests(deps: Deps): Promise<void> {
   const now = deps.clock.now()
   const week = weekOf(now)
   await deps.db.write(async (tx) => {
-    for (const id of await createNotificationsRepository({ db: deps.db }).accountIds()) {
-      deps.jobs.enqueue(tx, { kind: DIGEST_KIND, payload: { accountId: id, until: now.toISOString() }, idempotencyKey: `digest:${id}:${week}` })
-    }
+    const ids = await createNotificationsRepository({ db: deps.db }).accountIds()
+    await deps.jobs.enqueue(
+      tx,
+      ids.map((id) => ({ kind: DIGEST_KIND, payload: { accountId: id, until: now.toISOString() }, idempotencyKey: `digest:${id}:${week}` })),
+    )
   })
 }
 

@@ -1,10 +1,7 @@
-import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
 import type { DomainEvent, DomainEventType, EventSubscriber } from '../../events/domain-events'
-import { reports } from '../reports/reports.table'
 import { newReportsEnqueuer } from './notifications.new-reports'
-import { reportSubscriptions } from './notifications.table'
+import { createNotificationsRepository } from './notifications.repository'
 
 export const FANOUT_KIND = 'notifications.fanout'
 
@@ -22,19 +19,6 @@ export interface FanoutPayload {
 }
 
 const COMMENT_EXCERPT = 1000
-
-/** Makes `userId` follow the report (status changes, comments), if the report exists. */
-function follow(tx: Tx, reportId: string, userId: string, now: Date): void {
-  tx.insert(reportSubscriptions)
-    .select(
-      tx
-        .select({ reportId: reports.id, userId: sql<string>`${userId}`.as('user_id'), createdAt: sql<number>`${now.getTime()}`.as('created_at') })
-        .from(reports)
-        .where(eq(reports.id, reportId)),
-    )
-    .onConflictDoNothing()
-    .run()
-}
 
 /** The fan-out payload of an event, or null when it mails nobody. */
 function payloadOf(event: DomainEvent): FanoutPayload | null {
@@ -60,11 +44,11 @@ function payloadOf(event: DomainEvent): FanoutPayload | null {
  */
 export function domainEventSubscriber(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): EventSubscriber {
   const enqueueNewReports = newReportsEnqueuer(deps)
-  return (tx, event) => {
+  return async (tx, event) => {
     // Reports from game clients (no actor) are mailed per minute, not one by one.
     if (event.type === 'bug_created' && !event.actorId) return enqueueNewReports(event)
-    if (event.actorId && event.type !== 'bug_updated') follow(tx, event.reportId, event.actorId, deps.clock.now())
+    if (event.actorId && event.type !== 'bug_updated') await createNotificationsRepository({ db: tx }).follow(event.reportId, event.actorId, deps.clock.now())
     const payload = payloadOf(event)
-    if (payload) deps.jobs.enqueue(tx, { kind: FANOUT_KIND, payload })
+    if (payload) await deps.jobs.enqueue(tx, { kind: FANOUT_KIND, payload })
   }
 }

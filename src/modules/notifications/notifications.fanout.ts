@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { createAuthRepository } from '../auth/auth.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
@@ -30,16 +30,16 @@ const unsubscribeUrl = (deps: Deps, key: string, userId: string, preference: Pre
   `${deps.config.publicUrl}/notifications/unsubscribe?token=${signedUnsubscribeToken(key, userId, preference)}`
 
 /** Writes one mail per recipient through the mailer, in `tx`. */
-export async function mailEach(deps: Deps, tx: Tx, to: Recipient[], preference: PreferenceKey, content: (r: Recipient) => { subject: string; intro: string; body: string[]; link?: { label: string; url: string } }): Promise<void> {
+export async function mailEach(deps: Deps, tx: Query, to: Recipient[], preference: PreferenceKey, content: (r: Recipient) => { subject: string; intro: string; body: string[]; link?: { label: string; url: string } }): Promise<void> {
   if (to.length === 0) return
   const key = await signingKey(deps)
   for (const r of to) {
-    deps.mailer.send(tx, renderMail({ to: r.email, ...content(r), unsubscribe: { reason: `You get this email because ${REASONS[preference]}`, url: unsubscribeUrl(deps, key, r.id, preference) } }))
+    await deps.mailer.send(tx, renderMail({ to: r.email, ...content(r), unsubscribe: { reason: `You get this email because ${REASONS[preference]}`, url: unsubscribeUrl(deps, key, r.id, preference) } }))
   }
 }
 
 /** Picks the recipients of one event by role and preference and mails them. */
-async function fanOut(deps: Deps, tx: Tx, p: FanoutPayload): Promise<void> {
+async function fanOut(deps: Deps, tx: Query, p: FanoutPayload): Promise<void> {
   const repo = createNotificationsRepository({ db: deps.db })
   const r = await createReportsRepository({ db: deps.db }).byId(p.reportId)
   const project = r && !r.deletedAt ? await createProjectsRepository({ db: deps.db }).byId(r.projectId) : undefined

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import type { JobHandler } from '../../jobs/jobs.types'
 import { MINUTE } from '../../lib/clock'
@@ -25,13 +25,13 @@ export interface NewReportsPayload {
  * Game clients file reports in bursts (a launch day, a crash on one GPU). Rather than a mail per
  * report, one job per project and minute mails each member once about that minute's reports.
  * Enqueued in the report's transaction; the idempotency key makes it one job per window. The insert
- * is prepared once: it runs for every report a game files.
+ * kind is bound once: it runs for every report a game files.
  */
-export function newReportsEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): (event: DomainEvent) => void {
+export function newReportsEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>): (event: DomainEvent) => Promise<void> {
   const enqueue = deps.jobs.prepare(deps.db, NEW_REPORTS_KIND)
-  return (event) => {
+  return async (event) => {
     const from = Math.floor(deps.clock.now().getTime() / MINUTE) * MINUTE
-    enqueue({
+    await enqueue({
       payload: { projectId: event.projectId, from, to: from + MINUTE } satisfies NewReportsPayload,
       runAt: new Date(from + MINUTE),
       idempotencyKey: `new-reports:${event.projectId}:${from}`,
@@ -41,7 +41,7 @@ export function newReportsEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs'>)
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>
 
-async function mailWindow(deps: Deps, tx: Tx, p: NewReportsPayload): Promise<void> {
+async function mailWindow(deps: Deps, tx: Query, p: NewReportsPayload): Promise<void> {
   const project = await createProjectsRepository({ db: deps.db }).byId(p.projectId)
   if (!project) return
   const { listed, total } = await createReportsRepository({ db: deps.db }).firstGameFiled(p.projectId, new Date(p.from), new Date(p.to), LISTED)

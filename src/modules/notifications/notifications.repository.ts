@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { accountMembers, accounts } from '../accounts/accounts.table'
 import { users } from '../auth/auth.table'
+import { reports } from '../reports/reports.table'
 import { PREFERENCES, type PreferenceKey } from './notifications.schemas'
 import { notificationFanouts, notificationKeys, notificationPreferences, reportSubscriptions } from './notifications.table'
 
@@ -76,6 +77,17 @@ export function createNotificationsRepository({ db }: { db: Seam }) {
         const moved = q.select({ reportId: sql<string>`cast(${toId} as text)`.as('report_id'), userId: reportSubscriptions.userId, createdAt: reportSubscriptions.createdAt }).from(reportSubscriptions)
         await q.insert(reportSubscriptions).select(moved.where(inArray(reportSubscriptions.reportId, fromIds))).onConflictDoNothing()
         await q.delete(reportSubscriptions).where(inArray(reportSubscriptions.reportId, fromIds))
+      }),
+
+    /** Makes `userId` follow the report (status changes, comments), if the report exists; one who follows it already stays once. */
+    follow: (reportId: string, userId: string, now: Date) =>
+      db.write(async (q) => {
+        // Typed casts: PostgreSQL cannot type a bare parameter in a select list.
+        const row = q
+          .select({ reportId: reports.id, userId: sql<string>`cast(${userId} as text)`.as('user_id'), createdAt: sql<number>`cast(${now.getTime()} as bigint)`.as('created_at') })
+          .from(reports)
+          .where(eq(reports.id, reportId))
+        await q.insert(reportSubscriptions).select(row).onConflictDoNothing()
       }),
   }
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm'
-import type { Db, Seam, SqliteHandle } from '../../db/client'
+import type { Query, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
@@ -142,18 +142,21 @@ export interface ProjectCard {
   name: string
 }
 
-const prepareCard = (db: Db) => db.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare()
-const cardStatements = new WeakMap<Db, ReturnType<typeof prepareCard>>()
+const prepareCard = (q: Query) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare()
+const cardStatements = new WeakMap<Query, ReturnType<typeof prepareCard>>()
 
 /**
- * A project's id, slug and name, or undefined. Synchronous and prepared once per database on the
- * writer's connection: event subscribers and alert hooks read it inside the emitter's write, on
- * report writes that have a webhook, integration or chat channel to serve.
+ * A project's id, slug and name, or undefined. Prepared once per connection: event subscribers and
+ * alert hooks read it inside the emitter's write, on report writes that have a webhook, integration
+ * or chat channel to serve.
  */
-export function projectCardOf(db: Db, id: string): ProjectCard | undefined {
-  let s = cardStatements.get(db)
-  if (!s) cardStatements.set(db, (s = prepareCard(db)))
-  return s.get({ id })
+export async function projectCardOf(db: Seam, id: string): Promise<ProjectCard | undefined> {
+  const rows = await db.read((q) => {
+    let s = cardStatements.get(q)
+    if (!s) cardStatements.set(q, (s = prepareCard(q)))
+    return s.execute({ id })
+  })
+  return rows[0]
 }
 
 export type ProjectsRepository = ReturnType<typeof createProjectsRepository>

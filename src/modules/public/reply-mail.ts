@@ -53,10 +53,10 @@ export async function unsubscribeFromReplies(deps: Pick<AppDeps, 'db' | 'clock'>
 /** Enqueues the reply mail of each public comment a team member adds, in the comment's transaction. */
 export const replyMailSubscriber =
   (deps: Pick<AppDeps, 'jobs'>): EventSubscriber =>
-  (tx, event) => {
+  async (tx, event) => {
     if (event.type !== 'comment_added' || !event.actorId || event.data.is_internal !== false) return
     const commentId = String(event.data.id)
-    deps.jobs.enqueue(tx, { kind: REPLY_MAIL_JOB, payload: { commentId }, idempotencyKey: `reply-mail:${commentId}` })
+    await deps.jobs.enqueue(tx, { kind: REPLY_MAIL_JOB, payload: { commentId }, idempotencyKey: `reply-mail:${commentId}` })
   }
 
 /** Renders and sends one reply mail through the mailer (its outbox and delivery job); skips what no longer applies. */

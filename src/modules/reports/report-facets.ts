@@ -45,9 +45,6 @@ export const reportFacets = sqliteTable('report_facets', {
   reportSeq: integer('report_seq').notNull(),
 })
 
-/** The statement the ingest path runs per facet: `(project_id, kind, value, report_seq)`. */
-export const ADD_FACET_SQL = 'INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq) VALUES (?, ?, ?, ?)'
-
 /**
  * What an occurrence adds: its version, platform, player and screenshot, each when it has one.
  * `known` leaves out what the report is known to have already (a stacked occurrence: the versions

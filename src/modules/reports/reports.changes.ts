@@ -112,7 +112,7 @@ async function applyChanges(deps: Deps, tx: Query, projectId: string, actorId: s
   await recordActivity(tx, now, entries)
   const diffs = new Map(changed.map((c) => [c.r.id, c.d]))
   for (const u of updated) {
-    deps.events.emit(tx, { type: 'bug_updated', projectId, reportId: u.id, actorId, data: serializeReportForEvent(u), changes: diffs.get(u.id)! })
+    await deps.events.emit(tx, { type: 'bug_updated', projectId, reportId: u.id, actorId, data: serializeReportForEvent(u), changes: diffs.get(u.id)! })
   }
 }
 
@@ -179,7 +179,7 @@ async function softDelete(deps: Deps, tx: Query, projectId: string, actorId: str
   const gone = await createReportsRepository({ db: deps.db }).softDelete(projectId, which, now)
   if (gone.length === 0) return 0
   // The delete withdraws the reports' files at once (a trigger); a job then removes their bytes.
-  enqueueWithdrawnFilesRemoval(deps, tx, projectId)
+  await enqueueWithdrawnFilesRemoval(deps, tx, projectId)
   dropFacetsOfReports(
     tx,
     projectId,

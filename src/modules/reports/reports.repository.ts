@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
-import type { Db, Query, Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 // accounts, activity, projects and sdk have no repository of theirs yet (or none these reads can use):
 // their tables are named here until they do.
 import { accountMembers, accounts } from '../accounts/accounts.table'
@@ -14,6 +14,13 @@ export type Report = typeof reports.$inferSelect
 export type ReportChanges = Partial<Omit<typeof reports.$inferInsert, 'id' | 'seq' | 'projectId'>>
 /** Reports named by id or by number (within a project). */
 export type ReportSelector = { ids: string[] } | { numbers: number[] }
+/** A new report's row as `insertNew` writes it: `now` is its filing time, `versions` and `titleTerms` JSON and words as stored. */
+export type NewReportRow = Pick<
+  typeof reports.$inferInsert,
+  | 'id' | 'projectId' | 'reportNumber' | 'title' | 'description' | 'priority' | 'priorityRank' | 'category' | 'platform' | 'gameVersion' | 'osInfo' | 'deviceInfo'
+  | 'stepsToReproduce' | 'expectedBehavior' | 'actualBehavior' | 'source' | 'errorType' | 'titleTerms' | 'fingerprint' | 'groupingLabel' | 'playerCount'
+  | 'versions' | 'reporterName' | 'reporterEmail' | 'playerId' | 'metadata' | 'screenshotKey' | 'sentimentScore' | 'sentimentLevel' | 'createdBy'
+> & { now: Date }
 
 const liveIn = (projectId: string) => and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
 const selected = (which: ReportSelector) => ('ids' in which ? inArray(reports.id, which.ids) : inArray(reports.reportNumber, which.numbers))
@@ -48,87 +55,6 @@ const exportColumns = {
 
 // Placeholders in column positions pass through the column's encoder (Dates, JSON); inside raw `sql` they do not.
 const p = (name: string) => sql.placeholder(name)
-
-/** Prepared statements of report creation: the SDK submit path runs them for every new report. */
-function prepare(db: Db) {
-  return {
-    /** Counts one report against the account's lifetime quota and returns the new total with the plan. */
-    chargeReport: db
-      .update(accounts)
-      .set({ reportsCreated: sql`${accounts.reportsCreated} + 1` })
-      .where(eq(accounts.id, p('accountId')))
-      .returning({ used: accounts.reportsCreated, plan: accounts.plan })
-      .prepare(),
-    /** Takes the project's next report number (never repeated or skipped: the counter moves in the inserting transaction). */
-    nextNumber: db
-      .update(projects)
-      .set({
-        lastReportNumber: sql`${projects.lastReportNumber} + 1`,
-        liveReportCount: sql`${projects.liveReportCount} + 1`,
-        firstReportAt: sql`coalesce(${projects.firstReportAt}, ${p('nowMs')})`,
-      })
-      .where(eq(projects.id, p('projectId')))
-      .returning({ number: projects.lastReportNumber })
-      .prepare(),
-    insert: db
-      .insert(reports)
-      .values({
-        id: p('id'),
-        projectId: p('projectId'),
-        reportNumber: p('reportNumber'),
-        title: p('title'),
-        description: p('description'),
-        priority: p('priority'),
-        priorityRank: p('priorityRank'),
-        category: p('category'),
-        platform: p('platform'),
-        gameVersion: p('gameVersion'),
-        osInfo: p('osInfo'),
-        deviceInfo: p('deviceInfo'),
-        stepsToReproduce: p('stepsToReproduce'),
-        expectedBehavior: p('expectedBehavior'),
-        actualBehavior: p('actualBehavior'),
-        source: p('source'),
-        errorType: p('errorType'),
-        titleTerms: p('titleTerms'),
-        fingerprint: p('fingerprint'),
-        groupingLabel: p('groupingLabel'),
-        playerCount: p('playerCount'),
-        firstSeen: p('now'),
-        lastSeen: p('now'),
-        firstVersion: p('gameVersion'),
-        lastVersion: p('gameVersion'),
-        versions: p('versions'),
-        reporterName: p('reporterName'),
-        reporterEmail: p('reporterEmail'),
-        playerId: p('playerId'),
-        metadata: p('metadata'),
-        screenshotKey: p('screenshotKey'),
-        sentimentScore: p('sentimentScore'),
-        sentimentLevel: p('sentimentLevel'),
-        createdBy: p('createdBy'),
-        createdAt: p('now'),
-        updatedAt: p('now'),
-      })
-      .returning()
-      .prepare(),
-    activity: db
-      .insert(activity)
-      .values({ projectId: p('projectId'), reportId: p('reportId'), actorId: p('actorId'), action: 'created', createdAt: p('now') })
-      .prepare(),
-  }
-}
-
-export type ReportWriteStatements = ReturnType<typeof prepare>
-
-const cache = new WeakMap<Db, ReportWriteStatements>()
-
-/** The report-creation statements of `db`, prepared once per database. They join the caller's open transaction. */
-export function reportWriteStatements(db: Db): ReportWriteStatements {
-  let s = cache.get(db)
-  if (!s) cache.set(db, (s = prepare(db)))
-  return s
-}
 
 /** Reads and writes of reports, as async functions over the database seam (the list's are in reports.list.repository.ts). */
 export function createReportsRepository({ db }: { db: Seam }) {
@@ -376,10 +302,7 @@ export function createReportsRepository({ db }: { db: Seam }) {
       db.write(async (q) => {
         const st = ingestStatementsOf(q)
         await st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, now: o.now, version: o.version, versions: o.versions })
-        if (o.facets.length === 0) return
-        const params: Record<string, string | number> = { projectId: o.projectId, seq: o.seq }
-        o.facets.forEach(([kind, value], i) => Object.assign(params, { [`k${i}`]: kind, [`v${i}`]: value }))
-        await st.addFacets(o.facets.length).execute(params)
+        await insertFacets(q, o.projectId, o.seq, o.facets)
       }),
 
     /** Reopens a resolved report a newer build regressed in; the report as it is now. */
@@ -424,6 +347,23 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** Adds `n` upvotes to the report (votes carried over by a merge). */
     addUpvotes: (id: string, n: number) => db.write(async (q) => void (await q.update(reports).set({ upvotes: sql`${reports.upvotes} + ${n}` }).where(eq(reports.id, id)))),
+
+    /** Counts one report against the account's lifetime quota (it never goes down); the new total and the plan, or undefined without the account. */
+    chargeReport: async (accountId: string): Promise<{ used: number; plan: string } | undefined> =>
+      (await db.write((q) => ingestStatementsOf(q).chargeReport.execute({ accountId })))[0],
+
+    /** Takes the project's next report number and counts one more live report (the counter moves in the filing write: numbers never repeat or skip). */
+    takeNumber: async (projectId: string, now: Date): Promise<number> =>
+      (await db.write((q) => ingestStatementsOf(q).nextNumber.execute({ projectId, nowMs: now.getTime() })))[0]!.number,
+
+    /** Inserts a new report (the values `insertNew` names; `now` its time) and returns it. */
+    insertNew: async (values: NewReportRow): Promise<Report> => (await db.write((q) => ingestStatementsOf(q).insert.execute(values)))[0]!,
+
+    /** Records a new report's `created` activity entry. */
+    recordCreated: (e: { projectId: string; reportId: string; actorId: string | null; now: Date }) => db.write(async (q) => void (await ingestStatementsOf(q).activity.execute(e))),
+
+    /** Adds list facets (report-facets.ts: `[kind, value]`) to report `seq`, in one statement; those it has are left. */
+    addFacets: (projectId: string, seq: number, facets: [number, string][]) => (facets.length === 0 ? Promise.resolve() : db.write((q) => insertFacets(q, projectId, seq, facets))),
   }
 }
 
@@ -459,7 +399,7 @@ export interface GroupingTarget {
   resolvedInVersion: string | null
 }
 
-/** The ingest path's statements on reports, prepared once per connection (each submission runs them). */
+/** The ingest path's statements on reports (filing a new one, stacking on one), prepared once per connection: each submission runs them. */
 function prepareIngest(q: Query) {
   const facetStatements = new Map<number, ReturnType<typeof facetInsert>>()
   const facetInsert = (n: number) =>
@@ -469,6 +409,70 @@ function prepareIngest(q: Query) {
       .onConflictDoNothing()
       .prepare()
   return {
+    /** Counts one report against the account's lifetime quota and returns the new total with the plan. */
+    chargeReport: q
+      .update(accounts)
+      .set({ reportsCreated: sql`${accounts.reportsCreated} + 1` })
+      .where(eq(accounts.id, p('accountId')))
+      .returning({ used: accounts.reportsCreated, plan: accounts.plan })
+      .prepare(),
+    /** Takes the project's next report number (never repeated or skipped: the counter moves in the inserting transaction). */
+    nextNumber: q
+      .update(projects)
+      .set({
+        lastReportNumber: sql`${projects.lastReportNumber} + 1`,
+        liveReportCount: sql`${projects.liveReportCount} + 1`,
+        firstReportAt: sql`coalesce(${projects.firstReportAt}, ${p('nowMs')})`,
+      })
+      .where(eq(projects.id, p('projectId')))
+      .returning({ number: projects.lastReportNumber })
+      .prepare(),
+    insert: q
+      .insert(reports)
+      .values({
+        id: p('id'),
+        projectId: p('projectId'),
+        reportNumber: p('reportNumber'),
+        title: p('title'),
+        description: p('description'),
+        priority: p('priority'),
+        priorityRank: p('priorityRank'),
+        category: p('category'),
+        platform: p('platform'),
+        gameVersion: p('gameVersion'),
+        osInfo: p('osInfo'),
+        deviceInfo: p('deviceInfo'),
+        stepsToReproduce: p('stepsToReproduce'),
+        expectedBehavior: p('expectedBehavior'),
+        actualBehavior: p('actualBehavior'),
+        source: p('source'),
+        errorType: p('errorType'),
+        titleTerms: p('titleTerms'),
+        fingerprint: p('fingerprint'),
+        groupingLabel: p('groupingLabel'),
+        playerCount: p('playerCount'),
+        firstSeen: p('now'),
+        lastSeen: p('now'),
+        firstVersion: p('gameVersion'),
+        lastVersion: p('gameVersion'),
+        versions: p('versions'),
+        reporterName: p('reporterName'),
+        reporterEmail: p('reporterEmail'),
+        playerId: p('playerId'),
+        metadata: p('metadata'),
+        screenshotKey: p('screenshotKey'),
+        sentimentScore: p('sentimentScore'),
+        sentimentLevel: p('sentimentLevel'),
+        createdBy: p('createdBy'),
+        createdAt: p('now'),
+        updatedAt: p('now'),
+      })
+      .returning()
+      .prepare(),
+    activity: q
+      .insert(activity)
+      .values({ projectId: p('projectId'), reportId: p('reportId'), actorId: p('actorId'), action: 'created', createdAt: p('now') })
+      .prepare(),
     // The partial index of live reports by key, named, and no ORDER BY (its key order is oldest first):
     // left to choose, with ORDER BY seq, SQLite takes the same index yet runs ~5x slower under Bun.
     // A closed or won't-fix report before the answer costs a row read.
@@ -518,4 +522,12 @@ function ingestStatementsOf(q: Query) {
   let st = ingestStatements.get(q)
   if (!st) ingestStatements.set(q, (st = prepareIngest(q)))
   return st
+}
+
+/** Adds `facets` to report `seq` in one statement (prepared per count); those it has are left. */
+async function insertFacets(q: Query, projectId: string, seq: number, facets: [number, string][]): Promise<void> {
+  if (facets.length === 0) return
+  const params: Record<string, string | number> = { projectId, seq }
+  facets.forEach(([kind, value], i) => Object.assign(params, { [`k${i}`]: kind, [`v${i}`]: value }))
+  await ingestStatementsOf(q).addFacets(facets.length).execute(params)
 }

@@ -27,7 +27,7 @@ export const reportsRoutes = (deps: AppDeps) =>
       async ({ project, user, body, set }) => {
         const writeCustomFields = await reportAdditions().checkNewReportValues(deps, project.id, body.custom_fields)
         const report = await deps.db.write(async (tx) => {
-          const created = createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
+          const created = await createReport(deps, tx, project, { ...newReportFrom(body), source: 'user', createdBy: user.id })
           await writeCustomFields(created.id, deps.clock.now())
           return created
         })

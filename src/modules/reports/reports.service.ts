@@ -1,15 +1,15 @@
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
 import { facetsOfOccurrence } from './report-facets'
-import { type Report, reportWriteStatements } from './reports.repository'
+import { createReportsRepository, type Report } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
-import { ingestRepository } from '../ingest/ingest.repository'
+import { createIngestRepository } from '../ingest/ingest.repository'
 import { type Category, type Priority, PRIORITIES } from './reports.table'
 
 export type { Report }
@@ -95,34 +95,31 @@ export interface ReservedReport {
  * project row's counter, bumped in the same transaction, so numbers never repeat or skip), reads
  * the error class, records activity and emits `bug_created`.
  */
-export function createReport(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, tx: Tx, project: { id: string; accountId: string }, input: NewReport): Report {
-  return insertReport(deps, tx, project, input, reserveReport(deps, project))
+export async function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: Query, project: { id: string; accountId: string }, input: NewReport): Promise<Report> {
+  return insertReport(deps, tx, project, input, await reserveReport(deps, tx, project))
 }
 
 /**
- * The first half of filing a report (inside the caller's transaction): charges the quota and takes
+ * The first half of filing a report (inside the caller's write `tx`): charges the quota and takes
  * the number. Imports reserve all their numbers first, then insert the reports quietly.
  */
-export function reserveReport(deps: Pick<AppDeps, 'db' | 'clock'>, project: { id: string; accountId: string }): ReservedReport {
-  // Prepared statements on the connection run inside the caller's transaction (one connection).
-  // The quota counter never goes down: deleted reports keep counting.
-  const q = reportWriteStatements(deps.db)
+export async function reserveReport(deps: Pick<AppDeps, 'clock'>, tx: Query, project: { id: string; accountId: string }): Promise<ReservedReport> {
+  const repo = createReportsRepository({ db: tx })
   const now = deps.clock.now()
-  const charged = q.chargeReport.get({ accountId: project.accountId })
+  const charged = await repo.chargeReport(project.accountId)
   if (!charged) throw forbidden('account not found')
   const plan = PLANS[charged.plan as PlanKey]
   if (exceeds(charged.used, plan.limits.reports)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.reports} reports is reached`, 'file more')
-  const { number } = q.nextNumber.get({ projectId: project.id, nowMs: now.getTime() })!
-  return { id: newId(), number, now }
+  return { id: newId(), number: await repo.takeNumber(project.id, now), now }
 }
 
 /**
- * The second half: the report row (with the reserved id, number and time), its activity entry and
- * `bug_created`. `quiet` (imports) leaves out the activity entry and the event: an import records one
- * entry for all its reports and sends no webhook or mail per report.
+ * The second half: the report row (with the reserved id, number and time), its first occurrence,
+ * activity entry and `bug_created`. `quiet` (imports) leaves out the activity entry and the event: an
+ * import records one entry for all its reports and sends no webhook or mail per report.
  */
-export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, project: { id: string }, input: NewReport, reserved: ReservedReport, opts: { quiet?: boolean } = {}): Report {
-  const q = reportWriteStatements(deps.db)
+export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, project: { id: string }, input: NewReport, reserved: ReservedReport, opts: { quiet?: boolean } = {}): Promise<Report> {
+  const repo = createReportsRepository({ db: tx })
   const { now } = reserved
   const priority = input.priority ?? 'medium'
   const source = input.source ?? 'user'
@@ -145,7 +142,7 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
     playerId: input.playerId || null,
     screenshotKey: input.screenshotKey ?? null,
   }
-  const report = q.insert.get({
+  const report = await repo.insertNew({
     ...evidence,
     ...titleColumnsOf(input.title),
     id: reserved.id,
@@ -163,21 +160,20 @@ export function insertReport(deps: Pick<AppDeps, 'db' | 'events'>, tx: Tx, proje
     playerCount: input.withoutOccurrence || !evidence.playerId ? 0 : 1,
     versions: JSON.stringify(evidence.gameVersion ? [evidence.gameVersion] : []),
     now,
-  })!
+  })
   if (!input.withoutOccurrence) {
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
-    const o = ingestRepository(deps.db)
-    o.occurrence.run({ ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now })
-    if (evidence.playerId) o.addPlayer.run(report.seq, evidence.playerId)
-    for (const [kind, value] of facetsOfOccurrence(evidence)) o.addFacet.run(project.id, kind, value, report.seq)
+    const occurrence = { ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now }
+    await createIngestRepository({ db: tx }).addOccurrence(occurrence, report.seq)
+    await repo.addFacets(project.id, report.seq, facetsOfOccurrence(evidence))
   }
   if (opts.quiet) return report
-  q.activity.run({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
+  await repo.recordCreated({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
   // The payload is built when a subscriber reads it (a webhook, a channel...): most projects have
   // none, and building it cost ~15 µs of every filed report.
   let data: Record<string, unknown> | undefined
-  deps.events.emit(tx, {
+  await deps.events.emit(tx, {
     type: 'bug_created',
     projectId: project.id,
     reportId: report.id,

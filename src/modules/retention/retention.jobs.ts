@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { removeWithdrawnFiles } from '../../files/withdrawn-files'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { HOUR } from '../../lib/clock'
@@ -15,8 +15,8 @@ const REMOVE_WITHDRAWN_JOB = 'retention.remove_withdrawn_files'
 const ORPHAN_MIN_AGE_MS = HOUR
 
 /** Queues, in the transaction deleting reports of `projectId`, the removal of their files (withdrawn-files.ts). */
-export function enqueueWithdrawnFilesRemoval(deps: Pick<AppDeps, 'jobs'>, tx: DbOrTx, projectId: string): void {
-  deps.jobs.enqueue(tx, { kind: REMOVE_WITHDRAWN_JOB, payload: { projectId } })
+export async function enqueueWithdrawnFilesRemoval(deps: Pick<AppDeps, 'jobs'>, tx: Seam, projectId: string): Promise<void> {
+  await deps.jobs.enqueue(tx, { kind: REMOVE_WITHDRAWN_JOB, payload: { projectId } })
 }
 
 /**

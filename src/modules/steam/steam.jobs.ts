@@ -13,9 +13,7 @@ export const steamJobs = (deps: AppDeps): DomainJobs => ({
       yieldsToRequests: true,
       run: async () => {
         const ids = await steam(deps).syncingAppIds()
-        await deps.db.write((tx) => {
-          for (const id of ids) enqueueSync(deps, tx, id)
-        })
+        await enqueueSync(deps, deps.db, ids)
       },
     },
   ],

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { badGateway, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
@@ -40,10 +40,13 @@ export function steamView(app: SteamApp) {
   }
 }
 
-/** Enqueues an import of the app's reviews, at most one per app and hour. */
-export function enqueueSync(deps: Pick<AppDeps, 'jobs' | 'clock'>, tx: DbOrTx, appRowId: string): void {
+/** Enqueues an import of each app's reviews (one insert), at most one per app and hour. */
+export async function enqueueSync(deps: Pick<AppDeps, 'jobs' | 'clock'>, tx: Seam, appRowIds: string[]): Promise<void> {
   const hour = Math.floor(deps.clock.now().getTime() / 3_600_000)
-  deps.jobs.enqueue(tx, { kind: SYNC_KIND, payload: { steamAppId: appRowId }, idempotencyKey: `${SYNC_KIND}:${appRowId}:${hour}` })
+  await deps.jobs.enqueue(
+    tx,
+    appRowIds.map((appRowId) => ({ kind: SYNC_KIND, payload: { steamAppId: appRowId }, idempotencyKey: `${SYNC_KIND}:${appRowId}:${hour}` })),
+  )
 }
 
 /** Connects the project to a Steam app; the first import is queued when sync is on. 409 when one is connected. */
@@ -56,7 +59,7 @@ export async function connectSteam(deps: AppDeps, project: ProjectRef, actorId: 
   const syncEnabled = body.sync_enabled ?? true
   await deps.db.write(async (tx) => {
     await steam(deps).insertApp({ id, projectId: project.id, appId: body.app_id, syncEnabled, createdBy: actorId, createdAt: now, updatedAt: now })
-    if (syncEnabled) enqueueSync(deps, tx, id)
+    if (syncEnabled) await enqueueSync(deps, tx, [id])
     await recordAudit(tx, now, { accountId: project.accountId, projectId: project.id, actorId, action: 'steam.connected', target: id, details: { app_id: body.app_id } })
   })
   return steamView(await steamAppOf(deps, project.id))

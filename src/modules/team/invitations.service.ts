@@ -54,7 +54,7 @@ export async function createInvitation(deps: AppDeps, actor: Actor, input: { ema
   await db.write(async (tx) => {
     await team.insert({ id, accountId: account.id, email, role: input.role, projectIds, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt, createdAt: now })
     await recordAudit(tx, now, { accountId: account.id, projectId: actor.projectId, actorId: actor.userId, action: 'invite.created', target: email, details: { invite_id: id, role: input.role, project_access: accessOf(projectIds) } })
-    deps.mailer.send(tx, {
+    await deps.mailer.send(tx, {
       to: email,
       subject: `${inviter} invited you to ${account.name} on Glitchbox`,
       text: `${inviter} invited you to join ${account.name} on Glitchbox as ${as}${seeing}.\n\nAccept the invitation (valid for 7 days):\n${link}\n\nIf you did not expect this, ignore this mail.`,

@@ -43,12 +43,12 @@ function withReportUrl(type: DomainEventType, data: Record<string, unknown>, pub
  */
 export function fanoutEnqueuer(deps: Pick<AppDeps, 'db' | 'clock' | 'jobs' | 'config'>): EventSubscriber {
   const enqueueFanout = deps.jobs.prepare(deps.db, FANOUT_KIND)
-  return (_tx, event) => {
-    if (!anyWebhookTakes(deps.db, event.projectId, event.type)) return
+  return async (tx, event) => {
+    if (!(await anyWebhookTakes(tx, event.projectId, event.type))) return
     // The webhook's foreign key keeps its project in place within this transaction.
-    const { slug } = projectCardOf(deps.db, event.projectId)!
+    const { slug } = (await projectCardOf(tx, event.projectId))!
     const payload: FanoutPayload = { id: newId(), event: event.type, projectId: event.projectId, at: deps.clock.now().getTime(), slug, data: withReportUrl(event.type, event.data, deps.config.publicUrl, slug) }
-    enqueueFanout({ payload })
+    await enqueueFanout({ payload })
   }
 }
 
@@ -72,7 +72,7 @@ export function fanoutHandler(deps: AppDeps): JobHandler<FanoutPayload> {
         const now = deps.clock.now()
         const ids = targets.map((webhookId) => ({ id: derivedId(p.id, webhookId), webhookId }))
         await repo.insertDeliveries(ids.map(({ id, webhookId }) => ({ id, webhookId, event: p.event, payload, nextAttemptAt: now, createdAt: at, updatedAt: now })))
-        for (const { id } of ids) enqueueDelivery({ payload: { deliveryId: id }, idempotencyKey: `${DELIVER_KIND}:${id}` })
+        await enqueueDelivery(ids.map(({ id }) => ({ payload: { deliveryId: id }, idempotencyKey: `${DELIVER_KIND}:${id}` })))
       })
     },
   }

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, like, lte, sql } from 'drizzle-orm'
-import type { Db, Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
 
 export type Webhook = typeof webhooks.$inferSelect
@@ -91,22 +91,25 @@ export function createWebhooksRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyTarget = (db: Db) =>
-  db
+const prepareAnyTarget = (q: Query) =>
+  q
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.projectId, sql.placeholder('projectId')), takesEvent(sql.placeholder('pattern'))))
+    // A literal LIMIT: Drizzle's bound one measured 4-20 µs a call on SQLite against under 1 µs.
+    .limit(sql.raw('1') as unknown as number)
     .prepare()
-const anyTargetStatements = new WeakMap<Db, ReturnType<typeof prepareAnyTarget>>()
+const anyTargetStatements = new WeakMap<Query, ReturnType<typeof prepareAnyTarget>>()
 
 /**
- * Whether any webhook of the project takes `event`. Synchronous and prepared once per database on the
- * writer's connection: the event subscriber runs inside every report write's transaction, and most
- * projects have no webhook. No LIMIT (`get` stops at the first row): Drizzle's bound LIMIT measured
- * 4-20 µs a call against under 1 µs without it.
+ * Whether any webhook of the project takes `event`. Prepared once per connection: the event
+ * subscriber runs inside every report write, and most projects have no webhook.
  */
-export function anyWebhookTakes(db: Db, projectId: string, event: string): boolean {
-  let s = anyTargetStatements.get(db)
-  if (!s) anyTargetStatements.set(db, (s = prepareAnyTarget(db)))
-  return !!s.get({ projectId, pattern: eventPattern(event) })
+export async function anyWebhookTakes(db: Seam, projectId: string, event: string): Promise<boolean> {
+  const rows = await db.read((q) => {
+    let s = anyTargetStatements.get(q)
+    if (!s) anyTargetStatements.set(q, (s = prepareAnyTarget(q)))
+    return s.execute({ projectId, pattern: eventPattern(event) })
+  })
+  return rows.length > 0
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { Schedule } from '../../jobs/jobs.types'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 import { recordActivity } from '../activity/activity.service'
@@ -24,7 +24,7 @@ export interface AlertFiring {
 }
 
 /** Runs in the firing's transaction (so what it enqueues commits with it); integrations post firings to chat. */
-export type AlertFiredHook = (tx: DbOrTx, firing: AlertFiring) => void
+export type AlertFiredHook = (tx: Query, firing: AlertFiring) => Promise<void>
 // Per database, so apps built side by side in one process (tests) keep their hooks apart.
 const firedHooks = new WeakMap<object, AlertFiredHook[]>()
 
@@ -60,7 +60,7 @@ export async function evaluateAlerts(deps: Deps): Promise<string[]> {
       if (!fires) return
       const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       await recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
-      for (const hook of firedHooks.get(deps.db) ?? []) hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
+      for (const hook of firedHooks.get(deps.db) ?? []) await hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
       const admins = await createAccountsRepository({ db: deps.db }).managerIds(project.accountId)
       const to = await recipientsFor(deps, { accountId: project.accountId, projectId: rule.projectId, userIds: admins, preference: 'email_bug_created' })
       await mailEach(deps, tx, to, 'email_bug_created', () => ({

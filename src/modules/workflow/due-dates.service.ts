@@ -23,7 +23,7 @@ export async function setDueDate(deps: Deps, project: { id: string }, userId: st
       const now = deps.clock.now()
       const updated = (await createReportsRepository({ db: deps.db }).update(report.id, { dueDate: due, updatedAt: now }))!
       await recordActivity(tx, now, [{ projectId: project.id, reportId: report.id, actorId: userId, action: 'updated', field: 'due_date', oldValue: before, newValue: after }])
-      deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: report.id, actorId: userId, data: serializeReportForEvent(updated), changes: { due_date: [before, after] } })
+      await deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: report.id, actorId: userId, data: serializeReportForEvent(updated), changes: { due_date: [before, after] } })
     }
     return { due_date: after }
   })

@@ -52,8 +52,8 @@ export async function importReports(deps: Deps, ctx: { project: { id: string; ac
         result.skipped++
         continue
       }
-      const reserved = reserveReport(deps, ctx.project)
-      const report = insertReport(
+      const reserved = await reserveReport(deps, tx, ctx.project)
+      const report = await insertReport(
         deps,
         tx,
         ctx.project,

@@ -61,7 +61,7 @@ export async function markSlaBreaches(deps: Deps): Promise<number> {
     const { response, resolve } = await createSlaRepository({ db: deps.db }).markBreaches(now, BATCH)
     const notices: NoticePayload[] = [...response.map((c) => ({ reportId: c.reportId, part: 'response' as const, due: c.due.getTime() })), ...resolve.map((c) => ({ reportId: c.reportId, part: 'resolve' as const, due: c.due.getTime() }))]
     const enqueue = noticeEnqueuer(deps)
-    for (const p of notices) enqueue({ payload: p, idempotencyKey: `sla:${p.reportId}:${p.part}:${p.due}` })
+    await enqueue(notices.map((p) => ({ payload: p, idempotencyKey: `sla:${p.reportId}:${p.part}:${p.due}` })))
     return response.length + resolve.length
   })
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import type { Db, DbOrTx, Query, Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { reportSla, slaRules } from './workflow.table'
 
 /** A report's SLA clock as stored. */
@@ -64,29 +64,30 @@ export function createSlaRepository({ db }: { db: Seam }) {
   }
 }
 
-const rulesByProject = new WeakMap<Db, ReturnType<typeof prepareRules>>()
-const prepareRules = (db: Db) => db.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare()
+const rulesByProject = new WeakMap<Query, ReturnType<typeof prepareRules>>()
+const prepareRules = (q: Query) => q.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare()
+const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
 
 /**
- * The statements of the SLA event subscriber (sla.service.ts), synchronous on the emitter's open
- * transaction `tx`: the event bus calls subscribers synchronously inside the emitter's write, so they
- * cannot await this repository's async functions until the bus does. The rules lookup runs for every
- * new report, so it is prepared once per database.
+ * The reads and writes of the SLA event subscriber (sla.service.ts), on the emitter's write `db` (a
+ * write inside it joins it). The rules lookup runs for every new report, so it is prepared once per
+ * connection.
  */
-export function slaSubscriberStatements(db: Db, tx: DbOrTx) {
-  let rules = rulesByProject.get(db)
-  if (!rules) rulesByProject.set(db, (rules = prepareRules(db)))
-  const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
-  return {
-    /** The project's rules, one per priority. */
-    rules: (projectId: string): SlaRule[] => rules.all({ projectId }),
-    /** One report's clock, or undefined. */
-    clockOf: (reportId: string): SlaClock | undefined => tx.select().from(reportSla).where(byReport(reportId)).get(),
-    /** Starts a report's clock (a report has one clock: a second start changes nothing). */
-    start: (row: typeof reportSla.$inferInsert) => void tx.insert(reportSla).values(row).onConflictDoNothing().run(),
-    /** Sets a report's due times, starting its clock at `clock.startedAt` when it has none. */
-    setDue: (clock: Pick<typeof reportSla.$inferInsert, 'reportId' | 'projectId' | 'startedAt'>, due: { responseDueAt: Date; resolveDueAt: Date }) =>
-      void tx.insert(reportSla).values({ ...clock, ...due }).onConflictDoUpdate({ target: reportSla.reportId, set: due }).run(),
-    update: (reportId: string, set: Partial<typeof reportSla.$inferInsert>) => void tx.update(reportSla).set(set).where(byReport(reportId)).run(),
-  }
-}
+export const slaSubscriberStatements = (db: Seam) => ({
+  /** The project's rules, one per priority. */
+  rules: (projectId: string): Promise<SlaRule[]> =>
+    db.read((q) => {
+      let s = rulesByProject.get(q)
+      if (!s) rulesByProject.set(q, (s = prepareRules(q)))
+      return s.execute({ projectId })
+    }),
+  /** One report's clock, or undefined. */
+  clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(byReport(reportId)).limit(1)))[0],
+  /** Starts a report's clock (a report has one clock: a second start changes nothing). */
+  start: (row: typeof reportSla.$inferInsert) => db.write(async (q) => void (await q.insert(reportSla).values(row).onConflictDoNothing())),
+  /** Sets a report's due times, starting its clock at `clock.startedAt` when it has none. */
+  setDue: (clock: Pick<typeof reportSla.$inferInsert, 'reportId' | 'projectId' | 'startedAt'>, due: { responseDueAt: Date; resolveDueAt: Date }) =>
+    db.write(async (q) => void (await q.insert(reportSla).values({ ...clock, ...due }).onConflictDoUpdate({ target: reportSla.reportId, set: due }))),
+  /** Changes a report's clock. */
+  update: (reportId: string, set: Partial<typeof reportSla.$inferInsert>) => db.write(async (q) => void (await q.update(reportSla).set(set).where(byReport(reportId)))),
+})

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { Tx } from '../../db/client'
+import type { Query } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
@@ -51,8 +51,8 @@ export async function replaceSla(deps: Pick<AppDeps, 'db' | 'clock'>, ctx: { pro
  * reading it from a bug_created event builds the event's whole payload (~15 µs), which most
  * projects, without rules or webhooks, never need.
  */
-function ruleFor(st: ReturnType<typeof slaSubscriberStatements>, projectId: string, priorityOf: () => string) {
-  const rules = st.rules(projectId)
+async function ruleFor(st: ReturnType<typeof slaSubscriberStatements>, projectId: string, priorityOf: () => string) {
+  const rules = await st.rules(projectId)
   if (rules.length === 0) return undefined
   const priority = priorityOf()
   return rules.find((r) => r.priority === priority)
@@ -67,29 +67,26 @@ const dueTimes = (started: Date, rule: { responseHours: number; resolveHours: nu
 /**
  * Keeps SLA clocks in step with report events, inside the writer's transaction: a new report under a
  * rule starts one; a priority change moves its due times; the first team comment or status change
- * meets the response; a done status meets the resolve (reopening runs it again). Synchronous, with
- * the repository's synchronous statements on `tx`: the event bus calls subscribers synchronously
- * inside the emitter's write, so it cannot await the SLA repository until the bus does.
+ * meets the response; a done status meets the resolve (reopening runs it again).
  */
-export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
-  return (tx: Tx, e: DomainEvent) => {
+export function slaSubscriber(deps: Pick<AppDeps, 'clock'>) {
+  return async (tx: Query, e: DomainEvent): Promise<void> => {
     const now = deps.clock.now()
-    // Prepared on the connection the writer's transaction runs on.
-    const st = slaSubscriberStatements(deps.db, tx)
+    const st = slaSubscriberStatements(tx)
     if (e.type === 'bug_created') {
-      const rule = ruleFor(st, e.projectId, () => String(e.data.priority))
+      const rule = await ruleFor(st, e.projectId, () => String(e.data.priority))
       if (!rule) return
       const started = new Date(String(e.data.created_at))
-      st.start({ reportId: e.reportId, projectId: e.projectId, startedAt: started, ...dueTimes(started, rule) })
+      await st.start({ reportId: e.reportId, projectId: e.projectId, startedAt: started, ...dueTimes(started, rule) })
       return
     }
-    const clock = st.clockOf(e.reportId)
+    const clock = await st.clockOf(e.reportId)
     if (e.type === 'bug_updated' && e.changes?.priority) {
-      const rule = ruleFor(st, e.projectId, () => String(e.changes!.priority![1]))
-      if (!rule && clock) st.update(e.reportId, { responseDueAt: null, resolveDueAt: null })
+      const rule = await ruleFor(st, e.projectId, () => String(e.changes!.priority![1]))
+      if (!rule && clock) await st.update(e.reportId, { responseDueAt: null, resolveDueAt: null })
       if (rule) {
         const started = clock?.startedAt ?? new Date(String(e.data.created_at))
-        st.setDue({ reportId: e.reportId, projectId: e.projectId, startedAt: started }, dueTimes(started, rule))
+        await st.setDue({ reportId: e.reportId, projectId: e.projectId, startedAt: started }, dueTimes(started, rule))
       }
     }
     if (!clock || !e.actorId) return
@@ -98,7 +95,7 @@ export function slaSubscriber(deps: Pick<AppDeps, 'db' | 'clock'>) {
     if (!clock.respondedAt && (e.type === 'comment_added' || status)) set.respondedAt = now
     if (status && DONE.includes(String(status[1])) && !clock.resolvedAt) set.resolvedAt = now
     if (status && !DONE.includes(String(status[1])) && clock.resolvedAt) set.resolvedAt = null
-    if (Object.keys(set).length) st.update(e.reportId, set)
+    if (Object.keys(set).length) await st.update(e.reportId, set)
   }
 }
 
