@@ -104,6 +104,10 @@ export async function serve(config: Config): Promise<void> {
     secret_key: config.secretKey ? 'GLITCHBOX_SECRET_KEY' : 'secrets.key',
     version: config.version,
   })
+  if (config.databaseUrl && !config.s3Bucket) {
+    // Nodes share the database but not this directory: a file one node stored, another cannot serve.
+    logger.warn('GLITCHBOX_DATABASE_URL is set without GLITCHBOX_S3_BUCKET: uploaded files stay in this node\'s data directory; with several nodes, set GLITCHBOX_S3_BUCKET so every node serves every file', { data_dir: config.dataDir })
+  }
   // Rate limits and votes count per client address: say whose word that address is taken on.
   logger.info(describeTrustProxy(config.trustProxy))
   if (publicUrlUnset(config)) {
