@@ -10,6 +10,11 @@ import { removeTempDataDirs, ROOT, runCli, startServer, tempDataDir } from '../h
 
 afterAll(removeTempDataDirs)
 
+/** A server on PostgreSQL migrates an empty database first: on a loaded CI machine that took up to ~20 s. */
+const START_MS = 60_000
+/** A test that starts servers (or runs CLI commands) waits for them: its own timeout. */
+const SERVER_TEST_MS = 180_000
+
 let n = 0
 /** A new, empty database on `server` (no template: the server must create every table itself). */
 async function emptyDatabase(server: string): Promise<string> {
@@ -54,7 +59,7 @@ describe.skipIf(!testPgServer())('glitchbox on PostgreSQL', () => {
   const env = () => ({ GLITCHBOX_DATABASE_URL: url, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY })
 
   it('serve starts on an empty database, migrates it, and serves health, the web app, the API, the SDK routes and the jobs', async () => {
-    const s = await startServer({ env: env() })
+    const s = await startServer({ env: env(), startTimeoutMs: START_MS })
     try {
       expect(await health(s.url)).toEqual({ status: 200, body: { status: 'healthy', database: { engine: 'postgresql' } } })
       const migrated = (await sql`SELECT tag FROM glitchbox_migrations ORDER BY tag`) as { tag: string }[]
@@ -87,35 +92,40 @@ describe.skipIf(!testPgServer())('glitchbox on PostgreSQL', () => {
       expect(await s.stop('SIGTERM')).toBe(0)
     }
     // Stopped cleanly, and a second start finds the database migrated and starts again.
-    const again = await startServer({ env: env() })
+    const again = await startServer({ env: env(), startTimeoutMs: START_MS })
     try {
       expect((await health(again.url)).status).toBe(200)
     } finally {
       expect(await again.stop('SIGTERM')).toBe(0)
     }
-  })
+  }, SERVER_TEST_MS)
 
-  it('two servers may start on one database with one data directory each: no data-directory lock stands in the way', async () => {
-    const [a, b] = await Promise.all([startServer({ env: env() }), startServer({ env: env() })])
+  it('a second server starts on the database while the first one runs: no data-directory lock stands in the way', async () => {
+    const a = await startServer({ env: env(), startTimeoutMs: START_MS })
     try {
-      for (const s of [a, b]) expect(await health(s.url)).toEqual({ status: 200, body: { status: 'healthy', database: { engine: 'postgresql' } } })
+      const b = await startServer({ env: env(), startTimeoutMs: START_MS })
+      try {
+        for (const s of [a, b]) expect(await health(s.url)).toEqual({ status: 200, body: { status: 'healthy', database: { engine: 'postgresql' } } })
+      } finally {
+        expect(await b.stop()).toBe(0)
+      }
     } finally {
-      await Promise.all([a.stop(), b.stop()])
+      expect(await a.stop()).toBe(0)
     }
-  })
+  }, SERVER_TEST_MS)
 
   it('refuses to start without GLITCHBOX_SECRET_KEY, naming it, and touches nothing', async () => {
     const r = await runCli(['serve'], { GLITCHBOX_DATABASE_URL: url, GLITCHBOX_SECRET_KEY: '', GLITCHBOX_DATA_DIR: tempDataDir() }, undefined, { timeoutMs: 15_000 })
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('glitchbox: GLITCHBOX_DATABASE_URL needs GLITCHBOX_SECRET_KEY')
     expect(await sql`SELECT 1 FROM pg_tables WHERE schemaname = 'public'`).toHaveLength(0)
-  })
+  }, SERVER_TEST_MS)
 
   it('refuses to start, saying why, when the database cannot be reached', async () => {
     const r = await runCli(['serve'], { ...env(), GLITCHBOX_DATABASE_URL: `${testPgServer()}/gb_e_nodes_missing_${process.pid}`, GLITCHBOX_DATA_DIR: tempDataDir() }, undefined, { timeoutMs: 30_000 })
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('glitchbox: cannot open the PostgreSQL database of GLITCHBOX_DATABASE_URL')
-  })
+  }, SERVER_TEST_MS)
 
   it('glitchbox migrate and admin commands work against GLITCHBOX_DATABASE_URL and exit', async () => {
     const dataDir = tempDataDir()
@@ -135,7 +145,7 @@ describe.skipIf(!testPgServer())('glitchbox on PostgreSQL', () => {
     expect((await cli(['admin', 'stats'])).stdout).toContain('(PostgreSQL, GLITCHBOX_DATABASE_URL)')
     // Nothing of the database went to the data directory.
     expect(await Bun.file(join(dataDir, 'glitchbox.db')).exists()).toBe(false)
-  })
+  }, SERVER_TEST_MS)
 
   it('glitchbox backup and restore exit non-zero and say what to use instead (pg_dump, bucket versioning)', async () => {
     for (const args of [['backup', join(tempDataDir(), 'b.tar.gz')], ['restore', join(ROOT, 'no-such.tar.gz')]]) {
@@ -145,7 +155,7 @@ describe.skipIf(!testPgServer())('glitchbox on PostgreSQL', () => {
       expect(r.stderr).toContain('versioning')
       expect(r.stderr).toContain('GLITCHBOX_SECRET_KEY')
     }
-  })
+  }, SERVER_TEST_MS)
 })
 
 /** A private PostgreSQL cluster of this file (scripts/pg/cluster.sh), so stopping it disturbs no other test. */
@@ -164,7 +174,7 @@ describe.skipIf(!testPgServer())('/health while PostgreSQL goes away', () => {
   it('answers 503 naming the engine while PostgreSQL is down, keeps running, and answers 200 by itself once it is back', async () => {
     const server = await cluster('start')
     const database = await emptyDatabase(server)
-    const s = await startServer({ env: { GLITCHBOX_DATABASE_URL: `${server}/${database}`, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY } })
+    const s = await startServer({ env: { GLITCHBOX_DATABASE_URL: `${server}/${database}`, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY }, startTimeoutMs: START_MS })
     try {
       expect(await health(s.url)).toEqual({ status: 200, body: { status: 'healthy', database: { engine: 'postgresql' } } })
       await cluster('stop')
@@ -182,5 +192,5 @@ describe.skipIf(!testPgServer())('/health while PostgreSQL goes away', () => {
       const admin = new SQL(`${server}/postgres`, { max: 1 })
       await admin.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).finally(() => admin.close())
     }
-  }, 120_000)
+  }, SERVER_TEST_MS)
 })
