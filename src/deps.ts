@@ -36,7 +36,7 @@ export function buildDeps(
   const dbFile = join(config.dataDir, DB_FILE)
   let files: FileStorage
   try {
-    const modes = makeDataDirPrivate(config.dataDir, dbFile)
+    const modes = makeDataDirPrivate(config.dataDir, config.databaseUrl ? null : dbFile)
     if (modes.tightened.length || modes.stillOpen.length) {
       logger.warn('the data directory was readable by other users: tightened to owner-only (directory 0700, database files 0600)', { tightened: modes.tightened, could_not_tighten: modes.stillOpen })
     }

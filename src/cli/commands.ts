@@ -1,7 +1,10 @@
 import { join } from 'node:path'
 import { type Config, ConfigError, configDocs, loadConfig } from '../config/config'
-import { openSqlite } from '../db/client'
-import { migrate } from '../db/migrate'
+import type { AppDeps } from '../app-deps'
+import { closeDb, openSqlite } from '../db/client'
+import { migrate, SchemaTooNewError } from '../db/migrate'
+import { createPgDb, pgPool } from '../db/pg/client'
+import { migratePg } from '../db/pg/migrate'
 import { buildDeps, DB_FILE } from '../deps'
 import { copyFilesToBucket } from '../files/copy-to-bucket'
 import { createLogger, silentLogger } from '../lib/logger'
@@ -37,13 +40,22 @@ Usage:
   glitchbox version
   glitchbox --help
 
-Every command works on GLITCHBOX_DATA_DIR, also while a server runs on it.
+Every command works on GLITCHBOX_DATA_DIR, or on the PostgreSQL database of GLITCHBOX_DATABASE_URL when it is
+set (there backup and restore say what to use instead: pg_dump, bucket versioning), also while a server runs.
 Flags of serve mirror the environment: --port = PORT, --data-dir = GLITCHBOX_DATA_DIR, --trust-proxy = GLITCHBOX_TRUST_PROXY, ...
 
 Environment:
 ${configDocs.map((d) => `  ${d.env.padEnd(34)} ${d.doc}${d.default !== undefined ? ` (default ${d.default})` : ''}`).join('\n')}
   GLITCHBOX_PROVIDER_URL_<KEY>       base URL override of an external provider (e.g. _STRIPE, _LINEAR)
 `
+
+/** What `backup` and `restore` say on PostgreSQL: the database and the files are not in the data directory, so no archive of it holds them. */
+const POSTGRES_BACKUP = [
+  'backup and restore work on the SQLite data directory; this server uses PostgreSQL (GLITCHBOX_DATABASE_URL). Instead:',
+  '  - the database: pg_dump -Fc "$GLITCHBOX_DATABASE_URL" -f glitchbox.dump (restore into an empty database with pg_restore -d URL glitchbox.dump), or your provider\'s snapshots;',
+  '  - the files: the bucket of GLITCHBOX_S3_BUCKET with versioning or replication turned on (files kept in the data directory: copy its files/ folder);',
+  '  - the key: GLITCHBOX_SECRET_KEY, kept apart from both (without it stored credentials cannot be decrypted).',
+].join('\n')
 
 const durationRe = /^(\d+)(m|h|d)$/
 
@@ -62,9 +74,20 @@ function parseUntil(flags: Record<string, string>, now: Date): Date | null {
   return null
 }
 
+/** `glitchbox admin …` on the database of the configuration (SQLite in the data directory, or PostgreSQL), closed after. */
 async function admin(config: Config, args: string[], flags: Record<string, string>, out: (s: string) => void): Promise<void> {
-  const [sub, ...rest] = args
   const deps = buildDeps(config, { logger: silentLogger })
+  try {
+    await adminCommand(deps, args, flags, out)
+  } finally {
+    // A PostgreSQL pool left open would keep the command from exiting.
+    await closeDb(deps.db)
+  }
+}
+
+async function adminCommand(deps: AppDeps, args: string[], flags: Record<string, string>, out: (s: string) => void): Promise<void> {
+  const { config } = deps
+  const [sub, ...rest] = args
   const now = deps.clock.now()
   // Domain functions throw plain Errors for operator mistakes (unknown email, bad plan): print them as such.
   const operatorError = (err: unknown) => {
@@ -141,6 +164,18 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
     case 'serve':
       return serve(config)
     case 'migrate': {
+      if (config.databaseUrl) {
+        const db = createPgDb(config.databaseUrl)
+        try {
+          const { applied } = await migratePg(pgPool(db)!, databaseParts).catch((err) => {
+            if (err instanceof SchemaTooNewError) throw err
+            throw new CliError(`cannot migrate the PostgreSQL database of GLITCHBOX_DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`)
+          })
+          return out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date')
+        } finally {
+          await closeDb(db)
+        }
+      }
       const sqlite = openSqlite(join(config.dataDir, DB_FILE))
       try {
         const { applied } = migrate(sqlite, databaseParts)
@@ -154,6 +189,7 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
       return out(`copied ${rows} row(s) of ${tables} table(s) into PostgreSQL; files stay where they are (see "Beyond one machine" in the README)`)
     }
     case 'backup': {
+      if (config.databaseUrl) throw new CliError(POSTGRES_BACKUP)
       if (!positional[0]) throw new CliError('usage: glitchbox backup FILE')
       const r = await backup(config.dataDir, positional[0])
       // What the archive cannot hold, said where the operator reads it.
@@ -164,6 +200,7 @@ export async function runCommand({ command, positional, flags }: ParsedArgs, env
       return out([`backup written to ${positional[0]} (${r.files} files, ${r.bytes} bytes)`, ...outside].join('\n'))
     }
     case 'restore': {
+      if (config.databaseUrl) throw new CliError(POSTGRES_BACKUP)
       if (!positional[0]) throw new CliError('usage: glitchbox restore FILE')
       await restore(config.dataDir, positional[0])
       return out(`restored ${positional[0]} into ${config.dataDir}`)

@@ -1,8 +1,9 @@
 import { createApp } from '../app'
 import { type Config, publicUrlUnset } from '../config/config'
-import { deferCheckpoints, truncateWal } from '../db/checkpoint'
-import { closeDb, rawSqlite } from '../db/client'
+import { checkpointAndClose, deferServerCheckpoints } from '../db/checkpoint'
+import { closeDb } from '../db/client'
 import { lockDataDir } from '../db/data-dir-lock'
+import { databaseReady } from '../db/pg/client'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { describeTrustProxy } from '../http/client-ip'
@@ -40,13 +41,21 @@ function checkPortFree(config: Config): void {
  */
 export async function serve(config: Config): Promise<void> {
   // One server per data directory (see db/data-dir-lock.ts), taken before anything in it is touched.
-  const lock = lockDataDir(config.dataDir)
+  // On PostgreSQL the database is not in it: nodes share the database, and migrate under its own lock.
+  const lock = config.databaseUrl ? null : lockDataDir(config.dataDir)
   let deps: ReturnType<typeof buildDeps>
   try {
     checkPortFree(config)
     deps = buildDeps(config, { cleanTmp: true })
   } catch (err) {
-    lock.release()
+    lock?.release()
+    throw err
+  }
+  try {
+    // PostgreSQL: migrated (or refused) before anything runs, so a database that cannot be reached stops start-up with its reason.
+    await databaseReady(deps.db)
+  } catch (err) {
+    await closeDb(deps.db)
     throw err
   }
   const { logger } = deps
@@ -58,7 +67,7 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(deps, { dashboard: dashboardBundle })
   const jobs = await jobsStarting
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
-  deferCheckpoints(rawSqlite(deps.db))
+  deferServerCheckpoints(deps.db)
   if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
@@ -66,23 +75,11 @@ export async function serve(config: Config): Promise<void> {
   /** Stops everything but the listener: the job thread; checkpoints the WAL and frees the data directory. */
   const stopBackground = async () => {
     await jobs.stop()
-    const sqlite = rawSqlite(deps.db)
-    // Right after the job thread stops, the checkpoint can find the database busy for a moment
-    // (seen in about half of quick start-stop runs); it is retried for up to ~2 s so the WAL is
-    // folded in and truncated.
-    let busy = 1
-    try {
-      for (let tries = 0; busy !== 0 && tries < 100; tries++) {
-        if (tries > 0) await Bun.sleep(20)
-        busy = truncateWal(sqlite)
-      }
-    } catch (err) {
-      // The database cannot be read (see /health): stop all the same.
-      logger.error('the WAL checkpoint failed on shutdown', { error: String(err) })
-    }
-    if (busy !== 0) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
-    await closeDb(deps.db)
-    lock.release()
+    const { folded, error } = await checkpointAndClose(deps.db)
+    // The database cannot be read (see /health): stopped all the same.
+    if (error) logger.error('the WAL checkpoint failed on shutdown', { error: String(error) })
+    else if (!folded) logger.warn('the WAL could not be checkpointed on shutdown; it is replayed at the next start')
+    lock?.release()
   }
 
   try {
@@ -107,6 +104,10 @@ export async function serve(config: Config): Promise<void> {
     secret_key: config.secretKey ? 'GLITCHBOX_SECRET_KEY' : 'secrets.key',
     version: config.version,
   })
+  if (config.databaseUrl && !config.s3Bucket) {
+    // Nodes share the database but not this directory: a file one node stored, another cannot serve.
+    logger.warn('GLITCHBOX_DATABASE_URL is set without GLITCHBOX_S3_BUCKET: uploaded files stay in this node\'s data directory; with several nodes, set GLITCHBOX_S3_BUCKET so every node serves every file', { data_dir: config.dataDir })
+  }
   // Rate limits and votes count per client address: say whose word that address is taken on.
   logger.info(describeTrustProxy(config.trustProxy))
   if (publicUrlUnset(config)) {

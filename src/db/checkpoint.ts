@@ -1,4 +1,6 @@
 import type { Database } from 'bun:sqlite'
+import { closeDb, rawSqlite, type Db } from './client'
+import { isPostgres } from './pg/client'
 
 /**
  * WAL pages the request thread lets pile up before it checkpoints on its own. While the job thread
@@ -17,6 +19,14 @@ export function deferCheckpoints(sqlite: Database): void {
   // After the WAL restarts, the file is cut back to 64 MB instead of keeping its peak size.
   sqlite.exec('PRAGMA journal_size_limit = 67108864')
 }
+
+/** `deferCheckpoints` for the server's database; PostgreSQL checkpoints its own WAL, in its own processes. */
+export function deferServerCheckpoints(db: Db): void {
+  if (!isPostgres(db)) deferCheckpoints(rawSqlite(db))
+}
+
+/** Whether the database has a WAL of ours to checkpoint (SQLite), for the job thread's checkpoint schedule. */
+export const checkpointsOwnWal = (db: Db) => !isPostgres(db)
 
 /**
  * Copies committed WAL pages into the database file without blocking the writer or readers
@@ -68,4 +78,30 @@ export async function checkpointWalWhileWriting(sqlite: Database, forMs = 900, e
 /** Folds the whole WAL into the database file and truncates it (on shutdown); returns 0, or non-zero while a reader or writer kept it busy. */
 export function truncateWal(sqlite: Database): number {
   return sqlite.prepare<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').all()[0]!.busy
+}
+
+/**
+ * On shutdown, after the job thread stopped: folds the WAL into the SQLite file and truncates it,
+ * then closes the connections (on PostgreSQL: closes the pool). Right after the job thread stops the
+ * checkpoint can find the database busy for a moment (seen in about half of quick start-stop runs),
+ * so it is retried for up to ~2 s. `folded`: false when the WAL stays (it is replayed at the next
+ * start); `error`: why the checkpoint failed (the database cannot be read), the connections closed all the same.
+ */
+export async function checkpointAndClose(db: Db): Promise<{ folded: boolean; error?: unknown }> {
+  let folded = true
+  let error: unknown
+  if (!isPostgres(db)) {
+    let busy = 1
+    try {
+      for (let tries = 0; busy !== 0 && tries < 100; tries++) {
+        if (tries > 0) await Bun.sleep(20)
+        busy = truncateWal(rawSqlite(db))
+      }
+    } catch (err) {
+      error = err
+    }
+    folded = busy === 0
+  }
+  await closeDb(db)
+  return { folded, error }
 }

@@ -40,22 +40,27 @@ export function makePrivateDir(dir: string): void {
 }
 
 /**
- * Makes the data directory 0700 and the database file 0600 before SQLite opens it: SQLite gives
+ * Makes the data directory 0700 and the database file (`dbFile`, when SQLite) 0600 before SQLite opens it: SQLite gives
  * its -wal and -shm files the database file's mode, so they follow. Modes looser than that (left
  * by an older version or a copy) are tightened, keeping the owner's own bits. Returns the paths it
  * tightened and those it could not (not this user's: a mounted volume), for one log line; neither
  * stops the start.
  */
-export function makeDataDirPrivate(dataDir: string, dbFile: string): { tightened: string[]; stillOpen: string[] } {
+export function makeDataDirPrivate(dataDir: string, dbFile: string | null): { tightened: string[]; stillOpen: string[] } {
   makePrivateDir(dataDir)
-  try {
-    closeSync(openSync(dbFile, 'wx', DB_FILE_MODE))
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'EEXIST') throw err
+  // null: the database is elsewhere (PostgreSQL), and no empty file of its name is left here.
+  if (dbFile) {
+    try {
+      closeSync(openSync(dbFile, 'wx', DB_FILE_MODE))
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'EEXIST') throw err
+    }
   }
   const tightened: string[] = []
   const stillOpen: string[] = []
-  for (const [path, mode] of [[dataDir, DIR_MODE], [dbFile, DB_FILE_MODE], [`${dbFile}-wal`, DB_FILE_MODE], [`${dbFile}-shm`, DB_FILE_MODE]] as const) {
+  const modes: (readonly [string, number])[] = [[dataDir, DIR_MODE]]
+  if (dbFile) modes.push([dbFile, DB_FILE_MODE], [`${dbFile}-wal`, DB_FILE_MODE], [`${dbFile}-shm`, DB_FILE_MODE])
+  for (const [path, mode] of modes) {
     if (!existsSync(path)) continue
     const current = statSync(path).mode & 0o777
     if ((current & ~mode) === 0) continue

@@ -1,5 +1,7 @@
 import { Database } from 'bun:sqlite'
-import { rawSqlite, type Db } from './client'
+import { sql } from 'drizzle-orm'
+import { rawSqlite, rowsOf, type Db } from './client'
+import { isPostgres } from './pg/client'
 
 /**
  * Whether the database file can still be read, for /health: returns null, or the reason it cannot.
@@ -30,12 +32,34 @@ export function databaseReadProbe(path: string): () => string | null {
   }
 }
 
-/** Whether the server's own (write) connection still answers (it fails once closed): null, or why not. */
-export function connectionFails(db: Db): string | null {
+/** How long /health waits for PostgreSQL to answer before it calls the database unreachable. */
+const PING_TIMEOUT_MS = 2_000
+
+/**
+ * Whether the server's own connection answers: null, or why not. SQLite: the write connection (it
+ * fails once closed). PostgreSQL: a `SELECT 1` through the pool within 2 s; the pool opens new
+ * connections for later queries, so the answer turns back to null by itself once the server is back.
+ */
+export async function connectionFails(db: Db): Promise<string | null> {
   try {
-    rawSqlite(db).query('SELECT 1').get()
+    if (!isPostgres(db)) {
+      rawSqlite(db).query('SELECT 1').get()
+      return null
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`PostgreSQL did not answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS)
+    })
+    try {
+      await Promise.race([db.read((q) => rowsOf(q, sql`SELECT 1`)), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
     return null
   } catch (err) {
     return err instanceof Error ? err.message : String(err)
   }
 }
+
+/** The engine behind the seam, as /health names it. */
+export const engineOf = (db: Db): 'sqlite' | 'postgresql' => (isPostgres(db) ? 'postgresql' : 'sqlite')

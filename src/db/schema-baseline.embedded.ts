@@ -90,6 +90,7 @@ export const schemaBaseline: string[] = [
   "CREATE TABLE `project_slug_redirects` (\n\t`slug` text PRIMARY KEY NOT NULL,\n\t`project_id` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
   "CREATE TABLE `reply_mail_opt_outs` (\n\t`project_id` text NOT NULL,\n\t`email` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `email`),\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
   "CREATE TABLE `ingested_event_ids` (\n\t`project_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `event_id`)\n)",
+  "CREATE TABLE `schedule_ticks` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`tick` integer NOT NULL,\n\t`owner` text NOT NULL\n)",
   "CREATE UNIQUE INDEX `jobs_idempotency_unique` ON `jobs` (`idempotency_key`) WHERE \"jobs\".\"idempotency_key\" IS NOT NULL",
   "CREATE INDEX `jobs_due_idx` ON `jobs` (`status`,`run_at`)",
   "CREATE INDEX `jobs_lease_idx` ON `jobs` (`status`,`lease_expires_at`)",

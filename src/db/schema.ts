@@ -1,6 +1,7 @@
 // Every table of every domain, for Drizzle's relational API and drizzle-kit.
 // A new domain adds one line here.
 export * from '../jobs/jobs.table'
+export * from '../jobs/schedule-ticks.table'
 export * from '../files/files.table'
 export * from '../mail/mail.table'
 export * from '../modules/auth/auth.table'

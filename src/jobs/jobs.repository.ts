@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import { type DbOrTx, type Query, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
+import { scheduleTicks } from './schedule-ticks.table'
 
 export type Job = typeof jobs.$inferSelect
 type NewJob = typeof jobs.$inferInsert
@@ -136,6 +137,22 @@ export function createJobsRepository({ db }: { db: Seam }) {
     /** Lets the pending jobs of `kind` whose idempotency keys start with `keyPrefix` run now (a held job released). */
     runPendingNow: (kind: string, keyPrefix: string, now: Date) =>
       db.write(async (q) => void (await q.update(jobs).set({ runAt: now, updatedAt: now }).where(and(eq(jobs.kind, kind), eq(jobs.status, 'pending'), like(jobs.idempotencyKey, `${keyPrefix}%`))))),
+
+    /**
+     * Takes tick `tick` of schedule `name` for `owner`: true for the one caller whose insert or
+     * compare-and-set moves the schedule's last tick forward to it, false for every other node (and
+     * for a tick older than one already taken). One statement, so it holds on both engines.
+     */
+    leaseTick: async (name: string, tick: Date, owner: string): Promise<boolean> => {
+      const taken = await db.write((q) =>
+        q
+          .insert(scheduleTicks)
+          .values({ name, tick, owner })
+          .onConflictDoUpdate({ target: scheduleTicks.name, set: { tick, owner }, setWhere: lt(scheduleTicks.tick, tick) })
+          .returning({ name: scheduleTicks.name }),
+      )
+      return taken.length > 0
+    },
   }
 }
 

@@ -102,8 +102,9 @@ export class JobRunner {
     this.crons.push(poll)
     for (const s of this.opts.schedules ?? []) {
       this.crons.push(
-        new Cron(s.pattern, { protect: true, name: s.name }, async () => {
-          const tick = this.runSchedule(s)
+        new Cron(s.pattern, { protect: true, name: s.name }, async (cron: Cron) => {
+          // The tick's scheduled time (croner fires at or after it), the same on every node.
+          const tick = this.runSchedule(s, cron.previousRuns(1, new Date())[0] ?? new Date())
           this.ticking.add(tick)
           await tick.finally(() => this.ticking.delete(tick))
         }),
@@ -111,11 +112,21 @@ export class JobRunner {
     }
   }
 
-  /** One tick of a schedule; false when it was skipped to leave the CPU to requests. */
-  async runSchedule(s: Schedule): Promise<boolean> {
+  /**
+   * One tick of a schedule; false when it was skipped to leave the CPU to requests, or because
+   * another node sharing the database took tick `tick` first (the timer of every node fires: the
+   * database lease makes it run once). Without `tick` (tests) or for a `perNode` schedule it runs here.
+   */
+  async runSchedule(s: Schedule, tick?: Date): Promise<boolean> {
     if (s.yieldsToRequests && this.opts.busy?.()) return false
-    await this.guard(`schedule ${s.name}`, s.run)()
-    return true
+    let ran = false
+    // The lease is part of the guarded turn: a database that cannot be reached is logged, never fatal.
+    await this.guard(`schedule ${s.name}`, async () => {
+      if (tick && !s.perNode && !(await this.repo.leaseTick(s.name, tick, this.owner))) return
+      ran = true
+      await s.run()
+    })()
+    return ran
   }
 
   /** Stops claiming and waits for running jobs to finish. */

@@ -34,6 +34,8 @@ export interface Schedule {
   run(): Promise<void> | void
   /** Housekeeping that can wait: its ticks are skipped while the request thread is behind (see `RunnerOptions.busy`). */
   yieldsToRequests?: boolean
+  /** Work on this process's own resources (its SQLite connection's WAL): runs in every process, not once across nodes. */
+  perNode?: boolean
 }
 
 /** What a domain contributes to the job system: its handlers and its schedules. */

@@ -1,6 +1,7 @@
 // Entry point of the job worker thread: the server runs its job runner here, beside the request
 // thread, so webhook deliveries, mail and other background work never take turns with requests.
-// It opens its own connection to the same SQLite file (WAL: readers never block the writer).
+// It opens its own connection to the same SQLite file (WAL: readers never block the writer), or its
+// own pool to the same PostgreSQL database.
 import type { Config } from '../config/config'
 import { closeDb as closeDatabase } from '../db/client'
 import { buildDeps } from '../deps'
@@ -15,7 +16,7 @@ export type WorkerMessage = { type: 'start'; config: Config; pressure: SharedArr
 export type WorkerReply = { type: 'started'; reclaimed: number } | { type: 'stopped' } | { type: 'failed'; error: string }
 
 let runner: JobRunner | null = null
-let closeDb: (() => void) | null = null
+let closeDb: (() => Promise<void>) | null = null
 
 self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
   const msg = event.data
@@ -38,7 +39,7 @@ self.onmessage = async (event: MessageEvent<WorkerMessage>) => {
       self.postMessage({ type: 'started', reclaimed } satisfies WorkerReply)
     } else if (msg.type === 'stop') {
       await runner?.stop()
-      closeDb?.()
+      await closeDb?.()
       self.postMessage({ type: 'stopped' } satisfies WorkerReply)
     }
   } catch (err) {

@@ -160,7 +160,7 @@ describe('OpenAPI document', () => {
 
   it("documents /health's 503 with its own unenveloped shape, and no error response nobody answers", () => {
     const health = op('GET /health').responses
-    expect(health['503'].content['application/json'].schema).toMatchObject({ required: ['status', 'error'], properties: { status: { const: 'unhealthy' } } })
+    expect(health['503'].content['application/json'].schema).toMatchObject({ required: ['status', 'error', 'database'], properties: { status: { const: 'unhealthy' } } })
     expect(health['200'].content['application/json'].schema).toMatchObject({ properties: { status: { const: 'healthy' } } })
     const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').at(-1)))
     expect(Object.keys(doc.components.responses).filter((name) => !used.has(name))).toEqual([])

@@ -101,7 +101,7 @@ describe('a database file broken under a running server', () => {
       // Still running after 5 s (it died within a second, on a timer's uncaught read error).
       expect(server.proc.exitCode).toBeNull()
       expect(answers.length).toBeGreaterThan(10)
-      for (const a of answers) expect(a).toEqual({ status: 503, body: { status: 'unhealthy', error: 'the database cannot be read: file is not a database' } })
+      for (const a of answers) expect(a).toEqual({ status: 503, body: { status: 'unhealthy', error: 'the database cannot be read: file is not a database', database: { engine: 'sqlite' } } })
       // `glitchbox healthcheck` (Docker's HEALTHCHECK) says so too.
       const check = await runCli(['healthcheck'], { PORT: String(server.port) })
       expect(check.code).toBe(1)

@@ -16,7 +16,7 @@ describe('the server process', () => {
   it('serves health, the API under /api and /api/v1, and the docs; stops cleanly on SIGTERM', async () => {
     const s = await startServer()
     try {
-      expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'healthy' })
+      expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'healthy', database: { engine: 'sqlite' } })
       const api = await fetch(`${s.url}/api/v1/maintenance/active`)
       expect(api.headers.get('x-ratelimit-limit')).toBe('300')
       expect((await api.json()).ok).toBe(true)

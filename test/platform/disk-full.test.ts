@@ -44,7 +44,7 @@ describe('a full database (SQLITE_FULL)', () => {
 
     const health = await t.request('GET', '/health')
     expect(health.status).toBe(503)
-    expect(health.body).toEqual({ status: 'unhealthy', error: "the server's disk is full" })
+    expect(health.body).toEqual({ status: 'unhealthy', error: "the server's disk is full", database: { engine: 'sqlite' } })
 
     t.clock.advance(61_000)
     expect((await file()).status).toBe(507)

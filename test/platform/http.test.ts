@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { onSqlite } from '../helpers/pg-engine'
 
 let t: TestApp
 beforeEach(() => {
@@ -11,7 +12,7 @@ describe('health', () => {
   it('answers healthy outside the envelope', async () => {
     const res = await t.request('GET', '/health')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ status: 'healthy' })
+    expect(res.body).toEqual({ status: 'healthy', database: { engine: onSqlite ? 'sqlite' : 'postgresql' } })
   })
 
   it('answers 503 when the database cannot be queried', async () => {

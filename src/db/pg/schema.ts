@@ -1351,6 +1351,15 @@ export const savedViews = pgTable(
   ],
 )
 
+export const scheduleTicks = pgTable(
+  "schedule_ticks",
+  {
+    name: text("name").primaryKey(),
+    tick: bigint("tick", { mode: 'number' }).notNull(),
+    owner: text("owner").notNull(),
+  },
+)
+
 export const serverSecrets = pgTable(
   "server_secrets",
   {

@@ -60,8 +60,13 @@ export const SuggestionsResponse = z.object({
 })
 
 export const MaintenanceResponse = z.object({ active: z.boolean(), message: z.string().nullable(), ends_at: isoDate.nullable(), started_at: isoDate.nullable() })
-export const HealthResponse = z.object({ status: z.literal('healthy') })
-export const UnhealthyResponse = z.object({ status: z.literal('unhealthy'), error: z.string().describe('Why: `database unreachable`, or the disk-full message') })
+const HealthDatabase = z.object({ engine: z.enum(['sqlite', 'postgresql']).describe('SQLite in the data directory, or PostgreSQL at `GLITCHBOX_DATABASE_URL`') })
+export const HealthResponse = z.object({ status: z.literal('healthy'), database: HealthDatabase })
+export const UnhealthyResponse = z.object({
+  status: z.literal('unhealthy'),
+  error: z.string().describe('Why: the database cannot be read or reached (its reason), or the disk-full message'),
+  database: HealthDatabase,
+})
 
 // Types of the `data` the routes answer, for clients (the web app) that import them.
 export type PublicTrackerResponse = z.output<typeof PublicTrackerResponse>
@@ -88,8 +93,8 @@ export const publicDocs: OperationDocs = {
   'GET /health': {
     data: HealthResponse,
     content: 'plain-json',
-    description: '`{status: "healthy"}`, not enveloped',
-    alsoStatus: { status: 503, data: UnhealthyResponse, description: 'The database file cannot be read (its reason in `error`) or the disk is full; not enveloped' },
+    description: '`{status: "healthy", database: {engine}}`, not enveloped',
+    alsoStatus: { status: 503, data: UnhealthyResponse, description: 'The database file cannot be read, PostgreSQL does not answer (its reason in `error`), or the disk is full; not enveloped' },
   },
   'GET /api/maintenance/active': { data: MaintenanceResponse },
   'GET /api/server-info': { data: ServerInfoResponse },

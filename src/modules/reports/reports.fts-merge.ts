@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app-deps'
+import { isPostgres } from '../../db/pg/client'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { createReportsSearchRepository } from './reports.search.repository'
 
@@ -37,6 +38,8 @@ export async function mergeSearchSegments(deps: Pick<AppDeps, 'db'>, o: MergeOpt
 }
 
 export function reportsJobs(deps: AppDeps): DomainJobs {
+  // PostgreSQL's search index (a GIN over a tsvector) needs no merging of ours.
+  if (isPostgres(deps.db)) return {}
   // Merging waits out request bursts: until then searches read a few more segments, and FTS5's crisis
   // merge (inside the inserts) still bounds them.
   return { schedules: [{ name: 'reports.fts-merge', pattern: '*/5 * * * * *', run: async () => void (await mergeSearchSegments(deps)), yieldsToRequests: true }] }

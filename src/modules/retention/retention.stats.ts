@@ -47,7 +47,7 @@ export function recountStorage(db: DbOrTx, accountId: string): void {
  */
 export async function storageStats(config: Pick<Config, 'dataDir' | 'retentionDays' | 'replayRetentionDays'>, db: Db) {
   const repo = createRetentionRepository({ db })
-  const { database, rows } = databaseStats(db)
+  const { database, rows } = await databaseStats(db)
   const disk = statfsSync(config.dataDir)
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
   return {
@@ -86,7 +86,9 @@ export function formatStats(s: StorageStats): string {
   const width = Math.max(...Object.keys(s.rows).map((k) => k.length))
   return [
     `data directory   ${s.data_dir}`,
-    `database         ${formatBytes(s.database.bytes)} (+ ${formatBytes(s.database.wal_bytes)} WAL; ${formatBytes(s.database.free_bytes)} free for reuse; auto_vacuum ${s.database.auto_vacuum})`,
+    s.database.engine === 'postgresql'
+      ? `database         ${formatBytes(s.database.bytes)} (PostgreSQL, GLITCHBOX_DATABASE_URL)`
+      : `database         ${formatBytes(s.database.bytes)} (+ ${formatBytes(s.database.wal_bytes)} WAL; ${formatBytes(s.database.free_bytes)} free for reuse; auto_vacuum ${s.database.auto_vacuum})`,
     `files            ${formatBytes(s.files.bytes)} in ${s.files.count} files`,
     `free disk        ${formatBytes(s.disk.free_bytes)} of ${formatBytes(s.disk.total_bytes)}`,
     `retention        raw telemetry ${keep(s.retention.days)}, replays ${keep(s.retention.replay_days)}`,
