@@ -7,7 +7,8 @@ import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
 import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
 import { reportFacets } from './report-facets'
-import { type Category, type Priority, reports, reportStatusCounts, type Status } from './reports.table'
+import { reports, reportStatusCounts } from './reports.table'
+import type { Category, Priority, Status } from './reports.types'
 
 export type Report = typeof reports.$inferSelect
 /** Columns an update may set. */

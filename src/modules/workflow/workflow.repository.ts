@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { projects } from '../projects/projects.table'
-import { reports, type Status } from '../reports/reports.table'
+import { reports } from '../reports/reports.table'
+import type { Status } from '../reports/reports.types'
 import { dueNotices, reportImports, reportRatings, reportTemplates } from './workflow.table'
 
 export type Template = typeof reportTemplates.$inferSelect
