@@ -81,6 +81,20 @@ export function createAccountsRepository({ db }: { db: Seam }) {
 
     /** Removes a membership. */
     removeMember: (accountId: string, userId: string) => db.write((q) => q.delete(accountMembers).where(membershipWhere(accountId, userId))),
+
+    /** The user's memberships with their account's name and plan, oldest first (a personal data export). */
+    membershipsOf: (userId: string) =>
+      db.read((q) =>
+        q
+          .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, projectIds: accountMembers.projectIds, joinedAt: accountMembers.createdAt })
+          .from(accountMembers)
+          .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
+          .where(eq(accountMembers.userId, userId))
+          .orderBy(asc(accountMembers.createdAt)),
+      ),
+
+    /** Every account's id. */
+    allIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
   }
 }
 

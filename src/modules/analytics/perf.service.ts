@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Account } from '../../http/auth.plugin'
+import type { Account } from '../accounts/accounts.repository'
 import { requireFeature } from '../billing/plans'
 import { findLiveReport } from '../reports/reports.read'
 import { createAnalyticsRepository, type PerfSnapshot } from './analytics.repository'

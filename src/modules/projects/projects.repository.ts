@@ -132,6 +132,18 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     bySdkKey: async (key: string, now: Date): Promise<typeof projects.$inferSelect | undefined> =>
       (await db.read((q) => q.select().from(projects).where(eq(projects.apiKey, key)).limit(1)))[0] ??
       (await db.read((q) => q.select().from(projects).where(and(eq(projects.previousApiKey, key), gt(projects.previousApiKeyExpiresAt, now))).limit(1)))[0],
+
+    /** The projects of these accounts (id, account, name, slug, creation), oldest first. */
+    inAccounts: async (accountIds: string[]) =>
+      accountIds.length
+        ? db.read((q) =>
+            q
+              .select({ id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, createdAt: projects.createdAt })
+              .from(projects)
+              .where(inArray(projects.accountId, accountIds))
+              .orderBy(asc(projects.createdAt)),
+          )
+        : [],
   }
 }
 

@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
 
 const p = sql.placeholder
@@ -140,6 +141,45 @@ export function createSdkRepository({ db }: { db: Seam }) {
         await q.update(perfSnapshots).set({ reportId: to }).where(inArray(perfSnapshots.reportId, fromIds))
         await q.update(sessionReplays).set({ reportId: to }).where(inArray(sessionReplays.reportId, fromIds))
       }),
+
+    /** Whether the project has a session from a Sentry SDK (stored under `sentry-…` tokens: sentry/sessions.service.ts). */
+    hasSentrySession: async (projectId: string): Promise<boolean> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ id: playSessions.id })
+            .from(playSessions)
+            .where(and(eq(playSessions.projectId, projectId), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
+            .limit(1),
+        )
+      ).length > 0,
+
+    /** Sessions of the project started since `since`: how many ended, and how many of those crashed. */
+    endedAndCrashedSince: async (projectId: string, since: Date): Promise<{ ended: number; crashed: number }> => {
+      const [s] = await db.read((q) =>
+        q
+          .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
+          .from(playSessions)
+          .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
+      )
+      return { ended: Number(s?.ended ?? 0), crashed: Number(s?.crashed ?? 0) }
+    },
+
+    /** The stored file keys of the session replays of the `reportIds` reports (a project's deletion). */
+    replayKeysOf: async (reportIds: string[]): Promise<string[]> => {
+      const keys: string[] = []
+      for (const ids of chunks(reportIds)) keys.push(...(await db.read((q) => q.select({ key: sessionReplays.fileKey }).from(sessionReplays).where(inArray(sessionReplays.reportId, ids)))).map((r) => r.key))
+      return keys
+    },
+
+    /** How many performance snapshots and session replays the game sent with the report. */
+    telemetryCountsOf: async (reportId: string): Promise<{ perf: number; replays: number }> => {
+      const [[perf], [replays]] = await Promise.all([
+        db.read((q) => q.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId))),
+        db.read((q) => q.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, reportId))),
+      ])
+      return { perf: perf?.n ?? 0, replays: replays?.n ?? 0 }
+    },
   }
 }
 
