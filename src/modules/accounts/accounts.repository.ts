@@ -95,6 +95,12 @@ export function createAccountsRepository({ db }: { db: Seam }) {
 
     /** Every account's id. */
     allIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
+
+    /** Takes `bytes` off the account's stored-bytes counter (a null counter, not counted yet, stays null). */
+    subtractStorageBytes: (accountId: string, bytes: number) => db.write((q) => q.update(accounts).set({ storageBytes: sql`${accounts.storageBytes} - ${bytes}` }).where(eq(accounts.id, accountId))),
+
+    /** Forgets the account's stored-bytes counter, so its next read counts it anew. */
+    forgetStorageBytes: (accountId: string) => db.write((q) => q.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId))),
   }
 }
 

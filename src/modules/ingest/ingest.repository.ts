@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, max, min, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
 import { type Db, type Query, rawSqlite, type Seam } from '../../db/client'
 import { chunks } from '../../lib/chunks'
 import { ADD_FACET_SQL } from '../reports/report-facets'
@@ -263,6 +263,23 @@ export function createIngestRepository({ db }: { db: Seam }) {
         )
       return keys
     },
+
+    /** Deletes up to `limit` client event ids taken in before `before`, oldest first; how many went (a retry older than the window is a new event again). */
+    deleteEventIdsBefore: async (before: Date, limit: number): Promise<number> =>
+      (
+        await db.write((q) => {
+          const oldest = q
+            .select({ projectId: ingestedEventIds.projectId, eventId: ingestedEventIds.eventId })
+            .from(ingestedEventIds)
+            .where(lt(ingestedEventIds.createdAt, before))
+            .orderBy(asc(ingestedEventIds.createdAt))
+            .limit(limit)
+          return q
+            .delete(ingestedEventIds)
+            .where(sql`(${ingestedEventIds.projectId}, ${ingestedEventIds.eventId}) IN (${oldest})`)
+            .returning({ id: ingestedEventIds.eventId })
+        })
+      ).length,
   }
 }
 

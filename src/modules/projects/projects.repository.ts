@@ -144,6 +144,9 @@ export function createProjectsRepository({ db }: { db: Seam }) {
               .orderBy(asc(projects.createdAt)),
           )
         : [],
+
+    /** Ids of every project. */
+    allIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: projects.id }).from(projects))).map((r) => r.id),
   }
 }
 

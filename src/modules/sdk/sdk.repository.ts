@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
 import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
@@ -6,6 +6,7 @@ import { eventNames, events, perfSnapshots, players, playSessions, sessionReplay
 const p = sql.placeholder
 
 export type PlaySession = typeof playSessions.$inferSelect
+export type PerfSnapshot = typeof perfSnapshots.$inferSelect
 type NewSession = Required<Pick<typeof playSessions.$inferInsert, 'id' | 'projectId' | 'token' | 'playerId' | 'playerName' | 'platform' | 'gameVersion' | 'deviceInfo' | 'osInfo' | 'environment' | 'startedAt'>>
 /** A performance sample as stored: `customMetrics` is JSON text (or null). */
 export type NewPerfSnapshot = Omit<typeof perfSnapshots.$inferInsert, 'customMetrics' | 'createdAt'> & { customMetrics: string | null; createdAt: Date }
@@ -180,6 +181,21 @@ export function createSdkRepository({ db }: { db: Seam }) {
       ])
       return { perf: perf?.n ?? 0, replays: replays?.n ?? 0 }
     },
+
+    /** A report's performance snapshots, newest first. */
+    reportSnapshots: (reportId: string) => db.read((q) => q.select().from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId)).orderBy(desc(perfSnapshots.createdAt))),
+
+    /** The project's newest `limit` snapshots without a report (scene loads). */
+    sceneLoadSnapshots: (projectId: string, limit: number) =>
+      // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
+      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
+
+    /** A report's session replays, oldest first. */
+    reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),
+
+    /** The newest `limit` raw events of a name stored from `sinceMs` on. */
+    newestEvents: (nameId: number, sinceMs: number, limit: number) =>
+      db.read((q) => q.select().from(events).where(and(eq(events.nameId, nameId), gte(events.createdAt, sinceMs))).orderBy(desc(events.createdAt), desc(events.id)).limit(limit)),
   }
 }
 
