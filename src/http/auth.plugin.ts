@@ -7,12 +7,10 @@ import { createAuthRepository } from '../modules/auth/auth.repository'
 import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
 import { slugMoved } from '../modules/projects/project-slugs'
-import { createProjectsRepository, type ProjectsRepository } from '../modules/projects/projects.repository'
+import { createProjectsRepository } from '../modules/projects/projects.repository'
 import { checkCookieOrigin, sessionCookieOf } from './browser-session'
 import { forbidden, notFound, unauthorized } from './errors'
 import { sdkCallerOf } from './sdk-callers'
-
-export type Project = NonNullable<Awaited<ReturnType<ProjectsRepository['rowBySlug']>>>
 
 export const INVALID_API_KEY = 'invalid API key'
 

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../../app-deps'
 import { publicUrlUnset } from '../../config/config'
-import type { Project } from '../../http/auth.plugin'
 import { createIngestRepository } from '../ingest/ingest.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
 import { createSdkRepository } from '../sdk/sdk.repository'
+import type { Project } from './projects.repository'
 
 /**
  * How far the project's SDK set-up has come: first report, first session, reports sent by a game

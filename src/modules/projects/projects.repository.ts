@@ -2,6 +2,9 @@ import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } fro
 import type { Db, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
+/** A project as stored (the request guard loads it for every project route). */
+export type Project = typeof projects.$inferSelect
+
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
 
 /** What public pages and mails may know of a project: never its key. */

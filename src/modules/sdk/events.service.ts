@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import type { Account } from '../accounts/accounts.repository'
 import { requireFeature } from '../billing/plans'
 import { MAX_EVENT_DATA_BYTES, type EventInput } from './sdk.schemas'
