@@ -45,6 +45,15 @@ function prepare(q: Query) {
         set: { name: sql`coalesce(excluded.name, ${players.name})`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)`, sessionCount: sql`${players.sessionCount} + 1` },
       })
       .prepare(),
+    // A player who files reports but never starts a session still has a player page (session_count 0).
+    reportingPlayer: q
+      .insert(players)
+      .values({ projectId: p('projectId'), playerId: p('playerId'), firstSeen: p('at'), lastSeen: p('at'), sessionCount: 0 })
+      .onConflictDoUpdate({
+        target: [players.projectId, players.playerId],
+        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
+      })
+      .prepare(),
     byToken: q
       .select()
       .from(playSessions)
@@ -196,6 +205,12 @@ export function createSdkRepository({ db }: { db: Seam }) {
     /** The newest `limit` raw events of a name stored from `sinceMs` on. */
     newestEvents: (nameId: number, sinceMs: number, limit: number) =>
       db.read((q) => q.select().from(events).where(and(eq(events.nameId, nameId), gte(events.createdAt, sinceMs))).orderBy(desc(events.createdAt), desc(events.id)).limit(limit)),
+
+    /** A player seen filing a report at `at`: a player page even without a session (first and last seen widen, session count stays). */
+    seeReportingPlayer: (player: { projectId: string; playerId: string; at: Date }) =>
+      db.write(async (q) => {
+        await statementsOf(q).reportingPlayer.execute(player)
+      }),
   }
 }
 
