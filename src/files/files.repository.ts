@@ -1,4 +1,4 @@
-import { and, eq, inArray, notExists } from 'drizzle-orm'
+import { and, count, eq, inArray, notExists, sum } from 'drizzle-orm'
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Seam } from '../db/client'
 import { files } from './files.table'
@@ -40,5 +40,11 @@ export function createFilesRepository({ db }: { db: Seam }) {
 
     /** Forgets withdrawn keys whose files are gone. */
     forgetWithdrawn: (keys: string[]) => db.write((q) => q.delete(withdrawnFiles).where(inArray(withdrawnFiles.key, keys))),
+
+    /** Bytes and number of stored files, from their rows (wherever the bytes live: the data directory or a bucket). */
+    totals: async (): Promise<{ bytes: number; count: number }> => {
+      const [row] = await db.read((q) => q.select({ bytes: sum(files.size), count: count() }).from(files))
+      return { bytes: Number(row?.bytes ?? 0), count: Number(row?.count ?? 0) }
+    },
   }
 }

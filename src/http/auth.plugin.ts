@@ -1,21 +1,16 @@
-import { and, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../app-deps'
+import { createAccountsRepository } from '../modules/accounts/accounts.repository'
 import { workingAccountOf } from '../modules/accounts/accounts.service'
-import { accountMembers, accounts } from '../modules/accounts/accounts.table'
 import { canSeeProject } from '../modules/accounts/project-access'
 import { createAuthRepository } from '../modules/auth/auth.repository'
 import { sha256Hex } from '../lib/ids'
 import { hasPermission, type PermissionKey } from '../modules/permissions/permissions.catalog'
 import { slugMoved } from '../modules/projects/project-slugs'
-import { createProjectsRepository, type ProjectsRepository } from '../modules/projects/projects.repository'
+import { createProjectsRepository } from '../modules/projects/projects.repository'
 import { checkCookieOrigin, sessionCookieOf } from './browser-session'
 import { forbidden, notFound, unauthorized } from './errors'
 import { sdkCallerOf } from './sdk-callers'
-
-export type Project = NonNullable<Awaited<ReturnType<ProjectsRepository['rowBySlug']>>>
-export type Account = typeof accounts.$inferSelect
-export type Membership = typeof accountMembers.$inferSelect
 
 export const INVALID_API_KEY = 'invalid API key'
 
@@ -40,10 +35,7 @@ export function authPlugin(deps: AppDeps) {
 
   const authRepo = createAuthRepository({ db })
   const projectsRepo = createProjectsRepository({ db })
-  // Accounts and memberships have no repository yet (accounts domain): read here until they do.
-  const accountById = async (id: string) => (await db.read((q) => q.select().from(accounts).where(eq(accounts.id, id)).limit(1)))[0]
-  const membershipOf = async (accountId: string, userId: string) =>
-    (await db.read((q) => q.select().from(accountMembers).where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))).limit(1)))[0]
+  const accountsRepo = createAccountsRepository({ db })
 
   const sessionUser = async (headers: Record<string, string | undefined>, method: string) => {
     // Without an Authorization header the web app's session cookie counts, for its own pages only.
@@ -60,7 +52,7 @@ export function authPlugin(deps: AppDeps) {
   /** A member who sees a renamed project, asking for it by its old slug, is sent to the same route under the new one. */
   const movedFor = async (request: Request, slug: string, userId: string) => {
     const moved = await projectsRepo.movedTo(slug, clock.now())
-    const membership = moved && (await membershipOf(moved.accountId, userId))
+    const membership = moved && (await accountsRepo.membership(moved.accountId, userId))
     // A member limited to other projects gets the 404 a stranger gets: the new slug is not theirs to learn.
     if (moved && membership && canSeeProject(membership.projectIds, moved.id)) {
       throw slugMoved({ method: request.method, url: request.url, prefix: '/projects/', from: slug, to: moved.slug })
@@ -72,8 +64,8 @@ export function authPlugin(deps: AppDeps) {
     const slug = (params as Record<string, string>).slug ?? ''
     const project = await projectsRepo.rowBySlug(slug)
     if (!project) await movedFor(request, slug, user.id)
-    const membership = project ? await membershipOf(project.accountId, user.id) : undefined
-    const account = membership ? await accountById(project!.accountId) : undefined
+    const membership = project ? await accountsRepo.membership(project.accountId, user.id) : undefined
+    const account = membership ? await accountsRepo.byId(project!.accountId) : undefined
     // A member limited to chosen projects finds the others exactly as a stranger does.
     if (!project || !membership || !account || !canSeeProject(membership.projectIds, project.id)) throw notFound('project not found')
     if (permission !== true && !hasPermission(membership.role, membership.permissionOverrides, permission)) {

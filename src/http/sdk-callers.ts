@@ -1,8 +1,7 @@
 import type { Seam } from '../db/client'
 import { type Clock, systemClock } from '../lib/clock'
-import { createAccountsRepository } from '../modules/accounts/accounts.repository'
-import { createProjectsRepository } from '../modules/projects/projects.repository'
-import type { Account, Project } from './auth.plugin'
+import { type Account, createAccountsRepository } from '../modules/accounts/accounts.repository'
+import { createProjectsRepository, type Project } from '../modules/projects/projects.repository'
 
 /** The project an SDK key names, with its account: who is calling. */
 export type SdkCaller = {

@@ -1,4 +1,4 @@
-import { CATEGORIES } from '../../src/modules/reports/reports.table'
+import { CATEGORIES } from '../../src/modules/reports/reports.types'
 import { CATEGORY_LABELS } from './labels'
 
 /** Largest screenshot the report form takes. */

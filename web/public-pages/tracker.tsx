@@ -1,4 +1,4 @@
-import { CATEGORIES, STATUSES } from '../../src/modules/reports/reports.table'
+import { CATEGORIES, STATUSES } from '../../src/modules/reports/reports.types'
 import { CATEGORY_LABELS, PRIORITY_LABELS, shortDate, STATUS_LABELS } from './labels'
 import { type Branding, Heading } from './layout'
 import { type VoteTarget, VoteButton, VoteCount } from './vote-button'

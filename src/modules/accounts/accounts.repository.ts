@@ -81,6 +81,26 @@ export function createAccountsRepository({ db }: { db: Seam }) {
 
     /** Removes a membership. */
     removeMember: (accountId: string, userId: string) => db.write((q) => q.delete(accountMembers).where(membershipWhere(accountId, userId))),
+
+    /** The user's memberships with their account's name and plan, oldest first (a personal data export). */
+    membershipsOf: (userId: string) =>
+      db.read((q) =>
+        q
+          .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, projectIds: accountMembers.projectIds, joinedAt: accountMembers.createdAt })
+          .from(accountMembers)
+          .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
+          .where(eq(accountMembers.userId, userId))
+          .orderBy(asc(accountMembers.createdAt)),
+      ),
+
+    /** Every account's id. */
+    allIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
+
+    /** Takes `bytes` off the account's stored-bytes counter (a null counter, not counted yet, stays null). */
+    subtractStorageBytes: (accountId: string, bytes: number) => db.write((q) => q.update(accounts).set({ storageBytes: sql`${accounts.storageBytes} - ${bytes}` }).where(eq(accounts.id, accountId))),
+
+    /** Forgets the account's stored-bytes counter, so its next read counts it anew. */
+    forgetStorageBytes: (accountId: string) => db.write((q) => q.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId))),
   }
 }
 

@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
 import {
   analyticsCrashGroups,
   analyticsCrashGroupVersions,
@@ -14,7 +13,6 @@ import {
 
 export type Regression = typeof analyticsRegressions.$inferSelect
 export type CrashGroup = typeof analyticsCrashGroups.$inferSelect
-export type PerfSnapshot = typeof perfSnapshots.$inferSelect
 type RegressionDecision = Pick<Regression, 'status' | 'resolvedVersion' | 'regressedVersion' | 'decidedBy' | 'updatedAt'>
 
 const pairOf = (projectId: string, originalId: string, newId: string) =>
@@ -130,14 +128,6 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
           .where(and(eq(analyticsPerfHistogram.projectId, projectId), inArray(analyticsPerfHistogram.gameVersion, versions))),
       ),
 
-    /** A report's performance snapshots, newest first. */
-    reportSnapshots: (reportId: string) => db.read((q) => q.select().from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId)).orderBy(desc(perfSnapshots.createdAt))),
-
-    /** The project's newest `limit` snapshots without a report (scene loads). */
-    sceneLoadSnapshots: (projectId: string, limit: number) =>
-      // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
-      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
-
     /**
      * The ratings of the project's live reports with when each was last given (ms). Joins the workflow
      * domain's report_ratings to the reports in one statement: ratings are few (one per team member and
@@ -149,9 +139,6 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
         q.all<{ rating: number; at: number }>(sql`SELECT rr.rating AS rating, rr.updated_at AS at FROM report_ratings rr CROSS JOIN reports r ON r.id = rr.report_id
       WHERE r.project_id = ${projectId} AND r.deleted_at IS NULL`),
       ),
-
-    /** A report's session replays, oldest first. */
-    reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),
 
     /** Records a report reopened by a newer build as a confirmed regression of itself (again: confirmed anew). */
     confirmRegression: (r: { id: string; projectId: string; reportId: string; resolvedVersion: string; regressedVersion: string; now: Date }) => {

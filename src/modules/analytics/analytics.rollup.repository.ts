@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
-import { players } from '../sdk/sdk.table'
+import { createSdkRepository, type SdkRepository } from '../sdk/sdk.repository'
 import type { OccurrenceRow } from './analytics.sources.repository'
 import {
   analyticsCrashGroupPlayers,
@@ -55,15 +55,6 @@ function prepare(q: Query) {
       .onConflictDoUpdate({ target: [reportDaily.reportSeq, reportDaily.day], set: { n: sql`${reportDaily.n} + 1` } })
       .prepare(),
     playerReport: q.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
-    // A player who files reports but never starts a session still has a player page (session_count 0).
-    reportingPlayer: q
-      .insert(players)
-      .values({ projectId: ph('projectId'), playerId: ph('playerId'), firstSeen: ph('at'), lastSeen: ph('at'), sessionCount: 0 })
-      .onConflictDoUpdate({
-        target: [players.projectId, players.playerId],
-        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
-      })
-      .prepare(),
     group: q
       .insert(analyticsCrashGroups)
       .values({ projectId: ph('projectId'), fingerprint: ph('fingerprint'), label: ph('label'), errorType: ph('errorType'), frame: ph('label'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
@@ -185,13 +176,13 @@ async function seeVersion(st: Statements, v: VersionSighting) {
   }
 }
 
-async function countOccurrence(st: Statements, o: CountedOccurrence) {
+async function countOccurrence(st: Statements, sdk: SdkRepository, o: CountedOccurrence) {
   await st.daily.execute({ projectId: o.projectId, day: o.day, gameVersion: o.gameVersion, platform: o.platform, first: o.first, crashFirst: o.first * o.crash, crash: o.crash })
   await st.reportDay.execute({ seq: o.reportSeq, day: o.dayNumber })
   await seeVersion(st, { projectId: o.projectId, gameVersion: o.gameVersion, at: o.at, playerId: o.playerId })
   if (o.playerId) {
     await st.playerReport.execute({ projectId: o.projectId, playerId: o.playerId, seq: o.reportSeq })
-    await st.reportingPlayer.execute({ projectId: o.projectId, playerId: o.playerId, at: o.at })
+    await sdk.seeReportingPlayer({ projectId: o.projectId, playerId: o.playerId, at: o.at })
   }
   if (o.crash) {
     const [group] = await st.group.execute({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at: o.at })
@@ -208,8 +199,8 @@ async function countOccurrence(st: Statements, o: CountedOccurrence) {
 /**
  * The analytics rollup's writes of the rollup tables, as async functions over the database seam (what
  * it counts is read in analytics.sources.repository.ts). The writes use statements prepared once per
- * connection: the rollup runs them for every stored occurrence. Recording a reporting player writes
- * the SDK's players table, until that domain has a repository.
+ * connection: the rollup runs them for every stored occurrence. A reporting player is recorded by the
+ * SDK's repository, in the same write.
  */
 export function createRollupRepository({ db }: { db: Seam }) {
   return {
@@ -217,7 +208,8 @@ export function createRollupRepository({ db }: { db: Seam }) {
     countOccurrences: (rows: CountedOccurrence[]) =>
       db.write(async (q) => {
         const st = statementsOf(q)
-        for (const o of rows) await countOccurrence(st, o)
+        const sdk = createSdkRepository({ db })
+        for (const o of rows) await countOccurrence(st, sdk, o)
       }),
 
     /** Records versions and their distinct players (versions named '' are not recorded). */

@@ -4,6 +4,7 @@ import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository } from '../workflow/alerts.repository'
 import { isCrashReport, normalizeLogLine, sectionLines } from './crash.normalize'
 import { createRollupRepository, type EventDayBucket, type PerfBucket } from './analytics.rollup.repository'
+import { createSdkCursorsRepository } from '../sdk/sdk.cursors.repository'
 import { createSourcesRepository } from './analytics.sources.repository'
 import { PERF_METRICS, SCENE_LOAD } from './perf.metrics'
 import { OCCURRENCES_CURSOR } from './report-daily'
@@ -63,7 +64,7 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
 /** Records the versions and version players of the sessions started since the cursor (by rowid). */
 export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
-  const sources = createSourcesRepository({ db })
+  const sources = createSdkCursorsRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
     const rows = await sources.sessionsAfter(await cursor.position(SESSIONS_CURSOR), ROLLUP_STEP)
@@ -76,7 +77,7 @@ export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
 /** Adds the performance snapshots stored since the cursor (by rowid) to the histograms, under their report's version and platform. */
 export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
-  const sources = createSourcesRepository({ db })
+  const sources = createSdkCursorsRepository({ db })
   const cursor = cursors(db)
   return steps(db, maxSteps, async () => {
     const snapshots = await sources.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
@@ -111,7 +112,7 @@ const EVENTS_FROM = 'analytics_events_from'
  */
 export async function rollUpEvents(db: Seam, now: Date, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
-  const sources = createSourcesRepository({ db })
+  const sources = createSdkCursorsRepository({ db })
   const cursor = cursors(db)
   await db.write(async () => {
     if ((await createAlertsRepository({ db }).cursor(EVENTS_FROM)) !== undefined) return

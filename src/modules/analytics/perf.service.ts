@@ -1,8 +1,9 @@
 import type { AppDeps } from '../../app-deps'
-import type { Account } from '../../http/auth.plugin'
+import type { Account } from '../accounts/accounts.repository'
 import { requireFeature } from '../billing/plans'
 import { findLiveReport } from '../reports/reports.read'
-import { createAnalyticsRepository, type PerfSnapshot } from './analytics.repository'
+import { createSdkRepository, type PerfSnapshot } from '../sdk/sdk.repository'
+import { createAnalyticsRepository } from './analytics.repository'
 import { newestFirst } from './stats'
 import { PERF_METRICS, percentile, SCENE_LOAD, type PerfMetric } from './perf.metrics'
 
@@ -41,7 +42,7 @@ function snapshotView(s: PerfSnapshot) {
 /** `/bugs/{number}/perf`: the report's snapshots (newest 200) with p50/p95 of each metric over all of them. */
 export async function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
   const report = findLiveReport(deps.db, projectId, rawNumber)
-  const rows = await createAnalyticsRepository({ db: deps.db }).reportSnapshots(report.id)
+  const rows = await createSdkRepository({ db: deps.db }).reportSnapshots(report.id)
   const byMetric = new Map<string, Hist>()
   for (const m of PERF_METRICS) {
     const counts = new Map<number, number>()
@@ -79,7 +80,7 @@ export async function perfSummary(deps: Deps, projectId: string) {
     g.byMetric.set(r.metric, h)
     groups.set(key, g)
   }
-  const samples = await repo.sceneLoadSnapshots(projectId, SCENE_SAMPLES)
+  const samples = await createSdkRepository({ db: deps.db }).sceneLoadSnapshots(projectId, SCENE_SAMPLES)
   return {
     by_version_platform: [...groups.values()]
       .sort((a, b) => (a.gameVersion === b.gameVersion ? a.platform.localeCompare(b.platform) : b.gameVersion.localeCompare(a.gameVersion)))
@@ -92,5 +93,5 @@ export async function perfSummary(deps: Deps, projectId: string) {
 export async function reportReplays(deps: Deps, account: Account, projectId: string, rawNumber: string) {
   requireFeature(account.plan, 'session_replays')
   const report = findLiveReport(deps.db, projectId, rawNumber)
-  return (await createAnalyticsRepository({ db: deps.db }).reportReplays(report.id)).map((r) => ({ id: r.id, file_url: deps.files.url(r.fileKey), mime_type: r.mimeType, file_size: r.fileSize, duration_sec: r.durationSec, metadata: r.metadata, created_at: r.createdAt.toISOString() }))
+  return (await createSdkRepository({ db: deps.db }).reportReplays(report.id)).map((r) => ({ id: r.id, file_url: deps.files.url(r.fileKey), mime_type: r.mimeType, file_size: r.fileSize, duration_sec: r.durationSec, metadata: r.metadata, created_at: r.createdAt.toISOString() }))
 }

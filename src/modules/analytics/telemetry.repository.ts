@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { eventNames, events } from '../sdk/sdk.table'
 import { analyticsLogLines } from './analytics.table'
 import { OCCURRENCES_CURSOR } from './report-daily'
 
@@ -70,14 +69,6 @@ export function createTelemetryRepository({ db }: { db: Seam }) {
     FROM event_names n JOIN events e ON e.name_id = n.id AND e.created_at >= ${fromMs}${untilMs === null ? sql`` : sql` AND e.created_at < ${untilMs}`}
     WHERE n.project_id = ${projectId} GROUP BY n.id, day`),
       ),
-
-    /** The id of the project's event name, or undefined. */
-    eventNameId: async (projectId: string, name: string): Promise<number | undefined> =>
-      (await db.read((q) => q.select({ id: eventNames.id }).from(eventNames).where(and(eq(eventNames.projectId, projectId), eq(eventNames.name, name))).limit(1)))[0]?.id,
-
-    /** The newest `limit` raw events of a name stored from `sinceMs` on. */
-    newestEvents: (nameId: number, sinceMs: number, limit: number) =>
-      db.read((q) => q.select().from(events).where(and(eq(events.nameId, nameId), gte(events.createdAt, sinceMs))).orderBy(desc(events.createdAt), desc(events.id)).limit(limit)),
 
     /** How many distinct log lines the project has from day `from` on. */
     logLineCount: async (projectId: string, from: string): Promise<number> =>

@@ -1,6 +1,7 @@
 import type { Seam } from '../../db/client'
 import { notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
+import { createSdkRepository } from '../sdk/sdk.repository'
 import { eventDaysFrom } from './analytics.rollup'
 import { createTelemetryRepository, type EventDay, type SessionDay } from './telemetry.repository'
 
@@ -110,8 +111,8 @@ export async function eventsSummary(db: Seam, projectId: string, now: Date, days
 
 /** `/events/{name}/details`: the newest 50 raw events of that name in the last `days` days (raw events older than retention are gone). */
 export async function eventDetails(db: Seam, projectId: string, now: Date, name: string, days: number) {
-  const repo = createTelemetryRepository({ db })
-  const nameId = await repo.eventNameId(projectId, name)
+  const repo = createSdkRepository({ db })
+  const nameId = (await repo.eventNameIds(projectId, [name])).get(name)
   if (nameId === undefined) throw notFound('event not found')
   const rows = await repo.newestEvents(nameId, startOfDay(lastDays(now, days)[0]!), DETAILS)
   return {

@@ -3,7 +3,7 @@ import { createAuthRepository } from '../auth/auth.repository'
 import { findLiveReport } from '../reports/reports.read'
 import { createReportsRepository } from '../reports/reports.repository'
 import { similarReports } from '../reports/reports.search'
-import { PRIORITIES } from '../reports/reports.table'
+import { PRIORITIES } from '../reports/reports.types'
 import { jaccard, titleWords } from './similarity'
 
 /** Similar reports considered, and the scores that make a report similar or a likely duplicate. */

@@ -1,5 +1,5 @@
 import type { Db, Seam } from '../../db/client'
-import { STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.table'
+import { STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.types'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { accountStorageBytes } from '../retention/retention.stats'

@@ -1,5 +1,6 @@
 import { asc, count, eq, inArray } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
+import { chunks } from '../../lib/chunks'
 import { attachments } from './attachments.table'
 
 export type Attachment = typeof attachments.$inferSelect
@@ -20,5 +21,12 @@ export function createAttachmentsRepository({ db }: { db: Seam }) {
 
     /** Inserts attachment rows (files stored with a submission). */
     insertMany: (rows: (typeof attachments.$inferInsert)[]) => db.write(async (q) => void (await q.insert(attachments).values(rows))),
+
+    /** The stored file keys of the attachments of the `reportIds` reports (a project's deletion). */
+    fileKeysOf: async (reportIds: string[]): Promise<string[]> => {
+      const keys: string[] = []
+      for (const ids of chunks(reportIds)) keys.push(...(await db.read((q) => q.select({ key: attachments.fileKey }).from(attachments).where(inArray(attachments.reportId, ids)))).map((r) => r.key))
+      return keys
+    },
   }
 }

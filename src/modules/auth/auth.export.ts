@@ -1,10 +1,9 @@
-import { type AnyColumn, and, asc, eq, inArray, isNull, notInArray, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { accountMembers, accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { canSeeProject } from '../accounts/project-access'
-import { comments } from '../comments/comments.table'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
+import { createCommentsRepository } from '../comments/comments.repository'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { profileView } from './auth.profile'
 import type { User } from './auth.sessions'
 
@@ -17,64 +16,35 @@ export const EXPORT_FILE_NAME = 'glitchbox-export.json'
  * the projects hidden from a member limited to chosen projects.
  */
 export async function exportUserData(db: Seam, user: User, now: Date) {
-  const memberships = await db.read((q) =>
-    q
-      .select({ id: accounts.id, name: accounts.name, plan: accounts.plan, role: accountMembers.role, projectIds: accountMembers.projectIds, joinedAt: accountMembers.createdAt })
-      .from(accountMembers)
-      .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
-      .where(eq(accountMembers.userId, user.id))
-      .orderBy(asc(accountMembers.createdAt)),
-  )
-  const accountIds = memberships.map((m) => m.id)
-  const ownedIds = memberships.filter((m) => m.role === 'owner').map((m) => m.id)
-  const accountRows = accountIds.length
-    ? await db.read((q) =>
-        q
-          .select({ id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, createdAt: projects.createdAt })
-          .from(projects)
-          .where(inArray(projects.accountId, accountIds))
-          .orderBy(asc(projects.createdAt)),
-      )
-    : []
+  const reportsRepo = createReportsRepository({ db })
+  const projectsRepo = createProjectsRepository({ db })
+  const memberships = await createAccountsRepository({ db }).membershipsOf(user.id)
+  const ownedIds = new Set(memberships.filter((m) => m.role === 'owner').map((m) => m.id))
+  const accountRows = await projectsRepo.inAccounts(memberships.map((m) => m.id))
   const accessIn = new Map(memberships.map((m) => [m.id, m.projectIds]))
   const projectRows = accountRows.filter((p) => canSeeProject(accessIn.get(p.accountId), p.id))
   const hiddenIds = accountRows.filter((p) => !canSeeProject(accessIn.get(p.accountId), p.id)).map((p) => p.id)
-  const visible = <T extends AnyColumn>(column: T) => (hiddenIds.length ? notInArray(column, hiddenIds) : undefined)
+  const ownedProjectIds = accountRows.filter((p) => ownedIds.has(p.accountId)).map((p) => p.id)
   const [reportRows, commentRows, profile] = await Promise.all([
-    db.read((q) =>
-      q
-        .select({ report: reports, projectSlug: projects.slug })
-        .from(reports)
-        .innerJoin(projects, eq(projects.id, reports.projectId))
-        .where(
-          and(
-            isNull(reports.deletedAt),
-            visible(reports.projectId),
-            ownedIds.length ? or(eq(reports.createdBy, user.id), inArray(projects.accountId, ownedIds)) : eq(reports.createdBy, user.id),
-          ),
-        )
-        .orderBy(asc(reports.seq)),
-    ),
-    db.read((q) =>
-      q
-        .select({ comment: comments, projectSlug: projects.slug, reportNumber: reports.reportNumber })
-        .from(comments)
-        .innerJoin(reports, eq(reports.id, comments.reportId))
-        .innerJoin(projects, eq(projects.id, comments.projectId))
-        .where(and(eq(comments.authorId, user.id), visible(comments.projectId)))
-        .orderBy(asc(comments.createdAt)),
-    ),
+    reportsRepo.exportableBy(user.id, ownedProjectIds, hiddenIds),
+    createCommentsRepository({ db }).byAuthor(user.id, hiddenIds),
     db.read((q) => profileView(q, user)),
   ])
+  // Slugs and report numbers in one batch each; reports filed elsewhere name projects outside the user's accounts.
+  const [cards, numbers] = await Promise.all([
+    projectsRepo.cardsOf([...new Set([...reportRows.map((r) => r.projectId), ...commentRows.map((c) => c.projectId)])]),
+    reportsRepo.numbersOf([...new Set(commentRows.map((c) => c.reportId))]),
+  ])
+  const slugOf = new Map(cards.map((c) => [c.id, c.slug]))
 
   return {
     exported_at: now.toISOString(),
     profile,
     accounts: memberships.map((m) => ({ id: m.id, name: m.name, plan: m.plan, role: m.role, joined_at: m.joinedAt.toISOString() })),
     projects: projectRows.map((p) => ({ id: p.id, account_id: p.accountId, name: p.name, slug: p.slug, created_at: p.createdAt.toISOString() })),
-    reports: reportRows.map(({ report: r, projectSlug }) => ({
+    reports: reportRows.map((r) => ({
       id: r.id,
-      project_slug: projectSlug,
+      project_slug: slugOf.get(r.projectId),
       report_number: r.reportNumber,
       title: r.title,
       description: r.description,
@@ -90,10 +60,10 @@ export async function exportUserData(db: Seam, user: User, now: Date) {
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     })),
-    comments: commentRows.map(({ comment: c, projectSlug, reportNumber }) => ({
+    comments: commentRows.map((c) => ({
       id: c.id,
-      project_slug: projectSlug,
-      report_number: reportNumber,
+      project_slug: slugOf.get(c.projectId),
+      report_number: numbers.get(c.reportId),
       body: c.body,
       is_internal: c.isInternal,
       created_at: c.createdAt.toISOString(),

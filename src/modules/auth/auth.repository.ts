@@ -166,12 +166,12 @@ export function createAuthRepository({ db }: { db: Seam }) {
     /** Makes `accountId` the account the user works in. */
     setCurrentAccount: (userId: string, accountId: string, now: Date) => db.write((q) => q.update(users).set({ currentAccountId: accountId, updatedAt: now }).where(eq(users.id, userId))),
 
-    /** Email and name of each user id; ids of deleted users are missing. */
-    contactsOf: async (ids: string[]): Promise<Map<string, { email: string; name: string }>> => {
+    /** Email, name and display name (null: none chosen) of each user id; ids of deleted users are missing. */
+    contactsOf: async (ids: string[]): Promise<Map<string, { email: string; name: string; displayName: string | null }>> => {
       const unique = [...new Set(ids)]
       if (unique.length === 0) return new Map()
-      const rows = await db.read((q) => q.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, unique)))
-      return new Map(rows.map((u) => [u.id, { email: u.email, name: u.name }]))
+      const rows = await db.read((q) => q.select({ id: users.id, email: users.email, name: users.name, displayName: users.displayName }).from(users).where(inArray(users.id, unique)))
+      return new Map(rows.map((u) => [u.id, { email: u.email, name: u.name, displayName: u.displayName }]))
     },
 
     /** Stores a new session (its token only as a hash). */

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
-import type { Account } from '../../http/auth.plugin'
+import type { Account } from '../accounts/accounts.repository'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accountUsage } from '../team/team.service'
 import { createBillingRepository } from './billing.repository'

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, notInArray } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { comments } from './comments.table'
 
@@ -27,5 +27,15 @@ export function createCommentsRepository({ db }: { db: Seam }) {
 
     /** Moves the comments of the `fromIds` reports to report `to` (merge). */
     moveToReport: (fromIds: string[], to: string) => db.write((q) => q.update(comments).set({ reportId: to }).where(inArray(comments.reportId, fromIds))),
+
+    /** The comments `authorId` wrote, oldest first, leaving out those in `hiddenProjectIds` (a personal data export). */
+    byAuthor: (authorId: string, hiddenProjectIds: string[]) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(comments)
+          .where(and(eq(comments.authorId, authorId), hiddenProjectIds.length ? notInArray(comments.projectId, hiddenProjectIds) : undefined))
+          .orderBy(asc(comments.createdAt)),
+      ),
   }
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, max, min, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
 import { type Db, type Query, type Seam } from '../../db/client'
+import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
@@ -239,6 +240,45 @@ export function createIngestRepository({ db }: { db: Seam }) {
           )
           .onConflictDoNothing()
       }),
+
+    /** Whether any occurrence of the project carries a client's event id (only Sentry's routes give one: a partial index). */
+    hasClientEvent: async (projectId: string): Promise<boolean> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ one: reportOccurrences.seq })
+            .from(reportOccurrences)
+            .where(and(eq(reportOccurrences.projectId, projectId), isNotNull(reportOccurrences.eventId)))
+            .limit(1),
+        )
+      ).length > 0,
+
+    /** The screenshot keys of the occurrences of the `reportIds` reports (a project's deletion). */
+    screenshotKeysOf: async (reportIds: string[]): Promise<string[]> => {
+      const keys: string[] = []
+      for (const ids of chunks(reportIds))
+        keys.push(
+          ...(await db.read((q) => q.select({ key: reportOccurrences.screenshotKey }).from(reportOccurrences).where(and(inArray(reportOccurrences.reportId, ids), isNotNull(reportOccurrences.screenshotKey))))).map((r) => r.key!),
+        )
+      return keys
+    },
+
+    /** Deletes up to `limit` client event ids taken in before `before`, oldest first; how many went (a retry older than the window is a new event again). */
+    deleteEventIdsBefore: async (before: Date, limit: number): Promise<number> =>
+      (
+        await db.write((q) => {
+          const oldest = q
+            .select({ projectId: ingestedEventIds.projectId, eventId: ingestedEventIds.eventId })
+            .from(ingestedEventIds)
+            .where(lt(ingestedEventIds.createdAt, before))
+            .orderBy(asc(ingestedEventIds.createdAt))
+            .limit(limit)
+          return q
+            .delete(ingestedEventIds)
+            .where(sql`(${ingestedEventIds.projectId}, ${ingestedEventIds.eventId}) IN (${oldest})`)
+            .returning({ id: ingestedEventIds.eventId })
+        })
+      ).length,
   }
 }
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { createdAt, json } from '../../db/columns'
-import { reports, SOURCES } from '../reports/reports.table'
+import { reports } from '../reports/reports.table'
+import { SOURCES } from '../reports/reports.types'
 
 /**
  * Every submission grouped into a report, the first included, with its own evidence: what the

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { badRequest } from '../../http/errors'
 import { recordActivity, recordAudit } from '../activity/activity.service'
 import { createAttachmentsRepository } from '../attachments/attachments.repository'

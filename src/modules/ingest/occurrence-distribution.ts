@@ -1,5 +1,5 @@
 import type { Seam } from '../../db/client'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { newestFirst } from '../analytics/stats'
 import { findLiveReport } from '../reports/reports.read'
 import { createIngestRepository } from './ingest.repository'

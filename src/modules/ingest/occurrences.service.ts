@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { badRequest } from '../../http/errors'
 import { recordActivity } from '../activity/activity.service'
 import { attachments } from '../attachments/attachments.table'

@@ -1,6 +1,6 @@
 import type { StoredFile } from '../../files/storage'
-import type { Project } from '../../http/auth.plugin'
-import type { Category, Priority } from '../reports/reports.table'
+import type { Project } from '../projects/projects.repository'
+import type { Category, Priority } from '../reports/reports.types'
 import type { ExceptionInfo } from './stack'
 
 /**

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { EventSubscriber } from '../../events/domain-events'
 import { projectCardOf } from '../projects/projects.repository'
-import { PRIORITIES, type Priority } from '../reports/reports.table'
+import { PRIORITIES, type Priority } from '../reports/reports.types'
 import { queueDelivery } from './integrations.delivery'
 import { createIntegrationsRepository, integrationEventStatements } from './integrations.repository'
 import { PROVIDERS } from './providers/catalog'

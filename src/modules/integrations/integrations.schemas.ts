@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { PRIORITIES } from '../reports/reports.table'
+import { PRIORITIES } from '../reports/reports.types'
 
 export const INTEGRATION_EVENTS = ['bug_created', 'bug_updated', 'comment_added', 'digest', 'reviews', 'review_bugs'] as const
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
 import { badRequest, conflict, notFound } from '../../http/errors'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { newId } from '../../lib/ids'
 import { recordActivity, recordAudit } from '../activity/activity.service'
 import { liveReportByNumber } from '../projects/project-reports'

@@ -1,7 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { accountMembers, accounts } from '../accounts/accounts.table'
-import { users } from '../auth/auth.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { reports } from '../reports/reports.table'
 import { PREFERENCES, type PreferenceKey } from './notifications.schemas'
 import { notificationFanouts, notificationKeys, notificationPreferences, reportSubscriptions } from './notifications.table'
@@ -10,7 +9,7 @@ type PreferenceColumns = Partial<Record<(typeof PREFERENCES)[PreferenceKey], boo
 
 /**
  * Every read and write of the notification tables (preferences, followers, sent fan-outs, the
- * signing key), and the members and accounts that mails go to, over the database seam.
+ * signing key), over the database seam.
  */
 export function createNotificationsRepository({ db }: { db: Seam }) {
   const keyRow = async () => (await db.read((q) => q.select({ key: notificationKeys.key }).from(notificationKeys).where(eq(notificationKeys.id, 1)).limit(1)))[0]
@@ -45,31 +44,16 @@ export function createNotificationsRepository({ db }: { db: Seam }) {
     followers: async (reportId: string): Promise<string[]> =>
       (await db.read((q) => q.select({ id: reportSubscriptions.userId }).from(reportSubscriptions).where(eq(reportSubscriptions.reportId, reportId)))).map((s) => s.id),
 
-    /**
-     * The members of the account among `userIds` (all: every one) with their access, role and their
-     * choice for `preference` (null: no preferences row).
-     */
-    members: (accountId: string, userIds: string[] | 'all', preference: PreferenceKey) =>
-      db.read((q) =>
-        q
-          .select({
-            id: users.id,
-            email: users.email,
-            name: users.name,
-            displayName: users.displayName,
-            projectIds: accountMembers.projectIds,
-            role: accountMembers.role,
-            overrides: accountMembers.permissionOverrides,
-            pref: notificationPreferences[PREFERENCES[preference]],
-          })
-          .from(accountMembers)
-          .innerJoin(users, eq(users.id, accountMembers.userId))
-          .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-          .where(and(eq(accountMembers.accountId, accountId), userIds === 'all' ? undefined : inArray(users.id, userIds))),
-      ),
+    /** Each of `userIds`' choice for `preference`; users without a preferences row are missing (every preference on). */
+    preferenceOf: async (userIds: string[], preference: PreferenceKey): Promise<Map<string, boolean>> => {
+      if (userIds.length === 0) return new Map()
+      const column = notificationPreferences[PREFERENCES[preference]]
+      const rows = await db.read((q) => q.select({ id: notificationPreferences.userId, on: column }).from(notificationPreferences).where(inArray(notificationPreferences.userId, userIds)))
+      return new Map(rows.map((r) => [r.id, r.on]))
+    },
 
-    /** Every account's id (the weekly digest goes to each). */
-    accountIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: accounts.id }).from(accounts))).map((a) => a.id),
+    /** Every account's id (the weekly digest goes to each); the accounts domain owns the table. */
+    accountIds: () => createAccountsRepository({ db }).allIds(),
 
     /** Moves the followers of the `fromIds` reports onto report `toId` (a merge); who follows it already stays once. */
     moveSubscriptions: (fromIds: string[], toId: string) =>

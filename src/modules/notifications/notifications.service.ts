@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest } from '../../http/errors'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { canSeeProject } from '../accounts/project-access'
 import { createAuthRepository } from '../auth/auth.repository'
 import { hasPermission } from '../permissions/permissions.catalog'
@@ -72,8 +73,14 @@ export interface Recipient {
  */
 export async function recipientsFor(deps: Pick<AppDeps, 'db'>, o: { accountId: string; projectId: string | null; userIds: string[] | 'all'; preference: PreferenceKey; exceptId?: string | null }): Promise<Recipient[]> {
   if (o.userIds !== 'all' && o.userIds.length === 0) return []
-  const rows = await repo(deps).members(o.accountId, o.userIds, o.preference)
-  return rows
-    .filter((r) => r.pref !== false && r.id !== o.exceptId && hasPermission(r.role, r.overrides, 'bugs.view') && (o.projectId === null || canSeeProject(r.projectIds, o.projectId)))
-    .map((r) => ({ id: r.id, email: r.email, name: r.displayName ?? r.name, projectIds: r.projectIds }))
+  const wanted = o.userIds === 'all' ? null : new Set(o.userIds)
+  const members = (await createAccountsRepository({ db: deps.db }).members(o.accountId)).filter(
+    (m) => (wanted === null || wanted.has(m.userId)) && m.userId !== o.exceptId && hasPermission(m.role, m.permissionOverrides, 'bugs.view') && (o.projectId === null || canSeeProject(m.projectIds, o.projectId)),
+  )
+  const ids = members.map((m) => m.userId)
+  const [contacts, prefs] = await Promise.all([createAuthRepository({ db: deps.db }).contactsOf(ids), repo(deps).preferenceOf(ids, o.preference)])
+  return members.flatMap((m) => {
+    const c = contacts.get(m.userId)
+    return c && prefs.get(m.userId) !== false ? [{ id: m.userId, email: c.email, name: c.displayName ?? c.name, projectIds: m.projectIds }] : []
+  })
 }

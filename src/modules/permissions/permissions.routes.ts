@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
-import { authPlugin, type Account, type Membership } from '../../http/auth.plugin'
+import { authPlugin } from '../../http/auth.plugin'
+import type { Account, Membership } from '../accounts/accounts.repository'
 import type { Actor } from '../team/team.service'
 import { overridesBody, projectOverridesBody, userIdQuery } from './permissions.schemas'
 import { catalogView, effectiveView, memberPermissions, membersPermissions, resetOverrides, updateOverrides, type OverridesInput } from './permissions.service'

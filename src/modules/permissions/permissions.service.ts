@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
-import type { Membership } from '../../http/auth.plugin'
+import type { Membership } from '../accounts/accounts.repository'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accessOf, accessSeenBy } from '../accounts/project-access'
 import { recordAudit } from '../activity/activity.service'

@@ -1,11 +1,10 @@
-import { and, eq, gte, isNotNull, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { publicUrlUnset } from '../../config/config'
-import type { Project } from '../../http/auth.plugin'
-import { reportOccurrences } from '../ingest/ingest.table'
+import { createIngestRepository } from '../ingest/ingest.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
-import { playSessions } from '../sdk/sdk.table'
+import { createSdkRepository } from '../sdk/sdk.repository'
+import type { Project } from './projects.repository'
 
 /**
  * How far the project's SDK set-up has come: first report, first session, reports sent by a game
@@ -20,22 +19,9 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     // Reports filed by a team member carry their user id; SDK submissions have none.
     reports.hasReport(project.id, 'sdk'),
     reports.hasReport(project.id, 'live'),
-    // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id (a partial index).
-    db.read((q) =>
-      q
-        .select({ one: reportOccurrences.seq })
-        .from(reportOccurrences)
-        .where(and(eq(reportOccurrences.projectId, project.id), isNotNull(reportOccurrences.eventId)))
-        .limit(1),
-    ),
-    // Sessions from Sentry SDKs are stored under `sentry-…` tokens (modules/sentry/sessions.service.ts).
-    db.read((q) =>
-      q
-        .select({ id: playSessions.id })
-        .from(playSessions)
-        .where(and(eq(playSessions.projectId, project.id), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
-        .limit(1),
-    ),
+    // Only Sentry's routes (events, minidumps, Unreal crashes) give an occurrence its client's event id.
+    createIngestRepository({ db }).hasClientEvent(project.id),
+    createSdkRepository({ db }).hasSentrySession(project.id),
   ])
   const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
   return {
@@ -43,8 +29,8 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     has_reports: hasReports,
     reports_from_sdk: fromSdk,
     has_sessions: project.firstSessionAt !== null,
-    has_sentry_events: sentryEvent.length > 0,
-    has_sentry_sessions: sentrySession.length > 0,
+    has_sentry_events: sentryEvent,
+    has_sentry_sessions: sentrySession,
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
     public_url: { url: deps.config.publicUrl, set: !publicUrlUnset(deps.config) },

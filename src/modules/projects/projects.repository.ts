@@ -2,6 +2,9 @@ import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } fro
 import type { Query, Seam, SqliteHandle } from '../../db/client'
 import { projectSlugRedirects, projects } from './projects.table'
 
+/** A project as stored (the request guard loads it for every project route). */
+export type Project = typeof projects.$inferSelect
+
 type ProjectChanges = Partial<Omit<typeof projects.$inferInsert, 'id' | 'accountId' | 'createdBy' | 'createdAt' | 'dsnId'>>
 
 /** What public pages and mails may know of a project: never its key. */
@@ -132,6 +135,21 @@ export function createProjectsRepository({ db }: { db: Seam }) {
     bySdkKey: async (key: string, now: Date): Promise<typeof projects.$inferSelect | undefined> =>
       (await db.read((q) => q.select().from(projects).where(eq(projects.apiKey, key)).limit(1)))[0] ??
       (await db.read((q) => q.select().from(projects).where(and(eq(projects.previousApiKey, key), gt(projects.previousApiKeyExpiresAt, now))).limit(1)))[0],
+
+    /** The projects of these accounts (id, account, name, slug, creation), oldest first. */
+    inAccounts: async (accountIds: string[]) =>
+      accountIds.length
+        ? db.read((q) =>
+            q
+              .select({ id: projects.id, accountId: projects.accountId, name: projects.name, slug: projects.slug, createdAt: projects.createdAt })
+              .from(projects)
+              .where(inArray(projects.accountId, accountIds))
+              .orderBy(asc(projects.createdAt)),
+          )
+        : [],
+
+    /** Ids of every project. */
+    allIds: async (): Promise<string[]> => (await db.read((q) => q.select({ id: projects.id }).from(projects))).map((r) => r.id),
   }
 }
 

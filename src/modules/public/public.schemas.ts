@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { SEARCH_SYNTAX } from '../reports/fts-query'
-import { CATEGORIES, STATUSES } from '../reports/reports.table'
+import { CATEGORIES, STATUSES } from '../reports/reports.types'
 
 export const trackerQuery = z.object({
   status: z.enum(STATUSES).optional(),

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Query, Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
-import type { Membership } from '../../http/auth.plugin'
+import type { Membership } from '../accounts/accounts.repository'
 import { canSeeProject } from '../accounts/project-access'
 import { type ActivityEntry, recordActivity, recordAudit } from '../activity/activity.service'
 import { hasPermission } from '../permissions/permissions.catalog'

@@ -9,7 +9,7 @@ import type { ListFilterQuery } from './reports.schemas'
 import { errorTypesIn, errorTypesNamed } from './reports.search'
 import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
-import { type Category, type Priority, PRIORITIES, type Status } from './reports.table'
+import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
 import { type LabelView, listItemView } from './reports.views'
 
 export { COUNT_CAP, type ListSort } from './reports.list.repository'

@@ -1,13 +1,16 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
-// accounts, activity, projects and sdk have no repository of theirs yet (or none these reads can use):
-// their tables are named here until they do.
-import { accountMembers, accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
+// Report creation's prepared statements (below) charge the account, take the project's next number and
+// record the activity in the filing write, in one statement each on the submit path's hot path: they
+// name those tables rather than call three repositories per report.
+import { accounts } from '../accounts/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { perfSnapshots, sessionReplays } from '../sdk/sdk.table'
+import { createSdkRepository } from '../sdk/sdk.repository'
 import { reportFacets } from './report-facets'
-import { type Category, type Priority, reports, reportStatusCounts, type Status } from './reports.table'
+import { reports, reportStatusCounts } from './reports.table'
+import type { Category, Priority, Status } from './reports.types'
 
 export type Report = typeof reports.$inferSelect
 /** Columns an update may set. */
@@ -209,18 +212,14 @@ export function createReportsRepository({ db }: { db: Seam }) {
     feedbackOn: (id: string) =>
       db.read((q) => q.select({ report_number: reports.reportNumber, title: reports.title }).from(reports).where(and(eq(reports.feedbackFor, id), isNull(reports.deletedAt))).orderBy(asc(reports.seq))),
 
-    /** How many performance snapshots and session replays the game sent with the report. */
-    telemetryCounts: async (reportId: string): Promise<{ perf: number; replays: number }> => {
-      const [[perf], [replays]] = await Promise.all([
-        db.read((q) => q.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId))),
-        db.read((q) => q.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, reportId))),
-      ])
-      return { perf: perf?.n ?? 0, replays: replays?.n ?? 0 }
-    },
+    /** How many performance snapshots and session replays the game sent with the report (the SDK domain stores them). */
+    telemetryCounts: (reportId: string) => createSdkRepository({ db }).telemetryCountsOf(reportId),
 
-    /** The project ids `userId` may see in the account (accountMembers.projectIds), or undefined when not a member. */
-    memberProjectIds: async (accountId: string, userId: string) =>
-      (await db.read((q) => q.select({ projectIds: accountMembers.projectIds }).from(accountMembers).where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))).limit(1)))[0],
+    /** The project ids `userId` may see in the account, or undefined when not a member (the accounts domain holds memberships). */
+    memberProjectIds: async (accountId: string, userId: string): Promise<{ projectIds: string[] | null } | undefined> => {
+      const m = await createAccountsRepository({ db }).membership(accountId, userId)
+      return m && { projectIds: m.projectIds }
+    },
 
     /** The project's live reports that `which` names. */
     liveReports: (projectId: string, which: ReportSelector) => db.read((q) => q.select().from(reports).where(and(liveIn(projectId), selected(which)))),
@@ -364,6 +363,40 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** Adds list facets (report-facets.ts: `[kind, value]`) to report `seq`, in one statement; those it has are left. */
     addFacets: (projectId: string, seq: number, facets: [number, string][]) => (facets.length === 0 ? Promise.resolve() : db.write((q) => insertFacets(q, projectId, seq, facets))),
+
+    /** Every report id of the project (deleted ones too) and the screenshot keys they carry: what a project's deletion removes from storage. */
+    idsAndScreenshotsOf: async (projectId: string): Promise<{ ids: string[]; screenshotKeys: string[] }> => {
+      const rows = await db.read((q) => q.select({ id: reports.id, key: reports.screenshotKey }).from(reports).where(eq(reports.projectId, projectId)))
+      return { ids: rows.map((r) => r.id), screenshotKeys: rows.flatMap((r) => (r.key ? [r.key] : [])) }
+    },
+
+    /**
+     * The live reports `userId` filed, plus every live report of `ownedProjectIds`, leaving out those in
+     * `hiddenProjectIds`, in filing order (a personal data export).
+     */
+    exportableBy: (userId: string, ownedProjectIds: string[], hiddenProjectIds: string[]) =>
+      db.read((q) =>
+        q
+          .select()
+          .from(reports)
+          .where(
+            and(
+              isNull(reports.deletedAt),
+              hiddenProjectIds.length ? notInArray(reports.projectId, hiddenProjectIds) : undefined,
+              ownedProjectIds.length ? or(eq(reports.createdBy, userId), inArray(reports.projectId, ownedProjectIds)) : eq(reports.createdBy, userId),
+            ),
+          )
+          .orderBy(asc(reports.seq)),
+      ),
+
+    /** Live, assigned reports not in a `done` status whose due date passed in (`since`, `now`] (read through `reports_due_idx`). */
+    assignedDueBetween: (since: Date, now: Date, done: readonly Status[]) =>
+      db.read((q) =>
+        q
+          .select({ id: reports.id, number: reports.reportNumber, title: reports.title, dueDate: reports.dueDate, assignedTo: reports.assignedTo, projectId: reports.projectId })
+          .from(reports)
+          .where(and(isNull(reports.deletedAt), isNotNull(reports.dueDate), gt(reports.dueDate, since), lte(reports.dueDate, now), notInArray(reports.status, [...done]), isNotNull(reports.assignedTo))),
+      ),
   }
 }
 

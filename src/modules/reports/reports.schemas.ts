@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { SEARCH_SYNTAX } from './fts-query'
 import { FILTER_SYNTAX } from './search-filters'
-import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.table'
+import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.types'
 
 const text = (max: number) => z.string().max(max)
 const required = (max: number) => z.string().trim().min(1).max(max)

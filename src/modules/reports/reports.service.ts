@@ -10,7 +10,7 @@ import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { groupingOfReport } from '../ingest/fingerprint'
 import { createIngestRepository } from '../ingest/ingest.repository'
-import { type Category, type Priority, PRIORITIES } from './reports.table'
+import { type Category, type Priority, PRIORITIES } from './reports.types'
 
 export type { Report }
 

@@ -2,15 +2,7 @@ import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
 import { projects } from '../projects/projects.table'
-
-export const STATUSES = ['open', 'in_progress', 'resolved', 'closed', 'wont_fix'] as const
-export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const
-export const CATEGORIES = ['crash', 'visual', 'gameplay', 'performance', 'audio', 'ui', 'network', 'other'] as const
-export const SOURCES = ['user', 'system'] as const
-export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const
-export type Status = (typeof STATUSES)[number]
-export type Priority = (typeof PRIORITIES)[number]
-export type Category = (typeof CATEGORIES)[number]
+import { CATEGORIES, PRIORITIES, SENTIMENTS, SOURCES, STATUSES } from './reports.types'
 
 const live = sql`deleted_at IS NULL`
 

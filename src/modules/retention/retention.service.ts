@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../app-deps'
 import { giveBackFreePages, withoutAutocheckpoint } from '../../db/free-pages'
 import { DAY } from '../../lib/clock'
-import { createRetentionRepository, type ExpiredReplay } from './retention.repository'
+import type { ExpiredReplay } from '../sdk/sdk.retention.repository'
+import { createRetentionRepository } from './retention.repository'
 import { rollUpTelemetry, startOfDay } from './retention.rollups'
 
 /** Longest a batch may hold the write lock; batches are sized by time to stay under it. */

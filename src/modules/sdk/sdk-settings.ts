@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/client'
-import type { Account, Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
+import type { Account } from '../accounts/accounts.repository'
 import { featuresOf } from '../billing/plans'
 import { widgetThemeFor } from '../settings/settings.service'
 

@@ -1,10 +1,12 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
 
 const p = sql.placeholder
 
 export type PlaySession = typeof playSessions.$inferSelect
+export type PerfSnapshot = typeof perfSnapshots.$inferSelect
 type NewSession = Required<Pick<typeof playSessions.$inferInsert, 'id' | 'projectId' | 'token' | 'playerId' | 'playerName' | 'platform' | 'gameVersion' | 'deviceInfo' | 'osInfo' | 'environment' | 'startedAt'>>
 /** A performance sample as stored: `customMetrics` is JSON text (or null). */
 export type NewPerfSnapshot = Omit<typeof perfSnapshots.$inferInsert, 'customMetrics' | 'createdAt'> & { customMetrics: string | null; createdAt: Date }
@@ -41,6 +43,15 @@ function prepare(q: Query) {
       .onConflictDoUpdate({
         target: [players.projectId, players.playerId],
         set: { name: sql`coalesce(excluded.name, ${players.name})`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)`, sessionCount: sql`${players.sessionCount} + 1` },
+      })
+      .prepare(),
+    // A player who files reports but never starts a session still has a player page (session_count 0).
+    reportingPlayer: q
+      .insert(players)
+      .values({ projectId: p('projectId'), playerId: p('playerId'), firstSeen: p('at'), lastSeen: p('at'), sessionCount: 0 })
+      .onConflictDoUpdate({
+        target: [players.projectId, players.playerId],
+        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
       })
       .prepare(),
     byToken: q
@@ -139,6 +150,66 @@ export function createSdkRepository({ db }: { db: Seam }) {
       db.write(async (q) => {
         await q.update(perfSnapshots).set({ reportId: to }).where(inArray(perfSnapshots.reportId, fromIds))
         await q.update(sessionReplays).set({ reportId: to }).where(inArray(sessionReplays.reportId, fromIds))
+      }),
+
+    /** Whether the project has a session from a Sentry SDK (stored under `sentry-…` tokens: sentry/sessions.service.ts). */
+    hasSentrySession: async (projectId: string): Promise<boolean> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ id: playSessions.id })
+            .from(playSessions)
+            .where(and(eq(playSessions.projectId, projectId), gte(playSessions.token, 'sentry-'), lt(playSessions.token, 'sentry.')))
+            .limit(1),
+        )
+      ).length > 0,
+
+    /** Sessions of the project started since `since`: how many ended, and how many of those crashed. */
+    endedAndCrashedSince: async (projectId: string, since: Date): Promise<{ ended: number; crashed: number }> => {
+      const [s] = await db.read((q) =>
+        q
+          .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
+          .from(playSessions)
+          .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
+      )
+      return { ended: Number(s?.ended ?? 0), crashed: Number(s?.crashed ?? 0) }
+    },
+
+    /** The stored file keys of the session replays of the `reportIds` reports (a project's deletion). */
+    replayKeysOf: async (reportIds: string[]): Promise<string[]> => {
+      const keys: string[] = []
+      for (const ids of chunks(reportIds)) keys.push(...(await db.read((q) => q.select({ key: sessionReplays.fileKey }).from(sessionReplays).where(inArray(sessionReplays.reportId, ids)))).map((r) => r.key))
+      return keys
+    },
+
+    /** How many performance snapshots and session replays the game sent with the report. */
+    telemetryCountsOf: async (reportId: string): Promise<{ perf: number; replays: number }> => {
+      const [[perf], [replays]] = await Promise.all([
+        db.read((q) => q.select({ n: count() }).from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId))),
+        db.read((q) => q.select({ n: count() }).from(sessionReplays).where(eq(sessionReplays.reportId, reportId))),
+      ])
+      return { perf: perf?.n ?? 0, replays: replays?.n ?? 0 }
+    },
+
+    /** A report's performance snapshots, newest first. */
+    reportSnapshots: (reportId: string) => db.read((q) => q.select().from(perfSnapshots).where(eq(perfSnapshots.reportId, reportId)).orderBy(desc(perfSnapshots.createdAt))),
+
+    /** The project's newest `limit` snapshots without a report (scene loads). */
+    sceneLoadSnapshots: (projectId: string, limit: number) =>
+      // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
+      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
+
+    /** A report's session replays, oldest first. */
+    reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),
+
+    /** The newest `limit` raw events of a name stored from `sinceMs` on. */
+    newestEvents: (nameId: number, sinceMs: number, limit: number) =>
+      db.read((q) => q.select().from(events).where(and(eq(events.nameId, nameId), gte(events.createdAt, sinceMs))).orderBy(desc(events.createdAt), desc(events.id)).limit(limit)),
+
+    /** A player seen filing a report at `at`: a player page even without a session (first and last seen widen, session count stays). */
+    seeReportingPlayer: (player: { projectId: string; playerId: string; at: Date }) =>
+      db.write(async (q) => {
+        await statementsOf(q).reportingPlayer.execute(player)
       }),
   }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { CATEGORIES, PRIORITIES } from '../reports/reports.table'
+import { CATEGORIES, PRIORITIES } from '../reports/reports.types'
 
 const MB = 1024 * 1024
 /** Largest decoded upload sent as base64 inside JSON (screenshot or attachment). */

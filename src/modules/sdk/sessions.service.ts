@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { conflict, notFound } from '../../http/errors'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { newId } from '../../lib/ids'
 import { createProjectsRepository } from '../projects/projects.repository'
 import type { SessionStartInput } from './sdk.schemas'

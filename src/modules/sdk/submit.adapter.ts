@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest } from '../../http/errors'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { isAutoTitle } from '../ingest/fingerprint'
 import { ingest, type IngestResult } from '../ingest/ingest.service'
-import type { Category, Priority } from '../reports/reports.table'
+import type { Category, Priority } from '../reports/reports.types'
 import { type Base64File, storeBase64Files } from './sdk-files'
 import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
 

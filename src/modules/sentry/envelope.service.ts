@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { randomToken } from '../../lib/ids'
 import { chargeUpload } from '../billing/quota'
 import { ingest } from '../ingest/ingest.service'

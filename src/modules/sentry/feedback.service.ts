@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { createCommentsRepository } from '../comments/comments.repository'

@@ -1,5 +1,5 @@
 import type { StoredFile } from '../../files/storage'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import { AppError } from '../../http/errors'
 import type { Submission } from '../ingest/submission'
 import { crashLocation, minidumpTitle, minidumpTopFrame } from './minidump/minidump-title'

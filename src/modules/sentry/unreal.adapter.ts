@@ -1,5 +1,5 @@
 import type { StoredFile } from '../../files/storage'
-import type { Project } from '../../http/auth.plugin'
+import type { Project } from '../projects/projects.repository'
 import type { Submission } from '../ingest/submission'
 import type { UnrealCrash } from './unreal/unreal-crash'
 import type { UnrealUploadQuery } from './unreal/unreal-http'

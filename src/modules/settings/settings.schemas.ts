@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { webUrl } from '../../net/web-url'
-import { STATUSES } from '../reports/reports.table'
+import { STATUSES } from '../reports/reports.types'
 
 /** The tracker's `publish` modes (public/publication.ts). */
 export const PUBLISH_MODES = ['all', 'triaged', 'manual'] as const

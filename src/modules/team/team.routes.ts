@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
-import { authPlugin, type Account, type Membership } from '../../http/auth.plugin'
+import { authPlugin } from '../../http/auth.plugin'
+import type { Account, Membership } from '../accounts/accounts.repository'
 import { acceptInvitation, createInvitation, revokeInvitation } from './invitations.service'
 import type { ProjectAccess } from '../accounts/project-access'
 import { acceptInviteBody, changeMemberBody, inviteBody, renameAccountBody } from './team.schemas'

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Db, Seam } from '../../db/client'
 import { badRequest, forbidden, notFound } from '../../http/errors'
-import type { Account, Membership } from '../../http/auth.plugin'
+import type { Account, Membership } from '../accounts/accounts.repository'
 import { switchToOwnAccount } from '../accounts/accounts.service'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 import { accessOf, accessSeenBy, canSeeProject, type ProjectAccess } from '../accounts/project-access'

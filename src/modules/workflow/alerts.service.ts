@@ -1,9 +1,8 @@
-import { and, eq, gte, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { badRequest, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
-import { playSessions } from '../sdk/sdk.table'
+import { createSdkRepository } from '../sdk/sdk.repository'
 import { reportCountsSince } from './hourly-counts'
 import { type AlertRule, createAlertsRepository } from './alerts.repository'
 import type { AlertMetric } from './workflow.table'
@@ -80,13 +79,7 @@ export async function deleteAlert(deps: Deps, ctx: Ctx, id: string): Promise<voi
  */
 export async function metricValue(deps: Pick<AppDeps, 'db'>, projectId: string, metric: AlertMetric, since: Date): Promise<number> {
   if (metric === 'crash_rate') {
-    const [s] = await deps.db.read((q) =>
-      q
-        .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
-        .from(playSessions)
-        .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
-    )
-    if (!s) return 0
+    const s = await createSdkRepository({ db: deps.db }).endedAndCrashedSince(projectId, since)
     return s.ended === 0 ? 0 : Math.round((s.crashed / s.ended) * 10_000) / 100
   }
   const c = await reportCountsSince(deps, projectId, since)

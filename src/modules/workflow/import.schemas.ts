@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { webUrl } from '../../net/web-url'
-import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from '../reports/reports.table'
+import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from '../reports/reports.types'
 
 export const MAX_IMPORT_ITEMS = 1_000
 

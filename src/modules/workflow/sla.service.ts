@@ -4,7 +4,7 @@ import type { Query } from '../../db/client'
 import type { DomainEvent } from '../../events/domain-events'
 import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
-import { PRIORITIES, type Priority } from '../reports/reports.table'
+import { PRIORITIES, type Priority } from '../reports/reports.types'
 import { createSlaRepository, type SlaClock, slaSubscriberStatements } from './sla.repository'
 
 const HOUR = 3600_000

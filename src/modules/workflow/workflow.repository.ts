@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { projects } from '../projects/projects.table'
-import { reports, type Status } from '../reports/reports.table'
+import { reports } from '../reports/reports.table'
 import { dueNotices, reportImports, reportRatings, reportTemplates } from './workflow.table'
 
 export type Template = typeof reportTemplates.$inferSelect
+
+/** The key of a report's due-date notice in `noticedOf`. */
+export const noticeKey = (reportId: string, dueDate: Date) => `${reportId} ${dueDate.getTime()}`
 
 const templateOf = (projectId: string, id: string) => and(eq(reportTemplates.id, id), eq(reportTemplates.projectId, projectId))
 
@@ -71,20 +73,11 @@ export function createWorkflowRepository({ db }: { db: Seam }) {
           .offset((page - 1) * 50),
       ),
 
-    /**
-     * Live, assigned, unfinished reports whose due date passed between `since` and `now` and whose
-     * assignee has not heard of that date, with their project; joins the reports and projects tables
-     * (read through `reports_due_idx`) until their domains' repositories offer this.
-     */
-    overdueUnnoticed: (since: Date, now: Date, done: readonly Status[]) =>
-      db.read((q) =>
-        q
-          .select({ id: reports.id, number: reports.reportNumber, title: reports.title, dueDate: reports.dueDate, assignedTo: reports.assignedTo, slug: projects.slug, projectName: projects.name, accountId: projects.accountId, projectId: projects.id })
-          .from(reports)
-          .innerJoin(projects, eq(projects.id, reports.projectId))
-          .leftJoin(dueNotices, and(eq(dueNotices.reportId, reports.id), eq(dueNotices.dueDate, reports.dueDate)))
-          .where(and(isNull(reports.deletedAt), isNotNull(reports.dueDate), gt(reports.dueDate, since), lte(reports.dueDate, now), notInArray(reports.status, [...done]), isNotNull(reports.assignedTo), isNull(dueNotices.reportId))),
-      ),
+    /** The due dates the assignees of these reports have heard of, as `reportId dueDateMs` keys. */
+    noticedOf: async (reportIds: string[]): Promise<Set<string>> =>
+      reportIds.length
+        ? new Set((await db.read((q) => q.select({ reportId: dueNotices.reportId, dueDate: dueNotices.dueDate }).from(dueNotices).where(inArray(dueNotices.reportId, reportIds)))).map((n) => noticeKey(n.reportId, n.dueDate)))
+        : new Set(),
 
     /** Records that a report's assignee heard of its due date (once per report and date). */
     insertNotice: (row: typeof dueNotices.$inferInsert) => db.write((q) => q.insert(dueNotices).values(row).onConflictDoNothing()),

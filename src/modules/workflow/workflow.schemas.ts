@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { CATEGORIES, PRIORITIES } from '../reports/reports.table'
+import { CATEGORIES, PRIORITIES } from '../reports/reports.types'
 import { ALERT_METRICS, FIELD_TYPES } from './workflow.table'
 import { LIST_FILTER_KEYS } from '../reports/list-filter-keys'
 

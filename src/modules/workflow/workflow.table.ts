@@ -3,7 +3,8 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import { bool, createdAt, json, timestamp, updatedAt } from '../../db/columns'
 import { users } from '../auth/auth.table'
 import { projects } from '../projects/projects.table'
-import { PRIORITIES, CATEGORIES, reports } from '../reports/reports.table'
+import { reports } from '../reports/reports.table'
+import { PRIORITIES, CATEGORIES } from '../reports/reports.types'
 
 const reportRef = (name: string) => text(name).notNull().references(() => reports.id, { onDelete: 'cascade' })
 const projectRef = () => text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' })

@@ -1,6 +1,6 @@
 import type * as z from 'zod'
 import type { listQuery } from '../../../src/modules/reports/reports.schemas'
-import type { Category, Priority, Status } from '../../../src/modules/reports/reports.table'
+import type { Category, Priority, Status } from '../../../src/modules/reports/reports.types'
 
 /** A value of an enumeration with the words the dashboard shows for it. */
 export interface EnumOption<T extends string> {

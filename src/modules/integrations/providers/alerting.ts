@@ -1,4 +1,4 @@
-import type { Priority } from '../../reports/reports.table'
+import type { Priority } from '../../reports/reports.types'
 import type { DeliveryPayload } from './provider.types'
 import { reportPageUrl } from '../../reports/report-links'
 

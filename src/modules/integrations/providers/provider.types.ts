@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../../app-deps'
-import type { Priority } from '../../reports/reports.table'
+import type { Priority } from '../../reports/reports.types'
 
 export type ProviderKind = 'chat' | 'alerting' | 'tracker' | 'crash_link' | 'store'
 export type IntegrationEvent = 'bug_created' | 'bug_updated' | 'comment_added' | 'digest' | 'reviews' | 'review_bugs'

@@ -1,5 +1,5 @@
 import { badRequest } from '../../../http/errors'
-import { STATUSES } from '../../reports/reports.table'
+import { STATUSES } from '../../reports/reports.types'
 import type { DeliveryPayload } from './provider.types'
 import { reportPageUrl } from '../../reports/report-links'
 
