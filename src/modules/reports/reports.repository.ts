@@ -424,6 +424,10 @@ export function createReportsRepository({ db }: { db: Seam }) {
 
     /** Adds `n` upvotes to the report (votes carried over by a merge). */
     addUpvotes: (id: string, n: number) => db.write(async (q) => void (await q.update(reports).set({ upvotes: sql`${reports.upvotes} + ${n}` }).where(eq(reports.id, id)))),
+
+    /** Sets `triaged_at` on those of these reports that have none (the first touch is kept). */
+    markTriaged: (ids: string[], now: Date) =>
+      db.write(async (q) => void (await q.update(reports).set({ triagedAt: now }).where(and(inArray(reports.id, ids), isNull(reports.triagedAt))))),
   }
 }
 

@@ -8,18 +8,18 @@ import { reports } from './reports.table'
  * bm25 ranks the newest matches only, so a title made of common words costs a bounded walk of the
  * FTS doclist instead of scoring every match in a 1M-report project.
  */
-export const SIMILAR_CANDIDATES = 1000
-export const SIMILAR_LIMIT = 10
+const SIMILAR_CANDIDATES = 1000
+const SIMILAR_LIMIT = 10
 
 /** At most this many values of a facet kind are offered as filter choices. */
 const MAX_FACET_VALUES = 500
 
 /**
- * The similar-titles query over the live reports `where` selects, for a title match (`similarTitleMatch`;
- * by default the placeholder `match`): the team's search and the public report form's suggestions
- * (public/suggestions.service.ts), which narrows it to public reports.
+ * The similar-titles query over the live reports `where` selects, for a title match (`similarTitleMatch`):
+ * the team's search and the public report form's suggestions (public/suggestions.service.ts), which
+ * narrows it to public reports.
  */
-export function similarTitlesQuery(q: Query, where: SQL, limit: number, match: SQL | string = sql.placeholder('match') as unknown as SQL) {
+function similarTitlesQuery(q: Query, where: SQL, limit: number, match: string) {
   const candidates = q
     .select({
       seq: reports.seq,
