@@ -28,7 +28,8 @@ const withIds = (ids: string[]) => sql`WITH ids(id) AS (VALUES ${sql.join(
 /**
  * The writes of report_facets (report-facets.ts) that split, merge and delete make, as async
  * functions over the database seam; the ingest path adds a submission's facets itself. Portable SQL:
- * ON CONFLICT DO NOTHING and bound id lists.
+ * ON CONFLICT DO NOTHING (after `WHERE true`: SQLite would read the ON of an INSERT … SELECT's last
+ * FROM as a join's) and bound id lists.
  */
 export function createReportFacetsRepository({ db }: { db: Seam }) {
   return {
@@ -39,7 +40,7 @@ export function createReportFacetsRepository({ db }: { db: Seam }) {
           q,
           sql`INSERT INTO report_facets (project_id, kind, value, report_seq)
             SELECT ${report.projectId}, f.kind, f.value, CAST(${report.seq} AS integer) FROM (${facetRowsOf(sql`o.report_id = ${report.id}`)}) f
-            ON CONFLICT DO NOTHING`,
+            WHERE true ON CONFLICT DO NOTHING`,
         ),
       ),
 
