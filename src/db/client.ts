@@ -14,9 +14,6 @@ export type Tx = Db | DrizzleTx
 /** Either the database or an open transaction: repositories accept both. */
 export type DbOrTx = Tx
 
-/** The raw SQLite connection, for the post-migration SQL and backfills that modules declare (DatabaseParts). */
-export type SqliteHandle = Database
-
 /** Opens the SQLite file with the pragmas a server needs (WAL, NORMAL sync, FKs, busy timeout). */
 export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Database {
   const sqlite = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true })

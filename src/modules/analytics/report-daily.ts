@@ -1,4 +1,4 @@
-import type { SqliteHandle } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { integer, primaryKey, sqliteTable } from 'drizzle-orm/sqlite-core'
 import { DAY } from '../../lib/clock'
 
@@ -38,9 +38,11 @@ export const SPARKLINE_DAYS = 14
 export const OCCURRENCES_CURSOR = 'analytics_occurrences'
 
 /** Counts the occurrences a database had before the table, up to the rollup's cursor. */
-export function backfillReportDaily(sqlite: SqliteHandle): void {
-  sqlite.exec(`INSERT INTO report_daily (report_seq, day, n)
-    SELECT r.seq, o.created_at / ${DAY}, count(*) FROM report_occurrences o JOIN reports r ON r.id = o.report_id
-    WHERE o.seq <= coalesce((SELECT position FROM rollup_cursors WHERE name = '${OCCURRENCES_CURSOR}'), 0)
-    GROUP BY r.seq, 2`)
+export const reportDailyBackfill: Backfill = {
+  sql: [
+    `INSERT INTO report_daily (report_seq, day, n)
+      SELECT r.seq, o.created_at / ${DAY}, count(*) FROM report_occurrences o JOIN reports r ON r.id = o.report_id
+      WHERE o.seq <= coalesce((SELECT position FROM rollup_cursors WHERE name = '${OCCURRENCES_CURSOR}'), 0)
+      GROUP BY r.seq, 2`,
+  ],
 }

@@ -1,6 +1,6 @@
-import type { SqliteHandle } from '../../db/client'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Seam } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { compareSemver, parseSemver } from '../analytics/stats'
 import { createReportsSearchRepository } from './reports.search.repository'
 
@@ -65,16 +65,18 @@ export function facetsOfOccurrence(
 }
 
 /** Fills the table from the occurrences of a database that had reports before it (live reports only). */
-export function backfillReportFacets(sqlite: SqliteHandle): void {
-  for (const [kind, column, extra] of [
-    [FACET.version, 'o.game_version', "o.game_version <> ''"],
-    [FACET.platform, 'o.platform', "o.platform <> ''"],
-    [FACET.player, 'o.player_id', "o.player_id <> ''"],
-    [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
-  ] as const) {
-    sqlite.exec(`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
-      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`)
-  }
+export const reportFacetsBackfill: Backfill = {
+  sql: (
+    [
+      [FACET.version, 'o.game_version', "o.game_version <> ''"],
+      [FACET.platform, 'o.platform', "o.platform <> ''"],
+      [FACET.player, 'o.player_id', "o.player_id <> ''"],
+      [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
+    ] as const
+  ).map(
+    ([kind, column, extra]) => `INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
+      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`,
+  ),
 }
 
 /**
