@@ -170,3 +170,6 @@ const readers = new WeakMap<object, { handle: Database; db: Db; stale: boolean }
 export function rawSqlite(db: Db): Database {
   return (db as unknown as { $client: Database }).$client
 }
+
+/** Whether a query handle (a `read`/`write` callback's argument) is PostgreSQL's: Drizzle's SQLite database answers `all` (see rowsOf). */
+export const onPostgres = (q: Query): boolean => typeof (q as { all?: unknown }).all !== 'function'

@@ -1,5 +1,4 @@
 import type { Seam } from '../../db/client'
-import { similarTitleMatch } from './fts-query'
 import { errorTypeMatches } from './search-filters'
 import { createReportsSearchRepository } from './reports.search.repository'
 
@@ -14,9 +13,7 @@ const similarView = (r: { reportNumber: number; title: string; status: string; p
 
 /** `GET /bugs/similar` and triage: up to 10 live reports whose titles share significant words with `title`, best bm25 match first. */
 export async function similarTo(db: Seam, projectId: string, title: string) {
-  const match = similarTitleMatch(title)
-  if (!match) return []
-  return (await createReportsSearchRepository({ db }).similar(projectId, match)).map(similarView)
+  return (await createReportsSearchRepository({ db }).similar(projectId, title)).map(similarView)
 }
 
 /** Of the project's error types `types`, those that answer `error:<name>` (search-filters.ts), at most 50. */
