@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
 import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
 import { similarTitleMatch } from './fts-query'
 import { FACET } from './report-facets'
@@ -68,7 +68,7 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
 
     /** The project's error classes over live reports with their counts, most common first, at most 200. */
     errorTypeCounts: (projectId: string) => {
-      const n = sql<number>`count(*)`
+      const n = count()
       return db.read((q) =>
         q
           .select({ errorType: reports.errorType, count: n })
