@@ -14,9 +14,6 @@ export type Tx = Db | DrizzleTx
 /** Either the database or an open transaction: repositories accept both. */
 export type DbOrTx = Tx
 
-/** The raw SQLite connection, for the post-migration SQL and backfills that modules declare (DatabaseParts). */
-export type SqliteHandle = Database
-
 /** Opens the SQLite file with the pragmas a server needs (WAL, NORMAL sync, FKs, busy timeout). */
 export function openSqlite(path: string, opts: { readonly?: boolean } = {}): Database {
   const sqlite = new Database(path, opts.readonly ? { readonly: true } : { create: true, readwrite: true })
@@ -173,3 +170,6 @@ const readers = new WeakMap<object, { handle: Database; db: Db; stale: boolean }
 export function rawSqlite(db: Db): Database {
   return (db as unknown as { $client: Database }).$client
 }
+
+/** Whether a query handle (a `read`/`write` callback's argument) is PostgreSQL's: Drizzle's SQLite database answers `all` (see rowsOf). */
+export const onPostgres = (q: Query): boolean => typeof (q as { all?: unknown }).all !== 'function'

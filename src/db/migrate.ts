@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { embeddedMigrations, type EmbeddedMigration } from './migrations.embedded'
-import type { DatabaseParts } from './post-migrate'
+import type { Backfill, DatabaseParts } from './post-migrate'
 import { schemaBaseline } from './schema-baseline.embedded'
 
 export class SchemaTooNewError extends Error {}
@@ -69,8 +69,22 @@ export function migrate(
     const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE name = ?")
     const missing = postMigrationBackfills.filter((b) => exists.get(b.table)!.n === 0)
     for (const stmt of postMigrationSql) sqlite.exec(stmt)
-    for (const b of missing) b.run(sqlite)
-    for (const b of migrationBackfills) if (applied.includes(b.tag)) b.run(sqlite)
+    for (const b of missing) runBackfill(sqlite, b.backfill)
+    for (const b of migrationBackfills) if (applied.includes(b.tag)) runBackfill(sqlite, b.backfill)
   })()
   return { applied }
+}
+
+/** Runs a declared backfill (post-migrate.ts) on the raw connection, inside the caller's transaction. */
+export function runBackfill(sqlite: Database, b: Backfill): void {
+  if ('sql' in b) {
+    for (const stmt of b.sql) sqlite.exec(stmt)
+    return
+  }
+  // In chunks by seq, so a million rows are never held at once.
+  const chunk = sqlite.query<{ seq: number }, [number]>(b.rows.select)
+  const update = sqlite.prepare<unknown, (string | number | null)[]>(b.rows.update)
+  for (let rows = chunk.all(0); rows.length > 0; rows = chunk.all(rows.at(-1)!.seq)) {
+    for (const r of rows) update.run(...b.rows.values(r))
+  }
 }

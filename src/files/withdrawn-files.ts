@@ -1,4 +1,5 @@
-import type { Seam, SqliteHandle } from '../db/client'
+import type { Seam } from '../db/client'
+import type { Backfill } from '../db/post-migrate'
 import { createFilesRepository } from './files.repository'
 import type { FileStorage } from './storage'
 
@@ -50,12 +51,14 @@ export const withdrawnFilesSql = [
 ]
 
 /** Withdraws the files of reports deleted before the table existed (run once, when it is created). */
-export function backfillWithdrawnFiles(sqlite: SqliteHandle): void {
-  sqlite.exec(`INSERT OR IGNORE INTO withdrawn_files (key)
-    SELECT screenshot_key FROM reports WHERE deleted_at IS NOT NULL AND screenshot_key IS NOT NULL
-    UNION ALL SELECT o.screenshot_key FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE r.deleted_at IS NOT NULL AND o.screenshot_key IS NOT NULL
-    UNION ALL SELECT a.file_key FROM attachments a JOIN reports r ON r.id = a.report_id WHERE r.deleted_at IS NOT NULL
-    UNION ALL SELECT s.file_key FROM session_replays s JOIN reports r ON r.id = s.report_id WHERE r.deleted_at IS NOT NULL`)
+export const withdrawnFilesBackfill: Backfill = {
+  sql: [
+    `INSERT OR IGNORE INTO withdrawn_files (key)
+      SELECT screenshot_key FROM reports WHERE deleted_at IS NOT NULL AND screenshot_key IS NOT NULL
+      UNION ALL SELECT o.screenshot_key FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE r.deleted_at IS NOT NULL AND o.screenshot_key IS NOT NULL
+      UNION ALL SELECT a.file_key FROM attachments a JOIN reports r ON r.id = a.report_id WHERE r.deleted_at IS NOT NULL
+      UNION ALL SELECT s.file_key FROM session_replays s JOIN reports r ON r.id = s.report_id WHERE r.deleted_at IS NOT NULL`,
+  ],
 }
 
 const SWEEP_BATCH = 200

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { backfillWithdrawnFiles } from '../../src/files/withdrawn-files'
+import { runBackfill } from '../../src/db/migrate'
+import { withdrawnFilesBackfill } from '../../src/files/withdrawn-files'
 import { attachments } from '../../src/modules/attachments/attachments.table'
 import { reports } from '../../src/modules/reports/reports.table'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
@@ -89,7 +90,7 @@ describe('GET /api/files/:key of deleted reports', () => {
     expect((await t.request('DELETE', `${bugs()}/${number}`, { token: owner.token })).status).toBe(200)
     t.sqlite.exec('DELETE FROM withdrawn_files')
     expect(await download(paths[0]!)).toBe(200)
-    backfillWithdrawnFiles(t.sqlite)
+    runBackfill(t.sqlite, withdrawnFilesBackfill)
     for (const p of paths) expect(await download(p), p).toBe(404)
   })
 })

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { listReports } from '../../src/modules/reports/reports.list'
-import { errorTypeCounts, similarReports } from '../../src/modules/reports/reports.search'
+import { errorTypeCounts, similarTo } from '../../src/modules/reports/reports.search'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { team } from './setup'
@@ -65,7 +65,7 @@ describe('list queries read indexes, never the whole table, and sort without a t
 
   it('similar reports walk the FTS index, not the table', async () => {
     const { project } = await team(t)
-    const plans = await plansOf(() => similarReports(t.deps.db, project.id, 'boss fight crash'))
+    const plans = await plansOf(() => similarTo(t.deps.db, project.id, 'boss fight crash'))
     expect(plans.map((p) => p.plan).join('\n')).toContain('VIRTUAL TABLE INDEX')
     for (const p of plans) expect(p.plan).not.toMatch(/SCAN reports\b(?! USING)/)
   })

@@ -43,7 +43,7 @@ describe('GET /api/account usage.storage_bytes', () => {
     const sub = (await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data
     expect(sub.usage.storage_bytes).toBe(expected)
     // The kept counter and a full count agree (a server upgraded from a version without it counts once).
-    recountStorage(t.deps.db, owner.account.id)
+    await recountStorage(t.deps.db, owner.account.id)
     expect((await usage()).storage_bytes).toBe(expected)
   })
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
-import type { DbOrTx, Seam } from '../../db/client'
+import { type DbOrTx, rowsOf, type Seam } from '../../db/client'
 import { accountMembers, accounts } from './accounts.table'
 
 export type Account = typeof accounts.$inferSelect
@@ -99,7 +99,43 @@ export function createAccountsRepository({ db }: { db: Seam }) {
     /** Takes `bytes` off the account's stored-bytes counter (a null counter, not counted yet, stays null). */
     subtractStorageBytes: (accountId: string, bytes: number) => db.write((q) => q.update(accounts).set({ storageBytes: sql`${accounts.storageBytes} - ${bytes}` }).where(eq(accounts.id, accountId))),
 
-    /** Forgets the account's stored-bytes counter, so its next read counts it anew. */
+
+    /**
+     * Bytes of the account's stored files (retention.stats.ts says which): its counter, or, when the
+     * counter is null, the files counted and stored in one write. 0 for an unknown account.
+     */
+    storageBytes: async (accountId: string): Promise<number> => {
+      const stored = (await db.read((q) => q.select({ n: accounts.storageBytes }).from(accounts).where(eq(accounts.id, accountId)).limit(1)))[0]
+      if (!stored) return 0
+      if (stored.n !== null) return stored.n
+      return db.write(async (q) => {
+        const projectIds = sql`SELECT id FROM projects WHERE account_id = ${accountId}`
+        // A widget background is a file of ours when its URL points at /api/files/{key}: read in code,
+        // as the JSON and string functions that would say it in SQL differ between the engines.
+        const widgets = await rowsOf<{ value: string }>(q, sql`SELECT value FROM project_settings WHERE kind = 'widget' AND project_id IN (${projectIds})`)
+        const backgrounds = widgets.flatMap((w) => {
+          const url = (JSON.parse(w.value) as { background_image_url?: unknown }).background_image_url
+          return typeof url === 'string' && url.includes('/api/files/') ? [url.slice(url.indexOf('/api/files/') + '/api/files/'.length)] : []
+        })
+        const backgroundKeys = backgrounds.length ? sql` UNION SELECT column1 FROM (VALUES ${sql.join(backgrounds.map((k) => sql`(${k})`), sql`, `)}) AS b` : sql``
+        const counted = await rowsOf<{ storage_bytes: number | string }>(
+          q,
+          sql`UPDATE accounts SET storage_bytes = (
+              SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.key IN (
+                SELECT r.screenshot_key FROM reports r WHERE r.project_id IN (${projectIds}) AND r.screenshot_key IS NOT NULL
+                UNION SELECT o.screenshot_key FROM report_occurrences o WHERE o.project_id IN (${projectIds}) AND o.screenshot_key IS NOT NULL
+                UNION SELECT a.file_key FROM attachments a WHERE a.project_id IN (${projectIds})
+                UNION SELECT s.file_key FROM session_replays s WHERE s.project_id IN (${projectIds})${backgroundKeys}))
+            WHERE id = ${accountId} AND storage_bytes IS NULL
+            RETURNING storage_bytes`,
+        )
+        // None: another write counted it first; its count stands. (PostgreSQL answers a bigint sum as a string.)
+        if (counted[0]) return Number(counted[0].storage_bytes)
+        return (await q.select({ n: accounts.storageBytes }).from(accounts).where(eq(accounts.id, accountId)).limit(1))[0]?.n ?? 0
+      })
+    },
+
+    /** Forgets the account's stored-bytes counter; the next `storageBytes` counts again. */
     forgetStorageBytes: (accountId: string) => db.write((q) => q.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId))),
   }
 }

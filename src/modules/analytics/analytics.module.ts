@@ -2,9 +2,9 @@ import type { DomainModule } from '../module'
 import { analyticsJobs } from './analytics.jobs'
 import { analyticsTriggersSql } from './analytics.triggers'
 import { analyticsTriggersPgSql } from './analytics.triggers.pg'
-import { backfillCrashGroupVersionPlayers, CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersSql } from './crash-group-players'
+import { CRASH_GROUP_VERSION_PLAYERS_TABLE, crashGroupVersionPlayersBackfill, crashGroupVersionPlayersSql } from './crash-group-players'
 import { crashGroupVersionPlayersPgSql } from './crash-group-players.pg'
-import { backfillReportDaily, REPORT_DAILY_TABLE, reportDailySql } from './report-daily'
+import { REPORT_DAILY_TABLE, reportDailyBackfill, reportDailySql } from './report-daily'
 import { reportDailyPgSql } from './report-daily.pg'
 import { analyticsRoutes } from './analytics.routes'
 import { playersRoutes } from './players.routes'
@@ -18,8 +18,8 @@ export const analyticsModule: DomainModule = {
   database: {
     sql: [...analyticsTriggersSql, ...crashGroupVersionPlayersSql, ...reportDailySql],
     backfills: [
-      { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, run: backfillCrashGroupVersionPlayers },
-      { table: REPORT_DAILY_TABLE, run: backfillReportDaily },
+      { table: CRASH_GROUP_VERSION_PLAYERS_TABLE, backfill: crashGroupVersionPlayersBackfill },
+      { table: REPORT_DAILY_TABLE, backfill: reportDailyBackfill },
     ],
     postgres: { sql: [...analyticsTriggersPgSql, ...crashGroupVersionPlayersPgSql, ...reportDailyPgSql] },
   },

@@ -1,4 +1,4 @@
-import type { SqliteHandle } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
@@ -32,16 +32,18 @@ export const analyticsCrashGroupVersionPlayers = sqliteTable(CRASH_GROUP_VERSION
  * fingerprint, counted as crashes the way the rollup counts them (category `crash` or an error type);
  * then each version row's `players`.
  */
-export function backfillCrashGroupVersionPlayers(sqlite: SqliteHandle): void {
-  sqlite.exec(`INSERT OR IGNORE INTO analytics_crash_group_version_players (group_id, game_version, player_id)
-    SELECT g.id, o.game_version, o.player_id
-    FROM report_occurrences o
-      JOIN reports r ON r.id = o.report_id
-      JOIN analytics_crash_groups g ON g.project_id = r.project_id AND g.fingerprint = r.fingerprint
-    WHERE o.seq <= coalesce((SELECT position FROM rollup_cursors WHERE name = 'analytics_occurrences'), 0)
-      AND o.player_id IS NOT NULL AND o.player_id <> ''
-      AND (r.category = 'crash' OR (CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END) <> '')`)
-  sqlite.exec(`UPDATE analytics_crash_group_versions SET players = (SELECT count(*) FROM analytics_crash_group_version_players p
-      WHERE p.group_id = analytics_crash_group_versions.group_id AND p.game_version = analytics_crash_group_versions.game_version)
-    WHERE group_id IN (SELECT group_id FROM analytics_crash_group_version_players)`)
+export const crashGroupVersionPlayersBackfill: Backfill = {
+  sql: [
+    `INSERT OR IGNORE INTO analytics_crash_group_version_players (group_id, game_version, player_id)
+      SELECT g.id, o.game_version, o.player_id
+      FROM report_occurrences o
+        JOIN reports r ON r.id = o.report_id
+        JOIN analytics_crash_groups g ON g.project_id = r.project_id AND g.fingerprint = r.fingerprint
+      WHERE o.seq <= coalesce((SELECT position FROM rollup_cursors WHERE name = 'analytics_occurrences'), 0)
+        AND o.player_id IS NOT NULL AND o.player_id <> ''
+        AND (r.category = 'crash' OR (CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END) <> '')`,
+    `UPDATE analytics_crash_group_versions SET players = (SELECT count(*) FROM analytics_crash_group_version_players p
+        WHERE p.group_id = analytics_crash_group_versions.group_id AND p.game_version = analytics_crash_group_versions.game_version)
+      WHERE group_id IN (SELECT group_id FROM analytics_crash_group_version_players)`,
+  ],
 }

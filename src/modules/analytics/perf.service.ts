@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Account } from '../accounts/accounts.repository'
 import { requireFeature } from '../billing/plans'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createSdkRepository, type PerfSnapshot } from '../sdk/sdk.repository'
 import { createAnalyticsRepository } from './analytics.repository'
 import { newestFirst } from './stats'
@@ -41,7 +41,7 @@ function snapshotView(s: PerfSnapshot) {
 
 /** `/bugs/{number}/perf`: the report's snapshots (newest 200) with p50/p95 of each metric over all of them. */
 export async function reportPerf(deps: Deps, projectId: string, rawNumber: string) {
-  const report = findLiveReport(deps.db, projectId, rawNumber)
+  const report = await liveReport(deps.db, projectId, rawNumber)
   const rows = await createSdkRepository({ db: deps.db }).reportSnapshots(report.id)
   const byMetric = new Map<string, Hist>()
   for (const m of PERF_METRICS) {
@@ -92,6 +92,6 @@ export async function perfSummary(deps: Deps, projectId: string) {
 /** `/bugs/{number}/replays` (tier 3): the report's replays, oldest first, with their file URLs. */
 export async function reportReplays(deps: Deps, account: Account, projectId: string, rawNumber: string) {
   requireFeature(account.plan, 'session_replays')
-  const report = findLiveReport(deps.db, projectId, rawNumber)
+  const report = await liveReport(deps.db, projectId, rawNumber)
   return (await createSdkRepository({ db: deps.db }).reportReplays(report.id)).map((r) => ({ id: r.id, file_url: deps.files.url(r.fileKey), mime_type: r.mimeType, file_size: r.fileSize, duration_sec: r.durationSec, metadata: r.metadata, created_at: r.createdAt.toISOString() }))
 }

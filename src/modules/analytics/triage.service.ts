@@ -1,8 +1,8 @@
 import type { Db } from '../../db/client'
 import { createAuthRepository } from '../auth/auth.repository'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createReportsRepository } from '../reports/reports.repository'
-import { similarReports } from '../reports/reports.search'
+import { similarTo } from '../reports/reports.search'
 import { PRIORITIES } from '../reports/reports.types'
 import { jaccard, titleWords } from './similarity'
 
@@ -29,8 +29,8 @@ function mostCommon<T extends string>(values: T[], order: (a: T, b: T) => number
  * 0.3 makes a report similar, 0.6 a likely duplicate; ties go to the newer report. Deterministic.
  */
 export async function triage(db: Db, projectId: string, rawNumber: string) {
-  const report = findLiveReport(db, projectId, rawNumber)
-  const fts = similarReports(db, projectId, report.title).map((r) => r.report_number)
+  const report = await liveReport(db, projectId, rawNumber)
+  const fts = (await similarTo(db, projectId, report.title)).map((r) => r.report_number)
   const reports = createReportsRepository({ db })
   const candidates = [
     ...(fts.length ? await reports.similarCandidates(projectId, { exceptId: report.id, numbers: fts, limit: fts.length }) : []),

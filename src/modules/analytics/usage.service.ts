@@ -33,7 +33,7 @@ export async function usage(db: Db, accountId: string, projectIds: string[], now
   return {
     reports: Object.fromEntries(Object.entries(WINDOWS).map(([k, n]) => [k, sum(v.reportsByDay, n)])),
     sessions: Object.fromEntries(Object.entries(WINDOWS).map(([k, n]) => [k, sum(v.sessionsByDay, n)])),
-    storage_bytes: accountStorageBytes(db, accountId),
+    storage_bytes: await accountStorageBytes(db, accountId),
   }
 }
 

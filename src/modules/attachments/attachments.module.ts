@@ -1,4 +1,4 @@
-import { backfillWithdrawnFiles, WITHDRAWN_FILES_TABLE, withdrawnFilesSql } from '../../files/withdrawn-files'
+import { WITHDRAWN_FILES_TABLE, withdrawnFilesBackfill, withdrawnFilesSql } from '../../files/withdrawn-files'
 import { withdrawnFilesPgSql } from '../../files/withdrawn-files.pg'
 import type { DomainModule } from '../module'
 import { attachmentsRoutes } from './attachments.routes'
@@ -7,5 +7,5 @@ import { attachmentsRoutes } from './attachments.routes'
 export const attachmentsModule: DomainModule = {
   name: 'attachments',
   routes: attachmentsRoutes,
-  database: { sql: withdrawnFilesSql, backfills: [{ table: WITHDRAWN_FILES_TABLE, run: backfillWithdrawnFiles }], postgres: { sql: withdrawnFilesPgSql } },
+  database: { sql: withdrawnFilesSql, backfills: [{ table: WITHDRAWN_FILES_TABLE, backfill: withdrawnFilesBackfill }], postgres: { sql: withdrawnFilesPgSql } },
 }

@@ -21,7 +21,7 @@ export function addComment(deps: Pick<AppDeps, 'db' | 'clock' | 'events'>, ctx: 
     await createCommentsRepository({ db: deps.db }).insert({ id, reportId: report.id, projectId: ctx.project.id, authorId: ctx.author.id, body: input.body, isInternal, createdAt: now, updatedAt: now })
     await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.author.id, action: 'commented', newValue: isInternal ? 'internal' : 'public' }])
     // A public reply is the team's touch the `triaged` publish mode waits for (its mail to the player: public/reply-mail.ts).
-    if (!isInternal) markTriaged(tx, [report.id], now)
+    if (!isInternal) await markTriaged(tx, [report.id], now)
     await deps.events.emit(tx, {
       type: 'comment_added',
       projectId: ctx.project.id,

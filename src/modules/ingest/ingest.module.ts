@@ -1,9 +1,9 @@
 import type { DomainModule } from '../module'
-import { backfillFingerprints } from './ingest.backfill'
+import { fingerprintsBackfill } from './ingest.backfill'
 import { occurrencesRoutes } from './occurrences.routes'
-import { backfillOpenTitleTerms, OPEN_TITLE_TERMS_TABLE, openTitleTermsSql } from './open-title-terms'
+import { OPEN_TITLE_TERMS_TABLE, openTitleTermsBackfill, openTitleTermsSql } from './open-title-terms'
 import { openTitleTermsPgSql } from './open-title-terms.pg'
-import { backfillReportPlayers, REPORT_PLAYERS_TABLE, reportPlayersSql } from './report-players'
+import { REPORT_PLAYERS_TABLE, reportPlayersBackfill, reportPlayersSql } from './report-players'
 import { reportPlayersPgSql } from './report-players.pg'
 
 /** The one ingest path (ingest.service.ts) has no route of its own: clients reach it through their adapters. These are the team's routes over its occurrences. */
@@ -13,10 +13,10 @@ export const ingestModule: DomainModule = {
   database: {
     sql: [...openTitleTermsSql, ...reportPlayersSql],
     backfills: [
-      { table: OPEN_TITLE_TERMS_TABLE, run: backfillOpenTitleTerms },
-      { table: REPORT_PLAYERS_TABLE, run: backfillReportPlayers },
+      { table: OPEN_TITLE_TERMS_TABLE, backfill: openTitleTermsBackfill },
+      { table: REPORT_PLAYERS_TABLE, backfill: reportPlayersBackfill },
     ],
-    afterMigration: [{ tag: '0019_drop_inbox_title_key', run: backfillFingerprints }],
+    afterMigration: [{ tag: '0019_drop_inbox_title_key', backfill: fingerprintsBackfill }],
     postgres: { sql: [...openTitleTermsPgSql, ...reportPlayersPgSql] },
   },
 }

@@ -11,12 +11,12 @@ import { createLabelsRepository } from '../labels/labels.repository'
 import { createNotificationsRepository } from '../notifications/notifications.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createPublicRepository } from '../public/public.repository'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { COUNT_CAP, listFiltersOf, matchingReports } from '../reports/reports.list'
 import type { ListFilterQuery } from '../reports/reports.schemas'
 import type { Report } from '../reports/reports.service'
 import { createReportsRepository } from '../reports/reports.repository'
-import { dropFacetsOfReports } from '../reports/report-facets'
+import { createReportFacetsRepository } from '../reports/report-facets.repository'
 import { createSdkRepository } from '../sdk/sdk.repository'
 import { createDependenciesRepository } from '../workflow/dependencies.repository'
 import { createIngestRepository } from './ingest.repository'
@@ -37,12 +37,12 @@ export type MergeSelector = { numbers: number[]; filter?: undefined } | { filter
 export async function mergeReports(deps: Pick<AppDeps, 'db' | 'clock'>, project: Project, actorId: string, number: string, selector: MergeSelector) {
   return deps.db.write(async (tx) => {
     const reportsRepo = createReportsRepository({ db: tx })
-    const survivor = findLiveReport(tx, project.id, number)
+    const survivor = await liveReport(tx, project.id, number)
     const merged = selector.filter ? await byFilter(deps, tx, project, survivor, selector.filter) : await byNumbers(tx, project, survivor, selector.numbers)
     const now = deps.clock.now()
     const mergedIds = merged.map((m) => m.id)
     // Before their occurrences move: the values to take are read from them.
-    dropFacetsOfReports(tx, project.id, mergedIds)
+    await createReportFacetsRepository({ db: tx }).dropOfReports(project.id, mergedIds)
     await createIngestRepository({ db: tx }).moveAllTo(mergedIds, survivor.id)
     await createSdkRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
     await createCommentsRepository({ db: tx }).moveToReport(mergedIds, survivor.id)
@@ -76,7 +76,7 @@ async function byNumbers(tx: Query, project: Project, survivor: Report, numbers:
 
 /** The reports the list shows for `filter`, the survivor left out; 400 for none or more than COUNT_CAP. */
 async function byFilter(deps: Pick<AppDeps, 'db'>, tx: Query, project: Project, survivor: Report, filter: ListFilterQuery): Promise<Report[]> {
-  const matched = matchingReports(deps.db, project.id, listFiltersOf(deps.db, project.id, filter))
+  const matched = await matchingReports(deps.db, project.id, listFiltersOf(deps.db, project.id, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; a merge by filter takes at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
   const ids = matched.reports.filter((r) => r.id !== survivor.id).map((r) => r.id)
   if (ids.length === 0) throw badRequest(`filter: no report but #${survivor.reportNumber} matches it, nothing to merge`)

@@ -1,7 +1,7 @@
 import type { Seam } from '../../db/client'
 import type { Project } from '../projects/projects.repository'
 import { newestFirst } from '../analytics/stats'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createIngestRepository } from './ingest.repository'
 
 /** Values listed at most per dimension; `total` minus their counts is the rest. */
@@ -19,7 +19,7 @@ interface Share {
  * version × platform pairs are few even when the occurrences are many.
  */
 export async function occurrenceDistribution(db: Seam, project: Project, number: string) {
-  const report = await db.read((q) => findLiveReport(q, project.id, number))
+  const report = await liveReport(db, project.id, number)
   const pairs = await createIngestRepository({ db }).versionPlatformPairs(report.id)
   const versions = new Map<string, { version: string; count: number; firstSeen: number }>()
   const platforms = new Map<string, number>()

@@ -5,11 +5,11 @@ import type { Project } from '../projects/projects.repository'
 import { badRequest } from '../../http/errors'
 import { recordActivity } from '../activity/activity.service'
 import { attachments } from '../attachments/attachments.table'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createReport } from '../reports/reports.service'
 import { createIngestRepository, type Occurrence } from './ingest.repository'
 import { recountReport } from './recount'
-import { dropFacetsLeftWith } from '../reports/report-facets'
+import { createReportFacetsRepository } from '../reports/report-facets.repository'
 import { scoreSentiment } from './sentiment'
 
 export const OCCURRENCES_PER_PAGE = 50
@@ -60,7 +60,7 @@ async function filesOf(db: Seam, ids: string[]) {
 
 /** One page (`perPage`, 50 by default) of a report's occurrences, the first submission included: newest first, or oldest first with `order=oldest`. */
 export async function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string, page: number, order: 'newest' | 'oldest' = 'newest', perPage = OCCURRENCES_PER_PAGE) {
-  const report = await deps.db.read((q) => findLiveReport(q, project.id, number))
+  const report = await liveReport(deps.db, project.id, number)
   const repo = createIngestRepository({ db: deps.db })
   const total = await repo.countOf(report.id)
   const rows = await repo.page(report.id, order, perPage, (page - 1) * perPage)
@@ -78,7 +78,7 @@ export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'eve
   const ids = [...new Set(occurrenceIds)]
   return deps.db.write(async (tx) => {
     const repo = createIngestRepository({ db: tx })
-    const original = findLiveReport(tx, project.id, number)
+    const original = await liveReport(tx, project.id, number)
     const chosen = await repo.ofReportByIds(original.id, ids)
     if (chosen.length !== ids.length) throw badRequest('occurrence_ids: every id must be an occurrence of this report')
     if (chosen.length >= original.occurrenceCount) throw badRequest('occurrence_ids: at least one occurrence must stay with the report')
@@ -115,7 +115,7 @@ export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'eve
     await tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved))
     await recountReport(tx, report)
     await recountReport(tx, original)
-    dropFacetsLeftWith(tx, original, moved)
+    await createReportFacetsRepository({ db: tx }).dropLeftWith(original, moved)
     await recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: original.id, actorId, action: 'split', newValue: report.reportNumber }])
     return { id: report.id, report_number: report.reportNumber, occurrences: chosen.length }
   })

@@ -1,4 +1,4 @@
-import type { SqliteHandle } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { titleTermsOf } from '../reports/title-terms'
 
 /**
@@ -55,13 +55,13 @@ export const openTitleTermsSql = [
 
 /**
  * Gives the reports of a database that predates `title_terms` their words, which fills the index
- * through the update trigger (run once, when the table is created; about 15 µs a report).
+ * through the update trigger (run once, when the table is created; about 15 µs a report). Row by
+ * row: the words are folded and filtered in code (title-terms.ts), which SQLite cannot do.
  */
-export function backfillOpenTitleTerms(sqlite: SqliteHandle): void {
-  // In chunks, so a million titles are never held at once.
-  const chunk = sqlite.query<{ seq: number; title: string }, [number]>('SELECT seq, title FROM reports WHERE seq > ? ORDER BY seq LIMIT 5000')
-  const update = sqlite.prepare<unknown, [string, number]>('UPDATE reports SET title_terms = ? WHERE seq = ?')
-  for (let rows = chunk.all(0); rows.length > 0; rows = chunk.all(rows.at(-1)!.seq)) {
-    for (const r of rows) update.run(titleTermsOf(r.title), r.seq)
-  }
+export const openTitleTermsBackfill: Backfill = {
+  rows: {
+    select: 'SELECT seq, title FROM reports WHERE seq > ? ORDER BY seq LIMIT 5000',
+    update: 'UPDATE reports SET title_terms = ? WHERE seq = ?',
+    values: (r: { seq: number; title: string }) => [titleTermsOf(r.title), r.seq],
+  },
 }

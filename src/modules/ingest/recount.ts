@@ -1,6 +1,6 @@
 import type { Query } from '../../db/client'
-import { recountReportDaily } from '../analytics/report-daily'
-import { addFacetsOfOccurrences } from '../reports/report-facets'
+import { createReportDailyRepository } from '../analytics/report-daily.repository'
+import { createReportFacetsRepository } from '../reports/report-facets.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createIngestRepository } from './ingest.repository'
 
@@ -11,8 +11,8 @@ import { createIngestRepository } from './ingest.repository'
  * day. Submissions keep these incrementally (ingest.service.ts, the analytics rollup). Inside `tx`'s write.
  */
 export async function recountReport(tx: Query, report: { id: string; seq: number; projectId: string }): Promise<void> {
-  addFacetsOfOccurrences(tx, report)
-  recountReportDaily(tx, report)
+  await createReportFacetsRepository({ db: tx }).addOfOccurrences(report)
+  await createReportDailyRepository({ db: tx }).recount(report)
   const ingest = createIngestRepository({ db: tx })
   await ingest.recountPlayers(report)
   await createReportsRepository({ db: tx }).setOccurrenceCounts(report.seq, await ingest.summary(report))

@@ -1,4 +1,4 @@
-import type { SqliteHandle } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
@@ -24,9 +24,11 @@ export const reportPlayers = sqliteTable('report_players', {
 })
 
 /** Fills the table from the occurrences of a database that had reports before it, and counts each report's players. */
-export function backfillReportPlayers(sqlite: SqliteHandle): void {
-  sqlite.exec(`INSERT OR IGNORE INTO report_players (report_seq, player_id)
-    SELECT r.seq, o.player_id FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE o.player_id IS NOT NULL AND o.player_id <> ''`)
-  sqlite.exec(`UPDATE reports SET player_count = (SELECT count(*) FROM report_players p WHERE p.report_seq = reports.seq)
-    WHERE seq IN (SELECT report_seq FROM report_players)`)
+export const reportPlayersBackfill: Backfill = {
+  sql: [
+    `INSERT OR IGNORE INTO report_players (report_seq, player_id)
+      SELECT r.seq, o.player_id FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE o.player_id IS NOT NULL AND o.player_id <> ''`,
+    `UPDATE reports SET player_count = (SELECT count(*) FROM report_players p WHERE p.report_seq = reports.seq)
+      WHERE seq IN (SELECT report_seq FROM report_players)`,
+  ],
 }

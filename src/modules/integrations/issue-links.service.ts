@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { serializeReportForEvent } from '../reports/reports.service'
 import { contextOf, saveLink } from './integrations.delivery'
 import { createIntegrationsRepository, type IntegrationLink } from './integrations.repository'
@@ -35,7 +35,7 @@ const linkView = (l: IntegrationLink) => ({
  * crash tracker's issue) and the project's active tracker connections it can be filed through.
  */
 export async function reportIssues(deps: Pick<AppDeps, 'db'>, projectId: string, rawNumber: string) {
-  const report = await deps.db.read((q) => findLiveReport(q, projectId, rawNumber))
+  const report = await liveReport(deps.db, projectId, rawNumber)
   const [linked, active] = await Promise.all([repo(deps).linksOf(report.id), repo(deps).active(projectId)])
   const links = linked.map(linkView)
   const trackers = active
@@ -50,7 +50,7 @@ export async function reportIssues(deps: Pick<AppDeps, 'db'>, projectId: string,
  * (`created` false). 502 carrying the tracker's answer when it refuses.
  */
 export async function fileReport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'logger' | 'secrets'>, project: ProjectRef, rawNumber: string, integrationId: string) {
-  const report = await deps.db.read((q) => findLiveReport(q, project.id, rawNumber))
+  const report = await liveReport(deps.db, project.id, rawNumber)
   const row = await repo(deps).find(project.id, integrationId)
   if (!row) throw notFound('integration not found')
   const provider = PROVIDERS[row.provider]

@@ -78,7 +78,7 @@ export async function applyLabel(deps: Deps, ctx: Actor, number: string, labelId
     const report = await liveReportByNumber(tx, ctx.project.id, number)
     const label = await labelOf(deps, ctx.project.id, labelId)
     if (await labelsOf(deps).attach(report, label.id)) {
-      markTriaged(tx, [report.id], now)
+      await markTriaged(tx, [report.id], now)
       await recordActivity(tx, now, [{ projectId: ctx.project.id, reportId: report.id, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name }])
     }
   })

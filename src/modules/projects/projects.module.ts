@@ -1,10 +1,10 @@
 import type { DomainModule } from '../module'
-import { backfillProjectDsnIds, PROJECT_DSN_IDS_TABLE, projectDsnSql } from './projects.repository'
+import { PROJECT_DSN_IDS_TABLE, projectDsnIdsBackfill, projectDsnSql } from './projects.repository'
 import { projectDsnPgSql } from './project-dsn.pg'
 import { projectsRoutes } from './projects.routes'
 
 export const projectsModule: DomainModule = {
   name: 'projects',
   routes: projectsRoutes,
-  database: { sql: projectDsnSql, backfills: [{ table: PROJECT_DSN_IDS_TABLE, run: backfillProjectDsnIds }], postgres: { sql: projectDsnPgSql } },
+  database: { sql: projectDsnSql, backfills: [{ table: PROJECT_DSN_IDS_TABLE, backfill: projectDsnIdsBackfill }], postgres: { sql: projectDsnPgSql } },
 }

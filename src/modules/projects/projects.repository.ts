@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm'
-import type { Query, Seam, SqliteHandle } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { projectSlugRedirects, projects } from './projects.table'
 
 /** A project as stored (the request guard loads it for every project route). */
@@ -195,10 +196,10 @@ export const projectDsnSql = [
   END`,
 ]
 
-/** Gives the projects of a database from before DSN ids theirs, oldest project first. */
-export function backfillProjectDsnIds(sqlite: SqliteHandle): void {
-  const missing = sqlite.query<{ id: string }, []>('SELECT id FROM projects WHERE dsn_id IS NULL ORDER BY created_at, rowid').all()
-  const take = sqlite.prepare<{ dsn_id: number }, [string]>('INSERT INTO project_dsn_ids (project_id) VALUES (?) RETURNING dsn_id')
-  const set = sqlite.prepare<unknown, [number, string]>('UPDATE projects SET dsn_id = ? WHERE id = ?')
-  for (const p of missing) set.run(take.get(p.id)!.dsn_id, p.id)
+/** Gives the projects of a database from before DSN ids theirs, oldest project first (ids are handed out in insert order). */
+export const projectDsnIdsBackfill: Backfill = {
+  sql: [
+    'INSERT INTO project_dsn_ids (project_id) SELECT id FROM projects WHERE dsn_id IS NULL ORDER BY created_at, rowid',
+    'UPDATE projects SET dsn_id = (SELECT max(d.dsn_id) FROM project_dsn_ids d WHERE d.project_id = projects.id) WHERE dsn_id IS NULL',
+  ],
 }

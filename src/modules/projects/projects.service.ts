@@ -214,7 +214,7 @@ export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'
   const keys = await deps.db.write(async (tx) => {
     const keys = await projectFileKeys(deps.db, ctx.project.id)
     await projectsRepo(deps).remove(ctx.project.id)
-    recountStorage(tx, ctx.project.accountId)
+    await recountStorage(tx, ctx.project.accountId)
     await deleteProjectActivity(tx, ctx.project.id)
     await forgetProjectAccess(deps.db, ctx.project.accountId, ctx.project.id)
     await recordAudit(tx, now, {

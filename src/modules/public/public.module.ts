@@ -1,7 +1,7 @@
 import type { DomainModule } from '../module'
 import { publicTrackerIndexSql } from './public.indexes'
 import { publicTrackerIndexPgSql } from './public.indexes.pg'
-import { backfillPublication, PUBLICATION_MIGRATION } from './publication.backfill'
+import { PUBLICATION_MIGRATION, publicationBackfill } from './publication.backfill'
 import { publicRoutes } from './public.routes'
 import { replyMailHandler, replyMailSubscriber } from './reply-mail'
 
@@ -10,5 +10,5 @@ export const publicModule: DomainModule = {
   routes: publicRoutes,
   jobs: (deps) => ({ handlers: [replyMailHandler(deps)] }),
   subscribe: (deps) => deps.events.subscribe(replyMailSubscriber(deps)),
-  database: { sql: publicTrackerIndexSql, afterMigration: [{ tag: PUBLICATION_MIGRATION, run: backfillPublication }], postgres: { sql: publicTrackerIndexPgSql } },
+  database: { sql: publicTrackerIndexSql, afterMigration: [{ tag: PUBLICATION_MIGRATION, backfill: publicationBackfill }], postgres: { sql: publicTrackerIndexPgSql } },
 }

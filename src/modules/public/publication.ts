@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../db/client'
+import { and, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
+import type { Seam } from '../../db/client'
+import { createReportsRepository } from '../reports/reports.repository'
 import { reports } from '../reports/reports.table'
 import type { TrackerSettings } from '../settings/settings.schemas'
 
@@ -54,7 +55,7 @@ export function publicationOf(r: PublicationRow, s: PublishRules): { shown: bool
  * Records that a team member touched these reports (status changed, labelled, commented publicly,
  * published): `publish: triaged` shows them from now on. The first touch is kept.
  */
-export function markTriaged(tx: DbOrTx, reportIds: string[], now: Date): void {
+export async function markTriaged(tx: Seam, reportIds: string[], now: Date): Promise<void> {
   if (reportIds.length === 0) return
-  tx.update(reports).set({ triagedAt: now }).where(and(inArray(reports.id, reportIds), isNull(reports.triagedAt))).run()
+  await createReportsRepository({ db: tx }).markTriaged(reportIds, now)
 }

@@ -1,6 +1,5 @@
 import type { Config } from '../../config/config'
 import type { AppDeps } from '../../app-deps'
-import { similarTitleMatch } from '../reports/fts-query'
 import { createReportsSearchRepository } from '../reports/reports.search.repository'
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { readSettings } from '../settings/settings.service'
@@ -23,9 +22,8 @@ export interface Suggestions {
  * the public pages show), so a player can vote on an existing report instead of filing it again.
  */
 async function suggestionsFor(deps: Deps, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, settings: TrackerSettings, title: string): Promise<Suggestions> {
-  const match = similarTitleMatch(title)
   // The reports domain's similar-titles search (reports.search.ts), narrowed to what the public pages show.
-  const rows = match ? await createReportsSearchRepository({ db: deps.db }).similarWhere(publicReportsOf(project.id, settings), match, SUGGESTION_LIMIT) : []
+  const rows = await createReportsSearchRepository({ db: deps.db }).similarWhere(publicReportsOf(project.id, settings), title, SUGGESTION_LIMIT)
   const base = `${config.publicUrl}/tracker/${encodeURIComponent(project.slug)}`
   return {
     bugs: rows.map((r) => ({ report_number: r.reportNumber, title: r.title, status: r.status, upvotes: r.upvotes, url: `${base}/${r.reportNumber}` })),

@@ -106,9 +106,14 @@ const STOP_WORDS = new Set(
  * after trimming or no significant word is left — too little to call anything similar.
  */
 export function similarTitleMatch(title: string): string | null {
+  const words = similarTitleWords(title)
+  return words && `title : (${words.map((w) => `"${w}"`).join(' OR ')})`
+}
+
+/** The significant title words `similarTitleMatch` ORs together (PostgreSQL's form: search-tsquery.ts), or null. */
+export function similarTitleWords(title: string): string[] | null {
   const trimmed = title.trim()
   if (trimmed.replace(/[^\p{L}\p{N}]/gu, '').length < 3) return null
   const words = [...new Set(trimmed.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length >= 2 && !STOP_WORDS.has(w)).slice(0, 16)
-  if (words.length === 0) return null
-  return `title : (${words.map((w) => `"${w}"`).join(' OR ')})`
+  return words.length === 0 ? null : words
 }

@@ -1,7 +1,6 @@
-import type { SqliteHandle } from '../../db/client'
-import { type SQL, sql } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import type { Seam, Tx } from '../../db/client'
+import type { Seam } from '../../db/client'
+import type { Backfill } from '../../db/post-migrate'
 import { compareSemver, parseSemver } from '../analytics/stats'
 import { createReportsSearchRepository } from './reports.search.repository'
 
@@ -62,63 +61,19 @@ export function facetsOfOccurrence(
   return out
 }
 
-/** `(kind, value, report_id)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT or DELETE … SELECT. */
-const facetRowsOf = (where: SQL) => sql`
-  SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value, o.report_id FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
-  UNION SELECT ${sql.raw(String(FACET.platform))}, o.platform, o.report_id FROM report_occurrences o WHERE ${where} AND o.platform <> ''
-  UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id, o.report_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
-  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
-
-interface ReportRef {
-  id: string
-  seq: number
-  projectId: string
-}
-
-/** Gives `report` the facets of all its occurrences (split and merge moved some onto it). */
-export function addFacetsOfOccurrences(tx: Tx, report: ReportRef): void {
-  tx.run(sql`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
-    SELECT ${report.projectId}, f.kind, f.value, ${report.seq} FROM (${facetRowsOf(sql`o.report_id = ${report.id}`)}) f`)
-}
-
-/**
- * Takes from `report` the facets only the occurrences `movedIds` had (split moved them out): each
- * value they carried stays when another of its occurrences still has it. Key lookups only, as the
- * values are known; a scan of the project's facets would be needed otherwise.
- */
-export function dropFacetsLeftWith(tx: Tx, report: ReportRef, movedIds: string[]): void {
-  const moved = sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(movedIds)}))`
-  const column = sql.raw(`CASE f.kind WHEN ${FACET.version} THEN k.game_version WHEN ${FACET.platform} THEN k.platform WHEN ${FACET.player} THEN k.player_id ELSE '' END`)
-  tx.run(sql`DELETE FROM report_facets AS f
-    WHERE f.project_id = ${report.projectId} AND f.report_seq = ${report.seq}
-      AND (f.kind, f.value) IN (SELECT kind, value FROM (${facetRowsOf(moved)}))
-      AND NOT EXISTS (SELECT 1 FROM report_occurrences k WHERE k.report_id = ${report.id}
-        AND (f.kind <> ${FACET.screenshot} OR k.screenshot_key IS NOT NULL) AND f.value = ${column})`)
-}
-
-/**
- * Takes every facet of reports that are being deleted (soft delete, merged into another), so the
- * table only ever holds live reports: a facet-only list is then counted from the key alone. Key
- * lookups: the values come from the reports' occurrences, still in place when this runs.
- */
-export function dropFacetsOfReports(tx: Tx, projectId: string, reportIds: string[]): void {
-  if (reportIds.length === 0) return
-  const which = sql`o.report_id IN (SELECT value FROM json_each(${JSON.stringify(reportIds)}))`
-  tx.run(sql`DELETE FROM report_facets WHERE project_id = ${projectId} AND (kind, value, report_seq) IN (
-    SELECT f.kind, f.value, r.seq FROM (${facetRowsOf(which)}) f JOIN reports r ON r.id = f.report_id)`)
-}
-
 /** Fills the table from the occurrences of a database that had reports before it (live reports only). */
-export function backfillReportFacets(sqlite: SqliteHandle): void {
-  for (const [kind, column, extra] of [
-    [FACET.version, 'o.game_version', "o.game_version <> ''"],
-    [FACET.platform, 'o.platform', "o.platform <> ''"],
-    [FACET.player, 'o.player_id', "o.player_id <> ''"],
-    [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
-  ] as const) {
-    sqlite.exec(`INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
-      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`)
-  }
+export const reportFacetsBackfill: Backfill = {
+  sql: (
+    [
+      [FACET.version, 'o.game_version', "o.game_version <> ''"],
+      [FACET.platform, 'o.platform', "o.platform <> ''"],
+      [FACET.player, 'o.player_id', "o.player_id <> ''"],
+      [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
+    ] as const
+  ).map(
+    ([kind, column, extra]) => `INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
+      SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`,
+  ),
 }
 
 /**

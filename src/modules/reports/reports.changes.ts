@@ -8,7 +8,7 @@ import { hasPermission } from '../permissions/permissions.catalog'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { markTriaged } from '../public/publication'
 import { liveReport } from './reports.read'
-import { dropFacetsOfReports } from './report-facets'
+import { createReportFacetsRepository } from './report-facets.repository'
 import { COUNT_CAP, listFiltersOf, matchingReports } from './reports.list'
 import { createReportsRepository, type Report, type ReportSelector } from './reports.repository'
 import type { BulkDeleteBody, BulkUpdateBody, ListFilterQuery, UpdateReportBody } from './reports.schemas'
@@ -101,7 +101,7 @@ async function applyChanges(deps: Deps, tx: Query, projectId: string, actorId: s
   )
   for (const { r, d } of changed) await followUps(repo, r, d)
   // A status change or an explicit publication is the team's touch the `triaged` publish mode waits for.
-  markTriaged(
+  await markTriaged(
     tx,
     changed.filter(({ d }) => d.status || d.published?.[1] === true).map(({ r }) => r.id),
     now,
@@ -142,13 +142,13 @@ export async function updateReport(deps: Deps, project: ProjectRef, actor: Actor
  * The live reports of the project a bulk body names: by `bug_ids` or `bug_numbers` (1 to 100), or by
  * `filter`, every report the list shows for it (400 past COUNT_CAP: narrow the filter). Exactly one.
  */
-function bulkSelector(db: Deps['db'], projectId: string, body: BulkDeleteBody): { which: ReportSelector; filter: ListFilterQuery | null } {
+async function bulkSelector(db: Deps['db'], projectId: string, body: BulkDeleteBody): Promise<{ which: ReportSelector; filter: ListFilterQuery | null }> {
   const { bug_ids: ids, bug_numbers: numbers, filter } = body
   const given = [ids, numbers, filter].filter((x) => x !== undefined).length
   if (given > 1) throw badRequest('send one of bug_ids, bug_numbers or filter')
   if (given === 0) throw badRequest('bug_ids or bug_numbers (1 to 100 entries) or filter is required')
   if (!filter) return { which: ids ? { ids } : { numbers: numbers! }, filter: null }
-  const matched = matchingReports(db, projectId, listFiltersOf(db, projectId, filter))
+  const matched = await matchingReports(db, projectId, listFiltersOf(db, projectId, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; bulk actions by filter take at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
   return { which: { ids: matched.reports.map((r) => r.id) }, filter }
 }
@@ -165,7 +165,7 @@ async function auditByFilter(tx: Query, now: Date, project: ProjectRef, actorId:
 export async function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): Promise<{ updated: number }> {
   return deps.db.write(async (tx) => {
     const changes = await requestedChanges(deps.db, project, actor, body)
-    const { which, filter } = bulkSelector(deps.db, project.id, body)
+    const { which, filter } = await bulkSelector(deps.db, project.id, body)
     const targets = await createReportsRepository({ db: deps.db }).liveReports(project.id, which)
     await applyChanges(deps, tx, project.id, actor.userId, targets, changes)
     if (filter) await auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
@@ -180,8 +180,7 @@ async function softDelete(deps: Deps, tx: Query, projectId: string, actorId: str
   if (gone.length === 0) return 0
   // The delete withdraws the reports' files at once (a trigger); a job then removes their bytes.
   await enqueueWithdrawnFilesRemoval(deps, tx, projectId)
-  dropFacetsOfReports(
-    tx,
+  await createReportFacetsRepository({ db: tx }).dropOfReports(
     projectId,
     gone.map((g) => g.id),
   )
@@ -205,7 +204,7 @@ export async function deleteReport(deps: Deps, projectId: string, actorId: strin
 /** `DELETE /bugs/bulk`: soft-deletes the selected live reports of the project. */
 export async function bulkDeleteReports(deps: Deps, project: ProjectRef, actorId: string, body: BulkDeleteBody): Promise<{ deleted: number }> {
   return deps.db.write(async (tx) => {
-    const { which, filter } = bulkSelector(deps.db, project.id, body)
+    const { which, filter } = await bulkSelector(deps.db, project.id, body)
     const deleted = await softDelete(deps, tx, project.id, actorId, which)
     if (filter) await auditByFilter(tx, deps.clock.now(), project, actorId, 'reports.bulk_deleted', filter, deleted)
     return { deleted }

@@ -257,7 +257,7 @@ const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
  * a common word into a set once (~50 ms for 300,000) is bounded, while walking those matches one by
  * one to count the few that also carry the facet is not.
  */
-export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
+function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
   const st = cached(estimateStatements, db, buildEstimates)
   const inFacet = st.facet.get({ projectId, kind: FACET[facet.kind], value: facet.value })?.n ?? 0
   const inWords = st.words.get({ match })?.n ?? 0
@@ -266,12 +266,8 @@ export function facetRarerThanWords(db: Db, projectId: string, facet: { kind: Fa
 
 const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
 
-/**
- * The prepared page, count and "all matching" statements of a shape, built once per connection.
- * Synchronous for `matchingReports` (reports.list.ts), which ingest's merge calls inside its
- * synchronous transaction; the list page reads through `createReportsListRepository`.
- */
-export function statementsFor(db: Db, s: Shape) {
+/** The prepared page, count and "all matching" statements of a shape, built once per connection. */
+function statementsFor(db: Db, s: Shape) {
   let shapes = shapeStatements.get(db)
   if (!shapes) shapeStatements.set(db, (shapes = new Map()))
   const key = JSON.stringify(s)
@@ -303,5 +299,8 @@ export function createReportsListRepository({ db }: { db: Seam }) {
 
     /** `facetRarerThanWords`, read on the seam. */
     facetRarerThanWords: (projectId: string, facet: { kind: FacetKind; value: string }, match: string) => db.read((q) => facetRarerThanWords(q, projectId, facet, match)),
+
+    /** Every matching report's id and number newest first, up to one past COUNT_CAP (bulk actions and merges by filter). */
+    all: (s: Shape, params: Record<string, unknown>) => db.read((q) => statementsFor(q, s).all.execute(params)),
   }
 }

@@ -1,12 +1,12 @@
 import type { Db, Seam } from '../../db/client'
 import { createLabelsRepository } from '../labels/labels.repository'
-import { sparklinesOf } from '../analytics/report-daily'
+import { createReportDailyRepository } from '../analytics/report-daily.repository'
 import { translateSearch } from './fts-query'
-import { COUNT_CAP, createReportsListRepository, facetRarerThanWords, type ListSort, type Shape, statementsFor } from './reports.list.repository'
+import { COUNT_CAP, createReportsListRepository, type ListSort, type Shape } from './reports.list.repository'
 import type { FacetKind } from './report-facets'
 import { reportAdditions, type SlaState } from './report-additions'
 import type { ListFilterQuery } from './reports.schemas'
-import { errorTypesIn, errorTypesNamed } from './reports.search'
+import { errorTypesIn } from './reports.search'
 import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
@@ -103,15 +103,7 @@ function parse(f: Omit<ListFilters, 'page'>) {
   return { sf, fts, facets, fingerprints, regression, selectiveElsewhere, compare }
 }
 
-/** The facts of `parsed` from the synchronous reads (`matchingReports`, inside ingest's merge). */
-function factsNow(db: Db, projectId: string, parsed: ReturnType<typeof parse>): PlanFacts {
-  return {
-    errors: parsed.sf.errors.map((name) => errorTypesNamed(db, projectId, name)),
-    facetRarer: parsed.compare ? facetRarerThanWords(db, projectId, parsed.compare.facet, parsed.compare.match) : false,
-  }
-}
-
-/** The facts of `parsed` from the repositories (the list page). */
+/** The facts of `parsed` from the repositories. */
 async function factsOf(db: Seam, projectId: string, parsed: ReturnType<typeof parse>): Promise<PlanFacts> {
   const types = parsed.sf.errors.length ? await createReportsSearchRepository({ db }).distinctErrorTypes(projectId) : []
   const compare = parsed.compare
@@ -260,8 +252,11 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
         : await list.page(pageShape, { ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
   const now = f.now ?? new Date()
-  const [labelMap, slas] = await Promise.all([labelsByReport(db, ids), reportAdditions().slaOfReports({ db }, ids, now)])
-  const sparks = sparklinesOf(db, rows, now)
+  const [labelMap, slas, sparks] = await Promise.all([
+    labelsByReport(db, ids),
+    reportAdditions().slaOfReports({ db }, ids, now),
+    createReportDailyRepository({ db }).sparklines(rows, now),
+  ])
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
     total,
@@ -275,12 +270,11 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
 /**
  * Every live report the list shows for these filters (any page), newest first, for a bulk action by
  * filter; `capped` when more than COUNT_CAP match (the caller refuses those: narrow the filter).
- * Synchronous: ingest's merge calls it inside its synchronous transaction.
  */
-export function matchingReports(db: Db, projectId: string, f: Omit<ListFilters, 'page' | 'sort'>): { reports: { id: string; reportNumber: number }[]; capped: boolean } {
+export async function matchingReports(db: Seam, projectId: string, f: Omit<ListFilters, 'page' | 'sort'>): Promise<{ reports: { id: string; reportNumber: number }[]; capped: boolean }> {
   const parsed = parse(f)
-  const { shape, params, none } = plan(projectId, { ...f, page: 1 }, parsed, factsNow(db, projectId, parsed))
+  const { shape, params, none } = plan(projectId, { ...f, page: 1 }, parsed, await factsOf(db, projectId, parsed))
   if (none) return { reports: [], capped: false }
-  const rows = statementsFor(db, shape).all.all({ ...params, minSeq: 0 })
+  const rows = await createReportsListRepository({ db }).all(shape, { ...params, minSeq: 0 })
   return { reports: rows.slice(0, COUNT_CAP), capped: rows.length > COUNT_CAP }
 }

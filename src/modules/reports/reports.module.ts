@@ -1,5 +1,5 @@
 import type { DomainModule } from '../module'
-import { backfillReportFacets, REPORT_FACETS_TABLE, reportFacetsSql } from './report-facets'
+import { REPORT_FACETS_TABLE, reportFacetsBackfill, reportFacetsSql } from './report-facets'
 import { reportFacetsPgSql } from './report-facets.pg'
 import { reportCountsSql } from './reports.counts'
 import { reportCountsPgSql } from './reports.counts.pg'
@@ -14,7 +14,7 @@ export const reportsModule: DomainModule = {
   jobs: reportsJobs,
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
-    backfills: [{ table: REPORT_FACETS_TABLE, run: backfillReportFacets }],
+    backfills: [{ table: REPORT_FACETS_TABLE, backfill: reportFacetsBackfill }],
     postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL, ...reportCountsPgSql, ...reportFacetsPgSql] },
   },
 }

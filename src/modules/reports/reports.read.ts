@@ -1,15 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { AppError, notFound } from '../../http/errors'
 import { reportActivityOf } from '../activity/activity.read'
 import { createAuthRepository } from '../auth/auth.repository'
 import { createCommentsRepository } from '../comments/comments.repository'
 import { publicationOf } from '../public/publication'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { labelsByReport } from './reports.list'
 import { createReportsRepository, type Report } from './reports.repository'
-import { reports } from './reports.table'
 import { reportAdditions } from './report-additions'
 import { reportView } from './reports.views'
 import { createCustomFieldsRepository } from '../workflow/custom-fields.repository'
@@ -29,24 +27,6 @@ export async function liveReport(db: Seam, projectId: string, rawNumber: string)
 }
 
 /**
- * `liveReport` for the domains that still call it inside their synchronous transactions (ingest,
- * workflow, integrations, analytics); it goes once they call `liveReport`.
- */
-export function findLiveReport(db: DbOrTx, projectId: string, rawNumber: string): Report {
-  const number = parseReportNumber(rawNumber)
-  const report =
-    number === null
-      ? undefined
-      : db
-          .select()
-          .from(reports)
-          .where(and(eq(reports.projectId, projectId), eq(reports.reportNumber, number), isNull(reports.deletedAt)))
-          .get()
-  if (!report) throw notFound('report not found')
-  return report
-}
-
-/**
  * `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the
  * team) and labels. A number merged into another report answers 308 to the survivor's `location(n)`.
  */
@@ -59,7 +39,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
     if (survivor === null) throw notFound('report not found')
     throw new AppError(308, `report #${rawNumber} was merged into #${survivor}`, { location: location!(survivor) }, { merged_into: survivor })
   }
-  const [labels, links, sla, customFields, telemetry, feedbackFor, feedback, comments] = await Promise.all([
+  const [labels, links, sla, customFields, telemetry, feedbackFor, feedback, comments, publicPage] = await Promise.all([
     labelsByReport(deps.db, [report.id]).then((m) => m.get(report.id) ?? []),
     createDependenciesRepository({ db: deps.db }).linksOf(report.id),
     reportAdditions().slaOfReport(deps, report.id, deps.clock.now()),
@@ -68,6 +48,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
     report.feedbackFor ? repo.liveSummary(report.feedbackFor) : null,
     repo.feedbackOn(report.id),
     createCommentsRepository({ db: deps.db }).ofReport(report.id),
+    publicPageOf(deps.db, projectId, report),
   ])
   const authors = await createAuthRepository({ db: deps.db }).namesOf(comments.flatMap((c) => (c.authorId ? [c.authorId] : [])))
   return {
@@ -82,7 +63,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
       // Player feedback sent with a Sentry SDK and the report of the event it is about, each way.
       feedback_for: feedbackFor,
       feedback,
-      public_page: publicPageOf(deps.db, projectId, report),
+      public_page: publicPage,
     },
     dependencies: links,
     custom_fields: customFields,
@@ -99,8 +80,8 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
 }
 
 /** Whether the public tracker shows the report now, and why (the publish rules of public/publication.ts). */
-function publicPageOf(db: DbOrTx, projectId: string, report: Report) {
-  const tracker = readSettings(db, projectId, 'tracker')
+async function publicPageOf(db: Seam, projectId: string, report: Report) {
+  const tracker = await settingsOf(db, projectId, 'tracker')
   const { shown, reason } = publicationOf(report, tracker)
   return { tracker_enabled: tracker.enabled, publish: tracker.publish, shown: tracker.enabled && shown, reason }
 }

@@ -397,6 +397,10 @@ export function createReportsRepository({ db }: { db: Seam }) {
           .from(reports)
           .where(and(isNull(reports.deletedAt), isNotNull(reports.dueDate), gt(reports.dueDate, since), lte(reports.dueDate, now), notInArray(reports.status, [...done]), isNotNull(reports.assignedTo))),
       ),
+
+    /** Sets `triaged_at` on those of these reports that have none (the first touch is kept). */
+    markTriaged: (ids: string[], now: Date) =>
+      db.write(async (q) => void (await q.update(reports).set({ triagedAt: now }).where(and(inArray(reports.id, ids), isNull(reports.triagedAt))))),
   }
 }
 

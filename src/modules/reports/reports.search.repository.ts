@@ -1,42 +1,54 @@
-import { and, asc, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
+import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
+import { similarTitleMatch } from './fts-query'
 import { FACET } from './report-facets'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
+import { SEARCH_DOCUMENT_SQL, similarTitleTsquery, TITLE_DOCUMENT_SQL } from './search-tsquery'
 
 /**
  * bm25 ranks the newest matches only, so a title made of common words costs a bounded walk of the
  * FTS doclist instead of scoring every match in a 1M-report project.
  */
-export const SIMILAR_CANDIDATES = 1000
-export const SIMILAR_LIMIT = 10
+const SIMILAR_CANDIDATES = 1000
+const SIMILAR_LIMIT = 10
 
 /** At most this many values of a facet kind are offered as filter choices. */
 const MAX_FACET_VALUES = 500
 
 /**
- * The similar-titles query over the live reports `where` selects, for a title match (`similarTitleMatch`;
- * by default the placeholder `match`): the team's search and the public report form's suggestions
- * (public/suggestions.service.ts), which narrows it to public reports.
+ * The similar-titles query over the live reports `where` selects, for a title (`similarTitleMatch`):
+ * the team's search and the public report form's suggestions (public/suggestions.service.ts), which
+ * narrows it to public reports. Undefined when the title has no significant word.
+ * SQLite: FTS5 over titles, best bm25 first. PostgreSQL: the reports' tsvector index, titles checked,
+ * best ts_rank first (search-tsquery.ts).
  */
-export function similarTitlesQuery(q: Query, where: SQL, limit: number, match: SQL | string = sql.placeholder('match') as unknown as SQL) {
-  const candidates = q
-    .select({
-      seq: reports.seq,
-      reportNumber: reports.reportNumber,
-      title: reports.title,
-      status: reports.status,
-      priority: reports.priority,
-      upvotes: reports.upvotes,
-      createdAt: reports.createdAt,
-      score: sql<number>`bm25(${reportsFts})`.as('score'),
-    })
-    .from(reportsFts)
-    .innerJoin(reports, eq(reports.seq, reportsFts.rowid))
-    .where(and(sql`${reportsFts} MATCH ${match}`, isNull(reports.deletedAt), where))
-    .orderBy(desc(reportsFts.rowid))
-    .limit(SIMILAR_CANDIDATES)
-    .as('candidates')
+function similarTitlesQuery(q: Query, where: SQL, limit: number, title: string) {
+  const columns = { seq: reports.seq, reportNumber: reports.reportNumber, title: reports.title, status: reports.status, priority: reports.priority, upvotes: reports.upvotes, createdAt: reports.createdAt }
+  let candidates
+  if (onPostgres(q)) {
+    const tsq = similarTitleTsquery(title)
+    if (!tsq) return undefined
+    const query = sql`to_tsquery('simple', ${tsq})`
+    candidates = q
+      .select({ ...columns, score: sql<number>`-ts_rank(${sql.raw(TITLE_DOCUMENT_SQL)}, ${query})`.as('score') })
+      .from(reports)
+      .where(and(sql`${sql.raw(SEARCH_DOCUMENT_SQL)} @@ ${query}`, sql`${sql.raw(TITLE_DOCUMENT_SQL)} @@ ${query}`, isNull(reports.deletedAt), where))
+      .orderBy(desc(reports.seq))
+      .limit(SIMILAR_CANDIDATES)
+      .as('candidates')
+  } else {
+    const match = similarTitleMatch(title)
+    if (!match) return undefined
+    candidates = q
+      .select({ ...columns, score: sql<number>`bm25(${reportsFts})`.as('score') })
+      .from(reportsFts)
+      .innerJoin(reports, eq(reports.seq, reportsFts.rowid))
+      .where(and(sql`${reportsFts} MATCH ${match}`, isNull(reports.deletedAt), where))
+      .orderBy(desc(reportsFts.rowid))
+      .limit(SIMILAR_CANDIDATES)
+      .as('candidates')
+  }
   return q
     .select({ reportNumber: candidates.reportNumber, title: candidates.title, status: candidates.status, priority: candidates.priority, upvotes: candidates.upvotes, createdAt: candidates.createdAt })
     .from(candidates)
@@ -45,17 +57,18 @@ export function similarTitlesQuery(q: Query, where: SQL, limit: number, match: S
 }
 
 /**
- * The search reads of reports (FTS5, error types, facet values) and the FTS merge step, as async
- * functions over the database seam. Their raw SQL is SQLite's (FTS5, recursive skip scans).
+ * The search reads of reports (similar titles, error types, facet values) and the FTS merge step, as
+ * async functions over the database seam. The skip scans are portable recursive SQL (a counter bounds
+ * them: PostgreSQL allows no LIMIT in a recursive term); the merge step is FTS5's (SQLite only).
  */
 export function createReportsSearchRepository({ db }: { db: Seam }) {
   return {
-    /** Up to 10 live reports of the project whose titles match `match`, best bm25 match first. */
-    similar: (projectId: string, match: string) => db.read((q) => similarTitlesQuery(q, eq(reports.projectId, projectId), SIMILAR_LIMIT, match)),
+    /** Up to 10 live reports of the project whose titles share significant words with `title`, best match first. */
+    similar: (projectId: string, title: string) => db.read(async (q) => (await similarTitlesQuery(q, eq(reports.projectId, projectId), SIMILAR_LIMIT, title)) ?? []),
 
     /** The project's error classes over live reports with their counts, most common first, at most 200. */
     errorTypeCounts: (projectId: string) => {
-      const n = sql<number>`count(*)`
+      const n = count()
       return db.read((q) =>
         q
           .select({ errorType: reports.errorType, count: n })
@@ -74,12 +87,15 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
      */
     distinctErrorTypes: async (projectId: string): Promise<string[]> => {
       const rows = await db.read((q) =>
-        q.all<{ e: string }>(sql`
-          WITH RECURSIVE t(e) AS (
-            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > '')
+        rowsOf<{ e: string }>(
+          q,
+          sql`
+          WITH RECURSIVE t(e, n) AS (
+            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > ''), 1
             UNION ALL
-            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > t.e) FROM t WHERE t.e IS NOT NULL LIMIT 2000
-          ) SELECT e FROM t WHERE e IS NOT NULL`),
+            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > t.e), t.n + 1 FROM t WHERE t.e IS NOT NULL AND t.n < 2000
+          ) SELECT e FROM t WHERE e IS NOT NULL`,
+        ),
       )
       return rows.map((r) => r.e)
     },
@@ -88,12 +104,15 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
     facetValues: async (projectId: string, kind: keyof typeof FACET): Promise<string[]> => {
       const k = FACET[kind]
       const rows = await db.read((q) =>
-        q.all<{ v: string }>(sql`
-          WITH RECURSIVE t(v) AS (
-            SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${k})
+        rowsOf<{ v: string }>(
+          q,
+          sql`
+          WITH RECURSIVE t(v, n) AS (
+            SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${k}), 1
             UNION ALL
-            SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${k} AND value > t.v) FROM t WHERE t.v IS NOT NULL LIMIT ${MAX_FACET_VALUES}
-          ) SELECT v FROM t WHERE v IS NOT NULL`),
+            SELECT (SELECT min(value) FROM report_facets WHERE project_id = ${projectId} AND kind = ${k} AND value > t.v), t.n + 1 FROM t WHERE t.v IS NOT NULL AND t.n < ${MAX_FACET_VALUES}
+          ) SELECT v FROM t WHERE v IS NOT NULL`,
+        ),
       )
       return rows.map((r) => r.v)
     },
@@ -114,7 +133,7 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
       return (await db.write(changes)) - before >= 2
     },
 
-    /** Up to `limit` live reports among those `where` selects whose titles match `match` (the public form's suggestions narrow it to public reports). */
-    similarWhere: (where: SQL, match: string, limit: number) => db.read((q) => similarTitlesQuery(q, where, limit, match)),
+    /** Up to `limit` live reports among those `where` selects whose titles resemble `title` (the public form's suggestions narrow it to public reports). */
+    similarWhere: (where: SQL, title: string, limit: number) => db.read(async (q) => (await similarTitlesQuery(q, where, limit, title)) ?? []),
   }
 }

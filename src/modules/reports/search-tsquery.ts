@@ -1,4 +1,4 @@
-import { type FtsQuery, parseSearchTerms } from './fts-query'
+import { type FtsQuery, parseSearchTerms, similarTitleWords } from './fts-query'
 
 /**
  * The search box's language (fts-query.ts, SEARCH_SYNTAX) for PostgreSQL: the same terms, parsed by the
@@ -13,6 +13,15 @@ import { type FtsQuery, parseSearchTerms } from './fts-query'
 
 /** The indexed text of a report, in SQL over `title` and `description` (the reports module's PostgreSQL index). */
 export const SEARCH_DOCUMENT_SQL = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+
+/** A report's title as indexed text, for the similar-titles match (titles only). */
+export const TITLE_DOCUMENT_SQL = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+
+/** `similarTitleMatch` as tsquery text: any of the title's significant words; null when it has none. */
+export function similarTitleTsquery(title: string): string | null {
+  const words = [...new Set((similarTitleWords(title) ?? []).flatMap(searchWords))]
+  return words.length === 0 ? null : words.map((w) => `'${w}'`).join(' | ')
+}
 
 /** Lower case, without accents, split into words of letters and digits. */
 export function searchWords(text: string): string[] {

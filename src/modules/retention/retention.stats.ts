@@ -1,43 +1,21 @@
 import { statfsSync } from 'node:fs'
-import { eq, sql } from 'drizzle-orm'
 import type { Config } from '../../config/config'
-import type { Db, DbOrTx } from '../../db/client'
+import type { Db, Seam } from '../../db/client'
 import { databaseStats } from '../../db/free-pages'
-import { accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { createRetentionRepository } from './retention.repository'
 
 /**
  * Bytes of the account's stored files: its projects' report and occurrence screenshots, attachments,
  * replays and widget backgrounds (deleted reports' too, while their files exist). Uploads add to the
  * account's counter and retention takes off what it removes; a null counter (never read, or reset
- * when a project went) is counted here once, in the same statement that stores it.
+ * when a project went) is counted here once, in the same write that stores it.
  */
-export function accountStorageBytes(db: DbOrTx, accountId: string): number {
-  const account = db.select({ n: accounts.storageBytes }).from(accounts).where(eq(accounts.id, accountId)).get()
-  if (!account) return 0
-  if (account.n !== null) return account.n
-  // Drizzle's raw `get` answers the row as an array of values.
-  const row = db.get<[number]>(sql`
-    UPDATE accounts SET storage_bytes = (
-      WITH p AS (SELECT id FROM projects WHERE account_id = ${accountId})
-      SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.key IN (
-        SELECT r.screenshot_key FROM reports r WHERE r.project_id IN p AND r.screenshot_key IS NOT NULL
-        UNION SELECT o.screenshot_key FROM report_occurrences o WHERE o.project_id IN p AND o.screenshot_key IS NOT NULL
-        UNION SELECT a.file_key FROM attachments a WHERE a.project_id IN p
-        UNION SELECT s.file_key FROM session_replays s WHERE s.project_id IN p
-        UNION SELECT substr(u.url, instr(u.url, '/api/files/') + 11) FROM (
-          SELECT json_extract(value, '$.background_image_url') AS url FROM project_settings WHERE kind = 'widget' AND project_id IN p
-        ) u WHERE u.url LIKE '%/api/files/%'))
-    WHERE id = ${accountId} AND storage_bytes IS NULL
-    RETURNING storage_bytes`)
-  return row?.[0] ?? accountStorageBytes(db, accountId)
-}
-// accountStorageBytes and recountStorage stay synchronous on the caller's handle for now: team, usage
-// and projects call them inside their own transactions; they move to the accounts repository with them.
+export const accountStorageBytes = (db: Seam, accountId: string): Promise<number> => createAccountsRepository({ db }).storageBytes(accountId)
 
 /** Forgets the account's stored-bytes counter (after files went by a path that does not count them); the next read counts again. */
-export function recountStorage(db: DbOrTx, accountId: string): void {
-  db.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId)).run()
+export async function recountStorage(db: Seam, accountId: string): Promise<void> {
+  await createAccountsRepository({ db }).forgetStorageBytes(accountId)
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity, recordAudit } from '../activity/activity.service'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createCustomFieldsRepository, type Field } from './custom-fields.repository'
 import type { CreateCustomFieldBody } from './workflow.schemas'
 
@@ -88,14 +88,14 @@ export function checkValue(field: Field, value: unknown): unknown {
 
 /** `GET /bugs/{number}/custom-fields`. */
 export async function readValues(deps: Pick<AppDeps, 'db'>, projectId: string, rawNumber: string) {
-  const report = findLiveReport(deps.db, projectId, rawNumber)
+  const report = await liveReport(deps.db, projectId, rawNumber)
   return fieldsOf(deps).reportValues(projectId, report.id)
 }
 
 /** `POST /bugs/{number}/custom-fields`: sets (or with null clears) one value; logs the change. */
 export async function setValue(deps: Deps, ctx: Ctx, rawNumber: string, body: { field_id: string; value?: unknown }) {
   return deps.db.write(async (tx) => {
-    const report = findLiveReport(tx, ctx.project.id, rawNumber)
+    const report = await liveReport(tx, ctx.project.id, rawNumber)
     const field = await fieldsOf(deps).find(ctx.project.id, body.field_id)
     if (!field) throw notFound('custom field not found')
     const value = checkValue(field, body.value)

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createDependenciesRepository, type DependencyView } from './dependencies.repository'
 import type { DependencyBody } from './workflow.schemas'
@@ -13,7 +13,7 @@ const linksOf = (deps: Pick<AppDeps, 'db'>) => createDependenciesRepository({ db
 
 /** `GET /bugs/{number}/dependencies`: every live link of the report, each seen from its side. */
 export async function readDependencies(deps: Pick<AppDeps, 'db'>, projectId: string, rawNumber: string): Promise<DependencyView[]> {
-  return linksOf(deps).linksOf(findLiveReport(deps.db, projectId, rawNumber).id)
+  return linksOf(deps).linksOf((await liveReport(deps.db, projectId, rawNumber)).id)
 }
 
 /**
@@ -41,7 +41,7 @@ async function blockingChain(deps: Pick<AppDeps, 'db'>, projectId: string, from:
 /** `POST /bugs/{number}/dependencies`: links two reports of one project; 400 on self-links and cycles, 409 on duplicates. */
 export async function addDependency(deps: Deps, project: { id: string }, userId: string, rawNumber: string, body: DependencyBody): Promise<DependencyView> {
   return deps.db.write(async (tx) => {
-    const report = findLiveReport(tx, project.id, rawNumber)
+    const report = await liveReport(tx, project.id, rawNumber)
     if (body.related_number === report.reportNumber) throw badRequest('a report cannot depend on itself')
     const reports = createReportsRepository({ db: deps.db })
     const related = await reports.byNumber(project.id, body.related_number)

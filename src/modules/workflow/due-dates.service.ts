@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { recordActivity } from '../activity/activity.service'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createReportsRepository } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
 
@@ -16,7 +16,7 @@ export function parseDueDate(raw: string | null): Date | null {
 export async function setDueDate(deps: Deps, project: { id: string }, userId: string, rawNumber: string, raw: string | null) {
   const due = parseDueDate(raw)
   return deps.db.write(async (tx) => {
-    const report = findLiveReport(tx, project.id, rawNumber)
+    const report = await liveReport(tx, project.id, rawNumber)
     const before = report.dueDate?.toISOString() ?? null
     const after = due?.toISOString() ?? null
     if (before !== after) {

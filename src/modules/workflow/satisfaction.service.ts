@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { newId } from '../../lib/ids'
 import { createAuthRepository } from '../auth/auth.repository'
-import { findLiveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/reports.read'
 import { createWorkflowRepository } from './workflow.repository'
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>
@@ -10,7 +10,7 @@ const ratingsOf = (deps: Pick<AppDeps, 'db'>) => createWorkflowRepository({ db: 
 
 /** `GET /bugs/{number}/satisfaction`: every rating with the average (null when none). */
 export async function readRatings(deps: Pick<AppDeps, 'db'>, projectId: string, rawNumber: string) {
-  const report = findLiveReport(deps.db, projectId, rawNumber)
+  const report = await liveReport(deps.db, projectId, rawNumber)
   const all = await ratingsOf(deps).ratingsOf(report.id)
   const names = await createAuthRepository({ db: deps.db }).namesOf(all.map((r) => r.raterId))
   // A rating goes with its rater (foreign key), so every rater has a name; the filter keeps the inner join's meaning.
@@ -26,7 +26,7 @@ export async function readRatings(deps: Pick<AppDeps, 'db'>, projectId: string, 
 /** `POST /bugs/{number}/satisfaction`: one rating per rater; a second one replaces the first. Returns whether it was new. */
 export async function rate(deps: Deps, projectId: string, raterId: string, rawNumber: string, body: { rating: number; comment?: string }) {
   return deps.db.write(async (tx) => {
-    const report = findLiveReport(tx, projectId, rawNumber)
+    const report = await liveReport(tx, projectId, rawNumber)
     const now = deps.clock.now()
     const existing = await ratingsOf(deps).ratingBy(report.id, raterId)
     const comment = body.comment ?? ''
