@@ -45,8 +45,11 @@ export async function runCli(args: string[], env: Record<string, string>, binary
   return { stdout, stderr, code }
 }
 
-/** Starts the real server as a child process and waits until /health answers; `bunArgs` go to bun (from source only). */
-export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string; bunArgs?: string[] } = {}) {
+/**
+ * Starts the real server as a child process and waits until /health answers; `bunArgs` go to bun (from
+ * source only); `startupMs`: how long it may take (default 15 s; servers migrating one database at once wait their turn).
+ */
+export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string; bunArgs?: string[]; startupMs?: number } = {}) {
   const port = await freePort()
   const dataDir = o.dataDir ?? tempDataDir()
   const cmd = o.binary ? [o.binary, 'serve'] : [process.execPath, ...(o.bunArgs ?? []), join(ROOT, 'src/main.ts'), 'serve']
@@ -56,7 +59,7 @@ export async function startServer(o: { dataDir?: string; env?: Record<string, st
     stderr: 'pipe',
   })
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + (o.startupMs ?? 15_000)
   for (;;) {
     const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false)
     if (ok) break
