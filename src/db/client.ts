@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Database } from 'bun:sqlite'
-import type { SQLWrapper } from 'drizzle-orm'
+import { is, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
 import { pgPool } from './pg/client'
@@ -172,4 +173,12 @@ const readers = new WeakMap<object, { handle: Database; db: Db; stale: boolean }
 /** The raw handle under a Drizzle database, for pragmas, backup and benchmarks only. */
 export function rawSqlite(db: Db): Database {
   return (db as unknown as { $client: Database }).$client
+}
+
+/**
+ * `table` read through the named index, for a hot query whose plan must not be left to chance: SQLite's
+ * INDEXED BY hint. PostgreSQL has no hints (its planner picks the index itself): the table alone.
+ */
+export function indexedBy(q: Query, table: SQLWrapper, index: string): SQL {
+  return is((q as unknown as { dialect: unknown }).dialect, PgDialect) ? sql`${table}` : sql`${table} INDEXED BY ${sql.raw(index)}`
 }

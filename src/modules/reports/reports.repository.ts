@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
-import type { Db, Query, Seam } from '../../db/client'
+import { type Db, indexedBy, type Query, type Seam } from '../../db/client'
 // accounts, activity, projects and sdk have no repository of theirs yet (or none these reads can use):
 // their tables are named here until they do.
 import { accountMembers, accounts } from '../accounts/accounts.table'
@@ -486,7 +486,7 @@ function prepareIngest(q: Query) {
         versions: sql<string>`versions`,
         resolvedInVersion: sql<string | null>`resolved_in_version`,
       })
-      .from(sql`${reports} INDEXED BY reports_live_fingerprint_idx`)
+      .from(indexedBy(q, reports, 'reports_live_fingerprint_idx'))
       .where(sql`project_id = ${p('projectId')} AND fingerprint = ${p('fingerprint')} AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`)
       // A literal LIMIT: bound, as Drizzle writes a number, Bun's SQLite runs this seek ~5x slower (3 → 15 µs).
       .limit(sql.raw('1') as unknown as number)
