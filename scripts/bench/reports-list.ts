@@ -5,6 +5,11 @@
  * server against a bare Bun.serve answering the same raw SQL as JSON.
  *
  *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--data DIR]
+ *   bun scripts/bench/reports-list.ts --pg postgres://postgres@127.0.0.1:55432 [--reports 1000000] [--iterations 200] [--http]
+ *
+ * With --pg (a PostgreSQL server, no database) the same reports go into a fresh database there
+ * (reports-seed-pg.ts, dropped afterwards) and the app's list is timed on PostgreSQL (issue 31); the
+ * raw columns are SQLite SQL and stay empty.
  *
  * "Raw" runs, with hand-written SQL on the same connection, everything the endpoint's answer needs:
  * the page, the total (the project counter, or the count bounded at 10,001 rows when filtered) and
@@ -17,7 +22,8 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
+import { closeDb, rawSqlite, rowsOf } from '../../src/db/client'
+import { databaseReady, pgPool } from '../../src/db/pg/client'
 import { buildDeps } from '../../src/deps'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
@@ -26,7 +32,10 @@ import { projects } from '../../src/modules/projects/projects.table'
 import { COUNT_CAP } from '../../src/modules/reports/reports.list'
 import { FakeClock } from '../../src/lib/clock'
 import { FACET } from '../../src/modules/reports/report-facets'
+import { sql } from 'drizzle-orm'
+import { SQL } from 'bun'
 import { COMMON_TERM, RARE_TERM, SHAPES, seedReports } from './reports-seed'
+import { seedReportsPg } from './reports-seed-pg'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -42,18 +51,30 @@ const WARMUP = 20
 const dataArg = args.indexOf('--data')
 const reuse = dataArg === -1 ? null : args[dataArg + 1]!
 const dir = reuse ?? mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
-const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'error' }, {}, 'bench')
+const pgArg = args.indexOf('--pg')
+const pgServer = pgArg === -1 ? null : args[pgArg + 1]!.replace(/\/+$/, '')
+if (pgServer && reuse) throw new Error('--data reuses a SQLite data directory; with --pg every run seeds a fresh database')
+const pgDatabase = `glitchbox_bench_list_${process.pid}`
+const pgAdmin = pgServer ? new SQL(`${pgServer}/postgres`, { max: 1 }) : null
+await pgAdmin?.unsafe(`CREATE DATABASE "${pgDatabase}"`)
+const engineEnv: Record<string, string> = pgServer
+  ? { GLITCHBOX_DATABASE_URL: `${pgServer}/${pgDatabase}`, GLITCHBOX_SECRET_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64') }
+  : {}
+const config = loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_TRUST_PROXY: 'true', GLITCHBOX_LOG_LEVEL: 'error', ...engineEnv }, {}, 'bench')
 const now = new Date('2026-01-01T00:00:00Z')
 // The app's clock at the end of the seeded reports, so sparklines read the seeded days.
 const deps = buildDeps(config, { clock: new FakeClock(now) })
+await databaseReady(deps.db)
 const app = createApp(deps)
-const sqlite = rawSqlite(deps.db)
+const pg = pgPool(deps.db)
+// The SQLite handle, for the raw side, the plans and --data; null on PostgreSQL.
+const sqlite = pg ? null : rawSqlite(deps.db)
 
 const slug = 'bench-game'
 let projectId: string
 let token: string
 let seed: { seconds: number; labelIds: string[] }
-if (reuse) {
+if (reuse && sqlite) {
   const p = sqlite.query<{ id: string; created_by: string }, [string]>('SELECT id, created_by FROM projects WHERE slug = ?').get(slug)!
   projectId = p.id
   token = await createSession(deps.db, p.created_by, new Date())
@@ -63,14 +84,17 @@ if (reuse) {
   const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   token = await createSession(deps.db, user.id, new Date())
   projectId = newId()
-  deps.db
-    .insert(projects)
-    .values({ id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now })
-    .run()
-  console.log(`seeding ${N.toLocaleString('en')} reports into ${dir} …`)
-  seed = seedReports(sqlite, { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 })
+  const row = { id: projectId, accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench Game', slug, apiKey: `sk_live_${randomBase62(40)}`, createdAt: now, updatedAt: now }
+  await deps.db.write((q) => q.insert(projects).values(row))
+  console.log(`seeding ${N.toLocaleString('en')} reports into ${pg ? `PostgreSQL database ${pgDatabase}` : dir} …`)
+  const o = { projectId, userId: user.id, n: N, start: now.getTime() - N * 1000 }
+  seed = pg ? await seedReportsPg(pg, o) : seedReports(sqlite!, o)
 }
-const dbBytes = Number(sqlite.query<{ n: number }, []>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get()!.n)
+/** The first value of a portable query's first row. */
+const scalar = async <T>(query: ReturnType<typeof sql>) => Object.values((await deps.db.read((q) => rowsOf<Record<string, T>>(q, query)))[0] ?? {})[0] as T
+const dbBytes = Number(
+  await scalar(pg ? sql`SELECT pg_database_size(current_database()) AS n` : sql`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`),
+)
 console.log(`seeded in ${seed.seconds.toFixed(1)} s, database ${(dbBytes / 1024 / 1024).toFixed(0)} MB`)
 
 const COLS = `seq, id, report_number, title, status, priority, category, platform, game_version, assigned_to, is_private, error_type, source, upvotes,
@@ -78,8 +102,10 @@ const COLS = `seq, id, report_number, title, status, priority, category, platfor
 const LIST_COLS = COLS.replace(/\s+/g, ' ')
 const R_COLS = LIST_COLS.split(', ').map((c) => `r.${c}`).join(', ')
 const LIVE = `project_id = ?1 AND deleted_at IS NULL`
-const fingerprint = sqlite.query<{ f: string }, [string]>("SELECT fingerprint AS f FROM reports WHERE project_id = ? AND source = 'system' ORDER BY seq DESC LIMIT 1").get(projectId)!.f
-const errorTypes = sqlite.query<{ e: string }, [string]>("SELECT DISTINCT error_type AS e FROM reports WHERE project_id = ? AND error_type LIKE '%NullReferenceException'").all(projectId).map((r) => r.e)
+const fingerprint = await scalar<string>(sql`SELECT fingerprint AS f FROM reports WHERE project_id = ${projectId} AND source = 'system' ORDER BY seq DESC LIMIT 1`)
+const errorTypes = (
+  await deps.db.read((q) => rowsOf<{ e: string }>(q, sql`SELECT DISTINCT error_type AS e FROM reports WHERE project_id = ${projectId} AND error_type LIKE '%NullReferenceException' ORDER BY e`))
+).map((r) => r.e)
 
 interface Scenario {
   name: string
@@ -324,50 +350,68 @@ let server: ReturnType<typeof Bun.serve> | null = null
 let rawServer: ReturnType<typeof Bun.serve> | null = null
 if (flag('http')) {
   server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => app.handle(req) })
-  const runners = new Map(scenarios.map((s, i) => [String(i), rawRunner(sqlite, s)]))
-  rawServer = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => Response.json(runners.get(new URL(req.url).pathname.slice(1))!()) })
+  if (sqlite) {
+    const runners = new Map(scenarios.map((s, i) => [String(i), rawRunner(sqlite, s)]))
+    rawServer = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => Response.json(runners.get(new URL(req.url).pathname.slice(1))!()) })
+  }
 }
 
-// One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
-for (const s of scenarios) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
+/** Closes the database and drops the PostgreSQL one: after the run, or when it fails (a list the engine cannot answer yet). */
+async function dropDatabase() {
+  await closeDb(deps.db)
+  if (pgAdmin) {
+    await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`)
+    await pgAdmin.close()
+  }
+}
 
 const rows: string[][] = []
-for (const s of scenarios) {
-  if (flag('plans')) {
-    console.log(`\n${s.name}`)
-    for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
-      const args = [projectId, ...(s.param === undefined ? [] : [s.param]), ...(s.window ? [0] : []), ...(s.more ?? [])]
-      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [string])) as { detail: string }[]
-      console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
+try {
+  // One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
+  for (const s of scenarios) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
+
+  for (const s of scenarios) {
+    if (flag('plans') && sqlite) {
+      console.log(`\n${s.name}`)
+      for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
+        const args = [projectId, ...(s.param === undefined ? [] : [s.param]), ...(s.window ? [0] : []), ...(s.more ?? [])]
+        const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [string])) as { detail: string }[]
+        console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
+      }
     }
+    const body = (await appRunner(s)()) as { data: { total: number; total_capped: boolean; bugs: unknown[] } }
+    const raw = sqlite ? await time(rawRunner(sqlite, s)) : null
+    const inProcess = await time(appRunner(s))
+    const row = [
+      s.name,
+      `${body.data.total}${body.data.total_capped ? '+' : ''}`,
+      raw?.p50.toFixed(2) ?? '-',
+      raw?.p95.toFixed(2) ?? '-',
+      inProcess.p50.toFixed(2),
+      inProcess.p95.toFixed(2),
+      raw ? (inProcess.p50 / raw.p50).toFixed(2) : '-',
+      raw ? (inProcess.p50 - raw.p50).toFixed(2) : '-',
+    ]
+    if (server) {
+      const url = `http://127.0.0.1:${server.port}/api/projects/${slug}/bugs${s.query ? `?${s.query}` : ''}`
+      const http = await time(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': nextIp() } })).json())
+      const rawUrl = rawServer && `http://127.0.0.1:${rawServer.port}/${scenarios.indexOf(s)}`
+      const rawHttp = rawUrl ? await time(async () => (await fetch(rawUrl)).json()) : null
+      row.push(rawHttp?.p50.toFixed(2) ?? '-', rawHttp?.p95.toFixed(2) ?? '-', http.p50.toFixed(2), http.p95.toFixed(2), rawHttp ? (http.p50 / rawHttp.p50).toFixed(2) : '-')
+    }
+    rows.push(row)
   }
-  const body = (await appRunner(s)()) as { data: { total: number; total_capped: boolean; bugs: unknown[] } }
-  const raw = await time(rawRunner(sqlite, s))
-  const inProcess = await time(appRunner(s))
-  const row = [
-    s.name,
-    `${body.data.total}${body.data.total_capped ? '+' : ''}`,
-    raw.p50.toFixed(2),
-    raw.p95.toFixed(2),
-    inProcess.p50.toFixed(2),
-    inProcess.p95.toFixed(2),
-    (inProcess.p50 / raw.p50).toFixed(2),
-    (inProcess.p50 - raw.p50).toFixed(2),
-  ]
-  if (server) {
-    const url = `http://127.0.0.1:${server.port}/api/projects/${slug}/bugs${s.query ? `?${s.query}` : ''}`
-    const http = await time(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': nextIp() } })).json())
-    const rawUrl = `http://127.0.0.1:${rawServer!.port}/${scenarios.indexOf(s)}`
-    const rawHttp = await time(async () => (await fetch(rawUrl)).json())
-    row.push(rawHttp.p50.toFixed(2), rawHttp.p95.toFixed(2), http.p50.toFixed(2), http.p95.toFixed(2), (http.p50 / rawHttp.p50).toFixed(2))
-  }
-  rows.push(row)
+} catch (err) {
+  await dropDatabase()
+  throw err
+} finally {
+  server?.stop(true)
+  rawServer?.stop(true)
 }
-server?.stop(true)
-rawServer?.stop(true)
 
 const cpuModel = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown'
-console.log(`\nhardware: ${cpus().length} CPUs (nproc), ${cpuModel}; Bun ${Bun.version}; SQLite ${sqlite.query<{ v: string }, []>('SELECT sqlite_version() AS v').get()!.v}`)
+const engine = pg ? `PostgreSQL ${await scalar(sql`SHOW server_version`)}` : `SQLite ${await scalar(sql`SELECT sqlite_version() AS v`)}`
+console.log(`\nhardware: ${cpus().length} CPUs (nproc), ${cpuModel}; Bun ${Bun.version}; ${engine}`)
 console.log(`reports: ${N.toLocaleString('en')} in one project, seeded in ${seed.seconds.toFixed(1)} s; ${ITERATIONS} timed runs after ${WARMUP} warm-up; times in ms; total "+" = capped at ${COUNT_CAP}`)
 const header = ['scenario', 'total', 'raw p50', 'raw p95', 'app p50', 'app p95', 'app/raw p50', 'app-raw p50', ...(server ? ['raw http p50', 'raw http p95', 'app http p50', 'app http p95', 'http app/raw p50'] : [])]
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
@@ -376,6 +420,6 @@ console.log(line(header))
 console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`)
 for (const r of rows) console.log(line(r))
 
-sqlite.close()
+await dropDatabase()
 if (flag('keep') || reuse) console.log(`kept ${dir}`)
 else rmSync(dir, { recursive: true, force: true })

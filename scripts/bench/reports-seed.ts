@@ -72,16 +72,29 @@ function rng(seed: number) {
   }
 }
 
+/** The columns of a seeded report, in the order `SeededReport.values` holds them. */
+export const REPORT_COLUMNS = [
+  'id', 'project_id', 'report_number', 'title', 'description', 'status', 'priority', 'priority_rank', 'category', 'platform', 'game_version',
+  'assigned_to', 'error_type', 'source', 'upvotes', 'title_terms', 'created_by', 'created_at', 'updated_at',
+  'fingerprint', 'occurrence_count', 'player_count', 'first_seen', 'last_seen', 'first_version', 'last_version', 'versions', 'regressed_in_version', 'screenshot_key',
+] as const
+
+/** One generated report and the rows that hang off it (facets and daily counts as `[kind, value]` / `[day, n]`). */
+export interface SeededReport {
+  number: number
+  values: (string | number | null)[]
+  label: string | null
+  facets: [number, string][]
+  daily: [number, number][]
+  occurrence: { id: string; title: string; version: string; platform: string; player: string; at: number } | null
+}
+
 /**
- * Inserts `n` reports (labels on about 10% of them; their occurrence counts, versions, facets and
- * daily counts; an occurrence row for the newest 20,000) straight into the migrated database with
- * prepared statements in big transactions. As a bulk import would, it drops the insert triggers of
- * the search and open-title indexes and the secondary indexes of `reports` during the load, then
- * rebuilds them in one pass each from the DDL the migrations created (read back from sqlite_master,
- * so the indexes are the real ones).
+ * The benchmark's data set, one report at a time, the same on every run and for every engine (a fixed
+ * seed): labels on about 10% of reports, their occurrence counts, versions, facets and daily counts, an
+ * occurrence row for the newest 20,000.
  */
-export function seedReports(sqlite: Database, o: { projectId: string; userId: string; n: number; start: number }): { seconds: number; labelIds: string[] } {
-  const t0 = performance.now()
+export function* generateReports(o: { projectId: string; userId: string; n: number; start: number; labelIds: string[] }): Generator<SeededReport> {
   const rand = rng(42)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
   const weighted = (xs: [string, number][]) => {
@@ -89,9 +102,95 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
     for (const [v, w] of xs) if ((r -= w) < 0) return v
     return xs.at(-1)![0]
   }
-  const labelIds = LABELS.map(() => crypto.randomUUID())
+  // Low numbers play (and crash) most: player-0 is in ~0.2% of draws (thousands of reports), player-4242 in a few dozen.
+  const player = () => `player-${Math.floor(rand() ** 2 * PLAYERS)}`
+  for (let i = 1; i <= o.n; i++) {
+    const auto = rand() < 0.2
+    const stack = auto ? pick(STACKS) : ''
+    let title = `${pick(SUBJECTS)} ${pick(VERBS)} ${pick(PLACES)}`
+    if (auto) title = `[Error] ${stack.split('\n')[0]!.slice(0, 120)}`
+    let description = `${pick(DETAILS)} ${pick(DETAILS)}${rand() < 0.5 ? ` ${pick(DETAILS)}` : ''} Platform ${pick(PLATFORMS)}, build 1.${Math.floor(rand() * 40)}.`
+    if (rand() < 0.25) description += ' The game crash report window opened afterwards.'
+    if (rand() < 0.0001) description += ` Happened near the ${RARE_TERM} hangar.`
+    if (auto) description = `Auto-filed by the SDK.\n\n--- Stack Trace ---\n${stack}\n\n--- Recent Logs ---\nLoaded scene ${pick(PLACES)}`
+    const priority = weighted(PRIORITIES)
+    const created = o.start + i * 1000
+    const id = crypto.randomUUID()
+    // Crashes repeat: most are seen a few times, some by hundreds of players; player reports mostly once.
+    const occurrences = auto ? 1 + Math.floor(rand() ** 3 * 400) : rand() < 0.1 ? 2 + Math.floor(rand() * 4) : 1
+    const players = Math.max(1, Math.min(occurrences, Math.ceil(occurrences * (0.4 + rand() * 0.6))))
+    const lastSeen = created + Math.floor(rand() * rand() * 5 * 86_400_000)
+    const v0 = Math.floor(rand() * (VERSIONS.length - 2))
+    const versions = VERSIONS.slice(v0, v0 + 1 + (occurrences > 1 ? Math.floor(rand() * 3) : 0))
+    const platforms = [pick(PLATFORMS), ...(occurrences > 1 && rand() < 0.5 ? [pick(PLATFORMS)] : [])]
+    const values = [
+      id,
+      o.projectId,
+      i,
+      title,
+      description,
+      weighted(STATUSES),
+      priority,
+      PRIORITIES.findIndex(([p]) => p === priority),
+      pick(CATEGORIES),
+      pick(PLATFORMS),
+      `1.${Math.floor(rand() * 40)}`,
+      rand() < 0.3 ? o.userId : null,
+      auto ? extractErrorType(title, description) : '',
+      auto ? 'system' : 'user',
+      Math.floor(rand() ** 4 * 200),
+      titleTermsOf(title),
+      o.userId,
+      created,
+      created + Math.floor(rand() * 86_400_000),
+      // Crashes share keys (a closed report and its reopened twin); player reports have their own.
+      fingerprintOf(auto ? `crash-${i % 50_000}` : `title-${i}`),
+      occurrences,
+      players,
+      created,
+      lastSeen,
+      versions[0]!,
+      versions.at(-1)!,
+      JSON.stringify([...versions].reverse()),
+      auto && rand() < 0.02 ? versions.at(-1)! : null,
+      rand() < 0.3 ? `seed/${i}.png` : null,
+    ]
+    const label = rand() < 0.1 ? pick(o.labelIds) : null
+    const facets: [number, string][] = versions.map((v) => [FACET.version, v])
+    for (const p of new Set(platforms)) facets.push([FACET.platform, p])
+    for (const p of new Set(Array.from({ length: Math.min(players, 5) }, player))) facets.push([FACET.player, p])
+    if (rand() < 0.3) facets.push([FACET.screenshot, ''])
+    // Its occurrences over the days from its first to its last sighting.
+    const daily: [number, number][] = []
+    const first = Math.floor(created / DAY)
+    const last = Math.floor(lastSeen / DAY)
+    for (let d = first, left = occurrences; d <= last && left > 0; d++) {
+      const n = d === last ? left : Math.ceil(left * rand())
+      daily.push([d, n])
+      left -= n
+    }
+    // The newest reports have an occurrence row each (what a read adds past the rollup cursor).
+    const occurrence = i > o.n - 20_000 ? { id: crypto.randomUUID(), title, version: versions.at(-1)!, platform: platforms[0]!, player: player(), at: lastSeen } : null
+    yield { number: i, values, label, facets, daily, occurrence }
+  }
+}
+
+/** The benchmark's labels: their names and fresh ids. */
+export const seedLabels = () => LABELS.map((name) => ({ id: crypto.randomUUID(), name }))
+
+/**
+ * Inserts `n` reports (generateReports) straight into the migrated SQLite database with prepared
+ * statements in big transactions. As a bulk import would, it drops the insert triggers of the search
+ * and open-title indexes and the secondary indexes of `reports` during the load, then rebuilds them in
+ * one pass each from the DDL the migrations created (read back from sqlite_master, so the indexes are
+ * the real ones).
+ */
+export function seedReports(sqlite: Database, o: { projectId: string; userId: string; n: number; start: number }): { seconds: number; labelIds: string[] } {
+  const t0 = performance.now()
+  const labels = seedLabels()
+  const labelIds = labels.map((l) => l.id)
   sqlite.transaction(() => {
-    LABELS.forEach((name, i) => sqlite.query('INSERT INTO labels (id, project_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)').run(labelIds[i]!, o.projectId, name, '#2E5BFF', o.start))
+    for (const l of labels) sqlite.query('INSERT INTO labels (id, project_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)').run(l.id, o.projectId, l.name, '#2E5BFF', o.start)
   })()
   sqlite.exec('DROP TRIGGER IF EXISTS reports_fts_ai')
   sqlite.exec('DROP TRIGGER IF EXISTS open_title_terms_ai')
@@ -99,12 +198,7 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
     .query<{ name: string; sql: string }, []>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reports' AND sql IS NOT NULL AND name <> 'reports_id_unique'`)
     .all()
   for (const ix of indexes) sqlite.exec(`DROP INDEX ${ix.name}`)
-  const insert = sqlite.prepare(
-    `INSERT INTO reports (id, project_id, report_number, title, description, status, priority, priority_rank, category, platform, game_version,
-      assigned_to, error_type, source, upvotes, title_terms, created_by, created_at, updated_at,
-      fingerprint, occurrence_count, player_count, first_seen, last_seen, first_version, last_version, versions, regressed_in_version, screenshot_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+  const insert = sqlite.prepare(`INSERT INTO reports (${REPORT_COLUMNS.join(', ')}) VALUES (${REPORT_COLUMNS.map(() => '?').join(', ')})`)
   const label = sqlite.prepare('INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, ?)')
   // Facets and daily counts go to plain tables first and into their keyed tables sorted, in one pass each.
   sqlite.exec('CREATE TEMP TABLE seed_facets (kind INTEGER, value TEXT, report_seq INTEGER)')
@@ -114,77 +208,18 @@ export function seedReports(sqlite: Database, o: { projectId: string; userId: st
   const occurrence = sqlite.prepare(
     `INSERT INTO report_occurrences (id, report_id, project_id, title, description, game_version, platform, player_id, created_at) VALUES (?, ?, ?, ?, 'seeded', ?, ?, ?, ?)`,
   )
-  // Low numbers play (and crash) most: player-0 is in ~0.2% of draws (thousands of reports), player-4242 in a few dozen.
-  const player = () => `player-${Math.floor(rand() ** 2 * PLAYERS)}`
+  const reports = generateReports({ ...o, labelIds })
   const BATCH = 50_000
   for (let from = 1; from <= o.n; from += BATCH) {
     sqlite.transaction(() => {
       for (let i = from; i < Math.min(from + BATCH, o.n + 1); i++) {
-        const auto = rand() < 0.2
-        const stack = auto ? pick(STACKS) : ''
-        let title = `${pick(SUBJECTS)} ${pick(VERBS)} ${pick(PLACES)}`
-        if (auto) title = `[Error] ${stack.split('\n')[0]!.slice(0, 120)}`
-        let description = `${pick(DETAILS)} ${pick(DETAILS)}${rand() < 0.5 ? ` ${pick(DETAILS)}` : ''} Platform ${pick(PLATFORMS)}, build 1.${Math.floor(rand() * 40)}.`
-        if (rand() < 0.25) description += ' The game crash report window opened afterwards.'
-        if (rand() < 0.0001) description += ` Happened near the ${RARE_TERM} hangar.`
-        if (auto) description = `Auto-filed by the SDK.\n\n--- Stack Trace ---\n${stack}\n\n--- Recent Logs ---\nLoaded scene ${pick(PLACES)}`
-        const priority = weighted(PRIORITIES)
-        const created = o.start + i * 1000
-        const id = crypto.randomUUID()
-        // Crashes repeat: most are seen a few times, some by hundreds of players; player reports mostly once.
-        const occurrences = auto ? 1 + Math.floor(rand() ** 3 * 400) : rand() < 0.1 ? 2 + Math.floor(rand() * 4) : 1
-        const players = Math.max(1, Math.min(occurrences, Math.ceil(occurrences * (0.4 + rand() * 0.6))))
-        const lastSeen = created + Math.floor(rand() * rand() * 5 * 86_400_000)
-        const v0 = Math.floor(rand() * (VERSIONS.length - 2))
-        const versions = VERSIONS.slice(v0, v0 + 1 + (occurrences > 1 ? Math.floor(rand() * 3) : 0))
-        const platforms = [pick(PLATFORMS), ...(occurrences > 1 && rand() < 0.5 ? [pick(PLATFORMS)] : [])]
-        const { lastInsertRowid: seq } = insert.run(
-          id,
-          o.projectId,
-          i,
-          title,
-          description,
-          weighted(STATUSES),
-          priority,
-          PRIORITIES.findIndex(([p]) => p === priority),
-          pick(CATEGORIES),
-          pick(PLATFORMS),
-          `1.${Math.floor(rand() * 40)}`,
-          rand() < 0.3 ? o.userId : null,
-          auto ? extractErrorType(title, description) : '',
-          auto ? 'system' : 'user',
-          Math.floor(rand() ** 4 * 200),
-          titleTermsOf(title),
-          o.userId,
-          created,
-          created + Math.floor(rand() * 86_400_000),
-          // Crashes share keys (a closed report and its reopened twin); player reports have their own.
-          fingerprintOf(auto ? `crash-${i % 50_000}` : `title-${i}`),
-          occurrences,
-          players,
-          created,
-          lastSeen,
-          versions[0]!,
-          versions.at(-1)!,
-          JSON.stringify([...versions].reverse()),
-          auto && rand() < 0.02 ? versions.at(-1)! : null,
-          rand() < 0.3 ? `seed/${i}.png` : null,
-        )
-        if (rand() < 0.1) label.run(id, seq, pick(labelIds))
-        for (const v of versions) facet.run(FACET.version, v, seq)
-        for (const p of new Set(platforms)) facet.run(FACET.platform, p, seq)
-        for (const p of new Set(Array.from({ length: Math.min(players, 5) }, player))) facet.run(FACET.player, p, seq)
-        if (rand() < 0.3) facet.run(FACET.screenshot, '', seq)
-        // Its occurrences over the days from its first to its last sighting.
-        const first = Math.floor(created / DAY)
-        const last = Math.floor(lastSeen / DAY)
-        for (let d = first, left = occurrences; d <= last && left > 0; d++) {
-          const n = d === last ? left : Math.ceil(left * rand())
-          daily.run(seq, d, n)
-          left -= n
-        }
-        // The newest reports have an occurrence row each (what a read adds past the rollup cursor).
-        if (i > o.n - 20_000) occurrence.run(crypto.randomUUID(), id, o.projectId, title, versions.at(-1)!, platforms[0]!, player(), lastSeen)
+        const r = reports.next().value as SeededReport
+        const { lastInsertRowid: seq } = insert.run(...(r.values as string[]))
+        if (r.label) label.run(r.values[0]!, seq, r.label)
+        for (const [kind, value] of r.facets) facet.run(kind, value, seq)
+        for (const [day, n] of r.daily) daily.run(seq, day, n)
+        const oc = r.occurrence
+        if (oc) occurrence.run(oc.id, r.values[0]!, o.projectId, oc.title, oc.version, oc.platform, oc.player, oc.at)
       }
     })()
   }

@@ -1,7 +1,7 @@
 // The SDK submit load shared by the benchmarks: a studio data dir with one project, 2 KB reports
 // with distinct titles, and the wrk script that sends them from distinct client IPs.
 import { loadConfig } from '../../src/config/config'
-import { rawSqlite } from '../../src/db/client'
+import { closeDb } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
@@ -41,13 +41,16 @@ end
 `
 }
 
-/** A data directory holding a studio account with one project; returns its API key. */
-export async function seedDataDir(dir: string): Promise<string> {
-  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn' }, {}, 'bench'))
+/**
+ * A data directory holding a studio account with one project; returns its API key. `env`: more
+ * configuration, e.g. GLITCHBOX_DATABASE_URL to seed a PostgreSQL database instead.
+ */
+export async function seedDataDir(dir: string, env: Record<string, string> = {}): Promise<string> {
+  const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: dir, GLITCHBOX_LOG_LEVEL: 'warn', ...env }, {}, 'bench'))
   const now = new Date()
   const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   const apiKey = `sk_live_${randomBase62(40)}`
-  deps.db.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey, createdAt: now, updatedAt: now }).run()
-  rawSqlite(deps.db).close()
+  await deps.db.write((q) => q.insert(projects).values({ id: newId(), accountId: user.currentAccountId!, createdBy: user.id, name: 'Bench', slug: 'bench', apiKey, createdAt: now, updatedAt: now }))
+  await closeDb(deps.db)
   return apiKey
 }

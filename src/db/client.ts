@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Database } from 'bun:sqlite'
-import type { SQLWrapper } from 'drizzle-orm'
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
 import { pgPool } from './pg/client'
@@ -173,3 +173,11 @@ export function rawSqlite(db: Db): Database {
 
 /** Whether a query handle (a `read`/`write` callback's argument) is PostgreSQL's: Drizzle's SQLite database answers `all` (see rowsOf). */
 export const onPostgres = (q: Query): boolean => typeof (q as { all?: unknown }).all !== 'function'
+
+/**
+ * `table` read through the named index, for a hot query whose plan must not be left to chance: SQLite's
+ * INDEXED BY hint. PostgreSQL has no hints (its planner picks the index itself): the table alone.
+ */
+export function indexedBy(q: Query, table: SQLWrapper, index: string): SQL {
+  return onPostgres(q) ? sql`${table}` : sql`${table} INDEXED BY ${sql.raw(index)}`
+}

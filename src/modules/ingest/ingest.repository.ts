@@ -76,12 +76,13 @@ const occurrenceInsert = (q: Db) =>
  */
 const similarTitles = (q: Query, n: number) => {
   const branch = (i: number) =>
-    sql`SELECT * FROM (SELECT neg_seq, report_number, n_terms FROM open_title_terms WHERE project_id = ${p('projectId')} AND term = ${p(`t${i}`)} LIMIT ${sql.raw(String(DUPLICATE_CANDIDATES))})`
+    sql`SELECT * FROM (SELECT neg_seq, report_number, n_terms FROM open_title_terms WHERE project_id = ${p('projectId')} AND term = ${p(`t${i}`)} LIMIT ${sql.raw(String(DUPLICATE_CANDIDATES))}) AS ${sql.raw(`word${i}`)}`
   const candidates = sql.join(Array.from({ length: n }, (_, i) => branch(i)), sql` UNION ALL `)
   return q
     .select({ reportNumber: sql<number>`report_number` })
-    .from(sql`(${candidates})`)
-    .groupBy(sql`neg_seq`)
+    // Named subqueries and every selected column grouped (one report per neg_seq): PostgreSQL asks for both.
+    .from(sql`(${candidates}) AS candidates`)
+    .groupBy(sql`neg_seq, report_number, n_terms`)
     .orderBy(sql`count(*) * 1.0 / (${p('wordCount')} + n_terms - count(*)) DESC`, sql`neg_seq`)
     // Literal (bound, as Drizzle writes a number, a LIMIT makes SQLite's statements under Bun several µs slower).
     .limit(sql.raw(String(MAX_DUPLICATES)) as unknown as number)

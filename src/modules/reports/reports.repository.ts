@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { indexedBy, type Query, type Seam } from '../../db/client'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
@@ -527,7 +527,7 @@ function prepareIngest(q: Query) {
         versions: sql<string>`versions`,
         resolvedInVersion: sql<string | null>`resolved_in_version`,
       })
-      .from(sql`${reports} INDEXED BY reports_live_fingerprint_idx`)
+      .from(indexedBy(q, reports, 'reports_live_fingerprint_idx'))
       .where(sql`project_id = ${p('projectId')} AND fingerprint = ${p('fingerprint')} AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`)
       // A literal LIMIT: bound, as Drizzle writes a number, Bun's SQLite runs this seek ~5x slower (3 → 15 µs).
       .limit(sql.raw('1') as unknown as number)

@@ -6,15 +6,6 @@ import { reportSla, slaRules } from './workflow.table'
 export type SlaClock = typeof reportSla.$inferSelect
 export type SlaRule = typeof slaRules.$inferSelect
 
-// Prepared once per connection: every page of the report list reads its clocks through it.
-const pageClocks = new WeakMap<Query, ReturnType<typeof preparePageClocks>>()
-const preparePageClocks = (q: Query) =>
-  q
-    .select()
-    .from(reportSla)
-    .where(sql`${reportSla.reportId} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
-    .prepare()
-
 /** Every read and write of sla_rules and report_sla, as async functions over the database seam (the event subscriber aside). */
 export function createSlaRepository({ db }: { db: Seam }) {
   return {
@@ -31,14 +22,10 @@ export function createSlaRepository({ db }: { db: Seam }) {
     /** One report's clock, or undefined. */
     clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(eq(reportSla.reportId, reportId)).limit(1)))[0],
 
-    /** The clocks of a list page's reports: one prepared statement over json_each of the ids, as the page's labels. */
+    /** The clocks of a list page's reports: one query over the page's ids, as the page's labels (json_each is SQLite's only). */
     clocksOf: async (reportIds: string[]): Promise<SlaClock[]> => {
       if (reportIds.length === 0) return []
-      return db.read(async (q) => {
-        let st = pageClocks.get(q)
-        if (!st) pageClocks.set(q, (st = preparePageClocks(q)))
-        return await st.execute({ ids: JSON.stringify(reportIds) })
-      })
+      return db.read((q) => q.select().from(reportSla).where(inArray(reportSla.reportId, reportIds)))
     },
 
     /**
