@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { execute } from '../../src/db/client'
 import type { StoreInput } from '../../src/files/storage'
 import type { TestApp } from '../helpers/test-app'
 import { rows } from '../sdk/sdk-helpers'
@@ -88,7 +90,7 @@ export function storageContract(name: string, open: () => Promise<StorageBed>) {
       expect(await t.deps.files.open(t.deps.db, 'A'.repeat(43) + '.txt')).toBeNull()
       expect((await get('A'.repeat(43) + '.txt')).status).toBe(404)
       const { key } = await store(text(10))
-      t.sqlite.run("INSERT INTO files (key, mime_type, size, file_name, created_at) VALUES (?, 'text/plain', 3, 'x.txt', 0)", ['B'.repeat(43) + '.txt'])
+      await t.deps.db.write((q) => execute(q, sql`INSERT INTO files (key, mime_type, size, file_name, created_at) VALUES (${'B'.repeat(43) + '.txt'}, 'text/plain', 3, 'x.txt', 0)`))
       expect(await t.deps.files.open(t.deps.db, 'B'.repeat(43) + '.txt')).toBeNull()
       expect((await get(key)).status).toBe(200)
     })
