@@ -1,8 +1,10 @@
+import { sql } from 'drizzle-orm'
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { describe, expect, it } from 'vitest'
 import { backup, restore } from '../../src/cli/backup'
+import { execute } from '../../src/db/client'
 import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
 import { createSecrets } from '../../src/secrets/secrets'
 import { ROOT } from '../helpers/server-process'
@@ -38,7 +40,7 @@ describe('backups carry secrets.key', () => {
 describe('a credential the key cannot open', () => {
   it('says to enter it again instead of failing obscurely', async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
-    bed.t.sqlite.query('update integrations set secret_enc = ? where id = ?').run('v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA', id)
+    await bed.t.deps.db.write((q) => execute(q, sql`update integrations set secret_enc = ${'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA'} where id = ${id}`))
     const res = await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(/cannot be read with this server's secrets\.key; enter it again/)

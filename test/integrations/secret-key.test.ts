@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config/config'
+import { rowsOf } from '../../src/db/client'
 import { readStoredSecret } from '../../src/modules/integrations/credentials.crypto'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -26,7 +28,7 @@ async function storedCredential(t: TestApp) {
   const project = await createProject(t, owner)
   const res = await t.request('POST', `/api/projects/${project.slug}/integrations/pagerduty`, { token: owner.token, body: { secret: PD_KEY } })
   expect(res.status).toBe(201)
-  const row = t.sqlite.query('SELECT secret_enc FROM integrations WHERE id = ?').get(res.body.data.id) as { secret_enc: string }
+  const [row] = await t.deps.db.read((q) => rowsOf<{ secret_enc: string }>(q, sql`SELECT secret_enc FROM integrations WHERE id = ${res.body.data.id}`))
   return { id: res.body.data.id as string, enc: row.secret_enc }
 }
 
