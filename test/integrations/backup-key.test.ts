@@ -7,6 +7,7 @@ import { backup, restore } from '../../src/cli/backup'
 import { execute } from '../../src/db/client'
 import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
 import { createSecrets } from '../../src/secrets/secrets'
+import { onSqlite } from '../helpers/pg-engine'
 import { ROOT } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { connect, integrationsTestbed } from './helpers'
@@ -14,7 +15,7 @@ import { connect, integrationsTestbed } from './helpers'
 const bed = integrationsTestbed()
 const PD_KEY = 'R0UT1NGKEY0123456789abcdefABCDEF'
 
-describe('backups carry secrets.key', () => {
+describe.skipIf(!onSqlite)('backups carry secrets.key (SQLite: the data directory and its key; PostgreSQL needs GLITCHBOX_SECRET_KEY)', () => {
   it('restores a data directory whose stored credentials still decrypt, the key at mode 0600', async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
     const work = tempDir('integrations-backup')
@@ -37,7 +38,7 @@ describe('backups carry secrets.key', () => {
   })
 })
 
-describe('a credential the key cannot open', () => {
+describe.skipIf(!onSqlite)("a credential the key cannot open (SQLite: the data directory's secrets.key names itself)", () => {
   it('says to enter it again instead of failing obscurely', async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
     await bed.t.deps.db.write((q) => execute(q, sql`update integrations set secret_enc = ${'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA'} where id = ${id}`))
