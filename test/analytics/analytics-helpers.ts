@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm'
 import { eventNames, events, perfSnapshots, players, playSessions } from '../../src/modules/sdk/sdk.table'
 import { rollUpAnalytics } from '../../src/modules/analytics/analytics.rollup'
 import type { PlanKey } from '../../src/modules/billing/plans'
@@ -22,13 +23,12 @@ export async function setup(plan: PlanKey = 'self_hosted') {
 let seq = 0
 
 /** Stores `n` sessions as the SDK would have (started, and ended unless `open`), `crashed` of them crashed; records their player. */
-export function addSessions(t: TestApp, project: TestProject, o: { n: number; crashed?: number; version?: string; platform?: string; player?: string | null; daysAgo?: number; open?: number }) {
+export async function addSessions(t: TestApp, project: TestProject, o: { n: number; crashed?: number; version?: string; platform?: string; player?: string | null; daysAgo?: number; open?: number }) {
   const started = at(o.daysAgo ?? 0, 10)
   for (let i = 0; i < o.n; i++) {
     const open = i < (o.open ?? 0)
     const player = o.player === undefined ? null : o.player
-    t.deps.db
-      .insert(playSessions)
+    await t.deps.db.write((q) => q.insert(playSessions)
       .values({
         id: newId(),
         projectId: project.id,
@@ -41,35 +41,32 @@ export function addSessions(t: TestApp, project: TestProject, o: { n: number; cr
         crashed: !open && i >= (o.open ?? 0) && i < (o.open ?? 0) + (o.crashed ?? 0),
         durationSec: open ? null : 600,
       })
-      .run()
+      )
     if (player)
-      t.deps.db
-        .insert(players)
+      await t.deps.db.write((q) => q.insert(players)
         .values({ projectId: project.id, playerId: player, name: `Name ${player}`, firstSeen: started, lastSeen: started, sessionCount: 1 })
         .onConflictDoUpdate({ target: [players.projectId, players.playerId], set: { lastSeen: started } })
-        .run()
+        )
   }
 }
 
 /** Stores telemetry events of one name. */
-export function addEvents(t: TestApp, project: TestProject, name: string, rows: { daysAgo: number; session?: string | null; data?: unknown }[]) {
-  const id =
-    t.deps.db.select({ id: eventNames.id }).from(eventNames).all().find(() => false)?.id ??
-    t.deps.db.insert(eventNames).values({ projectId: project.id, name }).onConflictDoNothing().returning({ id: eventNames.id }).get()?.id
-  const nameId = id ?? t.sqlite.query<{ id: number }, [string, string]>('SELECT id FROM event_names WHERE project_id = ? AND name = ?').get(project.id, name)!.id
+export async function addEvents(t: TestApp, project: TestProject, name: string, rows: { daysAgo: number; session?: string | null; data?: unknown }[]) {
+  const nameId = await t.deps.db.write(async (q) => {
+    await q.insert(eventNames).values({ projectId: project.id, name }).onConflictDoNothing()
+    return (await q.select({ id: eventNames.id }).from(eventNames).where(and(eq(eventNames.projectId, project.id), eq(eventNames.name, name))))[0]!.id
+  })
   for (const r of rows)
-    t.deps.db
-      .insert(events)
-      .values({ nameId, createdAt: at(r.daysAgo).getTime(), sessionToken: r.session ?? null, platform: 'windows', gameVersion: '1.0.0', data: r.data === undefined ? null : JSON.stringify(r.data) })
-      .run()
+    await t.deps.db.write((q) =>
+      q.insert(events).values({ nameId, createdAt: at(r.daysAgo).getTime(), sessionToken: r.session ?? null, platform: 'windows', gameVersion: '1.0.0', data: r.data === undefined ? null : JSON.stringify(r.data) }),
+    )
 }
 
 /** Stores a performance snapshot (scene-load sample without `reportId`). */
-export function addPerf(t: TestApp, project: TestProject, o: { reportId?: string | null; fps?: number; frameTimeMs?: number; memoryUsedMb?: number; loadTimeSec?: number }) {
-  t.deps.db
-    .insert(perfSnapshots)
+export async function addPerf(t: TestApp, project: TestProject, o: { reportId?: string | null; fps?: number; frameTimeMs?: number; memoryUsedMb?: number; loadTimeSec?: number }) {
+  await t.deps.db.write((q) => q.insert(perfSnapshots)
     .values({ id: newId(), projectId: project.id, reportId: o.reportId ?? null, fps: o.fps ?? null, frameTimeMs: o.frameTimeMs ?? null, memoryUsedMb: o.memoryUsedMb ?? null, loadTimeSec: o.loadTimeSec ?? null, createdAt: new Date(Date.parse(NOW) - 1000 * ++seq) })
-    .run()
+    )
 }
 
 /** Runs what the per-minute rollup job runs. */

@@ -11,9 +11,9 @@ describe('players', () => {
   it('lists, searches, reads, annotates and shows sessions and reports of players', async () => {
     const { t, project, get, owner } = await setup()
     close = t.close
-    addSessions(t, project, { n: 2, crashed: 1, player: 'steam-1', daysAgo: 2 })
-    addSessions(t, project, { n: 1, player: 'steam-2', daysAgo: 40 })
-    addSessions(t, project, { n: 1, player: 'epic-9' })
+    await addSessions(t, project, { n: 2, crashed: 1, player: 'steam-1', daysAgo: 2 })
+    await addSessions(t, project, { n: 1, player: 'steam-2', daysAgo: 40 })
+    await addSessions(t, project, { n: 1, player: 'epic-9' })
     const r = await createReportIn(t, project, { title: 'Stuck', description: 'x', playerId: 'steam-1' })
     await rollUp(t)
     const list = await get('/players')
@@ -48,12 +48,12 @@ describe('churn risk (tier 2)', () => {
   it('lists players with recent crashes, unanswered negative reports, or who stopped after a crash, with reasons', async () => {
     const { t, project, get } = await setup('studio')
     close = t.close
-    addSessions(t, project, { n: 3, crashed: 1, player: 'crashy', daysAgo: 1 })
-    addSessions(t, project, { n: 1, crashed: 1, player: 'gone', daysAgo: 10 })
-    addSessions(t, project, { n: 2, player: 'happy', daysAgo: 1 })
+    await addSessions(t, project, { n: 3, crashed: 1, player: 'crashy', daysAgo: 1 })
+    await addSessions(t, project, { n: 1, crashed: 1, player: 'gone', daysAgo: 10 })
+    await addSessions(t, project, { n: 2, player: 'happy', daysAgo: 1 })
     await createReportIn(t, project, { title: 'Awful', description: 'x', playerId: 'angry', sentimentLevel: 'negative' })
     const answered = await createReportIn(t, project, { title: 'Bad', description: 'x', playerId: 'happy', sentimentLevel: 'negative' })
-    t.deps.db.insert(comments).values({ id: newId(), reportId: answered.id, projectId: project.id, body: 'Fixed soon', isInternal: false, createdAt: at(0), updatedAt: at(0) }).run()
+    await t.deps.db.write((q) => q.insert(comments).values({ id: newId(), reportId: answered.id, projectId: project.id, body: 'Fixed soon', isInternal: false, createdAt: at(0), updatedAt: at(0) }))
     const res = await get('/churn-risk')
     expect(res.status).toBe(200)
     const byId = Object.fromEntries(res.body.data.players.map((p: any) => [p.player_id, p.reasons]))

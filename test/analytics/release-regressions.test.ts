@@ -11,10 +11,10 @@ describe('release health', () => {
   it('lists each version newest first with sessions, crash-free rate, reports, players and 7-day adoption', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    addSessions(t, project, { n: 6, crashed: 1, version: '2.0.0', player: 'ann', daysAgo: 1 })
-    addSessions(t, project, { n: 2, version: '2.0.0', player: 'bob' })
-    addSessions(t, project, { n: 2, version: '1.0.0', player: 'ann', daysAgo: 3 })
-    addSessions(t, project, { n: 10, version: '1.0.0', player: 'cat', daysAgo: 20 })
+    await addSessions(t, project, { n: 6, crashed: 1, version: '2.0.0', player: 'ann', daysAgo: 1 })
+    await addSessions(t, project, { n: 2, version: '2.0.0', player: 'bob' })
+    await addSessions(t, project, { n: 2, version: '1.0.0', player: 'ann', daysAgo: 3 })
+    await addSessions(t, project, { n: 10, version: '1.0.0', player: 'cat', daysAgo: 20 })
     await createReportIn(t, project, { title: 'A', description: 'x', gameVersion: '2.0.0', playerId: 'dan' })
     await rollUp(t)
     const d = (await get('/release-health')).body.data
@@ -28,8 +28,8 @@ describe('release health', () => {
   it('gives one version its daily series and top crash groups, and 400 for an unknown or missing version', async () => {
     const { t, project, get } = await setup()
     close = t.close
-    addSessions(t, project, { n: 4, crashed: 1, version: '2.0.0', daysAgo: 1 })
-    addSessions(t, project, { n: 5, version: '2.0.0' })
+    await addSessions(t, project, { n: 4, crashed: 1, version: '2.0.0', daysAgo: 1 })
+    await addSessions(t, project, { n: 5, version: '2.0.0' })
     await createReportIn(t, project, { title: '[Error] IndexOutOfRangeException: x', description: 'at A.B ()', gameVersion: '2.0.0' })
     await rollUp(t)
     const res = await get('/release-health/version?version=2.0.0&days=3')
@@ -54,7 +54,7 @@ describe('regressions', () => {
     const { t, project, get, owner } = await setup()
     close = t.close
     const old = await createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen', description: 'x', gameVersion: '1.2.0' })
-    t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, old.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, old.id)))
     t.clock.advance(3600_000)
     const again = await createReportIn(t, project, { title: '[Error] NullReferenceException in inventory screen again', description: 'x', gameVersion: '1.3.0' })
     await createReportIn(t, project, { title: '[Error] NullReferenceException in audio mixer', description: 'x', gameVersion: '1.3.0' }) // not similar
@@ -88,7 +88,7 @@ describe('triage (tier 2)', () => {
     const mk = async (title: string, o: Record<string, unknown> = {}) => await createReportIn(t, project, { title, description: 'x', ...o } as never)
     for (let i = 0; i < 3; i++) {
       const r = await mk(`Player falls through floor in cave level ${i}`, { priority: i < 2 ? 'high' : 'low', category: 'gameplay' })
-      t.deps.db.update(reports).set({ status: 'resolved', assignedTo: owner.user.id }).where(eq(reports.id, r.id)).run()
+      await t.deps.db.write((q) => q.update(reports).set({ status: 'resolved', assignedTo: owner.user.id }).where(eq(reports.id, r.id)))
     }
     await mk('Music too loud', { priority: 'low', category: 'audio' })
     const target = await mk('Player falls through floor in cave level', { priority: 'medium', category: 'other' })

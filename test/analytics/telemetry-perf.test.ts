@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { execute } from '../../src/db/client'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { sessionReplays } from '../../src/modules/sdk/sdk.table'
 import { reportRatings } from '../../src/modules/workflow/workflow.table'
@@ -13,8 +15,8 @@ describe('telemetry events', () => {
   it('counts events per name and day, the same after retention rolls up and deletes the raw rows', async () => {
     const { t, project, get } = await setup('pro')
     close = t.close
-    addEvents(t, project, 'level_start', [{ daysAgo: 2, session: 's1' }, { daysAgo: 2, session: 's1' }, { daysAgo: 2, session: 's2' }, { daysAgo: 0, session: 's3', data: { level: 3 } }])
-    addEvents(t, project, 'shop_open', [{ daysAgo: 1, session: null }])
+    await addEvents(t, project, 'level_start', [{ daysAgo: 2, session: 's1' }, { daysAgo: 2, session: 's1' }, { daysAgo: 2, session: 's2' }, { daysAgo: 0, session: 's3', data: { level: 3 } }])
+    await addEvents(t, project, 'shop_open', [{ daysAgo: 1, session: null }])
     const expected = {
       days: 3,
       from: '2026-01-03',
@@ -34,12 +36,12 @@ describe('telemetry events', () => {
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
 
     await rollUpTelemetry(t.deps.db, { now: t.clock.now().getTime(), retainedFrom: 0, pause: async () => {} })
-    t.sqlite.run('DELETE FROM events WHERE created_at < ?', [Date.parse('2026-01-05T00:00:00Z')])
+    await t.deps.db.write((q) => execute(q, sql`DELETE FROM events WHERE created_at < ${Date.parse('2026-01-05T00:00:00Z')}`))
     expect((await get('/events?days=3')).body.data).toEqual(expected)
     expect((await get('/events/summary?days=3')).body.data).toEqual(summary)
     // Counted incrementally: a new event of a known session adds a count, not a session-day.
     await rollUp(t)
-    addEvents(t, project, 'level_start', [{ daysAgo: 0, session: 's3' }, { daysAgo: 0, session: 's4' }])
+    await addEvents(t, project, 'level_start', [{ daysAgo: 0, session: 's3' }, { daysAgo: 0, session: 's4' }])
     expect((await rollUp(t)).events).toBe(2)
     const after = (await get('/events/summary?days=3')).body.data
     expect(after.top_events[0]).toEqual({ name: 'level_start', count: 6, session_days: 4 })
@@ -48,7 +50,7 @@ describe('telemetry events', () => {
     expect(details.body.data.events.map((e: any) => e.session_token)).toEqual(['s4', 's3', 's3'])
     expect(details.body.data.events[2]).toMatchObject({ data: { level: 3 }, created_at: at(0).toISOString() })
     expect((await get('/events/nothing/details')).status).toBe(404)
-    addEvents(t, project, '100% done', [{ daysAgo: 0, data: { ok: true } }])
+    await addEvents(t, project, '100% done', [{ daysAgo: 0, data: { ok: true } }])
     expect((await get('/events/100%25%20done/details')).body.data).toMatchObject({ name: '100% done', events: [{ data: { ok: true } }] })
     expect((await get('/events?days=91')).status).toBe(400)
   })
@@ -89,9 +91,9 @@ describe('performance', () => {
     const r = await createReportIn(t, project, { title: 'Laggy', description: 'x', gameVersion: '1.0', platform: 'ps5' })
     // memory 1011, 1021, …, 1101 MB rounded to 3 significant digits: 1010, 1020, …, 1100.
     // fps 10..100 in tens: n = 10; p50 rank ceil(5) = 5th → 50; p95 rank ceil(9.5) = 10th → 100
-    for (let i = 1; i <= 10; i++) addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1001 + i * 10 })
-    addPerf(t, project, { loadTimeSec: 2.5 })
-    addPerf(t, project, { loadTimeSec: 4.004 })
+    for (let i = 1; i <= 10; i++) await addPerf(t, project, { reportId: r.id, fps: i * 10, frameTimeMs: 1000 / (i * 10), memoryUsedMb: 1001 + i * 10 })
+    await addPerf(t, project, { loadTimeSec: 2.5 })
+    await addPerf(t, project, { loadTimeSec: 4.004 })
     await rollUp(t)
     const sum = (await get('/perf-summary')).body.data
     expect(sum.by_version_platform).toHaveLength(1)
@@ -112,7 +114,7 @@ describe('performance', () => {
     ] as const) {
       const { t, project, get } = await setup(plan)
       const r = await createReportIn(t, project)
-      t.deps.db.insert(sessionReplays).values({ id: newId(), projectId: project.id, reportId: r.id, fileKey: 'replays/abc.webm', fileSize: 1234, mimeType: 'video/webm', durationSec: 12.5, metadata: { scene: 'cave' }, createdAt: at(0) }).run()
+      await t.deps.db.write((q) => q.insert(sessionReplays).values({ id: newId(), projectId: project.id, reportId: r.id, fileKey: 'replays/abc.webm', fileSize: 1234, mimeType: 'video/webm', durationSec: 12.5, metadata: { scene: 'cave' }, createdAt: at(0) }))
       const res = await get(`/bugs/${r.reportNumber}/replays`)
       t.close()
       expect(res.status).toBe(status)
@@ -128,14 +130,14 @@ describe('satisfaction', () => {
     const raters = [await createUser(t), await createUser(t), await createUser(t)]
     const a = await createReportIn(t, project)
     const b = await createReportIn(t, project)
-    const rate = (reportId: string, rater: number, rating: number, daysAgo: number) =>
-      t.deps.db.insert(reportRatings).values({ id: newId(), reportId, raterId: raters[rater]!.user.id, rating, comment: '', createdAt: at(daysAgo), updatedAt: at(daysAgo) }).run()
-    rate(a.id, 0, 5, 0)
-    rate(a.id, 1, 4, 0)
-    rate(b.id, 2, 1, 1)
+    const rate = async (reportId: string, rater: number, rating: number, daysAgo: number) =>
+      await t.deps.db.write((q) => q.insert(reportRatings).values({ id: newId(), reportId, raterId: raters[rater]!.user.id, rating, comment: '', createdAt: at(daysAgo), updatedAt: at(daysAgo) }))
+    await rate(a.id, 0, 5, 0)
+    await rate(a.id, 1, 4, 0)
+    await rate(b.id, 2, 1, 1)
     const d = (await get('/satisfaction?days=2')).body.data
     // (5 + 4 + 1) / 3 = 3.33
     expect(d).toEqual({ count: 3, average: 3.33, distribution: { 1: 1, 2: 0, 3: 0, 4: 1, 5: 1 }, days: 2, trend: [{ day: '2026-01-04', count: 1, average: 1 }, { day: '2026-01-05', count: 2, average: 4.5 }] })
-    addSessions(t, project, { n: 1 })
+    await addSessions(t, project, { n: 1 })
   })
 })

@@ -33,8 +33,8 @@ function form(parts: BlobPart[] | null, name = 'log.txt', type = 'text/plain', f
   return f
 }
 const upload = (body: FormData, token = owner.token) => t.request('POST', url, { token, body })
-const usedBytes = () => t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.uploadBytesUsed
-const storedFiles = () => t.deps.db.select().from(files).all()
+const usedBytes = async () => (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id))))[0]!.uploadBytesUsed
+const storedFiles = async () => await t.deps.db.read((q) => q.select().from(files))
 
 describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
   it('stores a text file, lists it, charges the quota and serves it at file_url', async () => {
@@ -49,7 +49,7 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
       mime_type: 'text/plain',
       created_at: t.clock.now().toISOString(),
     })
-    expect(usedBytes()).toBe(20)
+    expect(await usedBytes()).toBe(20)
     const list = await t.request('GET', url, { token: owner.token })
     expect(list.status).toBe(200)
     expect(list.body.data).toEqual([a])
@@ -84,8 +84,8 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     const res = await upload(form(parts as BlobPart[], fileName, type))
     expect(res.status).toBe(400)
     expect(res.body.error).toContain(message)
-    expect(storedFiles()).toHaveLength(0)
-    expect(usedBytes()).toBe(0)
+    expect(await storedFiles()).toHaveLength(0)
+    expect(await usedBytes()).toBe(0)
   })
 
   it('answers 400 when the file is missing', async () => {
@@ -102,7 +102,7 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     const res = await upload(form([new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61)], 'big.txt'))
     expect(res.status).toBe(400)
     expect(res.body.error).toContain('too large')
-    expect(storedFiles()).toHaveLength(0)
+    expect(await storedFiles()).toHaveLength(0)
     const ok = await upload(form([new Uint8Array(10 * 1024 * 1024).fill(0x61)], 'max.txt'))
     expect(ok.status).toBe(201)
   })
@@ -113,19 +113,19 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     expect(res.status).toBe(400)
     expect(res.body.error).toContain('at most 10')
     expect((await t.request('GET', url, { token: owner.token })).body.data).toHaveLength(10)
-    expect(storedFiles()).toHaveLength(10)
+    expect(await storedFiles()).toHaveLength(10)
   })
 
   it('answers 403 when the upload quota would be passed, before storing anything', async () => {
     const limit = PLANS.free.limits.uploadBytes
-    t.deps.db.update(accounts).set({ uploadBytesUsed: limit - 5 }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ uploadBytesUsed: limit - 5 }).where(eq(accounts.id, owner.account.id)))
     const res = await upload(form(['0123456789']))
     expect(res.status).toBe(403)
     expect(res.body.error).toContain("this account's upload quota is reached")
-    expect(storedFiles()).toHaveLength(0)
-    expect(usedBytes()).toBe(limit - 5)
+    expect(await storedFiles()).toHaveLength(0)
+    expect(await usedBytes()).toBe(limit - 5)
     expect((await upload(form(['12345']))).status).toBe(201)
-    expect(usedBytes()).toBe(limit)
+    expect(await usedBytes()).toBe(limit)
   })
 
   it('removes the stored file when the report fills up while it was being stored', async () => {
@@ -133,19 +133,19 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     const input = (n: number) => ({ project, account: owner.account, report, data: new Blob([`racer ${n}`]), fileName: `r${n}.txt`, declaredType: 'text/plain' })
     const results = await Promise.allSettled([addAttachment(t.deps, input(1)), addAttachment(t.deps, input(2))])
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
-    expect(t.deps.db.select().from(attachments).all()).toHaveLength(10)
-    expect(storedFiles()).toHaveLength(10)
+    expect(await t.deps.db.read((q) => q.select().from(attachments))).toHaveLength(10)
+    expect(await storedFiles()).toHaveLength(10)
   })
 
   it('answers 404 for deleted and unknown reports', async () => {
-    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, report.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, report.id)))
     for (const path of [url, `/api/projects/${project.slug}/bugs/77/attachments`]) {
       const res = await t.request('POST', path, { token: owner.token, body: form(['x']) })
       expect(res.status).toBe(404)
       expect(res.body.error).toBe('bug not found')
       expect((await t.request('GET', path, { token: owner.token })).status).toBe(404)
     }
-    expect(storedFiles()).toHaveLength(0)
+    expect(await storedFiles()).toHaveLength(0)
   })
 
   it('needs bugs.edit to upload, bugs.view to list (403), membership for both (404)', async () => {
@@ -157,7 +157,7 @@ describe('POST /api/projects/:slug/bugs/:number/attachments', () => {
     expect((await t.request('GET', url, { token: noView.token })).status).toBe(403)
     expect((await t.request('GET', url, { token: noEdit.token })).status).toBe(200)
     expect((await t.request('GET', url, { token: stranger.token })).status).toBe(404)
-    expect(storedFiles()).toHaveLength(0)
+    expect(await storedFiles()).toHaveLength(0)
   })
 })
 

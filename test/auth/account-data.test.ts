@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { HOUR } from '../../src/lib/clock'
 import { newId } from '../../src/lib/ids'
 import { jobs } from '../../src/jobs/jobs.table'
@@ -24,15 +25,15 @@ afterEach(() => t.close())
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
 
-function addComment(author: TestUser, project: TestProject, reportId: string, body: string) {
+async function addComment(author: TestUser, project: TestProject, reportId: string, body: string) {
   const now = t.clock.now()
   const id = newId()
-  t.deps.db.insert(comments).values({ id, reportId, projectId: project.id, authorId: author.user.id, body, createdAt: now, updatedAt: now }).run()
+  await t.deps.db.write((q) => q.insert(comments).values({ id, reportId, projectId: project.id, authorId: author.user.id, body, createdAt: now, updatedAt: now }))
   return id
 }
 
-function addMember(account: { id: string }, member: TestUser, role: 'admin' | 'member' = 'member') {
-  t.deps.db.insert(accountMembers).values({ accountId: account.id, userId: member.user.id, role, createdAt: t.clock.now() }).run()
+async function addMember(account: { id: string }, member: TestUser, role: 'admin' | 'member' = 'member') {
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: account.id, userId: member.user.id, role, createdAt: t.clock.now() }))
 }
 
 const filePath = (key: string) => join(t.dir, 'files', key.slice(0, 2), key)
@@ -71,7 +72,7 @@ describe('support share code', () => {
     expect(del.status).toBe(200)
     expect(del.body.data.message).toBe('Support share code revoked')
     expect(await adminFindShareCode(t.deps, third)).toBeNull()
-    expect(JSON.stringify(t.sqlite.query('select * from support_share_codes').all())).not.toContain(third)
+    expect(JSON.stringify(await t.deps.db.read((q) => rowsOf(q, sql`select * from support_share_codes`)))).not.toContain(third)
   })
 })
 
@@ -79,16 +80,16 @@ describe('GET /api/account/export', () => {
   it('downloads profile, memberships, projects, reports and comments as JSON', async () => {
     const me = await createUser(t, { name: 'Me' })
     const boss = await createUser(t, { name: 'Boss' })
-    addMember(boss.account, me)
+    await addMember(boss.account, me)
     const mine = await createProject(t, me, { name: 'My Game' })
     const theirs = await createProject(t, boss, { name: 'Their Game' })
     const inMine = await createReportIn(t, mine, { title: 'Filed by a player' })
     const filedByMe = await createReportIn(t, theirs, { title: 'Filed by me', createdBy: me.user.id })
     await createReportIn(t, theirs, { title: 'Someone else' })
     const deleted = await createReportIn(t, mine, { title: 'Deleted one' })
-    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, deleted.id)).run()
-    addComment(me, theirs, filedByMe.id, 'my comment')
-    addComment(boss, theirs, filedByMe.id, 'boss comment')
+    await t.deps.db.write((q) => q.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, deleted.id)))
+    await addComment(me, theirs, filedByMe.id, 'my comment')
+    await addComment(boss, theirs, filedByMe.id, 'boss comment')
 
     const res = await t.request('GET', '/api/account/export', { token: me.token })
     expect(res.status).toBe(200)
@@ -124,13 +125,13 @@ describe('DELETE /api/auth/account', () => {
   it('answers 409 while an owned account has other members, and transfers nothing', async () => {
     const owner = await createUser(t)
     const teammate = await createUser(t)
-    addMember(owner.account, teammate, 'admin')
+    await addMember(owner.account, teammate, 'admin')
     const project = await createProject(t, owner)
     const res = await t.request('DELETE', '/api/auth/account', { token: owner.token, body: { confirmation: 'DELETE' } })
     expect(res.status).toBe(409)
     expect(res.body.error).toBe('transfer ownership or remove the other members first')
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.ownerId).toBe(owner.user.id)
-    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()).toBeDefined()
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id))))[0]!.ownerId).toBe(owner.user.id)
+    expect((await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, project.id))))[0]).toBeDefined()
     expect((await t.request('GET', '/api/auth/me', { token: owner.token })).status).toBe(200)
   })
 
@@ -141,7 +142,7 @@ describe('DELETE /api/auth/account', () => {
     const shot = await t.deps.files.store(t.deps.db, { data: PNG, fileName: 'shot.png', declaredType: 'image/png', kind: 'image', maxBytes: 1 << 20 })
     const file = await t.deps.files.store(t.deps.db, { data: new TextEncoder().encode('log line'), fileName: 'log.txt', declaredType: 'text/plain', kind: 'attachment', maxBytes: 1 << 20 })
     const report = await createReportIn(t, project, { screenshotKey: shot.key })
-    t.deps.db.insert(attachments).values({ id: newId(), reportId: report.id, projectId: project.id, fileKey: file.key, fileName: 'log.txt', fileSize: file.size, createdAt: t.clock.now() }).run()
+    await t.deps.db.write((q) => q.insert(attachments).values({ id: newId(), reportId: report.id, projectId: project.id, fileKey: file.key, fileName: 'log.txt', fileSize: file.size, createdAt: t.clock.now() }))
     expect(existsSync(filePath(shot.key)) && existsSync(filePath(file.key))).toBe(true)
 
     const res = await t.request('DELETE', '/api/auth/account', { token: u.token, body: { confirmation: 'DELETE' } })
@@ -150,12 +151,12 @@ describe('DELETE /api/auth/account', () => {
 
     for (const token of [u.token, second]) expect((await t.request('GET', '/api/auth/me', { token })).status).toBe(401)
     expect((await t.request('POST', '/api/auth/login', { body: { email: u.user.email, password: 'delete-me-please' } })).status).toBe(401)
-    expect(t.deps.db.select().from(users).where(eq(users.id, u.user.id)).get()).toBeUndefined()
-    expect(t.deps.db.select().from(sessions).where(eq(sessions.userId, u.user.id)).all()).toEqual([])
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, u.account.id)).get()).toBeUndefined()
-    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()).toBeUndefined()
-    expect(t.deps.db.select().from(reports).where(eq(reports.projectId, project.id)).all()).toEqual([])
-    expect(t.deps.db.select().from(activity).where(eq(activity.projectId, project.id)).all()).toEqual([])
+    expect((await t.deps.db.read((q) => q.select().from(users).where(eq(users.id, u.user.id))))[0]).toBeUndefined()
+    expect(await t.deps.db.read((q) => q.select().from(sessions).where(eq(sessions.userId, u.user.id)))).toEqual([])
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, u.account.id))))[0]).toBeUndefined()
+    expect((await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, project.id))))[0]).toBeUndefined()
+    expect(await t.deps.db.read((q) => q.select().from(reports).where(eq(reports.projectId, project.id)))).toEqual([])
+    expect(await t.deps.db.read((q) => q.select().from(activity).where(eq(activity.projectId, project.id)))).toEqual([])
     expect(existsSync(filePath(shot.key)) || existsSync(filePath(file.key))).toBe(false)
     expect(await t.deps.files.open(t.deps.db, file.key)).toBeNull()
     // The address is free for a new signup.
@@ -165,34 +166,34 @@ describe('DELETE /api/auth/account', () => {
   it('leaves other accounts alone: membership goes, comments stay without an author', async () => {
     const boss = await createUser(t)
     const leaver = await createUser(t)
-    addMember(boss.account, leaver)
+    await addMember(boss.account, leaver)
     const project = await createProject(t, boss)
     const report = await createReportIn(t, project, { createdBy: leaver.user.id })
-    t.deps.db.update(reports).set({ assignedTo: leaver.user.id }).where(eq(reports.id, report.id)).run()
-    const commentId = addComment(leaver, project, report.id, 'still useful')
+    await t.deps.db.write((q) => q.update(reports).set({ assignedTo: leaver.user.id }).where(eq(reports.id, report.id)))
+    const commentId = await addComment(leaver, project, report.id, 'still useful')
 
     const res = await t.request('DELETE', '/api/auth/account', { token: leaver.token, body: { confirmation: 'DELETE' } })
     expect(res.status).toBe(200)
-    expect(t.deps.db.select().from(accountMembers).where(eq(accountMembers.accountId, boss.account.id)).all().map((m) => m.userId)).toEqual([boss.user.id])
-    expect(t.deps.db.select().from(comments).where(eq(comments.id, commentId)).get()).toMatchObject({ body: 'still useful', authorId: null })
-    expect(t.deps.db.select().from(reports).where(eq(reports.id, report.id)).get()).toMatchObject({ createdBy: null, assignedTo: null })
+    expect((await t.deps.db.read((q) => q.select().from(accountMembers).where(eq(accountMembers.accountId, boss.account.id)))).map((m) => m.userId)).toEqual([boss.user.id])
+    expect((await t.deps.db.read((q) => q.select().from(comments).where(eq(comments.id, commentId))))[0]).toMatchObject({ body: 'still useful', authorId: null })
+    expect((await t.deps.db.read((q) => q.select().from(reports).where(eq(reports.id, report.id))))[0]).toMatchObject({ createdBy: null, assignedTo: null })
     expect((await t.request('GET', '/api/auth/me', { token: boss.token })).status).toBe(200)
   })
 
   it('queues the cancellation of a subscription on an owned account in the same transaction', async () => {
     const payer = await createUser(t, { plan: 'pro' })
-    t.deps.db.update(accounts).set({ stripeSubscriptionId: 'sub_123', stripeCustomerId: 'cus_1' }).where(eq(accounts.id, payer.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ stripeSubscriptionId: 'sub_123', stripeCustomerId: 'cus_1' }).where(eq(accounts.id, payer.account.id)))
     const res = await t.request('DELETE', '/api/auth/account', { token: payer.token, body: { confirmation: 'DELETE' } })
     expect(res.status).toBe(200)
-    const queued = t.deps.db.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')).all()
+    const queued = await t.deps.db.read((q) => q.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')))
     expect(queued.map((j) => j.payload)).toEqual([{ subscriptionId: 'sub_123', accountId: payer.account.id }])
   })
 
   it('queues no cancellation when the refused deletion rolls back', async () => {
     const payer = await createUser(t, { plan: 'pro' })
-    t.deps.db.update(accounts).set({ stripeSubscriptionId: 'sub_456' }).where(eq(accounts.id, payer.account.id)).run()
-    addMember(payer.account, await createUser(t))
+    await t.deps.db.write((q) => q.update(accounts).set({ stripeSubscriptionId: 'sub_456' }).where(eq(accounts.id, payer.account.id)))
+    await addMember(payer.account, await createUser(t))
     expect((await t.request('DELETE', '/api/auth/account', { token: payer.token, body: { confirmation: 'DELETE' } })).status).toBe(409)
-    expect(t.deps.db.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')).all()).toEqual([])
+    expect(await t.deps.db.read((q) => q.select().from(jobs).where(eq(jobs.kind, 'billing.cancel-subscription')))).toEqual([])
   })
 })

@@ -18,9 +18,9 @@ describe('adminCreateUser', () => {
   it('creates a verified user with their own account and a generated strong password that signs in', async () => {
     const { userId, password } = await adminCreateUser(t.deps, 'Ops@Example.com')
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/)
-    const row = t.deps.db.select().from(users).where(eq(users.id, userId)).get()!
+    const row = (await t.deps.db.read((q) => q.select().from(users).where(eq(users.id, userId))))[0]!
     expect(row).toMatchObject({ email: 'ops@example.com', name: 'ops', emailVerified: true })
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.ownerId, userId)).get()!.plan).toBe('self_hosted')
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, userId))))[0]!.plan).toBe('self_hosted')
     const res = await login('ops@example.com', password)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ user_id: userId, email_verified: true })
@@ -39,7 +39,7 @@ describe('adminCreateUser', () => {
   ])('refuses %s with a clear error', async (_, email, password, message) => {
     await signupViaApi(t, { email: 'taken@example.com' })
     await expect(adminCreateUser(t.deps, email, password)).rejects.toThrow(message)
-    expect(t.deps.db.select().from(users).all()).toHaveLength(1)
+    expect(await t.deps.db.read((q) => q.select().from(users))).toHaveLength(1)
   })
 })
 

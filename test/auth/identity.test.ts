@@ -57,15 +57,15 @@ describe('POST /api/auth/login with a Google or Apple identity_token', () => {
     const first = await login(idToken)
     expect(first.status).toBe(200)
     expect(first.body.data).toMatchObject({ email: 'gamer@example.com', name: 'Gamer One', email_verified: true, onboarding_done: false })
-    const row = t.deps.db.select().from(users).where(eq(users.id, first.body.data.user_id)).get()!
+    const row = (await t.deps.db.read((q) => q.select().from(users).where(eq(users.id, first.body.data.user_id))))[0]!
     expect(row).toMatchObject({ googleSub: 'google-sub-1', passwordHash: null })
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.ownerId, row.id)).all()).toHaveLength(1)
+    expect(await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, row.id)))).toHaveLength(1)
 
     t.clock.advance(60_000)
     const second = await login(await googleToken())
     expect(second.status).toBe(200)
     expect(second.body.data.user_id).toBe(first.body.data.user_id)
-    expect(t.deps.db.select().from(users).all()).toHaveLength(1)
+    expect(await t.deps.db.read((q) => q.select().from(users))).toHaveLength(1)
     // The key set is fetched once and cached.
     expect(google.requests() - fetchesBefore).toBe(1)
     expect(logsContainAny(t, [idToken, first.body.data.token, second.body.data.token])).toEqual([])
@@ -77,7 +77,7 @@ describe('POST /api/auth/login with a Google or Apple identity_token', () => {
     const res = await login(token)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ email: 'fan@privaterelay.appleid.com', name: 'fan', email_verified: true })
-    expect(t.deps.db.select().from(users).get()!.appleSub).toBe('apple-sub-9')
+    expect((await t.deps.db.read((q) => q.select().from(users)))[0]!.appleSub).toBe('apple-sub-9')
   })
 
   it.each([
@@ -92,7 +92,7 @@ describe('POST /api/auth/login with a Google or Apple identity_token', () => {
     const res = await login(await make())
     expect(res.status).toBe(401)
     expect(res.body).toEqual({ ok: false, error: 'invalid identity token' })
-    expect(t.deps.db.select().from(users).all()).toHaveLength(0)
+    expect(await t.deps.db.read((q) => q.select().from(users))).toHaveLength(0)
   })
 
   it('judges expiry by the server clock', async () => {
@@ -126,7 +126,7 @@ describe('POST /api/auth/login with a Google or Apple identity_token', () => {
   it('links a verified provider email to the existing user with that email', async () => {
     appWithProviders()
     const s = await signupViaApi(t, { email: 'gamer@example.com' })
-    t.deps.db.update(users).set({ emailVerified: true }).where(eq(users.id, s.user_id)).run()
+    await t.deps.db.write((q) => q.update(users).set({ emailVerified: true }).where(eq(users.id, s.user_id)))
     const res = await login(await googleToken())
     expect(res.status).toBe(200)
     expect(res.body.data.user_id).toBe(s.user_id)

@@ -1,7 +1,9 @@
 // Per-account login throttling: 10 wrong passwords for one email in 15 minutes pause password
 // sign-in for that email for 15 minutes, from every address (the test app gives each request a new
 // X-Forwarded-For address, as an attacker rotating addresses would), for known and unknown emails alike.
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { collectJobs } from '../../src/jobs/registry'
 import { MINUTE } from '../../src/lib/clock'
 import { createUser } from '../helpers/fixtures'
@@ -29,7 +31,7 @@ async function failLogins(app: TestApp, email: string, n: number): Promise<numbe
 }
 
 const lockoutMails = (app: TestApp) =>
-  app.sqlite.query<{ to: string; text: string }, []>(`SELECT "to", text FROM mail_outbox WHERE subject LIKE 'Sign-in to your Glitchbox account is paused%' ORDER BY id`).all()
+  app.deps.db.read((q) => rowsOf<{ to: string; text: string }>(q, sql`SELECT "to", text FROM mail_outbox WHERE subject LIKE 'Sign-in to your Glitchbox account is paused%' ORDER BY id`))
 
 describe('per-account login throttling', () => {
   it('answers 429 to every address for 15 minutes after 10 wrong passwords, the right password included', async () => {
@@ -162,8 +164,8 @@ describe('per-account login throttling', () => {
     await failLogins(t, user.email, 10)
     expect((await login(t, user.email, 'old-password-1')).status).toBe(429)
     expect((await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })).status).toBe(200)
-    const mail = t.sqlite.query<{ text: string }, []>(`SELECT text FROM mail_outbox WHERE subject LIKE 'Reset%'`).get()!
-    const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text)![1]!)
+    const [mail] = await t.deps.db.read((q) => rowsOf<{ text: string }>(q, sql`SELECT text FROM mail_outbox WHERE subject LIKE 'Reset%'`))
+    const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail!.text)![1]!)
     expect((await t.request('POST', '/api/auth/reset-password', { body: { token, new_password: 'new-password-1' } })).status).toBe(200)
     expect((await login(t, user.email, 'new-password-1')).status).toBe(200)
   })
@@ -173,14 +175,14 @@ describe('per-account login throttling', () => {
     const { email } = await signupViaApi(t)
     await failLogins(t, email, 10)
     await failLogins(t, 'other@example.com', 3)
-    const count = (table: string) => (t!.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-    expect([count('login_lockouts'), count('login_failures')]).toEqual([1, 3])
+    const count = async (table: string) => (await t!.deps.db.read((q) => rowsOf<{ n: number }>(q, sql`SELECT cast(count(*) AS int) AS n FROM ${sql.identifier(table)}`)))[0]!.n
+    expect([await count('login_lockouts'), await count('login_failures')]).toEqual([1, 3])
     // No address is stored in clear.
-    expect(JSON.stringify(t.sqlite.query('SELECT * FROM login_failures, login_lockouts').all())).not.toMatch(/example\.com/)
+    expect(JSON.stringify(await t.deps.db.read((q) => rowsOf(q, sql`SELECT * FROM login_failures, login_lockouts`)))).not.toMatch(/example\.com/)
     t.clock.advance(16 * MINUTE)
     await failLogins(t, 'other@example.com', 1)
     await collectJobs(t.deps).schedules.find((s) => s.name === 'auth.prune-expired')!.run()
-    expect([count('login_lockouts'), count('login_failures')]).toEqual([0, 1])
+    expect([await count('login_lockouts'), await count('login_failures')]).toEqual([0, 1])
   })
 })
 
@@ -201,7 +203,7 @@ describe('the lockout notice', () => {
     // A second episode, a second notice.
     t.clock.advance(15 * MINUTE)
     await failLogins(t, email, 10)
-    expect(lockoutMails(t).map((m) => m.to)).toEqual([email, email])
+    expect((await lockoutMails(t)).map((m) => m.to)).toEqual([email, email])
   })
 
   it('mails nothing without SMTP, and nothing for an unknown email', async () => {
@@ -209,7 +211,7 @@ describe('the lockout notice', () => {
     const { email } = await signupViaApi(t)
     await failLogins(t, email, 10)
     expect((await login(t, email, PASSWORD)).status).toBe(429)
-    expect(lockoutMails(t)).toEqual([])
+    expect(await lockoutMails(t)).toEqual([])
     expect(t.logs.find((l) => l.msg === 'password sign-in paused for an account after repeated wrong passwords')).toBeDefined()
   })
 })

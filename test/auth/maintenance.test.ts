@@ -19,8 +19,8 @@ describe('auth.prune-expired schedule', () => {
     t.clock.advance(11 * DAY)
     const prune = collectJobs(t.deps).schedules.find((s) => s.name === 'auth.prune-expired')!
     await prune.run()
-    expect(t.deps.db.select({ userId: sessions.userId }).from(sessions).all()).toEqual([{ userId: fresh.user_id }])
-    expect(t.deps.db.select().from(emailVerifications).all()).toEqual([])
+    expect(await t.deps.db.read((q) => q.select({ userId: sessions.userId }).from(sessions))).toEqual([{ userId: fresh.user_id }])
+    expect(await t.deps.db.read((q) => q.select().from(emailVerifications))).toEqual([])
     expect((await t.request('GET', '/api/auth/me', { token: fresh.token })).status).toBe(200)
     expect((await t.request('GET', '/api/auth/me', { token: old.token })).status).toBe(401)
   })

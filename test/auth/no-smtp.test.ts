@@ -17,18 +17,18 @@ describe('a server without SMTP', () => {
     const first = await signupViaApi(t, { email: 'ops@studio.example' })
     expect(first.email_verified).toBe(true)
     expect((await me(first.token)).email_verified).toBe(true)
-    expect(t.deps.db.select().from(mailOutbox).all()).toEqual([])
+    expect(await t.deps.db.read((q) => q.select().from(mailOutbox))).toEqual([])
 
     const second = await signupViaApi(t, { email: 'artist@studio.example' })
     expect(second.email_verified).toBe(false)
-    expect(t.deps.db.select({ to: mailOutbox.to, status: mailOutbox.status }).from(mailOutbox).all()).toEqual([{ to: 'artist@studio.example', status: 'kept' }])
+    expect(await t.deps.db.read((q) => q.select({ to: mailOutbox.to, status: mailOutbox.status }).from(mailOutbox))).toEqual([{ to: 'artist@studio.example', status: 'kept' }])
   })
 
   it('`admin verify` marks an address verified and uses up its pending link', async () => {
     t = createTestApp()
     await signupViaApi(t, { email: 'ops@studio.example' })
     const second = await signupViaApi(t, { email: 'artist@studio.example' })
-    const link = /https?:\/\/\S+/.exec(t.deps.db.select().from(mailOutbox).get()!.text)![0]
+    const link = /https?:\/\/\S+/.exec((await t.deps.db.read((q) => q.select().from(mailOutbox)))[0]!.text)![0]
 
     expect(await adminVerifyEmail(t.deps, ' Artist@Studio.example ')).toEqual({ alreadyVerified: false })
     expect((await me(second.token)).email_verified).toBe(true)
@@ -44,6 +44,6 @@ describe('a server with SMTP', () => {
     expect((await t.request('GET', '/api/v1/server-info')).body.data.mail_configured).toBe(true)
     const first = await signupViaApi(t, { email: 'ops@studio.example' })
     expect(first.email_verified).toBe(false)
-    expect(t.deps.db.select({ to: mailOutbox.to, status: mailOutbox.status }).from(mailOutbox).all()).toEqual([{ to: 'ops@studio.example', status: 'queued' }])
+    expect(await t.deps.db.read((q) => q.select({ to: mailOutbox.to, status: mailOutbox.status }).from(mailOutbox))).toEqual([{ to: 'ops@studio.example', status: 'queued' }])
   })
 })

@@ -28,11 +28,11 @@ describe('POST /api/auth/signup', () => {
     const me = await t.request('GET', '/api/auth/me', { token: session.token })
     expect(me.status).toBe(200)
     expect(me.body.data).toMatchObject({ id: session.user_id, email: email.toLowerCase(), account: { role: 'owner' } })
-    const account = t.deps.db.select().from(accounts).where(eq(accounts.ownerId, session.user_id)).get()!
+    const account = (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, session.user_id))))[0]!
     expect(account.plan).toBe('self_hosted')
-    expect(t.deps.db.select().from(accountMembers).where(eq(accountMembers.accountId, account.id)).all()).toHaveLength(1)
+    expect(await t.deps.db.read((q) => q.select().from(accountMembers).where(eq(accountMembers.accountId, account.id)))).toHaveLength(1)
 
-    const mail = t.deps.db.select().from(mailOutbox).all()
+    const mail = await t.deps.db.read((q) => q.select().from(mailOutbox))
     expect(mail).toHaveLength(1)
     expect(mail[0]!.to).toBe(email.toLowerCase())
     expect(mail[0]!.text).toContain('http://glitchbox.test/api/auth/verify-email?token=')
@@ -40,7 +40,7 @@ describe('POST /api/auth/signup', () => {
 
   it('stores an argon2id hash, never the password', async () => {
     const s = await signupViaApi(t)
-    const row = t.deps.db.select().from(users).where(eq(users.id, s.user_id)).get()!
+    const row = (await t.deps.db.read((q) => q.select().from(users).where(eq(users.id, s.user_id))))[0]!
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
     expect(JSON.stringify(row)).not.toContain(PASSWORD)
   })
@@ -63,7 +63,7 @@ describe('POST /api/auth/signup', () => {
     expect(res.status).toBe(400)
     expect(res.body.ok).toBe(false)
     expect(res.body.error).toMatch(message)
-    expect(t.deps.db.select().from(users).all()).toHaveLength(0)
+    expect(await t.deps.db.read((q) => q.select().from(users))).toHaveLength(0)
   })
 
   it('answers 409 for an email already registered, whatever its case', async () => {

@@ -18,7 +18,7 @@ beforeEach(() => {
 })
 afterEach(() => t.close())
 
-const isVerified = (userId: string) => t.deps.db.select().from(users).where(eq(users.id, userId)).get()!.emailVerified
+const isVerified = async (userId: string) => (await t.deps.db.read((q) => q.select().from(users).where(eq(users.id, userId))))[0]!.emailVerified
 
 describe('verification mail over SMTP', () => {
   it('delivers the signup mail to the SMTP server; following its link verifies the address once', async () => {
@@ -32,13 +32,13 @@ describe('verification mail over SMTP', () => {
     expect(mail.decoded).toMatch(/Subject: Verify your email address for Glitchbox/)
     const link = verificationLink(mail.decoded)
     expect(link.startsWith('http://glitchbox.test/api/auth/verify-email?token=')).toBe(true)
-    expect(t.deps.db.select().from(mailOutbox).get()!.status).toBe('sent')
+    expect((await t.deps.db.read((q) => q.select().from(mailOutbox)))[0]!.status).toBe('sent')
 
-    expect(isVerified(s.user_id)).toBe(false)
+    expect(await isVerified(s.user_id)).toBe(false)
     const res = await t.request('GET', pathOf(link))
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ok: true, data: { message: 'Email address verified', email_verified: true } })
-    expect(isVerified(s.user_id)).toBe(true)
+    expect(await isVerified(s.user_id)).toBe(true)
     const login = await t.request('POST', '/api/auth/login', { body: { email, password: PASSWORD } })
     expect(login.body.data.email_verified).toBe(true)
     expect((await t.request('GET', '/api/auth/me', { token: s.token })).body.data.email_verified).toBe(true)
@@ -67,7 +67,7 @@ describe('verification mail over SMTP', () => {
     await t.runner.drain()
     const res = await t.request('GET', pathOf(verificationLink(smtp.messages[0]!.decoded)).replace('/api/', '/api/v1/'))
     expect(res.status).toBe(200)
-    expect(isVerified(s.user_id)).toBe(true)
+    expect(await isVerified(s.user_id)).toBe(true)
   })
 })
 
@@ -84,7 +84,7 @@ describe('POST /api/auth/resend-verification', () => {
     const [first, second] = smtp.messages.map((m) => verificationLink(m.decoded))
     expect(first).not.toBe(second)
     expect((await t.request('GET', pathOf(second!))).status).toBe(200)
-    expect(isVerified(s.user_id)).toBe(true)
+    expect(await isVerified(s.user_id)).toBe(true)
     // Verifying uses up every outstanding link.
     expect((await t.request('GET', pathOf(first!))).status).toBe(400)
   })

@@ -20,14 +20,14 @@ afterEach(() => {
 })
 
 /** Makes the owner's account a paying customer on `plan` with subscription sub_1. */
-function subscribe(plan: 'pro' | 'studio') {
-  t.deps.db.update(accounts).set({ plan, stripeCustomerId: 'cus_1', stripeSubscriptionId: 'sub_1' }).where(eq(accounts.id, owner.account.id)).run()
+async function subscribe(plan: 'pro' | 'studio') {
+  await t.deps.db.write((q) => q.update(accounts).set({ plan, stripeCustomerId: 'cus_1', stripeSubscriptionId: 'sub_1' }).where(eq(accounts.id, owner.account.id)))
 }
 
 describe('customer portal, invoices, payment methods', () => {
   it('opens the portal for the customer', async () => {
     expect((await t.request('POST', '/api/billing/portal', { token: owner.token })).status).toBe(400)
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('POST /v1/billing_portal/sessions', () => ({ url: 'https://billing.stripe.test/p/1' }))
     const res = await t.request('POST', '/api/billing/portal', { token: owner.token })
     expect(res.body).toEqual({ ok: true, data: { url: 'https://billing.stripe.test/p/1' } })
@@ -37,7 +37,7 @@ describe('customer portal, invoices, payment methods', () => {
   it('lists invoices (none before there is a customer)', async () => {
     expect((await t.request('GET', '/api/billing/invoices', { token: owner.token })).body.data).toEqual([])
     expect(fake.calls).toHaveLength(0)
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('GET /v1/invoices', () => ({
       data: [{ id: 'in_1', number: 'A-1', amount_due: 1900, amount_paid: 1900, currency: 'usd', status: 'paid', created: 1_767_000_000, hosted_invoice_url: 'https://i.test/1', invoice_pdf: 'https://i.test/1.pdf', lines: {} }],
     }))
@@ -49,7 +49,7 @@ describe('customer portal, invoices, payment methods', () => {
   })
 
   it('lists cards with the default marked', async () => {
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('GET /v1/customers/cus_1', () => ({ id: 'cus_1', invoice_settings: { default_payment_method: 'pm_2' } }))
     fake.on('GET /v1/customers/cus_1/payment_methods', () => ({
       data: [
@@ -70,12 +70,12 @@ describe('customer portal, invoices, payment methods', () => {
     expect(res.body.data).toEqual({ client_secret: 'seti_1_secret' })
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v1/customers', 'POST /v1/setup_intents'])
     expect(Object.fromEntries(fake.calls[1]!.form)).toEqual({ customer: 'cus_new', usage: 'off_session', 'payment_method_types[0]': 'card' })
-    const acc = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!
+    const acc = (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id))))[0]!
     expect(acc.stripeCustomerId).toBe('cus_new')
   })
 
   it('attaches a card and makes it the default', async () => {
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('POST /v1/payment_methods/pm_9/attach', () => ({ id: 'pm_9', customer: 'cus_1' }))
     fake.on('POST /v1/customers/cus_1', () => ({ id: 'cus_1' }))
     const res = await t.request('POST', '/api/billing/payment-method', { token: owner.token, body: { payment_method_id: 'pm_9' } })
@@ -86,7 +86,7 @@ describe('customer portal, invoices, payment methods', () => {
   })
 
   it("detaches the customer's own card and refuses another customer's", async () => {
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('GET /v1/payment_methods/pm_1', () => ({ id: 'pm_1', customer: 'cus_1' }))
     fake.on('GET /v1/payment_methods/pm_x', () => ({ id: 'pm_x', customer: 'cus_other' }))
     fake.on('POST /v1/payment_methods/*/detach', () => ({ id: 'pm', customer: null }))
@@ -100,7 +100,7 @@ describe('scheduled downgrades', () => {
   const periodEnd = 1_770_000_000
 
   it('to free: the subscription ends at period end; cancelling the downgrade renews it', async () => {
-    subscribe('pro')
+    await subscribe('pro')
     fake.on('POST /v1/subscriptions/sub_1', (c) => subscription({ periodEnd, cancelAtPeriodEnd: c.form.get('cancel_at_period_end') === 'true' }))
     const res = await t.request('POST', '/api/billing/schedule-downgrade', { token: owner.token, body: { plan: 'free' } })
     expect(res.status).toBe(200)
@@ -118,7 +118,7 @@ describe('scheduled downgrades', () => {
   })
 
   it('to pro: recorded now, applied when a new period starts, then Stripe moves to the pro price', async () => {
-    subscribe('studio')
+    await subscribe('studio')
     fake.on('GET /v1/subscriptions/sub_1', () => subscription({ price: 'price_studio', periodEnd }))
     const res = await t.request('POST', '/api/billing/schedule-downgrade', { token: owner.token, body: { plan: 'pro' } })
     expect(res.body.data.pending_downgrade).toEqual({ plan: 'pro', effective_at: new Date(periodEnd * 1000).toISOString() })
@@ -133,7 +133,7 @@ describe('scheduled downgrades', () => {
       headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(renewed, Math.floor(t.clock.now().getTime() / 1000)) },
     })
     expect(hook.status).toBe(200)
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.plan).toBe('pro')
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id))))[0]!.plan).toBe('pro')
 
     await t.runner.drain()
     const update = fake.callsTo('POST', /^\/v1\/subscriptions\/sub_1$/)
@@ -147,7 +147,7 @@ describe('scheduled downgrades', () => {
     ['free', 'free', 'the account has no subscription to downgrade'],
     ['pro', 'pro', 'the account is on the Pro plan; a downgrade must go to a lower plan'],
   ] as const)('on %s, downgrading to %s answers 400', async (plan, target, message) => {
-    if (plan === 'pro') subscribe('pro')
+    if (plan === 'pro') await subscribe('pro')
     const res = await t.request('POST', '/api/billing/schedule-downgrade', { token: owner.token, body: { plan: target } })
     expect(res.status).toBe(400)
     expect(res.body.error).toBe(message)

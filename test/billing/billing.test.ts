@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { accounts } from '../../src/modules/accounts/accounts.table'
 import { createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -23,7 +24,7 @@ afterEach(() => {
   fake.stop()
 })
 
-const planOf = (accountId: string) => t.deps.db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId)).get()!.plan
+const planOf = async (accountId: string) => (await t.deps.db.read((q) => q.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId))))[0]!.plan
 
 describe('billing without Stripe configured', () => {
   it.each([
@@ -157,8 +158,8 @@ describe('GET /api/billing/verify-session', () => {
     expect(fake.callsTo('GET', /^\/v1\/checkout\/sessions\/cs_1$/)[0]!.form.get('expand[0]')).toBe('subscription')
     const sub = (await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data
     expect(sub).toMatchObject({ plan: 'pro', tier: 2, status: 'active', current_period_end: new Date(1_770_000_000_000).toISOString(), cancel_at_period_end: false })
-    const audits = t.sqlite.query("SELECT count(*) AS n FROM audit_log WHERE action = 'billing.plan_changed'").get() as { n: number }
-    expect(audits.n).toBe(1)
+    const [audits] = await t.deps.db.read((q) => rowsOf<{ n: number }>(q, sql`SELECT cast(count(*) AS int) AS n FROM audit_log WHERE action = 'billing.plan_changed'`))
+    expect(audits!.n).toBe(1)
   })
 
   it('leaves the plan alone while the session is unpaid', async () => {
@@ -170,7 +171,7 @@ describe('GET /api/billing/verify-session', () => {
   it("answers 404 for another account's session and 400 without session_id", async () => {
     fake.on('GET /v1/checkout/sessions/*', () => session({ account: 'someone-else' }))
     expect((await t.request('GET', '/api/billing/verify-session?session_id=cs_1', { token: owner.token })).status).toBe(404)
-    expect(planOf(owner.account.id)).toBe('free')
+    expect(await planOf(owner.account.id)).toBe('free')
     expect((await t.request('GET', '/api/billing/verify-session', { token: owner.token })).status).toBe(400)
   })
 })

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { accounts } from '../../src/modules/accounts/accounts.table'
 import { adminSetPlan } from '../../src/modules/billing/billing.cli'
 import { FEATURE_TIERS, featuresOf, PLAN_KEYS, PlanLimitError, PLANS, requireFeature, type Feature, type PlanKey } from '../../src/modules/billing/plans'
@@ -12,7 +13,7 @@ beforeEach(() => {
 })
 afterEach(() => t.close())
 
-const setUsage = (u: TestUser, values: Partial<typeof accounts.$inferInsert>) => t.deps.db.update(accounts).set(values).where(eq(accounts.id, u.account.id)).run()
+const setUsage = async (u: TestUser, values: Partial<typeof accounts.$inferInsert>) => await t.deps.db.write((q) => q.update(accounts).set(values).where(eq(accounts.id, u.account.id)))
 
 describe('plans', () => {
   it('are free, pro and studio at tiers 1 to 3 with growing limits, and self_hosted at tier 3 without limits', () => {
@@ -74,7 +75,7 @@ describe('plan gates and limits on routes', () => {
     expect(del.status).toBe(200)
     expect((await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.reports).toBe(1)
 
-    setUsage(owner, { reportsCreated: PLANS.free.limits.reports })
+    await setUsage(owner, { reportsCreated: PLANS.free.limits.reports })
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs`, { token: owner.token, body: { title: 'Crash', description: 'On load' } })
     expect(res.status).toBe(403)
     expect(res.body.error).toBe("this account's limit of 1000 reports is reached; to file more, the server's operator runs `glitchbox admin set-plan EMAIL PLAN` (EMAIL: the account owner's; PLAN self_hosted lifts every limit)")
@@ -84,7 +85,7 @@ describe('plan gates and limits on routes', () => {
     const owner = await createUser(t, { plan: 'free' })
     const project = await createProject(t, owner)
     const report = await createReportIn(t, project)
-    setUsage(owner, { uploadBytesUsed: PLANS.free.limits.uploadBytes - 10 })
+    await setUsage(owner, { uploadBytesUsed: PLANS.free.limits.uploadBytes - 10 })
     const form = new FormData()
     form.append('file', new File(['a log line that is longer than ten bytes'], 'log.txt', { type: 'text/plain' }))
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: owner.token, body: form })
@@ -132,9 +133,9 @@ describe('operators without billing', () => {
     const owner = await createUser(t, { email: 'boss@example.com', plan: 'free' })
     await adminSetPlan(t.deps, 'BOSS@example.com', 'pro')
     expect((await t.request('GET', '/api/billing/subscription', { token: owner.token })).body.data).toMatchObject({ plan: 'pro', tier: 2 })
-    const audit = t.sqlite.query("SELECT actor_id, details FROM audit_log WHERE action = 'billing.plan_changed'").get() as { actor_id: null; details: string }
-    expect(audit.actor_id).toBeNull()
-    expect(JSON.parse(audit.details)).toEqual({ from: 'free', to: 'pro', by: 'operator' })
+    const [audit] = await t.deps.db.read((q) => rowsOf<{ actor_id: null; details: string }>(q, sql`SELECT actor_id, details FROM audit_log WHERE action = 'billing.plan_changed'`))
+    expect(audit!.actor_id).toBeNull()
+    expect(JSON.parse(audit!.details)).toEqual({ from: 'free', to: 'pro', by: 'operator' })
   })
 
   it('admin set-plan refuses an unknown email or plan with a clear error', async () => {

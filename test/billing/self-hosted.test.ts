@@ -21,7 +21,7 @@ const signup = async (email = 'ada@example.com') => {
   return res.body.data.token as string
 }
 const planOf = (token: string) => t.request('GET', '/api/account', { token }).then((r) => r.body.data.plan.key)
-const setUsage = (u: TestUser, values: Partial<typeof accounts.$inferInsert>) => t.deps.db.update(accounts).set(values).where(eq(accounts.id, u.account.id)).run()
+const setUsage = async (u: TestUser, values: Partial<typeof accounts.$inferInsert>) => await t.deps.db.write((q) => q.update(accounts).set(values).where(eq(accounts.id, u.account.id)))
 
 describe('the default plan of new accounts', () => {
   it.each([
@@ -71,7 +71,7 @@ describe('the self_hosted plan', () => {
       expect((await t.request('POST', '/api/projects', { token: owner.token, body: { name } })).status).toBe(201)
     }
     const project = await createProject(t, owner)
-    setUsage(owner, { reportsCreated: 1_000_000, uploadBytesUsed: PLANS.studio.limits.uploadBytes })
+    await setUsage(owner, { reportsCreated: 1_000_000, uploadBytesUsed: PLANS.studio.limits.uploadBytes })
     const submit = await t.request('POST', '/api/bugs/submit', { apiKey: project.apiKey, body: { title: 'Report 1,000,001', description: 'still filed' } })
     expect(submit.status).toBe(201)
     const report = await createReportIn(t, project)
@@ -114,7 +114,7 @@ describe('every plan-limit 403 says how to lift it', () => {
     [
       'report quota',
       async (u) => {
-        setUsage(u, { reportsCreated: PLANS.free.limits.reports })
+        await setUsage(u, { reportsCreated: PLANS.free.limits.reports })
         return t.request('POST', '/api/bugs/submit', { apiKey: (await createProject(t, u)).apiKey, body: { title: 'One too many', description: 'lost?' } })
       },
       "the Free plan's limit of 1000 reports is reached; to file more, ",
@@ -125,7 +125,7 @@ describe('every plan-limit 403 says how to lift it', () => {
       async (u) => {
         const project = await createProject(t, u)
         const report = await createReportIn(t, project)
-        setUsage(u, { uploadBytesUsed: PLANS.free.limits.uploadBytes })
+        await setUsage(u, { uploadBytesUsed: PLANS.free.limits.uploadBytes })
         const form = new FormData()
         form.append('file', new File(['a log line'], 'log.txt', { type: 'text/plain' }))
         return t.request('POST', `/api/projects/${project.slug}/bugs/${report.reportNumber}/attachments`, { token: u.token, body: form })

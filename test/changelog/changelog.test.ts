@@ -100,7 +100,7 @@ describe('changelog entries', () => {
     const hidden = await t.request('PATCH', `${base()}/${id}`, { token: owner.token, body: { publish: false } })
     expect(hidden.body.data.published_at).toBeNull()
     expect((await publicList()).body.data).toEqual([])
-    const audit = t.deps.db.select().from(auditLog).where(and(eq(auditLog.projectId, project.id), eq(auditLog.target, id))).all()
+    const audit = await t.deps.db.read((q) => q.select().from(auditLog).where(and(eq(auditLog.projectId, project.id), eq(auditLog.target, id))))
     expect(audit.map((a) => a.action)).toEqual(['changelog.created', 'changelog.updated', 'changelog.updated', 'changelog.updated'])
   })
 

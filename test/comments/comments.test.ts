@@ -74,13 +74,13 @@ describe('POST /api/projects/:slug/bugs/:number/comments', () => {
     const res = await t.request('POST', url, { token: owner.token, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toContain(message)
-    expect(t.deps.db.select().from(comments).all()).toHaveLength(0)
+    expect(await t.deps.db.read((q) => q.select().from(comments))).toHaveLength(0)
     expect(events).toHaveLength(0)
   })
 
   it('answers 404 for unknown, malformed and deleted reports', async () => {
     const { owner, project, report } = await setup()
-    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, report.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, report.id)))
     for (const n of ['1', '99', 'abc', '-1', '1.5']) {
       const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${n}/comments`, { token: owner.token, body: { body: 'hi' } })
       expect(res.status).toBe(404)
@@ -99,6 +99,6 @@ describe('POST /api/projects/:slug/bugs/:number/comments', () => {
     expect((await t.request('POST', url, { body: { body: 'hi' } })).status).toBe(401)
     // A member who may comment can; one who may read sees the list.
     expect((await t.request('GET', url, { token: member.token })).status).toBe(200)
-    expect(t.deps.db.select().from(comments).all()).toHaveLength(0)
+    expect(await t.deps.db.read((q) => q.select().from(comments))).toHaveLength(0)
   })
 })

@@ -114,7 +114,7 @@ describe('GET /api/files/:key', () => {
     const key = 'U'.repeat(43) + '.bin'
     mkdirSync(join(t.dir, 'files', key.slice(0, 2)), { recursive: true })
     writeFileSync(join(t.dir, 'files', key.slice(0, 2), key), 'raw')
-    t.deps.db.insert(files).values({ key, mimeType: 'application/octet-stream', size: 3, fileName: 'blob', createdAt: t.clock.now() }).run()
+    await t.deps.db.write((q) => q.insert(files).values({ key, mimeType: 'application/octet-stream', size: 3, fileName: 'blob', createdAt: t.clock.now() }))
     const res = await t.request('GET', `/api/files/${key}`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/)

@@ -3,9 +3,11 @@
 // run on its origin despite the CSP. Whatever a client declares, text is served as
 // `text/plain; charset=utf-8` with nosniff, the sandbox CSP and (for anything but plain text) `attachment`;
 // these tests go through every route a player or a member uploads through, and rows stored before the fix.
+import { sql } from 'drizzle-orm'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { files } from '../../src/files/files.table'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -51,7 +53,7 @@ describe('text uploads are served as text/plain whatever type the client declare
     const attachments = RUNNABLE.map((type, i) => ({ filename: `${i}.js`, mime_type: type, data: b64(SCRIPT) }))
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: { title: 'Scripts attached', description: 'see files', attachments } })
     expect(res.status).toBe(201)
-    const urls = t.sqlite.query('SELECT file_key FROM attachments').all() as { file_key: string }[]
+    const urls = await t.deps.db.read((q) => rowsOf<{ file_key: string }>(q, sql`SELECT file_key FROM attachments`))
     expect(urls).toHaveLength(RUNNABLE.length)
     for (const { file_key } of urls) expectInert(await served(`/api/files/${file_key}`))
   })
@@ -92,25 +94,25 @@ describe('text uploads are served as text/plain whatever type the client declare
     const background = new FormData()
     background.set('file', new File([SCRIPT], 'bg.png', { type: 'text/javascript' }))
     expect((await t.request('POST', `/api/projects/${project.slug}/widget-settings/background`, { token: owner.token, body: background })).status).toBe(400)
-    expect(t.sqlite.query('SELECT count(*) AS n FROM files').get()).toEqual({ n: 0 })
+    expect((await t.deps.db.read((q) => rowsOf(q, sql`SELECT cast(count(*) AS int) AS n FROM files`)))[0]).toEqual({ n: 0 })
   })
 })
 
 describe('files stored before the fix', () => {
-  const legacy = (mimeType: string) => {
+  const legacy = async (mimeType: string) => {
     const key = `${'L'.repeat(40)}${mimeType.length}.txt`
     mkdirSync(join(t.dir, 'files', key.slice(0, 2)), { recursive: true })
     writeFileSync(join(t.dir, 'files', key.slice(0, 2), key), SCRIPT)
-    t.deps.db.insert(files).values({ key, mimeType, size: SCRIPT.length, fileName: 'old.js', createdAt: t.clock.now() }).run()
+    await t.deps.db.write((q) => q.insert(files).values({ key, mimeType, size: SCRIPT.length, fileName: 'old.js', createdAt: t.clock.now() }))
     return key
   }
 
   it.each(['text/javascript', 'text/css', 'text/xsl'])('%s is served as text/plain', async (type) => {
-    expectInert(await served(`/api/files/${legacy(type)}`))
+    expectInert(await served(`/api/files/${await legacy(type)}`))
   })
 
   it.each(['application/javascript', 'application/xslt+xml', 'image/svg+xml', 'application/xhtml+xml'])('%s is served as application/octet-stream', async (type) => {
-    const res = await served(`/api/files/${legacy(type)}`)
+    const res = await served(`/api/files/${await legacy(type)}`)
     expect(res.headers.get('content-type')).toBe('application/octet-stream')
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/)
   })

@@ -1,9 +1,11 @@
+import { count, sql } from 'drizzle-orm'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { execute } from '../../src/db/client'
+import { files } from '../../src/files/files.table'
 import type { StoreInput } from '../../src/files/storage'
 import type { TestApp } from '../helpers/test-app'
-import { rows } from '../sdk/sdk-helpers'
 
 /** A test app over one storage backend, and the keys of the blobs that backend holds. */
 export interface StorageBed {
@@ -53,7 +55,7 @@ export function storageContract(name: string, open: () => Promise<StorageBed>) {
       const stored = await store(data)
       expect(stored).toMatchObject({ mimeType: 'text/plain', size: 5000, fileName: 'player.log' })
       expect(await bed.blobKeys()).toEqual([stored.key])
-      expect(rows(t, 'SELECT key, size FROM files')).toEqual([{ key: stored.key, size: 5000 }])
+      expect(await t.deps.db.read((q) => q.select({ key: files.key, size: files.size }).from(files))).toEqual([{ key: stored.key, size: 5000 }])
       const opened = await t.deps.files.open(t.deps.db, stored.key)
       expect(opened!.meta).toMatchObject({ key: stored.key, size: 5000 })
       expect(same(await opened!.body.arrayBuffer(), data)).toBe(true)
@@ -88,7 +90,7 @@ export function storageContract(name: string, open: () => Promise<StorageBed>) {
       expect(await t.deps.files.open(t.deps.db, 'A'.repeat(43) + '.txt')).toBeNull()
       expect((await get('A'.repeat(43) + '.txt')).status).toBe(404)
       const { key } = await store(text(10))
-      t.sqlite.run("INSERT INTO files (key, mime_type, size, file_name, created_at) VALUES (?, 'text/plain', 3, 'x.txt', 0)", ['B'.repeat(43) + '.txt'])
+      await t.deps.db.write((q) => execute(q, sql`INSERT INTO files (key, mime_type, size, file_name, created_at) VALUES (${'B'.repeat(43) + '.txt'}, 'text/plain', 3, 'x.txt', 0)`))
       expect(await t.deps.files.open(t.deps.db, 'B'.repeat(43) + '.txt')).toBeNull()
       expect((await get(key)).status).toBe(200)
     })
@@ -97,7 +99,7 @@ export function storageContract(name: string, open: () => Promise<StorageBed>) {
       await expect(store(new Uint8Array(0))).rejects.toMatchObject({ status: 400, message: 'file is empty' })
       await expect(store(text(2 * MB + 1), 2 * MB)).rejects.toMatchObject({ status: 400, message: 'file is too large (max 2 MB)' })
       expect(await bed.blobKeys()).toEqual([])
-      expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+      expect((await t.deps.db.read((q) => q.select({ n: count() }).from(files)))[0]!.n).toBe(0)
     })
 
     it('takes a 6 MB upload spilled to the temp folder and serves its last bytes by Range', async () => {

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { MINUTE } from '../../src/lib/clock'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -63,9 +65,9 @@ describe('connect', () => {
     const got = await t.request('GET', git(), { token: owner.token })
     expect(got.body.data.repo_path).toBe('acme/game')
     expect(JSON.stringify(got.body)).not.toContain('gh-good-token')
-    const stored = t.sqlite.query('select token_enc from git_connections').get() as { token_enc: string }
-    expect(stored.token_enc).toMatch(/^v1:/)
-    expect(stored.token_enc).not.toContain('gh-good-token')
+    const [stored] = await t.deps.db.read((q) => rowsOf<{ token_enc: string }>(q, sql`select token_enc from git_connections`))
+    expect(stored!.token_enc).toMatch(/^v1:/)
+    expect(stored!.token_enc).not.toContain('gh-good-token')
     expect((await t.request('POST', git(), { token: owner.token, body: github })).status).toBe(409)
   })
 

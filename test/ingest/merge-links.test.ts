@@ -1,6 +1,8 @@
 // A merge carries the links other domains keep of the merged reports (followers, dependencies,
 // tracker and repository links) over to the survivor, each once (src/modules/ingest/merge.service.ts).
+import { sql, type SQL } from 'drizzle-orm'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { execute } from '../../src/db/client'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { rows, sdkProject } from '../sdk/sdk-helpers'
@@ -16,25 +18,27 @@ it('moves followers, dependencies and links onto the survivor, each once, and dr
   const submit = async (title: string) => (await t.request('POST', '/api/bugs/submit', { apiKey: ctx.key, body: { title, description: `${title} text` } })).body.data
   const [a, b, c, x] = [await submit('Shop crash'), await submit('Store crashes on buy'), await submit('Crash when buying'), await submit('Inventory lost')]
   const other = await createUser(t)
-  const run = (query: string, ...params: (string | number)[]) => t.sqlite.query(query).run(...params)
-  run('DELETE FROM report_subscriptions')
+  const run = (query: SQL) => t.deps.db.write((q) => execute(q, query))
+  await run(sql`DELETE FROM report_subscriptions`)
   // The owner follows a and b, the other user b and c: after the merge each follows a once.
   for (const [r, u] of [[a, ctx.owner.user.id], [b, ctx.owner.user.id], [b, other.user.id], [c, other.user.id]] as const) {
-    run('INSERT INTO report_subscriptions (report_id, user_id, created_at) VALUES (?, ?, 0)', r.id, u)
+    await run(sql`INSERT INTO report_subscriptions (report_id, user_id, created_at) VALUES (${r.id}, ${u}, 0)`)
   }
   // b blocks a (merged together: goes); b and c both block x (one moves, one stays behind); x blocks c (moves).
   let n = 0
-  const dep = (blocker: string, blocked: string) =>
-    run('INSERT INTO report_dependencies (id, project_id, blocker_id, blocked_id, created_at) VALUES (?, ?, ?, ?, ?)', `d${++n}`, ctx.project.id, blocker, blocked, n)
-  dep(b.id, a.id)
-  dep(b.id, x.id)
-  dep(c.id, x.id)
-  dep(x.id, c.id)
+  const dep = (blocker: string, blocked: string) => {
+    n++
+    return run(sql`INSERT INTO report_dependencies (id, project_id, blocker_id, blocked_id, created_at) VALUES (${`d${n}`}, ${ctx.project.id}, ${blocker}, ${blocked}, ${n})`)
+  }
+  await dep(b.id, a.id)
+  await dep(b.id, x.id)
+  await dep(c.id, x.id)
+  await dep(x.id, c.id)
   // b and c each have a repository issue: the survivor, which has none, takes one.
   for (const [r, num] of [[b, 1], [c, 2]] as const) {
-    run("INSERT INTO git_issue_links (id, report_id, project_id, provider, issue_number, issue_url, issue_title, created, created_at) VALUES (?, ?, ?, 'github', ?, 'https://example.com', 't', 0, ?)", `g${num}`, r.id, ctx.project.id, num, num)
+    await run(sql`INSERT INTO git_issue_links (id, report_id, project_id, provider, issue_number, issue_url, issue_title, created, created_at) VALUES (${`g${num}`}, ${r.id}, ${ctx.project.id}, 'github', ${num}, 'https://example.com', 't', 0, ${num})`)
   }
-  run("INSERT INTO integration_links (id, report_id, integration_id, provider, external_id, url, created_at, updated_at) VALUES ('l1', ?, NULL, 'jira', 'GB-1', 'https://example.com', 0, 0)", c.id)
+  await run(sql`INSERT INTO integration_links (id, report_id, integration_id, provider, external_id, url, created_at, updated_at) VALUES ('l1', ${c.id}, NULL, 'jira', 'GB-1', 'https://example.com', 0, 0)`)
 
   const res = await t.request('POST', `/api/projects/${ctx.project.slug}/bugs/${a.report_number}/merge`, { token: ctx.owner.token, body: { numbers: [b.report_number, c.report_number] } })
   expect(res.status).toBe(200)

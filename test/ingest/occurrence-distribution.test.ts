@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { onSqlite } from '../helpers/pg-engine'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, sdkProject } from '../sdk/sdk-helpers'
 
@@ -97,7 +98,7 @@ describe('GET /api/projects/:slug/bugs/:number/occurrences/distribution', () => 
     expect((await get(project.slug, '/1/occurrences/distribution', member)).status).toBe(403)
   })
 
-  it('reads the report through its occurrences index, in one GROUP BY', async () => {
+  it.skipIf(!onSqlite)('reads the report through its occurrences index, in one GROUP BY (SQLite: query plan)', async () => {
     const { owner, project } = await crashSentFrom([['1.0.0', 'Windows']])
     const seen: string[] = []
     // Every connection's statements: reads run on the seam's read-only connection, not on t.sqlite.

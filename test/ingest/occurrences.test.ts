@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { execute } from '../../src/db/client'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, b64, pngDataUrl, rows, sdkProject } from '../sdk/sdk-helpers'
@@ -186,8 +188,8 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     }
     const seq = (id: string) => rows(t, 'SELECT seq FROM reports WHERE id = ?', id)[0]!.seq
     // One voter voted for a and b: after the merge they count once.
-    for (const [r, voter] of [[a, 'v1'], [b, 'v1'], [b, 'v2'], [c, 'v3']] as const) t.sqlite.query('INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (?, ?, 0)').run(seq(r.id), voter)
-    for (const [r, n] of [[a, 1], [b, 2], [c, 1]] as const) t.sqlite.query('UPDATE reports SET upvotes = ? WHERE id = ?').run(n, r.id)
+    for (const [r, voter] of [[a, 'v1'], [b, 'v1'], [b, 'v2'], [c, 'v3']] as const) await t.deps.db.write((q) => execute(q, sql`INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (${seq(r.id)}, ${voter}, 0)`))
+    for (const [r, n] of [[a, 1], [b, 2], [c, 1]] as const) await t.deps.db.write((q) => execute(q, sql`UPDATE reports SET upvotes = ${n} WHERE id = ${r.id}`))
     return { ...ctx, a, b, c, base }
   }
 
@@ -231,10 +233,10 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     ['an unknown number', () => [999]],
     ['an empty list', () => []],
     ['over 100 numbers', () => Array.from({ length: 101 }, (_, i) => i + 2)],
-    ['a deleted report', (r: any) => (t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(r.c.id), [r.c.report_number])],
+    ['a deleted report', async (r: any) => (await t.deps.db.write((q) => execute(q, sql`UPDATE reports SET deleted_at = 1 WHERE id = ${r.c.id}`)), [r.c.report_number])],
   ])('answers 400 for %s and changes nothing', async (_n, numbers) => {
     const ctx = await three()
-    const res = await t.request('POST', `${ctx.base}/${ctx.a.report_number}/merge`, { token: ctx.owner.token, body: { numbers: numbers(ctx) } })
+    const res = await t.request('POST', `${ctx.base}/${ctx.a.report_number}/merge`, { token: ctx.owner.token, body: { numbers: await numbers(ctx) } })
     expect(res.status).toBe(400)
     expect(rows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = ?', ctx.a.id)[0]!.n).toBe(1)
     expect(rows(t, 'SELECT count(*) AS n FROM reports WHERE merged_into IS NOT NULL')[0]!.n).toBe(0)

@@ -1,10 +1,13 @@
+import { sql } from 'drizzle-orm'
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { describe, expect, it } from 'vitest'
 import { backup, restore } from '../../src/cli/backup'
+import { execute } from '../../src/db/client'
 import { decryptSecret } from '../../src/modules/integrations/credentials.crypto'
 import { createSecrets } from '../../src/secrets/secrets'
+import { onSqlite } from '../helpers/pg-engine'
 import { ROOT } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { connect, integrationsTestbed } from './helpers'
@@ -12,7 +15,7 @@ import { connect, integrationsTestbed } from './helpers'
 const bed = integrationsTestbed()
 const PD_KEY = 'R0UT1NGKEY0123456789abcdefABCDEF'
 
-describe('backups carry secrets.key', () => {
+describe.skipIf(!onSqlite)('backups carry secrets.key (SQLite: the data directory and its key; PostgreSQL needs GLITCHBOX_SECRET_KEY)', () => {
   it('restores a data directory whose stored credentials still decrypt, the key at mode 0600', async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
     const work = tempDir('integrations-backup')
@@ -35,10 +38,10 @@ describe('backups carry secrets.key', () => {
   })
 })
 
-describe('a credential the key cannot open', () => {
+describe.skipIf(!onSqlite)("a credential the key cannot open (SQLite: the data directory's secrets.key names itself)", () => {
   it('says to enter it again instead of failing obscurely', async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
-    bed.t.sqlite.query('update integrations set secret_enc = ? where id = ?').run('v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA', id)
+    await bed.t.deps.db.write((q) => execute(q, sql`update integrations set secret_enc = ${'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAA'} where id = ${id}`))
     const res = await bed.t.request('POST', `${bed.base}/pagerduty/${id}/test`, { token: bed.owner.token })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(/cannot be read with this server's secrets\.key; enter it again/)

@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { PERMISSION_KEYS } from '../../src/modules/permissions/permissions.catalog'
 import { createUser } from '../helpers/fixtures'
+import { onSqlite } from '../helpers/pg-engine'
 import { addMember, connect, integrationsTestbed } from './helpers'
 
 const bed = integrationsTestbed()
@@ -96,12 +99,13 @@ describe('POST /projects/{slug}/integrations/{provider}', () => {
     expect(filtered.body.data.map((c: { id: string }) => c.id)).toEqual([slackId])
   })
 
-  it('stores the credential encrypted under secrets.key, created with mode 0600', async () => {
+  it.skipIf(!onSqlite)("stores the credential encrypted under secrets.key, created with mode 0600 (SQLite: the data directory's key file)", async () => {
     const id = await connect(bed, 'pagerduty', { secret: PD_KEY })
-    const row = bed.t.sqlite.query('select secret_enc, secret_hint from integrations where id = ?').get(id) as { secret_enc: string; secret_hint: string }
+    const [row] = await bed.t.deps.db.read((q) => rowsOf<{ secret_enc: string; secret_hint: string }>(q, sql`select secret_enc, secret_hint from integrations where id = ${id}`))
     expect(row.secret_enc).not.toContain(PD_KEY)
     expect(row.secret_enc).toMatch(/^v1:/)
-    const dump = bed.t.sqlite.query("select group_concat(secret_enc || secret_hint || config, '') as all_text from integrations").get() as { all_text: string }
+    const rows = await bed.t.deps.db.read((q) => rowsOf<{ text: string }>(q, sql`select secret_enc || secret_hint || config as text from integrations`))
+    const dump = { all_text: rows.map((r) => r.text).join('') }
     expect(dump.all_text).not.toContain(PD_KEY)
     const mode = statSync(join(bed.t.dir, 'secrets.key')).mode & 0o777
     expect(mode).toBe(0o600)
@@ -155,7 +159,7 @@ describe('PATCH and DELETE', () => {
 
     expect((await bed.t.request('DELETE', path, { token: bed.owner.token })).body.data).toEqual({ message: 'Integration deleted' })
     expect((await bed.t.request('DELETE', path, { token: bed.owner.token })).status).toBe(404)
-    const audit = bed.t.sqlite.query("select action, details from audit_log where action like 'integration.%' order by seq").all() as { action: string; details: string }[]
+    const audit = await bed.t.deps.db.read((q) => rowsOf<{ action: string; details: string }>(q, sql`select action, details from audit_log where action like 'integration.%' order by seq`))
     expect(audit.map((a) => a.action)).toEqual(['integration.created', ...Array(4).fill('integration.updated'), 'integration.deleted'])
     expect(audit.map((a) => a.details).join('')).not.toContain('NEWKEY')
   })

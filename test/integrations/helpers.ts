@@ -85,7 +85,7 @@ export async function connect(bed: { t: TestApp; owner: TestUser; base: string }
 /** A second user in `owner`'s account as a plain member, with permission overrides. */
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
   const m = await createUser(t)
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }))
   return { ...m, token: await createSession(t.deps.db, m.user.id, t.clock.now()) }
 }
 

@@ -20,7 +20,7 @@ afterEach(() => t.close())
 
 const create = async (body: Record<string, unknown>, token = owner.token) => t.request('POST', `${base}/labels`, { token, body })
 const list = async () => (await t.request('GET', `${base}/labels`, { token: owner.token })).body.data as { id: string; name: string; color: string }[]
-const labelsOn = (reportId: string) => t.deps.db.select().from(reportLabels).where(eq(reportLabels.reportId, reportId)).all().map((r) => r.labelId)
+const labelsOn = async (reportId: string) => (await t.deps.db.read((q) => q.select().from(reportLabels).where(eq(reportLabels.reportId, reportId)))).map((r) => r.labelId)
 
 describe('labels CRUD', () => {
   it('creates with the default color, lists by name', async () => {
@@ -90,8 +90,8 @@ describe('labels CRUD', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({ message: 'Label deleted' })
     expect((await list()).map((l) => l.name)).toEqual(['keep'])
-    expect(labelsOn(r1.id)).toEqual([keep.id])
-    expect(labelsOn(r2.id)).toEqual([keep.id])
+    expect(await labelsOn(r1.id)).toEqual([keep.id])
+    expect(await labelsOn(r2.id)).toEqual([keep.id])
     expect((await t.request('DELETE', `${base}/labels/${a.id}`, { token: owner.token })).status).toBe(404)
   })
 
@@ -103,8 +103,8 @@ describe('labels CRUD', () => {
     const r = await createReportIn(t, project)
     const put = await t.request('POST', `${base}/bugs/${r.reportNumber}/labels`, { token: owner.token, body: { label_id: foreign.id } })
     expect(put.status).toBe(404)
-    expect(labelsOn(r.id)).toEqual([])
-    expect(t.deps.db.select().from(labels).where(eq(labels.id, foreign.id)).get()!.name).toBe('x')
+    expect(await labelsOn(r.id)).toEqual([])
+    expect((await t.deps.db.read((q) => q.select().from(labels).where(eq(labels.id, foreign.id))))[0]!.name).toBe('x')
   })
 
   it('needs labels.manage for writes (403) and membership for everything (404)', async () => {
@@ -139,11 +139,11 @@ describe('labels on reports', () => {
       expect(res.status).toBe(200)
       expect(res.body.data).toEqual({ message: 'Label added' })
     }
-    expect(labelsOn(r.id)).toEqual([a.id])
+    expect(await labelsOn(r.id)).toEqual([a.id])
     const del = await t.request('DELETE', `${path}/${a.id}`, { token: owner.token })
     expect(del.status).toBe(200)
     expect(del.body.data).toEqual({ message: 'Label removed' })
-    expect(labelsOn(r.id)).toEqual([])
+    expect(await labelsOn(r.id)).toEqual([])
     expect((await t.request('DELETE', `${path}/${a.id}`, { token: owner.token })).status).toBe(200)
     const feed = (await t.request('GET', `${base}/activity`, { token: owner.token })).body.data
     expect(feed.map((e: { action: string }) => e.action)).toEqual(['unlabeled', 'labeled', 'created'])
@@ -163,7 +163,7 @@ describe('labels on reports', () => {
   it('answers 404 for deleted or unknown reports', async () => {
     const a = (await create({ name: 'crash' })).body.data
     const r = await createReportIn(t, project)
-    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, r.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, r.id)))
     for (const n of [r.reportNumber, 999]) {
       const res = await t.request('POST', `${base}/bugs/${n}/labels`, { token: owner.token, body: { label_id: a.id } })
       expect(res.status).toBe(404)

@@ -68,7 +68,7 @@ describe('webhook URLs with embedded private addresses', () => {
 
   it.each(embeddedPrivate)('refuses http://%s/ at delivery (a webhook stored before the check)', async (host) => {
     const id = newId()
-    t.deps.db.insert(webhooks).values({ id, projectId: project.id, name: 'old', url: `http://${host}/hook`, secret: null, eventTypes: 'bug_created', createdBy: owner.user.id, createdAt: t.clock.now() }).run()
+    await t.deps.db.write((q) => q.insert(webhooks).values({ id, projectId: project.id, name: 'old', url: `http://${host}/hook`, secret: null, eventTypes: 'bug_created', createdBy: owner.user.id, createdAt: t.clock.now() }))
     await createReportIn(t, project)
     await t.runner.drain()
     const [d] = (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data

@@ -2,7 +2,9 @@
 // as a link, and a self-hosted GitHub or GitLab (or a tracker) answering a `javascript:` link was stored
 // the same way. Every URL stored from a user is http(s) or refused with 400, changing nothing; a link a
 // provider answers that is not http(s) is not stored (the link keeps its number and title, with no URL).
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { isWebUrl } from '../../src/net/web-url'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -29,8 +31,9 @@ describe('URLs from users', () => {
   })
   afterEach(() => {
     fake.stop()
-    t.close()
+    return t.close()
   })
+  const count = async (table: string) => (await t.deps.db.read((q) => rowsOf(q, sql`SELECT cast(count(*) AS int) AS n FROM ${sql.identifier(table)}`)))[0]
 
   const base = () => `/api/projects/${project.slug}`
   const routes: [string, string, (url: string) => Record<string, unknown>, string][] = [
@@ -45,16 +48,16 @@ describe('URLs from users', () => {
   ]
 
   it.each(routes)('%s %s refuses every URL but http(s) with 400 naming the field', async (method, path, body, field) => {
-    const snapshot = () => JSON.stringify([t.sqlite.query('SELECT * FROM projects').all(), t.sqlite.query('SELECT * FROM project_settings').all()])
-    const before = snapshot()
+    const snapshot = async () => JSON.stringify(await t.deps.db.read(async (q) => [await rowsOf(q, sql`SELECT * FROM projects ORDER BY id`), await rowsOf(q, sql`SELECT * FROM project_settings ORDER BY project_id, kind`)]))
+    const before = await snapshot()
     for (const url of HOSTILE) {
       const res = await t.request(method, `${base()}${path}`, { token: owner.token, body: body(url) })
       expect(res.status, `${url}`).toBe(400)
       expect(res.body.error).toContain(field)
     }
-    expect(snapshot()).toBe(before)
-    expect(t.sqlite.query('SELECT count(*) AS n FROM webhooks').get()).toEqual({ n: 0 })
-    expect(t.sqlite.query('SELECT count(*) AS n FROM git_connections').get()).toEqual({ n: 0 })
+    expect(await snapshot()).toBe(before)
+    expect(await count('webhooks')).toEqual({ n: 0 })
+    expect(await count('git_connections')).toEqual({ n: 0 })
   })
 
   it('PATCH /auth/profile refuses an avatar_url that is not http(s)', async () => {
@@ -78,7 +81,7 @@ describe('URLs from users', () => {
       expect(res.status, url).toBe(400)
       expect(res.body.error).toContain('issue_url')
     }
-    expect(t.sqlite.query('SELECT count(*) AS n FROM git_issue_links').get()).toEqual({ n: 0 })
+    expect(await count('git_issue_links')).toEqual({ n: 0 })
     const fine = await t.request('POST', `${base()}/bugs/${report.reportNumber}/issue`, { token: owner.token, body: { issue_number: 7, issue_url: 'https://github.com/acme/game/issues/7', issue_title: 'Crash' } })
     expect(fine.status).toBe(201)
     expect(fine.body.data.issue_url).toBe('https://github.com/acme/game/issues/7')
@@ -99,7 +102,7 @@ describe('links answered by a repository host', () => {
   })
   afterEach(() => {
     fake.stop()
-    t.close()
+    return t.close()
   })
 
   it.each([
@@ -118,7 +121,7 @@ describe('links answered by a repository host', () => {
     expect(found.status).toBe(200)
     expect(found.body.data.length).toBeGreaterThan(0)
     expect(found.body.data.every((i: { issue_url: string }) => i.issue_url === '')).toBe(true)
-    expect(JSON.stringify(t.sqlite.query('SELECT * FROM git_issue_links').all())).not.toContain('javascript')
+    expect(JSON.stringify(await t.deps.db.read((q) => rowsOf(q, sql`SELECT * FROM git_issue_links`)))).not.toContain('javascript')
   })
 })
 
@@ -140,6 +143,6 @@ describe('links answered by an issue tracker', () => {
     const res = await bed.t.request('POST', `/api/projects/${bed.project.slug}/bugs/${report.reportNumber}/issues`, { token: bed.owner.token, body: { integration_id: id } })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ external_id: 'GAME-1', url: '' })
-    expect(JSON.stringify(bed.t.sqlite.query('SELECT * FROM integration_links').all())).not.toContain('javascript')
+    expect(JSON.stringify(await bed.t.deps.db.read((q) => rowsOf(q, sql`SELECT * FROM integration_links`)))).not.toContain('javascript')
   })
 })

@@ -1,12 +1,13 @@
 import { Cron } from 'croner'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../src/db/client'
 import { DAY } from '../../src/lib/clock'
 import { collectJobs } from '../../src/jobs/registry'
 import { reports } from '../../src/modules/reports/reports.table'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { addMember, outbox, setPreferences } from './helpers'
+import { addMember, clearOutbox, outbox, setPreferences } from './helpers'
 
 let t: TestApp
 let owner: TestUser
@@ -21,7 +22,7 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 const digestSchedule = () => collectJobs(t.deps).schedules.find((s) => s.name === 'notifications.weekly-digest')!
-const digestJobs = () => t.sqlite.query("select payload, status from jobs where kind = 'notifications.digest' order by id").all() as { payload: string; status: string }[]
+const digestJobs = () => t.deps.db.read((q) => rowsOf<{ payload: string; status: string }>(q, sql`select payload, status from jobs where kind = 'notifications.digest' order by id`))
 
 describe('weekly digest', () => {
   it('is scheduled for Monday 09:00 server time', () => {
@@ -39,19 +40,19 @@ describe('weekly digest', () => {
     await createReportIn(t, project, { title: 'Save file corrupted', priority: 'critical' })
     await createReportIn(t, project, { title: 'Typo in menu', priority: 'low' })
     const fixed = await createReportIn(t, project, { title: 'Sound stutters', priority: 'high' })
-    t.deps.db.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, fixed.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ status: 'resolved', updatedAt: t.clock.now() }).where(eq(reports.id, fixed.id)))
     t.clock.advance(60_000)
     await t.runner.drain()
-    t.sqlite.run('delete from mail_outbox')
+    await clearOutbox(t)
 
     t.clock.set('2026-01-12T09:00:00Z')
     const schedule = digestSchedule()
     await schedule.run()
     await schedule.run()
-    expect(digestJobs()).toHaveLength(4) // every user has an account of their own: owner, ada, bob, loner
+    expect(await digestJobs()).toHaveLength(4) // every user has an account of their own: owner, ada, bob, loner
     await t.runner.drain()
 
-    const mails = outbox(t)
+    const mails = await outbox(t)
     expect(mails.map((m) => m.to).sort()).toEqual([owner.user.email, ada.user.email].sort())
     const mail = mails[0]!
     expect(mail.subject).toBe('Your weekly bug digest: 3 new, 1 resolved')
@@ -64,9 +65,9 @@ describe('weekly digest', () => {
 
     t.clock.advance(7 * DAY)
     await schedule.run()
-    expect(digestJobs()).toHaveLength(8)
+    expect(await digestJobs()).toHaveLength(8)
     await t.runner.drain()
-    const next = outbox(t).slice(mails.length)
+    const next = (await outbox(t)).slice(mails.length)
     expect(next[0]!.subject).toBe('Your weekly bug digest: 0 new, 0 resolved')
   })
 })

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm'
+import { execute, rowsOf } from '../../src/db/client'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createUser, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
@@ -5,7 +7,7 @@ import type { TestApp } from '../helpers/test-app'
 /** A user added to `owner`'s account as a member (their own session token). */
 export async function addMember(t: TestApp, owner: TestUser, name?: string): Promise<TestUser> {
   const m = await createUser(t, { name })
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: {}, createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: {}, createdAt: t.clock.now() }))
   return m
 }
 
@@ -17,11 +19,14 @@ export interface OutboxMail {
 }
 
 /** Every mail written so far, oldest first. */
-export const outbox = (t: TestApp) => t.sqlite.query('select "to", subject, text, html from mail_outbox order by id').all() as OutboxMail[]
+export const outbox = (t: TestApp) => t.deps.db.read((q) => rowsOf<OutboxMail>(q, sql`select "to", subject, text, html from mail_outbox order by id`))
+
+/** Empties the outbox (mails written so far are not the test's subject). */
+export const clearOutbox = (t: TestApp) => t.deps.db.write((q) => execute(q, sql`delete from mail_outbox`))
 
 /** Recipients of mails whose subject matches, sorted. */
-export const recipients = (t: TestApp, subject: RegExp) =>
-  outbox(t)
+export const recipients = async (t: TestApp, subject: RegExp) =>
+  (await outbox(t))
     .filter((m) => subject.test(m.subject))
     .map((m) => m.to)
     .sort()

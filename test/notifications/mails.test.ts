@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { execute, rowsOf } from '../../src/db/client'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -39,10 +40,10 @@ describe('new report mails', () => {
     await setPreferences(t, cy, { email_bug_created: false })
     const res = await as(ada).api('POST', '/bugs', { title: 'Crash on load', description: 'x' })
     expect(res.status).toBe(201)
-    expect(outbox(t)).toEqual([])
+    expect(await outbox(t)).toEqual([])
     await t.runner.drain()
-    expect(recipients(t, /New report #1/)).toEqual(emails(owner, bob))
-    const [mail] = outbox(t)
+    expect(await recipients(t, /New report #1/)).toEqual(emails(owner, bob))
+    const [mail] = await outbox(t)
     expect(mail!.subject).toBe('[Space Game] New report #1: Crash on load')
     expect(mail!.text).toContain('Ada filed a new report in Space Game.')
     // The link opens the report in the dashboard (a URL the web app serves).
@@ -54,11 +55,11 @@ describe('new report mails', () => {
   it('mails every member for SDK reports (no actor) once the minute is over, and escapes HTML', async () => {
     await createReportIn(t, project, { title: '<script>alert(1)</script>' })
     await t.runner.drain()
-    expect(outbox(t)).toEqual([])
+    expect(await outbox(t)).toEqual([])
     t.clock.advance(60_000)
     await t.runner.drain()
-    expect(recipients(t, /New report/)).toEqual(emails(owner, ada, bob, cy))
-    const mail = outbox(t)[0]!
+    expect(await recipients(t, /New report/)).toEqual(emails(owner, ada, bob, cy))
+    const mail = (await outbox(t))[0]!
     expect(mail.text).toContain('A player filed a new report')
     expect(mail.text).toContain(`http://glitchbox.test/projects/${project.slug}/reports/1`)
     expect(mail.html).not.toContain('<script>')
@@ -70,9 +71,9 @@ describe('new report mails', () => {
     t.clock.advance(60_000)
     await t.runner.drain()
     await createReportIn(t, project, { title: 'Next minute' })
-    expect(recipients(t, /25 new reports/)).toEqual(emails(owner, ada, bob, cy))
-    expect(outbox(t)).toHaveLength(4)
-    const mail = outbox(t)[0]!
+    expect(await recipients(t, /25 new reports/)).toEqual(emails(owner, ada, bob, cy))
+    expect(await outbox(t)).toHaveLength(4)
+    const mail = (await outbox(t))[0]!
     expect(mail.subject).toBe('[Space Game] 25 new reports')
     expect(mail.text).toContain('#1 Crash on GPU 1')
     expect(mail.text).toContain('#20 Crash on GPU 20')
@@ -80,7 +81,7 @@ describe('new report mails', () => {
     expect(mail.text).toContain('…and 5 more.')
     t.clock.advance(60_000)
     await t.runner.drain()
-    expect(recipients(t, /New report #26: Next minute/)).toEqual(emails(owner, ada, bob, cy))
+    expect(await recipients(t, /New report #26: Next minute/)).toEqual(emails(owner, ada, bob, cy))
   })
 
   it('mails nobody when the creating transaction rolls back', async () => {
@@ -90,7 +91,7 @@ describe('new report mails', () => {
         throw new Error('rollback')
       }),
     ).rejects.toThrow('rollback')
-    expect(t.sqlite.query("select count(*) as n from jobs where kind like 'notifications.%'").get()).toEqual({ n: 0 })
+    expect((await t.deps.db.read((q) => rowsOf(q, sql`select cast(count(*) as int) as n from jobs where kind like 'notifications.%'`)))[0]).toEqual({ n: 0 })
   })
 })
 
@@ -99,15 +100,15 @@ describe('status, assignment and comment mails', () => {
     const n = await fileAs(owner)
     await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id })
     await t.runner.drain()
-    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
-    expect(outbox(t).find((m) => /You were assigned/.test(m.subject))!.text).toContain('Owner assigned #1 Crash on load to you.')
+    expect(await recipients(t, /You were assigned/)).toEqual(emails(bob))
+    expect((await outbox(t)).find((m) => /You were assigned/.test(m.subject))!.text).toContain('Owner assigned #1 Crash on load to you.')
 
     await setPreferences(t, cy, { email_bug_assigned: false })
     await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: cy.user.id })
     await as(ada).api('PATCH', `/bugs/${n}`, { assigned_to: ada.user.id })
     await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: null })
     await t.runner.drain()
-    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
+    expect(await recipients(t, /You were assigned/)).toEqual(emails(bob))
   })
 
   it('mails the creator, commenters and assignee on status changes, but not the one who made it', async () => {
@@ -117,23 +118,23 @@ describe('status, assignment and comment mails', () => {
     await t.runner.drain()
     await as(owner).api('PATCH', `/bugs/${n}`, { status: 'resolved' })
     await t.runner.drain()
-    expect(recipients(t, /is now resolved/)).toEqual(emails(ada, bob, cy))
-    const mail = outbox(t).find((m) => /is now resolved/.test(m.subject))!
+    expect(await recipients(t, /is now resolved/)).toEqual(emails(ada, bob, cy))
+    const mail = (await outbox(t)).find((m) => /is now resolved/.test(m.subject))!
     expect(mail.subject).toBe('[Space Game] #1 is now resolved: Crash on load')
     expect(mail.text).toContain('Owner changed the status of #1 Crash on load from open to resolved.')
 
     await setPreferences(t, bob, { email_bug_status: false })
     await as(ada).api('PATCH', `/bugs/${n}`, { status: 'wont_fix' })
     await t.runner.drain()
-    expect(recipients(t, /is now won’t fix/)).toEqual(emails(cy))
+    expect(await recipients(t, /is now won’t fix/)).toEqual(emails(cy))
   })
 
   it('sends one mail, not two, to someone assigned and moved in the same update', async () => {
     const n = await fileAs(ada)
     await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id, status: 'in_progress' })
     await t.runner.drain()
-    expect(recipients(t, /You were assigned/)).toEqual(emails(bob))
-    expect(recipients(t, /is now in progress/)).toEqual(emails(ada))
+    expect(await recipients(t, /You were assigned/)).toEqual(emails(bob))
+    expect(await recipients(t, /is now in progress/)).toEqual(emails(ada))
   })
 
   it('mails followers and the assignee about comments, internal ones included, not the commenter', async () => {
@@ -141,24 +142,24 @@ describe('status, assignment and comment mails', () => {
     await as(owner).api('PATCH', `/bugs/${n}`, { assigned_to: bob.user.id })
     await as(cy).api('POST', `/bugs/${n}/comments`, { body: 'Only on Vulkan', is_internal: true })
     await t.runner.drain()
-    expect(recipients(t, /New comment on #1/)).toEqual(emails(ada, bob))
-    const mail = outbox(t).find((m) => /New comment/.test(m.subject))!
+    expect(await recipients(t, /New comment on #1/)).toEqual(emails(ada, bob))
+    const mail = (await outbox(t)).find((m) => /New comment/.test(m.subject))!
     expect(mail.text).toContain('commented on #1 Crash on load (internal note):')
     expect(mail.text).toContain('Only on Vulkan')
 
     await setPreferences(t, ada, { email_bug_commented: false })
     await as(bob).api('POST', `/bugs/${n}/comments`, { body: 'Fixed in 1.2' })
     await t.runner.drain()
-    const second = outbox(t).filter((m) => m.text.includes('Fixed in 1.2')).map((m) => m.to)
+    const second = (await outbox(t)).filter((m) => m.text.includes('Fixed in 1.2')).map((m) => m.to)
     expect(second).toEqual(emails(cy))
   })
 
   it('mails nobody who has left the team', async () => {
     const n = await fileAs(ada)
-    t.deps.db.delete(accountMembers).where(eq(accountMembers.userId, ada.user.id)).run()
+    await t.deps.db.write((q) => q.delete(accountMembers).where(eq(accountMembers.userId, ada.user.id)))
     await as(owner).api('PATCH', `/bugs/${n}`, { status: 'closed' })
     await t.runner.drain()
-    expect(recipients(t, /is now closed/)).toEqual([])
+    expect(await recipients(t, /is now closed/)).toEqual([])
   })
 })
 
@@ -174,7 +175,7 @@ describe('unsubscribe links', () => {
 
   it('puts the link in both parts; opening it only asks, and the form post turns that preference off without signing in', async () => {
     await fileFromGame()
-    const mail = outbox(t).find((m) => m.to === bob.user.email)!
+    const mail = (await outbox(t)).find((m) => m.to === bob.user.email)!
     const link = linkIn(mail.text)
     expect(link).toMatch(/^http:\/\/glitchbox\.test\/notifications\/unsubscribe\?token=/)
     expect(mail.html).toContain(`href="${link}"`)
@@ -193,12 +194,12 @@ describe('unsubscribe links', () => {
     expect(done.body).toContain('You will no longer receive new report emails.')
     expect(await prefs()).toMatchObject({ email_bug_created: false, email_bug_status: true })
     await fileFromGame()
-    expect(recipients(t, /New report #2/)).toEqual(emails(owner, ada, cy))
+    expect(await recipients(t, /New report #2/)).toEqual(emails(owner, ada, cy))
   })
 
   it('GET on the API link of earlier mails changes nothing either: browsers go to the page, API callers are told to POST', async () => {
     await fileFromGame()
-    const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
+    const token = new URL(linkIn((await outbox(t)).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
     const api = `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`
     const browser = await t.request('GET', api, { headers: { accept: 'text/html,application/xhtml+xml' } })
     expect([browser.status, browser.headers.get('location')]).toEqual([303, `/notifications/unsubscribe?token=${encodeURIComponent(token)}`])
@@ -212,7 +213,7 @@ describe('unsubscribe links', () => {
 
   it('refuses tampered, missing and foreign tokens with 400, on the page and the API', async () => {
     await fileFromGame()
-    const token = new URL(linkIn(outbox(t).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
+    const token = new URL(linkIn((await outbox(t)).find((m) => m.to === bob.user.email)!.text)).searchParams.get('token')!
     const [claim, mac] = token.split('.')
     const forged = `${Buffer.from(`${ada.user.id}:email_bug_created`).toString('base64url')}.${mac}`
     for (const bad of [`${claim}.${'0'.repeat(64)}`, forged, 'garbage', '']) {
@@ -233,10 +234,10 @@ describe('unsubscribe links', () => {
 describe('crash safety', () => {
   it('does not mail twice when a fan-out job runs again after a crash', async () => {
     await fileFromGame()
-    const before = outbox(t).length
+    const before = (await outbox(t)).length
     expect(before).toBe(4)
-    t.sqlite.run("update jobs set status = 'pending', attempts = 0 where kind = 'notifications.new-reports'")
+    await t.deps.db.write((q) => execute(q, sql`update jobs set status = 'pending', attempts = 0 where kind = 'notifications.new-reports'`))
     expect(await t.runner.drain()).toBe(1)
-    expect(outbox(t)).toHaveLength(before)
+    expect(await outbox(t)).toHaveLength(before)
   })
 })

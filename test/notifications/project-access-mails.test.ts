@@ -6,7 +6,7 @@ import { collectJobs } from '../../src/jobs/registry'
 import { noticeOverdueReports } from '../../src/modules/workflow/due-dates.jobs'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { addMember, outbox, recipients } from './helpers'
+import { addMember, clearOutbox, outbox, recipients } from './helpers'
 
 let t: TestApp
 let owner: TestUser
@@ -30,7 +30,6 @@ const emails = (...users: TestUser[]) => users.map((u) => u.user.email).sort()
 const limitVendorTo = async (p: TestProject) => {
   expect((await t.request('PATCH', `/api/account/members/${vendor.user.id}`, { token: owner.token, body: { project_access: [p.id] } })).status).toBe(200)
 }
-const clearOutbox = () => t.sqlite.run('delete from mail_outbox')
 
 describe('mails to a member limited to project A', () => {
   it('stop for reports of B they followed or were assigned before the limit, and go on for A', async () => {
@@ -40,17 +39,17 @@ describe('mails to a member limited to project A', () => {
     expect((await api(ada, b, 'POST', '/bugs/1/comments', { body: 'Seen it too' })).status).toBe(201)
     expect((await api(vendor, a, 'POST', '/bugs', { title: 'Aurora drifts', description: 'x' })).status).toBe(201)
     await t.runner.drain()
-    expect(recipients(t, /Kart clips through lava/)).toContain(vendor.user.email)
+    expect(await recipients(t, /Kart clips through lava/)).toContain(vendor.user.email)
     await limitVendorTo(a)
-    clearOutbox()
+    await clearOutbox(t)
 
     expect((await api(owner, b, 'POST', '/bugs/1/comments', { body: 'Fixed in the next build' })).status).toBe(201)
     expect((await api(owner, b, 'PATCH', '/bugs/1', { status: 'resolved' })).status).toBe(200)
     expect((await api(owner, a, 'POST', '/bugs/1/comments', { body: 'Looking at it' })).status).toBe(201)
     await t.runner.drain()
-    expect(recipients(t, /New comment on #1: Kart clips/)).toEqual(emails(ada))
-    expect(recipients(t, /#1 is now resolved: Kart clips/)).toEqual(emails(ada))
-    expect(recipients(t, /New comment on #1: Aurora drifts/)).toEqual(emails(vendor))
+    expect(await recipients(t, /New comment on #1: Kart clips/)).toEqual(emails(ada))
+    expect(await recipients(t, /#1 is now resolved: Kart clips/)).toEqual(emails(ada))
+    expect(await recipients(t, /New comment on #1: Aurora drifts/)).toEqual(emails(vendor))
   })
 
   it('stop for new reports of B, team-filed or from the game, and go on for A', async () => {
@@ -61,11 +60,11 @@ describe('mails to a member limited to project A', () => {
     await createReportIn(t, a, { title: 'NullReferenceException in AuroraSky' })
     t.clock.advance(60_000)
     await t.runner.drain()
-    expect(recipients(t, /Lava is blue/)).toEqual(emails(owner))
-    expect(recipients(t, /Snow is red/)).toEqual(emails(owner, vendor))
-    expect(recipients(t, /KartPhysics/)).toEqual(emails(owner, ada))
-    expect(recipients(t, /AuroraSky/)).toEqual(emails(owner, ada, vendor))
-    expect(outbox(t).filter((m) => m.to === vendor.user.email && /Brimstone|Kart|Lava/.test(m.subject + m.text))).toEqual([])
+    expect(await recipients(t, /Lava is blue/)).toEqual(emails(owner))
+    expect(await recipients(t, /Snow is red/)).toEqual(emails(owner, vendor))
+    expect(await recipients(t, /KartPhysics/)).toEqual(emails(owner, ada))
+    expect(await recipients(t, /AuroraSky/)).toEqual(emails(owner, ada, vendor))
+    expect((await outbox(t)).filter((m) => m.to === vendor.user.email && /Brimstone|Kart|Lava/.test(m.subject + m.text))).toEqual([])
   })
 
   it('stop for overdue reports of B they are assigned', async () => {
@@ -77,10 +76,10 @@ describe('mails to a member limited to project A', () => {
     }
     await limitVendorTo(a)
     await t.runner.drain()
-    clearOutbox()
+    await clearOutbox(t)
     t.clock.set('2026-01-09T00:00:00Z')
     await noticeOverdueReports(t.deps)
-    expect(outbox(t).map((m) => [m.to, m.subject])).toEqual([[vendor.user.email, '[Aurora Racer] Overdue: #1 Overdue aurora']])
+    expect((await outbox(t)).map((m) => [m.to, m.subject])).toEqual([[vendor.user.email, '[Aurora Racer] Overdue: #1 Overdue aurora']])
   })
 
   it('sends a weekly digest that covers A only, while the owner’s covers both', async () => {
@@ -89,16 +88,16 @@ describe('mails to a member limited to project A', () => {
     await limitVendorTo(a)
     t.clock.advance(60_000)
     await t.runner.drain()
-    clearOutbox()
+    await clearOutbox(t)
     t.clock.set('2026-01-12T09:00:00Z')
     await collectJobs(t.deps).schedules.find((s) => s.name === 'notifications.weekly-digest')!.run()
     await t.runner.drain()
-    const digest = (u: TestUser) => outbox(t).find((m) => m.to === u.user.email && m.subject.startsWith('Your weekly bug digest'))!
-    expect(digest(vendor).subject).toBe('Your weekly bug digest: 1 new, 0 resolved')
-    expect(digest(vendor).text).toContain('Aurora Racer: 1 new, 0 resolved, 1 open')
-    expect(digest(vendor).text).not.toMatch(/Brimstone/)
-    expect(digest(owner).subject).toBe('Your weekly bug digest: 2 new, 0 resolved')
-    expect(digest(owner).text).toContain('Brimstone Kart: 1 new, 0 resolved, 1 open')
-    expect(digest(ada).text.split('--')[0]).toBe(digest(owner).text.split('--')[0])
+    const digest = async (u: TestUser) => (await outbox(t)).find((m) => m.to === u.user.email && m.subject.startsWith('Your weekly bug digest'))!
+    expect((await digest(vendor)).subject).toBe('Your weekly bug digest: 1 new, 0 resolved')
+    expect((await digest(vendor)).text).toContain('Aurora Racer: 1 new, 0 resolved, 1 open')
+    expect((await digest(vendor)).text).not.toMatch(/Brimstone/)
+    expect((await digest(owner)).subject).toBe('Your weekly bug digest: 2 new, 0 resolved')
+    expect((await digest(owner)).text).toContain('Brimstone Kart: 1 new, 0 resolved, 1 open')
+    expect((await digest(ada)).text.split('--')[0]).toBe((await digest(owner)).text.split('--')[0])
   })
 })

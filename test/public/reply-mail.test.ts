@@ -20,7 +20,7 @@ afterEach(() => t.close())
 
 const PLAYER = 'pat@player.example'
 const reply = (n: number, body: string, isInternal = false) => t.request('POST', `/api/projects/${project.slug}/bugs/${n}/comments`, { token: owner.token, body: { body, is_internal: isInternal } })
-const mailsTo = (to: string) => outbox(t).filter((m) => m.to === to)
+const mailsTo = async (to: string) => (await outbox(t)).filter((m) => m.to === to)
 const page = (path: string, o: { method?: string; form?: Record<string, string> } = {}) =>
   t.request(o.method ?? 'GET', path, {
     headers: { accept: 'text/html', ...(o.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
@@ -33,10 +33,10 @@ describe('reply mail', () => {
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     expect((await reply(r.reportNumber, 'Thanks! Fixed in 1.2, out Friday.')).status).toBe(201)
     // Enqueued with the comment, sent by the job runner.
-    expect(mailsTo(PLAYER)).toEqual([])
+    expect(await mailsTo(PLAYER)).toEqual([])
     expect(t.deps.db.select().from(jobs).all().filter((j) => j.kind === 'public.reply_mail')).toHaveLength(1)
     await t.runner.drain()
-    const [mail, ...more] = mailsTo(PLAYER)
+    const [mail, ...more] = await mailsTo(PLAYER)
     expect(more).toEqual([])
     expect(mail!.subject).toBe(`Re: #${r.reportNumber} Door will not open · Star Forge`)
     expect(mail!.text).toContain(`The Star Forge team replied to your report #${r.reportNumber} “Door will not open”:`)
@@ -49,7 +49,7 @@ describe('reply mail', () => {
     await reply(r.reportNumber, 'It is out now.')
     await t.runner.drain()
     await t.runner.drain()
-    expect(mailsTo(PLAYER).map((m) => m.text.includes('It is out now.'))).toEqual([false, true])
+    expect((await mailsTo(PLAYER)).map((m) => m.text.includes('It is out now.'))).toEqual([false, true])
 
     // The link asks first (a mail scanner opening it unsubscribes nobody), then the form post does it, without an account.
     const path = unsubscribe.replace('http://glitchbox.test', '')
@@ -58,7 +58,7 @@ describe('reply mail', () => {
     expect(ask.body).toContain('<form class="card" method="post" action="/replies/unsubscribe">')
     await reply(r.reportNumber, 'Still subscribed')
     await t.runner.drain()
-    expect(mailsTo(PLAYER)).toHaveLength(3)
+    expect(await mailsTo(PLAYER)).toHaveLength(3)
     const token = decodeURIComponent(new URL(unsubscribe).searchParams.get('token')!)
     const done = await page('/replies/unsubscribe', { method: 'POST', form: { token } })
     expect(done.status).toBe(200)
@@ -67,12 +67,12 @@ describe('reply mail', () => {
     expect((await page('/replies/unsubscribe', { method: 'POST', form: { token } })).status).toBe(200)
     await reply(r.reportNumber, 'After unsubscribing')
     await t.runner.drain()
-    expect(mailsTo(PLAYER)).toHaveLength(3)
+    expect(await mailsTo(PLAYER)).toHaveLength(3)
     // The opt-out is per address and project, whatever the case of the address on another report.
     const other = await createReportIn(t, project, { title: 'Another', reporterEmail: 'PAT@player.example' })
     await reply(other.reportNumber, 'Reply on another report')
     await t.runner.drain()
-    expect(outbox(t).filter((m) => m.to.toLowerCase() === PLAYER)).toHaveLength(3)
+    expect((await outbox(t)).filter((m) => m.to.toLowerCase() === PLAYER)).toHaveLength(3)
   })
 
   it('sends nothing for internal notes, reports without an address, or an SDK crash with no reporter', async () => {
@@ -81,7 +81,7 @@ describe('reply mail', () => {
     expect((await reply(noted.reportNumber, 'INTERNAL: the loader again', true)).status).toBe(201)
     expect((await reply(anonymous.reportNumber, 'Thanks')).status).toBe(201)
     await t.runner.drain()
-    expect(outbox(t).filter((m) => m.subject.startsWith('Re: '))).toEqual([])
+    expect((await outbox(t)).filter((m) => m.subject.startsWith('Re: '))).toEqual([])
   })
 
   it('leaves the link out while the public tracker does not show the report', async () => {
@@ -90,7 +90,7 @@ describe('reply mail', () => {
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     await reply(r.reportNumber, 'We fixed it.')
     await t.runner.drain()
-    const [mail] = mailsTo(PLAYER)
+    const [mail] = await mailsTo(PLAYER)
     expect(mail!.text).toContain('We fixed it.')
     expect(mail!.text).not.toContain('/tracker/')
     expect(mail!.text).toContain('/replies/unsubscribe?token=')
@@ -100,7 +100,7 @@ describe('reply mail', () => {
     const r = await createReportIn(t, project, { reporterEmail: PLAYER })
     await reply(r.reportNumber, 'first')
     await t.runner.drain()
-    const token = decodeURIComponent(/token=(\S+)/.exec(mailsTo(PLAYER)[0]!.text)![1]!)
+    const token = decodeURIComponent(/token=(\S+)/.exec((await mailsTo(PLAYER))[0]!.text)![1]!)
     const [claim] = token.split('.')
     const forged = `${Buffer.from(Buffer.from(claim!, 'base64url').toString().replace(PLAYER, 'someone@else.example')).toString('base64url')}.${token.split('.')[1]}`
     for (const bad of [forged, 'garbage', '', `${claim}.`]) {
@@ -110,6 +110,6 @@ describe('reply mail', () => {
     }
     await reply(r.reportNumber, 'second')
     await t.runner.drain()
-    expect(mailsTo(PLAYER)).toHaveLength(2)
+    expect(await mailsTo(PLAYER)).toHaveLength(2)
   })
 })

@@ -153,7 +153,7 @@ describe('invitations with project_access', () => {
     const res = await t.request('POST', '/api/account/invites', { token: owner.token, body: { email: 'qa@vendor.example', project_access: [a.id] } })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ email: 'qa@vendor.example', role: 'member', project_access: [a.id] })
-    const mail = outbox(t).find((m) => m.to === 'qa@vendor.example')!
+    const mail = (await outbox(t)).find((m) => m.to === 'qa@vendor.example')!
     expect(mail.text).toContain('as a member with access to Aurora Racer.')
     const vendor = await createUser(t, { email: 'qa@vendor.example' })
     expect((await t.request('POST', '/api/account/invites/accept', { token: vendor.token, body: { token: res.body.data.token } })).status).toBe(200)

@@ -9,6 +9,7 @@ type DeliveryOutcome = Pick<Delivery, 'status' | 'attempts' | 'lastStatusCode' |
 
 const activeOf = (projectId: string | ReturnType<typeof sql.placeholder>) => and(eq(chatChannels.projectId, projectId), eq(chatChannels.isActive, true))
 
+// Ties in time go by id, a UUIDv7 (time-ordered), so rows come in creation order on either engine (PostgreSQL has no rowid).
 /** Every read and write of chat_channels and chat_channel_deliveries, as async functions over the database seam. */
 export function createChatChannelsRepository({ db }: { db: Seam }) {
   return {
@@ -19,7 +20,7 @@ export function createChatChannelsRepository({ db }: { db: Seam }) {
           .select()
           .from(chatChannels)
           .where(and(eq(chatChannels.projectId, projectId), eq(chatChannels.provider, provider)))
-          .orderBy(chatChannels.createdAt, sql`rowid`),
+          .orderBy(chatChannels.createdAt, chatChannels.id),
       ),
 
     /** One channel of the project and provider, or undefined. */
@@ -48,7 +49,7 @@ export function createChatChannelsRepository({ db }: { db: Seam }) {
           .select()
           .from(chatChannelDeliveries)
           .where(eq(chatChannelDeliveries.channelId, channelId))
-          .orderBy(desc(chatChannelDeliveries.createdAt), sql`rowid desc`)
+          .orderBy(desc(chatChannelDeliveries.createdAt), desc(chatChannelDeliveries.id))
           .limit(limit),
       ),
 

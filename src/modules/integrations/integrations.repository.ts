@@ -14,8 +14,9 @@ const activeIn = (projectId: string | ReturnType<typeof sql.placeholder>) => and
 const pendingOf = (integrationId: string) => and(eq(integrationDeliveries.integrationId, integrationId), eq(integrationDeliveries.status, 'pending'))
 const linkKey = (integrationId: string, reportId: string) => and(eq(integrationLinks.integrationId, integrationId), eq(integrationLinks.reportId, reportId))
 
+// Ties in time go by id, a UUIDv7 (time-ordered), so rows come in creation order on either engine (PostgreSQL has no rowid).
 // Built once here and run either awaited (the repository) or synchronously (the event statements).
-const activeConnections = (q: Query, projectId: string) => q.select().from(integrations).where(activeIn(projectId)).orderBy(integrations.createdAt, sql`rowid`)
+const activeConnections = (q: Query, projectId: string) => q.select().from(integrations).where(activeIn(projectId)).orderBy(integrations.createdAt, integrations.id)
 const insertDeliveryQuery = (q: Query, row: NewDelivery) => q.insert(integrationDeliveries).values(row).onConflictDoNothing().returning({ id: integrationDeliveries.id })
 
 /** Every read and write of integrations, their deliveries, attempts and links, as async functions over the database seam. */
@@ -28,7 +29,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
           .select()
           .from(integrations)
           .where(and(eq(integrations.projectId, projectId), provider ? eq(integrations.provider, provider) : undefined))
-          .orderBy(integrations.createdAt, sql`rowid`),
+          .orderBy(integrations.createdAt, integrations.id),
       ),
 
     /** The project's active connections, oldest first. */
@@ -122,7 +123,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
           .select()
           .from(integrationDeliveries)
           .where(eq(integrationDeliveries.integrationId, integrationId))
-          .orderBy(desc(integrationDeliveries.createdAt), sql`rowid desc`)
+          .orderBy(desc(integrationDeliveries.createdAt), desc(integrationDeliveries.id))
           .limit(limit),
       ),
 
@@ -137,7 +138,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
       (await db.read((q) => q.select().from(integrationLinks).where(linkKey(integrationId, reportId)).limit(1)))[0],
 
     /** The report's links to other tools, oldest first. */
-    linksOf: (reportId: string) => db.read((q) => q.select().from(integrationLinks).where(eq(integrationLinks.reportId, reportId)).orderBy(integrationLinks.createdAt, sql`rowid`)),
+    linksOf: (reportId: string) => db.read((q) => q.select().from(integrationLinks).where(eq(integrationLinks.reportId, reportId)).orderBy(integrationLinks.createdAt, integrationLinks.id)),
 
     /** Stores the link a connection made on a report, or updates the one it made before. */
     saveLink: (row: NewLink & { integrationId: string }) =>

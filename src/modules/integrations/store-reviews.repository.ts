@@ -10,6 +10,7 @@ type ReplyFields = Pick<StoreReview, 'replyBody' | 'repliedAt' | 'replyExternalI
 /** The store reviews of one project and store. */
 const ofStore = (projectId: string, provider: string) => and(eq(storeReviews.projectId, projectId), eq(storeReviews.provider, provider))
 
+// Ties in time go by id, a UUIDv7 (time-ordered), so rows come in creation order on either engine (PostgreSQL has no rowid).
 /** Every read and write of store_reviews, as async functions over the database seam. */
 export function createStoreReviewsRepository({ db }: { db: Seam }) {
   return {
@@ -61,7 +62,7 @@ export function createStoreReviewsRepository({ db }: { db: Seam }) {
           .select()
           .from(storeReviews)
           .where(and(ofStore(projectId, provider), lte(storeReviews.rating, 2), isNull(storeReviews.filedAt)))
-          .orderBy(storeReviews.reviewedAt, sql`rowid`),
+          .orderBy(storeReviews.reviewedAt, storeReviews.id),
       ),
 
     /** Marks a review as filed unless it was already; false when another filing claimed it first. */
@@ -86,7 +87,7 @@ export function createStoreReviewsRepository({ db }: { db: Seam }) {
           .select()
           .from(storeReviews)
           .where(and(eq(storeReviews.projectId, projectId), f.provider ? eq(storeReviews.provider, f.provider) : undefined, f.maxRating ? lte(storeReviews.rating, f.maxRating) : undefined))
-          .orderBy(desc(storeReviews.reviewedAt), sql`rowid desc`)
+          .orderBy(desc(storeReviews.reviewedAt), desc(storeReviews.id))
           .limit(limit)
           .offset(offset),
       ),
