@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { AppDeps } from '../app-deps'
+import { isPostgres } from '../db/pg/client'
 import { databaseReadProbe } from '../db/read-probe'
 import { DB_FILE } from '../deps'
 
@@ -45,6 +46,10 @@ const watches = new WeakMap<object, DatabaseReadWatch>()
 /** The database read watch of an app (one per database). */
 export function databaseReadWatchOf(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>): DatabaseReadWatch {
   let w = watches.get(deps.db)
-  if (!w) watches.set(deps.db, (w = new DatabaseReadWatch(databaseReadProbe(join(deps.config.dataDir, DB_FILE)), deps)))
+  if (!w) {
+    // The file probe is SQLite's (a damaged file under a caching connection); PostgreSQL's own errors say when it cannot read.
+    const probe = isPostgres(deps.db) ? () => null : databaseReadProbe(join(deps.config.dataDir, DB_FILE))
+    watches.set(deps.db, (w = new DatabaseReadWatch(probe, deps)))
+  }
   return w
 }
