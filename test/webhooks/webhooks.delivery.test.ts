@@ -6,6 +6,7 @@ import { createProject, createReportIn, type TestProject, type TestUser } from '
 import type { TestApp } from '../helpers/test-app'
 import { createWebhook, runFanouts, webhookJobs, webhookTestbed } from './helpers'
 import { closedPortUrl } from './receiver'
+import { sqlRows } from '../helpers/sql-rows'
 
 const { bed, receiver } = webhookTestbed()
 let t: TestApp
@@ -20,7 +21,7 @@ beforeEach(() => {
 const deliveries = async (id: string) => (await t.request('GET', `/api/projects/${project.slug}/webhooks/generic/${id}/deliveries`, { token: owner.token })).body.data
 
 function emit(event: Partial<DomainEvent> & Pick<DomainEvent, 'type' | 'reportId'>) {
-  t.deps.db.transaction((tx) => t.deps.events.emit(tx, { projectId: project.id, actorId: owner.user.id, data: { id: event.reportId }, ...event }))
+  return t.deps.db.write(async (tx) => t.deps.events.emit(tx, { projectId: project.id, actorId: owner.user.id, data: { id: event.reportId }, ...event }))
 }
 
 describe('delivery', () => {
@@ -60,8 +61,8 @@ describe('delivery', () => {
     await createWebhook(t, owner, project, { url: updates.url, event_types: 'bug_updated' })
     await createWebhook(t, owner, project, { url: comments.url, event_types: 'comment_added,bug_created' })
     const report = await createReportIn(t, project)
-    emit({ type: 'bug_updated', reportId: report.id, changes: { status: ['open', 'resolved'] } })
-    emit({ type: 'comment_added', reportId: report.id, data: { id: 'c1', body: 'Seen it too', report: { id: report.id } } })
+    await emit({ type: 'bug_updated', reportId: report.id, changes: { status: ['open', 'resolved'] } })
+    await emit({ type: 'comment_added', reportId: report.id, data: { id: 'c1', body: 'Seen it too', report: { id: report.id } } })
     await t.runner.drain()
     const events = (r: ReturnType<typeof receiver>) => r.received.map((x) => x.json.event).sort()
     expect(events(all)).toEqual(['bug_created', 'bug_updated', 'comment_added'])
@@ -81,14 +82,14 @@ describe('delivery', () => {
   it('writes no fan-out job and no delivery when the causing transaction rolls back', async () => {
     const r = receiver()
     await createWebhook(t, owner, project, { url: r.url })
-    expect(() =>
-      t.deps.db.transaction((tx) => {
-        t.deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: 'r1', actorId: null, data: {} })
+    await expect(
+      t.deps.db.write(async (tx) => {
+        await t.deps.events.emit(tx, { type: 'bug_updated', projectId: project.id, reportId: 'r1', actorId: null, data: {} })
         throw new Error('change failed')
       }),
-    ).toThrow('change failed')
-    expect(t.sqlite.query("select count(*) as n from jobs where kind like 'webhook.%'").get()).toEqual({ n: 0 })
-    expect(t.sqlite.query('select count(*) as n from webhook_deliveries').get()).toEqual({ n: 0 })
+    ).rejects.toThrow('change failed')
+    expect((await sqlRows(t, "select count(*) as n from jobs where kind like 'webhook.%'"))[0]).toEqual({ n: 0 })
+    expect((await sqlRows(t, 'select count(*) as n from webhook_deliveries'))[0]).toEqual({ n: 0 })
     await t.runner.drain()
     expect(r.received).toHaveLength(0)
   })
@@ -144,7 +145,7 @@ describe('retries', () => {
     for (const a of d.attempts) {
       expect(a).toMatchObject({ status_code: 503, error: 'receiver answered 503', response_snippet: 'upstream down', duration_ms: expect.any(Number) })
     }
-    expect(webhookJobs(t).map((j) => j.status)).toEqual(['failed'])
+    expect((await webhookJobs(t)).map((j) => j.status)).toEqual(['failed'])
   })
 
   it('stops retrying once the receiver recovers', async () => {
@@ -192,7 +193,7 @@ describe('retries', () => {
     t.clock.advance(MINUTE)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
-    expect(webhookJobs(t).map((j) => j.status)).toEqual(['done'])
+    expect((await webhookJobs(t)).map((j) => j.status)).toEqual(['done'])
   })
 })
 
@@ -201,7 +202,7 @@ describe('GET /webhooks/generic/:webhookId/deliveries', () => {
     const r = receiver()
     const id = await createWebhook(t, owner, project, { url: r.url, event_types: 'bug_updated' })
     for (let i = 1; i <= 55; i++) {
-      emit({ type: 'bug_updated', reportId: `r${i}`, data: { n: i } })
+      await emit({ type: 'bug_updated', reportId: `r${i}`, data: { n: i } })
       t.clock.advance(1000)
     }
     await runFanouts(t)

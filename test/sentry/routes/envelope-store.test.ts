@@ -126,7 +126,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
 
   it('answers 401 to a project with is_public off', async () => {
     const { project } = await capturedProject(t)
-    setProject(t, project.id, { isPublic: false })
+    await setProject(t, project.id, { isPublic: false })
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, envelope({}, [{ type: 'event' }, event()]))).status).toBe(401)
   })
 
