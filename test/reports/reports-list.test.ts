@@ -217,10 +217,9 @@ describe('GET /projects/:slug/bugs', () => {
 /** Many live reports straight into the table (the FTS triggers still run), for paging and caps. */
 async function insertMany(t: TestApp, project: TestProject, n: number, description: (i: number) => string = () => 'd') {
   const now = t.clock.now()
+  const rows = Array.from({ length: n }, (_, k) => ({ id: crypto.randomUUID(), projectId: project.id, reportNumber: k + 1, title: `Bug ${k + 1}`, description: description(k + 1), createdAt: now, updatedAt: now }))
   await t.deps.db.write(async (tx) => {
-    for (let i = 1; i <= n; i++) {
-      await tx.insert(reports).values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: description(i), createdAt: now, updatedAt: now })
-    }
+    for (let i = 0; i < n; i += 500) await tx.insert(reports).values(rows.slice(i, i + 500))
   })
   await sqlRun(t, 'UPDATE projects SET live_report_count = ?, last_report_number = ? WHERE id = ?', n, n, project.id)
 }

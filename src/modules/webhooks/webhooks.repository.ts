@@ -40,7 +40,7 @@ export function createWebhooksRepository({ db }: { db: Seam }) {
           .select()
           .from(webhookDeliveries)
           .where(eq(webhookDeliveries.webhookId, webhookId))
-          .orderBy(desc(webhookDeliveries.createdAt), sql`rowid desc`)
+          .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
           .limit(limit),
       ),
 
