@@ -57,9 +57,9 @@ beforeAll(async () => {
   ids.userId = (await addMember(t, b, 'member')).user.id
   const now = t.clock.now()
   ids.playerId = 'bplayer-1'
-  t.deps.db.insert(players).values({ projectId: bProject.id, playerId: ids.playerId, firstSeen: now, lastSeen: now, sessionCount: 1 }).run()
+  await t.deps.db.write((q) => q.insert(players).values({ projectId: bProject.id, playerId: ids.playerId, firstSeen: now, lastSeen: now, sessionCount: 1 }))
   ids.reviewId = newId()
-  t.deps.db.insert(storeReviews).values({ id: ids.reviewId, projectId: bProject.id, integrationId: ids.integrationId, provider: 'google_play', storeReviewId: 'gp-1', rating: 1, body: 'Crashes', reviewedAt: now, createdAt: now, updatedAt: now }).run()
+  await t.deps.db.write((q) => q.insert(storeReviews).values({ id: ids.reviewId, projectId: bProject.id, integrationId: ids.integrationId, provider: 'google_play', storeReviewId: 'gp-1', rating: 1, body: 'Crashes', reviewedAt: now, createdAt: now, updatedAt: now }))
   for (const [name, id] of Object.entries(ids)) if (!id) throw new Error(`no id for ${name}`)
 })
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember } from '../team/team-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -65,7 +66,7 @@ describe('PUT /api/account/members/:userId/permissions', () => {
     expect((await perms(m)).permissions).toMatchObject({ 'team.invite': false, 'bugs.delete': false, 'bugs.view': false })
     expect((await t.request('GET', `/api/account/members/${m.user.id}/permissions`, { token: m.token })).body.data.overrides).toEqual({ 'bugs.view': false })
 
-    const audits = t.sqlite.query("SELECT action, target FROM audit_log WHERE action LIKE 'permissions.%'").all()
+    const audits = (await sqlRows(t, "SELECT action, target FROM audit_log WHERE action LIKE 'permissions.%'"))
     expect(audits).toEqual(Array(3).fill({ action: 'permissions.updated', target: m.user.id }))
   })
 
@@ -115,7 +116,7 @@ describe('PUT /api/account/members/:userId/permissions', () => {
     const res = await t.request('DELETE', `/api/account/members/${m.user.id}/permissions`, { token: owner.token })
     expect(res.body.data).toMatchObject({ overrides: {}, permissions: { 'billing.manage': false } })
     expect((await t.request('DELETE', '/api/account/members/nobody/permissions', { token: owner.token })).status).toBe(404)
-    expect((t.sqlite.query('SELECT action FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { action: string }).action).toBe('permissions.reset')
+    expect(((await sqlRows(t, 'SELECT action FROM audit_log ORDER BY seq DESC LIMIT 1'))[0] as { action: string }).action).toBe('permissions.reset')
   })
 })
 

@@ -12,6 +12,8 @@ import { createProject, createReportIn, type TestProject, type TestUser } from '
 import { createTestApp } from '../helpers/test-app'
 import { operationsOf, type Operation, seedWorld, validRequest, type World } from '../fuzz/world'
 import { addTeammate } from '../projects/team-helpers'
+import { onSqlite } from '../helpers/pg-engine'
+import { sqlRows } from '../helpers/sql-rows'
 
 const everything = Object.fromEntries(PERMISSION_KEYS.map((k) => [k, true]))
 const B_NAME = 'Brimstone Kart'
@@ -25,10 +27,9 @@ let operations: Operation[]
 afterAll(() => t.close())
 
 /** Every row of every table, to compare before and after. */
-const snapshot = () =>
-  Object.fromEntries(
-    (t.sqlite.query("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[]).map(({ name }) => [name, t.sqlite.query(`select * from "${name}"`).all()]),
-  )
+const tableNames = () =>
+  sqlRows<{ name: string }>(t, onSqlite ? "select name from sqlite_master where type = 'table' order by name" : "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name")
+const snapshot = async () => Object.fromEntries(await Promise.all((await tableNames()).map(async ({ name }) => [name, await sqlRows(t, `select * from "${name}"`)])))
 
 /** What must never reach the vendor: B's name, its slug and its report's title. */
 const leakIn = (body: unknown) => {
@@ -38,7 +39,7 @@ const leakIn = (body: unknown) => {
 
 beforeAll(async () => {
   w = await seedWorld(t)
-  t.deps.db.update(projects).set({ name: B_NAME }).where(eq(projects.id, w.project.id)).run()
+  await t.deps.db.write((q) => q.update(projects).set({ name: B_NAME }).where(eq(projects.id, w.project.id)))
   a = await createProject(t, w.owner, { name: 'Aurora Racer' })
   await createReportIn(t, a, { title: 'Aurora drifts through the wall', playerId: 'p-a' })
   vendor = await addTeammate(t, w.owner, { overrides: everything })
@@ -63,10 +64,10 @@ async function sweepB(token: string) {
 describe('a member limited to project A', () => {
   it("gets 404 \"project not found\" on every operation of project B, and nothing changes", { timeout: 60_000 }, async () => {
     expect(bOperations().length).toBeGreaterThan(150)
-    const before = snapshot()
+    const before = await snapshot()
     const answers = await sweepB(vendor.token)
     expect(answers.filter((x) => x.status !== 404 || x.error !== 'project not found')).toEqual([])
-    expect(snapshot()).toEqual(before)
+    expect(await snapshot()).toEqual(before)
   })
 
   it('reaches the same saved filters and views of project B no more than its routes', async () => {
@@ -111,7 +112,7 @@ describe('a member limited to project A', () => {
   })
 
   it('reaches B again once the limit is lifted: the 404s came from the limit, not from the requests', { timeout: 60_000 }, async () => {
-    t.deps.db.update(accountMembers).set({ projectIds: null }).where(eq(accountMembers.userId, vendor.user.id)).run()
+    await t.deps.db.write((q) => q.update(accountMembers).set({ projectIds: null }).where(eq(accountMembers.userId, vendor.user.id)))
     const answers = await sweepB(vendor.token)
     expect(answers.filter((x) => x.error === 'project not found')).toEqual([])
     // Many succeed; the others are refused by their handler (a row an earlier request deleted, a placeholder id).

@@ -59,14 +59,15 @@ beforeAll(async () => {
   const now = t.clock.now()
   const channelId = newId()
   const chatUrl = `https://discord.com/api/webhooks/123/${SECRETS.chat}`
-  t.deps.db.insert(chatChannels).values({ id: channelId, projectId: project.id, provider: 'discord', webhookUrlEnc: await encryptSecret(t.deps.secrets, chatUrl, channelId), webhookUrlHint: urlHint(chatUrl), channelName: 'bugs', eventTypes: ['bug_created'], createdAt: now, updatedAt: now }).run()
+  await t.deps.db.write(async (q) => q.insert(chatChannels).values({ id: channelId, projectId: project.id, provider: 'discord', webhookUrlEnc: await encryptSecret(t.deps.secrets, chatUrl, channelId), webhookUrlHint: urlHint(chatUrl), channelName: 'bugs', eventTypes: ['bug_created'], createdAt: now, updatedAt: now }))
   const gitId = newId()
-  t.deps.db.insert(gitConnections).values({ id: gitId, projectId: project.id, provider: 'github', repoUrl: 'https://github.com/acme/game', repoPath: 'acme/game', tokenEnc: await encryptSecret(t.deps.secrets, SECRETS.git, gitId), tokenHint: secretHint(SECRETS.git), createdAt: now, updatedAt: now }).run()
+  await t.deps.db.write(async (q) => q.insert(gitConnections).values({ id: gitId, projectId: project.id, provider: 'github', repoUrl: 'https://github.com/acme/game', repoPath: 'acme/game', tokenEnc: await encryptSecret(t.deps.secrets, SECRETS.git, gitId), tokenHint: secretHint(SECRETS.git), createdAt: now, updatedAt: now }))
   const integrationId = newId()
-  t.deps.db
+  await t.deps.db.write(async (q) =>
+    q
     .insert(integrations)
     .values({ id: integrationId, projectId: project.id, provider: 'trello', name: 'Trello', secretEnc: await encryptSecret(t.deps.secrets, SECRETS.trelloToken, integrationId), secretHint: secretHint(SECRETS.trelloToken), eventTypes: ['bug_created'], minPriority: 'low', config: { api_key: SECRETS.trelloKey, list_id: 'a'.repeat(24) }, createdAt: now, updatedAt: now })
-    .run()
+  )
   params = { slug: project.slug, number: String(report.reportNumber), provider: 'trello', integrationId, channelId, webhookId: hook.body.data.id, playerId: 'player-1', bugId: report.id, id: report.id }
 })
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -20,8 +21,8 @@ describe('guards run before body validation', () => {
     const project = await createProject(t, owner)
     const bad = { name: 12 }
     expect((await t.request('POST', `/api/projects/${project.slug}/labels`, { token: stranger.token, body: bad })).status).toBe(404)
-    t.sqlite.query('UPDATE account_members SET permission_overrides = ? WHERE user_id = ?').run(JSON.stringify({ 'labels.manage': false }), owner.user.id)
-    t.sqlite.query("UPDATE account_members SET role = 'member' WHERE user_id = ?").run(owner.user.id)
+    await sqlRun(t, 'UPDATE account_members SET permission_overrides = ? WHERE user_id = ?', JSON.stringify({ 'labels.manage': false }), owner.user.id)
+    await sqlRun(t, "UPDATE account_members SET role = 'member' WHERE user_id = ?", owner.user.id)
     expect((await t.request('POST', `/api/projects/${project.slug}/labels`, { token: owner.token, body: bad })).status).toBe(403)
   })
 

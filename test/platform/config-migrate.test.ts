@@ -7,6 +7,7 @@ import { migrate, SchemaTooNewError } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { databaseParts } from '../../src/modules/registry'
+import { onSqlite } from '../helpers/pg-engine'
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -37,7 +38,7 @@ describe('configuration', () => {
   })
 })
 
-describe('migrations', () => {
+describe.skipIf(!onSqlite)('migrations (SQLite: migration files, pragmas)', () => {
   const opened: { dir: string; db: Database }[] = []
   const freshDb = () => {
     const dir = tempDir('mig')

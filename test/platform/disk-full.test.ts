@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { sdkProject } from '../sdk/sdk-helpers'
+import { onSqlite } from '../helpers/pg-engine'
 
 let t: TestApp
 let owner: TestUser
@@ -33,7 +34,7 @@ async function fillDatabase() {
   throw new Error('the database kept growing')
 }
 
-describe('a full database (SQLITE_FULL)', () => {
+describe.skipIf(!onSqlite)('a full database (SQLite: SQLITE_FULL)', () => {
   it('answers 507, reports 503 on /health with the reason, logs once a minute, and recovers when space returns', async () => {
     expect((await t.request('GET', '/health')).status).toBe(200)
     const refused = await fillDatabase()

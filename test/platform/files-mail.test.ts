@@ -47,7 +47,7 @@ describe('mailer', () => {
   it('keeps mail in the outbox when SMTP is not configured', async () => {
     t = createTestApp()
     await t.deps.mailer.send(t.deps.db, { to: 'a@example.com', subject: 'Hi', text: 'Open http://glitchbox.test/x' })
-    expect(t.deps.db.select().from(mailOutbox).all()).toMatchObject([{ to: 'a@example.com', status: 'kept' }])
+    expect(await t.deps.db.read((q) => q.select().from(mailOutbox))).toMatchObject([{ to: 'a@example.com', status: 'kept' }])
     expect(t.logs.find((l) => l.msg === 'mail kept in outbox (no SMTP configured)')).toMatchObject({ links: ['http://glitchbox.test/x'] })
   })
 
@@ -73,7 +73,7 @@ describe('mailer', () => {
     await t.deps.mailer.send(t.deps.db, { to: 'player@example.com', subject: 'Welcome', text: 'plain part', html: '<p>html part</p>' })
     await t.runner.drain()
     expect(received).toHaveLength(0)
-    expect(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, 1)).get()!.status).toBe('queued')
+    expect((await t.deps.db.read((q) => q.select().from(mailOutbox).where(eq(mailOutbox.id, 1)).limit(1)))[0]!.status).toBe('queued')
 
     const again = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], onData: (server as any).options.onData })
     await new Promise<void>((r) => again.listen(port, '127.0.0.1', r))
@@ -84,7 +84,7 @@ describe('mailer', () => {
       expect(received[0]).toContain('Subject: Welcome')
       expect(received[0]).toContain('plain part')
       expect(received[0]).toContain('html part')
-      expect(t.deps.db.select().from(mailOutbox).get()!.status).toBe('sent')
+      expect((await t.deps.db.read((q) => q.select().from(mailOutbox).limit(1)))[0]!.status).toBe('sent')
     } finally {
       await new Promise<void>((r) => again.close(() => r()))
     }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DB_FILE } from '../../src/deps'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { onSqlite } from '../helpers/pg-engine'
 
 let t: TestApp
 beforeEach(() => {
@@ -15,7 +16,7 @@ afterEach(() => t.close())
 
 const healthLogs = () => t.logs.filter((l) => l.msg === 'health check failed')
 
-describe('/health on a database file that cannot be read', () => {
+describe.skipIf(!onSqlite)('/health on a database file that cannot be read (SQLite: file probe)', () => {
   it('answers 503 with the reason while the cached connection still answers; logs once a minute', async () => {
     t.sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)')
     expect(await t.request('GET', '/health')).toMatchObject({ status: 200, body: { status: 'healthy' } })

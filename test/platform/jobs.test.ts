@@ -16,7 +16,7 @@ afterEach(() => t.close())
 function runnerWith(handlers: JobHandler[]) {
   return new JobRunner({ db: t.deps.db, clock: t.clock, logger: silentLogger, handlers })
 }
-const jobRow = (id = 1) => t.deps.db.select().from(jobs).where(eq(jobs.id, id)).get()!
+const jobRow = async (id = 1) => (await t.deps.db.read((q) => q.select().from(jobs).where(eq(jobs.id, id)).limit(1)))[0]!
 
 describe('job runner', () => {
   it('retries a failing job after 1, 5, 25 and 125 minutes, then gives up after 5 attempts', async () => {
@@ -32,7 +32,7 @@ describe('job runner', () => {
       expect(await runner.drain()).toBe(1)
     }
     expect(runsAt.map((x) => (x - start) / MINUTE)).toEqual([0, 1, 6, 31, 156])
-    expect(jobRow()).toMatchObject({ status: 'failed', attempts: 5, lastError: 'receiver down' })
+    expect(await jobRow()).toMatchObject({ status: 'failed', attempts: 5, lastError: 'receiver down' })
     t.clock.advance(1000 * MINUTE)
     expect(await runner.drain()).toBe(0)
   })
@@ -44,7 +44,7 @@ describe('job runner', () => {
     await runner.drain()
     t.clock.advance(MINUTE)
     await runner.drain()
-    expect(jobRow()).toMatchObject({ status: 'done', attempts: 2, lastError: null })
+    expect(await jobRow()).toMatchObject({ status: 'done', attempts: 2, lastError: null })
   })
 
   it('reclaims a job whose runner crashed once its lease expires', async () => {
@@ -53,14 +53,14 @@ describe('job runner', () => {
     const crashed = runnerWith([{ kind: 'work', timeoutMs: 5_000, run: () => new Promise(() => {}) }])
     void crashed.tick()
     await new Promise((r) => setTimeout(r, 20))
-    expect(jobRow()).toMatchObject({ status: 'running', leaseOwner: crashed.owner })
+    expect(await jobRow()).toMatchObject({ status: 'running', leaseOwner: crashed.owner })
     const seen: unknown[] = []
     const restarted = runnerWith([{ kind: 'work', run: async (p) => { seen.push(p) } }])
     expect(await restarted.drain()).toBe(0) // lease still held
     t.clock.advance(5_000 + 30_000 + 1)
     expect(await restarted.drain()).toBe(1)
     expect(seen).toEqual([{ n: 1 }])
-    expect(jobRow()).toMatchObject({ status: 'done', leaseOwner: null })
+    expect(await jobRow()).toMatchObject({ status: 'done', leaseOwner: null })
   })
 
   it('on start-up, frees the leases a dead process held so its jobs run at once', async () => {
@@ -79,14 +79,14 @@ describe('job runner', () => {
     const runner = runnerWith([{ kind: 'hang', timeoutMs: 50, run: (_p, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) }])
     await t.deps.jobs.enqueue(t.deps.db, { kind: 'hang', payload: {} })
     await runner.drain()
-    expect(jobRow()).toMatchObject({ status: 'pending', attempts: 1 })
-    expect(jobRow().lastError).toMatch(/timed out|aborted/)
+    expect(await jobRow()).toMatchObject({ status: 'pending', attempts: 1 })
+    expect((await jobRow()).lastError).toMatch(/timed out|aborted/)
   })
 
   it('makes one job of two enqueues with the same idempotency key', async () => {
     await t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 1, idempotencyKey: 'delivery-1' })
     await t.deps.jobs.enqueue(t.deps.db, { kind: 'x', payload: 2, idempotencyKey: 'delivery-1' })
-    expect(t.deps.db.select().from(jobs).all()).toHaveLength(1)
+    expect(await t.deps.db.read((q) => q.select().from(jobs))).toHaveLength(1)
   })
 
   it('commits jobs with the transaction that causes them, and drops them when it rolls back', async () => {
@@ -96,7 +96,7 @@ describe('job runner', () => {
         throw new Error('change failed')
       }),
     ).rejects.toThrow('change failed')
-    expect(t.deps.db.select().from(jobs).all()).toHaveLength(0)
+    expect(await t.deps.db.read((q) => q.select().from(jobs))).toHaveLength(0)
   })
 
   it('defers without spending an attempt', async () => {
@@ -104,10 +104,10 @@ describe('job runner', () => {
     const runner = runnerWith([{ kind: 'paused', run: async () => { if (++calls === 1) throw new DeferJob(10 * MINUTE) } }])
     await t.deps.jobs.enqueue(t.deps.db, { kind: 'paused', payload: {} })
     await runner.drain()
-    expect(jobRow()).toMatchObject({ status: 'pending', attempts: 0 })
+    expect(await jobRow()).toMatchObject({ status: 'pending', attempts: 0 })
     t.clock.advance(10 * MINUTE)
     await runner.drain()
-    expect(jobRow()).toMatchObject({ status: 'done', attempts: 1 })
+    expect(await jobRow()).toMatchObject({ status: 'done', attempts: 1 })
   })
 
   it('runs slow jobs concurrently so one does not hold up the others', async () => {

@@ -7,11 +7,12 @@ import { openSqlite } from '../../src/db/client'
 import { collectJobs } from '../../src/jobs/registry'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { createTestApp } from '../helpers/test-app'
+import { onSqlite } from '../helpers/pg-engine'
 
 /** WAL frames not yet copied into the database file, as the writer sees them. */
 const walFrames = (db: Database) => db.query<{ log: number }, []>('PRAGMA wal_checkpoint(NOOP)').get()?.log
 
-describe('WAL checkpoints off the request thread', () => {
+describe.skipIf(!onSqlite)('WAL checkpoints off the request thread (SQLite: WAL checkpoint)', () => {
   let dir: string
   let writer: Database
   let checkpointer: Database

@@ -10,6 +10,7 @@ import { reports } from '../../src/modules/reports/reports.table'
 import { createReportIn, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addTeammate } from './team-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -23,7 +24,7 @@ async function newProject(owner: TestUser, body: Record<string, unknown> = { nam
   return res.body.data as { id: string; slug: string; api_key: string }
 }
 
-const projectRow = (id: string) => t.deps.db.select().from(projects).where(eq(projects.id, id)).get()!
+const projectRow = async (id: string) => (await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, id)).limit(1)))[0]!
 
 describe('slugify', () => {
   it.each([
@@ -43,7 +44,7 @@ describe('POST /api/projects', () => {
     expect(p.slug).toBe(`${slugPrefix(owner.user.id)}-space-game`)
     expect(p.api_key).toMatch(/^sk_live_[A-Za-z0-9]{40}$/)
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/)
-    const row = projectRow(p.id)
+    const row = await projectRow(p.id)
     expect(row).toMatchObject({ accountId: owner.account.id, createdBy: owner.user.id, description: 'A game', websiteUrl: 'https://example.com' })
   })
 
@@ -90,7 +91,7 @@ describe('POST /api/projects', () => {
     const owner = await createUser(t)
     const mate = await addTeammate(t, owner)
     const p = await newProject(mate, { name: 'Team Game' })
-    expect(projectRow(p.id).accountId).toBe(owner.account.id)
+    expect((await projectRow(p.id)).accountId).toBe(owner.account.id)
     const list = await t.request('GET', '/api/projects', { token: owner.token })
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([p.id])
   })
@@ -110,12 +111,12 @@ describe('GET /api/projects', () => {
     const a = await newProject(owner, { name: 'A' })
     const b = await newProject(owner, { name: 'B' })
     await newProject(other, { name: 'Not mine' })
-    const pa = projectRow(a.id)
+    const pa = await projectRow(a.id)
     await createReportIn(t, pa)
     const r2 = await createReportIn(t, pa)
     const r3 = await createReportIn(t, pa)
-    t.deps.db.update(reports).set({ status: 'resolved' }).where(eq(reports.id, r2.id)).run()
-    t.deps.db.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, r3.id)).run()
+    await t.deps.db.write((q) => q.update(reports).set({ status: 'resolved' }).where(eq(reports.id, r2.id)))
+    await t.deps.db.write((q) => q.update(reports).set({ deletedAt: t.clock.now() }).where(eq(reports.id, r3.id)))
     const res = await t.request('GET', '/api/projects', { token: owner.token })
     expect(res.status).toBe(200)
     const byId = Object.fromEntries(res.body.data.map((p: { id: string }) => [p.id, p]))
@@ -135,7 +136,7 @@ describe('GET /api/projects/:slug', () => {
   it('shows settings, SDK settings, key, stats and role', async () => {
     const owner = await createUser(t)
     const p = await newProject(owner)
-    await createReportIn(t, projectRow(p.id))
+    await createReportIn(t, await projectRow(p.id))
     const res = await t.request('GET', `/api/projects/${p.slug}`, { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({
@@ -195,7 +196,7 @@ describe('PATCH /api/projects/:slug', () => {
       sdk_settings: { screenshot_capture: false, session_capture: true, auto_file_errors: false, capture_editor_errors: true, capture_warnings: true },
     })
     // A private project's key stops working for the SDK.
-    expect(projectRow(p.id).isPublic).toBe(false)
+    expect((await projectRow(p.id)).isPublic).toBe(false)
     const log = (await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: owner.token })).body.data
     expect(log.entries[0]).toMatchObject({ action: 'project.updated', actor_id: owner.user.id })
     expect(log.entries[0].details.changes.name).toEqual(['Space Game', 'Renamed'])
@@ -205,7 +206,7 @@ describe('PATCH /api/projects/:slug', () => {
     const owner = await createUser(t)
     const p = await newProject(owner, { name: 'G', website_url: 'https://a.example' })
     expect((await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body: { website_url: '' } })).status).toBe(200)
-    expect(projectRow(p.id).websiteUrl).toBe('')
+    expect((await projectRow(p.id)).websiteUrl).toBe('')
   })
 
   it.each([
@@ -223,7 +224,7 @@ describe('PATCH /api/projects/:slug', () => {
     const res = await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toContain(message)
-    expect(projectRow(p.id).name).toBe('Space Game')
+    expect((await projectRow(p.id)).name).toBe('Space Game')
   })
 
   it('answers 403 when session capture is not on the plan', async () => {
@@ -232,7 +233,7 @@ describe('PATCH /api/projects/:slug', () => {
     const res = await t.request('PATCH', `/api/projects/${p.slug}`, { token: owner.token, body: { session_capture: true } })
     expect(res.status).toBe(403)
     expect(res.body.error).toContain('this account does not have session capture')
-    expect(projectRow(p.id).sessionCapture).toBe(false)
+    expect((await projectRow(p.id)).sessionCapture).toBe(false)
   })
 
   it('needs project.settings (403) and membership (404)', async () => {
@@ -242,7 +243,7 @@ describe('PATCH /api/projects/:slug', () => {
     const stranger = await createUser(t)
     expect((await t.request('PATCH', `/api/projects/${p.slug}`, { token: member.token, body: { name: 'Nope' } })).status).toBe(403)
     expect((await t.request('PATCH', `/api/projects/${p.slug}`, { token: stranger.token, body: { name: 'Nope' } })).status).toBe(404)
-    expect(projectRow(p.id).name).toBe('Space Game')
+    expect((await projectRow(p.id)).name).toBe('Space Game')
   })
 })
 
@@ -255,7 +256,7 @@ describe('POST /api/projects/:slug/rotate-key', () => {
     const key = res.body.data.api_key
     expect(key).toMatch(/^sk_live_[A-Za-z0-9]{40}$/)
     expect(key).not.toBe(p.api_key)
-    expect(projectRow(p.id).apiKey).toBe(key)
+    expect((await projectRow(p.id)).apiKey).toBe(key)
     expect((await t.request('GET', `/api/projects/${p.slug}`, { token: owner.token })).body.data.api_key).toBe(key)
     const log = (await t.request('GET', `/api/projects/${p.slug}/audit-log`, { token: owner.token })).body.data
     expect(log.entries[0].action).toBe('project.key_rotated')
@@ -266,7 +267,7 @@ describe('POST /api/projects/:slug/rotate-key', () => {
     const p = await newProject(owner)
     const member = await addTeammate(t, owner, { overrides: { 'project.settings': false } })
     expect((await t.request('POST', `/api/projects/${p.slug}/rotate-key`, { token: member.token })).status).toBe(403)
-    expect(projectRow(p.id).apiKey).toBe(p.api_key)
+    expect((await projectRow(p.id)).apiKey).toBe(p.api_key)
   })
 })
 
@@ -274,7 +275,7 @@ describe('DELETE /api/projects/:slug', () => {
   it('lets the owner delete: project, reports, comments and stored files go; quota stays used', async () => {
     const owner = await createUser(t)
     const p = await newProject(owner)
-    const row = projectRow(p.id)
+    const row = await projectRow(p.id)
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 1, 2, 3])
     const shot = await t.deps.files.store(t.deps.db, { data: png, fileName: 's.png', kind: 'image', maxBytes: 1e6 })
     const r = await createReportIn(t, row, { screenshotKey: shot.key })
@@ -283,23 +284,23 @@ describe('DELETE /api/projects/:slug', () => {
     const up = await t.request('POST', `/api/projects/${p.slug}/bugs/${r.reportNumber}/attachments`, { token: owner.token, body: form })
     expect(up.status).toBe(201)
     await t.request('POST', `/api/projects/${p.slug}/bugs/${r.reportNumber}/comments`, { token: owner.token, body: { body: 'hi' } })
-    const attKey = t.deps.db.select().from(attachments).get()!.fileKey
+    const attKey = (await t.deps.db.read((q) => q.select().from(attachments).limit(1)))[0]!.fileKey
     // The list's facets and daily counts (issue 24) go with the project too.
     await rollUpOccurrences(t.deps.db)
-    const listRows = () => t.sqlite.query('SELECT (SELECT count(*) FROM report_facets) + (SELECT count(*) FROM report_daily) AS n').get() as { n: number }
-    expect(listRows().n).toBeGreaterThan(0)
-    const usedBefore = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!
+    const listRows = async () => (await sqlRows(t, 'SELECT (SELECT count(*) FROM report_facets) + (SELECT count(*) FROM report_daily) AS n'))[0] as { n: number }
+    expect((await listRows()).n).toBeGreaterThan(0)
+    const usedBefore = (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!
 
     const res = await t.request('DELETE', `/api/projects/${p.slug}`, { token: owner.token })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ok: true, data: { message: 'Project deleted' } })
     expect((await t.request('GET', `/api/projects/${p.slug}`, { token: owner.token })).status).toBe(404)
-    expect(t.deps.db.select().from(reports).all()).toHaveLength(0)
-    expect(t.deps.db.select().from(comments).all()).toHaveLength(0)
-    expect(t.deps.db.select().from(attachments).all()).toHaveLength(0)
-    expect(listRows().n).toBe(0)
+    expect((await t.deps.db.read((q) => q.select().from(reports)))).toHaveLength(0)
+    expect((await t.deps.db.read((q) => q.select().from(comments)))).toHaveLength(0)
+    expect((await t.deps.db.read((q) => q.select().from(attachments)))).toHaveLength(0)
+    expect((await listRows()).n).toBe(0)
     for (const key of [shot.key, attKey]) expect((await t.request('GET', `/api/files/${key}`)).status).toBe(404)
-    const usedAfter = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!
+    const usedAfter = (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!
     expect(usedAfter.reportsCreated).toBe(usedBefore.reportsCreated)
     expect(usedAfter.uploadBytesUsed).toBe(usedBefore.uploadBytesUsed)
   })
@@ -311,9 +312,9 @@ describe('DELETE /api/projects/:slug', () => {
     const p = await newProject(creator)
     const denied = await t.request('DELETE', `/api/projects/${p.slug}`, { token: admin.token })
     expect(denied.status).toBe(403)
-    expect(projectRow(p.id)).toBeDefined()
+    expect(await projectRow(p.id)).toBeDefined()
     expect((await t.request('DELETE', `/api/projects/${p.slug}`, { token: creator.token })).status).toBe(200)
-    expect(t.deps.db.select().from(projects).where(eq(projects.id, p.id)).get()).toBeUndefined()
+    expect((await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, p.id)).limit(1)))[0]).toBeUndefined()
   })
 
   it('answers 404 to non-members', async () => {
@@ -321,7 +322,7 @@ describe('DELETE /api/projects/:slug', () => {
     const p = await newProject(owner)
     const stranger = await createUser(t)
     expect((await t.request('DELETE', `/api/projects/${p.slug}`, { token: stranger.token })).status).toBe(404)
-    expect(projectRow(p.id)).toBeDefined()
+    expect(await projectRow(p.id)).toBeDefined()
   })
 
   it('frees a slot under the project limit', async () => {

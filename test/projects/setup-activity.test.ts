@@ -41,7 +41,7 @@ describe('GET /api/projects/:slug/setup-status', () => {
   it('counts a first session as connected', async () => {
     const owner = await createUser(t)
     const p = await createProject(t, owner)
-    t.deps.db.update(projects).set({ firstSessionAt: t.clock.now() }).where(eq(projects.id, p.id)).run()
+    await t.deps.db.write((q) => q.update(projects).set({ firstSessionAt: t.clock.now() }).where(eq(projects.id, p.id)))
     const s = (await t.request('GET', `/api/projects/${p.slug}/setup-status`, { token: owner.token })).body.data
     expect(s).toMatchObject({ sdk_connected: true, has_sessions: true, first_session_at: t.clock.now().toISOString(), has_reports: false })
   })
@@ -60,7 +60,7 @@ describe('POST /api/projects/:slug/send-test-report', () => {
     const res = await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: owner.token })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ report_number: 1 })
-    const row = t.deps.db.select().from(reports).where(eq(reports.id, res.body.data.id)).get()!
+    const row = (await t.deps.db.read((q) => q.select().from(reports).where(eq(reports.id, res.body.data.id)).limit(1)))[0]!
     expect(row).toMatchObject({ title: 'Test report from Glitchbox', source: 'user', createdBy: owner.user.id, projectId: p.id })
     const again = await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: owner.token })
     expect(again.body.data.report_number).toBe(2)
@@ -73,14 +73,14 @@ describe('POST /api/projects/:slug/send-test-report', () => {
     const stranger = await createUser(t)
     expect((await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: member.token })).status).toBe(403)
     expect((await t.request('POST', `/api/projects/${p.slug}/send-test-report`, { token: stranger.token })).status).toBe(404)
-    expect(t.deps.db.select().from(reports).all()).toHaveLength(0)
+    expect((await t.deps.db.read((q) => q.select().from(reports)))).toHaveLength(0)
   })
 })
 
 describe('GET /api/projects/:slug/activity', () => {
   it('lists activity newest first with actor names and report numbers, filterable by action, 50 a page', async () => {
     const owner = await createUser(t, { name: 'Olga' })
-    t.deps.db.update(users).set({ displayName: 'Olga the Owner' }).where(eq(users.id, owner.user.id)).run()
+    await t.deps.db.write((q) => q.update(users).set({ displayName: 'Olga the Owner' }).where(eq(users.id, owner.user.id)))
     const p = await createProject(t, owner)
     const r1 = await createReportIn(t, p, { createdBy: owner.user.id })
     for (let i = 0; i < 3; i++) {

@@ -29,10 +29,10 @@ describe('GET /roadmap/{slug}', () => {
   it('is an HTML 404 until enabled, then shows one column per shown status with votes when shown', async () => {
     const open = await createReportIn(t, project, { title: 'Sky flickers' })
     const doing = await createReportIn(t, project, { title: 'Save slots vanish' })
-    setReport(t, open, { onRoadmap: true })
-    setReport(t, doing, { status: 'in_progress', upvotes: 4, onRoadmap: true })
+    await setReport(t, open, { onRoadmap: true })
+    await setReport(t, doing, { status: 'in_progress', upvotes: 4, onRoadmap: true })
     const hidden = await createReportIn(t, project, { title: 'Private roadmap item' })
-    setReport(t, hidden, { isPrivate: true, onRoadmap: true })
+    await setReport(t, hidden, { isPrivate: true, onRoadmap: true })
     expect((await getPage(t, `/roadmap/${project.slug}`)).status).toBe(404)
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, title: 'What we are building', statuses: ['open', 'in_progress'], show_upvotes: true })
     const res = await getPage(t, `/roadmap/${project.slug}`, '192.0.2.1')
@@ -57,7 +57,7 @@ describe('GET /roadmap/{slug}', () => {
 
   it('links each item to its tracker page while the tracker is on', async () => {
     const bug = await createReportIn(t, project, { title: 'Linked item' })
-    setReport(t, bug, { onRoadmap: true })
+    await setReport(t, bug, { onRoadmap: true })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     const res = await getPage(t, `/roadmap/${project.slug}`)
@@ -65,8 +65,8 @@ describe('GET /roadmap/{slug}', () => {
   })
 
   it('pages each column, and gives a phone one column at a time through tabs that are plain links', async () => {
-    for (let i = 0; i < 23; i++) setReport(t, await createReportIn(t, project, { title: `Open item ${i}` }), { onRoadmap: true, upvotes: i })
-    setReport(t, await createReportIn(t, project, { title: 'Doing item' }), { onRoadmap: true, status: 'in_progress' })
+    for (let i = 0; i < 23; i++) await setReport(t, await createReportIn(t, project, { title: `Open item ${i}` }), { onRoadmap: true, upvotes: i })
+    await setReport(t, await createReportIn(t, project, { title: 'Doing item' }), { onRoadmap: true, status: 'in_progress' })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, statuses: ['open', 'in_progress'] })
     const first = await getPage(t, `/roadmap/${project.slug}`)
     expect(first.body).toContain('<nav class="column-tabs" aria-label="Roadmap columns">')
@@ -90,7 +90,7 @@ describe('GET /roadmap/{slug}', () => {
   })
 
   it('shows no vote buttons or counts when upvotes are hidden', async () => {
-    setReport(t, await createReportIn(t, project), { upvotes: 3 })
+    await setReport(t, await createReportIn(t, project), { upvotes: 3 })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
     const res = await getPage(t, `/roadmap/${project.slug}`)
     expect(res.body).not.toContain('vote-form')

@@ -33,7 +33,7 @@ describe('GET /tracker/{slug}', () => {
   it('lists public reports most upvoted first with security headers, branding, custom CSS and Open Graph tags', async () => {
     const a = await createReportIn(t, project, { title: 'Texture flicker in caves' })
     const b = await createReportIn(t, project, { title: 'Boss fight softlock' })
-    setReport(t, b, { upvotes: 7 })
+    await setReport(t, b, { upvotes: 7 })
     await putSettings(t, owner, project, 'branding', { company_name: 'Forge Studio', logo_url: 'https://cdn.example/logo.png', primary_color: '#aa3300' })
     await enable({ page_title: 'Known issues', page_description: 'What we are fixing', custom_css: '.report{border-width:2px}' })
     const res = await tracker()
@@ -72,11 +72,11 @@ describe('GET /tracker/{slug}', () => {
       playerId: 'steam-76561198000000001',
       metadata: { gpu: 'SECRET-GPU-MODEL' },
     })
-    setReport(t, pub, { assignedTo: owner.user.id })
+    await setReport(t, pub, { assignedTo: owner.user.id })
     const hidden = await createReportIn(t, project, { title: 'Private exploit details' })
-    setReport(t, hidden, { isPrivate: true })
-    addComment(t, pub, { authorId: owner.user.id, body: 'Public reply: fix coming' })
-    addComment(t, pub, { authorId: owner.user.id, body: 'INTERNAL: caused by the loader rewrite', isInternal: true })
+    await setReport(t, hidden, { isPrivate: true })
+    await addComment(t, pub, { authorId: owner.user.id, body: 'Public reply: fix coming' })
+    await addComment(t, pub, { authorId: owner.user.id, body: 'INTERNAL: caused by the loader rewrite', isInternal: true })
     await enable({ show_categories: true, show_priority: true, allow_search: true, allow_upvotes: true })
     const pages = [(await tracker()).body, (await getPage(t, `/tracker/${project.slug}/${pub.reportNumber}`)).body, (await tracker('?q=exploit')).body]
     for (const html of pages) {

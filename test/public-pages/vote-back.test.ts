@@ -22,7 +22,7 @@ const hostile = ['\r\nSet-Cookie: x=1', '\n', '\u0000', '\u0007', '\u007f', '\t'
 describe('POST /tracker/{slug}/{n}/vote and /roadmap/{slug}/{n}/vote with a bad `back`', () => {
   it.each(hostile)('ignore back=/tracker/{slug}%j…: 303 to the report page, the vote counted', async (bad) => {
     const bug = await createReportIn(t, project, { title: 'Vote me' })
-    setReport(t, bug, { onRoadmap: true })
+    await setReport(t, bug, { onRoadmap: true })
     const ip = '203.0.113.7'
     for (const back of [`/tracker/${project.slug}${bad}`, `/tracker/${project.slug}?q=${bad}`, `${bad}/tracker/${project.slug}`]) {
       const res = await postForm(t, `/tracker/${project.slug}/${bug.reportNumber}/vote`, { back }, ip)

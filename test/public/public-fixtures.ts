@@ -10,10 +10,7 @@ import type { TestApp } from '../helpers/test-app'
 /** A new user made a `member` of `owner`'s account, with the given permission overrides. */
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
   const member = await createUser(t)
-  t.deps.db
-    .insert(accountMembers)
-    .values({ accountId: owner.account.id, userId: member.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() })
-    .run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: member.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }))
   return member
 }
 
@@ -25,17 +22,16 @@ export async function putSettings(t: TestApp, user: TestUser, project: TestProje
 }
 
 /** Inserts a comment row directly (the comments route belongs to another module). */
-export function addComment(t: TestApp, report: Report, o: { authorId: string | null; body: string; isInternal?: boolean }) {
+export async function addComment(t: TestApp, report: Report, o: { authorId: string | null; body: string; isInternal?: boolean }) {
   const id = newId()
-  t.deps.db
-    .insert(comments)
-    .values({ id, reportId: report.id, projectId: report.projectId, authorId: o.authorId, body: o.body, isInternal: o.isInternal ?? false, createdAt: t.clock.now(), updatedAt: t.clock.now() })
-    .run()
+  await t.deps.db.write((q) =>
+    q.insert(comments).values({ id, reportId: report.id, projectId: report.projectId, authorId: o.authorId, body: o.body, isInternal: o.isInternal ?? false, createdAt: t.clock.now(), updatedAt: t.clock.now() }),
+  )
   t.clock.advance(1000)
   return id
 }
 
 /** Changes report columns directly (status, privacy, deletion, upvotes, assignee). */
-export function setReport(t: TestApp, report: Report, patch: Partial<typeof reports.$inferInsert>) {
-  t.deps.db.update(reports).set(patch).where(eq(reports.id, report.id)).run()
+export async function setReport(t: TestApp, report: Report, patch: Partial<typeof reports.$inferInsert>) {
+  await t.deps.db.write((q) => q.update(reports).set(patch).where(eq(reports.id, report.id)))
 }

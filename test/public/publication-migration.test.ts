@@ -7,6 +7,7 @@ import { migrate } from '../../src/db/migrate'
 import { embeddedMigrations } from '../../src/db/migrations.embedded'
 import { PUBLICATION_MIGRATION } from '../../src/modules/public/publication.backfill'
 import { databaseParts } from '../../src/modules/registry'
+import { onSqlite } from '../helpers/pg-engine'
 
 let db: Database
 afterEach(() => db?.close())
@@ -30,7 +31,7 @@ function olderDatabase(): Database {
 const settingsOf = (d: Database, projectId: string) =>
   JSON.parse(d.query<{ value: string }, [string]>("SELECT value FROM project_settings WHERE project_id = ? AND kind = 'tracker'").get(projectId)?.value ?? 'null')
 
-describe('the publication migration', () => {
+describe.skipIf(!onSqlite)('the publication migration (SQLite: migration on a SQLite file)', () => {
   it('keeps what the public pages of existing projects showed and marks the reports the team had touched', () => {
     db = olderDatabase()
     db.exec(`INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'o@x.example', 'Owner', 0, 0)`)

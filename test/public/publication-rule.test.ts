@@ -26,13 +26,13 @@ describe('the SQL rule and the report page agree', () => {
         for (const triaged of [false, true])
           for (const auto of [false, true]) {
             const r = await createReportIn(t, project, { source: auto ? 'system' : 'user' })
-            setReport(t, r, { published, isPrivate, triagedAt: triaged ? t.clock.now() : null })
-            rows.push(t.deps.db.select().from(reports).where(eq(reports.id, r.id)).get()!)
+            await setReport(t, r, { published, isPrivate, triagedAt: triaged ? t.clock.now() : null })
+            rows.push((await t.deps.db.read((q) => q.select().from(reports).where(eq(reports.id, r.id)).limit(1)))[0]!)
           }
     for (const publish of PUBLISH_MODES)
       for (const include of [false, true]) {
         const rules: PublishRules = { publish, include_auto_filed: include }
-        const bySql = new Set(t.deps.db.select({ id: reports.id }).from(reports).where(publicReportsOf(project.id, rules)).all().map((r) => r.id))
+        const bySql = new Set((await t.deps.db.read((q) => q.select({ id: reports.id }).from(reports).where(publicReportsOf(project.id, rules)))).map((r) => r.id))
         for (const r of rows) expect(publicationOf(r, rules).shown, JSON.stringify({ rules, published: r.published, private: r.isPrivate, triaged: !!r.triagedAt, auto: r.autoFiled })).toBe(bySql.has(r.id))
       }
   })

@@ -47,17 +47,17 @@ describe('the publish modes', () => {
     expect(await publicPage(status.reportNumber)).toEqual({ tracker_enabled: true, publish: 'triaged', shown: true, reason: 'triaged' })
     expect((await publicRead(noted.reportNumber)).status).toBe(404)
     // The first touch is kept.
-    const first = t.deps.db.select({ at: reports.triagedAt }).from(reports).where(eq(reports.id, status.id)).get()!.at
+    const first = (await t.deps.db.read((q) => q.select({ at: reports.triagedAt }).from(reports).where(eq(reports.id, status.id)).limit(1)))[0]!.at
     t.clock.advance(60_000)
     await team('PATCH', `/bugs/${status.reportNumber}`, { status: 'open' })
-    expect(t.deps.db.select({ at: reports.triagedAt }).from(reports).where(eq(reports.id, status.id)).get()!.at).toEqual(first)
+    expect((await t.deps.db.read((q) => q.select({ at: reports.triagedAt }).from(reports).where(eq(reports.id, status.id)).limit(1)))[0]!.at).toEqual(first)
   })
 
   it('all: every report not private; manual: only published ones', async () => {
     await createReportIn(t, project, { title: 'Plain' })
     const chosen = await createReportIn(t, project, { title: 'Chosen' })
     const secret = await createReportIn(t, project, { title: 'Private' })
-    setReport(t, secret, { isPrivate: true })
+    await setReport(t, secret, { isPrivate: true })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all' })
     expect(await tracker()).toEqual(['Chosen', 'Plain'])
     await putSettings(t, owner, project, 'tracker-settings', { publish: 'manual' })

@@ -34,7 +34,7 @@ describe('reply mail', () => {
     expect((await reply(r.reportNumber, 'Thanks! Fixed in 1.2, out Friday.')).status).toBe(201)
     // Enqueued with the comment, sent by the job runner.
     expect(await mailsTo(PLAYER)).toEqual([])
-    expect(t.deps.db.select().from(jobs).all().filter((j) => j.kind === 'public.reply_mail')).toHaveLength(1)
+    expect((await t.deps.db.read((q) => q.select().from(jobs))).filter((j) => j.kind === 'public.reply_mail')).toHaveLength(1)
     await t.runner.drain()
     const [mail, ...more] = await mailsTo(PLAYER)
     expect(more).toEqual([])
@@ -86,7 +86,7 @@ describe('reply mail', () => {
 
   it('leaves the link out while the public tracker does not show the report', async () => {
     const r = await createReportIn(t, project, { title: 'Hidden fix', reporterEmail: PLAYER })
-    setReport(t, r, { published: false })
+    await setReport(t, r, { published: false })
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true })
     await reply(r.reportNumber, 'We fixed it.')
     await t.runner.drain()

@@ -38,11 +38,11 @@ describe('GET /api/roadmap/{slug}', () => {
     const g = await createReportIn(t, project, { title: 'Unpublished G' })
     await createReportIn(t, project, { title: 'Not on the roadmap H' })
     for (const r of [a, b, c, d, e, f, g]) await patch(r.reportNumber, { on_roadmap: true })
-    setReport(t, b, { upvotes: 5 })
-    setReport(t, c, { status: 'in_progress' })
-    setReport(t, d, { status: 'closed' })
-    setReport(t, e, { isPrivate: true })
-    setReport(t, f, { deletedAt: t.clock.now() })
+    await setReport(t, b, { upvotes: 5 })
+    await setReport(t, c, { status: 'in_progress' })
+    await setReport(t, d, { status: 'closed' })
+    await setReport(t, e, { isPrivate: true })
+    await setReport(t, f, { deletedAt: t.clock.now() })
     await patch(g.reportNumber, { published: false })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, title: 'What we are fixing', statuses: ['in_progress', 'open', 'resolved'] })
 
@@ -107,10 +107,10 @@ describe('GET /api/roadmap/{slug}', () => {
   it('pages each column 20 at a time; the page applies to the column named', async () => {
     for (let i = 0; i < 45; i++) {
       const r = await createReportIn(t, project, { title: `Open ${i}` })
-      setReport(t, r, { onRoadmap: true, upvotes: i })
+      await setReport(t, r, { onRoadmap: true, upvotes: i })
     }
     const done = await createReportIn(t, project, { title: 'Done' })
-    setReport(t, done, { onRoadmap: true, status: 'resolved' })
+    await setReport(t, done, { onRoadmap: true, status: 'resolved' })
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true })
     const first = (await roadmap()).body.data.columns
     expect(first.map((c: { bugs: unknown[]; total: number; page: number; total_pages: number }) => [c.bugs.length, c.total, c.page, c.total_pages])).toEqual([

@@ -25,9 +25,9 @@ async function seed() {
   const hidden = await createReportIn(t, project, { title: 'Castle door glitch (not triaged)' })
   const secret = await createReportIn(t, project, { title: 'Castle door exploit' })
   await createReportIn(t, project, { title: 'Music stops in menus' })
-  setReport(t, door, { published: true, upvotes: 4 })
-  setReport(t, gate, { triagedAt: t.clock.now() })
-  setReport(t, secret, { isPrivate: true, published: true })
+  await setReport(t, door, { published: true, upvotes: 4 })
+  await setReport(t, gate, { triagedAt: t.clock.now() })
+  await setReport(t, secret, { isPrivate: true, published: true })
   return { door, gate, hidden, secret }
 }
 

@@ -65,10 +65,10 @@ describe('GET /api/tracker/{slug}', () => {
       made.push(await createReportIn(t, project, { title: `Bug ${i}` }))
       t.clock.advance(1000)
     }
-    setReport(t, made[3]!, { upvotes: 9 })
-    setReport(t, made[7]!, { upvotes: 4 })
-    setReport(t, made[0]!, { isPrivate: true, upvotes: 50 })
-    setReport(t, made[1]!, { deletedAt: t.clock.now(), upvotes: 40 })
+    await setReport(t, made[3]!, { upvotes: 9 })
+    await setReport(t, made[7]!, { upvotes: 4 })
+    await setReport(t, made[0]!, { isPrivate: true, upvotes: 50 })
+    await setReport(t, made[1]!, { deletedAt: t.clock.now(), upvotes: 40 })
     await enable()
     const first = await tracker()
     expect(first.body.data).toMatchObject({ total: 28, page: 1, limit: 25, total_pages: 2 })
@@ -85,7 +85,7 @@ describe('GET /api/tracker/{slug}', () => {
   it('shows category and priority only when the settings say so, and filters by status always and by category only when shown', async () => {
     await createReportIn(t, project, { title: 'Crash on boot', category: 'crash', priority: 'critical' })
     const audio = await createReportIn(t, project, { title: 'Music stutters', category: 'audio', priority: 'low' })
-    setReport(t, audio, { status: 'resolved' })
+    await setReport(t, audio, { status: 'resolved' })
     await enable()
     const plain = await tracker()
     for (const bug of plain.body.data.bugs) {
@@ -127,8 +127,8 @@ describe('GET /api/tracker/{slug}', () => {
 
   it('counts only public comments', async () => {
     const r = await createReportIn(t, project)
-    addComment(t, r, { authorId: owner.user.id, body: 'We are on it' })
-    addComment(t, r, { authorId: owner.user.id, body: 'Internal note', isInternal: true })
+    await addComment(t, r, { authorId: owner.user.id, body: 'We are on it' })
+    await addComment(t, r, { authorId: owner.user.id, body: 'Internal note', isInternal: true })
     await enable()
     expect((await tracker()).body.data.bugs[0].comment_count).toBe(1)
   })
@@ -155,11 +155,11 @@ describe('GET /api/tracker/{slug}/bugs/{number}', () => {
     const helper = await createUser(t, { name: 'Harry Helper', email: 'harry@studio.example' })
     const { users } = await import('../../src/modules/auth/auth.table')
     const { eq } = await import('drizzle-orm')
-    t.deps.db.update(users).set({ displayName: 'Community Harry' }).where(eq(users.id, helper.user.id)).run()
-    const c1 = addComment(t, r, { authorId: owner.user.id, body: 'Looking into it' })
-    addComment(t, r, { authorId: owner.user.id, body: 'Root cause: bad migration', isInternal: true })
-    const c3 = addComment(t, r, { authorId: helper.user.id, body: 'Fixed in 1.2' })
-    const c4 = addComment(t, r, { authorId: null, body: 'From a removed account' })
+    await t.deps.db.write((q) => q.update(users).set({ displayName: 'Community Harry' }).where(eq(users.id, helper.user.id)))
+    const c1 = await addComment(t, r, { authorId: owner.user.id, body: 'Looking into it' })
+    await addComment(t, r, { authorId: owner.user.id, body: 'Root cause: bad migration', isInternal: true })
+    const c3 = await addComment(t, r, { authorId: helper.user.id, body: 'Fixed in 1.2' })
+    const c4 = await addComment(t, r, { authorId: null, body: 'From a removed account' })
     await enable({ show_categories: true })
     const res = await t.request('GET', `/api/tracker/${project.slug}/bugs/${r.reportNumber}`)
     expect(res.status).toBe(200)
@@ -175,8 +175,8 @@ describe('GET /api/tracker/{slug}/bugs/{number}', () => {
   it('is 404 for private, deleted, unknown and malformed numbers', async () => {
     const hidden = await createReportIn(t, project)
     const gone = await createReportIn(t, project)
-    setReport(t, hidden, { isPrivate: true })
-    setReport(t, gone, { deletedAt: t.clock.now() })
+    await setReport(t, hidden, { isPrivate: true })
+    await setReport(t, gone, { deletedAt: t.clock.now() })
     await enable()
     for (const n of [hidden.reportNumber, gone.reportNumber, 99]) {
       const res = await t.request('GET', `/api/tracker/${project.slug}/bugs/${n}`)
@@ -210,13 +210,13 @@ describe('what the public tracker never shows', () => {
       stepsToReproduce: 'steps-secret',
     }
     const visible = await createReportIn(t, project, { title: '[Error] NullReferenceException: boom', description: 'Public description', ...secrets })
-    setReport(t, visible, { assignedTo: owner.user.id, screenshotKey: 'screenshot-secret-key' })
+    await setReport(t, visible, { assignedTo: owner.user.id, screenshotKey: 'screenshot-secret-key' })
     const privateOne = await createReportIn(t, project, { title: 'Private exploit details' })
-    setReport(t, privateOne, { isPrivate: true })
+    await setReport(t, privateOne, { isPrivate: true })
     const deleted = await createReportIn(t, project, { title: 'Deleted embarrassing bug' })
-    setReport(t, deleted, { deletedAt: t.clock.now() })
-    addComment(t, visible, { authorId: owner.user.id, body: 'Internal: customer is a VIP', isInternal: true })
-    addComment(t, visible, { authorId: owner.user.id, body: 'Thanks for the report' })
+    await setReport(t, deleted, { deletedAt: t.clock.now() })
+    await addComment(t, visible, { authorId: owner.user.id, body: 'Internal: customer is a VIP', isInternal: true })
+    await addComment(t, visible, { authorId: owner.user.id, body: 'Thanks for the report' })
     await enable({ show_categories: true, show_priority: true, allow_search: true })
 
     const list = JSON.stringify((await tracker()).body)

@@ -9,6 +9,7 @@ import type { Report } from '../../src/modules/reports/reports.service'
 import { createProject, createReportIn, createUser, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { putSettings, setReport } from './public-fixtures'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let project: TestProject
@@ -19,7 +20,7 @@ beforeEach(async () => {
   const owner = await createUser(t)
   project = await createProject(t, owner)
   report = await createReportIn(t, project)
-  setReport(t, report, { onRoadmap: true })
+  await setReport(t, report, { onRoadmap: true })
   await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true, publish: 'all' })
   await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
 })
@@ -27,7 +28,7 @@ afterEach(() => t.close())
 
 const vote = (ip: string, playerId?: string, o: { page?: 'tracker' | 'roadmap'; number?: number } = {}) =>
   t.request('POST', `/api/${o.page ?? 'tracker'}/${project.slug}/bugs/${o.number ?? report.reportNumber}/vote`, { ip, body: playerId === undefined ? undefined : { player_id: playerId } })
-const storedUpvotes = (r: Report = report) => t.deps.db.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, r.id)).get()!.n
+const storedUpvotes = async (r: Report = report) => (await t.deps.db.read((q) => q.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, r.id)).limit(1)))[0]!.n
 
 describe('votes with invented player ids from one address', () => {
   it('count 3 of 60; the others answer 200 with is_new false and the unchanged count', async () => {
@@ -36,14 +37,14 @@ describe('votes with invented player ids from one address', () => {
     expect(answers.every((a) => a.status === 200 && a.body.ok)).toBe(true)
     expect(answers.map((a) => a.body.data.is_new)).toEqual([true, true, true, ...Array(57).fill(false)])
     expect(answers.slice(3).every((a) => a.body.data.upvotes === 3)).toBe(true)
-    expect(storedUpvotes()).toBe(3)
+    expect(await storedUpvotes()).toBe(3)
   })
 
   it('count 3 of 60 sent at once: the cap check and the vote share one serialised write', async () => {
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => vote('203.0.113.7', `burst-${i}`)))
     expect(answers.every((a) => a.status === 200 && a.body.ok)).toBe(true)
     expect(answers.filter((a) => a.body.data.is_new)).toHaveLength(3)
-    expect(storedUpvotes()).toBe(3)
+    expect(await storedUpvotes()).toBe(3)
   })
 
   it('share the cap between the tracker and the roadmap', async () => {
@@ -56,7 +57,7 @@ describe('votes with invented player ids from one address', () => {
 
   it('leave other addresses, other reports and the address vote itself alone', async () => {
     for (const id of ['a', 'b', 'c', 'd']) await vote('203.0.113.7', id)
-    expect(storedUpvotes()).toBe(3)
+    expect(await storedUpvotes()).toBe(3)
     // The address's own vote (no player id) is one voter of its own, not one of the three.
     expect((await vote('203.0.113.7')).body.data).toEqual({ upvotes: 4, is_new: true })
     expect((await vote('198.51.100.2', 'e')).body.data).toEqual({ upvotes: 5, is_new: true })
@@ -64,7 +65,7 @@ describe('votes with invented player ids from one address', () => {
     expect((await vote('198.51.100.3', 'd')).body.data).toEqual({ upvotes: 6, is_new: true })
     const other = await createReportIn(t, project)
     for (const id of ['a', 'b', 'c']) expect((await vote('203.0.113.7', id, { number: other.reportNumber })).body.data.is_new).toBe(true)
-    expect(storedUpvotes(other)).toBe(3)
+    expect(await storedUpvotes(other)).toBe(3)
   })
 
   it('keep repeats of a counted player idempotent and open again after a day', async () => {
@@ -86,7 +87,7 @@ describe('votes with invented player ids from one address', () => {
 
   it('stores the address of a player vote only as a keyed hash', async () => {
     await vote('203.0.113.77', 'steam-76561198000000042')
-    const dump = JSON.stringify(t.sqlite.query('select * from report_votes').all())
+    const dump = JSON.stringify((await sqlRows(t, 'select * from report_votes')))
     expect(dump).not.toContain('203.0.113.77')
     expect(dump).not.toContain('76561198000000042')
   })

@@ -19,7 +19,7 @@ beforeEach(async () => {
   const owner = await createUser(t)
   project = await createProject(t, owner)
   report = await createReportIn(t, project, { title: 'Lag in the lobby' })
-  setReport(t, report, { published: true, onRoadmap: true })
+  await setReport(t, report, { published: true, onRoadmap: true })
   await putSettings(t, owner, project, 'tracker-settings', { enabled: true, allow_upvotes: true })
   await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true })
 })
@@ -37,7 +37,7 @@ async function browserCookie(ip = OFFICE, path = `/tracker/${project.slug}`): Pr
 }
 const vote = (cookie: string | undefined, o: { ip?: string; body?: unknown; page?: 'tracker' | 'roadmap' } = {}) =>
   t.request('POST', `/api/${o.page ?? 'tracker'}/${project.slug}/bugs/${report.reportNumber}/vote`, { ip: o.ip ?? OFFICE, body: o.body, headers: cookie ? { cookie } : {} })
-const upvotes = () => t.deps.db.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, report.id)).get()!.n
+const upvotes = async () => (await t.deps.db.read((q) => q.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, report.id)).limit(1)))[0]!.n
 
 describe('voter cookies', () => {
   it('count browsers behind one address as separate voters, each once, on the tracker and the roadmap alike', async () => {
@@ -53,7 +53,7 @@ describe('voter cookies', () => {
     // Without a cookie the address votes, once.
     expect((await vote(undefined)).body.data).toEqual({ upvotes: 3, is_new: true })
     expect((await vote(undefined)).body.data).toEqual({ upvotes: 3, is_new: false })
-    expect(upvotes()).toBe(3)
+    expect(await upvotes()).toBe(3)
   })
 
   it('ignore forged or mangled cookies: the vote falls back to the address', async () => {
@@ -64,7 +64,7 @@ describe('voter cookies', () => {
       expect((await vote(forged)).status).toBe(200)
     }
     // All four counted as the one address.
-    expect(upvotes()).toBe(1)
+    expect(await upvotes()).toBe(1)
     expect((await vote(undefined)).body.data).toEqual({ upvotes: 1, is_new: false })
   })
 
@@ -86,7 +86,7 @@ describe('voter cookies', () => {
     // Player-id votes have their own cap of 3, and the plain address vote still counts.
     expect((await vote(undefined, { body: { player_id: 'steam-1' } })).body.data.is_new).toBe(true)
     expect((await vote(undefined)).body.data.is_new).toBe(true)
-    expect(upvotes()).toBe(COOKIE_VOTES_PER_ADDRESS_PER_DAY + 2)
+    expect(await upvotes()).toBe(COOKIE_VOTES_PER_ADDRESS_PER_DAY + 2)
     // Another address is not capped, and a day later this one may add more.
     expect((await vote(await browserCookie('198.51.100.7'), { ip: '198.51.100.7' })).body.data.is_new).toBe(true)
     t.clock.advance(DAY + 1000)

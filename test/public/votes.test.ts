@@ -6,6 +6,7 @@ import type { Report } from '../../src/modules/reports/reports.service'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { putSettings, setReport } from './public-fixtures'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -17,7 +18,7 @@ beforeEach(async () => {
   project = await createProject(t, owner)
   report = await createReportIn(t, project)
   // On the roadmap, so the roadmap's votes reach it.
-  setReport(t, report, { onRoadmap: true })
+  await setReport(t, report, { onRoadmap: true })
 })
 afterEach(() => t.close())
 
@@ -25,7 +26,7 @@ const trackerVote = (o: { body?: unknown; ip?: string; number?: number } = {}) =
   t.request('POST', `/api/tracker/${project.slug}/bugs/${o.number ?? report.reportNumber}/vote`, { body: o.body, ip: o.ip })
 const roadmapVote = (o: { body?: unknown; ip?: string; number?: number } = {}) =>
   t.request('POST', `/api/roadmap/${project.slug}/bugs/${o.number ?? report.reportNumber}/vote`, { body: o.body, ip: o.ip })
-const storedUpvotes = () => t.deps.db.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, report.id)).get()!.n
+const storedUpvotes = async () => (await t.deps.db.read((q) => q.select({ n: reports.upvotes }).from(reports).where(eq(reports.id, report.id)).limit(1)))[0]!.n
 
 describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
   it('is 404 while the tracker is off and 403 while it does not allow upvotes', async () => {
@@ -34,7 +35,7 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
     const res = await trackerVote({ body: { player_id: 'p1' } })
     expect(res.status).toBe(403)
     expect(res.body.ok).toBe(false)
-    expect(storedUpvotes()).toBe(0)
+    expect(await storedUpvotes()).toBe(0)
   })
 
   describe('with upvotes allowed', () => {
@@ -45,7 +46,7 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
       expect(await trackerVote({ body: { player_id: 'steam-1' } })).toMatchObject({ status: 200, body: { ok: true, data: { upvotes: 1, is_new: false } } })
       expect((await trackerVote({ body: { player_id: 'steam-2' } })).body.data).toEqual({ upvotes: 2, is_new: true })
       expect((await trackerVote({ body: { player_id: 'steam-1' } })).body.data).toEqual({ upvotes: 2, is_new: false })
-      expect(storedUpvotes()).toBe(2)
+      expect(await storedUpvotes()).toBe(2)
       const listed = await t.request('GET', `/api/tracker/${project.slug}`)
       expect(listed.body.data.bugs[0].upvotes).toBe(2)
     })
@@ -61,9 +62,9 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
     it('stores neither the address nor the player id, only keyed hashes', async () => {
       await trackerVote({ ip: '198.51.100.33' })
       await trackerVote({ body: { player_id: 'steam-76561198000000042' } })
-      const rows = t.deps.db.select().from(reportVotes).all()
+      const rows = (await t.deps.db.read((q) => q.select().from(reportVotes)))
       expect(rows).toHaveLength(2)
-      const dump = JSON.stringify(t.sqlite.query('select * from report_votes').all())
+      const dump = JSON.stringify((await sqlRows(t, 'select * from report_votes')))
       expect(dump).not.toContain('198.51.100.33')
       expect(dump).not.toContain('76561198000000042')
       for (const r of rows) expect(r.voterKey).toMatch(/^[0-9a-f]{64}$/)
@@ -79,20 +80,20 @@ describe('POST /api/tracker/{slug}/bugs/{number}/vote', () => {
     it('is 404 for private, deleted and unknown reports and counts nothing', async () => {
       const hidden = await createReportIn(t, project)
       const gone = await createReportIn(t, project)
-      setReport(t, hidden, { isPrivate: true })
-      setReport(t, gone, { deletedAt: t.clock.now() })
+      await setReport(t, hidden, { isPrivate: true })
+      await setReport(t, gone, { deletedAt: t.clock.now() })
       for (const number of [hidden.reportNumber, gone.reportNumber, 404]) {
         const res = await trackerVote({ number, body: { player_id: 'p' } })
         expect(res.status, String(number)).toBe(404)
       }
-      expect(t.deps.db.select().from(reportVotes).all()).toHaveLength(0)
+      expect((await t.deps.db.read((q) => q.select().from(reportVotes)))).toHaveLength(0)
     })
 
     it.each([[{ player_id: '' }], [{ player_id: 'x'.repeat(129) }], [{ player_id: 42 }]])('answers 400 to %j', async (body) => {
       const res = await trackerVote({ body })
       expect(res.status).toBe(400)
       expect(res.body.error).toContain('player_id')
-      expect(storedUpvotes()).toBe(0)
+      expect(await storedUpvotes()).toBe(0)
     })
 
     it('accepts a 128-character player id', async () => {
@@ -108,7 +109,7 @@ describe('POST /api/roadmap/{slug}/bugs/{number}/vote', () => {
     const res = await roadmapVote({ body: { player_id: 'p' } })
     expect(res.status).toBe(403)
     expect(res.body.ok).toBe(false)
-    expect(storedUpvotes()).toBe(0)
+    expect(await storedUpvotes()).toBe(0)
   })
 
   it('counts one vote per voter, shared with the tracker, on reports the roadmap shows', async () => {
@@ -125,13 +126,13 @@ describe('POST /api/roadmap/{slug}/bugs/{number}/vote', () => {
   it('is 404 for reports outside the shown statuses, private, unpublished or not on the roadmap', async () => {
     await putSettings(t, owner, project, 'roadmap-settings', { enabled: true, show_upvotes: true, statuses: ['in_progress'] })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
-    setReport(t, report, { status: 'in_progress', isPrivate: true })
+    await setReport(t, report, { status: 'in_progress', isPrivate: true })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
-    setReport(t, report, { isPrivate: false, published: false })
+    await setReport(t, report, { isPrivate: false, published: false })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
-    setReport(t, report, { published: null, onRoadmap: false })
+    await setReport(t, report, { published: null, onRoadmap: false })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(404)
-    setReport(t, report, { onRoadmap: true })
+    await setReport(t, report, { onRoadmap: true })
     expect((await roadmapVote({ body: { player_id: 'p' } })).status).toBe(200)
   })
 })

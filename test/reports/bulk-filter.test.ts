@@ -4,6 +4,7 @@ import { COUNT_CAP } from '../../src/modules/reports/reports.list'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { deny, manyWithFacet, team } from './setup'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 let events: DomainEvent[]
@@ -28,7 +29,7 @@ async function seeded() {
   await createReportIn(t, other.project, { gameVersion: '1.3.0' })
   events.length = 0
   const list = async (query = '') => (await t.request('GET', `${ctx.base}/bugs?${query}`, { token: ctx.owner.token })).body.data as { bugs: Bug[]; total: number }
-  const audit = () => t.sqlite.query("SELECT action, target, details FROM audit_log WHERE action LIKE 'reports.%' ORDER BY seq").all() as { action: string; target: string; details: string }[]
+  const audit = async () => (await sqlRows(t, "SELECT action, target, details FROM audit_log WHERE action LIKE 'reports.%' ORDER BY seq")) as { action: string; target: string; details: string }[]
   return { ...ctx, list, audit, other }
 }
 
@@ -41,7 +42,7 @@ describe('bulk actions by filter', () => {
     expect((await list('status=in_progress')).total).toBe(130)
     expect((await list('status=open')).bugs.map((b) => b.report_number)).toEqual([135, 134, 133, 132, 131])
     expect(events.filter((e) => e.type === 'bug_updated')).toHaveLength(130)
-    const [entry] = audit()
+    const [entry] = await audit()
     expect(entry).toMatchObject({ action: 'reports.bulk_updated', target: '130 reports' })
     expect(JSON.parse(entry!.details)).toEqual({ filter: { q: 'version:1.3.0', status: 'open' }, count: 130, changes: ['status', 'priority'] })
   })
@@ -62,7 +63,7 @@ describe('bulk actions by filter', () => {
     const left = await list()
     expect(left.total).toBe(5)
     expect(left.bugs.map((b) => b.report_number)).toEqual([135, 134, 133, 132, 131])
-    expect(audit()).toMatchObject([{ action: 'reports.bulk_deleted', target: '130 reports' }])
+    expect(await audit()).toMatchObject([{ action: 'reports.bulk_deleted', target: '130 reports' }])
     // A deleted report leaves the facets too: a facet-only list (counted from the facet key) finds none.
     expect(await list('version=1.3.0')).toMatchObject({ total: 0, bugs: [] })
     expect((await list('platform=Linux')).total).toBe(5)
@@ -72,7 +73,7 @@ describe('bulk actions by filter', () => {
 
   it('refuses a filter that matches more than 10,000 reports, and changes nothing', async () => {
     const { owner, base, project, list, audit } = await seeded()
-    manyWithFacet(t, project, COUNT_CAP + 1)
+    await manyWithFacet(t, project, COUNT_CAP + 1)
     for (const [method, body] of [
       ['PATCH', { filter: { version: '1.0' }, status: 'closed' }],
       ['DELETE', { filter: { version: '1.0' } }],
@@ -86,9 +87,9 @@ describe('bulk actions by filter', () => {
     expect(merge.body.error).toContain('matches more than 10,000 reports')
     expect(await list('status=closed')).toMatchObject({ total: 0 })
     expect((await list()).total).toBe(135 + COUNT_CAP + 1)
-    expect(audit()).toEqual([])
+    expect(await audit()).toEqual([])
     // Exactly 10,000 is taken.
-    t.sqlite.query("UPDATE reports SET status = 'in_progress' WHERE project_id = ? AND report_number = 10001").run(project.id)
+    await sqlRun(t, "UPDATE reports SET status = 'in_progress' WHERE project_id = ? AND report_number = 10001", project.id)
     const ok = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { filter: { version: '1.0', status: 'open' }, status: 'closed' } })
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
     expect(ok.body.data.updated).toBe(COUNT_CAP)
@@ -111,7 +112,7 @@ describe('bulk actions by filter', () => {
 
   it('needs the same permissions as the id form', async () => {
     const { mate, project, base, list } = await seeded()
-    deny(t, mate, project, 'bugs.delete')
+    await deny(t, mate, project, 'bugs.delete')
     const res = await t.request('DELETE', `${base}/bugs/bulk`, { token: mate.token, body: { filter: {} } })
     expect(res.status).toBe(403)
     expect((await list()).total).toBe(135)
@@ -127,7 +128,7 @@ describe('POST /bugs/{number}/merge by filter', () => {
     expect(await list('platform=linux')).toMatchObject({ total: 1, bugs: [{ report_number: 131 }] })
     const gone = await t.request('GET', `${base}/bugs/133`, { token: owner.token })
     expect(gone.status).toBe(308)
-    const [entry] = audit()
+    const [entry] = await audit()
     expect(entry).toMatchObject({ action: 'reports.merged', target: '#131' })
     expect(JSON.parse(entry!.details)).toEqual({ merged: [132, 133, 134, 135], filter: { platform: 'Linux' }, count: 4 })
   })
@@ -135,12 +136,12 @@ describe('POST /bugs/{number}/merge by filter', () => {
   it('merges more than 100 reports in one call: occurrences, labels and votes carry over once', async () => {
     const { owner, base, list, project } = await seeded()
     // #2 and #3 share a label and a voter; #3 has a second voter and one upvote counted before voters were kept.
-    const seqOf = (n: number) => (t.sqlite.query('SELECT seq, id FROM reports WHERE project_id = ? AND report_number = ?').get(project.id, n) as { seq: number; id: string })
-    t.sqlite.query("INSERT INTO labels (id, project_id, name, color, created_at) VALUES ('lab', ?, 'launch', '#123456', 0)").run(project.id)
-    for (const n of [2, 3]) t.sqlite.query("INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, 'lab')").run(seqOf(n).id, seqOf(n).seq)
-    for (const [n, voter] of [[2, 'v1'], [3, 'v1'], [3, 'v2']] as const) t.sqlite.query('INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (?, ?, 0)').run(seqOf(n).seq, voter)
-    t.sqlite.query('UPDATE reports SET upvotes = ? WHERE seq = ?').run(1, seqOf(2).seq)
-    t.sqlite.query('UPDATE reports SET upvotes = ? WHERE seq = ?').run(3, seqOf(3).seq)
+    const seqOf = async (n: number) => ((await sqlRows(t, 'SELECT seq, id FROM reports WHERE project_id = ? AND report_number = ?', project.id, n))[0] as { seq: number; id: string })
+    await sqlRun(t, "INSERT INTO labels (id, project_id, name, color, created_at) VALUES ('lab', ?, 'launch', '#123456', 0)", project.id)
+    for (const n of [2, 3]) await sqlRun(t, "INSERT INTO report_labels (report_id, report_seq, label_id) VALUES (?, ?, 'lab')", (await seqOf(n)).id, (await seqOf(n)).seq)
+    for (const [n, voter] of [[2, 'v1'], [3, 'v1'], [3, 'v2']] as const) await sqlRun(t, 'INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (?, ?, 0)', (await seqOf(n)).seq, voter)
+    await sqlRun(t, 'UPDATE reports SET upvotes = ? WHERE seq = ?', 1, (await seqOf(2)).seq)
+    await sqlRun(t, 'UPDATE reports SET upvotes = ? WHERE seq = ?', 3, (await seqOf(3)).seq)
     const res = await t.request('POST', `${base}/bugs/1/merge`, { token: owner.token, body: { filter: { q: 'shader' } } })
     expect(res.body.data.merged).toHaveLength(129)
     expect(res.body.data).toMatchObject({ occurrence_count: 130, upvotes: 3 })

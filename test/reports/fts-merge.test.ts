@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mergeSearchSegments } from '../../src/modules/reports/reports.fts-merge'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { onSqlite } from '../helpers/pg-engine'
 
 const segments = (t: TestApp) => (t.sqlite.query('SELECT count(DISTINCT segid) AS n FROM reports_fts_idx').get() as { n: number }).n
 
-describe('background merging of the search index', () => {
+describe.skipIf(!onSqlite)('background merging of the search index (SQLite: FTS5 merge)', () => {
   let t: TestApp
   beforeEach(() => {
     t = createTestApp()

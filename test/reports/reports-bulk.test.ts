@@ -42,7 +42,7 @@ describe('PATCH /projects/:slug/bugs/bulk', () => {
     const byNumber = new Map(events.map((e) => [e.data.report_number, e.changes]))
     expect(byNumber.get(1)).toEqual({ assigned_to: [null, mate.user.id] })
     expect(byNumber.get(2)).toEqual({ status: ['open', 'resolved'], assigned_to: [null, mate.user.id] })
-    const entries = t.deps.db.select().from(activity).where(eq(activity.projectId, project.id)).all().filter((a) => a.action === 'updated' && a.actorId === owner.user.id)
+    const entries = (await t.deps.db.read((q) => q.select().from(activity).where(eq(activity.projectId, project.id)))).filter((a) => a.action === 'updated' && a.actorId === owner.user.id)
     // #1: status earlier + assignee now; #2 and #3: status and assignee now.
     expect(entries).toHaveLength(1 + 1 + 2 + 2)
   })
@@ -85,10 +85,10 @@ describe('PATCH /projects/:slug/bugs/bulk', () => {
   it('needs bugs.edit, plus bugs.assign for assigned_to; 404 for outsiders', async () => {
     const { mate, outsider, project, base } = await seeded()
     expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: outsider.token, body: { bug_numbers: [2], status: 'closed' } })).status).toBe(404)
-    deny(t, mate, project, 'bugs.assign')
+    await deny(t, mate, project, 'bugs.assign')
     expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2], assigned_to: '' } })).status).toBe(403)
     expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2], status: 'closed' } })).status).toBe(200)
-    deny(t, mate, project, 'bugs.edit')
+    await deny(t, mate, project, 'bugs.edit')
     expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [3], status: 'closed' } })).status).toBe(403)
     expect(await statusOf(base, mate.token, 3)).toBe('open')
   })
@@ -103,7 +103,7 @@ describe('DELETE /projects/:slug/bugs/bulk', () => {
     const list = (await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data
     expect(list.bugs.map((b: { report_number: number }) => b.report_number)).toEqual([3])
     expect(list.total).toBe(1)
-    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()!.liveReportCount).toBe(1)
+    expect((await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, project.id)).limit(1)))[0]!.liveReportCount).toBe(1)
     const again = await t.request('DELETE', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [1, 2, 3] } })
     expect(again.body.data).toEqual({ deleted: 1 })
   })
@@ -121,7 +121,7 @@ describe('DELETE /projects/:slug/bugs/bulk', () => {
   it('403 without bugs.delete, 404 for outsiders', async () => {
     const { mate, outsider, project, base } = await seeded()
     expect((await t.request('DELETE', `${base}/bugs/bulk`, { token: outsider.token, body: { bug_numbers: [2] } })).status).toBe(404)
-    deny(t, mate, project, 'bugs.delete')
+    await deny(t, mate, project, 'bugs.delete')
     expect((await t.request('DELETE', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2] } })).status).toBe(403)
     expect(await statusOf(base, mate.token, 2)).toBe('open')
   })

@@ -35,7 +35,7 @@ describe('POST /projects/:slug/bugs', () => {
     const read2 = await t.request('GET', `${base}/bugs/2`, { token: owner.token })
     expect(read2.body.data.bug).toMatchObject({ priority: 'critical', category: 'audio', platform: 'PC', game_version: '1.2', steps_to_reproduce: '1. open' })
     expect(events.map((e) => e.type)).toEqual(['bug_created', 'bug_created'])
-    expect(t.deps.db.select().from(projects).where(eq(projects.id, project.id)).get()!.liveReportCount).toBe(2)
+    expect((await t.deps.db.read((q) => q.select().from(projects).where(eq(projects.id, project.id)).limit(1)))[0]!.liveReportCount).toBe(2)
   })
 
   it.each([
@@ -61,13 +61,13 @@ describe('POST /projects/:slug/bugs', () => {
     expect((await t.request('POST', `${base}/bugs`, { body })).status).toBe(401)
     expect((await t.request('POST', `${base}/bugs`, { token: outsider.token, body })).status).toBe(404)
     expect((await t.request('POST', '/api/projects/no-such/bugs', { token: mate.token, body })).status).toBe(404)
-    deny(t, mate, project, 'bugs.create')
+    await deny(t, mate, project, 'bugs.create')
     expect((await t.request('POST', `${base}/bugs`, { token: mate.token, body })).status).toBe(403)
   })
 
   it('answers 403 naming the limit when the report quota is used up', async () => {
     const { owner, base } = await team(t, { plan: 'free' })
-    t.deps.db.update(accounts).set({ reportsCreated: 1_000_000_000 }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ reportsCreated: 1_000_000_000 }).where(eq(accounts.id, owner.account.id)))
     const res = await t.request('POST', `${base}/bugs`, { token: owner.token, body: { title: 't', description: 'd' } })
     expect(res.status).toBe(403)
     expect(res.body.error).toMatch(/^this account's limit of 1000 reports is reached/)
@@ -90,9 +90,9 @@ describe('GET /projects/:slug/bugs/:number', () => {
       sentimentLevel: 'negative',
     })
     const now = t.clock.now()
-    t.deps.db.insert(labels).values({ id: 'l1', projectId: project.id, name: 'crash', color: '#FF0000', createdAt: now }).run()
-    t.deps.db.insert(reportLabels).values({ reportId: r.id, reportSeq: r.seq, labelId: 'l1' }).run()
-    t.deps.db.insert(comments).values({ id: 'c1', reportId: r.id, projectId: project.id, authorId: mate.user.id, body: 'Repro on PS5', isInternal: true, createdAt: now, updatedAt: now }).run()
+    await t.deps.db.write((q) => q.insert(labels).values({ id: 'l1', projectId: project.id, name: 'crash', color: '#FF0000', createdAt: now }))
+    await t.deps.db.write((q) => q.insert(reportLabels).values({ reportId: r.id, reportSeq: r.seq, labelId: 'l1' }))
+    await t.deps.db.write((q) => q.insert(comments).values({ id: 'c1', reportId: r.id, projectId: project.id, authorId: mate.user.id, body: 'Repro on PS5', isInternal: true, createdAt: now, updatedAt: now }))
     const res = await t.request('GET', `${base}/bugs/${r.reportNumber}`, { token: owner.token })
     expect(res.status).toBe(200)
     const { bug, comments: cs, labels: ls } = res.body.data
@@ -146,7 +146,7 @@ describe('GET /projects/:slug/bugs/:number', () => {
     const { mate, outsider, project, base } = await team(t)
     await createReportIn(t, project)
     expect((await t.request('GET', `${base}/bugs/1`, { token: outsider.token })).status).toBe(404)
-    deny(t, mate, project, 'bugs.view')
+    await deny(t, mate, project, 'bugs.view')
     expect((await t.request('GET', `${base}/bugs/1`, { token: mate.token })).status).toBe(403)
   })
 })
@@ -166,7 +166,7 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
     const bug = (await t.request('GET', `${base}/bugs/1`, { token: owner.token })).body.data.bug
     expect(bug).toMatchObject({ title: 'New', status: 'in_progress', priority: 'critical', category: 'crash', assigned_to: mate.user.id, is_private: true, platform: 'Switch' })
     expect(bug.updated_at).toBe(t.clock.now().toISOString())
-    expect(t.deps.db.select().from(reports).get()!.priorityRank).toBe(0)
+    expect((await t.deps.db.read((q) => q.select().from(reports).limit(1)))[0]!.priorityRank).toBe(0)
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({
       type: 'bug_updated',
@@ -194,12 +194,12 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
     const { owner, project, base } = await team(t)
     await createReportIn(t, project, { title: 'Same' })
     events.length = 0
-    const before = t.deps.db.select().from(reports).get()!
+    const before = (await t.deps.db.read((q) => q.select().from(reports).limit(1)))[0]!
     t.clock.advance(1000)
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: owner.token, body: { title: 'Same', status: 'open' } })
     expect(res.status).toBe(200)
     expect(events).toEqual([])
-    expect(t.deps.db.select().from(reports).get()!.updatedAt).toEqual(before.updatedAt)
+    expect((await t.deps.db.read((q) => q.select().from(reports).limit(1)))[0]!.updatedAt).toEqual(before.updatedAt)
     expect((await t.request('GET', `${base}/bugs/1/activity`, { token: owner.token })).body.data).toHaveLength(1)
   })
 
@@ -242,12 +242,12 @@ describe('PATCH /projects/:slug/bugs/:number', () => {
   it('needs bugs.edit, and bugs.assign when assigned_to is sent', async () => {
     const { mate, project, base } = await team(t)
     await createReportIn(t, project)
-    deny(t, mate, project, 'bugs.assign')
+    await deny(t, mate, project, 'bugs.assign')
     expect((await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { status: 'resolved' } })).status).toBe(200)
     const res = await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { status: 'closed', assigned_to: mate.user.id } })
     expect(res.status).toBe(403)
     expect((await t.request('GET', `${base}/bugs/1`, { token: mate.token })).body.data.bug.status).toBe('resolved')
-    deny(t, mate, project, 'bugs.edit')
+    await deny(t, mate, project, 'bugs.edit')
     expect((await t.request('PATCH', `${base}/bugs/1`, { token: mate.token, body: { status: 'open' } })).status).toBe(403)
   })
 
@@ -274,8 +274,8 @@ describe('DELETE /projects/:slug/bugs/:number', () => {
     const list = (await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data
     expect(list.bugs.map((b: { report_number: number }) => b.report_number)).toEqual([2])
     expect(list.total).toBe(1)
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.reportsCreated).toBe(2)
-    const row = t.deps.db.select().from(reports).where(eq(reports.reportNumber, 1)).get()!
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!.reportsCreated).toBe(2)
+    const row = (await t.deps.db.read((q) => q.select().from(reports).where(eq(reports.reportNumber, 1)).limit(1)))[0]!
     expect(row.deletedAt).toEqual(t.clock.now())
     expect((await t.request('DELETE', `${base}/bugs/1`, { token: owner.token })).status).toBe(404)
     // A new report takes the next number: deleted numbers are never reused.
@@ -287,7 +287,7 @@ describe('DELETE /projects/:slug/bugs/:number', () => {
     await createReportIn(t, project)
     expect((await t.request('DELETE', `${base}/bugs/1`, { token: outsider.token })).status).toBe(404)
     expect((await t.request('DELETE', `${base}/bugs/0`, { token: mate.token })).status).toBe(404)
-    deny(t, mate, project, 'bugs.delete')
+    await deny(t, mate, project, 'bugs.delete')
     expect((await t.request('DELETE', `${base}/bugs/1`, { token: mate.token })).status).toBe(403)
   })
 })

@@ -63,7 +63,7 @@ describe('GET /projects/:slug/bugs/export', () => {
     const { mate, outsider, project, base } = await team(t)
     expect((await t.request('GET', `${base}/bugs/export?status=done`, { token: mate.token })).status).toBe(400)
     expect((await t.request('GET', `${base}/bugs/export`, { token: outsider.token })).status).toBe(404)
-    deny(t, mate, project, 'bugs.view')
+    await deny(t, mate, project, 'bugs.view')
     expect((await t.request('GET', `${base}/bugs/export`, { token: mate.token })).status).toBe(403)
   })
 })

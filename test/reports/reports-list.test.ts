@@ -6,6 +6,7 @@ import { reports } from '../../src/modules/reports/reports.table'
 import { createReportIn, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { deny, team } from './setup'
+import { sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -30,10 +31,10 @@ async function seeded() {
   await add({ title: 'Boss fight crash', description: 'TypeError when the dragon lands', priority: 'high', category: 'crash' })
   const fifth = await add({ title: 'Menu button misaligned', description: 'ui offset', priority: 'medium', category: 'ui' })
   await add({ title: 'Deleted crash', description: 'gone', priority: 'critical' })
-  t.deps.db.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'regression', color: '#123456', createdAt: t.clock.now() }).run()
-  t.deps.db.insert(reportLabels).values({ reportId: third.id, reportSeq: third.seq, labelId: 'lab1' }).run()
-  t.deps.db.update(reports).set({ assignedTo: mate.user.id, upvotes: 7, status: 'in_progress' }).where(eq(reports.id, fifth.id)).run()
-  t.deps.db.update(reports).set({ upvotes: 3 }).where(eq(reports.reportNumber, 2)).run()
+  await t.deps.db.write((q) => q.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'regression', color: '#123456', createdAt: t.clock.now() }))
+  await t.deps.db.write((q) => q.insert(reportLabels).values({ reportId: third.id, reportSeq: third.seq, labelId: 'lab1' }))
+  await t.deps.db.write((q) => q.update(reports).set({ assignedTo: mate.user.id, upvotes: 7, status: 'in_progress' }).where(eq(reports.id, fifth.id)))
+  await t.deps.db.write((q) => q.update(reports).set({ upvotes: 3 }).where(eq(reports.reportNumber, 2)))
   await t.request('DELETE', `${ctx.base}/bugs/6`, { token: ctx.owner.token })
   return ctx
 }
@@ -160,14 +161,14 @@ describe('GET /projects/:slug/bugs', () => {
 
   it('caps filtered totals and flags it', async () => {
     const { owner, project, base } = await team(t)
-    insertMany(t, project, COUNT_CAP + 5)
+    await insertMany(t, project, COUNT_CAP + 5)
     const all = (await t.request('GET', `${base}/bugs`, { token: owner.token })).body.data
     expect(all).toMatchObject({ total: COUNT_CAP + 5, total_capped: false })
     const filtered = (await t.request('GET', `${base}/bugs?status=open`, { token: owner.token })).body.data
     expect(filtered).toMatchObject({ total: COUNT_CAP, total_capped: true, total_pages: COUNT_CAP / 25 })
     expect(filtered.bugs).toHaveLength(25)
     // A term matching more than the cap, sorted by priority: the priority index drives the page.
-    t.sqlite.query('UPDATE reports SET priority = ?, priority_rank = 0 WHERE report_number = 17').run('critical')
+    await sqlRun(t, 'UPDATE reports SET priority = ?, priority_rank = 0 WHERE report_number = 17', 'critical')
     const search = (await t.request('GET', `${base}/bugs?q=bug&sort=priority`, { token: owner.token })).body.data
     expect(search).toMatchObject({ total: COUNT_CAP, total_capped: true })
     expect(search.bugs.map((b: Bug) => b.report_number).slice(0, 3)).toEqual([17, COUNT_CAP + 5, COUNT_CAP + 4])
@@ -176,7 +177,7 @@ describe('GET /projects/:slug/bugs', () => {
   it('excluding a common word alone: newest first, capped total and deep pages stay exact', async () => {
     const { owner, project, base } = await team(t)
     const n = 3 * COUNT_CAP
-    insertMany(t, project, n, (i) => (i % 2 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
+    await insertMany(t, project, n, (i) => (i % 2 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
     const list = async (q: string) => (await t.request('GET', `${base}/bugs?${q}`, { token: owner.token })).body.data
     const first = await list('q=-lighthouse')
     expect(first).toMatchObject({ total: COUNT_CAP, total_capped: true })
@@ -189,7 +190,7 @@ describe('GET /projects/:slug/bugs', () => {
   it('excluding a word most recent reports hold still finds the older ones', async () => {
     const { owner, project, base } = await team(t)
     const n = 3 * COUNT_CAP
-    insertMany(t, project, n, (i) => (i > 5000 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
+    await insertMany(t, project, n, (i) => (i > 5000 ? 'the lighthouse lamp is dark' : 'the door is stuck'))
     const body = (await t.request('GET', `${base}/bugs?q=-lighthouse`, { token: owner.token })).body.data
     expect(body).toMatchObject({ total: 5000, total_capped: false })
     expect(numbers({ data: body }).slice(0, 2)).toEqual([5000, 4999])
@@ -200,7 +201,7 @@ describe('GET /projects/:slug/bugs', () => {
     const { mate, outsider, project, base } = await team(t)
     expect((await t.request('GET', `${base}/bugs`, { token: outsider.token })).status).toBe(404)
     expect((await t.request('GET', `${base}/bugs`)).status).toBe(401)
-    deny(t, mate, project, 'bugs.view')
+    await deny(t, mate, project, 'bugs.view')
     expect((await t.request('GET', `${base}/bugs`, { token: mate.token })).status).toBe(403)
   })
 
@@ -214,16 +215,13 @@ describe('GET /projects/:slug/bugs', () => {
 })
 
 /** Many live reports straight into the table (the FTS triggers still run), for paging and caps. */
-function insertMany(t: TestApp, project: TestProject, n: number, description: (i: number) => string = () => 'd') {
+async function insertMany(t: TestApp, project: TestProject, n: number, description: (i: number) => string = () => 'd') {
   const now = t.clock.now()
-  t.deps.db.transaction((tx) => {
-    for (let i = 1; i <= n; i++) {
-      tx.insert(reports)
-        .values({ id: crypto.randomUUID(), projectId: project.id, reportNumber: i, title: `Bug ${i}`, description: description(i), createdAt: now, updatedAt: now })
-        .run()
-    }
+  const rows = Array.from({ length: n }, (_, k) => ({ id: crypto.randomUUID(), projectId: project.id, reportNumber: k + 1, title: `Bug ${k + 1}`, description: description(k + 1), createdAt: now, updatedAt: now }))
+  await t.deps.db.write(async (tx) => {
+    for (let i = 0; i < n; i += 500) await tx.insert(reports).values(rows.slice(i, i + 500))
   })
-  t.sqlite.query('UPDATE projects SET live_report_count = ?, last_report_number = ? WHERE id = ?').run(n, n, project.id)
+  await sqlRun(t, 'UPDATE projects SET live_report_count = ?, last_report_number = ? WHERE id = ?', n, n, project.id)
 }
 
 describe('GET /projects/:slug/bugs/similar', () => {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { accountMembers } from '../../src/modules/accounts/accounts.table'
 import type { PermissionKey } from '../../src/modules/permissions/permissions.catalog'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { sqlRun } from '../helpers/sql-rows'
 import type { TestApp } from '../helpers/test-app'
 
 const BUG_PERMISSIONS = { 'bugs.view': true, 'bugs.create': true, 'bugs.edit': true, 'bugs.assign': true, 'bugs.delete': true }
@@ -14,32 +15,31 @@ export async function team(t: TestApp, o: { plan?: 'free' | 'pro' | 'studio' } =
   const owner = await createUser(t, { plan: o.plan ?? 'studio' })
   const project = await createProject(t, owner)
   const mate = await createUser(t)
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', permissionOverrides: BUG_PERMISSIONS, createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', permissionOverrides: BUG_PERMISSIONS, createdAt: t.clock.now() }))
   const outsider = await createUser(t)
   const base = `/api/projects/${project.slug}`
   return { owner, project, mate, outsider, base }
 }
 
 /** Takes permissions away from the teammate (the others stay granted). */
-export function deny(t: TestApp, member: TestUser, project: TestProject, ...keys: PermissionKey[]) {
-  t.deps.db
-    .update(accountMembers)
-    .set({ permissionOverrides: { ...BUG_PERMISSIONS, ...Object.fromEntries(keys.map((k) => [k, false])) } })
-    .where(eq(accountMembers.userId, member.user.id))
-    .run()
+export async function deny(t: TestApp, member: TestUser, project: TestProject, ...keys: PermissionKey[]) {
+  await t.deps.db.write((q) =>
+    q
+      .update(accountMembers)
+      .set({ permissionOverrides: { ...BUG_PERMISSIONS, ...Object.fromEntries(keys.map((k) => [k, false])) } })
+      .where(eq(accountMembers.userId, member.user.id)),
+  )
   return project
 }
 
 /**
  * `n` live reports (numbers 10,001 on) inserted straight into the table, each with a `1.0` version
- * facet: a match past the 10,000 cap without 10,000 API calls.
+ * facet: a match past the 10,000 cap without 10,000 API calls. Portable SQL (either engine).
  */
-export function manyWithFacet(t: TestApp, project: TestProject, n: number) {
+export async function manyWithFacet(t: TestApp, project: TestProject, n: number) {
   const now = t.clock.now().getTime()
-  const insert = t.sqlite.prepare("INSERT INTO reports (id, project_id, report_number, title, description, created_at, updated_at) VALUES (?, ?, ?, 'Bulk', 'd', ?, ?)")
-  const facet = t.sqlite.prepare("INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES (?, 1, '1.0', ?)")
-  t.sqlite.transaction(() => {
-    for (let i = 1; i <= n; i++) facet.run(project.id, Number(insert.run(crypto.randomUUID(), project.id, 10_000 + i, now, now).lastInsertRowid))
-  })()
-  t.sqlite.query('UPDATE projects SET live_report_count = live_report_count + ? WHERE id = ?').run(n, project.id)
+  const numbers = `(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${Number(n)}) SELECT i FROM s) n`
+  await sqlRun(t, `INSERT INTO reports (id, project_id, report_number, title, description, created_at, updated_at) SELECT CAST(? AS TEXT) || '-bulk-' || n.i, ?, 10000 + n.i, 'Bulk', 'd', CAST(? AS BIGINT), CAST(? AS BIGINT) FROM ${numbers}`, project.id, project.id, now, now)
+  await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 1, '1.0', seq FROM reports WHERE project_id = ? AND report_number > 10000", project.id)
+  await sqlRun(t, 'UPDATE projects SET live_report_count = live_report_count + ? WHERE id = ?', n, project.id)
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -9,9 +10,9 @@ beforeEach(() => {
 afterEach(() => t.close())
 
 /** The maintained counts and the truth from the reports table, per project and status. */
-function countsAndTruth() {
-  const kept = t.sqlite.query('SELECT project_id, status, n FROM report_status_counts WHERE n != 0 ORDER BY 1, 2').all()
-  const truth = t.sqlite.query('SELECT project_id, status, count(*) n FROM reports WHERE deleted_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2').all()
+async function countsAndTruth() {
+  const kept = (await sqlRows(t, 'SELECT project_id, status, n FROM report_status_counts WHERE n != 0 ORDER BY 1, 2'))
+  const truth = (await sqlRows(t, 'SELECT project_id, status, count(*) n FROM reports WHERE deleted_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2'))
   return { kept, truth }
 }
 
@@ -28,13 +29,13 @@ describe('live report counts per status', () => {
     expect((await api('PATCH', '/bugs/bulk', { bug_numbers: [3, 4], status: 'closed' })).status).toBe(200)
     expect((await api('DELETE', '/bugs/5')).status).toBe(200)
     expect((await api('DELETE', '/bugs/bulk', { bug_numbers: [4] })).status).toBe(200)
-    const { kept, truth } = countsAndTruth()
+    const { kept, truth } = await countsAndTruth()
     expect(kept).toEqual(truth)
 
     const list = (await t.request('GET', '/api/projects', { token: owner.token })).body.data
     expect(list.find((p: { id: string }) => p.id === a.id).bug_counts).toEqual({ total: 4, open: 1, in_progress: 1, resolved: 1, closed: 1, wont_fix: 0 })
 
     expect((await t.request('DELETE', `/api/projects/${a.slug}`, { token: owner.token })).status).toBe(200)
-    expect(countsAndTruth().kept).toEqual(countsAndTruth().truth)
+    expect((await countsAndTruth()).kept).toEqual((await countsAndTruth()).truth)
   })
 })

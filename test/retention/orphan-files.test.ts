@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY, HOUR, MINUTE } from '../../src/lib/clock'
 import { collectJobs } from '../../src/jobs/registry'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -44,7 +45,7 @@ describe('the orphan-file sweep', () => {
     const schedule = collectJobs(t.deps).schedules.find((s) => s.name === 'retention.orphan-files')!
     await schedule.run()
     await schedule.run()
-    expect(t.sqlite.query("SELECT count(*) AS n FROM jobs WHERE kind = 'retention.orphan-files'").get()).toEqual({ n: 1 })
+    expect((await sqlRows(t, "SELECT count(*) AS n FROM jobs WHERE kind = 'retention.orphan-files'"))[0]).toEqual({ n: 1 })
     await t.runner.drain()
 
     expect(existsSync(pathOf(old))).toBe(false)

@@ -9,13 +9,15 @@ import { runRetention } from '../../src/modules/retention/retention.service'
 import { createProject, createReportIn, createUser, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { pngDataUrl, WEBM } from '../sdk/sdk-helpers'
+import { onSqlite } from '../helpers/pg-engine'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 afterEach(() => t?.close())
 
 const noPause = { pause: async () => {} }
-const count = (table: string) => (t.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-const rows = (sql: string) => t.sqlite.query(sql).all() as Record<string, unknown>[]
+const count = async (table: string) => ((await sqlRows(t, `SELECT count(*) AS n FROM ${table}`))[0] as { n: number }).n
+const rows = async (sql: string) => (await sqlRows(t, sql)) as Record<string, unknown>[]
 const filePath = (key: string) => join(t.dir, 'files', key.slice(0, 2), key)
 /** Sessions last 30 days: a fresh token after the clock moved on. */
 const freshToken = (owner: { user: { id: string } }) => createSession(t.deps.db, owner.user.id, t.clock.now())
@@ -79,33 +81,33 @@ describe('a retention run', () => {
     form.append('file', new File(['log line'], 'log.txt', { type: 'text/plain' }))
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/attachments`, { token: owner.token, body: form })).status).toBe(201)
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/comments`, { token: owner.token, body: { body: 'seen it' } })).status).toBe(201)
-    const filesBefore = rows('SELECT key FROM files ORDER BY key')
+    const filesBefore = await rows('SELECT key FROM files ORDER BY key')
 
     t.clock.advance(100 * DAY)
     await playDay(project, 'new')
     const run = await runRetention(t.deps, noPause)
 
     expect(run.deleted).toEqual({ events: 3, perf_snapshots: 1, play_sessions: 2, session_replays: 0, event_ids: 0 })
-    expect(rows('SELECT token FROM play_sessions ORDER BY token')).toEqual([{ token: 'session-new-a' }, { token: 'session-new-b' }])
-    expect(count('events')).toBe(3)
-    expect(count('perf_snapshots')).toBe(1)
+    expect(await rows('SELECT token FROM play_sessions ORDER BY token')).toEqual([{ token: 'session-new-a' }, { token: 'session-new-b' }])
+    expect(await count('events')).toBe(3)
+    expect(await count('perf_snapshots')).toBe(1)
     // Reports, comments, attachments and screenshots are never retention's business.
     const read = await t.request('GET', `/api/projects/${project.slug}/bugs/${number}`, { token: await freshToken(owner) })
     expect(read.status).toBe(200)
-    expect([count('reports'), count('comments'), count('attachments')]).toEqual([1, 1, 1])
-    expect(rows('SELECT key FROM files ORDER BY key')).toEqual(filesBefore)
+    expect([await count('reports'), await count('comments'), await count('attachments')]).toEqual([1, 1, 1])
+    expect(await rows('SELECT key FROM files ORDER BY key')).toEqual(filesBefore)
     for (const { key } of filesBefore) expect(existsSync(filePath(key as string))).toBe(true)
 
     // The old day survives as rollups.
-    expect(rows("SELECT project_id, event_name, count, sessions FROM telemetry_daily_events WHERE day = '2026-01-01' ORDER BY event_name")).toEqual([
+    expect(await rows("SELECT project_id, event_name, count, sessions FROM telemetry_daily_events WHERE day = '2026-01-01' ORDER BY event_name")).toEqual([
       { project_id: project.id, event_name: 'boss_killed', count: 1, sessions: 0 },
       { project_id: project.id, event_name: 'level_start', count: 2, sessions: 2 },
     ])
-    expect(rows("SELECT project_id, game_version, platform, started, ended, crashed, players FROM telemetry_daily_sessions WHERE day = '2026-01-01'")).toEqual([
+    expect(await rows("SELECT project_id, game_version, platform, started, ended, crashed, players FROM telemetry_daily_sessions WHERE day = '2026-01-01'")).toEqual([
       { project_id: project.id, game_version: '1.0', platform: 'Windows', started: 2, ended: 1, crashed: 1, players: 1 },
     ])
     // Every complete day up to yesterday is rolled up (empty days have no rows); today is not yet.
-    expect(rows("SELECT name, through_day FROM telemetry_rollup_state ORDER BY name")).toEqual([
+    expect(await rows("SELECT name, through_day FROM telemetry_rollup_state ORDER BY name")).toEqual([
       { name: 'events', through_day: '2026-04-10' },
       { name: 'sessions', through_day: '2026-04-10' },
     ])
@@ -113,13 +115,13 @@ describe('a retention run', () => {
     // The next day's run rolls up the new day, and the old day's rollup is left as it was.
     t.clock.advance(DAY)
     await runRetention(t.deps, noPause)
-    expect(rows("SELECT day, event_name, count FROM telemetry_daily_events ORDER BY day, event_name")).toEqual([
+    expect(await rows("SELECT day, event_name, count FROM telemetry_daily_events ORDER BY day, event_name")).toEqual([
       { day: '2026-01-01', event_name: 'boss_killed', count: 1 },
       { day: '2026-01-01', event_name: 'level_start', count: 2 },
       { day: '2026-04-11', event_name: 'boss_killed', count: 1 },
       { day: '2026-04-11', event_name: 'level_start', count: 2 },
     ])
-    expect(rows("SELECT day, started FROM telemetry_daily_sessions ORDER BY day")).toEqual([
+    expect(await rows("SELECT day, started FROM telemetry_daily_sessions ORDER BY day")).toEqual([
       { day: '2026-01-01', started: 2 },
       { day: '2026-04-11', started: 2 },
     ])
@@ -129,13 +131,13 @@ describe('a retention run', () => {
     const { project } = await setup({ GLITCHBOX_RETENTION_DAYS: '1' })
     await playDay(project, 'a')
     // The rollup watermark says nothing is rolled up past the day before: nothing of that day may go.
-    t.sqlite.run("INSERT INTO telemetry_rollup_state (name, through_day) VALUES ('events', '2025-12-31'), ('sessions', '2025-12-31')")
+    await sqlRun(t, "INSERT INTO telemetry_rollup_state (name, through_day) VALUES ('events', '2025-12-31'), ('sessions', '2025-12-31')")
     t.clock.advance(2 * DAY)
     const run = await runRetention(t.deps, noPause)
     // The run itself rolls the day up first, so its rows may then go.
     expect(run.rolledUpDays).toBeGreaterThan(0)
     expect(run.deleted.events).toBe(3)
-    expect(rows("SELECT sum(count) AS n FROM telemetry_daily_events WHERE day = '2026-01-01'")).toEqual([{ n: 3 }])
+    expect(await rows("SELECT sum(count) AS n FROM telemetry_daily_events WHERE day = '2026-01-01'")).toEqual([{ n: 3 }])
   })
 
   it('keeps everything with 0 days, and still rolls up', async () => {
@@ -146,9 +148,9 @@ describe('a retention run', () => {
     t.clock.advance(3650 * DAY)
     const run = await runRetention(t.deps, noPause)
     expect(run.deleted).toEqual({ events: 0, perf_snapshots: 0, play_sessions: 0, session_replays: 0, event_ids: 0 })
-    expect([count('events'), count('perf_snapshots'), count('play_sessions'), count('session_replays')]).toEqual([3, 1, 2, 1])
+    expect([await count('events'), await count('perf_snapshots'), await count('play_sessions'), await count('session_replays')]).toEqual([3, 1, 2, 1])
     expect(existsSync(filePath(key))).toBe(true)
-    expect(count('telemetry_daily_events')).toBe(2)
+    expect(await count('telemetry_daily_events')).toBe(2)
   })
 
   it('deletes replays past GLITCHBOX_REPLAY_RETENTION_DAYS with their files, keeps newer ones and the report', async () => {
@@ -165,8 +167,8 @@ describe('a retention run', () => {
     expect(run.filesRemoved).toBe(1)
     expect(existsSync(filePath(oldKey))).toBe(false)
     expect(existsSync(filePath(newKey))).toBe(true)
-    expect(rows('SELECT file_key FROM session_replays')).toEqual([{ file_key: newKey }])
-    expect(rows(`SELECT key FROM files WHERE key = '${oldKey}'`)).toEqual([])
+    expect(await rows('SELECT file_key FROM session_replays')).toEqual([{ file_key: newKey }])
+    expect(await rows(`SELECT key FROM files WHERE key = '${oldKey}'`)).toEqual([])
     expect((await t.request('GET', `/api/files/${oldKey}`)).status).toBe(404)
     expect((await t.request('GET', `/api/projects/${project.slug}/bugs/${report.reportNumber}`, { token: await freshToken(owner) })).status).toBe(200)
   })
@@ -174,13 +176,10 @@ describe('a retention run', () => {
   it('deletes in batches sized by time and lets ingestion write between them', async () => {
     const { project } = await setup({ GLITCHBOX_RETENTION_DAYS: '1' })
     // 20,000 old events straight into the table (the route would take too long here).
-    t.sqlite.run('INSERT INTO event_names (project_id, name) VALUES (?, ?)', [project.id, 'tick'])
-    const nameId = (t.sqlite.query('SELECT id FROM event_names').get() as { id: number }).id
+    await sqlRun(t, 'INSERT INTO event_names (project_id, name) VALUES (?, ?)', project.id, 'tick')
+    const nameId = ((await sqlRows(t, 'SELECT id FROM event_names'))[0] as { id: number }).id
     const at = t.clock.now().getTime()
-    t.sqlite.transaction(() => {
-      const insert = t.sqlite.query('INSERT INTO events (name_id, created_at) VALUES (?, ?)')
-      for (let i = 0; i < 20_000; i++) insert.run(nameId, at + i)
-    })()
+    await sqlRun(t, 'INSERT INTO events (name_id, created_at) SELECT ?, CAST(? AS BIGINT) + i FROM (WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 19999) SELECT i FROM s) n', nameId, at)
     t.clock.advance(3 * DAY)
     let ingested = 0
     const run = await runRetention(t.deps, {
@@ -193,7 +192,7 @@ describe('a retention run', () => {
     expect(run.deleted.events).toBe(20_000)
     expect(run.batches).toBeGreaterThan(3)
     expect(ingested).toBeGreaterThan(2)
-    expect(count('events')).toBe(ingested)
+    expect(await count('events')).toBe(ingested)
   })
 
   it('runs once a day from its schedule through the job queue', async () => {
@@ -203,29 +202,29 @@ describe('a retention run', () => {
     const schedule = collectJobs(t.deps).schedules.find((s) => s.name === 'retention.daily')!
     await schedule.run()
     await schedule.run()
-    expect(rows("SELECT count(*) AS n FROM jobs WHERE kind = 'retention.run'")).toEqual([{ n: 1 }])
+    expect(await rows("SELECT count(*) AS n FROM jobs WHERE kind = 'retention.run'")).toEqual([{ n: 1 }])
     await t.runner.drain()
-    expect(count('events')).toBe(0)
-    expect(count('telemetry_daily_events')).toBe(2)
+    expect(await count('events')).toBe(0)
+    expect(await count('telemetry_daily_events')).toBe(2)
   })
 })
 
-describe('space', () => {
+describe.skipIf(!onSqlite)('space (SQLite: auto-vacuum, page counts)', () => {
   it('new databases use incremental auto-vacuum, and a run gives the freed pages back', async () => {
     const { project } = await setup({ GLITCHBOX_RETENTION_DAYS: '1' })
-    expect(t.sqlite.query('PRAGMA auto_vacuum').get()).toEqual({ auto_vacuum: 2 })
+    expect((await sqlRows(t, 'PRAGMA auto_vacuum'))[0]).toEqual({ auto_vacuum: 2 })
     t.sqlite.run('INSERT INTO event_names (project_id, name) VALUES (?, ?)', [project.id, 'tick'])
     const at = t.clock.now().getTime()
     t.sqlite.transaction(() => {
       const insert = t.sqlite.query("INSERT INTO events (name_id, created_at, data) VALUES (1, ?, '{\"padding\":\"" + 'x'.repeat(200) + "\"}')")
       for (let i = 0; i < 5_000; i++) insert.run(at + i)
     })()
-    const pages = () => (t.sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
-    const before = pages()
+    const pages = async () => ((await sqlRows(t, 'PRAGMA page_count'))[0] as { page_count: number }).page_count
+    const before = await pages()
     t.clock.advance(3 * DAY)
     const run = await runRetention(t.deps, noPause)
     expect(run.vacuumedPages).toBeGreaterThan(100)
-    expect(pages()).toBeLessThan(before - 100)
-    expect(t.sqlite.query('PRAGMA freelist_count').get()).toEqual({ freelist_count: 0 })
+    expect(await pages()).toBeLessThan(before - 100)
+    expect((await sqlRows(t, 'PRAGMA freelist_count'))[0]).toEqual({ freelist_count: 0 })
   })
 })

@@ -2,7 +2,8 @@
 // already in the field"), replayed verbatim: these must keep working unmodified.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { pngDataUrl, rows, sdkProject, WEBM } from './sdk-helpers'
+import { pngDataUrl, sdkProject, WEBM } from './sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -33,9 +34,9 @@ describe('field SDK request shapes', () => {
     expect(res.body.ok).toBe(true)
     expect(typeof res.body.data.id).toBe('string')
     expect(res.body.data).toMatchObject({ report_number: 1, message: 'Bug report submitted', category: 'gameplay', priority: 'high' })
-    const [report] = rows(t, 'SELECT player_id, reporter_name, screenshot_key FROM reports WHERE id = ?', res.body.data.id)
+    const [report] = await sqlRows(t, 'SELECT player_id, reporter_name, screenshot_key FROM reports WHERE id = ?', res.body.data.id)
     expect(report).toMatchObject({ player_id: '76561198000000001', reporter_name: 'CaveDiver' })
-    expect(rows(t, 'SELECT mime_type FROM files WHERE key = ?', report!.screenshot_key)).toEqual([{ mime_type: 'image/png' }])
+    expect(await sqlRows(t, 'SELECT mime_type FROM files WHERE key = ?', report!.screenshot_key)).toEqual([{ mime_type: 'image/png' }])
   })
 
   it('auto-files "[Error] …" reports with stack trace and logs as system reports with their error type', async () => {
@@ -52,7 +53,7 @@ describe('field SDK request shapes', () => {
       },
     })
     expect(res.status).toBe(201)
-    expect(rows(t, 'SELECT source, error_type FROM reports WHERE id = ?', res.body.data.id)).toEqual([{ source: 'system', error_type: 'NullReferenceException' }])
+    expect(await sqlRows(t, 'SELECT source, error_type FROM reports WHERE id = ?', res.body.data.id)).toEqual([{ source: 'system', error_type: 'NullReferenceException' }])
   })
 
   it('starts sessions with api_key in the body, a non-UUID token and no header; ends them repeatedly', async () => {
@@ -69,7 +70,7 @@ describe('field SDK request shapes', () => {
     const again = await t.request('POST', '/api/sessions/end', { body: { api_key: key, session_token: token, crashed: true } })
     expect(again.status).toBe(200)
     expect(again.body).toEqual(first.body)
-    expect(rows(t, 'SELECT crashed, player_id FROM play_sessions WHERE token = ?', token)).toEqual([{ crashed: 0, player_id: '76561198000000001' }])
+    expect(await sqlRows(t, 'SELECT crashed, player_id FROM play_sessions WHERE token = ?', token)).toEqual([{ crashed: 0, player_id: '76561198000000001' }])
   })
 
   it('stores perf snapshots without bug_report_id, with custom_metrics as object or string (201)', async () => {
@@ -82,7 +83,7 @@ describe('field SDK request shapes', () => {
     const asString = await t.request('POST', '/api/perf/snapshot', { apiKey: key, body: { fps: 60, load_time_sec: 3.1, custom_metrics: '{"scene":"Menu"}' } })
     expect(asString.status).toBe(201)
     expect(typeof asString.body.data.id).toBe('string')
-    expect(rows(t, 'SELECT report_id, custom_metrics FROM perf_snapshots ORDER BY fps')).toEqual([
+    expect(await sqlRows(t, 'SELECT report_id, custom_metrics FROM perf_snapshots ORDER BY fps')).toEqual([
       { report_id: null, custom_metrics: '{"scene":"Level2","entities":312}' },
       { report_id: null, custom_metrics: '"{\\"scene\\":\\"Menu\\"}"' },
     ])
@@ -99,7 +100,7 @@ describe('field SDK request shapes', () => {
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form })
     expect(res.status).toBe(201)
     expect(res.body.data.file_url).toMatch(/^http:\/\/glitchbox\.test\/api\/files\//)
-    expect(rows(t, 'SELECT duration_sec, metadata, mime_type FROM session_replays')).toEqual([{ duration_sec: 30, metadata: '{"fps":60,"resolution":"1920x1080"}', mime_type: 'video/webm' }])
+    expect(await sqlRows(t, 'SELECT duration_sec, metadata, mime_type FROM session_replays')).toEqual([{ duration_sec: 30, metadata: '{"fps":60,"resolution":"1920x1080"}', mime_type: 'video/webm' }])
   })
 
   it('reads settings as booleans and a widget_theme object', async () => {

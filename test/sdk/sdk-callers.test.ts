@@ -8,6 +8,7 @@ import { billingApp, stripeEvent, stripeSignature } from '../billing/billing-hel
 import { startFakeStripe, subscription, type FakeStripe } from '../billing/fake-stripe'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 let fake: FakeStripe | undefined
@@ -61,7 +62,7 @@ describe('SDK keys in use', () => {
     const { owner, project } = await projectInUse()
     const track = () => t.request('POST', '/api/events/track', { apiKey: project.apiKey, body: { event_name: 'level_start' } })
     expect((await track()).status).toBe(403)
-    t.deps.db.update(accounts).set({ stripeCustomerId: 'cus_1' }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ stripeCustomerId: 'cus_1' }).where(eq(accounts.id, owner.account.id)))
     const body = JSON.stringify(stripeEvent('evt_up', 'customer.subscription.created', subscription({ price: 'price_pro' })))
     const now = Math.floor(t.clock.now().getTime() / 1000)
     const hook = await t.request('POST', '/api/billing/webhook', { body, headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(body, now) } })
@@ -73,9 +74,9 @@ describe('SDK keys in use', () => {
     t = createTestApp()
     const { project } = await projectInUse()
     // Written past this process's services, as another process would.
-    t.sqlite.query('UPDATE projects SET is_public = 0 WHERE id = ?').run(project.id)
+    await sqlRun(t, 'UPDATE projects SET is_public = 0 WHERE id = ?', project.id)
     await Bun.sleep(1_050)
     expect((await submit(project.apiKey, 'Another bug')).status).toBe(401)
-    expect(t.deps.db.select({ isPublic: projects.isPublic }).from(projects).where(eq(projects.id, project.id)).get()!.isPublic).toBe(false)
+    expect((await t.deps.db.read((q) => q.select({ isPublic: projects.isPublic }).from(projects).where(eq(projects.id, project.id)).limit(1)))[0]!.isPublic).toBe(false)
   })
 })

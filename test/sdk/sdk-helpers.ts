@@ -22,8 +22,8 @@ export async function sdkProject(t: TestApp, plan: PlanKey = 'free') {
 }
 
 /** Changes project settings directly (the project settings routes belong to another module, and like them it drops the kept SDK callers). */
-export function setProject(t: TestApp, id: string, values: Partial<typeof projects.$inferInsert>) {
-  t.deps.db.update(projects).set(values).where(eq(projects.id, id)).run()
+export async function setProject(t: TestApp, id: string, values: Partial<typeof projects.$inferInsert>) {
+  await t.deps.db.write((q) => q.update(projects).set(values).where(eq(projects.id, id)))
   forgetSdkCallers(t.deps.db)
 }
 
@@ -33,6 +33,6 @@ export const rows = (t: TestApp, sql: string, ...params: (string | number)[]) =>
 /** A member of `owner`'s account with role defaults changed by `overrides`; returns their session token. */
 export async function addMember(t: TestApp, owner: { account: { id: string } }, overrides: Record<string, boolean> = {}) {
   const member = await createUser(t)
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: member.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: member.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }))
   return member.token
 }

@@ -5,7 +5,8 @@ import { PLANS } from '../../src/modules/billing/plans'
 import { updateSettings } from '../../src/modules/settings/settings.service'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { b64, PNG, rows, sdkProject, setProject, WEBM } from './sdk-helpers'
+import { b64, PNG, sdkProject, setProject, WEBM } from './sdk-helpers'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -22,8 +23,8 @@ describe('POST /api/bugs/:id/attachments', () => {
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ id: expect.any(String), file_url: expect.stringMatching(/^http:\/\/glitchbox\.test\/api\/files\/.+\.txt$/), file_name: 'player.log', file_size: 14, mime_type: 'text/plain', created_at: t.clock.now().toISOString() })
-    expect(rows(t, 'SELECT report_id, file_name FROM attachments')).toEqual([{ report_id: report.id, file_name: 'player.log' }])
-    expect(rows(t, "SELECT actor_id, new_value FROM activity WHERE action = 'attached'")).toEqual([{ actor_id: null, new_value: 'player.log' }])
+    expect(await sqlRows(t, 'SELECT report_id, file_name FROM attachments')).toEqual([{ report_id: report.id, file_name: 'player.log' }])
+    expect(await sqlRows(t, "SELECT actor_id, new_value FROM activity WHERE action = 'attached'")).toEqual([{ actor_id: null, new_value: 'player.log' }])
   })
 
   it('answers 404 for a report of another project, a deleted report or an unknown id', async () => {
@@ -33,9 +34,9 @@ describe('POST /api/bugs/:id/attachments', () => {
     expect((await t.request('POST', `/api/bugs/${foreign.id}/attachments`, { apiKey: key, body: log })).status).toBe(404)
     expect((await t.request('POST', '/api/bugs/not-a-report/attachments', { apiKey: key, body: log })).status).toBe(404)
     const deleted = await createReportIn(t, other.project)
-    t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(deleted.id)
+    await sqlRun(t, 'UPDATE reports SET deleted_at = 1 WHERE id = ?', deleted.id)
     expect((await t.request('POST', `/api/bugs/${deleted.id}/attachments`, { apiKey: other.key, body: log })).status).toBe(404)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 
   it.each([
@@ -66,23 +67,23 @@ describe('POST /api/bugs/:id/attachments', () => {
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(/at most 10/)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(10)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(10)
   })
 
   it('answers 403 and keeps no file when the upload quota is reached', async () => {
     const { key, project, owner } = await sdkProject(t)
     const report = await createReportIn(t, project)
-    t.deps.db.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes }).where(eq(accounts.id, owner.account.id)))
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: log })
     expect(res.status).toBe(403)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 })
 
 describe('GET /api/bugs/settings', () => {
   it('answers the project capture settings and the default widget theme (free plans always get it)', async () => {
     const { key, project } = await sdkProject(t)
-    setProject(t, project.id, { screenshotCapture: false, captureWarnings: true })
+    await setProject(t, project.id, { screenshotCapture: false, captureWarnings: true })
     const res = await t.request('GET', '/api/bugs/settings', { apiKey: key })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({
@@ -109,7 +110,7 @@ describe('GET /api/bugs/settings', () => {
     ['studio', false, false],
   ] as const)('reports session_capture on %s with the setting %s as %s', async (plan, setting, expected) => {
     const { key, project } = await sdkProject(t, plan)
-    setProject(t, project.id, { sessionCapture: setting })
+    await setProject(t, project.id, { sessionCapture: setting })
     expect((await t.request('GET', '/api/bugs/settings', { apiKey: key })).body.data.session_capture).toBe(expected)
   })
 
@@ -124,7 +125,7 @@ describe('POST /api/perf/snapshot', () => {
     const report = await createReportIn(t, project)
     const res = await t.request('POST', '/api/perf/snapshot', { apiKey: key, body: { bug_report_id: report.id, fps: 30, memory_used_mb: 1024.5 } })
     expect(res.status).toBe(201)
-    expect(rows(t, 'SELECT id, report_id, project_id, fps, memory_used_mb, gpu_usage, custom_metrics FROM perf_snapshots')).toEqual([
+    expect(await sqlRows(t, 'SELECT id, report_id, project_id, fps, memory_used_mb, gpu_usage, custom_metrics FROM perf_snapshots')).toEqual([
       { id: res.body.data.id, report_id: report.id, project_id: project.id, fps: 30, memory_used_mb: 1024.5, gpu_usage: null, custom_metrics: null },
     ])
   })
@@ -176,8 +177,8 @@ describe('POST /api/session-replays', () => {
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, webm(), { metadata: 'level=3', duration_sec: '12.5' }) })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ id: expect.any(String), file_url: expect.stringMatching(/\.webm$/) })
-    expect(rows(t, 'SELECT report_id, duration_sec, metadata, file_size FROM session_replays')).toEqual([{ report_id: report.id, duration_sec: 12.5, metadata: '"level=3"', file_size: WEBM.length }])
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.uploadBytesUsed).toBe(WEBM.length)
+    expect(await sqlRows(t, 'SELECT report_id, duration_sec, metadata, file_size FROM session_replays')).toEqual([{ report_id: report.id, duration_sec: 12.5, metadata: '"level=3"', file_size: WEBM.length }])
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!.uploadBytesUsed).toBe(WEBM.length)
   })
 
   it('accepts MP4 and GIF by their bytes', async () => {
@@ -195,7 +196,7 @@ describe('POST /api/session-replays', () => {
     const res = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, webm()) })
     expect(res.status).toBe(403)
     expect(res.body.error).toMatch(/this account does not have session replays/)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 
   it('answers 400 for a missing file, a missing bug_report_id or a file that is not a video/GIF', async () => {
@@ -206,7 +207,7 @@ describe('POST /api/session-replays', () => {
     const png = await t.request('POST', '/api/session-replays', { apiKey: key, body: form(report.id, new File([PNG], 'shot.png', { type: 'image/png' })) })
     expect(png.status).toBe(400)
     expect(png.body.error).toMatch(/WebM, MP4 or GIF/)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 
   it('answers 404 for a report of another project', async () => {

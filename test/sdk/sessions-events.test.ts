@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { rows, sdkProject, setProject } from './sdk-helpers'
+import { sdkProject, setProject } from './sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -17,11 +18,11 @@ describe('POST /api/sessions/start', () => {
     const res = await start(key, { platform: 'Windows', game_version: '1.0', device_info: 'RTX', os_info: 'Win 11', steam_id: 76561198, player_name: 'Ann' })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ session_token: 'token-0001', started_at: t.clock.now().toISOString() })
-    expect(rows(t, 'SELECT project_id, player_id, player_name, platform, game_version, device_info, os_info, ended_at FROM play_sessions')).toEqual([
+    expect(await sqlRows(t, 'SELECT project_id, player_id, player_name, platform, game_version, device_info, os_info, ended_at FROM play_sessions')).toEqual([
       { project_id: project.id, player_id: '76561198', player_name: 'Ann', platform: 'Windows', game_version: '1.0', device_info: 'RTX', os_info: 'Win 11', ended_at: null },
     ])
-    expect(rows(t, 'SELECT first_session_at FROM projects WHERE id = ?', project.id)[0]!.first_session_at).toBe(t.clock.now().getTime())
-    expect(rows(t, 'SELECT player_id, name, session_count FROM players')).toEqual([{ player_id: '76561198', name: 'Ann', session_count: 1 }])
+    expect((await sqlRows(t, 'SELECT first_session_at FROM projects WHERE id = ?', project.id))[0]!.first_session_at).toBe(t.clock.now().getTime())
+    expect(await sqlRows(t, 'SELECT player_id, name, session_count FROM players')).toEqual([{ player_id: '76561198', name: 'Ann', session_count: 1 }])
   })
 
   it('counts a returning player and keeps the first session time of the project', async () => {
@@ -30,8 +31,8 @@ describe('POST /api/sessions/start', () => {
     await start(key, { player_id: 'p1', player_name: 'Ann' })
     t.clock.advance(3_600_000)
     await start(key, { session_token: 'token-0002', player_id: 'p1' })
-    expect(rows(t, 'SELECT name, session_count, first_seen, last_seen FROM players')).toEqual([{ name: 'Ann', session_count: 2, first_seen: first, last_seen: first + 3_600_000 }])
-    expect(rows(t, 'SELECT first_session_at FROM projects WHERE id = ?', project.id)[0]!.first_session_at).toBe(first)
+    expect(await sqlRows(t, 'SELECT name, session_count, first_seen, last_seen FROM players')).toEqual([{ name: 'Ann', session_count: 2, first_seen: first, last_seen: first + 3_600_000 }])
+    expect((await sqlRows(t, 'SELECT first_session_at FROM projects WHERE id = ?', project.id))[0]!.first_session_at).toBe(first)
   })
 
   it('answers 409 for a token already used in the project, but accepts it in another project', async () => {
@@ -60,7 +61,7 @@ describe('POST /api/sessions/start', () => {
     expect((await t.request('POST', '/api/sessions/start', { apiKey: key, body: { session_token: 'header-token' } })).status).toBe(201)
     expect((await start(undefined)).status).toBe(401)
     expect((await start('sk_live_unknownunknownunknownunknown')).body).toEqual({ ok: false, error: 'invalid API key' })
-    setProject(t, project.id, { isPublic: false })
+    await setProject(t, project.id, { isPublic: false })
     expect((await start(key, { session_token: 'token-0003' })).status).toBe(401)
   })
 })
@@ -77,7 +78,7 @@ describe('POST /api/sessions/end', () => {
     const again = await end(key, { crashed: false })
     expect(again.status).toBe(200)
     expect(again.body).toEqual(first.body)
-    expect(rows(t, 'SELECT crashed, duration_sec FROM play_sessions')).toEqual([{ crashed: 1, duration_sec: 91 }])
+    expect(await sqlRows(t, 'SELECT crashed, duration_sec FROM play_sessions')).toEqual([{ crashed: 1, duration_sec: 91 }])
   })
 
   it('defaults crashed to false', async () => {
@@ -109,7 +110,7 @@ describe('POST /api/events/track and /track/batch', () => {
     const res = await t.request('POST', '/api/events/track', { apiKey: key, body: { event_name: 'level_start', event_data: { level: 3 }, session_token: 'token-0001', platform: 'Windows', game_version: '1.2' } })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ tracked: 1 })
-    expect(rows(t, 'SELECT n.project_id, n.name, e.created_at, e.session_token, e.platform, e.game_version, e.data FROM events e JOIN event_names n ON n.id = e.name_id')).toEqual([
+    expect(await sqlRows(t, 'SELECT n.project_id, n.name, e.created_at, e.session_token, e.platform, e.game_version, e.data FROM events e JOIN event_names n ON n.id = e.name_id')).toEqual([
       { project_id: project.id, name: 'level_start', created_at: t.clock.now().getTime(), session_token: 'token-0001', platform: 'Windows', game_version: '1.2', data: '{"level":3}' },
     ])
   })
@@ -120,11 +121,11 @@ describe('POST /api/events/track and /track/batch', () => {
     const res = await t.request('POST', '/api/events/track/batch', { apiKey: key, body: { events } })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ tracked: 50 })
-    expect(rows(t, 'SELECT count(*) AS n FROM events')[0]!.n).toBe(50)
-    expect(rows(t, 'SELECT name FROM event_names ORDER BY name').map((r) => r.name)).toEqual(['e0', 'e1', 'e2'])
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM events'))[0]!.n).toBe(50)
+    expect((await sqlRows(t, 'SELECT name FROM event_names ORDER BY name')).map((r) => r.name)).toEqual(['e0', 'e1', 'e2'])
     await t.request('POST', '/api/events/track', { apiKey: key, body: { event_name: 'e1' } })
-    expect(rows(t, 'SELECT count(*) AS n FROM event_names')[0]!.n).toBe(3)
-    expect(rows(t, 'SELECT data FROM events WHERE id = (SELECT max(id) FROM events)')[0]!.data).toBeNull()
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM event_names'))[0]!.n).toBe(3)
+    expect((await sqlRows(t, 'SELECT data FROM events WHERE id = (SELECT max(id) FROM events)'))[0]!.data).toBeNull()
   })
 
   it.each([
@@ -140,7 +141,7 @@ describe('POST /api/events/track and /track/batch', () => {
     const res = await t.request('POST', path, { apiKey: key, body })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(message)
-    expect(rows(t, 'SELECT count(*) AS n FROM events')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM events'))[0]!.n).toBe(0)
   })
 
   it('answers 401 without a valid key', async () => {

@@ -8,7 +8,8 @@ import { accounts } from '../../src/modules/accounts/accounts.table'
 import { PLANS } from '../../src/modules/billing/plans'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { b64, PNG, rows, sdkProject } from './sdk-helpers'
+import { b64, PNG, sdkProject } from './sdk-helpers'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 beforeEach(() => {
@@ -40,7 +41,7 @@ async function dataDirHolds(n: number) {
   for (let i = 0; i < 100 && !settled(); i++) await Bun.sleep(10)
   expect(readdirSync(join(t.dir, 'tmp'))).toEqual([])
   expect(dataDirFiles()).toHaveLength(n)
-  expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(n)
+  expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(n)
 }
 
 async function stored(key: string): Promise<Buffer> {
@@ -75,10 +76,10 @@ describe('POST /api/bugs/submit with a big body', () => {
     const shot = png(3 * MB + 1)
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ screenshot: encode(shot) }) })
     expect(res.status).toBe(201)
-    const [r] = rows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', res.body.data.id)
+    const [r] = await sqlRows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', res.body.data.id)
     expect(r!.screenshot_key).toMatch(/\.png$/)
     expect(Buffer.compare(await stored(r!.screenshot_key), shot)).toBe(0)
-    expect(rows(t, 'SELECT mime_type, size FROM files')).toEqual([{ mime_type: 'image/png', size: shot.length }])
+    expect(await sqlRows(t, 'SELECT mime_type, size FROM files')).toEqual([{ mime_type: 'image/png', size: shot.length }])
     await dataDirHolds(1)
   })
 
@@ -91,15 +92,15 @@ describe('POST /api/bugs/submit with a big body', () => {
       body: bug({ screenshot: '', attachments: [{ filename: 'player.log', mime_type: 'text/plain', data: b64(log) }, { filename: 'save.json', data: `data:application/json;base64,${b64(save)}` }] }),
     })
     expect(res.status).toBe(201)
-    expect(rows(t, 'SELECT screenshot_key FROM reports')[0]!.screenshot_key).toBeNull()
-    const files = rows(t, 'SELECT a.file_name, a.mime_type, a.file_size, a.file_key FROM attachments a ORDER BY a.file_name')
+    expect((await sqlRows(t, 'SELECT screenshot_key FROM reports'))[0]!.screenshot_key).toBeNull()
+    const files = await sqlRows(t, 'SELECT a.file_name, a.mime_type, a.file_size, a.file_key FROM attachments a ORDER BY a.file_name')
     expect(files.map(({ file_key: _k, ...f }) => f)).toEqual([
       { file_name: 'player.log', mime_type: 'text/plain', file_size: log.length },
       { file_name: 'save.json', mime_type: 'application/json', file_size: save.length },
     ])
     expect(Buffer.compare(await stored(files[0]!.file_key), log)).toBe(0)
     expect(Buffer.compare(await stored(files[1]!.file_key), save)).toBe(0)
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.uploadBytesUsed).toBe(log.length + save.length)
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!.uploadBytesUsed).toBe(log.length + save.length)
     await dataDirHolds(2)
   })
 
@@ -149,7 +150,7 @@ describe('POST /api/bugs/submit with a big body', () => {
     expect(res.status).toBe(400)
     if (typeof message === 'string') expect(res.body).toEqual({ ok: false, error: message })
     else expect(res.body.error).toMatch(message)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
     await dataDirHolds(0)
   })
 
@@ -216,12 +217,12 @@ describe('POST /api/bugs/submit with a big body', () => {
     expect(body.length - shot.length).toBeGreaterThan(0.95 * MB)
     const res = await postChunked('/api/bugs/submit', body, { 'x-api-key': key })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
-    expect(rows(t, 'SELECT description FROM reports')[0]!.description).toBe(russian)
+    expect((await sqlRows(t, 'SELECT description FROM reports'))[0]!.description).toBe(russian)
   })
 
   it('answers 403 and keeps no file when the upload quota is reached', async () => {
     const { key, owner } = await sdkProject(t)
-    t.deps.db.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes - 5 }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes - 5 }).where(eq(accounts.id, owner.account.id)))
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ screenshot: b64(png(MB)) }) })
     expect(res.status).toBe(403)
     await dataDirHolds(0)
@@ -229,7 +230,7 @@ describe('POST /api/bugs/submit with a big body', () => {
 
   it('answers 500 and keeps no file when the database write fails', async () => {
     const { key } = await sdkProject(t)
-    t.sqlite.exec('DROP TABLE attachments')
+    await sqlRun(t, 'DROP TABLE attachments')
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ screenshot: b64(png(MB)), attachments: [{ filename: 'a.txt', data: b64(text(MB)) }] }) })
     expect(res.status).toBe(500)
     await dataDirHolds(0)
@@ -241,7 +242,7 @@ describe('POST /api/bugs/submit with a big body', () => {
     const results = await Promise.all(shots.map((s, k) => t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ title: `Bug ${k}`, screenshot: b64(s) }) })))
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201])
     for (const [k, r] of results.entries()) {
-      const [row] = rows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', r.body.data.id)
+      const [row] = await sqlRows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', r.body.data.id)
       expect(Buffer.compare(await stored(row!.screenshot_key), shots[k]!)).toBe(0)
     }
     await dataDirHolds(4)
@@ -256,7 +257,7 @@ describe('POST /api/bugs/:id/attachments with a big body', () => {
     const res = await t.request('POST', `/api/bugs/${report.id}/attachments`, { apiKey: key, body: { filename: 'player.log', data: `data:text/plain;base64,${b64(log)}` } })
     expect(res.status).toBe(201)
     expect(res.body.data).toMatchObject({ file_name: 'player.log', file_size: log.length, mime_type: 'text/plain' })
-    const [a] = rows(t, 'SELECT file_key FROM attachments')
+    const [a] = await sqlRows(t, 'SELECT file_key FROM attachments')
     expect(Buffer.compare(await stored(a!.file_key), log)).toBe(0)
     await dataDirHolds(1)
   })

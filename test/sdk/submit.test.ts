@@ -3,7 +3,8 @@ import { accounts } from '../../src/modules/accounts/accounts.table'
 import { PLANS } from '../../src/modules/billing/plans'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { createReportIn } from '../helpers/fixtures'
-import { b64, PNG, pngDataUrl, rows, sdkProject, setProject } from './sdk-helpers'
+import { b64, PNG, pngDataUrl, sdkProject, setProject } from './sdk-helpers'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 import { eq } from 'drizzle-orm'
 
 let t: TestApp
@@ -28,10 +29,10 @@ describe('POST /api/bugs/submit: API key', () => {
 
   it('answers 401 after the key was rotated and when the project is not public', async () => {
     const { project, key } = await sdkProject(t)
-    setProject(t, project.id, { apiKey: `sk_live_${'r'.repeat(40)}` })
+    await setProject(t, project.id, { apiKey: `sk_live_${'r'.repeat(40)}` })
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })).status).toBe(401)
     const other = await sdkProject(t)
-    setProject(t, other.project.id, { isPublic: false })
+    await setProject(t, other.project.id, { isPublic: false })
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: other.key, body: bug() })
     expect(res.status).toBe(401)
     expect(res.body.error).toBe('invalid API key')
@@ -75,8 +76,8 @@ describe('POST /api/bugs/submit: validation', () => {
     expect(res.status).toBe(400)
     expect(res.body.ok).toBe(false)
     expect(res.body.error).toMatch(message)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 
   it('answers 400 for malformed JSON and 400 past 20 MB (the spec: an oversized upload), the limit named', async () => {
@@ -133,7 +134,7 @@ describe('POST /api/bugs/submit: new reports', () => {
       sentiment_level: 'positive',
       possible_duplicates: [],
     })
-    const [r] = rows(t, 'SELECT * FROM reports WHERE id = ?', res.body.data.id)
+    const [r] = await sqlRows(t, 'SELECT * FROM reports WHERE id = ?', res.body.data.id)
     expect(r).toMatchObject({
       platform: 'Linux', game_version: '2.0.1', os_info: 'Ubuntu 24.04', device_info: 'Steam Deck', steps_to_reproduce: 'Walk to a ledge, press jump',
       expected_behavior: 'Jump', actual_behavior: 'Nothing', reporter_name: 'Jumper', reporter_email: 'jumper@example.com', player_id: '12345',
@@ -159,7 +160,7 @@ describe('POST /api/bugs/submit: new reports', () => {
     const { key } = await sdkProject(t)
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug(body) })
     expect(res.status).toBe(201)
-    expect(rows(t, 'SELECT source FROM reports WHERE id = ?', res.body.data.id)[0]!.source).toBe(source)
+    expect((await sqlRows(t, 'SELECT source FROM reports WHERE id = ?', res.body.data.id))[0]!.source).toBe(source)
   })
 
   it('stores the screenshot (bare base64 or data URL) as an image file and attachments as attachment rows', async () => {
@@ -169,28 +170,28 @@ describe('POST /api/bugs/submit: new reports', () => {
       body: bug({ screenshot: b64(PNG), attachments: [{ filename: 'player.log', mime_type: 'text/plain', data: b64('line 1\nline 2\n') }, { filename: 'save.json', mime_type: 'application/json', data: b64('{"slot":1}') }] }),
     })
     expect(res.status).toBe(201)
-    const [r] = rows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', res.body.data.id)
+    const [r] = await sqlRows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', res.body.data.id)
     expect(r!.screenshot_key).toMatch(/\.png$/)
-    expect(rows(t, 'SELECT file_name, mime_type, file_size FROM attachments WHERE report_id = ? ORDER BY file_name', res.body.data.id)).toEqual([
+    expect(await sqlRows(t, 'SELECT file_name, mime_type, file_size FROM attachments WHERE report_id = ? ORDER BY file_name', res.body.data.id)).toEqual([
       { file_name: 'player.log', mime_type: 'text/plain', file_size: 14 },
       { file_name: 'save.json', mime_type: 'application/json', file_size: 10 },
     ])
-    const used = t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.uploadBytesUsed
+    const used = (await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!.uploadBytesUsed
     expect(used).toBe(PNG.length + 14 + 10)
   })
 
   it('answers 403 and keeps no files when the upload quota is reached', async () => {
     const { key, owner } = await sdkProject(t)
-    t.deps.db.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes - 5 }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ uploadBytesUsed: PLANS.free.limits.uploadBytes - 5 }).where(eq(accounts.id, owner.account.id)))
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ screenshot: pngDataUrl() }) })
     expect(res.status).toBe(403)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
   })
 
   it('answers 403 when the plan report quota is reached', async () => {
     const { key, owner } = await sdkProject(t)
-    t.deps.db.update(accounts).set({ reportsCreated: PLANS.free.limits.reports }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ reportsCreated: PLANS.free.limits.reports }).where(eq(accounts.id, owner.account.id)))
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
     expect(res.status).toBe(403)
     expect(res.body.error).toMatch(/limit/)
@@ -199,7 +200,7 @@ describe('POST /api/bugs/submit: new reports', () => {
   it('records the bug_created event path (activity entry) for new reports', async () => {
     const { key } = await sdkProject(t)
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
-    expect(rows(t, "SELECT action, actor_id FROM activity WHERE report_id = ?", res.body.data.id)).toEqual([{ action: 'created', actor_id: null }])
+    expect(await sqlRows(t, "SELECT action, actor_id FROM activity WHERE report_id = ?", res.body.data.id)).toEqual([{ action: 'created', actor_id: null }])
   })
 
   it('lists open reports with similar titles as possible duplicates, best first, never closed or other projects', async () => {
@@ -208,7 +209,7 @@ describe('POST /api/bugs/submit: new reports', () => {
     await createReportIn(t, project, { title: 'Crash when opening inventory' }) // 1
     await createReportIn(t, project, { title: 'Inventory crash after opening the map screen' }) // 2
     const closed = await createReportIn(t, project, { title: 'Crash opening inventory screen' }) // 3
-    t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(closed.id)
+    await sqlRun(t, "UPDATE reports SET status = 'resolved' WHERE id = ?", closed.id)
     await createReportIn(t, project, { title: 'Audio stutters in menus' }) // 4
     await createReportIn(t, other.project, { title: 'Crash opening inventory screen' })
     const res = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ title: 'Crash opening the inventory screen' }) })
@@ -247,13 +248,13 @@ describe('POST /api/bugs/submit: grouping by title', () => {
       sentiment_level: first.body.data.sentiment_level,
       possible_duplicates: [],
     })
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(1)
-    const [r] = rows(t, 'SELECT occurrence_count, updated_at, created_at, last_seen FROM reports')
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(1)
+    const [r] = await sqlRows(t, 'SELECT occurrence_count, updated_at, created_at, last_seen FROM reports')
     expect(r!.occurrence_count).toBe(2)
     // The latest occurrence moves last_seen; updated_at is the team's last change.
     expect(r!.last_seen - r!.created_at).toBe(60_000)
     expect(r!.updated_at).toBe(r!.created_at)
-    const [o] = rows(t, 'SELECT * FROM report_occurrences ORDER BY seq DESC LIMIT 1')
+    const [o] = await sqlRows(t, 'SELECT * FROM report_occurrences ORDER BY seq DESC LIMIT 1')
     expect(o).toMatchObject({ report_id: first.body.data.id, title: 'game FREEZES on the   loading screen', device_info: 'GTX 970', os_info: 'Windows 10', platform: 'Windows', game_version: '1.1', player_id: '7656', reporter_name: 'P2', metadata: '{"map":"forest"}' })
     expect(o!.screenshot_key).toMatch(/\.png$/)
   })
@@ -262,16 +263,16 @@ describe('POST /api/bugs/submit: grouping by title', () => {
     const { key, owner } = await sdkProject(t)
     await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
     await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, owner.account.id)).get()!.reportsCreated).toBe(1)
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, owner.account.id)).limit(1)))[0]!.reportsCreated).toBe(1)
   })
 
   it('creates a new report when grouping is off, or the matching report is deleted', async () => {
     const { key, project } = await sdkProject(t)
     const a = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
-    t.sqlite.query('UPDATE reports SET deleted_at = 1 WHERE id = ?').run(a.body.data.id)
+    await sqlRun(t, 'UPDATE reports SET deleted_at = 1 WHERE id = ?', a.body.data.id)
     const b = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
     expect(b.status).toBe(201)
-    setProject(t, project.id, { bugGrouping: false })
+    await setProject(t, project.id, { bugGrouping: false })
     const c = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
     expect(c.status).toBe(201)
     expect(c.body.data.report_number).toBe(3)
@@ -282,7 +283,7 @@ describe('POST /api/bugs/submit: grouping by title', () => {
     const { key } = await sdkProject(t)
     const other = await sdkProject(t)
     const a = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })
-    t.sqlite.query("UPDATE reports SET status = 'resolved' WHERE id = ?").run(a.body.data.id)
+    await sqlRun(t, "UPDATE reports SET status = 'resolved' WHERE id = ?", a.body.data.id)
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })).status).toBe(200)
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: other.key, body: bug() })).status).toBe(201)
   })
@@ -293,14 +294,14 @@ describe('POST /api/bugs/submit: grouping by title', () => {
     const first = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ attachments: files(8) }) })
     const again = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug({ attachments: files(4) }) })
     expect(again.status).toBe(200)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(12)
-    expect(rows(t, 'SELECT o.seq, count(a.id) AS files FROM report_occurrences o LEFT JOIN attachments a ON a.occurrence_id = o.id WHERE o.report_id = ? GROUP BY o.seq ORDER BY o.seq', first.body.data.id).map((r) => r.files)).toEqual([8, 4])
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(12)
+    expect((await sqlRows(t, 'SELECT o.seq, count(a.id) AS files FROM report_occurrences o LEFT JOIN attachments a ON a.occurrence_id = o.id WHERE o.report_id = ? GROUP BY o.seq ORDER BY o.seq', first.body.data.id)).map((r) => r.files)).toEqual([8, 4])
   })
 
   it('groups concurrent identical submissions onto one report', async () => {
     const { key } = await sdkProject(t)
     const results = await Promise.all(Array.from({ length: 10 }, () => t.request('POST', '/api/bugs/submit', { apiKey: key, body: bug() })))
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
-    expect(rows(t, 'SELECT count(*) AS n, max(occurrence_count) AS c FROM reports')).toEqual([{ n: 1, c: 10 }])
+    expect(await sqlRows(t, 'SELECT count(*) AS n, max(occurrence_count) AS c FROM reports')).toEqual([{ n: 1, c: 10 }])
   })
 })

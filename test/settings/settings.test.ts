@@ -68,7 +68,7 @@ describe('GET and PUT tracker-settings, roadmap-settings, branding', () => {
     const expected = { ...defaults['tracker-settings'], enabled: true, page_title: 'Known issues', accent_color: '#FF8800', allow_search: true, custom_css: '.bug { color: red }' }
     expect(second.body.data).toEqual(expected)
     expect((await t.request('GET', url('tracker-settings'), { token: owner.token })).body.data).toEqual(expected)
-    const audit = t.deps.db.select().from(auditLog).where(and(eq(auditLog.projectId, project.id), eq(auditLog.action, 'tracker_settings.updated'))).all()
+    const audit = (await t.deps.db.read((q) => q.select().from(auditLog).where(and(eq(auditLog.projectId, project.id), eq(auditLog.action, 'tracker_settings.updated')))))
     expect(audit.map((a) => a.details)).toEqual([{ fields: ['enabled', 'page_title', 'accent_color'] }, { fields: ['allow_search', 'custom_css'] }])
     expect(audit[0]!.actorId).toBe(owner.user.id)
   })
@@ -167,10 +167,10 @@ describe('widget settings', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual(custom)
     expect((await t.request('GET', path, { token: pro.token })).body.data).toEqual(custom)
-    expect(widgetThemeFor(t.deps.db, p.id, 'pro')).toEqual({ ...custom.theme, button_text: 'Feedback', background_image_url: '' })
-    t.deps.db.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)).run()
+    expect(await widgetThemeFor(t.deps.db, p.id, 'pro')).toEqual({ ...custom.theme, button_text: 'Feedback', background_image_url: '' })
+    await t.deps.db.write((q) => q.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)))
     expect((await t.request('GET', path, { token: pro.token })).body.data).toEqual(defaultWidget)
-    expect(widgetThemeFor(t.deps.db, p.id, 'free')).toEqual({ ...defaultWidget.theme, button_text: 'Report a bug', background_image_url: '' })
+    expect(await widgetThemeFor(t.deps.db, p.id, 'free')).toEqual({ ...defaultWidget.theme, button_text: 'Report a bug', background_image_url: '' })
   })
 
   it("colors the widget with the project's brand color unless the widget settings choose one (issue 25)", async () => {
@@ -186,8 +186,8 @@ describe('widget settings', () => {
     await t.request('PUT', `/api/projects/${p.slug}/widget-settings`, { token: pro.token, body: { theme: { primary_color: '#112233' } } })
     expect(await settings()).toBe('#112233')
     // On the free plan the widget's own theme does not apply; the brand color still does.
-    t.deps.db.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)).run()
-    expect(widgetThemeFor(t.deps.db, p.id, 'free').primary_color).toBe('#aa3300')
+    await t.deps.db.write((q) => q.update(accounts).set({ plan: 'free' }).where(eq(accounts.id, pro.account.id)))
+    expect((await widgetThemeFor(t.deps.db, p.id, 'free')).primary_color).toBe('#aa3300')
   })
 
   it.each([
@@ -215,7 +215,7 @@ describe('widget settings', () => {
     const key = res.body.data.background_image_url.split('/').pop()
     const file = await t.deps.files.open(t.deps.db, key)
     expect(file?.meta).toMatchObject({ mimeType: 'image/png', size: 2048 })
-    expect(t.deps.db.select().from(accounts).where(eq(accounts.id, pro.account.id)).get()!.uploadBytesUsed).toBe(2048)
+    expect((await t.deps.db.read((q) => q.select().from(accounts).where(eq(accounts.id, pro.account.id)).limit(1)))[0]!.uploadBytesUsed).toBe(2048)
   })
 
   it.each([

@@ -6,6 +6,7 @@ import { startFakeSmtp } from '../auth/auth-helpers'
 import { createProject, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember } from './team-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -16,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 const invite = (by: TestUser, body: Record<string, unknown>, path = '/api/account/invites') => t.request('POST', path, { token: by.token, body })
-const audit = () => (t.sqlite.query('SELECT action, target FROM audit_log ORDER BY seq').all() as { action: string; target: string }[]).map((a) => a.action)
+const audit = async () => ((await sqlRows(t, 'SELECT action, target FROM audit_log ORDER BY seq')) as { action: string; target: string }[]).map((a) => a.action)
 
 describe('invitation end to end over SMTP', () => {
   it('mails the link; the invited user accepts it and works in the account', async () => {
@@ -49,7 +50,7 @@ describe('invitation end to end over SMTP', () => {
       const account = (await t.request('GET', '/api/account', { token: bob.token })).body.data
       expect(account).toMatchObject({ id: owner.account.id, your_role: 'admin', pending_invitations: [], usage: { seats: 2 } })
       expect((await t.request('GET', `/api/projects/${project.slug}/members`, { token: bob.token })).status).toBe(200)
-      expect(audit()).toEqual(['invite.created', 'invite.accepted'])
+      expect(await audit()).toEqual(['invite.created', 'invite.accepted'])
     } finally {
       await smtp.close()
     }
@@ -60,11 +61,11 @@ describe('POST /api/account/invites', () => {
   it('keeps the mail in the outbox without SMTP and stores only a hash of the token', async () => {
     const res = await invite(owner, { email: 'carol@example.com' })
     expect(res.body.data.role).toBe('member')
-    const mail = t.sqlite.query('SELECT "to", text, html FROM mail_outbox').get() as { to: string; text: string; html: string }
+    const mail = (await sqlRows(t, 'SELECT "to", text, html FROM mail_outbox'))[0] as { to: string; text: string; html: string }
     expect(mail.to).toBe('carol@example.com')
     expect(mail.text).toContain(`http://glitchbox.test/invite?token=${res.body.data.token}`)
     expect(mail.html).toContain('Accept the invitation')
-    const row = t.sqlite.query('SELECT token_hash FROM invitations').get() as { token_hash: string }
+    const row = (await sqlRows(t, 'SELECT token_hash FROM invitations'))[0] as { token_hash: string }
     expect(row.token_hash).not.toContain(res.body.data.token)
   })
 
@@ -113,7 +114,7 @@ describe('POST /api/account/invites', () => {
     expect(denied.status).toBe(403)
     expect(denied.body.error).toBe('you need the team.invite permission')
     const admin = await addMember(t, owner, 'admin')
-    t.deps.db.update(accounts).set({ plan: 'pro' }).where(eq(accounts.id, owner.account.id)).run()
+    await t.deps.db.write((q) => q.update(accounts).set({ plan: 'pro' }).where(eq(accounts.id, owner.account.id)))
     expect((await invite(admin, { email: 'f@example.com' })).status).toBe(201)
     const adminInvite = await invite(admin, { email: 'f2@example.com', role: 'admin' })
     expect([adminInvite.status, adminInvite.body.error]).toEqual([403, 'only the account owner can invite admins'])

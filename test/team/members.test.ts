@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember } from './team-helpers'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -15,7 +16,7 @@ const roleOf = async (userId: string) => {
   const members = (await t.request('GET', '/api/account/members', { token: owner.token })).body.data.members as { user_id: string; role: string }[]
   return members.find((m) => m.user_id === userId)?.role ?? null
 }
-const lastAudit = () => t.sqlite.query('SELECT action, actor_id, target, details FROM audit_log ORDER BY seq DESC LIMIT 1').get() as Record<string, string>
+const lastAudit = async () => (await sqlRows(t, 'SELECT action, actor_id, target, details FROM audit_log ORDER BY seq DESC LIMIT 1'))[0] as Record<string, string>
 
 describe('GET /api/account/members', () => {
   it('lists the roster and pending invitations to every member', async () => {
@@ -47,7 +48,7 @@ describe('PATCH /api/account/members/:userId', () => {
     expect(res.status).toBe(status)
     if (message) expect(res.body.error).toBe(message)
     expect(await roleOf(target.user.id)).toBe(status === 200 ? role : targetRole)
-    if (status === 200) expect(lastAudit()).toMatchObject({ action: 'member.role_changed', actor_id: actor.user.id, target: target.user.id })
+    if (status === 200) expect(await lastAudit()).toMatchObject({ action: 'member.role_changed', actor_id: actor.user.id, target: target.user.id })
   })
 
   it('the owner changing their own role is refused; unknown members 404; bad roles 400', async () => {
@@ -93,19 +94,19 @@ describe('DELETE /api/account/members/:userId', () => {
     const own = (await t.request('GET', '/api/account', { token: m.token })).body.data
     expect(own.your_role).toBe('owner')
     expect(own.id).not.toBe(owner.account.id)
-    expect(lastAudit()).toMatchObject({ action: 'member.removed', target: m.user.id })
+    expect(await lastAudit()).toMatchObject({ action: 'member.removed', target: m.user.id })
   })
 
   it('your own id leaves the account; a member who owns no account gets a new personal one', async () => {
     const m = await addMember(t, owner, 'member')
     // This member's personal account is gone: leaving must still leave them somewhere to work.
-    t.sqlite.run('DELETE FROM accounts WHERE owner_id = ?', [m.user.id])
+    await sqlRun(t, 'DELETE FROM accounts WHERE owner_id = ?', m.user.id)
     const res = await t.request('DELETE', `/api/account/members/${m.user.id}`, { token: m.token })
     expect(res.body.data).toEqual({ message: 'You left the account' })
     const after = (await t.request('GET', '/api/account', { token: m.token })).body.data
     expect(after).toMatchObject({ your_role: 'owner', members: [{ user_id: m.user.id, role: 'owner' }] })
     expect(after.id).not.toBe(owner.account.id)
-    expect(lastAudit()).toMatchObject({ action: 'member.left', actor_id: m.user.id })
+    expect(await lastAudit()).toMatchObject({ action: 'member.left', actor_id: m.user.id })
   })
 
   it('the owner cannot leave', async () => {

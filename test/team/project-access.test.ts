@@ -7,6 +7,7 @@ import { createProject, createReportIn, createUser, type TestProject, type TestU
 import { createTestApp } from '../helpers/test-app'
 import { outbox } from '../notifications/helpers'
 import { addTeammate } from '../projects/team-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 const t = createTestApp()
 let owner: TestUser
@@ -24,7 +25,7 @@ beforeAll(async () => {
 
 const patch = (actor: TestUser, userId: string, body: unknown) => t.request('PATCH', `/api/account/members/${userId}`, { token: actor.token, body })
 const memberRow = async (userId: string) => ((await t.request('GET', '/api/account/members', { token: owner.token })).body.data.members as { user_id: string; role: string; project_access: unknown }[]).find((m) => m.user_id === userId)
-const lastAudit = () => t.sqlite.query('SELECT action, target, details FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { action: string; target: string; details: string }
+const lastAudit = async () => (await sqlRows(t, 'SELECT action, target, details FROM audit_log ORDER BY seq DESC LIMIT 1'))[0] as { action: string; target: string; details: string }
 const limitedTo = async (...projects: TestProject[]) => {
   const mate = await addTeammate(t, owner)
   expect((await patch(owner, mate.user.id, { project_access: projects.map((p) => p.id) })).status).toBe(200)
@@ -38,7 +39,7 @@ describe('PATCH /api/account/members/{userId} with project_access', () => {
     const res = await patch(owner, mate.user.id, { project_access: [a.id, a.id] })
     expect([res.status, res.body.data]).toEqual([200, { message: 'Member updated' }])
     expect((await memberRow(mate.user.id))!.project_access).toEqual([a.id])
-    expect(lastAudit()).toEqual({ action: 'member.project_access_changed', target: mate.user.id, details: JSON.stringify({ from: 'all', to: [a.id] }) })
+    expect(await lastAudit()).toEqual({ action: 'member.project_access_changed', target: mate.user.id, details: JSON.stringify({ from: 'all', to: [a.id] }) })
     expect((await patch(owner, mate.user.id, { project_access: 'all' })).status).toBe(200)
     expect((await memberRow(mate.user.id))!.project_access).toBe('all')
   })

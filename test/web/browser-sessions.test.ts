@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp } from '../helpers/test-app'
 import { ACCEPTING_SMTP } from '../auth/auth-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 type T = ReturnType<typeof createTestApp>
 const WEB = { 'x-glitchbox-client': 'web' }
@@ -140,12 +141,12 @@ describe('browser sessions (cookie glitchbox_session)', () => {
   it('resend-verification accepts the cookie (with the Origin rule)', async () => {
     const { header, email } = await webSignup(t)
     t.clock.advance(2 * 60_000)
-    const before = t.sqlite.query('SELECT count(*) AS n FROM mail_outbox WHERE "to" = ?').get(email) as { n: number }
+    const before = (await sqlRows(t, 'SELECT count(*) AS n FROM mail_outbox WHERE "to" = ?', email))[0] as { n: number }
     const refused = await t.request('POST', '/api/auth/resend-verification', { headers: { cookie: header } })
     expect(refused.status).toBe(403)
     const ok = await t.request('POST', '/api/auth/resend-verification', { headers: { cookie: header, origin: ORIGIN } })
     expect(ok.status).toBe(200)
-    const after = t.sqlite.query('SELECT count(*) AS n FROM mail_outbox WHERE "to" = ?').get(email) as { n: number }
+    const after = (await sqlRows(t, 'SELECT count(*) AS n FROM mail_outbox WHERE "to" = ?', email))[0] as { n: number }
     expect(after.n).toBe(before.n + 1)
   })
 

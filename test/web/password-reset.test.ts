@@ -2,15 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp } from '../helpers/test-app'
 import { ACCEPTING_SMTP } from '../auth/auth-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 type T = ReturnType<typeof createTestApp>
 const HOUR = 3_600_000
 
-const mailsTo = (t: T, to: string) => t.sqlite.query<{ subject: string; text: string }, [string]>('SELECT subject, text FROM mail_outbox WHERE "to" = ? ORDER BY id').all(to)
+const mailsTo = async (t: T, to: string) => (await sqlRows(t, 'SELECT subject, text FROM mail_outbox WHERE "to" = ? ORDER BY id', to))
 
 /** The token of the newest reset link mailed to `to`. */
-function resetToken(t: T, to: string): string {
-  const mail = mailsTo(t, to).filter((m) => m.subject.includes('Reset')).at(-1)
+async function resetToken(t: T, to: string): Promise<string> {
+  const mail = (await mailsTo(t, to)).filter((m) => m.subject.includes('Reset')).at(-1)
   expect(mail).toBeDefined()
   const m = /http:\/\/glitchbox\.test\/reset-password\?token=(\S+)/.exec(mail!.text)
   expect(m).not.toBeNull()
@@ -33,11 +34,11 @@ describe('password reset', () => {
     expect(known.status).toBe(200)
     expect(unknown.status).toBe(200)
     expect(unknown.body).toEqual(known.body)
-    expect(mailsTo(t, 'nobody@example.com')).toHaveLength(0)
-    expect(mailsTo(t, user.email)).toHaveLength(1)
+    expect(await mailsTo(t, 'nobody@example.com')).toHaveLength(0)
+    expect(await mailsTo(t, user.email)).toHaveLength(1)
     // Only the hash of the token is stored.
-    const token = resetToken(t, user.email)
-    const stored = t.sqlite.query<{ token_hash: string }, []>('SELECT token_hash FROM password_resets').all()
+    const token = await resetToken(t, user.email)
+    const stored = (await sqlRows(t, 'SELECT token_hash FROM password_resets'))
     expect(stored).toHaveLength(1)
     expect(stored[0]!.token_hash).not.toContain(token)
   })
@@ -53,7 +54,7 @@ describe('password reset', () => {
     const other = await login(t, user.email, 'old-password-1')
     expect(other.status).toBe(200)
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    const token = resetToken(t, user.email)
+    const token = await resetToken(t, user.email)
 
     const reset = await t.request('POST', '/api/auth/reset-password', { body: { token, new_password: 'new-password-1' } })
     expect(reset.status).toBe(200)
@@ -71,7 +72,7 @@ describe('password reset', () => {
   it('expires the link after one hour (FakeClock)', async () => {
     const { user } = await createUser(t, { password: 'old-password-1' })
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    const token = resetToken(t, user.email)
+    const token = await resetToken(t, user.email)
     t.clock.advance(HOUR - 1000)
     await t.request('POST', '/api/auth/forgot-password', { body: { email: 'x@example.com' } })
     t.clock.advance(2000)
@@ -83,7 +84,7 @@ describe('password reset', () => {
   it('is still valid just before the hour is up', async () => {
     const { user } = await createUser(t, { password: 'old-password-1' })
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    const token = resetToken(t, user.email)
+    const token = await resetToken(t, user.email)
     t.clock.advance(HOUR - 1000)
     expect((await t.request('POST', '/api/auth/reset-password', { body: { token, new_password: 'new-password-1' } })).status).toBe(200)
   })
@@ -92,7 +93,7 @@ describe('password reset', () => {
     const { user } = await createUser(t, { password: 'old-password-1' })
     expect((await t.request('POST', '/api/auth/reset-password', { body: { token: 'made-up', new_password: 'new-password-1' } })).status).toBe(400)
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    const token = resetToken(t, user.email)
+    const token = await resetToken(t, user.email)
     const short = await t.request('POST', '/api/auth/reset-password', { body: { token, new_password: 'short' } })
     expect(short.status).toBe(400)
     expect(short.body.error).toMatch(/new_password/)
@@ -102,13 +103,13 @@ describe('password reset', () => {
   it('a newer link replaces the older one; a second request within a minute sends nothing', async () => {
     const { user } = await createUser(t, { password: 'old-password-1' })
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    const first = resetToken(t, user.email)
+    const first = await resetToken(t, user.email)
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    expect(mailsTo(t, user.email)).toHaveLength(1)
+    expect(await mailsTo(t, user.email)).toHaveLength(1)
     t.clock.advance(61_000)
     await t.request('POST', '/api/auth/forgot-password', { body: { email: user.email } })
-    expect(mailsTo(t, user.email)).toHaveLength(2)
-    const second = resetToken(t, user.email)
+    expect(await mailsTo(t, user.email)).toHaveLength(2)
+    const second = await resetToken(t, user.email)
     expect(second).not.toBe(first)
     expect((await t.request('POST', '/api/auth/reset-password', { body: { token: first, new_password: 'new-password-1' } })).status).toBe(400)
     expect((await t.request('POST', '/api/auth/reset-password', { body: { token: second, new_password: 'new-password-1' } })).status).toBe(200)
@@ -137,7 +138,7 @@ describe('the verification link opened in a browser', () => {
 
   async function signupToken(email: string) {
     await t.request('POST', '/api/auth/signup', { body: { email, password: 'long-enough-1' } })
-    const mail = mailsTo(t, email).at(-1)!
+    const mail = (await mailsTo(t, email)).at(-1)!
     return decodeURIComponent(/verify-email\?token=(\S+)/.exec(mail.text)![1]!)
   }
 

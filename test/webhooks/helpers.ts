@@ -7,6 +7,7 @@ import { createSession } from '../../src/modules/auth/auth.sessions'
 import { afterEach, beforeEach } from 'vitest'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { sqlRows } from '../helpers/sql-rows'
 import { startReceiver } from './receiver'
 
 /** Runs the due fan-out jobs only, so the deliveries they write stay pending. */
@@ -17,7 +18,7 @@ export function runFanouts(t: TestApp): Promise<number> {
 /** A second user added to `owner`'s account as a plain member, with permission overrides. */
 export async function addMember(t: TestApp, owner: TestUser, overrides: Record<string, boolean> = {}) {
   const m = await createUser(t)
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: m.user.id, role: 'member', permissionOverrides: overrides, createdAt: t.clock.now() }))
   return { ...m, token: await createSession(t.deps.db, m.user.id, t.clock.now()) }
 }
 
@@ -30,12 +31,12 @@ export async function createWebhook(t: TestApp, owner: TestUser, project: TestPr
 
 /** The jobs of one webhook kind (deliveries unless told), oldest first. */
 export function webhookJobs(t: TestApp, kind: string = DELIVER_KIND) {
-  return t.sqlite.query('select status, attempts, run_at as runAt, payload from jobs where kind = ? order by id').all(kind) as {
+  return sqlRows<{
     status: string
     attempts: number
     runAt: number
     payload: string
-  }[]
+  }>(t, 'select status, attempts, run_at as "runAt", payload from jobs where kind = ? order by id', kind)
 }
 
 /**
@@ -52,7 +53,7 @@ export function webhookTestbed() {
   })
   afterEach(() => {
     for (const stop of stops.splice(0)) stop()
-    bed.t.close()
+    return bed.t.close()
   })
   const receiver = (...args: Parameters<typeof startReceiver>) => {
     const r = startReceiver(...args)

@@ -6,6 +6,7 @@ import { createProject, createReportIn, type TestProject, type TestUser } from '
 import type { TestApp } from '../helpers/test-app'
 import { createWebhook, runFanouts, webhookJobs, webhookTestbed } from './helpers'
 import { closedPortUrl } from './receiver'
+import { sqlRows } from '../helpers/sql-rows'
 
 const { bed, receiver } = webhookTestbed()
 let t: TestApp
@@ -87,8 +88,8 @@ describe('delivery', () => {
         throw new Error('change failed')
       }),
     ).rejects.toThrow('change failed')
-    expect(t.sqlite.query("select count(*) as n from jobs where kind like 'webhook.%'").get()).toEqual({ n: 0 })
-    expect(t.sqlite.query('select count(*) as n from webhook_deliveries').get()).toEqual({ n: 0 })
+    expect((await sqlRows(t, "select count(*) as n from jobs where kind like 'webhook.%'"))[0]).toEqual({ n: 0 })
+    expect((await sqlRows(t, 'select count(*) as n from webhook_deliveries'))[0]).toEqual({ n: 0 })
     await t.runner.drain()
     expect(r.received).toHaveLength(0)
   })
@@ -144,7 +145,7 @@ describe('retries', () => {
     for (const a of d.attempts) {
       expect(a).toMatchObject({ status_code: 503, error: 'receiver answered 503', response_snippet: 'upstream down', duration_ms: expect.any(Number) })
     }
-    expect(webhookJobs(t).map((j) => j.status)).toEqual(['failed'])
+    expect((await webhookJobs(t)).map((j) => j.status)).toEqual(['failed'])
   })
 
   it('stops retrying once the receiver recovers', async () => {
@@ -192,7 +193,7 @@ describe('retries', () => {
     t.clock.advance(MINUTE)
     await t.runner.drain()
     expect(r.received).toHaveLength(1)
-    expect(webhookJobs(t).map((j) => j.status)).toEqual(['done'])
+    expect((await webhookJobs(t)).map((j) => j.status)).toEqual(['done'])
   })
 })
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, createWebhook } from './helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -54,7 +55,7 @@ describe('POST /projects/:slug/webhooks/generic', () => {
 
   it('records an audit entry without the secret', async () => {
     const id = await createWebhook(t, owner, project, { url: 'https://hooks.example.com/a', secret: 'hush' })
-    const rows = t.sqlite.query('select action, target, details from audit_log where project_id = ?').all(project.id) as { action: string; target: string; details: string }[]
+    const rows = (await sqlRows(t, 'select action, target, details from audit_log where project_id = ?', project.id)) as { action: string; target: string; details: string }[]
     expect(rows).toEqual([{ action: 'webhook.created', target: id, details: expect.not.stringContaining('hush') }])
   })
 })

@@ -5,6 +5,7 @@ import { createProject, createReportIn, createUser, type TestProject, type TestU
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { createWebhook, webhookJobs } from './helpers'
 import { closedPortUrl, startReceiver } from './receiver'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -40,10 +41,10 @@ describe('POST /webhooks/generic/:webhookId/test', () => {
     expect(got!.headers.get('x-glitchbox-event')).toBe('test')
     expect(got!.headers.get('x-glitchbox-signature')).toBe(`sha256=${hmacSha256Hex('abc', got!.body)}`)
     expect(got!.headers.get('x-glitchbox-delivery')).toMatch(/^[0-9a-f-]{36}$/)
-    expect(webhookJobs(t)).toEqual([])
+    expect(await webhookJobs(t)).toEqual([])
     expect(await deliveries(id)).toEqual([])
-    expect(t.sqlite.query('select count(*) as n from webhook_deliveries').get()).toEqual({ n: 0 })
-    expect(t.sqlite.query('select count(*) as n from webhook_attempts').get()).toEqual({ n: 0 })
+    expect((await sqlRows(t, 'select count(*) as n from webhook_deliveries'))[0]).toEqual({ n: 0 })
+    expect((await sqlRows(t, 'select count(*) as n from webhook_attempts'))[0]).toEqual({ n: 0 })
   })
 
   it('passes on the receiver status, unsigned without a secret, and neither retries nor records it', async () => {
@@ -77,16 +78,16 @@ describe('delivery-time SSRF check', () => {
   beforeEach(() => setup({}))
 
   // A URL accepted at creation whose host later points inside (DNS rebinding): stored directly here.
-  function insertInternalWebhook(url: string) {
+  async function insertInternalWebhook(url: string) {
     const id = newId()
-    t.deps.db.insert(webhooks).values({ id, projectId: project.id, name: 'W', url, secret: null, eventTypes: 'bug_created', createdBy: owner.user.id, createdAt: t.clock.now() }).run()
+    await t.deps.db.write((q) => q.insert(webhooks).values({ id, projectId: project.id, name: 'W', url, secret: null, eventTypes: 'bug_created', createdBy: owner.user.id, createdAt: t.clock.now() }))
     return id
   }
 
   it('refuses the test event with 502 and sends nothing', async () => {
     const r = startReceiver()
     stops.push(r.stop)
-    const res = await test(insertInternalWebhook(r.url))
+    const res = await test(await insertInternalWebhook(r.url))
     expect(res.status).toBe(502)
     expect(res.body.error).toMatch(/private or reserved address \(127\.0\.0\.1\), which is not allowed; to allow private targets, set GLITCHBOX_ALLOW_PRIVATE_TARGETS=true and restart Glitchbox\)$/)
     expect(r.received).toHaveLength(0)
@@ -95,7 +96,7 @@ describe('delivery-time SSRF check', () => {
   it('records a refused delivery attempt and sends nothing', async () => {
     const r = startReceiver()
     stops.push(r.stop)
-    const id = insertInternalWebhook(r.url)
+    const id = await insertInternalWebhook(r.url)
     await createReportIn(t, project)
     await t.runner.drain()
     expect(r.received).toHaveLength(0)

@@ -20,7 +20,7 @@ afterEach(() => t.close())
 
 const setDue = (due_date: unknown, n = 1) => t.request('PATCH', `${base}/bugs/${n}/due-date`, { token: owner.token, body: { due_date } })
 const dueOf = async (n = 1) => (await t.request('GET', `${base}/bugs/${n}`, { token: owner.token })).body.data.bug.due_date
-const overdueMails = () => t.deps.db.select().from(mailOutbox).all().filter((m) => m.subject.includes('Overdue'))
+const overdueMails = async () => (await t.deps.db.read((q) => q.select().from(mailOutbox))).filter((m) => m.subject.includes('Overdue'))
 
 describe('due dates', () => {
   it('sets a date (end of that UTC day) or date-time, clears with null, and logs the change', async () => {
@@ -46,12 +46,12 @@ describe('due dates', () => {
     t.clock.advance(24 * 3600_000)
     expect(await noticeOverdueReports(t.deps)).toBe(1)
     expect(await noticeOverdueReports(t.deps)).toBe(0)
-    expect(overdueMails().map((m) => [m.to, m.subject])).toEqual([[dev.user.email, `[${project.name}] Overdue: #1 Save file lost`]])
+    expect((await overdueMails()).map((m) => [m.to, m.subject])).toEqual([[dev.user.email, `[${project.name}] Overdue: #1 Save file lost`]])
     // A new due date is a new notice; a member who turned assignment mails off gets none.
     await setDue('2026-11-21T06:00:00Z')
     await t.request('PUT', '/api/notifications/preferences', { token: dev.token, body: { email_bug_assigned: false } })
     expect(await noticeOverdueReports(t.deps)).toBe(1)
-    expect(overdueMails()).toHaveLength(1)
+    expect(await overdueMails()).toHaveLength(1)
   })
 
   it('needs bugs.edit', async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addTeammate } from '../projects/team-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 
 let t: TestApp
 let owner: TestUser
@@ -75,7 +76,7 @@ describe('custom fields', () => {
     await setValue(id, 'r1')
     expect((await t.request('DELETE', `${base}/custom-fields/${id}`, { token: owner.token })).status).toBe(200)
     expect((await t.request('GET', `${base}/bugs/1/custom-fields`, { token: owner.token })).body.data).toEqual([])
-    expect(t.sqlite.query('SELECT count(*) AS n FROM custom_field_values').get()).toEqual({ n: 0 })
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM custom_field_values'))[0]).toEqual({ n: 0 })
     expect((await t.request('DELETE', `${base}/custom-fields/${id}`, { token: owner.token })).status).toBe(404)
   })
 

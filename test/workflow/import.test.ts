@@ -47,9 +47,9 @@ describe('import', () => {
 
   it('sends no webhook or mail per imported report and logs one activity entry', async () => {
     await t.request('POST', `${base}/webhooks/generic`, { token: owner.token, body: { url: 'https://hooks.example.com/x' } })
-    const before = t.deps.db.select().from(jobs).all().length
+    const before = (await t.deps.db.read((q) => q.select().from(jobs))).length
     await importJson(Array.from({ length: 30 }, (_, i) => ({ title: `Imported ${i}` })))
-    expect(t.deps.db.select().from(jobs).all().length).toBe(before)
+    expect((await t.deps.db.read((q) => q.select().from(jobs))).length).toBe(before)
     const activity = (await t.request('GET', `${base}/activity`, { token: owner.token })).body.data.filter((a: { action: string }) => a.action === 'imported')
     expect(activity).toHaveLength(1)
   })

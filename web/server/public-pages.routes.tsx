@@ -14,7 +14,7 @@ import { votedNumbers, voteOnRoadmap, voteOnTracker } from '../../src/modules/pu
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
 import type { TrackerSettings } from '../../src/modules/settings/settings.schemas'
-import { readSettings } from '../../src/modules/settings/settings.service'
+import { settingsOf as projectSettingsOf } from '../../src/modules/settings/settings.service'
 import { ChangelogPage } from '../public-pages/changelog'
 import { changelogFeed } from '../public-pages/feed'
 import { type Branding, documentTitle } from '../public-pages/layout'
@@ -45,7 +45,7 @@ export function publicPagesRoutes(deps: AppDeps) {
   const { db, config } = deps
   // Read on the server only, to file as the SDK would: the key is never rendered.
   const apiKeyOf = (projectId: string) => createProjectsRepository({ db }).apiKeyOf(projectId)
-  const settingsOf = <K extends 'tracker' | 'roadmap' | 'branding'>(projectId: string, kind: K) => db.read((q) => readSettings(q, projectId, kind))
+  const settingsOf = <K extends 'tracker' | 'roadmap' | 'branding'>(projectId: string, kind: K) => projectSettingsOf(db, projectId, kind)
   const absolute = (path: string) => `${config.publicUrl}${path}`
   const budgetsFor = budgetRules(config)
 

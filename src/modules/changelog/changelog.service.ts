@@ -6,7 +6,7 @@ import { projectBySlug } from '../public/public.service'
 import { publicReportsOf } from '../public/publication'
 import { createReportsRepository } from '../reports/reports.repository'
 import { CATEGORIES, type Category } from '../reports/reports.types'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import type { CreateEntry, UpdateEntry } from './changelog.schemas'
 import { type ChangelogEntry as Entry, createChangelogRepository } from './changelog.repository'
 
@@ -105,7 +105,7 @@ const CATEGORY_HEADINGS: Record<Category, string> = {
 export async function autoGenerate(deps: Deps, project: Project, actorId: string) {
   const since = await changelog(deps).lastPublishedAt(project.id)
   // Only reports the public pages may show: a published changelog is public.
-  const visible = publicReportsOf(project.id, await deps.db.read((q) => readSettings(q, project.id, 'tracker')))
+  const visible = publicReportsOf(project.id, await settingsOf(deps.db, project.id, 'tracker'))
   const resolved = await createReportsRepository({ db: deps.db }).resolvedSince(visible, since, AUTO_GENERATE_LIMIT)
   if (resolved.length === 0) throw badRequest('nothing resolved since the last entry')
   const sections = CATEGORIES.filter((c) => resolved.some((r) => r.category === c)).map(

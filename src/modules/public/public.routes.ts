@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { clientIp } from '../../http/client-ip'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { reportNumberParams, roadmapQuery, similarQuery, trackerQuery, voteBody, widgetVoteBody } from './public.schemas'
 import { listTracker, projectBySlug, trackerBug } from './public.service'
 import { roadmapOf } from './roadmap.service'
@@ -61,7 +61,7 @@ export const publicRoutes = (deps: AppDeps) => {
     )
     .get('/branding/:slug', async ({ params }) => {
       const project = await projectBySlug(deps, params.slug)
-      return deps.db.read((q) => readSettings(q, project.id, 'branding'))
+      return settingsOf(deps.db, project.id, 'branding')
     }, {
       detail: { tags, summary: 'Company name, logo, colors and support email of a project' },
     })

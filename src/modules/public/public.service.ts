@@ -6,7 +6,7 @@ import { createProjectsRepository, type PublicProjectRow } from '../projects/pro
 import { translateSearch } from '../reports/fts-query'
 import { COUNT_CAP } from '../reports/reports.list'
 import type { TrackerSettings } from '../settings/settings.schemas'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, type PublicRow, type ReportRef } from './public.repository'
 import type { TrackerQuery } from './public.schemas'
 import { type PublishRules, publicReportsOf } from './publication'
@@ -30,7 +30,7 @@ export async function projectBySlug(deps: Deps, slug: string): Promise<PublicPro
 /** The project and its tracker settings; 404 unless the public tracker is enabled. */
 export async function enabledTracker(deps: Deps, slug: string): Promise<{ project: PublicProjectRow; settings: TrackerSettings }> {
   const project = await publicProjectInfo(deps, slug)
-  const settings = project && (await deps.db.read((q) => readSettings(q, project.id, 'tracker')))
+  const settings = project && (await settingsOf(deps.db, project.id, 'tracker'))
   if (!project || !settings?.enabled) throw notFound('public tracker not found')
   return { project, settings }
 }

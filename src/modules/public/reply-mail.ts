@@ -6,7 +6,7 @@ import { createCommentsRepository } from '../comments/comments.repository'
 import { renderMail } from '../notifications/notifications.mail'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createReportsRepository } from '../reports/reports.repository'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository } from './public.repository'
 import { isPublicReport } from './public.service'
 import { serverSecret } from './server-secrets'
@@ -72,7 +72,7 @@ export function replyMailHandler(deps: Pick<AppDeps, 'db' | 'config' | 'mailer' 
       if (!comment || !r || r.deletedAt || !to) return
       const project = await createProjectsRepository({ db: deps.db }).byId(r.projectId)
       if (!project || (await repo.optedOut(r.projectId, to.toLowerCase()))) return
-      const tracker = await deps.db.read((q) => readSettings(q, r.projectId, 'tracker'))
+      const tracker = await settingsOf(deps.db, r.projectId, 'tracker')
       const shown = tracker.enabled && (await isPublicReport(deps, r.projectId, tracker, { id: r.id }))
       const quote = comment.body.length > QUOTE_CHARS ? `${comment.body.slice(0, QUOTE_CHARS)}…` : comment.body
       const token = await replyUnsubscribeToken(deps, deps.clock.now(), r.projectId, to)

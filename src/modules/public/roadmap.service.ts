@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { notFound } from '../../http/errors'
 import type { RoadmapSettings, TrackerSettings } from '../settings/settings.schemas'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, onRoadmap } from './public.repository'
 import { projectBySlug, type PublicProject } from './public.service'
 import type { RoadmapQuery } from './public.schemas'
@@ -16,7 +16,7 @@ type RoadmapStatus = RoadmapSettings['statuses'][number]
 /** The project and its roadmap settings; 404 unless the public roadmap is enabled. */
 export async function enabledRoadmap(deps: Deps, slug: string): Promise<{ project: PublicProject; settings: RoadmapSettings }> {
   const project = await projectBySlug(deps, slug)
-  const settings = await deps.db.read((q) => readSettings(q, project.id, 'roadmap'))
+  const settings = await settingsOf(deps.db, project.id, 'roadmap')
   if (!settings.enabled) throw notFound('public roadmap not found')
   return { project, settings }
 }
@@ -28,7 +28,7 @@ export async function enabledRoadmap(deps: Deps, slug: string): Promise<{ projec
  */
 export async function roadmapOf(deps: Deps, slug: string, query: RoadmapQuery = {}) {
   const { project, settings } = await enabledRoadmap(deps, slug)
-  const tracker: TrackerSettings = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
+  const tracker: TrackerSettings = await settingsOf(deps.db, project.id, 'tracker')
   const where = onRoadmap(project.id, settings, tracker)
   const pageOf = (status: RoadmapStatus) => (query.status === status ? (query.page ?? 1) : 1)
   const repo = createPublicRepository({ db: deps.db })

@@ -2,7 +2,7 @@ import type { Config } from '../../config/config'
 import type { AppDeps } from '../../app-deps'
 import { createReportsSearchRepository } from '../reports/reports.search.repository'
 import type { TrackerSettings } from '../settings/settings.schemas'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { enabledTracker, type PublicProject } from './public.service'
 import { publicReportsOf } from './publication'
 
@@ -39,7 +39,7 @@ export async function trackerSuggestions(deps: Deps, config: Pick<Config, 'publi
 
 /** The widget's suggestions (`GET /api/bugs/similar`, by SDK key): none while the project's tracker is off, since players could not open them. */
 export async function widgetSuggestions(deps: Deps, config: Pick<Config, 'publicUrl'>, project: PublicProject & { slug: string }, title: string): Promise<Suggestions> {
-  const settings = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
+  const settings = await settingsOf(deps.db, project.id, 'tracker')
   if (!settings.enabled) return { bugs: [], can_vote: false }
   return suggestionsFor(deps, config, project, settings, title)
 }

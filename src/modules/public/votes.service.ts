@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { hmacSha256Hex } from '../../lib/ids'
 import { clientGroupOf } from '../../net/ip-ranges'
-import { readSettings } from '../settings/settings.service'
+import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, onRoadmap } from './public.repository'
 import { enabledTracker } from './public.service'
 import { publicReportsOf } from './publication'
@@ -92,7 +92,7 @@ export async function voteOnTracker(deps: Deps, slug: string, reportNumber: numb
 export async function voteOnRoadmap(deps: Deps, slug: string, reportNumber: number, voter: Voter): Promise<VoteResult> {
   const { project, settings } = await enabledRoadmap(deps, slug)
   if (!settings.show_upvotes) throw forbidden('upvotes are turned off on this roadmap')
-  const tracker = await deps.db.read((q) => readSettings(q, project.id, 'tracker'))
+  const tracker = await settingsOf(deps.db, project.id, 'tracker')
   return castVote(deps, onRoadmap(project.id, settings, tracker), reportNumber, voter)
 }
 

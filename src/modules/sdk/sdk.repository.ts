@@ -42,7 +42,7 @@ function prepare(q: Query) {
       .values({ projectId: p('projectId'), playerId: p('playerId'), name: p('name'), firstSeen: p('at'), lastSeen: p('at'), sessionCount: 1 })
       .onConflictDoUpdate({
         target: [players.projectId, players.playerId],
-        set: { name: sql`coalesce(excluded.name, ${players.name})`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)`, sessionCount: sql`${players.sessionCount} + 1` },
+        set: { name: sql`coalesce(excluded.name, ${players.name})`, lastSeen: sql`CASE WHEN excluded.last_seen > ${players.lastSeen} THEN excluded.last_seen ELSE ${players.lastSeen} END`, sessionCount: sql`${players.sessionCount} + 1` },
       })
       .prepare(),
     // A player who files reports but never starts a session still has a player page (session_count 0).

@@ -79,7 +79,7 @@ export async function settingsOf<K extends SettingsKind>(db: Seam, projectId: st
   return merge(SETTINGS_DEFAULTS[kind], await createSettingsRepository({ db }).stored(projectId, kind))
 }
 
-/** `settingsOf`, synchronous on the caller's handle, for the domains that read settings inside their own synchronous transactions. */
+/** `settingsOf`, synchronous on the caller's handle, for reports.read.ts until it is converted (the other callers use `settingsOf`). */
 export function readSettings<K extends SettingsKind>(db: DbOrTx, projectId: string, kind: K): SettingsMap[K] {
   return merge(SETTINGS_DEFAULTS[kind], storedSettingsOn(db, projectId, kind))
 }
@@ -124,18 +124,13 @@ export async function widgetSettingsOf(db: Seam, projectId: string, plan: PlanKe
   return ownWidgetSettings(plan) ? settingsOf(db, projectId, 'widget') : SETTINGS_DEFAULTS.widget
 }
 
-/** `widgetSettingsOf`, synchronous on the caller's handle (for `widgetThemeFor`). */
-function widgetSettingsFor(db: DbOrTx, projectId: string, plan: PlanKey): WidgetSettings {
-  return ownWidgetSettings(plan) ? readSettings(db, projectId, 'widget') : SETTINGS_DEFAULTS.widget
-}
-
 /**
  * The `widget_theme` game clients get from `GET /api/bugs/settings`: the effective theme colors,
  * position and mode, with the button text and background image alongside.
  */
-export function widgetThemeFor(db: DbOrTx, projectId: string, plan: PlanKey) {
-  const { theme, button_text, background_image_url } = widgetSettingsFor(db, projectId, plan)
-  return { ...theme, primary_color: widgetPrimaryColor(db, projectId, theme.primary_color), button_text, background_image_url }
+export async function widgetThemeFor(db: Seam, projectId: string, plan: PlanKey) {
+  const { theme, button_text, background_image_url } = await widgetSettingsOf(db, projectId, plan)
+  return { ...theme, primary_color: await widgetPrimaryColor(db, projectId, theme.primary_color), button_text, background_image_url }
 }
 
 /**
@@ -143,7 +138,7 @@ export function widgetThemeFor(db: DbOrTx, projectId: string, plan: PlanKey) {
  * the project's brand color (branding `primary_color`), so the widget matches the public pages out
  * of the box; else the default. Settings are stored whole, so "chosen" means "not the default".
  */
-function widgetPrimaryColor(db: DbOrTx, projectId: string, effective: string): string {
+async function widgetPrimaryColor(db: Seam, projectId: string, effective: string): Promise<string> {
   if (effective.toLowerCase() !== SETTINGS_DEFAULTS.widget.theme.primary_color.toLowerCase()) return effective
-  return readSettings(db, projectId, 'branding').primary_color || effective
+  return (await settingsOf(db, projectId, 'branding')).primary_color || effective
 }

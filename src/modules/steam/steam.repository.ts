@@ -68,15 +68,17 @@ export function createSteamRepository({ db }: { db: Seam }) {
       listed(and(ofApp(projectId, appId), votedUp === undefined ? undefined : eq(steamReviews.votedUp, votedUp)), limit, offset),
 
     /** Reviews and positive ones per UTC day (`YYYY-MM-DD`) posted since `start`; days without reviews are missing. */
-    perDay: (projectId: string, appId: number, start: Date) => {
-      const day = sql<string>`strftime('%Y-%m-%d', ${steamReviews.postedAt} / 1000, 'unixepoch')`
-      return db.read((q) =>
+    perDay: async (projectId: string, appId: number, start: Date) => {
+      // Whole UTC days since the epoch group alike on both engines (no strftime on PostgreSQL); the date text is made here.
+      const dayNumber = sql<number>`${steamReviews.postedAt} / 86400000`.mapWith(Number)
+      const rows = await db.read((q) =>
         q
-          .select({ day, total: count(), positive: sql<number>`sum(${steamReviews.votedUp})` })
+          .select({ dayNumber, total: count(), positive: sql<number>`sum(${steamReviews.votedUp})`.mapWith(Number) })
           .from(steamReviews)
           .where(and(ofApp(projectId, appId), gte(steamReviews.postedAt, start)))
-          .groupBy(day),
+          .groupBy(dayNumber),
       )
+      return rows.map(({ dayNumber, total, positive }) => ({ day: new Date(dayNumber * 86_400_000).toISOString().slice(0, 10), total, positive }))
     },
 
     /** How many of the app's reviews are stored, and how many of them are positive. */

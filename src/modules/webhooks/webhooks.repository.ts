@@ -14,7 +14,7 @@ const eventPattern = (event: string) => `%,${event},%`
 export function createWebhooksRepository({ db }: { db: Seam }) {
   return {
     /** The project's webhooks, oldest first. */
-    list: (projectId: string) => db.read((q) => q.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, sql`rowid`)),
+    list: (projectId: string) => db.read((q) => q.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt, webhooks.id)),
 
     /** One webhook of the project, or undefined. */
     find: async (projectId: string, webhookId: string): Promise<Webhook | undefined> => {
@@ -40,7 +40,7 @@ export function createWebhooksRepository({ db }: { db: Seam }) {
           .select()
           .from(webhookDeliveries)
           .where(eq(webhookDeliveries.webhookId, webhookId))
-          .orderBy(desc(webhookDeliveries.createdAt), sql`rowid desc`)
+          .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
           .limit(limit),
       ),
 
