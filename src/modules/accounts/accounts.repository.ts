@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
 import { type DbOrTx, rowsOf, type Seam } from '../../db/client'
 import { accountMembers, accounts } from './accounts.table'
 
@@ -137,6 +137,16 @@ export function createAccountsRepository({ db }: { db: Seam }) {
 
     /** Forgets the account's stored-bytes counter; the next `storageBytes` counts again. */
     forgetStorageBytes: (accountId: string) => db.write((q) => q.update(accounts).set({ storageBytes: null }).where(eq(accounts.id, accountId))),
+
+    /** The accounts the user owns. */
+    ownedBy: (userId: string) => db.read((q) => q.select().from(accounts).where(eq(accounts.ownerId, userId))),
+
+    /** How many members other than `userId` these accounts have. */
+    otherMembersCount: async (accountIds: string[], userId: string): Promise<number> =>
+      accountIds.length ? (await db.read((q) => q.select({ n: count() }).from(accountMembers).where(and(inArray(accountMembers.accountId, accountIds), ne(accountMembers.userId, userId)))))[0]!.n : 0,
+
+    /** Deletes these accounts; foreign keys take their projects, memberships and everything hanging off them. */
+    removeMany: (accountIds: string[]) => (accountIds.length ? db.write((q) => q.delete(accounts).where(inArray(accounts.id, accountIds))) : Promise.resolve()),
   }
 }
 

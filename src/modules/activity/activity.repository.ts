@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { activity, auditLog } from './activity.table'
 
@@ -56,5 +56,8 @@ export function createActivityRepository({ db }: { db: Seam }) {
       db.write(async (q) => {
         await q.delete(activity).where(eq(activity.projectId, projectId))
       }),
+
+    /** Deletes the audit log of these accounts (audit rows carry an account id without a foreign key). */
+    deleteAuditOf: (accountIds: string[]) => (accountIds.length ? db.write((q) => q.delete(auditLog).where(inArray(auditLog.accountId, accountIds))) : Promise.resolve()),
   }
 }

@@ -28,5 +28,20 @@ export function createAttachmentsRepository({ db }: { db: Seam }) {
       for (const ids of chunks(reportIds)) keys.push(...(await db.read((q) => q.select({ key: attachments.fileKey }).from(attachments).where(inArray(attachments.reportId, ids)))).map((r) => r.key))
       return keys
     },
+
+    /** The attachments of these occurrences (the files an event carried), for their evidence rows. */
+    ofOccurrences: (occurrenceIds: string[]) =>
+      occurrenceIds.length
+        ? db.read((q) =>
+            q
+              .select({ id: attachments.id, occurrenceId: attachments.occurrenceId, fileName: attachments.fileName, fileSize: attachments.fileSize, mimeType: attachments.mimeType, fileKey: attachments.fileKey })
+              .from(attachments)
+              .where(inArray(attachments.occurrenceId, occurrenceIds)),
+          )
+        : Promise.resolve([]),
+
+    /** Moves the attachments of these occurrences to report `reportId` (a split takes its occurrences' files along). */
+    moveOccurrencesTo: (occurrenceIds: string[], reportId: string) =>
+      occurrenceIds.length ? db.write(async (q) => void (await q.update(attachments).set({ reportId }).where(inArray(attachments.occurrenceId, occurrenceIds)))) : Promise.resolve(),
   }
 }

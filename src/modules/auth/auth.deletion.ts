@@ -1,14 +1,13 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import { conflict } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import { accountMembers, accounts } from '../accounts/accounts.table'
+import { createAccountsRepository } from '../accounts/accounts.repository'
 import { deleteProjectActivity } from '../activity/activity.service'
-import { auditLog } from '../activity/activity.table'
-import { comments } from '../comments/comments.table'
+import { createActivityRepository } from '../activity/activity.repository'
+import { createCommentsRepository } from '../comments/comments.repository'
 import { projectFileKeys } from '../projects/project-files'
-import { projects } from '../projects/projects.table'
-import { reports } from '../reports/reports.table'
+import { createProjectsRepository } from '../projects/projects.repository'
+import { createReportsRepository } from '../reports/reports.repository'
 import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
 
@@ -24,16 +23,11 @@ export const CANCEL_SUBSCRIPTION_JOB = 'billing.cancel-subscription'
 export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ message: string }> {
   const { db, files } = deps
   const fileKeys = await db.write(async (tx) => {
-    const owned = await tx.select().from(accounts).where(eq(accounts.ownerId, user.id))
+    const accounts = createAccountsRepository({ db: tx })
+    const owned = await accounts.ownedBy(user.id)
     const ownedIds = owned.map((a) => a.id)
-    if (ownedIds.length) {
-      const [others] = await tx
-        .select({ n: sql<number>`count(*)` })
-        .from(accountMembers)
-        .where(and(inArray(accountMembers.accountId, ownedIds), ne(accountMembers.userId, user.id)))
-      if (others!.n > 0) throw conflict('transfer ownership or remove the other members first')
-    }
-    const projectIds = ownedIds.length ? (await tx.select({ id: projects.id }).from(projects).where(inArray(projects.accountId, ownedIds))).map((p) => p.id) : []
+    if ((await accounts.otherMembersCount(ownedIds, user.id)) > 0) throw conflict('transfer ownership or remove the other members first')
+    const projectIds = (await createProjectsRepository({ db: tx }).inAccounts(ownedIds)).map((p) => p.id)
     const keys = (await Promise.all(projectIds.map((id) => projectFileKeys(db, id)))).flat()
 
     await deps.jobs.enqueue(
@@ -46,14 +40,11 @@ export async function deleteUserAccount(deps: AppDeps, user: User): Promise<{ me
     )
     // Activity and audit rows carry project/account ids without foreign keys, so they go explicitly.
     for (const id of projectIds) await deleteProjectActivity(tx, id)
-    if (ownedIds.length) {
-      await tx.delete(auditLog).where(inArray(auditLog.accountId, ownedIds))
-      await tx.delete(accounts).where(inArray(accounts.id, ownedIds))
-    }
+    await createActivityRepository({ db: tx }).deleteAuditOf(ownedIds)
+    await accounts.removeMany(ownedIds)
     // What they touched in other people's projects stays, detached from the deleted person.
-    await tx.update(comments).set({ authorId: null }).where(eq(comments.authorId, user.id))
-    await tx.update(reports).set({ assignedTo: null }).where(eq(reports.assignedTo, user.id))
-    await tx.update(reports).set({ createdBy: null }).where(eq(reports.createdBy, user.id))
+    await createCommentsRepository({ db: tx }).detachAuthor(user.id)
+    await createReportsRepository({ db: tx }).detachUser(user.id)
     // Sessions, memberships, verification tokens and share codes cascade with the user row.
     await createAuthRepository({ db }).removeUser(user.id)
     return keys

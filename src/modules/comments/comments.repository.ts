@@ -37,5 +37,8 @@ export function createCommentsRepository({ db }: { db: Seam }) {
           .where(and(eq(comments.authorId, authorId), hiddenProjectIds.length ? notInArray(comments.projectId, hiddenProjectIds) : undefined))
           .orderBy(asc(comments.createdAt)),
       ),
+
+    /** Detaches a deleted user from the comments they wrote (the comments stay, without an author). */
+    detachAuthor: (authorId: string) => db.write((q) => q.update(comments).set({ authorId: null }).where(eq(comments.authorId, authorId))),
   }
 }

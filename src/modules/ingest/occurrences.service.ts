@@ -1,10 +1,9 @@
-import { inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import type { Project } from '../projects/projects.repository'
 import { badRequest } from '../../http/errors'
 import { recordActivity } from '../activity/activity.service'
-import { attachments } from '../attachments/attachments.table'
+import { createAttachmentsRepository } from '../attachments/attachments.repository'
 import { liveReport } from '../reports/reports.read'
 import { createReport } from '../reports/reports.service'
 import { createIngestRepository, type Occurrence } from './ingest.repository'
@@ -45,14 +44,7 @@ function occurrenceView(files: Files, o: Occurrence, files_: { id: string; fileN
 
 /** The attachments of these occurrences, by occurrence id. */
 async function filesOf(db: Seam, ids: string[]) {
-  const rows = ids.length
-    ? await db.read((q) =>
-        q
-          .select({ id: attachments.id, occurrenceId: attachments.occurrenceId, fileName: attachments.fileName, fileSize: attachments.fileSize, mimeType: attachments.mimeType, fileKey: attachments.fileKey })
-          .from(attachments)
-          .where(inArray(attachments.occurrenceId, ids)),
-      )
-    : []
+  const rows = await createAttachmentsRepository({ db }).ofOccurrences(ids)
   const by = new Map<string, typeof rows>()
   for (const r of rows) by.set(r.occurrenceId!, [...(by.get(r.occurrenceId!) ?? []), r])
   return by
@@ -112,7 +104,7 @@ export async function splitOccurrences(deps: Pick<AppDeps, 'db' | 'clock' | 'eve
     })
     const moved = chosen.map((o) => o.id)
     await repo.moveTo(moved, report.id)
-    await tx.update(attachments).set({ reportId: report.id }).where(inArray(attachments.occurrenceId, moved))
+    await createAttachmentsRepository({ db: tx }).moveOccurrencesTo(moved, report.id)
     await recountReport(tx, report)
     await recountReport(tx, original)
     await createReportFacetsRepository({ db: tx }).dropLeftWith(original, moved)

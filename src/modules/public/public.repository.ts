@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import type { FtsQuery } from '../reports/fts-query'
 import { reportLabels } from '../labels/labels.table'
@@ -7,7 +7,24 @@ import type { Category, Status } from '../reports/reports.types'
 import type { RoadmapSettings } from '../settings/settings.schemas'
 import { PUBLIC_TRACKER_INDEX, PUBLISHED_INDEX } from './public.indexes'
 import { replyMailOptOuts, reportVotes, serverSecrets } from './public.table'
-import { type PublishRules, publicReportsOf } from './publication'
+import type { PublishRules } from './publication'
+
+/** The SQL condition of `PublishRules` alone, over a report row (no project, deletion or privacy terms). */
+function byRules(s: PublishRules): SQL {
+  const terms: SQL[] = [isNull(reports.published)]
+  // A literal: the partial index of published reports (public.indexes.ts) serves only `published = 1` spelled so.
+  if (s.publish === 'manual') return sql`${reports.published} = 1`
+  if (s.publish === 'triaged') terms.push(isNotNull(reports.triagedAt))
+  if (!s.include_auto_filed) terms.push(eq(reports.autoFiled, false))
+  return or(eq(reports.published, true), and(...terms))!
+}
+
+/**
+ * Live reports of a project a player may see under `rules`.
+ * `is_private = 0` is a literal (not a bound false): the public tracker's partial index (public.indexes.ts) needs it.
+ */
+export const publicReportsOf = (projectId: string, rules: PublishRules): SQL =>
+  and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`, byRules(rules))!
 
 // Spelled out with table names: inside the subquery an unqualified "id" would mean the comment's.
 const publicCommentCount = sql<number>`(select count(*) from "comments" where "comments"."report_id" = "reports"."id" and "comments"."is_internal" = 0)`

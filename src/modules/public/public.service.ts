@@ -9,7 +9,8 @@ import type { TrackerSettings } from '../settings/settings.schemas'
 import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, type PublicRow, type ReportRef } from './public.repository'
 import type { TrackerQuery } from './public.schemas'
-import { type PublishRules, publicReportsOf } from './publication'
+import { publicReportsOf } from './public.repository'
+import type { PublishRules } from './publication'
 
 export const TRACKER_PAGE_SIZE = 25
 

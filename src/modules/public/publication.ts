@@ -1,7 +1,5 @@
-import { and, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { createReportsRepository } from '../reports/reports.repository'
-import { reports } from '../reports/reports.table'
 import type { TrackerSettings } from '../settings/settings.schemas'
 
 /**
@@ -13,23 +11,6 @@ import type { TrackerSettings } from '../settings/settings.schemas'
  */
 export type PublishRules = Pick<TrackerSettings, 'publish' | 'include_auto_filed'>
 
-/** The SQL condition of `PublishRules` alone, over a report row (no project, deletion or privacy terms). */
-function byRules(s: PublishRules): SQL {
-  const terms: SQL[] = [isNull(reports.published)]
-  // A literal: the partial index of published reports (public.indexes.ts) serves only `published = 1` spelled so.
-  if (s.publish === 'manual') return sql`${reports.published} = 1`
-  if (s.publish === 'triaged') terms.push(isNotNull(reports.triagedAt))
-  if (!s.include_auto_filed) terms.push(eq(reports.autoFiled, false))
-  return or(eq(reports.published, true), and(...terms))!
-}
-
-/**
- * Live reports of a project a player may see under `rules`.
- * `is_private = 0` is a literal (not a bound false): the public tracker's partial index (public.indexes.ts) needs it.
- */
-export const publicReportsOf = (projectId: string, rules: PublishRules): SQL =>
-  and(eq(reports.projectId, projectId), isNull(reports.deletedAt), sql`${reports.isPrivate} = 0`, byRules(rules))!
-
 /** Why a report is or is not on the public pages, for the team's report page. */
 export type PublicationReason = 'published' | 'unpublished' | 'private' | 'mode_all' | 'triaged' | 'not_triaged' | 'manual' | 'auto_filed'
 
@@ -40,7 +21,7 @@ export interface PublicationRow {
   autoFiled: boolean | null
 }
 
-/** `publicReportsOf` for one live report in memory, with the reason (the SQL above decides the public pages; test/public/publication.test.ts checks both agree). */
+/** `publicReportsOf` (public.repository.ts) for one live report in memory, with the reason (that SQL decides the public pages; test/public/publication.test.ts checks both agree). */
 export function publicationOf(r: PublicationRow, s: PublishRules): { shown: boolean; reason: PublicationReason } {
   if (r.isPrivate) return { shown: false, reason: 'private' }
   if (r.published === true) return { shown: true, reason: 'published' }

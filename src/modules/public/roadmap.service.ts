@@ -5,7 +5,7 @@ import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, onRoadmap } from './public.repository'
 import { projectBySlug, type PublicProject } from './public.service'
 import type { RoadmapQuery } from './public.schemas'
-import { publicReportsOf } from './publication'
+import { publicReportsOf } from './public.repository'
 
 /** Reports per roadmap column page, most upvoted first. */
 export const ROADMAP_PAGE_SIZE = 20

@@ -4,7 +4,7 @@ import { createReportsSearchRepository } from '../reports/reports.search.reposit
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { settingsOf } from '../settings/settings.service'
 import { enabledTracker, type PublicProject } from './public.service'
-import { publicReportsOf } from './publication'
+import { publicReportsOf } from './public.repository'
 
 /** Suggestions shown under the title of the player's report form. */
 export const SUGGESTION_LIMIT = 5

@@ -7,7 +7,7 @@ import { clientGroupOf } from '../../net/ip-ranges'
 import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, onRoadmap } from './public.repository'
 import { enabledTracker } from './public.service'
-import { publicReportsOf } from './publication'
+import { publicReportsOf } from './public.repository'
 import { serverSecret } from './server-secrets'
 import { enabledRoadmap } from './roadmap.service'
 

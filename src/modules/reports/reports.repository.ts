@@ -401,6 +401,13 @@ export function createReportsRepository({ db }: { db: Seam }) {
     /** Sets `triaged_at` on those of these reports that have none (the first touch is kept). */
     markTriaged: (ids: string[], now: Date) =>
       db.write(async (q) => void (await q.update(reports).set({ triagedAt: now }).where(and(inArray(reports.id, ids), isNull(reports.triagedAt))))),
+
+    /** Detaches a deleted user from the reports they filed or were assigned, in every project (the reports stay). */
+    detachUser: (userId: string) =>
+      db.write(async (q) => {
+        await q.update(reports).set({ assignedTo: null }).where(eq(reports.assignedTo, userId))
+        await q.update(reports).set({ createdBy: null }).where(eq(reports.createdBy, userId))
+      }),
   }
 }
 
