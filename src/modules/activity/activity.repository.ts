@@ -5,6 +5,9 @@ import { activity, auditLog } from './activity.table'
 export type ActivityRow = typeof activity.$inferSelect
 export type AuditRow = typeof auditLog.$inferSelect
 
+/** Activity rows per INSERT: 8 bound values each, well under either engine's limit on one statement's parameters. */
+const ACTIVITY_BATCH = 1000
+
 /** The audit entries a project's log shows: its own plus the account-wide ones (members, roles, invitations). */
 const auditScope = (project: { id: string; accountId: string }) => or(eq(auditLog.projectId, project.id), and(eq(auditLog.accountId, project.accountId), isNull(auditLog.projectId)))
 
@@ -39,10 +42,13 @@ export function createActivityRepository({ db }: { db: Seam }) {
       return { entries, total: total?.n ?? 0 }
     },
 
-    /** Inserts activity entries, all in one statement (the ingest path records one per report). */
+    /**
+     * Inserts activity entries, a statement per 1,000 (the ingest path records one per report): a bulk
+     * change of 10,000 reports in one statement would bind 80,000 values, past PostgreSQL's 65,535.
+     */
     insertActivity: (rows: (typeof activity.$inferInsert)[]) =>
       db.write(async (q) => {
-        await q.insert(activity).values(rows)
+        for (let i = 0; i < rows.length; i += ACTIVITY_BATCH) await q.insert(activity).values(rows.slice(i, i + ACTIVITY_BATCH))
       }),
 
     /** Appends one audit log entry. */

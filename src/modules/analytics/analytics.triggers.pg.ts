@@ -20,8 +20,18 @@ export const analyticsTriggersPgSql = [
     END IF;
     RETURN NULL;
   END $$`,
-  // A live report counts under its priority and its category.
-  `CREATE OR REPLACE TRIGGER analytics_dims_ai AFTER INSERT ON reports FOR EACH ROW WHEN (new.deleted_at IS NULL) EXECUTE FUNCTION analytics_dims_bump()`,
+  // Inserted live reports count under their priority and their category, once per statement (as
+  // report_counts_ai: a row trigger bumping the same counter rows made bulk inserts quadratic).
+  `CREATE OR REPLACE FUNCTION analytics_dims_added() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO analytics_report_dimensions (project_id, dimension, value, n)
+      SELECT project_id, 'priority', priority, count(*) FROM added WHERE deleted_at IS NULL GROUP BY project_id, priority
+      UNION ALL
+      SELECT project_id, 'category', category, count(*) FROM added WHERE deleted_at IS NULL GROUP BY project_id, category
+      ON CONFLICT (project_id, dimension, value) DO UPDATE SET n = analytics_report_dimensions.n + excluded.n;
+    RETURN NULL;
+  END $$`,
+  `CREATE OR REPLACE TRIGGER analytics_dims_ai AFTER INSERT ON reports REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION analytics_dims_added()`,
   // A report changing priority, category, project or deletion moves from its old counts to its new ones.
   `CREATE OR REPLACE TRIGGER analytics_dims_au AFTER UPDATE OF priority, category, deleted_at, project_id ON reports FOR EACH ROW EXECUTE FUNCTION analytics_dims_bump()`,
   // A live report removed leaves its counts.

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
-import type { FtsQuery } from '../reports/fts-query'
+import { indexedBy, onPostgres, type Query, type Seam } from '../../db/client'
+import { translateSearch } from '../reports/fts-query'
+import { SEARCH_DOCUMENT_SQL, translateSearchToTsquery } from '../reports/search-tsquery'
 import { reportLabels } from '../labels/labels.table'
 import { reports } from '../reports/reports.table'
 import type { Category, Status } from '../reports/reports.types'
@@ -62,8 +63,8 @@ export interface TrackerPageQuery {
   rules: PublishRules
   status?: Status
   category?: Category
-  /** The translated search, when the tracker allows search and one was given. */
-  fts: FtsQuery | null
+  /** The search box's text (the team list's query language), when the tracker allows search and one was given. */
+  search: string | null
   page: number
   pageSize: number
   countCap: number
@@ -92,7 +93,24 @@ const refOf = (which: ReportRef): SQL => ('id' in which ? eq(reports.id, which.i
 // Named, since the planner otherwise takes the team's upvotes index for the order and reads every
 // row from the table to check `is_private`; these answer from the index. `manual` reads the small
 // index of published reports.
-const publicIndex = (s: PublishRules) => sql`${reports} indexed by ${sql.raw(s.publish === 'manual' ? PUBLISHED_INDEX : PUBLIC_TRACKER_INDEX)}`
+const publicIndex = (q: Query, s: PublishRules) => indexedBy(q, reports, s.publish === 'manual' ? PUBLISHED_INDEX : PUBLIC_TRACKER_INDEX)
+
+/**
+ * The search's conditions on a report, in the engine's form: SQLite's FTS5 match set (by rowid), or
+ * PostgreSQL's tsvector test on the row (search-tsquery.ts). `positive`: whether a word must match
+ * (else only `-words` were given); null when the text has no usable term.
+ */
+function searchConditions(q: Query, text: string): { conds: SQL[]; positive: boolean } | null {
+  if (onPostgres(q)) {
+    const ts = translateSearchToTsquery(text)
+    const doc = sql.raw(SEARCH_DOCUMENT_SQL)
+    if (ts.match) return { conds: [sql`${doc} @@ to_tsquery('simple', ${ts.match})`], positive: true }
+    return ts.excludeOnly ? { conds: [sql`NOT ${doc} @@ to_tsquery('simple', ${ts.excludeOnly})`], positive: false } : null
+  }
+  const fts = translateSearch(text)
+  if (fts.match) return { conds: [sql`${reports.seq} in (select rowid from reports_fts where reports_fts match ${fts.match})`], positive: true }
+  return fts.excludeOnly ? { conds: [sql`${reports.seq} not in (select rowid from reports_fts where reports_fts match ${fts.excludeOnly})`], positive: false } : null
+}
 
 /**
  * Every read and write of the public pages' tables (votes, server secrets, reply-mail opt-outs), and
@@ -120,15 +138,14 @@ export function createPublicRepository({ db }: { db: Seam }) {
       const conds: SQL[] = [publicReportsOf(t.projectId, t.rules)]
       if (t.status) conds.push(eq(reports.status, t.status))
       if (t.category) conds.push(eq(reports.category, t.category))
-      if (t.fts?.match) conds.push(sql`${reports.seq} in (select rowid from reports_fts where reports_fts match ${t.fts.match})`)
-      if (t.fts?.excludeOnly) conds.push(sql`${reports.seq} not in (select rowid from reports_fts where reports_fts match ${t.fts.excludeOnly})`)
-      const where = and(...conds)
       // The page's rows are picked first on indexed columns alone (reports_public_idx gives the
       // order), then read in full: selecting every column, the comment count included, for each candidate
       // before the sort cost ~300 ms at 100,000 reports. Ties go to the newest: seq follows filing order.
       // A search is driven by its set of matches instead (through the rowid), which the index cannot give.
-      const source = t.fts?.match ? reports : publicIndex(t.rules)
       return db.read(async (q) => {
+        const search = t.search ? searchConditions(q, t.search) : null
+        const where = and(...conds, ...(search?.conds ?? []))
+        const source = search?.positive ? reports : publicIndex(q, t.rules)
         const pageSeqs = q
           .select({ seq: sql<number>`${reports.seq}` })
           .from(source)

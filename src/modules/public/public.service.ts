@@ -3,7 +3,6 @@ import { notFound } from '../../http/errors'
 import { createAuthRepository } from '../auth/auth.repository'
 import { createCommentsRepository } from '../comments/comments.repository'
 import { createProjectsRepository, type PublicProjectRow } from '../projects/projects.repository'
-import { translateSearch } from '../reports/fts-query'
 import { COUNT_CAP } from '../reports/reports.list'
 import type { TrackerSettings } from '../settings/settings.schemas'
 import { settingsOf } from '../settings/settings.service'
@@ -83,7 +82,7 @@ export async function listTracker(deps: Deps, slug: string, query: TrackerQuery,
     status: query.status,
     category: settings.show_categories ? query.category : undefined,
     // The team list's query language (words, "phrases", prefix*, -exclusions), which never yields an FTS syntax error.
-    fts: settings.allow_search && query.q ? translateSearch(query.q) : null,
+    search: settings.allow_search && query.q ? query.q : null,
     page,
     pageSize: TRACKER_PAGE_SIZE,
     countCap,

@@ -14,8 +14,16 @@ export const reportCountsPgSql = [
     END IF;
     RETURN NULL;
   END $$`,
-  // A live report counts under its status.
-  `CREATE OR REPLACE TRIGGER report_counts_ai AFTER INSERT ON reports FOR EACH ROW WHEN (new.deleted_at IS NULL) EXECUTE FUNCTION report_counts_bump()`,
+  // Inserted live reports count under their status, once per statement: a row trigger updating the same
+  // counter row for each report of a bulk insert left a dead version per report (30,000 in one write: ~2 min).
+  `CREATE OR REPLACE FUNCTION report_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO report_status_counts (project_id, status, n)
+      SELECT project_id, status, count(*) FROM added WHERE deleted_at IS NULL GROUP BY project_id, status
+      ON CONFLICT (project_id, status) DO UPDATE SET n = report_status_counts.n + excluded.n;
+    RETURN NULL;
+  END $$`,
+  `CREATE OR REPLACE TRIGGER report_counts_ai AFTER INSERT ON reports REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION report_counts_added()`,
   // A report changing status, project or deletion moves from its old count to its new one.
   `CREATE OR REPLACE TRIGGER report_counts_au AFTER UPDATE OF status, deleted_at, project_id ON reports FOR EACH ROW EXECUTE FUNCTION report_counts_bump()`,
   // A live report removed leaves its count.

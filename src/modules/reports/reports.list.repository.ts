@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
-import type { Db, Seam } from '../../db/client'
+import { type Db, onPostgres, type Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { reportAdditions, type SlaState } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
+import { SEARCH_DOCUMENT_SQL } from './search-tsquery'
 
 /**
  * Filtered totals are counted up to this many matching rows and no further, so a filter that
@@ -67,6 +68,22 @@ const ph = sql.placeholder
 const driver = alias(reportFacets, 'f')
 const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 
+/**
+ * PostgreSQL's words search on a report row: its tsvector (the reports_search_idx expression) against
+ * the placeholder `tsMatch`, the same words as `match` written as tsquery text (search-tsquery.ts).
+ * PostgreSQL has no FTS table to drive a join: the row is tested, and its planner picks the index.
+ */
+const tsMatches = sql`${sql.raw(SEARCH_DOCUMENT_SQL)} @@ to_tsquery('simple', ${ph('tsMatch')})`
+
+/** The seqs of the project's reports that match the words, on PostgreSQL (the FTS rowid set's counterpart). */
+const tsMatchSet = sql`(SELECT seq FROM reports WHERE project_id = ${ph('projectId')} AND ${tsMatches})`
+
+/** A report's error type among the JSON array of names in placeholder `name`: SQLite's json_each, PostgreSQL's jsonb. */
+const errorTypeIn = (pg: boolean, name: string) =>
+  pg
+    ? sql`${reports.errorType} IN (SELECT jsonb_array_elements_text(CAST(${ph(name)} AS jsonb)))`
+    : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(name)}))`
+
 /** A probe of one facet key for the row whose seq is `seq`. */
 const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq) =>
   sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq})`
@@ -89,22 +106,24 @@ const keyOnly = (s: Shape) =>
  * issue's example query at 1M reports), and its order still serves "newest first" without a sort.
  */
 function keyWalk(db: Db, s: Shape) {
+  const pg = onPostgres(db)
   const checks = [
     eq(driver.projectId, ph('projectId')),
     sql`${driver.kind} = ${kindOf(s.facets[0]!)}`,
     eq(driver.value, ph('facet0')),
     ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq)),
-    ...(s.q === 'matchSet' ? [sql`+${driver.reportSeq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []),
+    ...(s.q === 'matchSet' ? [pg ? sql`${driver.reportSeq} IN ${tsMatchSet}` : sql`+${driver.reportSeq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []),
   ]
   return db.select({ seq: driver.reportSeq }).from(driver).where(and(...checks)).orderBy(desc(driver.reportSeq)).limit(Number.MAX_SAFE_INTEGER).as('k')
 }
 
 type KeyWalk = ReturnType<typeof keyWalk>
 
-function conditions(s: Shape): SQL[] {
+/** The shape's filters; `pg`: in PostgreSQL's forms (no FTS table, no json_each, no index hints). */
+function conditions(s: Shape, pg: boolean): SQL[] {
   // With a label or a facet the key drives (few rows compared to the project, or newest first);
   // `+project_id` keeps SQLite from walking a project index and probing every row.
-  const project = s.label || s.drive ? sql`+${reports.projectId} = ${ph('projectId')}` : eq(reports.projectId, ph('projectId'))
+  const project = (s.label || s.drive) && !pg ? sql`+${reports.projectId} = ${ph('projectId')}` : eq(reports.projectId, ph('projectId'))
   const c: SQL[] = [project, isNull(reports.deletedAt)]
   if (s.status) c.push(eq(reports.status, ph('status')))
   // By rank, so the (status, priority_rank) and priority indexes serve the filter.
@@ -115,12 +134,12 @@ function conditions(s: Shape): SQL[] {
   if (s.label) c.push(sql`${reports.seq} IN (SELECT report_seq FROM report_labels WHERE label_id = ${ph('label')})`)
   if (s.source) c.push(eq(reports.source, ph('source')))
   if (s.errorType) c.push(eq(reports.errorType, ph('errorType')))
-  s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(`error${i}`)}))`))
+  s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : errorTypeIn(pg, `error${i}`)))
   for (let i = 0; i < s.fingerprints; i++) c.push(eq(reports.fingerprint, ph(`fingerprint${i}`)))
   if (s.regression) c.push(sql`${reports.regressedInVersion} IS NOT NULL`)
   // Under a driving facet, its walk checks the facets (keyWalk); otherwise each is probed on the
   // driving seq (the FTS rowid, or the report's).
-  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' ? reportsFts.rowid : reports.seq)))
+  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq)))
   if (s.blocked) {
     c.push(
       sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
@@ -131,6 +150,11 @@ function conditions(s: Shape): SQL[] {
   if (s.sla) c.push(sql`${reports.id} IN (SELECT report_id FROM report_sla WHERE project_id = ${ph('projectId')} AND ${reportAdditions().slaStateSql(s.sla)})`)
   if (s.dated === 'yes') c.push(sql`${reports.dueDate} IS NOT NULL`)
   if (s.dated === 'no') c.push(sql`${reports.dueDate} IS NULL`)
+  if (pg) {
+    if (s.q === 'match' || (s.q === 'matchSet' && s.drive !== 'facet')) c.push(tsMatches)
+    if (s.q === 'exclude') c.push(sql`${reports.seq} >= ${ph('minSeq')}`, sql`NOT ${tsMatches}`)
+    return c
+  }
   if (s.q === 'match') c.push(sql`${reportsFts} MATCH ${ph('match')}`)
   if (s.q === 'matchSet' && s.drive !== 'facet') c.push(sql`${reports.seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`)
   // Only `-terms`: rows at or above `minSeq` (a window of the newest, see `excludeWindow`) whose seq is
@@ -142,9 +166,9 @@ function conditions(s: Shape): SQL[] {
   return c
 }
 
-function ordering(s: Shape, k: KeyWalk | null): SQL[] {
+function ordering(s: Shape, k: KeyWalk | null, pg: boolean): SQL[] {
   // The driving key's order is the report's seq order: the FTS rowid, or the facet walk's seq.
-  const newest = k ? desc(k.seq) : s.q === 'match' ? desc(reportsFts.rowid) : desc(reports.seq)
+  const newest = k ? desc(k.seq) : s.q === 'match' && !pg ? desc(reportsFts.rowid) : desc(reports.seq)
   switch (s.sort) {
     case 'priority':
       return [asc(reports.priorityRank), desc(reports.seq)]
@@ -166,32 +190,33 @@ function ordering(s: Shape, k: KeyWalk | null): SQL[] {
 }
 
 function buildStatements(db: Db, s: Shape) {
-  const where = and(...conditions(s))
+  const pg = onPostgres(db)
+  const where = and(...conditions(s, pg))
   const k = s.drive === 'facet' ? keyWalk(db, s) : null
   // SQLite reorders inner joins: with a MATCH the FTS table becomes the outer loop; a facet walk is the
   // outer loop because `+project_id` leaves `reports` reachable by its key only.
   const from = <T extends SelectedFields>(columns: T) => {
     if (k) return db.select(columns).from(k).$dynamic().innerJoin(reports, eq(reports.seq, k.seq))
     const q = db.select(columns).from(reports).$dynamic()
-    return s.q === 'match' ? q.innerJoin(reportsFts, eq(reportsFts.rowid, reports.seq)) : q
+    return s.q === 'match' && !pg ? q.innerJoin(reportsFts, eq(reportsFts.rowid, reports.seq)) : q
   }
   const page = from(listColumns)
     .where(where)
-    .orderBy(...ordering(s, k))
+    .orderBy(...ordering(s, k, pg))
     .limit(ph('limit'))
     .offset(ph('offset'))
     .prepare()
   // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
-  const newestFirst = ordering({ ...s, sort: 'newest' }, k)
+  const newestFirst = ordering({ ...s, sort: 'newest' }, k, pg)
   // The matching seqs newest first, up to one past the cap: from the facet walk alone when it can say.
   const seqs =
     k && keyOnly(s)
       ? db.select({ seq: k.seq }).from(k).limit(COUNT_CAP + 1)
-      : from({ seq: k ? k.seq : s.q === 'match' ? reportsFts.rowid : reports.seq })
+      : from({ seq: k ? k.seq : s.q === 'match' && !pg ? reportsFts.rowid : reports.seq })
           .where(where)
           .orderBy(...newestFirst)
           .limit(COUNT_CAP + 1)
-  const count = db.select({ n: sql<number>`count(*)` }).from(seqs.as('matching')).prepare()
+  const count = db.select({ n: countAll() }).from(seqs.as('matching')).prepare()
   // Every matching report up to the cap, for bulk actions by filter.
   const all = from({ id: reports.id, reportNumber: reports.reportNumber })
     .where(where)
@@ -201,6 +226,10 @@ function buildStatements(db: Db, s: Shape) {
   return { page, count, all, seqs: seqs.prepare() }
 }
 
+/** `count(*)` as a number on both engines (PostgreSQL's is a bigint, read as a string). */
+const countAll = () => sql<number>`count(*)`.mapWith(Number)
+
+// SQLite's page by seqs, prepared once with the seqs as one JSON parameter (PostgreSQL's: `rowsBySeq`).
 const bySeqStatements = new WeakMap<Db, ReturnType<typeof buildBySeq>>()
 const buildBySeq = (db: Db) =>
   db
@@ -231,7 +260,7 @@ function cached<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
 /** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
 function buildEstimates(db: Db) {
   const facet = db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: countAll() })
     .from(
       db
         .select({ one: sql`1` })
@@ -242,9 +271,10 @@ function buildEstimates(db: Db) {
     )
     .prepare()
   // Over the whole server's index (it has no project): an estimate, enough to compare.
+  const matching = onPostgres(db) ? db.select({ one: sql`1` }).from(reports).where(tsMatches) : db.select({ one: sql`1` }).from(reportsFts).where(sql`${reportsFts} MATCH ${ph('match')}`)
   const words = db
-    .select({ n: sql<number>`count(*)` })
-    .from(db.select({ one: sql`1` }).from(reportsFts).where(sql`${reportsFts} MATCH ${ph('match')}`).limit(COUNT_CAP + 1).as('w'))
+    .select({ n: countAll() })
+    .from(matching.limit(COUNT_CAP + 1).as('w'))
     .prepare()
   return { facet, words }
 }
@@ -257,11 +287,17 @@ const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
  * a common word into a set once (~50 ms for 300,000) is bounded, while walking those matches one by
  * one to count the few that also carry the facet is not.
  */
-function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, match: string): boolean {
+async function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<boolean> {
   const st = cached(estimateStatements, db, buildEstimates)
-  const inFacet = st.facet.get({ projectId, kind: FACET[facet.kind], value: facet.value })?.n ?? 0
-  const inWords = st.words.get({ match })?.n ?? 0
+  const inFacet = (await st.facet.execute({ projectId, kind: FACET[facet.kind], value: facet.value }))[0]?.n ?? 0
+  const inWords = (await st.words.execute({ ...words }))[0]?.n ?? 0
   return inFacet <= inWords
+}
+
+/** A words search in both engines' forms: the FTS5 MATCH expression and the tsquery text (fts-query.ts, search-tsquery.ts). */
+export interface Words {
+  match: string
+  tsMatch: string
 }
 
 const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
@@ -292,13 +328,20 @@ export function createReportsListRepository({ db }: { db: Seam }) {
     seqs: async (s: Shape, params: Record<string, unknown>): Promise<number[]> => (await db.read((q) => statementsFor(q, s).seqs.execute(params))).map((r) => r.seq),
 
     /** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
-    rowsBySeq: async (seqs: number[]) => (seqs.length === 0 ? [] : await db.read((q) => cached(bySeqStatements, q, buildBySeq).execute({ seqs: JSON.stringify(seqs) }))),
+    rowsBySeq: async (seqs: number[]) =>
+      seqs.length === 0
+        ? []
+        : await db.read((q) =>
+            onPostgres(q)
+              ? q.select(listColumns).from(reports).where(inArray(reports.seq, seqs)).orderBy(desc(reports.seq))
+              : cached(bySeqStatements, q, buildBySeq).execute({ seqs: JSON.stringify(seqs) }),
+          ),
 
     /** The seq of the project's live report `skip` places below its newest, or undefined past the oldest. */
     nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => cached(nthStatements, q, nthNewestLive).execute({ projectId, skip })))[0]?.seq,
 
     /** `facetRarerThanWords`, read on the seam. */
-    facetRarerThanWords: (projectId: string, facet: { kind: FacetKind; value: string }, match: string) => db.read((q) => facetRarerThanWords(q, projectId, facet, match)),
+    facetRarerThanWords: (projectId: string, facet: { kind: FacetKind; value: string }, words: Words) => db.read((q) => facetRarerThanWords(q, projectId, facet, words)),
 
     /** Every matching report's id and number newest first, up to one past COUNT_CAP (bulk actions and merges by filter). */
     all: (s: Shape, params: Record<string, unknown>) => db.read((q) => statementsFor(q, s).all.execute(params)),

@@ -9,6 +9,7 @@ import type { ListFilterQuery } from './reports.schemas'
 import { errorTypesIn } from './reports.search'
 import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
+import { translateSearchToTsquery } from './search-tsquery'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
 import { type LabelView, listItemView } from './reports.views'
 
@@ -88,6 +89,8 @@ function parse(f: Omit<ListFilters, 'page'>) {
   const searched = f.q === undefined ? { filters: noSearchFilters(), text: '' } : splitSearch(f.q)
   const sf: SearchFilters = searched.filters
   const fts = searched.text ? translateSearch(searched.text) : null
+  // The same words as tsquery text, for PostgreSQL: one parser, so both say the same terms (or none).
+  const ts = searched.text ? translateSearchToTsquery(searched.text) : null
   const values: Record<FacetKind, string[]> = {
     player: [...(f.player ? [f.player] : []), ...sf.players],
     version: [...(f.version ? [f.version] : []), ...sf.versions],
@@ -99,8 +102,8 @@ function parse(f: Omit<ListFilters, 'page'>) {
   const regression = f.regression === true || sf.regression
   const selectiveElsewhere = f.label !== undefined || fingerprints.length > 0 || regression
   // Words and a facet: the rarer of the two drives (a common word under a rare version, or the reverse).
-  const compare = facets.length > 0 && fts?.match && !selectiveElsewhere ? { facet: facets[0]!, match: fts.match } : null
-  return { sf, fts, facets, fingerprints, regression, selectiveElsewhere, compare }
+  const compare = facets.length > 0 && fts?.match && ts?.match && !selectiveElsewhere ? { facet: facets[0]!, words: { match: fts.match, tsMatch: ts.match } } : null
+  return { sf, fts, ts, facets, fingerprints, regression, selectiveElsewhere, compare }
 }
 
 /** The facts of `parsed` from the repositories. */
@@ -109,7 +112,7 @@ async function factsOf(db: Seam, projectId: string, parsed: ReturnType<typeof pa
   const compare = parsed.compare
   return {
     errors: parsed.sf.errors.map((name) => errorTypesIn(types, name)),
-    facetRarer: compare ? await createReportsListRepository({ db }).facetRarerThanWords(projectId, compare.facet, compare.match) : false,
+    facetRarer: compare ? await createReportsListRepository({ db }).facetRarerThanWords(projectId, compare.facet, compare.words) : false,
   }
 }
 
@@ -118,6 +121,7 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
   const { fts, facets, fingerprints, regression, selectiveElsewhere } = parsed
   const sf = parsed.sf
   const ftsExpr = fts?.match ?? fts?.excludeOnly ?? null
+  const tsExpr = parsed.ts?.match ?? parsed.ts?.excludeOnly ?? null
   // Each `error:` name stands for the project's error types that answer it; none: nothing matches.
   const errors = facts.errors
   let q: Shape['q'] = fts?.match ? 'match' : fts?.excludeOnly ? 'exclude' : null
@@ -158,6 +162,7 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
     source: f.source,
     errorType: f.errorType,
     match: ftsExpr ?? undefined,
+    tsMatch: tsExpr ?? undefined,
     now: f.overdue || f.sla ? (f.now ?? new Date()).getTime() : undefined,
     cfField: f.customField?.fieldId,
     cfOption: f.customField?.option,
