@@ -124,7 +124,6 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
     const [row] = await t.deps.db.read((q) => rowsOf<{ n: string | number }>(q, sql`SELECT n_tup_upd AS n FROM pg_stat_user_tables WHERE relname = 'schedule_ticks'`))
     return Number(row?.n ?? 0)
   }
-  let baseline: { updates: number; keys: Set<string> }
 
   beforeAll(async () => {
     await withAdmin((sql) => sql.unsafe(`CREATE DATABASE "${database}"`))
@@ -145,8 +144,6 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
     const deps = buildDeps(loadConfig({ GLITCHBOX_DATA_DIR: tempDataDir(), ...nodeEnv }), { logger: silentLogger })
     await databaseReady(deps.db)
     t = { deps, clock: deps.clock } as unknown as TestApp
-    await readTicks()
-    baseline = { updates: await tickUpdates(), keys: new Set(ticksTaken.keys()) }
     watching = (async () => {
       while (watch) {
         await readTicks()
@@ -299,14 +296,20 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
     const everyMinute = shared.filter((s) => s.pattern === '* * * * *').map((s) => s.name)
     expect(everyMinute.length).toBeGreaterThan(0)
     expect(watchFailed).toBeUndefined()
-    // Quiet nodes skip no tick: each every-minute schedule ran two ticks in a row, the later one now
-    // (ticks skipped under the load above, to leave the CPU to requests, are allowed; see jobs.runner.ts).
+    // Counted from a moment between ticks: a node's backend hands a tick's row counts to PostgreSQL's
+    // statistics within ~10 s of it (when idle), so the count taken here holds every tick before it.
+    // (Not from the start of the file: a node killed in the middle of taking a tick counts an update it never committed.)
+    await waitFor('a moment between ticks', () => new Date().getSeconds() >= 15 && new Date().getSeconds() < 45, 60_000)
+    await readTicks()
+    const since = { updates: await tickUpdates(), keys: new Set(ticksTaken.keys()) }
     const started = Date.now()
+    // Nodes not busy skip no tick: each every-minute schedule runs the next tick, and ran the one before
+    // (ticks skipped under the load above, to leave the CPU to requests, are allowed: jobs.runner.ts).
     const ranBothOf = (name: string) =>
       [...ticksTaken.keys()].some((key) => {
         const [n, iso] = key.split(' ') as [string, string]
         const tick = Date.parse(iso)
-        return n === name && tick >= started - 60_000 && ticksTaken.has(`${name} ${new Date(tick - 60_000).toISOString()}`)
+        return n === name && tick >= started && ticksTaken.has(`${name} ${new Date(tick - 60_000).toISOString()}`)
       })
     await waitFor(`two ticks in a row of ${everyMinute.join(', ')}`, () => everyMinute.every(ranBothOf), 180_000)
 
@@ -319,20 +322,20 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
       expect(patternOf.has(name), key).toBe(true)
       expect(new Cron(patternOf.get(name)!).nextRun(new Date(Date.parse(iso) - 1_000))?.toISOString(), key).toBe(iso)
     }
-    // And no node ran a tick that another took: the lease rows were written once per tick seen, no more
-    // (a second taker of a tick would update its row again). Row counters reach PostgreSQL's statistics
-    // within seconds of a write, so this waits for them to agree.
+    // And no node ran a tick that another took: since the count above, the lease rows were written once
+    // per tick seen, no more (a second taker of a tick would update its row again; a node that loses the
+    // compare-and-set writes nothing). This waits for the statistics to catch up with the last tick.
     const nameOf = (key: string) => key.split(' ')[0]!
     const expected = () => {
-      // Each tick seen since the baseline, less the first tick of a schedule that had no row then (an insert).
-      const fresh = [...ticksTaken.keys()].filter((k) => !baseline.keys.has(k))
-      const known = new Set([...baseline.keys].map(nameOf))
+      // Each tick seen since, less the first tick of a schedule that had no row then (an insert).
+      const fresh = [...ticksTaken.keys()].filter((k) => !since.keys.has(k))
+      const known = new Set([...since.keys].map(nameOf))
       return fresh.length - new Set(fresh.map(nameOf).filter((n) => !known.has(n))).size
     }
     let updates = 0
     await waitFor('the tick leases counted', async () => {
       await readTicks()
-      updates = (await tickUpdates()) - baseline.updates
+      updates = (await tickUpdates()) - since.updates
       return updates >= expected()
     }, 30_000)
     expect(updates).toBe(expected())
