@@ -1,5 +1,6 @@
-import { and, eq, lte, type SQLWrapper, sql } from 'drizzle-orm'
+import { and, eq, lte, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { larger, smaller } from '../../db/portable-sql'
 import { createSdkRepository, type SdkRepository } from '../sdk/sdk.repository'
 import type { OccurrenceRow } from './analytics.sources.repository'
 import {
@@ -19,9 +20,6 @@ import { analyticsCrashGroupVersionPlayers } from './crash-group-players'
 import { reportDaily } from './report-daily'
 
 const ph = sql.placeholder
-
-// The later of a row's last_seen and the conflicting insert's: a CASE, as SQLite's two-argument max() has no PostgreSQL form.
-const later = (col: SQLWrapper) => sql`CASE WHEN excluded.last_seen > ${col} THEN excluded.last_seen ELSE ${col} END`
 
 /** The rollup's writes as prepared statements (a million reports would otherwise rebuild each query a million times). */
 function prepare(q: Query) {
@@ -70,8 +68,8 @@ function prepare(q: Query) {
           frame: sql`excluded.frame`,
           sampleTitle: sql`excluded.sample_title`,
           sampleReportNumber: sql`excluded.sample_report_number`,
-          lastSeen: later(analyticsCrashGroups.lastSeen),
-          firstSeen: sql`CASE WHEN excluded.first_seen < ${analyticsCrashGroups.firstSeen} THEN excluded.first_seen ELSE ${analyticsCrashGroups.firstSeen} END`,
+          lastSeen: larger(analyticsCrashGroups.lastSeen, sql`excluded.last_seen`),
+          firstSeen: smaller(analyticsCrashGroups.firstSeen, sql`excluded.first_seen`),
         },
       })
       .returning({ id: analyticsCrashGroups.id })
@@ -121,7 +119,7 @@ function prepare(q: Query) {
       .values({ projectId: ph('projectId'), day: ph('day'), line: ph('line'), count: 1, lastSeen: ph('at') })
       .onConflictDoUpdate({
         target: [analyticsLogLines.projectId, analyticsLogLines.day, analyticsLogLines.line],
-        set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: later(analyticsLogLines.lastSeen) },
+        set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: larger(analyticsLogLines.lastSeen, sql`excluded.last_seen`) },
       })
       .prepare(),
   }

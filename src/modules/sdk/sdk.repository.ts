@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { larger, smaller } from '../../db/portable-sql'
 import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
 
@@ -51,7 +52,7 @@ function prepare(q: Query) {
       .values({ projectId: p('projectId'), playerId: p('playerId'), firstSeen: p('at'), lastSeen: p('at'), sessionCount: 0 })
       .onConflictDoUpdate({
         target: [players.projectId, players.playerId],
-        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
+        set: { firstSeen: smaller(players.firstSeen, sql`excluded.first_seen`), lastSeen: larger(players.lastSeen, sql`excluded.last_seen`) },
       })
       .prepare(),
     byToken: q
