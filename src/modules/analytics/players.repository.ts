@@ -62,7 +62,7 @@ export function createPlayersRepository({ db }: { db: Seam }) {
       (
         await db.read((q) =>
           q
-            .select({ ended: count(playSessions.endedAt), crashed: sql<number>`coalesce(sum(${playSessions.crashed}), 0)`, seconds: sql<number>`coalesce(sum(${playSessions.durationSec}), 0)` })
+            .select({ ended: count(playSessions.endedAt), crashed: sql<number>`coalesce(sum(${playSessions.crashed}), 0)`.mapWith(Number), seconds: sql<number>`coalesce(sum(${playSessions.durationSec}), 0)`.mapWith(Number) })
             .from(playSessions)
             .where(and(eq(playSessions.projectId, projectId), eq(playSessions.playerId, playerId))),
         )

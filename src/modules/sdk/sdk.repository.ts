@@ -169,7 +169,7 @@ export function createSdkRepository({ db }: { db: Seam }) {
     endedAndCrashedSince: async (projectId: string, since: Date): Promise<{ ended: number; crashed: number }> => {
       const [s] = await db.read((q) =>
         q
-          .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
+          .select({ ended: sql<number>`count(${playSessions.endedAt})`.mapWith(Number), crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} = 1 THEN 1 ELSE 0 END), 0)`.mapWith(Number) })
           .from(playSessions)
           .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
       )
