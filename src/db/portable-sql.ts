@@ -1,7 +1,11 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import { onPostgres, type Query } from './client'
 
 /** The larger of two non-null values, in SQL both engines read (SQLite's two-argument max() is `greatest` on PostgreSQL). */
 export const larger = (a: SQLWrapper, b: SQLWrapper): SQL => sql`CASE WHEN ${b} > ${a} THEN ${b} ELSE ${a} END`
 
 /** The smaller of two non-null values, in SQL both engines read (see larger). */
 export const smaller = (a: SQLWrapper, b: SQLWrapper): SQL => sql`CASE WHEN ${b} < ${a} THEN ${b} ELSE ${a} END`
+
+/** `column` kept off the planner's index choice on SQLite (unary plus); PostgreSQL has no such hint (nor a + on text). */
+export const unindexed = (q: Query, column: SQLWrapper): SQL => (onPostgres(q) ? sql`${column}` : sql`+${column}`)

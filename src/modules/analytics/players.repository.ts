@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
-import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
+import { onPostgres, rowsOf, type Seam } from '../../db/client'
+import { unindexed } from '../../db/portable-sql'
 import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
 import { players, playSessions } from '../sdk/sdk.table'
@@ -11,8 +12,6 @@ type Sentiment = PlayerNotes['sentiment']
 
 const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 const playerOf = (projectId: string, playerId: string) => and(eq(players.projectId, projectId), eq(players.playerId, playerId))
-// SQLite's unary plus keeps its planner off an index on the column; PostgreSQL has no such hint (nor a + on text).
-const unindexed = (q: Query, column: string) => (onPostgres(q) ? sql.raw(column) : sql.raw(`+${column}`))
 const numberOrNull = (v: number | null) => (v === null ? null : Number(v))
 const notesOf = (projectId: string, playerId: string) => and(eq(analyticsPlayerNotes.projectId, projectId), eq(analyticsPlayerNotes.playerId, playerId))
 
@@ -121,7 +120,7 @@ export function createPlayersRepository({ db }: { db: Seam }) {
         const crashed = await rowsOf<{ player_id: string; name: string | null; last_seen: number | null; sessions: number; crashed: number }>(q, sql`
     SELECT s.player_id, p.name, p.last_seen, s.sessions, s.crashed FROM
       (SELECT player_id, count(*) AS sessions, sum(crashed) AS crashed FROM play_sessions
-       WHERE project_id = ${projectId} AND started_at >= ${now - 7 * DAY} AND ${unindexed(q, 'player_id')} IS NOT NULL GROUP BY ${unindexed(q, 'player_id')} HAVING sum(crashed) > 0) s
+       WHERE project_id = ${projectId} AND started_at >= ${now - 7 * DAY} AND ${unindexed(q, sql.raw('player_id'))} IS NOT NULL GROUP BY ${unindexed(q, sql.raw('player_id'))} HAVING sum(crashed) > 0) s
     LEFT JOIN players p ON p.project_id = ${projectId} AND p.player_id = s.player_id`)
         const negative = await rowsOf<{ player_id: string; name: string | null; last_seen: number | null; n: number; numbers: string }>(q, sql`
     SELECT r.player_id, p.name, p.last_seen, count(*) AS n, ${onPostgres(q) ? sql`string_agg(CAST(r.report_number AS text), ',')` : sql`group_concat(r.report_number)`} AS numbers

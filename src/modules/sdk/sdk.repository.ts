@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
-import { larger, smaller } from '../../db/portable-sql'
+import { larger, smaller, unindexed } from '../../db/portable-sql'
 import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
 
@@ -198,7 +198,7 @@ export function createSdkRepository({ db }: { db: Seam }) {
     /** The project's newest `limit` snapshots without a report (scene loads). */
     sceneLoadSnapshots: (projectId: string, limit: number) =>
       // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
-      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
+      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`${unindexed(q, perfSnapshots.reportId)} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
 
     /** A report's session replays, oldest first. */
     reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),
