@@ -9,3 +9,7 @@ export const smaller = (a: SQLWrapper, b: SQLWrapper): SQL => sql`CASE WHEN ${b}
 
 /** `column` kept off the planner's index choice on SQLite (unary plus); PostgreSQL has no such hint (nor a + on text). */
 export const unindexed = (q: Query, column: SQLWrapper): SQL => (onPostgres(q) ? sql`${column}` : sql`+${column}`)
+
+/** `column` contains `text` ignoring case (SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE), with `%`, `_` and `\` in `text` taken literally. */
+export const containsText = (q: Query, column: SQLWrapper, text: string): SQL =>
+  sql`${column} ${onPostgres(q) ? sql`ILIKE` : sql`LIKE`} ${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`

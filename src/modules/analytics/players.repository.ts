@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
 import { onPostgres, rowsOf, type Seam } from '../../db/client'
-import { unindexed } from '../../db/portable-sql'
+import { containsText, unindexed } from '../../db/portable-sql'
 import { DAY } from '../../lib/clock'
 import { reports } from '../reports/reports.table'
 import { players, playSessions } from '../sdk/sdk.table'
@@ -10,7 +10,6 @@ export type Player = typeof players.$inferSelect
 export type PlayerNotes = typeof analyticsPlayerNotes.$inferSelect
 type Sentiment = PlayerNotes['sentiment']
 
-const likeText = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 const playerOf = (projectId: string, playerId: string) => and(eq(players.projectId, projectId), eq(players.playerId, playerId))
 const numberOrNull = (v: number | null) => (v === null ? null : Number(v))
 const notesOf = (projectId: string, playerId: string) => and(eq(analyticsPlayerNotes.projectId, projectId), eq(analyticsPlayerNotes.playerId, playerId))
@@ -25,8 +24,8 @@ export function createPlayersRepository({ db }: { db: Seam }) {
   return {
     /** How many players of the project match `q` (the id or name anywhere, case-insensitive), and one page of them with the team's notes, by id. */
     page: (projectId: string, o: { q?: string; limit: number; offset: number }) => {
-      const where = and(eq(players.projectId, projectId), o.q ? or(sql`${players.playerId} LIKE ${likeText(o.q)} ESCAPE '\\'`, sql`${players.name} LIKE ${likeText(o.q)} ESCAPE '\\'`) : undefined)
       return db.read(async (q) => {
+        const where = and(eq(players.projectId, projectId), o.q ? or(containsText(q, players.playerId, o.q), containsText(q, players.name, o.q)) : undefined)
         const [total] = await q.select({ n: count() }).from(players).where(where)
         const rows = await q
           .select({ p: players, notes: analyticsPlayerNotes.notes, sentiment: analyticsPlayerNotes.sentiment })
