@@ -7,7 +7,7 @@ import { percentsApart, pText } from '../../src/modules/analytics/verdict-words'
 import { rollUpTelemetry } from '../../src/modules/retention/retention.rollups'
 import { createReportIn } from '../helpers/fixtures'
 import { onSqlite } from '../helpers/pg-engine'
-import { rows } from '../sdk/sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
 import { addSessions, rollUp, setup } from './analytics-helpers'
 import { databaseParts } from '../../src/modules/registry'
 
@@ -149,7 +149,7 @@ describe('crash groups (tier 2)', () => {
     })
     expect(res.body.data[1]).toMatchObject({ error_type: '', grouped_by: 'Game freezes', count: 1, affected_players: 0 })
     // The group's fingerprint is the reports' own, as the report list groups them.
-    expect(res.body.data[0].fingerprint).toBe(rows(t, "SELECT fingerprint FROM reports WHERE title LIKE '%: c'")[0]!.fingerprint)
+    expect(res.body.data[0].fingerprint).toBe((await sqlRows(t, "SELECT fingerprint FROM reports WHERE title LIKE '%: c'"))[0]!.fingerprint)
   })
 
   it('count events and distinct players per version, and the version details show them', async () => {
@@ -179,7 +179,7 @@ describe('crash groups (tier 2)', () => {
     t.sqlite.exec('DROP TABLE analytics_crash_group_version_players')
     t.sqlite.exec('UPDATE analytics_crash_group_versions SET players = 0')
     migrate(t.sqlite, databaseParts)
-    expect(rows(t, 'SELECT game_version, players FROM analytics_crash_group_versions ORDER BY game_version')).toEqual([
+    expect((await sqlRows(t, 'SELECT game_version, players FROM analytics_crash_group_versions ORDER BY game_version'))).toEqual([
       { game_version: '2.0', players: 2 },
       { game_version: '2.1', players: 1 },
     ])
@@ -196,10 +196,10 @@ describe('crash groups (tier 2)', () => {
     close = t.close
     await createReportIn(t, project, { title: '[Error] TimeoutException: net', description: 'at Net.Send ()', gameVersion: '3.0' })
     // Reads catch the rollup up too (freshness.test.ts); here the job alone counts it.
-    expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM analytics_crash_groups'))[0]!.n).toBe(0)
     await t.deps.jobs.enqueue(t.deps.db, { kind: ANALYTICS_ROLLUP_JOB, payload: {} })
     await t.runner.drain()
-    expect(rows(t, 'SELECT count(*) AS n FROM analytics_crash_groups')[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM analytics_crash_groups'))[0]!.n).toBe(1)
     expect((await get('/crash-groups')).body.data).toMatchObject([{ error_type: 'TimeoutException', grouped_by: '[Error] TimeoutException: net', count: 1 }])
   })
 

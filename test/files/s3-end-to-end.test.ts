@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { storageStats } from '../../src/modules/retention/retention.stats'
 import { startS3, type TestS3 } from '../helpers/s3-server'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { pngDataUrl, PNG, rows, WEBM } from '../sdk/sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
+import { pngDataUrl, PNG, WEBM } from '../sdk/sdk-helpers'
 import { CAPTURE_KEY, capturedProject, post } from '../sentry/routes/sentry-routes-helpers'
 
 let s3: TestS3
@@ -39,11 +40,11 @@ describe('files on S3-compatible storage, end to end', () => {
     const { owner, project } = await capturedProject(t)
     const submit = await t.request('POST', '/api/bugs/submit', { apiKey: CAPTURE_KEY, body: { title: 'Falls through the floor', description: 'at the bridge', screenshot: pngDataUrl() } })
     expect(submit.status).toBe(201)
-    const [{ screenshot_key: screenshot }] = rows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', submit.body.data.id) as [{ screenshot_key: string }]
+    const [{ screenshot_key: screenshot }] = (await sqlRows(t, 'SELECT screenshot_key FROM reports WHERE id = ?', submit.body.data.id)) as [{ screenshot_key: string }]
 
     const log = '[12:00:01] loading level 3\n'.repeat(40)
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, envelopeWithLog(log))).status).toBe(200)
-    const [attachment] = rows(t, "SELECT file_key FROM attachments WHERE file_name = 'player.log'")
+    const [attachment] = (await sqlRows(t, "SELECT file_key FROM attachments WHERE file_name = 'player.log'"))
 
     const form = new FormData()
     form.set('bug_report_id', submit.body.data.id)
@@ -54,7 +55,7 @@ describe('files on S3-compatible storage, end to end', () => {
     // Every stored file is an object in the bucket under the prefix, and none is on local disk.
     const keys = [screenshot, attachment!.file_key, keyOf(replay.body.data.file_url)].sort()
     expect(await inBucket()).toEqual(keys)
-    expect(rows(t, 'SELECT key FROM files ORDER BY key').map((r) => r.key)).toEqual(keys)
+    expect((await sqlRows(t, 'SELECT key FROM files ORDER BY key')).map((r) => r.key)).toEqual(keys)
     expect((await storageStats(t.config, t.deps.db)).files).toEqual({ bytes: PNG.length + log.length + WEBM.length, count: 3 })
     const storageBytes = async () => (await t.request('GET', '/api/account', { token: owner.token })).body.data.usage.storage_bytes
     expect(await storageBytes()).toBe(PNG.length + log.length + WEBM.length)
@@ -72,7 +73,7 @@ describe('files on S3-compatible storage, end to end', () => {
     expect((await t.request('GET', `/api/files/${screenshot}`)).status).toBe(404)
     await t.runner.drain()
     expect(await inBucket()).toEqual([attachment!.file_key])
-    expect(rows(t, 'SELECT key FROM files').map((r) => r.key)).toEqual([attachment!.file_key])
+    expect((await sqlRows(t, 'SELECT key FROM files')).map((r) => r.key)).toEqual([attachment!.file_key])
     expect((await t.request('GET', `/api/files/${attachment!.file_key}`)).status).toBe(200)
     expect(await storageBytes()).toBe(log.length)
   })
@@ -96,7 +97,7 @@ describe('files on S3-compatible storage, end to end', () => {
       await capturedProject(down)
       const res = await down.request('POST', '/api/bugs/submit', { apiKey: CAPTURE_KEY, body: { title: 'Softlock', description: 'd', screenshot: pngDataUrl() } })
       expect([res.status, res.body]).toEqual([503, { ok: false, error: 'file storage is unavailable; try again later' }])
-      expect(rows(down, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+      expect((await sqlRows(down, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
       expect(down.logs.find((l) => l.msg === 'file storage failed')).toMatchObject({ op: 'put', bucket: 'glitchbox-test', error: expect.stringContaining('ConnectionRefused') })
       expect((await down.request('GET', `/api/files/${'A'.repeat(43)}.png`)).status).toBe(404)
     } finally {

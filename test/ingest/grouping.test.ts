@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { rows, sdkProject } from '../sdk/sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
+import { sdkProject } from '../sdk/sdk-helpers'
 import { unityError } from '../helpers/crash-payloads'
 
 let t: TestApp
@@ -34,8 +35,8 @@ describe('grouping by stack (issue 22)', () => {
       answers.push(await submit(key, { title: `[Error] EXCEPTION_ACCESS_VIOLATION reading address ${address}`, description: 'Unhandled Exception: EXCEPTION_ACCESS_VIOLATION', category: 'crash' }))
     }
     expect(answers.map((a) => a.status)).toEqual([201, 200, 200])
-    expect(rows(t, 'SELECT title, occurrence_count FROM reports')).toEqual([{ title: '[Error] EXCEPTION_ACCESS_VIOLATION reading address 0x40', occurrence_count: 3 }])
-    expect(rows(t, 'SELECT title FROM report_occurrences ORDER BY seq').map((r) => r.title.split(' ').pop())).toEqual(['0x40', '0x48', '0x00000000DEADBEEF'])
+    expect((await sqlRows(t, 'SELECT title, occurrence_count FROM reports'))).toEqual([{ title: '[Error] EXCEPTION_ACCESS_VIOLATION reading address 0x40', occurrence_count: 3 }])
+    expect((await sqlRows(t, 'SELECT title FROM report_occurrences ORDER BY seq')).map((r) => r.title.split(' ').pop())).toEqual(['0x40', '0x48', '0x00000000DEADBEEF'])
   })
 
   it("honours the client's own fingerprint, with {{ default }} standing for Glitchbox's", async () => {
@@ -48,7 +49,7 @@ describe('grouping by stack (issue 22)', () => {
     const e = await submit(key, unityError('Shop.cs', 'Shop.Buy', 9))
     expect(d.body.data.id).toBe(c.body.data.id)
     expect(e.status).toBe(201)
-    expect(rows(t, 'SELECT grouping_label FROM reports WHERE id = ?', c.body.data.id)).toEqual([{ grouping_label: 'NullReferenceException at Shop.Buy (Shop.cs) · eu' }])
+    expect((await sqlRows(t, 'SELECT grouping_label FROM reports WHERE id = ?', c.body.data.id))).toEqual([{ grouping_label: 'NullReferenceException at Shop.Buy (Shop.cs) · eu' }])
     expect((await submit(key, { title: 'x', description: 'y', fingerprint: [] })).status).toBe(400)
   })
 
@@ -84,7 +85,7 @@ describe('regressions (issue 22)', () => {
       expect(res.status).toBe(200)
       expect(res.body.data.regression).toBeUndefined()
     }
-    expect(rows(t, 'SELECT status, occurrence_count FROM reports WHERE id = ?', id)).toEqual([{ status: 'resolved', occurrence_count: 5 }])
+    expect((await sqlRows(t, 'SELECT status, occurrence_count FROM reports WHERE id = ?', id))).toEqual([{ status: 'resolved', occurrence_count: 5 }])
   })
 
   it.each([
@@ -96,12 +97,12 @@ describe('regressions (issue 22)', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ id, deduplicated: true, regression: { resolved_in_version: '1.2.0', version: stored } })
     expect(res.body.data.message).toMatch(/regression/)
-    expect(rows(t, 'SELECT status, regressed_in_version FROM reports WHERE id = ?', id)).toEqual([{ status: 'open', regressed_in_version: stored }])
-    expect(rows(t, "SELECT action, field, old_value, new_value FROM activity WHERE report_id = ? AND action IN ('regressed', 'updated') ORDER BY seq", id).slice(-2)).toEqual([
+    expect((await sqlRows(t, 'SELECT status, regressed_in_version FROM reports WHERE id = ?', id))).toEqual([{ status: 'open', regressed_in_version: stored }])
+    expect((await sqlRows(t, "SELECT action, field, old_value, new_value FROM activity WHERE report_id = ? AND action IN ('regressed', 'updated') ORDER BY seq", id)).slice(-2)).toEqual([
       { action: 'updated', field: 'status', old_value: 'resolved', new_value: 'open' },
       { action: 'regressed', field: null, old_value: '1.2.0', new_value: version ?? null },
     ])
-    const events = rows(t, "SELECT payload FROM jobs WHERE payload LIKE '%bug_updated%'").map((j) => JSON.parse(j.payload))
+    const events = (await sqlRows(t, "SELECT payload FROM jobs WHERE payload LIKE '%bug_updated%'")).map((j) => JSON.parse(j.payload))
     expect(events.some((e) => JSON.stringify(e).includes('"status":["resolved","open"]'))).toBe(true)
     const regressions = await t.request('GET', `/api/projects/${project.slug}/regressions`, { token: owner.token })
     expect(regressions.body.data).toEqual([expect.objectContaining({ original_bug_id: id, new_bug_id: id, status: 'confirmed', resolved_version: '1.2.0', regressed_version: stored, original_report_number: number })])
@@ -114,7 +115,7 @@ describe('regressions (issue 22)', () => {
       await t.request('PATCH', `/api/projects/${project.slug}/bugs/${a.body.data.report_number}`, { token: owner.token, body: { status } })
       const b = await submit(key, unityError('Menu.cs', `Menu.${status}`, 1))
       expect(b.status).toBe(201)
-      expect(rows(t, 'SELECT status, occurrence_count FROM reports WHERE id = ?', a.body.data.id)).toEqual([{ status, occurrence_count: 1 }])
+      expect((await sqlRows(t, 'SELECT status, occurrence_count FROM reports WHERE id = ?', a.body.data.id))).toEqual([{ status, occurrence_count: 1 }])
     }
   })
 })

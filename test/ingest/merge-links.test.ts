@@ -5,7 +5,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { execute } from '../../src/db/client'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { rows, sdkProject } from '../sdk/sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
+import { sdkProject } from '../sdk/sdk-helpers'
 
 let t: TestApp
 beforeEach(() => {
@@ -42,13 +43,13 @@ it('moves followers, dependencies and links onto the survivor, each once, and dr
 
   const res = await t.request('POST', `/api/projects/${ctx.project.slug}/bugs/${a.report_number}/merge`, { token: ctx.owner.token, body: { numbers: [b.report_number, c.report_number] } })
   expect(res.status).toBe(200)
-  expect(rows(t, 'SELECT user_id FROM report_subscriptions WHERE report_id = ? ORDER BY user_id', a.id).map((r) => r.user_id)).toEqual([ctx.owner.user.id, other.user.id].sort())
-  expect(rows(t, 'SELECT blocker_id, blocked_id FROM report_dependencies WHERE blocker_id = ? OR blocked_id = ? ORDER BY id', a.id, a.id)).toEqual([
+  expect((await sqlRows(t, 'SELECT user_id FROM report_subscriptions WHERE report_id = ? ORDER BY user_id', a.id)).map((r) => r.user_id)).toEqual([ctx.owner.user.id, other.user.id].sort())
+  expect((await sqlRows(t, 'SELECT blocker_id, blocked_id FROM report_dependencies WHERE blocker_id = ? OR blocked_id = ? ORDER BY id', a.id, a.id))).toEqual([
     { blocker_id: a.id, blocked_id: x.id },
     { blocker_id: x.id, blocked_id: a.id },
   ])
-  expect(rows(t, 'SELECT count(*) AS n FROM report_dependencies WHERE blocker_id = ? AND blocked_id = ?', b.id, a.id)[0]!.n).toBe(0)
-  expect(rows(t, 'SELECT id FROM git_issue_links WHERE report_id = ?', a.id)).toEqual([{ id: 'g1' }])
-  expect(rows(t, 'SELECT report_id FROM git_issue_links WHERE id = ?', 'g2')).toEqual([{ report_id: c.id }])
-  expect(rows(t, 'SELECT report_id FROM integration_links WHERE id = ?', 'l1')).toEqual([{ report_id: a.id }])
+  expect((await sqlRows(t, 'SELECT count(*) AS n FROM report_dependencies WHERE blocker_id = ? AND blocked_id = ?', b.id, a.id))[0]!.n).toBe(0)
+  expect((await sqlRows(t, 'SELECT id FROM git_issue_links WHERE report_id = ?', a.id))).toEqual([{ id: 'g1' }])
+  expect((await sqlRows(t, 'SELECT report_id FROM git_issue_links WHERE id = ?', 'g2'))).toEqual([{ report_id: c.id }])
+  expect((await sqlRows(t, 'SELECT report_id FROM integration_links WHERE id = ?', 'l1'))).toEqual([{ report_id: a.id }])
 })

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { execute } from '../../src/db/client'
 import { createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { addMember, b64, pngDataUrl, rows, sdkProject } from '../sdk/sdk-helpers'
+import { sqlRows } from '../helpers/sql-rows'
+import { addMember, b64, pngDataUrl, sdkProject } from '../sdk/sdk-helpers'
 
 let t: TestApp
 beforeEach(() => {
@@ -88,7 +89,7 @@ describe('GET /api/projects/:slug/bugs/:number/occurrences', () => {
     const { key } = await sdkProject(t)
     await t.request('POST', '/api/bugs/submit', { apiKey: key, body: { title: 'x', description: 'y' } })
     await t.request('POST', '/api/bugs/submit', { apiKey: key, body: { title: 'x', description: 'y' } })
-    expect(rows(t, 'SELECT metadata FROM report_occurrences')).toEqual([{ metadata: null }, { metadata: null }])
+    expect((await sqlRows(t, 'SELECT metadata FROM report_occurrences'))).toEqual([{ metadata: null }, { metadata: null }])
   })
 
   it('answers 404 to non-members and for unknown numbers, 400 for a bad page or order, 401 without a session', async () => {
@@ -117,16 +118,16 @@ describe('POST /api/projects/:slug/bugs/:number/split', () => {
     const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/split`, { token: owner.token, body: { occurrence_ids: [byDevice.d3, byDevice.d1] } })
     expect(res.status).toBe(201)
     expect(res.body.data).toEqual({ id: expect.any(String), report_number: number + 1, occurrences: 2 })
-    const [created] = rows(t, 'SELECT * FROM reports WHERE id = ?', res.body.data.id)
+    const [created] = (await sqlRows(t, 'SELECT * FROM reports WHERE id = ?', res.body.data.id))
     // The oldest chosen occurrence (d1) is the new report's description: its own stack trace, not the original's.
     expect(created).toMatchObject({ description: 'Stack 1', steps_to_reproduce: 'steps 1', category: 'crash', priority: 'high', device_info: 'd1', os_info: 'os1', platform: 'p1', game_version: 'v1', player_id: 's1', reporter_name: 'r1', occurrence_count: 2, player_count: 2, created_by: owner.user.id })
     expect(created!.screenshot_key).toMatch(/\.png$/)
     expect(JSON.parse(created!.versions)).toEqual(['v3', 'v1'])
-    expect(rows(t, 'SELECT device_info FROM report_occurrences WHERE report_id = ? ORDER BY seq', res.body.data.id)).toEqual([{ device_info: 'd1' }, { device_info: 'd3' }])
-    expect(rows(t, 'SELECT file_name FROM attachments WHERE report_id = ? ORDER BY file_name', res.body.data.id)).toEqual([{ file_name: 'log1.txt' }, { file_name: 'log3.txt' }])
-    expect(rows(t, 'SELECT device_info FROM report_occurrences WHERE report_id = ? ORDER BY seq', id)).toEqual([{ device_info: 'd0' }, { device_info: 'd2' }, { device_info: 'd4' }])
-    expect(rows(t, 'SELECT occurrence_count, player_count, last_version FROM reports WHERE id = ?', id)).toEqual([{ occurrence_count: 3, player_count: 2, last_version: 'v4' }])
-    expect(rows(t, "SELECT new_value FROM activity WHERE report_id = ? AND action = 'split'", id)).toEqual([{ new_value: String(number + 1) }])
+    expect((await sqlRows(t, 'SELECT device_info FROM report_occurrences WHERE report_id = ? ORDER BY seq', res.body.data.id))).toEqual([{ device_info: 'd1' }, { device_info: 'd3' }])
+    expect((await sqlRows(t, 'SELECT file_name FROM attachments WHERE report_id = ? ORDER BY file_name', res.body.data.id))).toEqual([{ file_name: 'log1.txt' }, { file_name: 'log3.txt' }])
+    expect((await sqlRows(t, 'SELECT device_info FROM report_occurrences WHERE report_id = ? ORDER BY seq', id))).toEqual([{ device_info: 'd0' }, { device_info: 'd2' }, { device_info: 'd4' }])
+    expect((await sqlRows(t, 'SELECT occurrence_count, player_count, last_version FROM reports WHERE id = ?', id))).toEqual([{ occurrence_count: 3, player_count: 2, last_version: 'v4' }])
+    expect((await sqlRows(t, "SELECT new_value FROM activity WHERE report_id = ? AND action = 'split'", id))).toEqual([{ new_value: String(number + 1) }])
     const moved = await t.request('GET', `/api/projects/${project.slug}/bugs/${number + 1}`, { token: owner.token })
     expect(moved.body.data.bug).toMatchObject({ description: 'Stack 1', occurrence_count: 2, player_count: 2, first_version: 'v1', last_version: 'v3' })
   })
@@ -144,26 +145,26 @@ describe('POST /api/projects/:slug/bugs/:number/split', () => {
     ['over 100 ids', () => ({ occurrence_ids: Array.from({ length: 101 }, (_, i) => `id${i}`) })],
     ['an id of no occurrence of this report', () => ({ occurrence_ids: ['not-an-occurrence'] })],
     ['no body field', () => ({})],
-    ['every occurrence of the report', () => ({ occurrence_ids: rows(t, 'SELECT id FROM report_occurrences').map((r) => r.id) })],
+    ['every occurrence of the report', async () => ({ occurrence_ids: (await sqlRows(t, 'SELECT id FROM report_occurrences')).map((r) => r.id) })],
   ])('answers %s with 400 and changes nothing', async (_n, body) => {
     const { owner, project, number } = await stacked(2)
-    const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/split`, { token: owner.token, body: body() })
+    const res = await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/split`, { token: owner.token, body: await body() })
     expect(res.status).toBe(400)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(1)
-    expect(rows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = (SELECT id FROM reports)')[0]!.n).toBe(3)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = (SELECT id FROM reports)'))[0]!.n).toBe(3)
   })
 
   it('refuses occurrences of another report (400) and unknown reports (404)', async () => {
     const { owner, project, number, key } = await stacked(1)
     const other = await t.request('POST', '/api/bugs/submit', { apiKey: key, body: { title: 'Other bug', description: 'x' } })
-    const foreignOccurrence = rows(t, 'SELECT id FROM report_occurrences WHERE report_id = ?', other.body.data.id)[0]!.id
+    const foreignOccurrence = (await sqlRows(t, 'SELECT id FROM report_occurrences WHERE report_id = ?', other.body.data.id))[0]!.id
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/split`, { token: owner.token, body: { occurrence_ids: [foreignOccurrence] } })).status).toBe(400)
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/999/split`, { token: owner.token, body: { occurrence_ids: [foreignOccurrence] } })).status).toBe(404)
   })
 
   it('answers 403 to a member without bugs.edit and 404 to non-members', async () => {
     const { owner, project, number } = await stacked(1)
-    const occurrence = rows(t, 'SELECT id FROM report_occurrences')[0]!.id
+    const occurrence = (await sqlRows(t, 'SELECT id FROM report_occurrences'))[0]!.id
     const token = await addMember(t, owner, { 'bugs.edit': false })
     expect((await t.request('POST', `/api/projects/${project.slug}/bugs/${number}/split`, { token, body: { occurrence_ids: [occurrence] } })).status).toBe(403)
     const stranger = await createUser(t)
@@ -186,9 +187,9 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
       expect((await t.request('POST', `${base}/${r.report_number}/comments`, { token: ctx.owner.token, body: { body: `note on #${r.report_number}` } })).status).toBe(201)
       expect((await t.request('POST', `${base}/${r.report_number}/labels`, { token: ctx.owner.token, body: { label_id: label.id } })).status).toBe(200)
     }
-    const seq = (id: string) => rows(t, 'SELECT seq FROM reports WHERE id = ?', id)[0]!.seq
+    const seq = async (id: string) => (await sqlRows(t, 'SELECT seq FROM reports WHERE id = ?', id))[0]!.seq
     // One voter voted for a and b: after the merge they count once.
-    for (const [r, voter] of [[a, 'v1'], [b, 'v1'], [b, 'v2'], [c, 'v3']] as const) await t.deps.db.write((q) => execute(q, sql`INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (${seq(r.id)}, ${voter}, 0)`))
+    for (const [r, voter] of [[a, 'v1'], [b, 'v1'], [b, 'v2'], [c, 'v3']] as const) await t.deps.db.write(async (q) => execute(q, sql`INSERT INTO report_votes (report_seq, voter_key, created_at) VALUES (${await seq(r.id)}, ${voter}, 0)`))
     for (const [r, n] of [[a, 1], [b, 2], [c, 1]] as const) await t.deps.db.write((q) => execute(q, sql`UPDATE reports SET upvotes = ${n} WHERE id = ${r.id}`))
     return { ...ctx, a, b, c, base }
   }
@@ -198,10 +199,10 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     const res = await t.request('POST', `${base}/${a.report_number}/merge`, { token: owner.token, body: { numbers: [c.report_number, b.report_number] } })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({ id: a.id, report_number: a.report_number, merged: [b.report_number, c.report_number], occurrence_count: 3, player_count: 2, upvotes: 3 })
-    expect(rows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = ?', a.id)[0]!.n).toBe(3)
-    expect(rows(t, 'SELECT file_name FROM attachments WHERE report_id = ? ORDER BY file_name', a.id).map((r) => r.file_name)).toEqual(['p1.log', 'p1.log', 'p2.log'])
-    expect(rows(t, 'SELECT body FROM comments WHERE report_id = ? ORDER BY body', a.id).map((r) => r.body)).toEqual([`note on #${b.report_number}`, `note on #${c.report_number}`])
-    expect(rows(t, 'SELECT count(*) AS n FROM report_labels WHERE report_id = ?', a.id)[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = ?', a.id))[0]!.n).toBe(3)
+    expect((await sqlRows(t, 'SELECT file_name FROM attachments WHERE report_id = ? ORDER BY file_name', a.id)).map((r) => r.file_name)).toEqual(['p1.log', 'p1.log', 'p2.log'])
+    expect((await sqlRows(t, 'SELECT body FROM comments WHERE report_id = ? ORDER BY body', a.id)).map((r) => r.body)).toEqual([`note on #${b.report_number}`, `note on #${c.report_number}`])
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM report_labels WHERE report_id = ?', a.id))[0]!.n).toBe(1)
     const read = await t.request('GET', `${base}/${a.report_number}`, { token: owner.token })
     expect(read.body.data.bug).toMatchObject({ occurrence_count: 3, player_count: 2, first_version: '1.0', last_version: '1.2', versions: ['1.2', '1.1', '1.0'], upvotes: 3 })
     // The merged numbers leave the list and redirect their reads to the survivor.
@@ -213,19 +214,19 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     expect(gone.body).toMatchObject({ ok: false, merged_into: a.report_number })
     const v1 = base.replace('/api/', '/api/v1/')
     expect((await t.request('GET', `${v1}/${c.report_number}`, { token: owner.token })).headers.get('location')).toBe(`${v1}/${a.report_number}`)
-    expect(rows(t, "SELECT action FROM audit_log WHERE action = 'reports.merged'")).toHaveLength(1)
-    expect(rows(t, "SELECT new_value FROM activity WHERE report_id = ? AND action = 'merged'", a.id)).toEqual([{ new_value: JSON.stringify([b.report_number, c.report_number]) }])
+    expect((await sqlRows(t, "SELECT action FROM audit_log WHERE action = 'reports.merged'"))).toHaveLength(1)
+    expect((await sqlRows(t, "SELECT new_value FROM activity WHERE report_id = ? AND action = 'merged'", a.id))).toEqual([{ new_value: JSON.stringify([b.report_number, c.report_number]) }])
   })
 
   it('is undone by splitting the moved occurrences out again', async () => {
     const { owner, a, b, base } = await three()
     await t.request('POST', `${base}/${a.report_number}/merge`, { token: owner.token, body: { numbers: [b.report_number] } })
-    const moved = rows(t, 'SELECT o.id FROM report_occurrences o WHERE o.report_id = ? AND o.player_id = ?', a.id, 'p2').map((r) => r.id)
+    const moved = (await sqlRows(t, 'SELECT o.id FROM report_occurrences o WHERE o.report_id = ? AND o.player_id = ?', a.id, 'p2')).map((r) => r.id)
     const split = await t.request('POST', `${base}/${a.report_number}/split`, { token: owner.token, body: { occurrence_ids: moved } })
     expect(split.status).toBe(201)
     const back = await t.request('GET', `${base}/${split.body.data.report_number}`, { token: owner.token })
     expect(back.body.data.bug).toMatchObject({ title: 'Store crashes on buy', description: 'Store crashes on buy text', player_count: 1, occurrence_count: 1 })
-    expect(rows(t, 'SELECT occurrence_count FROM reports WHERE id = ?', a.id)).toEqual([{ occurrence_count: 1 }])
+    expect((await sqlRows(t, 'SELECT occurrence_count FROM reports WHERE id = ?', a.id))).toEqual([{ occurrence_count: 1 }])
   })
 
   it.each([
@@ -238,8 +239,8 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     const ctx = await three()
     const res = await t.request('POST', `${ctx.base}/${ctx.a.report_number}/merge`, { token: ctx.owner.token, body: { numbers: await numbers(ctx) } })
     expect(res.status).toBe(400)
-    expect(rows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = ?', ctx.a.id)[0]!.n).toBe(1)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports WHERE merged_into IS NOT NULL')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM report_occurrences WHERE report_id = ?', ctx.a.id))[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports WHERE merged_into IS NOT NULL'))[0]!.n).toBe(0)
   })
 
   it("never merges another project's report, and needs bugs.edit", async () => {
@@ -252,6 +253,6 @@ describe('POST /api/projects/:slug/bugs/:number/merge', () => {
     const stranger = await createUser(t)
     expect((await t.request('POST', `${ctx.base}/${ctx.a.report_number}/merge`, { token: stranger.token, body: { numbers: [ctx.b.report_number] } })).status).toBe(404)
     expect((await t.request('POST', `/api/projects/${other.project.slug}/bugs/1/merge`, { token: ctx.owner.token, body: { numbers: [ctx.b.report_number] } })).status).toBe(404)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports WHERE merged_into IS NOT NULL')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports WHERE merged_into IS NOT NULL'))[0]!.n).toBe(0)
   })
 })

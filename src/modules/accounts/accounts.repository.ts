@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
-import { type DbOrTx, rowsOf, type Seam } from '../../db/client'
+import { type Query, rowsOf, type Seam } from '../../db/client'
 import { accountMembers, accounts } from './accounts.table'
 
 export type Account = typeof accounts.$inferSelect
@@ -150,19 +150,16 @@ export function createAccountsRepository({ db }: { db: Seam }) {
   }
 }
 
-/**
- * The plan and upload bytes used of an account. Synchronous on the caller's transaction: the upload
- * paths (ingest, attachments, telemetry, Sentry envelopes) still charge inside their synchronous writes.
- */
-export function uploadUsageOf(tx: DbOrTx, accountId: string) {
-  return tx.select({ plan: accounts.plan, used: accounts.uploadBytesUsed }).from(accounts).where(eq(accounts.id, accountId)).get()
+/** The plan and upload bytes used of an account, on the caller's write (the upload paths charge inside it). */
+export async function uploadUsageOf(q: Query, accountId: string): Promise<{ plan: Account['plan']; used: number } | undefined> {
+  return (await q.select({ plan: accounts.plan, used: accounts.uploadBytesUsed }).from(accounts).where(eq(accounts.id, accountId)).limit(1))[0]
 }
 
-/** Adds `bytes` to the account's upload counter and stored bytes, on the caller's transaction (see uploadUsageOf). */
-export function addUploadBytes(tx: DbOrTx, accountId: string, bytes: number): void {
+/** Adds `bytes` to the account's upload counter and stored bytes, on the caller's write (see uploadUsageOf). */
+export async function addUploadBytes(q: Query, accountId: string, bytes: number): Promise<void> {
   // storage_bytes stays null (not counted yet) until it is first read, which counts it.
-  tx.update(accounts)
+  await q
+    .update(accounts)
     .set({ uploadBytesUsed: sql`${accounts.uploadBytesUsed} + ${bytes}`, storageBytes: sql`${accounts.storageBytes} + ${bytes}` })
     .where(eq(accounts.id, accountId))
-    .run()
 }

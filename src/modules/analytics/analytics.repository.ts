@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { onPostgres, rowsOf, type Seam } from '../../db/client'
 import {
   analyticsCrashGroups,
   analyticsCrashGroupVersions,
@@ -50,7 +50,7 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
       const d = analyticsDailyReports
       return db.read((q) =>
         q
-          .select({ day: d.day, n: sql<number>`sum(${d.reports})`, events: sql<number>`sum(${d.events})`, crashEvents: sql<number>`sum(${d.crashEvents})` })
+          .select({ day: d.day, n: sql<number>`sum(${d.reports})`.mapWith(Number), events: sql<number>`sum(${d.events})`.mapWith(Number), crashEvents: sql<number>`sum(${d.crashEvents})`.mapWith(Number) })
           .from(d)
           .where(and(inArray(d.projectId, projectIds), gte(d.day, from)))
           .groupBy(d.day),
@@ -64,7 +64,7 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
     dailyResolved: async (projectIds: string[], from: string) => {
       if (!projectIds.length) return []
       const r = analyticsDailyResolved
-      return db.read((q) => q.select({ day: r.day, n: sql<number>`sum(${r.n})` }).from(r).where(and(inArray(r.projectId, projectIds), gte(r.day, from))).groupBy(r.day))
+      return db.read((q) => q.select({ day: r.day, n: sql<number>`sum(${r.n})`.mapWith(Number) }).from(r).where(and(inArray(r.projectId, projectIds), gte(r.day, from))).groupBy(r.day))
     },
 
     /** Every version of the project with when it was first seen and its distinct players. */
@@ -135,10 +135,13 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
      * reports of the project looking for ratings.
      */
     liveReportRatings: (projectId: string) =>
-      db.read((q) =>
-        q.all<{ rating: number; at: number }>(sql`SELECT rr.rating AS rating, rr.updated_at AS at FROM report_ratings rr CROSS JOIN reports r ON r.id = rr.report_id
-      WHERE r.project_id = ${projectId} AND r.deleted_at IS NULL`),
-      ),
+      db.read(async (q) => {
+        // CROSS JOIN is SQLite's join-order hint; PostgreSQL takes no ON after it (and plans the join itself).
+        const rows = await rowsOf<{ rating: number; at: number }>(q, sql`SELECT rr.rating AS rating, rr.updated_at AS at FROM report_ratings rr
+      ${onPostgres(q) ? sql`JOIN` : sql`CROSS JOIN`} reports r ON r.id = rr.report_id WHERE r.project_id = ${projectId} AND r.deleted_at IS NULL`)
+        // PostgreSQL answers a raw int8 (updated_at) as a string.
+        return rows.map((r) => ({ rating: Number(r.rating), at: Number(r.at) }))
+      }),
 
     /** Records a report reopened by a newer build as a confirmed regression of itself (again: confirmed anew). */
     confirmRegression: (r: { id: string; projectId: string; reportId: string; resolvedVersion: string; regressedVersion: string; now: Date }) => {

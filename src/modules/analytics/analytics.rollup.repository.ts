@@ -1,5 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { larger, smaller } from '../../db/portable-sql'
 import { createSdkRepository, type SdkRepository } from '../sdk/sdk.repository'
 import type { OccurrenceRow } from './analytics.sources.repository'
 import {
@@ -67,8 +68,8 @@ function prepare(q: Query) {
           frame: sql`excluded.frame`,
           sampleTitle: sql`excluded.sample_title`,
           sampleReportNumber: sql`excluded.sample_report_number`,
-          lastSeen: sql`max(${analyticsCrashGroups.lastSeen}, excluded.last_seen)`,
-          firstSeen: sql`min(${analyticsCrashGroups.firstSeen}, excluded.first_seen)`,
+          lastSeen: larger(analyticsCrashGroups.lastSeen, sql`excluded.last_seen`),
+          firstSeen: smaller(analyticsCrashGroups.firstSeen, sql`excluded.first_seen`),
         },
       })
       .returning({ id: analyticsCrashGroups.id })
@@ -118,7 +119,7 @@ function prepare(q: Query) {
       .values({ projectId: ph('projectId'), day: ph('day'), line: ph('line'), count: 1, lastSeen: ph('at') })
       .onConflictDoUpdate({
         target: [analyticsLogLines.projectId, analyticsLogLines.day, analyticsLogLines.line],
-        set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: sql`max(${analyticsLogLines.lastSeen}, excluded.last_seen)` },
+        set: { count: sql`${analyticsLogLines.count} + 1`, lastSeen: larger(analyticsLogLines.lastSeen, sql`excluded.last_seen`) },
       })
       .prepare(),
   }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { rowsOf, type Seam } from '../../db/client'
 
 /** An occurrence as the rollup reads it, with what its report says about it. */
 export interface OccurrenceRow {
@@ -34,14 +34,17 @@ export function createSourcesRepository({ db }: { db: Seam }) {
      * statement: the rollup reads them in the same step that counts them.
      */
     occurrencesAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q.all<OccurrenceRow>(sql`
-      SELECT o.seq, o.project_id AS projectId, r.seq AS reportSeq, r.report_number AS reportNumber, r.title, o.description, r.category,
-        CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS errorType, r.fingerprint, r.grouping_label AS label,
-        o.platform, o.game_version AS gameVersion, o.player_id AS playerId, o.created_at AS createdAt,
-        NOT EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) AS first
+      db.read(async (q) => {
+        // Quoted aliases keep their case on PostgreSQL; `first` is a CASE, as NOT EXISTS is a boolean there.
+        const rows = await rowsOf<OccurrenceRow>(q, sql`
+      SELECT o.seq, o.project_id AS "projectId", r.seq AS "reportSeq", r.report_number AS "reportNumber", r.title, o.description, r.category,
+        CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS "errorType", r.fingerprint, r.grouping_label AS label,
+        o.platform, o.game_version AS "gameVersion", o.player_id AS "playerId", o.created_at AS "createdAt",
+        CASE WHEN EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) THEN 0 ELSE 1 END AS first
       FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
-      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${limit}`),
-      ),
+      WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${limit}`)
+        // PostgreSQL answers a raw int8 (created_at) as a string.
+        return rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) }))
+      }),
   }
 }

@@ -44,8 +44,8 @@ const trialCharge = Symbol('trial charge')
 // and says exactly what the charge after storing would say.
 async function assertUploadQuota(db: Deps['db'], accountId: string, bytes: number) {
   try {
-    await db.write((tx) => {
-      chargeUpload(tx, accountId, bytes)
+    await db.write(async (tx) => {
+      await chargeUpload(tx, accountId, bytes)
       throw trialCharge
     })
   } catch (e) {
@@ -85,7 +85,7 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
     await deps.db.write(async (tx) => {
       // Checked again: another upload to the same report may have finished while this one was stored.
       await assertRoomOnReport(deps.db, input.report.id)
-      chargeUpload(tx, input.account.id, stored.size)
+      await chargeUpload(tx, input.account.id, stored.size)
       await createAttachmentsRepository({ db: deps.db }).insert(row)
       await recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
     })

@@ -102,7 +102,7 @@ async function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): Promise<In
   const target = p.s.project.bugGrouping ? await repos.reports.groupingTarget(p.s.project.id, p.grouping.fingerprint) : undefined
   const result = target ? await stack(deps, tx, repos, p, target) : await fileNew(deps, tx, repos.ingest, p)
   const bytes = p.files.reduce((n, f) => n + f.size, 0)
-  if (bytes > 0) chargeUpload(tx, p.s.project.accountId, bytes)
+  if (bytes > 0) await chargeUpload(tx, p.s.project.accountId, bytes)
   return result
 }
 

@@ -1,5 +1,5 @@
 import { gt, inArray, sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { rowsOf, type Seam } from '../../db/client'
 import { eventNames, events, perfSnapshots, playSessions } from './sdk.table'
 
 /**
@@ -42,14 +42,14 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
     eventIdBefore: (from: number) =>
       db.read(async (q) => {
         // Per name, a range of the (name_id, created_at) index, which carries the id.
-        const [first] = await q.all<{ id: number | null }>(sql`SELECT min((SELECT min(id) FROM events WHERE name_id = n.id AND created_at >= ${from})) AS id FROM event_names n`)
-        if (first?.id != null) return first.id - 1
-        const [last] = await q.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)
-        return last?.id ?? 0
+        const [first] = await rowsOf<{ id: number | null }>(q, sql`SELECT min((SELECT min(id) FROM events WHERE name_id = n.id AND created_at >= ${from})) AS id FROM event_names n`)
+        if (first?.id != null) return Number(first.id) - 1
+        const [last] = await rowsOf<{ id: number | null }>(q, sql`SELECT max(id) AS id FROM events`)
+        return Number(last?.id ?? 0)
       }),
 
     /** The newest event id, 0 without events. */
-    newestEventId: async (): Promise<number> => (await db.read((q) => q.all<{ id: number | null }>(sql`SELECT max(id) AS id FROM events`)))[0]?.id ?? 0,
+    newestEventId: async (): Promise<number> => Number((await db.read((q) => rowsOf<{ id: number | null }>(q, sql`SELECT max(id) AS id FROM events`)))[0]?.id ?? 0),
 
     /** Up to `limit` events after id `after`, by their key alone (joined to the names, the planner walked each name's whole index). */
     eventsAfter: (after: number, limit: number) =>

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Query, Seam } from '../../db/client'
+import { larger, smaller, unindexed } from '../../db/portable-sql'
 import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
 
@@ -51,7 +52,7 @@ function prepare(q: Query) {
       .values({ projectId: p('projectId'), playerId: p('playerId'), firstSeen: p('at'), lastSeen: p('at'), sessionCount: 0 })
       .onConflictDoUpdate({
         target: [players.projectId, players.playerId],
-        set: { firstSeen: sql`min(${players.firstSeen}, excluded.first_seen)`, lastSeen: sql`max(${players.lastSeen}, excluded.last_seen)` },
+        set: { firstSeen: smaller(players.firstSeen, sql`excluded.first_seen`), lastSeen: larger(players.lastSeen, sql`excluded.last_seen`) },
       })
       .prepare(),
     byToken: q
@@ -168,7 +169,7 @@ export function createSdkRepository({ db }: { db: Seam }) {
     endedAndCrashedSince: async (projectId: string, since: Date): Promise<{ ended: number; crashed: number }> => {
       const [s] = await db.read((q) =>
         q
-          .select({ ended: sql<number>`count(${playSessions.endedAt})`, crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} THEN 1 ELSE 0 END), 0)` })
+          .select({ ended: sql<number>`count(${playSessions.endedAt})`.mapWith(Number), crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} = 1 THEN 1 ELSE 0 END), 0)`.mapWith(Number) })
           .from(playSessions)
           .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
       )
@@ -197,7 +198,7 @@ export function createSdkRepository({ db }: { db: Seam }) {
     /** The project's newest `limit` snapshots without a report (scene loads). */
     sceneLoadSnapshots: (projectId: string, limit: number) =>
       // `+report_id`: newest first along the (project, created_at) index, not every report-less row by the report index.
-      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`+${perfSnapshots.reportId} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
+      db.read((q) => q.select().from(perfSnapshots).where(and(eq(perfSnapshots.projectId, projectId), sql`${unindexed(q, perfSnapshots.reportId)} IS NULL`)).orderBy(desc(perfSnapshots.createdAt)).limit(limit)),
 
     /** A report's session replays, oldest first. */
     reportReplays: (reportId: string) => db.read((q) => q.select().from(sessionReplays).where(eq(sessionReplays.reportId, reportId)).orderBy(sessionReplays.createdAt)),

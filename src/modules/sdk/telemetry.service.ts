@@ -73,7 +73,7 @@ export async function storeReplay(
   const id = newId()
   try {
     await deps.db.write(async (tx) => {
-      chargeUpload(tx, project.accountId, stored.size)
+      await chargeUpload(tx, project.accountId, stored.size)
       await createSdkRepository({ db: tx }).insertReplay({
           id,
           projectId: project.id,

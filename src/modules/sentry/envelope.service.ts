@@ -85,7 +85,7 @@ async function attachToEvent(deps: Deps, project: Project, eventId: string, atta
   if (!files.length) return
   try {
     await deps.db.write(async (tx) => {
-      chargeUpload(tx, project.accountId, files.reduce((n, f) => n + f.size, 0))
+      await chargeUpload(tx, project.accountId, files.reduce((n, f) => n + f.size, 0))
       await insertAttachmentRows(tx, { id: occurrence.reportId, projectId: project.id, occurrenceId: occurrence.id }, files, deps.clock.now())
     })
   } catch (err) {

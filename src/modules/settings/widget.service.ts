@@ -28,7 +28,7 @@ export async function storeWidgetBackground(deps: Pick<AppDeps, 'db' | 'clock' |
   const url = deps.files.url(stored.key)
   try {
     await deps.db.write(async (tx) => {
-      chargeUpload(tx, u.project.accountId, stored.size)
+      await chargeUpload(tx, u.project.accountId, stored.size)
       await updateSettingsIn(tx, deps.clock.now(), 'widget', { project: u.project, actorId: u.actorId, patch: { background_image_url: url } })
     })
   } catch (e) {

@@ -57,7 +57,11 @@ export function createAlertsRepository({ db }: { db: Seam }) {
     },
 
     /** Where the named background counter stopped, or undefined before its first run. */
-    cursor: async (name: string): Promise<number | undefined> => (await db.read((q) => q.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, name)).limit(1)))[0]?.position,
+    cursor: async (name: string): Promise<number | undefined> => {
+      const position = (await db.read((q) => q.select({ position: rollupCursors.position }).from(rollupCursors).where(eq(rollupCursors.name, name)).limit(1)))[0]?.position
+      // On PostgreSQL the position is an int8 (rollup-cursors.pg.ts), read back as a string.
+      return position === undefined ? undefined : Number(position)
+    },
 
     /** Adds buckets to the hourly counts and moves the named cursor to `position`, in one write. */
     addCounts: (buckets: HourBucket[], name: string, position: number) =>

@@ -1,6 +1,7 @@
 import type { DomainModule } from '../module'
 import { addToReports } from '../reports/report-additions'
 import { checkNewReportValues } from './custom-fields.service'
+import { rollupCursorsPgSql } from './rollup-cursors.pg'
 import { selectFieldFilter } from './custom-fields.filter'
 import { slaOfReport, slaOfReports, slaStateSql, slaSubscriber } from './sla.service'
 import { workflowJobs } from './workflow.jobs'
@@ -15,4 +16,5 @@ export const workflowModule: DomainModule = {
   routes: (deps) => workflowRoutes(deps).use(workflowSettingsRoutes(deps)),
   jobs: workflowJobs,
   subscribe: (deps) => deps.events.subscribe(slaSubscriber(deps)),
+  database: { postgres: { sql: rollupCursorsPgSql } },
 }

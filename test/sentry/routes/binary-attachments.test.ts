@@ -4,7 +4,7 @@
 // left out, and the event is filed either way.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../helpers/test-app'
-import { rows } from '../../sdk/sdk-helpers'
+import { sqlRows } from '../../helpers/sql-rows'
 import { CAPTURE_KEY, capturedProject, post } from './sentry-routes-helpers'
 
 let t: TestApp
@@ -38,7 +38,7 @@ describe('binary envelope attachments', () => {
     )
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)).status).toBe(200)
 
-    const kept = rows(t, 'SELECT a.file_name, a.mime_type, a.file_key FROM attachments a JOIN report_occurrences o ON o.id = a.occurrence_id ORDER BY a.file_name')
+    const kept = (await sqlRows(t, 'SELECT a.file_name, a.mime_type, a.file_key FROM attachments a JOIN report_occurrences o ON o.id = a.occurrence_id ORDER BY a.file_name'))
     expect(kept.map(({ file_name, mime_type }) => ({ file_name, mime_type }))).toEqual([
       { file_name: 'player.log', mime_type: 'text/plain' },
       { file_name: 'slot-3.bin', mime_type: 'application/octet-stream' },
@@ -57,8 +57,8 @@ describe('binary envelope attachments', () => {
     await capturedProject(t)
     const body = envelopeWith([{ filename: 'fake.png', content_type: 'image/png' }, SAVE], [{ filename: 'empty.bin' }, Buffer.alloc(0)])
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)).status).toBe(200)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(1)
-    expect(rows(t, 'SELECT count(*) AS n FROM attachments')[0]!.n).toBe(0)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM attachments'))[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 })

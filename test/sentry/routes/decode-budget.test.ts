@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DecodeBudget } from '../../../src/http/decode-budget'
 import { createTestApp, type TestApp } from '../../helpers/test-app'
-import { rows } from '../../sdk/sdk-helpers'
+import { sqlRows } from '../../helpers/sql-rows'
 import { streamOf } from '../sentry-helpers'
 import { CAPTURE_KEY, capturedProject, post } from './sentry-routes-helpers'
 
@@ -60,7 +60,7 @@ describe('the DSN id and the key are checked before the body is read', () => {
     const envelope = `${JSON.stringify({ dsn: `http://${CAPTURE_KEY}@glitchbox.test/42` })}\n{"type":"event"}\n{"message":"hello from a tunnel"}\n`
     const res = await postStream('/api/42/envelope/', gzipSync(envelope))
     expect(res.status).toBe(200)
-    expect(rows(t, 'SELECT title FROM reports')).toEqual([{ title: 'hello from a tunnel' }])
+    expect((await sqlRows(t, 'SELECT title FROM reports'))).toEqual([{ title: 'hello from a tunnel' }])
   })
 })
 
@@ -88,7 +88,7 @@ describe('the decoding budget (http/decode-budget.ts)', () => {
     expect(mostAtCap).toBe(Math.floor(budget.options.capacity / full))
     expect(budget.peak).toBeLessThanOrEqual(budget.options.capacity)
     expect(budget.inUse).toBe(0)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
   })
 
   it('lets a request wait while the budget is spent, then serves it', async () => {
@@ -98,7 +98,7 @@ describe('the decoding budget (http/decode-budget.ts)', () => {
     const answer = post(t, `/api/42/store/?sentry_key=${CAPTURE_KEY}`, gzipSync('{"message":"waited"}'), { 'content-encoding': 'gzip' })
     // The request is queued behind the held budget (settled only once it is given back).
     await Bun.sleep(20)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
     releaseAll()
     expect((await answer).status).toBe(200)
     expect(budget.inUse).toBe(0)

@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../helpers/test-app'
-import { rows, setProject } from '../../sdk/sdk-helpers'
+import { sqlRows } from '../../helpers/sql-rows'
+import { setProject } from '../../sdk/sdk-helpers'
 import { CAPTURE_KEY, capturedProject, post, replay } from './sentry-routes-helpers'
 
 let t: TestApp
@@ -28,12 +29,12 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
     const res = await replay(t, '01')
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/) })
-    const [r] = rows(t, 'SELECT * FROM reports')
+    const [r] = (await sqlRows(t, 'SELECT * FROM reports'))
     expect(r).toMatchObject({ title: 'Error: inventory could not open', source: 'system', game_version: '1.4.2', player_id: 'player-7', error_type: 'Error', grouping_label: 'Error at openInventory (node-client.mjs)' })
     expect(r!.description).toContain('--- Stack Trace ---')
     expect(r!.description).toContain('--- Recent Logs ---')
     expect(r!.description).toContain('TypeError')
-    const [o] = rows(t, 'SELECT client, event_id, metadata FROM report_occurrences')
+    const [o] = (await sqlRows(t, 'SELECT client, event_id, metadata FROM report_occurrences'))
     expect(o).toMatchObject({ client: 'sentry.javascript.node 11.12.0', event_id: res.json.id })
     expect(JSON.parse(o!.metadata)).toMatchObject({ environment: 'playtest', level: 'error' })
   })
@@ -41,7 +42,7 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
   it('keeps attachments with the occurrence, and gzip bodies are decoded', async () => {
     await capturedProject(t)
     expect((await replay(t, '04')).status).toBe(200)
-    expect(rows(t, 'SELECT a.file_name, a.mime_type FROM attachments a JOIN report_occurrences o ON o.id = a.occurrence_id ORDER BY a.file_name')).toEqual([
+    expect((await sqlRows(t, 'SELECT a.file_name, a.mime_type FROM attachments a JOIN report_occurrences o ON o.id = a.occurrence_id ORDER BY a.file_name'))).toEqual([
       { file_name: 'player.log', mime_type: 'text/plain' },
       { file_name: 'save-3.json', mime_type: 'application/json' },
     ])
@@ -51,8 +52,8 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
     const { owner, project } = await capturedProject(t)
     await replay(t, '01')
     expect((await replay(t, '03')).status).toBe(200)
-    const feedback = rows(t, "SELECT report_number, title, source, reporter_name, reporter_email, feedback_for FROM reports WHERE source = 'user'")[0]!
-    expect(feedback).toMatchObject({ title: 'The inventory never opened after the cave.', reporter_name: 'CaveDiver', feedback_for: rows(t, 'SELECT id FROM reports WHERE report_number = 1')[0]!.id })
+    const feedback = (await sqlRows(t, "SELECT report_number, title, source, reporter_name, reporter_email, feedback_for FROM reports WHERE source = 'user'"))[0]!
+    expect(feedback).toMatchObject({ title: 'The inventory never opened after the cave.', reporter_name: 'CaveDiver', feedback_for: (await sqlRows(t, 'SELECT id FROM reports WHERE report_number = 1'))[0]!.id })
     const crash = await t.request('GET', `/api/projects/${project.slug}/bugs/1`, { token: owner.token })
     expect(crash.body.data.comments).toEqual([expect.objectContaining({ is_internal: true, body: expect.stringContaining('The inventory never opened after the cave.') })])
     expect(crash.body.data.bug.feedback).toEqual([{ report_number: feedback.report_number, title: feedback.title }])
@@ -63,7 +64,7 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
   it('records sessions: a crashed one lowers the crash-free rate, exited and aggregated ones end cleanly', async () => {
     const { owner, project } = await capturedProject(t)
     for (const name of ['05', '08', '10']) expect((await replay(t, name)).status).toBe(200)
-    expect(rows(t, 'SELECT crashed, count(*) AS n FROM play_sessions WHERE ended_at IS NOT NULL GROUP BY crashed ORDER BY crashed')).toEqual([
+    expect((await sqlRows(t, 'SELECT crashed, count(*) AS n FROM play_sessions WHERE ended_at IS NOT NULL GROUP BY crashed ORDER BY crashed'))).toEqual([
       { crashed: 0, n: 4 },
       { crashed: 1, n: 1 },
     ])
@@ -75,7 +76,7 @@ describe('what real Sentry clients sent (recorded bodies, test/sentry/fixtures/c
   it('files Python store bodies (gzip JSON, X-Sentry-Auth) and sentry-cli events and envelopes', async () => {
     await capturedProject(t)
     for (const name of ['07', '09', '11', '12']) expect((await replay(t, name)).status).toBe(200)
-    expect(rows(t, 'SELECT title FROM reports ORDER BY report_number').map((r) => r.title)).toEqual([
+    expect((await sqlRows(t, 'SELECT title FROM reports ORDER BY report_number')).map((r) => r.title)).toEqual([
       "KeyError: 'diamond'",
       'RuntimeError: request failed',
       'Server eu-1 is down',
@@ -96,7 +97,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     expect((await send(event())).status).toBe(200)
     expect((await send(event({ exception: { values: [{ type: 'NullReferenceException', value: 'another message', stacktrace: { frames: [{ function: 'Inventory.Refresh', filename: 'Inventory.cs', lineno: 99, in_app: true }] } }] } }))).status).toBe(200)
     expect((await send(event({ level: 'fatal', fingerprint: ['{{ default }}', 'boss'] }))).status).toBe(200)
-    expect(rows(t, 'SELECT category, occurrence_count, grouping_label FROM reports ORDER BY report_number')).toEqual([
+    expect((await sqlRows(t, 'SELECT category, occurrence_count, grouping_label FROM reports ORDER BY report_number'))).toEqual([
       { category: 'other', occurrence_count: 2, grouping_label: 'NullReferenceException at Inventory.Refresh (Inventory.cs)' },
       { category: 'crash', occurrence_count: 1, grouping_label: 'NullReferenceException at Inventory.Refresh (Inventory.cs) · boss' },
     ])
@@ -109,7 +110,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     expect((await post(t, '/api/42/envelope', body(), { authorization: `Sentry sentry_key=${CAPTURE_KEY}` })).status).toBe(200)
     expect((await post(t, '/api/42/envelope/', body(`http://${CAPTURE_KEY}@glitchbox.test/42`))).status).toBe(200)
     expect((await post(t, '/api/42/store/', JSON.stringify(event()), { 'x-sentry-auth': `Sentry sentry_key=${CAPTURE_KEY}` })).status).toBe(200)
-    expect(rows(t, 'SELECT occurrence_count FROM reports')).toEqual([{ occurrence_count: 4 }])
+    expect((await sqlRows(t, 'SELECT occurrence_count FROM reports'))).toEqual([{ occurrence_count: 4 }])
   })
 
   it.each([
@@ -121,7 +122,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     await capturedProject(t)
     const res = await post(t, path, envelope({}, [{ type: 'event' }, event()]))
     expect([res.status, res.json]).toEqual([401, { detail: 'invalid API key' }])
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
   })
 
   it('answers 401 to a project with is_public off', async () => {
@@ -140,7 +141,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     const res = await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)
     expect(res.status).toBe(status)
     expect(res.json).toEqual({ detail: expect.any(String) })
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
   })
 
   it('refuses a truncated gzip body (400) and a gzip bomb (413) without storing anything', async () => {
@@ -151,7 +152,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     const bomb = gzipSync(Buffer.alloc(120 * 1024 * 1024))
     expect(bomb.length).toBeLessThan(200 * 1024)
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, bomb, { 'content-encoding': 'gzip' })).status).toBe(413)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
   })
 
   it('keeps no file behind when storing an attachment fails (a full disk): the stored screenshot goes too', async () => {
@@ -175,12 +176,12 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     const res = await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)
     expect(res.status).toBe(507)
     expect(stores).toBe(2)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(0)
     // Space returns: the same envelope is filed with both files.
     t.deps.files.store = store
     expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)).status).toBe(200)
-    expect(rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(2)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(2)
   })
 
   it('reads past item types it does not keep, and items without length', async () => {
@@ -188,7 +189,7 @@ describe('POST /api/{dsn_id}/envelope/ and /store/', () => {
     const body = envelope({ event_id: 'c'.repeat(32) }, [{ type: 'transaction' }, { spans: [] }], [{ type: 'client_report' }, {}], [{ type: 'profile' }, '{}'], [{ type: 'statsd' }, 'a:1|c'], [{ type: 'made_up' }, 'x'], [{ type: 'event' }, event()])
     const res = await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)
     expect([res.status, res.json]).toEqual([200, { id: 'c'.repeat(32) }])
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n).toBe(1)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n).toBe(1)
   })
 
   it('answers CORS preflights from any origin with the Sentry headers, never with credentials', async () => {

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY } from '../../../src/lib/clock'
 import { runRetention } from '../../../src/modules/retention/retention.service'
 import { createTestApp, type TestApp } from '../../helpers/test-app'
-import { rows, sdkProject } from '../../sdk/sdk-helpers'
+import { sqlRows } from '../../helpers/sql-rows'
+import { sdkProject } from '../../sdk/sdk-helpers'
 import { CAPTURE_KEY, capturedProject, post } from './sentry-routes-helpers'
 
 const EVENT_ID = '5e1d0c2b9a8f47e6b3c2d1e0f9a8b7c6'
@@ -29,12 +30,12 @@ afterEach(() => t.close())
 
 const sendEnvelope = () => post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, gzipSync(envelope), { 'content-encoding': 'gzip' })
 /** What a sent event may change: reports, occurrences, files, play sessions. */
-const effects = () => ({
-  reports: rows(t, 'SELECT report_number, occurrence_count FROM reports'),
-  occurrences: rows(t, 'SELECT count(*) AS n FROM report_occurrences')[0]!.n,
-  attachments: rows(t, 'SELECT count(*) AS n FROM attachments')[0]!.n,
-  files: rows(t, 'SELECT count(*) AS n FROM files')[0]!.n,
-  sessions: rows(t, 'SELECT count(*) AS n FROM play_sessions')[0]!.n,
+const effects = async () => ({
+  reports: await sqlRows(t, 'SELECT report_number, occurrence_count FROM reports'),
+  occurrences: (await sqlRows(t, 'SELECT count(*) AS n FROM report_occurrences'))[0]!.n,
+  attachments: (await sqlRows(t, 'SELECT count(*) AS n FROM attachments'))[0]!.n,
+  files: (await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n,
+  sessions: (await sqlRows(t, 'SELECT count(*) AS n FROM play_sessions'))[0]!.n,
 })
 
 describe('an event id the project already stored', () => {
@@ -42,27 +43,27 @@ describe('an event id the project already stored', () => {
     await capturedProject(t)
     const first = await sendEnvelope()
     expect([first.status, first.json]).toEqual([200, { id: EVENT_ID }])
-    const once = effects()
+    const once = await effects()
     expect(once).toMatchObject({ reports: [{ report_number: 1, occurrence_count: 1 }], occurrences: 1, attachments: 1, sessions: 1 })
     for (let i = 0; i < 4; i++) expect(await sendEnvelope()).toMatchObject({ status: 200, json: { id: EVENT_ID } })
-    expect(effects()).toEqual(once)
+    expect(await effects()).toEqual(once)
   })
 
   it('counts once when the copies arrive together', async () => {
     await capturedProject(t)
     const answers = await Promise.all(Array.from({ length: 5 }, sendEnvelope))
     expect(answers.map((a) => [a.status, a.json])).toEqual(Array(5).fill([200, { id: EVENT_ID }]))
-    expect(effects()).toMatchObject({ reports: [{ report_number: 1, occurrence_count: 1 }], occurrences: 1 })
+    expect(await effects()).toMatchObject({ reports: [{ report_number: 1, occurrence_count: 1 }], occurrences: 1 })
   })
 
   it('is the same event on the store route, and another project may have the same id', async () => {
     await capturedProject(t)
     for (let i = 0; i < 3; i++) expect((await post(t, `/api/42/store/?sentry_key=${CAPTURE_KEY}`, JSON.stringify(event))).json).toEqual({ id: EVENT_ID })
-    expect(effects().occurrences).toBe(1)
+    expect((await effects()).occurrences).toBe(1)
     const other = await sdkProject(t)
     const stored = await post(t, `/api/${other.project.dsnId}/store/?sentry_key=${other.key}`, JSON.stringify(event))
     expect([stored.status, stored.json]).toEqual([200, { id: EVENT_ID }])
-    expect(rows(t, 'SELECT project_id FROM report_occurrences ORDER BY seq').map((r) => r.project_id)).toEqual([expect.any(String), other.project.id])
+    expect((await sqlRows(t, 'SELECT project_id FROM report_occurrences ORDER BY seq')).map((r) => r.project_id)).toEqual([expect.any(String), other.project.id])
   })
 
   it('is forgotten with the retention window: the retention job prunes the ids, and a later copy counts again', async () => {
@@ -71,8 +72,8 @@ describe('an event id the project already stored', () => {
     t.clock.advance(91 * DAY)
     const run = await runRetention(t.deps, { pause: async () => {} })
     expect(run.deleted.event_ids).toBe(1)
-    expect(rows(t, 'SELECT count(*) AS n FROM ingested_event_ids')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM ingested_event_ids'))[0]!.n).toBe(0)
     await sendEnvelope()
-    expect(effects()).toMatchObject({ reports: [{ report_number: 1, occurrence_count: 2 }], occurrences: 2 })
+    expect(await effects()).toMatchObject({ reports: [{ report_number: 1, occurrence_count: 2 }], occurrences: 2 })
   })
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../helpers/test-app'
-import { rows } from '../../sdk/sdk-helpers'
+import { sqlRows } from '../../helpers/sql-rows'
 import { CAPTURE_KEY, capturedProject, FIXTURES, post } from './sentry-routes-helpers'
 
 let t: TestApp
@@ -30,14 +30,14 @@ describe('POST /api/{dsn_id}/minidump/', () => {
     const res = await post(t, `/api/42/minidump/?sentry_key=${CAPTURE_KEY}`, minidumpForm(dump('test.dmp'), { files: [['log', 'game.log', 'Loaded level 3']] }))
     expect(res.status).toBe(200)
     expect(res.text).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-    const [r] = rows(t, 'SELECT * FROM reports')
+    const [r] = (await sqlRows(t, 'SELECT * FROM reports'))
     expect(r).toMatchObject({ title: 'EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e', category: 'crash', source: 'system', error_type: 'EXCEPTION_ACCESS_VIOLATION_WRITE', grouping_label: 'EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e' })
     expect(r!.os_info).toMatch(/^Windows 5\.1\.2600/)
     expect(r!.device_info).toMatch(/^x86/)
     const metadata = JSON.parse(r!.metadata)
     expect(metadata.minidump).toMatchObject({ crash_site: 'test_app.exe+0x429e', symbolicated: false, module_count: 13 })
     expect(metadata.minidump.modules[0]).toMatchObject({ name: 'test_app.exe' })
-    expect(rows(t, 'SELECT file_name, mime_type FROM attachments ORDER BY file_name')).toEqual([
+    expect((await sqlRows(t, 'SELECT file_name, mime_type FROM attachments ORDER BY file_name'))).toEqual([
       { file_name: 'crash.dmp', mime_type: 'application/x-minidump' },
       { file_name: 'game.log', mime_type: 'text/plain' },
     ])
@@ -53,8 +53,8 @@ describe('POST /api/{dsn_id}/minidump/', () => {
     const sentry = { event_id: 'd'.repeat(32), release: '2.0.1', user: { id: 'steam-1' }, tags: { map: 'caves' }, sdk: { name: 'sentry.native', version: '0.7.0' } }
     expect((await post(t, `/api/42/minidump/?sentry_key=${CAPTURE_KEY}`, minidumpForm(dump('linux-mini.dmp'), { sentry }))).text).toBe('dddddddd-dddd-dddd-dddd-dddddddddddd')
     expect((await post(t, `/api/42/minidump/?sentry_key=${CAPTURE_KEY}`, minidumpForm(dump('linux-mini.dmp')))).status).toBe(200)
-    expect(rows(t, 'SELECT title, game_version, player_id, occurrence_count FROM reports')).toEqual([{ title: expect.stringMatching(/^SIGSEGV.* at crash\+0x1d72$/), game_version: '2.0.1', player_id: 'steam-1', occurrence_count: 2 }])
-    expect(rows(t, 'SELECT client FROM report_occurrences ORDER BY seq')).toEqual([{ client: 'sentry.native 0.7.0' }, { client: 'minidump upload' }])
+    expect((await sqlRows(t, 'SELECT title, game_version, player_id, occurrence_count FROM reports'))).toEqual([{ title: expect.stringMatching(/^SIGSEGV.* at crash\+0x1d72$/), game_version: '2.0.1', player_id: 'steam-1', occurrence_count: 2 }])
+    expect((await sqlRows(t, 'SELECT client FROM report_occurrences ORDER BY seq'))).toEqual([{ client: 'sentry.native 0.7.0' }, { client: 'minidump upload' }])
   })
 
   it('takes a gzip-compressed multipart body', async () => {
@@ -65,7 +65,7 @@ describe('POST /api/{dsn_id}/minidump/', () => {
     const body = gzipSync(Buffer.from(await req.arrayBuffer()))
     const res = await post(t, `/api/42/minidump/?sentry_key=${CAPTURE_KEY}`, body, { 'content-type': type, 'content-encoding': 'gzip' })
     expect([res.status, res.text]).toEqual([200, expect.any(String)])
-    expect(rows(t, 'SELECT title FROM reports')[0]!.title).toMatch(/^EXC_BAD_ACCESS/)
+    expect((await sqlRows(t, 'SELECT title FROM reports'))[0]!.title).toMatch(/^EXC_BAD_ACCESS/)
   })
 
   it.each([
@@ -77,7 +77,7 @@ describe('POST /api/{dsn_id}/minidump/', () => {
     await capturedProject(t)
     const res = await post(t, `/api/42/minidump/?sentry_key=${CAPTURE_KEY}`, body() as BodyInit)
     expect([res.status, res.json]).toEqual([status, { detail: expect.any(String) }])
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n + rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n + (await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 
   it('answers 401 for a wrong key before reading the body', async () => {
@@ -93,22 +93,22 @@ describe('POST /api/{dsn_id}/unreal/{api_key}/', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(res.text).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/)
-    const [r] = rows(t, 'SELECT * FROM reports')
+    const [r] = (await sqlRows(t, 'SELECT * FROM reports'))
     expect(r).toMatchObject({ category: 'crash', source: 'system', game_version: expect.stringContaining('4.20') })
     expect(r!.title).toMatch(/^Assertion failed/)
     expect(r!.description).toContain('--- Stack Trace ---')
     expect(r!.grouping_label).toMatch(/ at /)
     expect(JSON.parse(r!.metadata).unreal).toMatchObject({ crash_guid: expect.stringMatching(/^UE4CC-Windows-/) })
-    expect(rows(t, 'SELECT mime_type FROM attachments ORDER BY mime_type').map((a) => a.mime_type)).toEqual(['application/x-minidump', 'text/plain'])
+    expect((await sqlRows(t, 'SELECT mime_type FROM attachments ORDER BY mime_type')).map((a) => a.mime_type)).toEqual(['application/x-minidump', 'text/plain'])
     // The same crash again is an occurrence of it.
     await post(t, `/api/42/unreal/${CAPTURE_KEY}/`, unreal('unreal_crash'))
-    expect(rows(t, 'SELECT occurrence_count FROM reports')).toEqual([{ occurrence_count: 2 }])
+    expect((await sqlRows(t, 'SELECT occurrence_count FROM reports'))).toEqual([{ occurrence_count: 2 }])
   })
 
   it("files the Mac reporter's upload with the player's description and the Apple crash report", async () => {
     await capturedProject(t)
     expect((await post(t, `/api/42/unreal/${CAPTURE_KEY}/`, unreal('unreal_crash_apple'))).status).toBe(200)
-    const [r] = rows(t, 'SELECT * FROM reports')
+    const [r] = (await sqlRows(t, 'SELECT * FROM reports'))
     expect(r!.description).toContain("Player's description: asdsadasd")
     expect(r!.error_type).toBe('SEGV_MAPERR')
   })
@@ -121,6 +121,6 @@ describe('POST /api/{dsn_id}/unreal/{api_key}/', () => {
     await capturedProject(t)
     const res = await post(t, path, body)
     expect([res.status, res.json]).toEqual([status, { detail: expect.any(String) }])
-    expect(rows(t, 'SELECT count(*) AS n FROM reports')[0]!.n + rows(t, 'SELECT count(*) AS n FROM files')[0]!.n).toBe(0)
+    expect((await sqlRows(t, 'SELECT count(*) AS n FROM reports'))[0]!.n + (await sqlRows(t, 'SELECT count(*) AS n FROM files'))[0]!.n).toBe(0)
   })
 })

@@ -25,7 +25,7 @@ export const captured: Captured[] = JSON.parse(readFileSync(join(FIXTURES, 'capt
 /** A project answering to the captured DSN: key `sk_live_capture0key`, DSN id 42. */
 export async function capturedProject(t: TestApp, plan: 'free' | 'studio' = 'studio') {
   const ctx = await sdkProject(t, plan)
-  t.deps.db.update(projects).set({ apiKey: CAPTURE_KEY, dsnId: 42 }).where(eq(projects.id, ctx.project.id)).run()
+  await t.deps.db.write((q) => q.update(projects).set({ apiKey: CAPTURE_KEY, dsnId: 42 }).where(eq(projects.id, ctx.project.id)))
   forgetSdkCallers(t.deps.db)
   return ctx
 }
