@@ -41,7 +41,8 @@ describeBrowser('unknown addresses and needless 404s', () => {
     for (const path of ['/settings', '/reports/12', '/dashboard']) await expectNotFoundScreen(h.page, path, 404)
     for (const path of [`/projects/${slug}/no-such-screen`, `/projects/${slug}/reports/1/extra`, '/team/nobody']) await expectNotFoundScreen(h.page, path, 200)
     // Inside the dashboard's frame: its navigation is there.
-    expect(await h.page.getByRole('link', { name: 'Team' }).count()).toBeGreaterThan(0)
+    // The frame's navigation renders once the signed-in member's projects are read: wait for it.
+    await poll(() => h.page.getByRole('link', { name: 'Team' }).count()).toBeGreaterThan(0)
     await h.screenshot('dashboard-404')
   })
 
