@@ -83,9 +83,11 @@ export async function addAttachment(deps: Deps, input: NewAttachment) {
   }
   try {
     await deps.db.write(async (tx) => {
-      // Checked again: another upload to the same report may have finished while this one was stored.
-      await assertRoomOnReport(deps.db, input.report.id)
+      // The charge first: it updates the account's row, so on PostgreSQL a concurrent upload of the same
+      // account waits here for this write's commit, and the count below (checked again: another upload
+      // may have finished while this one was stored) sees its row. SQLite has one writer at a time.
       await chargeUpload(tx, input.account.id, stored.size)
+      await assertRoomOnReport(deps.db, input.report.id)
       await createAttachmentsRepository({ db: deps.db }).insert(row)
       await recordActivity(tx, now, [{ projectId: input.project.id, reportId: input.report.id, actorId: input.actorId ?? null, action: 'attached', field: 'attachments', newValue: stored.fileName }])
     })
