@@ -181,3 +181,17 @@ export const onPostgres = (q: Query): boolean => typeof (q as { all?: unknown })
 export function indexedBy(q: Query, table: SQLWrapper, index: string): SQL {
   return onPostgres(q) ? sql`${table}` : sql`${table} INDEXED BY ${sql.raw(index)}`
 }
+
+/**
+ * A statement (or a set of them) prepared once per connection and reused: `prepare(q)` runs the first
+ * time a connection asks. For the statements a hot path runs on every write (ingest, the event
+ * subscribers' lookups); a connection that goes away takes its statements with it.
+ */
+export function preparedPerConnection<T>(prepare: (q: Query) => T): (q: Query) => T {
+  const cache = new WeakMap<Query, T>()
+  return (q) => {
+    let prepared = cache.get(q)
+    if (prepared === undefined) cache.set(q, (prepared = prepare(q)))
+    return prepared
+  }
+}

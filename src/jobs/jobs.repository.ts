@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
-import { type DbOrTx, type Query, type Seam, skippingLocked } from '../db/client'
+import { type DbOrTx, preparedPerConnection, type Query, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
 import { scheduleTicks } from './schedule-ticks.table'
 
@@ -26,12 +26,7 @@ const prepareInsertOne = (q: Query) =>
     .values({ kind: p('kind'), payload: p('payload'), runAt: p('runAt'), maxAttempts: p('maxAttempts'), idempotencyKey: p('idempotencyKey'), createdAt: p('createdAt'), updatedAt: p('updatedAt') })
     .onConflictDoNothing()
     .prepare()
-const insertOne = new WeakMap<Query, ReturnType<typeof prepareInsertOne>>()
-function insertOneOf(q: Query) {
-  let st = insertOne.get(q)
-  if (!st) insertOne.set(q, (st = prepareInsertOne(q)))
-  return st
-}
+const insertOneOf = preparedPerConnection(prepareInsertOne)
 
 /** Every read and write of the job table the runner and housekeeping make, as async functions over the seam. */
 export function createJobsRepository({ db }: { db: Seam }) {

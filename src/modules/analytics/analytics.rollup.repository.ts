@@ -1,5 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { larger, smaller } from '../../db/portable-sql'
 import { createSdkRepository, type SdkRepository } from '../sdk/sdk.repository'
 import type { OccurrenceRow } from './analytics.sources.repository'
@@ -127,12 +127,7 @@ function prepare(q: Query) {
 
 type Statements = ReturnType<typeof prepare>
 // Prepared once per connection, like the ingest path's statements.
-const statements = new WeakMap<Query, Statements>()
-function statementsOf(q: Query): Statements {
-  let st = statements.get(q)
-  if (!st) statements.set(q, (st = prepare(q)))
-  return st
-}
+const statementsOf = preparedPerConnection(prepare)
 
 /** An occurrence ready to count: its UTC day (as text and as days since 1970), whether it is a crash, and its normalized log lines. */
 export interface CountedOccurrence extends Omit<OccurrenceRow, 'createdAt' | 'reportSeq'> {

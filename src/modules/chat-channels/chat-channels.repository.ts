@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 
 export type Channel = typeof chatChannels.$inferSelect
@@ -86,7 +86,7 @@ export function createChatChannelsRepository({ db }: { db: Seam }) {
 }
 
 const prepareAnyActive = (q: Query) => q.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(1).prepare()
-const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActive>>()
+const anyActiveOf = preparedPerConnection(prepareAnyActive)
 
 /**
  * The event subscriber's reads and writes, on the emitter's write `db` (a write inside it joins it).
@@ -96,11 +96,7 @@ const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActiv
 export const channelEventStatements = (db: Seam) => ({
   /** Whether the project has an active channel. */
   anyActive: async (projectId: string): Promise<boolean> => {
-    const rows = await db.read((q) => {
-      let s = anyActiveStatements.get(q)
-      if (!s) anyActiveStatements.set(q, (s = prepareAnyActive(q)))
-      return s.execute({ projectId })
-    })
+    const rows = await db.read((q) => anyActiveOf(q).execute({ projectId }))
     return rows.length > 0
   },
   /** The project's active channels. */

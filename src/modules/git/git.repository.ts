@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { gitConnections, gitIssueLinks } from './git.table'
 
 export type GitConnection = typeof gitConnections.$inferSelect
@@ -64,8 +64,6 @@ export function createGitRepository({ db }: { db: Seam }) {
   }
 }
 
-const autoOnStatements = new WeakMap<Query, ReturnType<typeof prepareAutoOn>>()
-
 const prepareAutoOn = (q: Query) =>
   q
     .select({ id: gitConnections.id })
@@ -73,15 +71,13 @@ const prepareAutoOn = (q: Query) =>
     .where(and(eq(gitConnections.projectId, sql.placeholder('projectId')), eq(gitConnections.autoCreateIssues, true)))
     .prepare()
 
+const autoOnOf = preparedPerConnection(prepareAutoOn)
+
 /**
  * Whether the project's repository files issues automatically. Prepared once per connection: event
  * subscribers run inside every report write, and most projects have no repository.
  */
 export async function autoIssuesOn(db: Seam, projectId: string): Promise<boolean> {
-  const rows = await db.read((q) => {
-    let s = autoOnStatements.get(q)
-    if (!s) autoOnStatements.set(q, (s = prepareAutoOn(q)))
-    return s.execute({ projectId })
-  })
+  const rows = await db.read((q) => autoOnOf(q).execute({ projectId }))
   return rows.length > 0
 }

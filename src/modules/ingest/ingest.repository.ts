@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
-import { type Db, type Query, type Seam } from '../../db/client'
+import { type Db, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
@@ -114,13 +114,7 @@ function prepare(q: Query) {
   }
 }
 
-const statements = new WeakMap<Query, ReturnType<typeof prepare>>()
-
-function statementsOf(q: Query) {
-  let st = statements.get(q)
-  if (!st) statements.set(q, (st = prepare(q)))
-  return st
-}
+const statementsOf = preparedPerConnection(prepare)
 
 const ofReport = (reportId: string) => eq(reportOccurrences.reportId, reportId)
 

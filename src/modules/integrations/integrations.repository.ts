@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 
 export type Integration = typeof integrations.$inferSelect
@@ -176,7 +176,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
 }
 
 const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(1).prepare()
-const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActive>>()
+const anyActiveOf = preparedPerConnection(prepareAnyActive)
 
 /**
  * The reads of the event subscriber and the alert hook, on the emitter's write `db`. `anyActive` is
@@ -185,11 +185,7 @@ const anyActiveStatements = new WeakMap<Query, ReturnType<typeof prepareAnyActiv
 export const integrationEventStatements = (db: Seam) => ({
   /** Whether the project has an active connection. */
   anyActive: async (projectId: string): Promise<boolean> => {
-    const rows = await db.read((q) => {
-      let s = anyActiveStatements.get(q)
-      if (!s) anyActiveStatements.set(q, (s = prepareAnyActive(q)))
-      return s.execute({ projectId })
-    })
+    const rows = await db.read((q) => anyActiveOf(q).execute({ projectId }))
     return rows.length > 0
   },
   /** Whether the connection delivered for the report before or linked it (a report filed by hand has only the link). */

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import type { Backfill } from '../../db/post-migrate'
 import { projectSlugRedirects, projects } from './projects.table'
 
@@ -162,7 +162,7 @@ export interface ProjectCard {
 }
 
 const prepareCard = (q: Query) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare()
-const cardStatements = new WeakMap<Query, ReturnType<typeof prepareCard>>()
+const cardOf = preparedPerConnection(prepareCard)
 
 /**
  * A project's id, slug and name, or undefined. Prepared once per connection: event subscribers and
@@ -170,11 +170,7 @@ const cardStatements = new WeakMap<Query, ReturnType<typeof prepareCard>>()
  * or chat channel to serve.
  */
 export async function projectCardOf(db: Seam, id: string): Promise<ProjectCard | undefined> {
-  const rows = await db.read((q) => {
-    let s = cardStatements.get(q)
-    if (!s) cardStatements.set(q, (s = prepareCard(q)))
-    return s.execute({ id })
-  })
+  const rows = await db.read((q) => cardOf(q).execute({ id }))
   return rows[0]
 }
 

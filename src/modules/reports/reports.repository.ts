@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
-import { indexedBy, type Query, type Seam } from '../../db/client'
+import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
@@ -560,13 +560,7 @@ function prepareIngest(q: Query) {
   }
 }
 
-const ingestStatements = new WeakMap<Query, ReturnType<typeof prepareIngest>>()
-
-function ingestStatementsOf(q: Query) {
-  let st = ingestStatements.get(q)
-  if (!st) ingestStatements.set(q, (st = prepareIngest(q)))
-  return st
-}
+const ingestStatementsOf = preparedPerConnection(prepareIngest)
 
 /** Adds `facets` to report `seq` in one statement (prepared per count); those it has are left. */
 async function insertFacets(q: Query, projectId: string, seq: number, facets: [number, string][]): Promise<void> {

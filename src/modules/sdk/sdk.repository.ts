@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { larger, smaller, unindexed } from '../../db/portable-sql'
 import { chunks } from '../../lib/chunks'
 import { eventNames, events, perfSnapshots, players, playSessions, sessionReplays } from './sdk.table'
@@ -84,13 +84,7 @@ function prepare(q: Query) {
   }
 }
 
-const statements = new WeakMap<Query, ReturnType<typeof prepare>>()
-
-function statementsOf(q: Query) {
-  let st = statements.get(q)
-  if (!st) statements.set(q, (st = prepare(q)))
-  return st
-}
+const statementsOf = preparedPerConnection(prepare)
 
 /** Every read and write of the SDK's tables (play sessions, players, telemetry events, performance samples, session replays), as async functions over the database seam. */
 export function createSdkRepository({ db }: { db: Seam }) {

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, like, lte, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
 
 export type Webhook = typeof webhooks.$inferSelect
@@ -99,17 +99,13 @@ const prepareAnyTarget = (q: Query) =>
     // A literal LIMIT: Drizzle's bound one measured 4-20 µs a call on SQLite against under 1 µs.
     .limit(sql.raw('1') as unknown as number)
     .prepare()
-const anyTargetStatements = new WeakMap<Query, ReturnType<typeof prepareAnyTarget>>()
+const anyTargetOf = preparedPerConnection(prepareAnyTarget)
 
 /**
  * Whether any webhook of the project takes `event`. Prepared once per connection: the event
  * subscriber runs inside every report write, and most projects have no webhook.
  */
 export async function anyWebhookTakes(db: Seam, projectId: string, event: string): Promise<boolean> {
-  const rows = await db.read((q) => {
-    let s = anyTargetStatements.get(q)
-    if (!s) anyTargetStatements.set(q, (s = prepareAnyTarget(q)))
-    return s.execute({ projectId, pattern: eventPattern(event) })
-  })
+  const rows = await db.read((q) => anyTargetOf(q).execute({ projectId, pattern: eventPattern(event) }))
   return rows.length > 0
 }

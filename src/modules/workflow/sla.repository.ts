@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import type { Query, Seam } from '../../db/client'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { reportSla, slaRules } from './workflow.table'
 
 /** A report's SLA clock as stored. */
@@ -51,8 +51,7 @@ export function createSlaRepository({ db }: { db: Seam }) {
   }
 }
 
-const rulesByProject = new WeakMap<Query, ReturnType<typeof prepareRules>>()
-const prepareRules = (q: Query) => q.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare()
+const rulesOf = preparedPerConnection((q: Query) => q.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare())
 const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
 
 /**
@@ -63,11 +62,7 @@ const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
 export const slaSubscriberStatements = (db: Seam) => ({
   /** The project's rules, one per priority. */
   rules: (projectId: string): Promise<SlaRule[]> =>
-    db.read((q) => {
-      let s = rulesByProject.get(q)
-      if (!s) rulesByProject.set(q, (s = prepareRules(q)))
-      return s.execute({ projectId })
-    }),
+    db.read((q) => rulesOf(q).execute({ projectId })),
   /** One report's clock, or undefined. */
   clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(byReport(reportId)).limit(1)))[0],
   /** Starts a report's clock (a report has one clock: a second start changes nothing). */
