@@ -108,8 +108,8 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
     expect(rows).toEqual([{ name: 'raw' }])
   })
 
-  it("applies the modules' PostgreSQL parts after the migrations (the reports' search index)", async () => {
-    const [row] = await pgPool(db)!`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'reports_search_idx'`
+  it("applies the modules' PostgreSQL parts after the migrations (the reports' stored search document and its index)", async () => {
+    const [row] = await pgPool(db)!`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'reports_search_document_idx'`
     expect(row).toEqual({ n: 1 })
   })
 

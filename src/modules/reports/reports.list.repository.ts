@@ -69,7 +69,7 @@ const driver = alias(reportFacets, 'f')
 const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 
 /**
- * PostgreSQL's words search on a report row: its tsvector (the reports_search_idx expression) against
+ * PostgreSQL's words search on a report row: its stored tsvector (`search_document`, GIN-indexed) against
  * the placeholder `tsMatch`, the same words as `match` written as tsquery text (search-tsquery.ts).
  * PostgreSQL has no FTS table to drive a join: the row is tested, and its planner picks the index.
  */

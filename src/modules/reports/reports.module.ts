@@ -5,7 +5,7 @@ import { reportCountsSql } from './reports.counts'
 import { reportCountsPgSql } from './reports.counts.pg'
 import { reportsJobs } from './reports.fts-merge'
 import { reportsFtsSql } from './reports.fts'
-import { POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL } from './search-tsquery'
+import { POSTGRES_SEARCH_DOCUMENT_SQL, POSTGRES_SEARCH_FUNCTIONS_SQL } from './search-tsquery'
 import { reportsRoutes } from './reports.routes'
 
 export const reportsModule: DomainModule = {
@@ -15,6 +15,6 @@ export const reportsModule: DomainModule = {
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
     backfills: [{ table: REPORT_FACETS_TABLE, backfill: reportFacetsBackfill }],
-    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, POSTGRES_SEARCH_INDEX_SQL, ...reportCountsPgSql, ...reportFacetsPgSql] },
+    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, ...POSTGRES_SEARCH_DOCUMENT_SQL, ...reportCountsPgSql, ...reportFacetsPgSql] },
   },
 }

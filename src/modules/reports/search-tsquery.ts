@@ -11,8 +11,16 @@ import { type FtsQuery, parseSearchTerms, similarTitleWords } from './fts-query'
  * letters and digits only, quoted.
  */
 
-/** The indexed text of a report, in SQL over `title` and `description` (the reports module's PostgreSQL index). */
-export const SEARCH_DOCUMENT_SQL = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+/** The indexed text of a report, in SQL over `title` and `description`: how `search_document` is computed. */
+const DOCUMENT_EXPRESSION = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+
+/**
+ * A report's indexed text as queries read it: the stored column `search_document` (PostgreSQL only,
+ * added by POSTGRES_SEARCH_DOCUMENT_SQL). Stored rather than computed per row because a search that
+ * must test rows one by one (`-crash`, or words within a facet's reports) would otherwise tokenise every
+ * title and description it passes: `q=-crash` took 8.6 s at 20,000 reports that way.
+ */
+export const SEARCH_DOCUMENT_SQL = 'search_document'
 
 /** A report's title as indexed text, for the similar-titles match (titles only). */
 export const TITLE_DOCUMENT_SQL = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, ''))), '[^[:alnum:]]+', ' ', 'g'))`
@@ -67,4 +75,13 @@ export const POSTGRES_SEARCH_FUNCTIONS_SQL = [
   'CREATE EXTENSION IF NOT EXISTS unaccent',
   `CREATE OR REPLACE FUNCTION glitchbox_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$`,
 ]
-export const POSTGRES_SEARCH_INDEX_SQL = `CREATE INDEX IF NOT EXISTS reports_search_idx ON reports USING gin ((${SEARCH_DOCUMENT_SQL}))`
+/**
+ * The stored document and its GIN index. The column is PostgreSQL's alone (SQLite searches its FTS5
+ * table), so it is declared here beside the index rather than in the shared Drizzle table; Drizzle's
+ * selects name their columns and never read it. The expression index it replaces goes.
+ */
+export const POSTGRES_SEARCH_DOCUMENT_SQL = [
+  `ALTER TABLE reports ADD COLUMN IF NOT EXISTS search_document tsvector GENERATED ALWAYS AS (${DOCUMENT_EXPRESSION}) STORED`,
+  'DROP INDEX IF EXISTS reports_search_idx',
+  'CREATE INDEX IF NOT EXISTS reports_search_document_idx ON reports USING gin (search_document)',
+]
