@@ -13,3 +13,6 @@ export const unindexed = (q: Query, column: SQLWrapper): SQL => (onPostgres(q) ?
 /** `column` contains `text` ignoring case (SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE), with `%`, `_` and `\` in `text` taken literally. */
 export const containsText = (q: Query, column: SQLWrapper, text: string): SQL =>
   sql`${column} ${onPostgres(q) ? sql`ILIKE` : sql`LIKE`} ${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`
+
+/** How many rows of the group meet `condition`, 0 for none (SQLite sums booleans; PostgreSQL cannot, and its sum is a bigint). */
+export const countWhere = (condition: SQLWrapper): SQL<number> => sql<number>`coalesce(sum(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`.mapWith(Number)

@@ -19,7 +19,7 @@ beforeEach(() => {
 })
 
 const deliveryRows = async () =>
-  (await sqlRows(t, 'select id, webhook_id as webhookId, status, payload from webhook_deliveries order by webhook_id')) as { id: string; webhookId: string; status: string; payload: string }[]
+  (await sqlRows(t, 'select id, webhook_id as "webhookId", status, payload from webhook_deliveries order by webhook_id')) as { id: string; webhookId: string; status: string; payload: string }[]
 const fanoutPayload = async () => JSON.parse((await webhookJobs(t, FANOUT_KIND))[0]!.payload) as FanoutPayload
 
 describe('in the writer transaction', () => {

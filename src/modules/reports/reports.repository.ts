@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { countWhere } from '../../db/portable-sql'
 import { createAccountsRepository } from '../accounts/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
@@ -125,9 +126,9 @@ export function createReportsRepository({ db }: { db: Seam }) {
         q
           .select({
             projectId: reports.projectId,
-            created: sql<number>`sum(${reports.createdAt} >= ${start.getTime()} and ${reports.createdAt} < ${end.getTime()})`,
-            resolved: sql<number>`sum(${reports.status} in ('resolved', 'closed') and ${reports.updatedAt} >= ${start.getTime()} and ${reports.updatedAt} < ${end.getTime()})`,
-            open: sql<number>`sum(${reports.status} in ('open', 'in_progress'))`,
+            created: countWhere(and(gte(reports.createdAt, start), lt(reports.createdAt, end))!),
+            resolved: countWhere(and(inArray(reports.status, ['resolved', 'closed']), gte(reports.updatedAt, start), lt(reports.updatedAt, end))!),
+            open: countWhere(inArray(reports.status, ['open', 'in_progress'])),
           })
           .from(reports)
           .where(and(inArray(reports.projectId, projectIds), isNull(reports.deletedAt)))

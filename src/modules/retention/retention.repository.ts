@@ -34,11 +34,11 @@ export function createRetentionRepository({ db }: { db: Seam }) {
     /** Records how far a rollup has gone. */
     setRolledUpThrough: (rollup: Rollup, day: string) => db.write((q) => setThrough(q, rollup, day)),
 
-    /** When the oldest raw event was sent (null: none). */
-    oldestEventAt: () => sdk.oldestEventAt(),
+    /** When the oldest raw event (sent at or after `since`, epoch ms) was sent (null: none). */
+    oldestEventAt: (since = 0) => sdk.oldestEventAt(since),
 
-    /** When the oldest kept play session started (null: none). */
-    oldestSessionAt: async () => sdk.oldestSessionAt(await projects.allIds()),
+    /** When the oldest kept play session (started at or after `since`, epoch ms) started (null: none). */
+    oldestSessionAt: async (since = 0) => sdk.oldestSessionAt(await projects.allIds(), new Date(since)),
 
     /** When the oldest kept perf snapshot was taken (null: none). */
     oldestPerfAt: async () => sdk.oldestPerfAt(await projects.allIds()),

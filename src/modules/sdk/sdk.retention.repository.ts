@@ -42,14 +42,17 @@ export function createSdkRetentionRepository({ db }: { db: Seam }) {
   const deleteOldest = async (remove: (q: DbOrTx) => Promise<unknown[]>): Promise<number> => (await db.write(remove)).length
 
   return {
-    /** When the oldest raw event was sent (null: none), through the (name_id, created_at) index per name: no scan of the table. */
-    oldestEventAt: async (): Promise<number | null> => {
-      const [row] = await db.read((q) => q.select({ t: sql`min((${q.select({ t: min(events.createdAt) }).from(events).where(eq(events.nameId, eventNames.id))}))` }).from(eventNames))
+    /** When the oldest raw event sent at or after `since` (epoch ms) was sent (null: none), through the (name_id, created_at) index per name: no scan of the table. */
+    oldestEventAt: async (since = 0): Promise<number | null> => {
+      const [row] = await db.read((q) =>
+        q.select({ t: sql`min((${q.select({ t: min(events.createdAt) }).from(events).where(and(eq(events.nameId, eventNames.id), gte(events.createdAt, since)))}))` }).from(eventNames),
+      )
       return msOf(row?.t)
     },
 
-    /** When the oldest kept play session of these projects started (null: none). */
-    oldestSessionAt: (projectIds: string[]) => oldestPerProject(db, projectIds, (id) => sql`SELECT min(${playSessions.startedAt}) FROM ${playSessions} WHERE ${playSessions.projectId} = ${id}`),
+    /** When the oldest kept play session of these projects started at or after `since` started (null: none). */
+    oldestSessionAt: (projectIds: string[], since = new Date(0)) =>
+      oldestPerProject(db, projectIds, (id) => sql`SELECT min(${playSessions.startedAt}) FROM ${playSessions} WHERE ${playSessions.projectId} = ${id} AND ${gte(playSessions.startedAt, since)}`),
 
     /** When the oldest kept perf snapshot of these projects was taken (null: none). */
     oldestPerfAt: (projectIds: string[]) => oldestPerProject(db, projectIds, (id) => sql`SELECT min(${perfSnapshots.createdAt}) FROM ${perfSnapshots} WHERE ${perfSnapshots.projectId} = ${id}`),

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { projectSettings, type SettingsKind } from './settings.table'
 
 const settingsOf = (projectId: string, kind: SettingsKind) => and(eq(projectSettings.projectId, projectId), eq(projectSettings.kind, kind))
@@ -20,12 +20,4 @@ export function createSettingsRepository({ db }: { db: Seam }) {
           .onConflictDoUpdate({ target: [projectSettings.projectId, projectSettings.kind], set: { value, updatedAt: now } }),
       ),
   }
-}
-
-/**
- * `stored`, synchronous on the caller's handle: the public pages, reports and the SDK read settings
- * inside their own synchronous transactions until they are converted.
- */
-export function storedSettingsOn(q: DbOrTx, projectId: string, kind: SettingsKind): Record<string, unknown> | undefined {
-  return q.select({ value: projectSettings.value }).from(projectSettings).where(settingsOf(projectId, kind)).get()?.value
 }

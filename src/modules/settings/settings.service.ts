@@ -4,7 +4,7 @@ import { badRequest } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
 import { type PlanKey, PLANS, FEATURE_TIERS } from '../billing/plans'
 import type { Branding, RoadmapSettings, TrackerSettings, WidgetSettings } from './settings.schemas'
-import { createSettingsRepository, storedSettingsOn } from './settings.repository'
+import { createSettingsRepository } from './settings.repository'
 import type { SettingsKind } from './settings.table'
 
 interface SettingsMap {
@@ -77,11 +77,6 @@ function merge<T>(base: T, patch: Record<string, unknown> | undefined): T {
 /** The project's settings of `kind`: what is stored, over the defaults. */
 export async function settingsOf<K extends SettingsKind>(db: Seam, projectId: string, kind: K): Promise<SettingsMap[K]> {
   return merge(SETTINGS_DEFAULTS[kind], await createSettingsRepository({ db }).stored(projectId, kind))
-}
-
-/** `settingsOf`, synchronous on the caller's handle, for reports.read.ts until it is converted (the other callers use `settingsOf`). */
-export function readSettings<K extends SettingsKind>(db: DbOrTx, projectId: string, kind: K): SettingsMap[K] {
-  return merge(SETTINGS_DEFAULTS[kind], storedSettingsOn(db, projectId, kind))
 }
 
 export interface SettingsUpdate {

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
+import { containsText } from '../../db/portable-sql'
 import { steamApps, steamReviews } from './steam.table'
 
 export type SteamApp = typeof steamApps.$inferSelect
@@ -17,11 +18,12 @@ const newestFirst = [desc(steamReviews.postedAt), desc(steamReviews.seq)] as con
 
 /** Every read and write of steam_apps and steam_reviews, as async functions over the database seam. */
 export function createSteamRepository({ db }: { db: Seam }) {
-  /** Up to `limit` reviews matching `where` after the first `offset`, newest first, and how many match in all. */
-  const listed = async (where: SQL | undefined, limit: number, offset = 0) => {
+  /** Up to `limit` reviews matching `where` (a condition, or one built for the engine) after the first `offset`, newest first, and how many match in all. */
+  const listed = async (where: SQL | undefined | ((q: Query) => SQL | undefined), limit: number, offset = 0) => {
+    const on = (q: Query) => (typeof where === 'function' ? where(q) : where)
     const [reviews, [total]] = await Promise.all([
-      db.read((q) => q.select().from(steamReviews).where(where).orderBy(...newestFirst).limit(limit).offset(offset)),
-      db.read((q) => q.select({ n: count() }).from(steamReviews).where(where)),
+      db.read((q) => q.select().from(steamReviews).where(on(q)).orderBy(...newestFirst).limit(limit).offset(offset)),
+      db.read((q) => q.select({ n: count() }).from(steamReviews).where(on(q))),
     ])
     return { reviews, total: total!.n }
   }
@@ -93,8 +95,8 @@ export function createSteamRepository({ db }: { db: Seam }) {
     negativeUnderPlaytime: (projectId: string, appId: number, minutes: number, limit: number) =>
       listed(and(ofApp(projectId, appId), eq(steamReviews.votedUp, false), lt(steamReviews.playtimeAtReview, minutes)), limit),
 
-    /** Reviews containing any of `words` (LIKE, so ASCII letters match regardless of case): up to `limit`, newest first, and the total. */
+    /** Reviews containing any of `words` (ignoring case: ASCII letters on SQLite, all on PostgreSQL): up to `limit`, newest first, and the total. */
     mentioning: (projectId: string, appId: number, words: string[], limit: number) =>
-      listed(and(ofApp(projectId, appId), or(...words.map((w) => sql`${steamReviews.review} like ${`%${w}%`}`))), limit),
+      listed((q) => and(ofApp(projectId, appId), or(...words.map((w) => containsText(q, steamReviews.review, w)))), limit),
   }
 }
