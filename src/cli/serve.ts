@@ -61,20 +61,19 @@ export async function serve(config: Config): Promise<void> {
   const { logger } = deps
   // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
   const guard = loopGuard(deps)
-  // Jobs first: the server is only reachable (and only answers /health) once everything runs. The
-  // job thread loads in its own thread while this one builds the app: start-up pays for one, not both.
-  const jobsStarting = startJobThread(config, guard)
   const app = createApp(deps, { dashboard: dashboardBundle })
-  const jobs = await jobsStarting
-  // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
-  deferServerCheckpoints(deps.db)
-  if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
   // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  // The job thread is started once listening (below): loading its own copy of the modules would
+  // otherwise take the second core from this thread during start-up (issue 30). Requests only
+  // enqueue jobs, in the database, so the app serves meanwhile; the jobs run once the thread does.
+  let jobsStarting: ReturnType<typeof startJobThread> | null = null
 
   /** Stops everything but the listener: the job thread; checkpoints the WAL and frees the data directory. */
   const stopBackground = async () => {
-    await jobs.stop()
+    // A thread that failed to start has nothing to stop (its failure was reported where it happened).
+    const jobs = await jobsStarting?.catch(() => null)
+    await jobs?.stop()
     const { folded, error } = await checkpointAndClose(deps.db)
     // The database cannot be read (see /health): stopped all the same.
     if (error) logger.error('the WAL checkpoint failed on shutdown', { error: String(error) })
@@ -118,7 +117,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   let stopping = false
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, code = 0) => {
     if (stopping) return
     stopping = true
     logger.info('shutting down', { signal })
@@ -126,8 +125,20 @@ export async function serve(config: Config): Promise<void> {
     await server.stop(false)
     await stopBackground()
     logger.info('stopped')
-    process.exit(0)
+    process.exit(code)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+
+  jobsStarting = startJobThread(config, guard)
+  try {
+    const jobs = await jobsStarting
+    // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
+    deferServerCheckpoints(deps.db)
+    if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
+  } catch (err) {
+    // A server whose jobs never run would take work it cannot finish: stop, so a supervisor sees it.
+    logger.error('the job thread could not start; stopping the server', { error: err instanceof Error ? err.message : String(err) })
+    await shutdown('job thread failed', 1)
+  }
 }
