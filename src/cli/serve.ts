@@ -62,8 +62,6 @@ export async function serve(config: Config): Promise<void> {
   // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
   const guard = loopGuard(deps)
   const app = createApp(deps, { dashboard: dashboardBundle })
-  // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
-  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
   // The job thread is started once listening (below): loading its own copy of the modules would
   // otherwise take the second core from this thread during start-up (issue 30). Requests only
   // enqueue jobs, in the database, so the app serves meanwhile; the jobs run once the thread does.
@@ -131,14 +129,23 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   jobsStarting = startJobThread(config, guard)
-  try {
-    const jobs = await jobsStarting
-    // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
-    deferServerCheckpoints(deps.db)
-    if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
-  } catch (err) {
+  // Settled at once, so a thread that fails while the dashboard loads (below) is handled, not unhandled.
+  const jobsFailure = jobsStarting.then(
+    (jobs) => {
+      // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
+      deferServerCheckpoints(deps.db)
+      if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
+      return null
+    },
+    (err: unknown) => err,
+  )
+  // Loaded while /health already answers and the job thread starts (from source it is bundled, which
+  // takes a moment): a visitor who opens the dashboard meanwhile waits for this same load.
+  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  const failure = await jobsFailure
+  if (failure) {
     // A server whose jobs never run would take work it cannot finish: stop, so a supervisor sees it.
-    logger.error('the job thread could not start; stopping the server', { error: err instanceof Error ? err.message : String(err) })
+    logger.error('the job thread could not start; stopping the server', { error: failure instanceof Error ? failure.message : String(failure) })
     await shutdown('job thread failed', 1)
   }
 }
