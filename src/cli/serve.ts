@@ -7,11 +7,14 @@ import { databaseReady } from '../db/pg/client'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { describeTrustProxy } from '../http/client-ip'
-import { startJobThread } from '../jobs/jobs.thread'
+import { type JobThread, startJobThread } from '../jobs/jobs.thread'
 import { loopGuard } from '../lib/background'
 import { warmDashboard } from '../../web/server/dashboard'
 import { dashboardBundle } from '../../web/server/dashboard-bundle'
 import { CliError } from './cli-error'
+
+/** How long a job thread that could not start waits before the next try. */
+const JOB_THREAD_RETRY_MS = 5000
 
 /** Why the server cannot listen, for the operator: a port in use is named as such. */
 function listenError(config: Config, err: unknown): CliError {
@@ -65,12 +68,28 @@ export async function serve(config: Config): Promise<void> {
   // The job thread is started once listening (below): loading its own copy of the modules would
   // otherwise take the second core from this thread during start-up (issue 30). Requests only
   // enqueue jobs, in the database, so the app serves meanwhile; the jobs run once the thread does.
-  let jobsStarting: ReturnType<typeof startJobThread> | null = null
+  let jobsStarting: Promise<JobThread | null> | null = null
+  let stopping = false
+  /**
+   * The job thread, started again every few seconds while it cannot start (PostgreSQL gone away just
+   * after start-up, say): like every background loop, a failure is logged and never ends the server.
+   * Resolves null once the server stops first.
+   */
+  const startJobsUntilRunning = async (): Promise<JobThread | null> => {
+    for (;;) {
+      if (stopping) return null
+      try {
+        return await startJobThread(config, guard)
+      } catch (err) {
+        logger.error(`the job thread could not start; trying again in ${JOB_THREAD_RETRY_MS / 1000} s`, { error: err instanceof Error ? err.message : String(err) })
+      }
+      await Bun.sleep(JOB_THREAD_RETRY_MS)
+    }
+  }
 
   /** Stops everything but the listener: the job thread; checkpoints the WAL and frees the data directory. */
   const stopBackground = async () => {
-    // A thread that failed to start has nothing to stop (its failure was reported where it happened).
-    const jobs = await jobsStarting?.catch(() => null)
+    const jobs = await jobsStarting
     await jobs?.stop()
     const { folded, error } = await checkpointAndClose(deps.db)
     // The database cannot be read (see /health): stopped all the same.
@@ -114,8 +133,7 @@ export async function serve(config: Config): Promise<void> {
     )
   }
 
-  let stopping = false
-  const shutdown = async (signal: string, code = 0) => {
+  const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
     logger.info('shutting down', { signal })
@@ -123,29 +141,19 @@ export async function serve(config: Config): Promise<void> {
     await server.stop(false)
     await stopBackground()
     logger.info('stopped')
-    process.exit(code)
+    process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
-  jobsStarting = startJobThread(config, guard)
-  // Settled at once, so a thread that fails while the dashboard loads (below) is handled, not unhandled.
-  const jobsFailure = jobsStarting.then(
-    (jobs) => {
-      // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
-      deferServerCheckpoints(deps.db)
-      if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
-      return null
-    },
-    (err: unknown) => err,
-  )
+  jobsStarting = startJobsUntilRunning()
   // Loaded while /health already answers and the job thread starts (from source it is bundled, which
   // takes a moment): a visitor who opens the dashboard meanwhile waits for this same load.
   await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
-  const failure = await jobsFailure
-  if (failure) {
-    // A server whose jobs never run would take work it cannot finish: stop, so a supervisor sees it.
-    logger.error('the job thread could not start; stopping the server', { error: failure instanceof Error ? failure.message : String(failure) })
-    await shutdown('job thread failed', 1)
-  }
+  const jobs = await jobsStarting
+  // Stopping already: stopBackground stops the thread and closes the database.
+  if (!jobs || stopping) return
+  // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
+  deferServerCheckpoints(deps.db)
+  if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
 }
