@@ -16,9 +16,11 @@ import { socialSignInSources } from '../web/server/security-headers'
 export function createApp(deps: AppDeps, web: { dashboard?: DashboardSource } = {}) {
   for (const m of modules) m.subscribe?.(deps)
   const app = new Elysia().use(cors()).use(httpPipeline(deps)).use(healthRoutes(deps)).use(apiDocs(deps.config.version))
+  // Each domain's routes are built once and mounted under both prefixes.
+  const domainRoutes = modules.flatMap((m) => (m.routes ? [m.routes(deps)] : []))
   for (const prefix of ['/api', '/api/v1']) {
     const api = new Elysia({ prefix })
-    for (const m of modules) if (m.routes) api.use(m.routes(deps))
+    for (const routes of domainRoutes) api.use(routes)
     app.use(api)
   }
   for (const m of modules) if (m.rootRoutes) app.use(m.rootRoutes(deps))

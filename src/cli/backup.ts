@@ -1,6 +1,5 @@
 import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import * as tar from 'tar'
 import { openSqlite } from '../db/client'
 import { makeDataDirPrivate, makePrivateDir } from '../db/data-dir'
 import { migrate } from '../db/migrate'
@@ -9,6 +8,9 @@ import { DB_FILE } from '../deps'
 import { randomToken } from '../lib/ids'
 import { databaseParts } from '../modules/registry'
 import { SECRETS_KEY_FILE } from '../secrets/secrets'
+
+// tar is loaded by the backup and restore commands only: every server start would pay for it (issue 30).
+const loadTar = () => require('tar') as typeof import('tar')
 
 /** Hard-links every blob under `from` into `to` (cheap, and a link survives the original's deletion). */
 function linkTree(from: string, to: string): number {
@@ -50,7 +52,7 @@ export async function backup(dataDir: string, file: string): Promise<{ files: nu
     const target = resolve(file)
     const partial = join(dirname(target), `.${basename(target)}.${randomToken(8)}.partial`)
     try {
-      await tar.c({ gzip: true, file: partial, mode: 0o600, cwd: staging, portable: true }, [DB_FILE, 'files', ...(withKey ? [SECRETS_KEY_FILE] : [])])
+      await loadTar().c({ gzip: true, file: partial, mode: 0o600, cwd: staging, portable: true }, [DB_FILE, 'files', ...(withKey ? [SECRETS_KEY_FILE] : [])])
       renameSync(partial, target)
     } finally {
       rmSync(partial, { force: true })
@@ -66,7 +68,7 @@ export async function restore(dataDir: string, file: string): Promise<void> {
   if (!existsSync(file)) throw new Error(`backup file ${file} does not exist`)
   if (existsSync(join(dataDir, DB_FILE))) throw new Error(`${dataDir} already holds a database; restore needs an empty data directory`)
   makePrivateDir(dataDir)
-  await tar.x({ file, cwd: dataDir, strict: true, filter: (path) => path === DB_FILE || path === SECRETS_KEY_FILE || path.startsWith('files/') || path === 'files' })
+  await loadTar().x({ file, cwd: dataDir, strict: true, filter: (path) => path === DB_FILE || path === SECRETS_KEY_FILE || path.startsWith('files/') || path === 'files' })
   if (!existsSync(join(dataDir, DB_FILE))) throw new Error('the archive holds no glitchbox.db: not a Glitchbox backup')
   makeDataDirPrivate(dataDir, join(dataDir, DB_FILE))
   if (existsSync(join(dataDir, SECRETS_KEY_FILE))) chmodSync(join(dataDir, SECRETS_KEY_FILE), 0o600)

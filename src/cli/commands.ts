@@ -148,7 +148,7 @@ async function adminCommand(deps: AppDeps, args: string[], flags: Record<string,
   }
 }
 
-/** Runs one command; resolves when it is done (serve resolves once listening). */
+/** Runs one command; resolves when it is done (serve: once it listens and its job thread runs). */
 export async function runCommand({ command, positional, flags }: ParsedArgs, env: Record<string, string | undefined>, out: (s: string) => void = console.log): Promise<void> {
   if (command === 'help' || flags.help) return out(USAGE)
   if (command === 'version') return out(VERSION)

@@ -7,11 +7,14 @@ import { databaseReady } from '../db/pg/client'
 import { buildDeps } from '../deps'
 import { SERVER_BODY_CAP } from '../http/body-limit'
 import { describeTrustProxy } from '../http/client-ip'
-import { startJobThread } from '../jobs/jobs.thread'
+import { type JobThread, startJobThread } from '../jobs/jobs.thread'
 import { loopGuard } from '../lib/background'
 import { warmDashboard } from '../../web/server/dashboard'
 import { dashboardBundle } from '../../web/server/dashboard-bundle'
 import { CliError } from './cli-error'
+
+/** How long a job thread that could not start waits before the next try. */
+const JOB_THREAD_RETRY_MS = 5000
 
 /** Why the server cannot listen, for the operator: a port in use is named as such. */
 function listenError(config: Config, err: unknown): CliError {
@@ -61,20 +64,33 @@ export async function serve(config: Config): Promise<void> {
   const { logger } = deps
   // Every timer and interval of this thread runs its turns through it: a failing turn is logged, never fatal.
   const guard = loopGuard(deps)
-  // Jobs first: the server is only reachable (and only answers /health) once everything runs. The
-  // job thread loads in its own thread while this one builds the app: start-up pays for one, not both.
-  const jobsStarting = startJobThread(config, guard)
   const app = createApp(deps, { dashboard: dashboardBundle })
-  const jobs = await jobsStarting
-  // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
-  deferServerCheckpoints(deps.db)
-  if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
-  // Bundled before listening (from source it takes a moment), so the first visitor does not wait.
-  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  // The job thread is started once listening (below): loading its own copy of the modules would
+  // otherwise take the second core from this thread during start-up (issue 30). Requests only
+  // enqueue jobs, in the database, so the app serves meanwhile; the jobs run once the thread does.
+  let jobsStarting: Promise<JobThread | null> | null = null
+  let stopping = false
+  /**
+   * The job thread, started again every few seconds while it cannot start (PostgreSQL gone away just
+   * after start-up, say): like every background loop, a failure is logged and never ends the server.
+   * Resolves null once the server stops first.
+   */
+  const startJobsUntilRunning = async (): Promise<JobThread | null> => {
+    for (;;) {
+      if (stopping) return null
+      try {
+        return await startJobThread(config, guard)
+      } catch (err) {
+        logger.error(`the job thread could not start; trying again in ${JOB_THREAD_RETRY_MS / 1000} s`, { error: err instanceof Error ? err.message : String(err) })
+      }
+      await Bun.sleep(JOB_THREAD_RETRY_MS)
+    }
+  }
 
   /** Stops everything but the listener: the job thread; checkpoints the WAL and frees the data directory. */
   const stopBackground = async () => {
-    await jobs.stop()
+    const jobs = await jobsStarting
+    await jobs?.stop()
     const { folded, error } = await checkpointAndClose(deps.db)
     // The database cannot be read (see /health): stopped all the same.
     if (error) logger.error('the WAL checkpoint failed on shutdown', { error: String(error) })
@@ -117,7 +133,6 @@ export async function serve(config: Config): Promise<void> {
     )
   }
 
-  let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
@@ -130,4 +145,15 @@ export async function serve(config: Config): Promise<void> {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+
+  jobsStarting = startJobsUntilRunning()
+  // Loaded while /health already answers and the job thread starts (from source it is bundled, which
+  // takes a moment): a visitor who opens the dashboard meanwhile waits for this same load.
+  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  const jobs = await jobsStarting
+  // Stopping already: stopBackground stops the thread and closes the database.
+  if (!jobs || stopping) return
+  // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
+  deferServerCheckpoints(deps.db)
+  if (jobs.reclaimed > 0) logger.info('resuming jobs cut off by the previous shutdown', { jobs: jobs.reclaimed })
 }

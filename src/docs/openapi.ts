@@ -1,11 +1,9 @@
-import { toOpenAPISchema } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import * as z from 'zod'
 import { htmlSecurityHeaders } from '../../web/server/security-headers'
 import { randomToken } from '../lib/ids'
 import { scalarBundlePath } from './assets'
 import { DOCS_ASSETS, docsPageHtml, docsStartScript } from './docs-page'
-import { completeDocument } from './document'
 
 /** Absolute, so the page finds the document from `/docs` and `/docs/` alike. */
 export const SPEC_PATH = '/openapi.json'
@@ -47,8 +45,14 @@ export function apiDocs(version: string) {
     )
 }
 
-/** The generated document (routes, parameters, bodies) completed with responses, security and tags. */
+/**
+ * The generated document (routes, parameters, bodies) completed with responses, security and tags. The
+ * generator and the response schemas are loaded here, at the first request for the document: building
+ * them at import cost every server start ~70 ms (issue 30).
+ */
 function buildDocument(app: AnyElysia, info: Record<string, string>) {
+  const { toOpenAPISchema } = require('@elysiajs/openapi') as typeof import('@elysiajs/openapi')
+  const { completeDocument } = require('./document') as typeof import('./document')
   const generated = toOpenAPISchema(app, { paths: [/^\/api\/v1\//, /^\/(?!api\/|health$)/] }, undefined, { zod: inputSchema }, '3.1.2')
   completeRequestBodies(app, generated.paths as Record<string, Record<string, any>>)
   return completeDocument({ openapi: '3.1.2', info, paths: generated.paths, components: generated.components }).document

@@ -3,8 +3,11 @@ import type { LoopGuard } from '../lib/background'
 import type { WorkerMessage, WorkerReply } from './jobs.worker'
 import { measureRequestPressure } from './request-pressure'
 
+/** The running job thread: how many cut-off jobs it took back, and how to stop it. */
+export type JobThread = { reclaimed: number; stop(): Promise<void> }
+
 /** The job runner in its own thread (src/jobs/jobs.worker.ts); resolves once it runs. `guard`: the request thread's loop guard. */
-export async function startJobThread(config: Config, guard: LoopGuard): Promise<{ reclaimed: number; stop(): Promise<void> }> {
+export async function startJobThread(config: Config, guard: LoopGuard): Promise<JobThread> {
   // In the binary the worker is the extra entry point scripts/build.ts compiles in, addressed by its
   // build path (as .js); from source it is the file beside this one.
   const worker = new Worker(Bun.isStandaloneExecutable ? './jobs/jobs.worker.js' : new URL('./jobs.worker.ts', import.meta.url).href)
@@ -22,7 +25,15 @@ export async function startJobThread(config: Config, guard: LoopGuard): Promise<
   }
   // Measured on this (the request) thread; the job thread slows down while it shows requests queueing.
   const pressure = measureRequestPressure(guard)
-  const started = await send({ type: 'start', config, pressure: pressure.buffer })
+  let started: WorkerReply
+  try {
+    started = await send({ type: 'start', config, pressure: pressure.buffer })
+  } catch (err) {
+    // Nothing is left behind a failed start, so the caller may try again with a new thread.
+    pressure.stop()
+    worker.terminate()
+    throw err
+  }
   return {
     reclaimed: started.type === 'started' ? started.reclaimed : 0,
     async stop() {

@@ -19,11 +19,16 @@ export const SENTIMENT_MAX_CHARS = 1000
 
 const NEGATION_SCOPE = 3
 const TITLE_WEIGHT = 2
-// AFINN-165 as the `sentiment` package ships it, loaded the way the package loads it (an ES import
-// of the JSON is read-only in Bun, and the package adds emoji to the same object when it loads).
-const AFINN_VALENCE: Record<string, number> = require('sentiment/languages/en/labels.json')
-// One map, the game's words over AFINN's: a Map has no prototype, so "constructor" is a word like any other.
-const VALENCES = new Map<string, number>([...Object.entries(AFINN_VALENCE), ...Object.entries(GAME_VALENCE)])
+// One map, the game's words over AFINN-165's: a Map has no prototype, so "constructor" is a word like any
+// other. Built at the first report scored, not at import: its 3,400 words cost every start-up (issue 30).
+let valenceMap: Map<string, number> | null = null
+function valenceTable(): Map<string, number> {
+  // AFINN-165 as the `sentiment` package ships it, loaded the way the package loads it (an ES import
+  // of the JSON is read-only in Bun, and the package adds emoji to the same object when it loads).
+  const afinn: Record<string, number> = require('sentiment/languages/en/labels.json')
+  valenceMap = new Map<string, number>([...Object.entries(afinn), ...Object.entries(GAME_VALENCE)])
+  return valenceMap
+}
 
 /** Level of a score under the documented thresholds. */
 export function sentimentLevelOf(score: number): SentimentLevel {
@@ -38,7 +43,7 @@ export const sentimentText = (parts: (string | undefined | null)[]): string => p
 /** Every phrase in one pass: group i is PHRASES[i] (their own groups do not capture). */
 const ANY_PHRASE = new RegExp(PHRASES.map(([phrase]) => `(${phrase.source})`).join('|'), 'g')
 
-const valenceOf = (word: string): number => VALENCES.get(word) ?? 0
+const valenceOf = (word: string): number => (valenceMap ?? valenceTable()).get(word) ?? 0
 
 /** The valences of a text's words and phrases, after negation, intensifiers and capitals; and its number of words. */
 function valences(text: string): { values: number[]; words: number } {
