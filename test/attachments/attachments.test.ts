@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { files } from '../../src/files/files.table'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { addAttachment } from '../../src/modules/attachments/attachments.service'
 import { attachments } from '../../src/modules/attachments/attachments.table'
 import { PLANS } from '../../src/modules/billing/plans'

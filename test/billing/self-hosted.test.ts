@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config/config'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { adminSetPlan } from '../../src/modules/billing/billing.cli'
 import { FEATURE_TIERS, PLANS } from '../../src/modules/billing/plans'
 import { createProject, createReportIn, createUser, type TestUser } from '../helpers/fixtures'

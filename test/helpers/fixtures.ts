@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
-import { accounts } from '../../src/modules/accounts/accounts.table'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { accounts } from '../../src/modules/auth/accounts.table'
+import { createUserWithAccount } from '../../src/modules/auth/accounts.service'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import type { PlanKey } from '../../src/modules/billing/plans'
 import { projects } from '../../src/modules/projects/projects.table'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createSession } from '../../src/modules/auth/auth.sessions'
 import type { PlanKey } from '../../src/modules/billing/plans'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { PlanKey } from '../../src/modules/billing/plans'
 import { projects } from '../../src/modules/projects/projects.table'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createProject, createUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
 import { forgetSdkCallers } from '../../src/http/sdk-callers'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { PLANS } from '../../src/modules/billing/plans'
 import { updateSettings } from '../../src/modules/settings/settings.service'
 import { createReportIn } from '../helpers/fixtures'

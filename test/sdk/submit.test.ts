@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { PLANS } from '../../src/modules/billing/plans'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { createReportIn } from '../helpers/fixtures'

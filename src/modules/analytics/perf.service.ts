@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { requireFeature } from '../billing/plans'
 import { liveReport } from '../reports/reports.read'
 import { createSdkRepository, type PerfSnapshot } from '../sdk/sdk.repository'

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { conflict } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from './accounts.repository'
 import { deleteProjectActivity } from '../activity/activity.service'
 import { createActivityRepository } from '../activity/activity.repository'
 import { createCommentsRepository } from '../comments/comments.repository'

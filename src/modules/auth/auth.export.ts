@@ -1,6 +1,6 @@
 import type { Seam } from '../../db/client'
-import { createAccountsRepository } from '../accounts/accounts.repository'
-import { canSeeProject } from '../accounts/project-access'
+import { createAccountsRepository } from './accounts.repository'
+import { canSeeProject } from './project-access'
 import { createCommentsRepository } from '../comments/comments.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createReportsRepository } from '../reports/reports.repository'

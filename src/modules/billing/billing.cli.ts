@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createAuthRepository } from '../auth/auth.repository'
 import { PLAN_KEYS, type PlanKey } from './plans'

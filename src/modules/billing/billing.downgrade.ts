@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest, notFound } from '../../http/errors'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createBillingRepository } from './billing.repository'
 import { pendingView, saveSubscription, type StripeSubscription } from './billing.sync'

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
 // name those tables rather than call three repositories per report.
-import { accounts } from '../accounts/accounts.table'
+import { accounts } from '../auth/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
 import { createSdkRepository } from '../sdk/sdk.repository'

@@ -2,7 +2,7 @@ import { statfsSync } from 'node:fs'
 import type { Config } from '../../config/config'
 import type { Db, Seam } from '../../db/client'
 import { databaseStats } from '../../db/free-pages'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { createRetentionRepository } from './retention.repository'
 
 /**

@@ -1,6 +1,6 @@
 import type { Seam } from '../../db/client'
 import type { Project } from '../projects/projects.repository'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { featuresOf } from '../billing/plans'
 import { widgetThemeFor } from '../settings/settings.service'
 

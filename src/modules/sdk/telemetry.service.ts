@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest, notFound } from '../../http/errors'
 import type { Project } from '../projects/projects.repository'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { newId } from '../../lib/ids'
 import { requireFeature } from '../billing/plans'
 import { chargeUpload } from '../billing/quota'

@@ -1,6 +1,6 @@
 import { integer, primaryKey, sqliteTable, text, index } from 'drizzle-orm/sqlite-core'
 import { createdAt, int64, json, updatedAt } from '../../db/columns'
-import { users } from '../auth/auth.table'
+import { users } from './auth.table'
 
 export type AccountRole = 'owner' | 'admin' | 'member'
 

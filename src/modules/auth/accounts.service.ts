@@ -1,8 +1,8 @@
 import type { Seam } from '../../db/client'
 import { newId } from '../../lib/ids'
 import type { PlanKey } from '../billing/plans'
-import { createAuthRepository } from '../auth/auth.repository'
-import type { User } from '../auth/auth.sessions'
+import { createAuthRepository } from './auth.repository'
+import type { User } from './auth.sessions'
 import { createAccountsRepository } from './accounts.repository'
 
 export interface NewUser {
