@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { PlanKey } from '../../src/modules/billing/plans'
+import type { PlanKey } from '../../src/modules/auth/plans'
 import { projects } from '../../src/modules/projects/projects.table'
 import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createProject, createUser } from '../helpers/fixtures'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { accounts } from '../../src/modules/auth/accounts.table'
-import { PLANS } from '../../src/modules/billing/plans'
+import { PLANS } from '../../src/modules/auth/plans'
 import { updateSettings } from '../../src/modules/settings/settings.service'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'

@@ -4,7 +4,7 @@ import type { Account } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createBillingRepository } from './billing.repository'
 import { pendingView, saveSubscription, type StripeSubscription } from './billing.sync'
-import { PLANS, type PlanKey } from './plans'
+import { PLANS, type PlanKey } from '../auth/plans'
 import { requireStripe } from './stripe.client'
 
 const subscriptionPath = (id: string) => `subscriptions/${encodeURIComponent(id)}`

@@ -3,7 +3,7 @@ import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import type { Project } from '../projects/projects.repository'
 import type { Account } from '../auth/accounts.repository'
-import { requireFeature } from '../billing/plans'
+import { requireFeature } from '../auth/plans'
 import { MAX_EVENT_DATA_BYTES, type EventInput } from './sdk.schemas'
 import { createSdkRepository, type NewEvent } from './sdk.repository'
 
