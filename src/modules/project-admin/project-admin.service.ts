@@ -6,7 +6,7 @@ import { deleteProjectActivity, recordAudit } from '../activity/activity.service
 import type { Membership } from '../auth/accounts.repository'
 import { recountStorage, workingAccountOf } from '../auth/accounts.service'
 import type { User } from '../auth/auth.sessions'
-import { dsnOf } from '../projects/project-dsn'
+import { dsnOf } from '../projects/dsn'
 import { createProjectsRepository, type Project } from '../projects/projects.repository'
 import { previousKeyView, projectSummary } from '../projects/projects.service'
 import { createReportsRepository } from '../reports/reports.repository'

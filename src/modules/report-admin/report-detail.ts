@@ -69,7 +69,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
   }
 }
 
-/** Whether the public tracker shows the report now, and why (the publish rules of public/publication.ts). */
+/** Whether the public tracker shows the report now, and why (the publish rules of reports/report-publication.ts). */
 async function publicPageOf(db: Seam, projectId: string, report: Report) {
   const tracker = await settingsOf(db, projectId, 'tracker')
   const { shown, reason } = publicationOf(report, tracker)

@@ -79,7 +79,7 @@ export async function settingsOf<K extends SettingsKind>(db: Seam, projectId: st
   return merge(SETTINGS_DEFAULTS[kind], await createSettingsRepository({ db }).stored(projectId, kind))
 }
 
-/** `settingsOf`, synchronous on the caller's handle, for reports.read.ts until it is converted (the other callers use `settingsOf`). */
+/** `settingsOf`, synchronous on the caller's handle, for report-admin/report-detail.ts until it is converted (the other callers use `settingsOf`). */
 export function readSettings<K extends SettingsKind>(db: DbOrTx, projectId: string, kind: K): SettingsMap[K] {
   return merge(SETTINGS_DEFAULTS[kind], storedSettingsOn(db, projectId, kind))
 }
