@@ -8,7 +8,7 @@ import { rawSqlite } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createLogger } from '../../src/lib/logger'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { createUserWithAccount } from '../../src/modules/auth/accounts.service'
 import { projects } from '../../src/modules/projects/projects.table'
 
 export async function inProcessProject(name: string) {

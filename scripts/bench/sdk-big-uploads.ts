@@ -15,7 +15,7 @@ import { buildDeps } from '../../src/deps'
 import { MAX_REQUEST_BODY } from '../../src/http/body-limit'
 import { newId, randomBase62 } from '../../src/lib/ids'
 import { createLogger } from '../../src/lib/logger'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { createUserWithAccount } from '../../src/modules/auth/accounts.service'
 import { projects } from '../../src/modules/projects/projects.table'
 import { hardware } from './lib'
 

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config'
 import { closeDb } from '../../src/db/client'
 import { buildDeps } from '../../src/deps'
 import { newId, randomBase62 } from '../../src/lib/ids'
-import { createUserWithAccount } from '../../src/modules/accounts/accounts.service'
+import { createUserWithAccount } from '../../src/modules/auth/accounts.service'
 import { projects } from '../../src/modules/projects/projects.table'
 
 const VOCABULARY = ('crash freeze stutter inventory boss texture audio menu lag save load level door enemy weapon shader physics ' +

@@ -52,6 +52,11 @@ export interface FileStorage {
   tempPath(): string
 }
 
+/** Removes stored files after the transaction that would have referenced them failed. */
+export async function removeFiles(deps: { db: Seam; files: FileStorage }, stored: StoredFile[]): Promise<void> {
+  if (stored.length) await deps.files.remove(deps.db, stored.map((f) => f.key))
+}
+
 /** The bytes of stored files, under their keys: a folder or a bucket. The checks and the rows are `FileStorage`'s. */
 export interface BlobStore {
   /** Writes `data` as `key`; a Bun.file in the temp folder may be moved in rather than copied. */

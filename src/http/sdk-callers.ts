@@ -1,6 +1,6 @@
 import type { Seam } from '../db/client'
 import { type Clock, systemClock } from '../lib/clock'
-import { type Account, createAccountsRepository } from '../modules/accounts/accounts.repository'
+import { type Account, createAccountsRepository } from '../modules/auth/accounts.repository'
 import { createProjectsRepository, type Project } from '../modules/projects/projects.repository'
 
 /** The project an SDK key names, with its account: who is calling. */

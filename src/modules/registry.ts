@@ -1,3 +1,4 @@
+import { accountDataModule } from './account-data/account-data.module'
 import { analyticsModule } from './analytics/analytics.module'
 import { attachmentsModule } from './attachments/attachments.module'
 import { authModule } from './auth/auth.module'
@@ -13,10 +14,13 @@ import { maintenanceModule } from './maintenance/maintenance.module'
 import type { DomainModule } from './module'
 import { notificationsModule } from './notifications/notifications.module'
 import { permissionsModule } from './permissions/permissions.module'
+import { projectAdminModule } from './project-admin/project-admin.module'
 import { projectsModule } from './projects/projects.module'
 import { publicModule } from './public/public.module'
+import { reportAdminModule } from './report-admin/report-admin.module'
 import { reportsModule } from './reports/reports.module'
 import { retentionModule } from './retention/retention.module'
+import { sdkApiModule } from './sdk-api/sdk-api.module'
 import { sdkModule } from './sdk/sdk.module'
 import { steamModule } from './steam/steam.module'
 import { sentryModule } from './sentry/sentry.module'
@@ -33,13 +37,17 @@ export type { DomainModule }
 export const modules: DomainModule[] = [
   maintenanceModule,
   authModule,
+  accountDataModule,
   projectsModule,
+  projectAdminModule,
   reportsModule,
+  reportAdminModule,
   workflowModule,
   commentsModule,
   labelsModule,
   attachmentsModule,
   sdkModule,
+  sdkApiModule,
   ingestModule,
   sentryModule,
   publicModule,

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { eventNames, events, perfSnapshots, players, playSessions } from '../../src/modules/sdk/sdk.table'
 import { rollUpAnalytics } from '../../src/modules/analytics/analytics.rollup'
-import type { PlanKey } from '../../src/modules/billing/plans'
+import type { PlanKey } from '../../src/modules/auth/plans'
 import { newId } from '../../src/lib/ids'
 import { createProject, createUser, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { adminCreateUser, adminResetPassword } from '../../src/modules/auth/auth.cli'
 import { users } from '../../src/modules/auth/auth.table'
 import { createTestApp, type TestApp } from '../helpers/test-app'

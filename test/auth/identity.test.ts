@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { ACCEPTING_SMTP, logsContainAny, PASSWORD, signupViaApi, startJwks } from './auth-helpers'

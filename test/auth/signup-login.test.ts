@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accountMembers, accounts } from '../../src/modules/accounts/accounts.table'
+import { accountMembers, accounts } from '../../src/modules/auth/accounts.table'
 import { mailOutbox } from '../../src/mail/mail.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { createTestApp, type TestApp } from '../helpers/test-app'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { createUser, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
 import { billingApp, stripeEvent, stripeSignature } from './billing-helpers'

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rowsOf } from '../../src/db/client'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { adminSetPlan } from '../../src/modules/billing/billing.cli'
-import { FEATURE_TIERS, featuresOf, PLAN_KEYS, PlanLimitError, PLANS, requireFeature, type Feature, type PlanKey } from '../../src/modules/billing/plans'
+import { FEATURE_TIERS, featuresOf, PLAN_KEYS, PlanLimitError, PLANS, requireFeature, type Feature, type PlanKey } from '../../src/modules/auth/plans'
 import { createProject, createReportIn, createUser, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 

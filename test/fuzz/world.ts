@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
 

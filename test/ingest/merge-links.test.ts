@@ -1,5 +1,5 @@
 // A merge carries the links other domains keep of the merged reports (followers, dependencies,
-// tracker and repository links) over to the survivor, each once (src/modules/ingest/merge.service.ts).
+// tracker and repository links) over to the survivor, each once (src/modules/report-admin/merge.service.ts).
 import { sql, type SQL } from 'drizzle-orm'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { execute } from '../../src/db/client'

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createSession } from '../../src/modules/auth/auth.sessions'
-import type { PlanKey } from '../../src/modules/billing/plans'
+import type { PlanKey } from '../../src/modules/auth/plans'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { execute, rowsOf } from '../../src/db/client'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createUser, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'
 

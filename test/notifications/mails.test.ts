@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { execute, rowsOf } from '../../src/db/client'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { addMember, outbox, recipients, setPreferences } from './helpers'

@@ -5,7 +5,7 @@
 // account-wide listing and every read of A, swept the same way, never shows B's name, slug or reports.
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { PERMISSION_KEYS } from '../../src/modules/permissions/permissions.catalog'
 import { projects } from '../../src/modules/projects/projects.table'
 import { createProject, createReportIn, type TestProject, type TestUser } from '../helpers/fixtures'

@@ -1,7 +1,7 @@
 import { rollUpOccurrences } from '../../src/modules/analytics/analytics.rollup'
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { attachments } from '../../src/modules/attachments/attachments.table'
 import { comments } from '../../src/modules/comments/comments.table'
 import { projects } from '../../src/modules/projects/projects.table'

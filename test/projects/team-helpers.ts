@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { accountMembers, accounts } from '../../src/modules/accounts/accounts.table'
+import { accountMembers, accounts } from '../../src/modules/auth/accounts.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { createUser, type TestUser } from '../helpers/fixtures'
 import type { TestApp } from '../helpers/test-app'

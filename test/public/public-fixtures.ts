@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import { comments } from '../../src/modules/comments/comments.table'
 import type { Report } from '../../src/modules/reports/reports.service'
 import { reports } from '../../src/modules/reports/reports.table'

@@ -2,11 +2,10 @@
 // team's report page gives). They must agree on every combination.
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type PublishRules, publicationOf } from '../../src/modules/public/publication'
+import { PUBLISH_MODES, type PublishRules, publicationOf } from '../../src/modules/reports/report-publication'
 import { publicReportsOf } from '../../src/modules/public/public.repository'
 import type { Report } from '../../src/modules/reports/reports.service'
 import { reports } from '../../src/modules/reports/reports.table'
-import { PUBLISH_MODES } from '../../src/modules/settings/settings.schemas'
 import { createProject, createReportIn, createUser, type TestProject } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { setReport } from './public-fixtures'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { DomainEvent } from '../../src/events/domain-events'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { comments } from '../../src/modules/comments/comments.table'
 import { labels, reportLabels } from '../../src/modules/labels/labels.table'
 import { projects } from '../../src/modules/projects/projects.table'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { EXPORT_CHUNK } from '../../src/modules/reports/reports.export'
+import { EXPORT_CHUNK } from '../../src/modules/report-admin/report-export'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { deny, team } from './setup'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { accountMembers } from '../../src/modules/accounts/accounts.table'
+import { accountMembers } from '../../src/modules/auth/accounts.table'
 import type { PermissionKey } from '../../src/modules/permissions/permissions.catalog'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { sqlRun } from '../helpers/sql-rows'

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm'
 import { afterEach, expect, it } from 'vitest'
 import { execute } from '../../src/db/client'
-import { recountStorage } from '../../src/modules/retention/retention.stats'
+import { recountStorage } from '../../src/modules/auth/accounts.service'
 import { createProject, createUser } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 

@@ -2,7 +2,7 @@
 // must still apply to the very next SDK request.
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { projects } from '../../src/modules/projects/projects.table'
 import { billingApp, stripeEvent, stripeSignature } from '../billing/billing-helpers'
 import { startFakeStripe, subscription, type FakeStripe } from '../billing/fake-stripe'

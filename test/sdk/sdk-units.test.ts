@@ -8,7 +8,7 @@ import { significantWords, titleTermsOf } from '../../src/modules/reports/title-
 import { createIngestRepository } from '../../src/modules/ingest/ingest.repository'
 import { splitOccurrences } from '../../src/modules/ingest/occurrences.service'
 import { NEGATIVE_AT, POSITIVE_AT, scoreSentiment, sentimentLevelOf } from '../../src/modules/ingest/sentiment'
-import { submitFromSdk } from '../../src/modules/sdk/submit.adapter'
+import { submitFromSdk } from '../../src/modules/sdk-api/submit.adapter'
 import { createEventsRepository, trackEvents } from '../../src/modules/sdk/events.service'
 import { submitSchema } from '../../src/modules/sdk/sdk.schemas'
 import { createProject, createReportIn, createUser } from '../helpers/fixtures'

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
-import { PLANS } from '../../src/modules/billing/plans'
+import { accounts } from '../../src/modules/auth/accounts.table'
+import { PLANS } from '../../src/modules/auth/plans'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { createReportIn } from '../helpers/fixtures'
 import { b64, PNG, pngDataUrl, sdkProject, setProject } from './sdk-helpers'

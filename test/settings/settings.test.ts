@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { accounts } from '../../src/modules/accounts/accounts.table'
+import { accounts } from '../../src/modules/auth/accounts.table'
 import { auditLog } from '../../src/modules/activity/activity.table'
 import { widgetThemeFor } from '../../src/modules/settings/settings.service'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { requireFeature } from '../billing/plans'
+import { requireFeature } from '../auth/plans'
 import { catchUpRollups, FRESH_HEADER } from './analytics.freshness'
 import { crashGroupsQuery, daysQuery, regressionBody, regressionsQuery, versionQuery } from './analytics.schemas'
 import { churnRisk } from './churn.service'

@@ -1,7 +1,8 @@
 import type { Seam } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { createAnalyticsRepository } from './analytics.repository'
-import { newestFirst, twoProportionZTest } from './stats'
+import { newestFirst } from '../../lib/semver'
+import { twoProportionZTest } from './stats'
 import { verdictSummary } from './verdict-words'
 import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../../app-deps'
-import type { Account } from '../accounts/accounts.repository'
-import { requireFeature } from '../billing/plans'
-import { liveReport } from '../reports/reports.read'
+import type { Account } from '../auth/accounts.repository'
+import { requireFeature } from '../auth/plans'
+import { liveReport } from '../reports/project-reports'
 import { createSdkRepository, type PerfSnapshot } from '../sdk/sdk.repository'
 import { createAnalyticsRepository } from './analytics.repository'
-import { newestFirst } from './stats'
+import { newestFirst } from '../../lib/semver'
 import { PERF_METRICS, percentile, SCENE_LOAD, type PerfMetric } from './perf.metrics'
 
 type Deps = Pick<AppDeps, 'db' | 'files'>

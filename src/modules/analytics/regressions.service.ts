@@ -4,7 +4,7 @@ import { notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { createReportsRepository, type ReportCandidate as Candidate } from '../reports/reports.repository'
 import { createAnalyticsRepository, type Regression } from './analytics.repository'
-import { compareSemver, parseSemver } from './stats'
+import { compareSemver, parseSemver } from '../../lib/semver'
 import { titleWords, jaccard } from './similarity'
 
 /** Resolved reports examined (newest first) and newer reports of their error types read. */

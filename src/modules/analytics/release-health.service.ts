@@ -2,7 +2,7 @@ import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { createAnalyticsRepository } from './analytics.repository'
 import { crashGroups, reportDays, versionTotals } from './crash.service'
-import { newestFirst } from './stats'
+import { newestFirst } from '../../lib/semver'
 import { crashFreeRate, lastDays, round, sessionDays, sumBy } from './telemetry.service'
 
 const ADOPTION_DAYS = 7

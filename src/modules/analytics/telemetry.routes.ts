@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { requireFeature } from '../billing/plans'
+import { requireFeature } from '../auth/plans'
 import { daysQuery, logStackQuery } from './analytics.schemas'
 import { perfSummary, reportPerf, reportReplays } from './perf.service'
 import { eventDetails, eventsByDay, eventsSummary, logStack } from './telemetry.service'

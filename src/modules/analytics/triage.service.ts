@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client'
 import { createAuthRepository } from '../auth/auth.repository'
-import { liveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/project-reports'
 import { createReportsRepository } from '../reports/reports.repository'
 import { similarTo } from '../reports/reports.search'
 import { PRIORITIES } from '../reports/reports.types'

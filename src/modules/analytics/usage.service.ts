@@ -2,7 +2,7 @@ import type { Db, Seam } from '../../db/client'
 import { STATUSES, PRIORITIES, CATEGORIES } from '../reports/reports.types'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
-import { accountStorageBytes } from '../retention/retention.stats'
+import { accountStorageBytes } from '../auth/accounts.service'
 import { createAnalyticsRepository } from './analytics.repository'
 import { crashFreeRate, dayOf, lastDays, round, sessionDays } from './telemetry.service'
 

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { badRequest } from '../../http/errors'
-import { liveReportByNumber } from '../projects/project-reports'
+import { liveReportByNumber } from '../reports/project-reports'
 import { addAttachment, listAttachments } from './attachments.service'
 import { downloadFile } from './file-download'
 

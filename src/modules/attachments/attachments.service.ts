@@ -3,7 +3,7 @@ import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
-import { chargeUpload } from '../billing/quota'
+import { chargeUpload } from '../auth/quota'
 import { type Attachment, createAttachmentsRepository } from './attachments.repository'
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { randomBase62 } from '../../lib/ids'
-import { createUserWithAccount } from '../accounts/accounts.service'
+import { createUserWithAccount } from './accounts.service'
 import { hashPassword, MIN_PASSWORD_LENGTH } from './auth.password'
 import { createAuthRepository } from './auth.repository'
 import { signupBody } from './auth.schemas'

@@ -1,7 +1,7 @@
 import type * as z from 'zod'
 import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import { workingAccountOf } from '../accounts/accounts.service'
+import { workingAccountOf } from './accounts.service'
 import { PROFILE_ROLES, type profileBody, THEMES } from './auth.schemas'
 import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'

@@ -4,14 +4,11 @@ import type { AppDeps } from '../../app-deps'
 import { authPlugin, bearer } from '../../http/auth.plugin'
 import { checkCookieOrigin, clearedSessionCookie, sessionCookie, sessionCookieOf, wantsSessionCookie } from '../../http/browser-session'
 import { badRequest, unauthorized } from '../../http/errors'
-import { deleteUserAccount } from './auth.deletion'
-import { EXPORT_FILE_NAME, exportUserData } from './auth.export'
 import { createIdentityVerifier } from './auth.identity'
 import { verifyPassword } from './auth.password'
 import { profileView, updateProfile } from './auth.profile'
 import {
   changePasswordBody,
-  deleteAccountBody,
   forgotPasswordBody,
   loginBody,
   profileBody,
@@ -32,7 +29,7 @@ const tags = ['Auth']
 
 /** True when the Accept header asks for a page before JSON (a link opened in a browser). */
 
-/** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile, share code, export and deletion. */
+/** Spec 4.1: sign-up, sign-in (password or Google/Apple), sessions, profile and share code (export and deletion: account-data). */
 export function authRoutes(deps: AppDeps) {
   const checks = { verifyIdentity: createIdentityVerifier(deps), checkPassword: createPasswordCheck(deps) }
   // Computes the dummy hash now, so the first failed login is not slower than the others.
@@ -135,18 +132,5 @@ export function authRoutes(deps: AppDeps) {
     .delete('/auth/support-share-code', ({ user }) => revokeShareCode(deps.db, user.id), {
       auth: true,
       detail: { tags, summary: 'Revoke the support share code' },
-    })
-    .get(
-      '/account/export',
-      ({ user, set }) => {
-        set.headers['content-disposition'] = `attachment; filename="${EXPORT_FILE_NAME}"`
-        return exportUserData(deps.db, user, deps.clock.now())
-      },
-      { auth: true, detail: { tags, summary: 'Download your profile, accounts, projects, reports and comments as JSON' } },
-    )
-    .delete('/auth/account', ({ user }) => deleteUserAccount(deps, user), {
-      auth: true,
-      body: deleteAccountBody,
-      detail: { tags, summary: 'Delete your user and the accounts only you own; body {confirmation: "DELETE"}' },
     })
 }

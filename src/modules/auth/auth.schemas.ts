@@ -42,8 +42,6 @@ export const changePasswordBody = z.object({
 
 export const shareCodeQuery = z.object({ hours: z.enum(['1', '3', '24'], { error: 'must be 1, 3 or 24' }).optional() })
 
-export const deleteAccountBody = z.object({ confirmation: z.literal('DELETE', { error: 'must be the text DELETE' }) })
-
 export const forgotPasswordBody = z.object({ email })
 
 export const resetPasswordBody = z.object({ token: z.string().min(1).max(200), new_password: newPassword })

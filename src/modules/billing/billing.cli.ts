@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createAuthRepository } from '../auth/auth.repository'
-import { PLAN_KEYS, type PlanKey } from './plans'
+import { PLAN_KEYS, type PlanKey } from '../auth/plans'
 
 /** `glitchbox admin set-plan EMAIL PLAN`: sets the plan of the account the user owns, for operators who do not bill. */
 export async function adminSetPlan(deps: AppDeps, email: string, plan: string): Promise<void> {

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest, notFound } from '../../http/errors'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createBillingRepository } from './billing.repository'
 import { pendingView, saveSubscription, type StripeSubscription } from './billing.sync'
-import { PLANS, type PlanKey } from './plans'
+import { PLANS, type PlanKey } from '../auth/plans'
 import { requireStripe } from './stripe.client'
 
 const subscriptionPath = (id: string) => `subscriptions/${encodeURIComponent(id)}`

@@ -1,11 +1,11 @@
 import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
-import type { Account } from '../accounts/accounts.repository'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { accountUsage } from '../team/team.service'
 import { createBillingRepository } from './billing.repository'
 import { applySubscription, pendingView, priceOfPlan, type StripeSubscription } from './billing.sync'
-import { featuresOf, limitsView, PLANS, type PlanKey } from './plans'
+import { featuresOf, limitsView, PLANS, type PlanKey } from '../auth/plans'
 import { requireStripe, type StripeClient } from './stripe.client'
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null)

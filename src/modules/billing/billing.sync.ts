@@ -2,10 +2,10 @@ import type { AppDeps } from '../../app-deps'
 import { forgetSdkCallers } from '../../http/sdk-callers'
 import type { Config } from '../../config/config'
 import type { Seam } from '../../db/client'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { recordAudit } from '../activity/activity.service'
 import { createBillingRepository } from './billing.repository'
-import type { PlanKey } from './plans'
+import type { PlanKey } from '../auth/plans'
 
 /** The fields of a Stripe subscription (API version 2024-06-20) that billing reads. */
 export interface StripeSubscription {

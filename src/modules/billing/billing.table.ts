@@ -1,6 +1,6 @@
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
-import { accounts } from '../accounts/accounts.table'
+import { accounts } from '../auth/accounts.table'
 
 /** The Stripe subscription state of an account, as last seen in a webhook or verified session. */
 export const billingSubscriptions = sqliteTable('billing_subscriptions', {

@@ -1,13 +1,7 @@
-import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import type { StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
 import { createAttachmentsRepository } from '../attachments/attachments.repository'
-
-/** Removes stored files after the transaction that would have referenced them failed. */
-export async function removeFiles(deps: Pick<AppDeps, 'db' | 'files'>, stored: StoredFile[]): Promise<void> {
-  if (stored.length) await deps.files.remove(deps.db, stored.map((f) => f.key))
-}
 
 /** Inserts the attachment rows of files stored with a submission, on its report and occurrence (inside its transaction). */
 export async function insertAttachmentRows(db: Seam, to: { id: string; projectId: string; occurrenceId: string | null }, stored: StoredFile[], now: Date): Promise<void> {

@@ -4,7 +4,7 @@ import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
-import { MAX_VERSIONS } from './versions'
+import { MAX_VERSIONS } from '../reports/report-versions'
 
 const p = sql.placeholder
 

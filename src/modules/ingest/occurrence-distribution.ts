@@ -1,7 +1,7 @@
 import type { Seam } from '../../db/client'
 import type { Project } from '../projects/projects.repository'
-import { newestFirst } from '../analytics/stats'
-import { liveReport } from '../reports/reports.read'
+import { newestFirst } from '../../lib/semver'
+import { liveReport } from '../reports/project-reports'
 import { createIngestRepository } from './ingest.repository'
 
 /** Values listed at most per dimension; `total` minus their counts is the rest. */

@@ -5,7 +5,7 @@ import type { ExceptionInfo } from './stack'
 
 /**
  * A submission as every client's adapter hands it to `ingest` (ingest.service.ts): the SDK submit
- * and the widget (sdk/submit.adapter.ts), the public tracker's form, and Sentry's envelope, store,
+ * and the widget (sdk-api/submit.adapter.ts), the public tracker's form, and Sentry's envelope, store,
  * minidump and Unreal routes (modules/sentry). Files are stored before; text is already validated.
  */
 export interface Submission {

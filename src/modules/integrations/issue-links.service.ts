@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
-import { liveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/project-reports'
 import { serializeReportForEvent } from '../reports/reports.service'
 import { contextOf, saveLink } from './integrations.delivery'
 import { createIntegrationsRepository, type IntegrationLink } from './integrations.repository'

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { badGateway, badRequest, notFound } from '../../http/errors'
 import { recordAudit } from '../activity/activity.service'
-import { PlanLimitError } from '../billing/plans'
+import { PlanLimitError } from '../auth/plans'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'

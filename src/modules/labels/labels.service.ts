@@ -1,11 +1,12 @@
 import type { AppDeps } from '../../app-deps'
-import type { Query } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import type { Project } from '../projects/projects.repository'
 import { newId } from '../../lib/ids'
 import { recordActivity, recordAudit } from '../activity/activity.service'
-import { liveReportByNumber } from '../projects/project-reports'
-import { markTriaged } from '../public/publication'
+import { liveReportByNumber } from '../reports/project-reports'
+import { markTriaged } from '../reports/report-publication'
+import type { LabelView } from '../reports/reports.views'
 import { createLabelsRepository, type Label } from './labels.repository'
 import type { CreateLabelBody, UpdateLabelBody } from './labels.schemas'
 import { DEFAULT_LABEL_COLOR } from './labels.table'
@@ -98,4 +99,16 @@ export async function removeLabel(deps: Deps, ctx: Actor, number: string, labelI
 
 async function audit(tx: Query, now: Date, ctx: Actor, action: string, target: string, details: Record<string, unknown>): Promise<void> {
   await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action, target, details })
+}
+
+/** Labels of many reports in one query, grouped by report id. */
+export async function labelsByReport(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>> {
+  const out = new Map<string, LabelView[]>()
+  if (reportIds.length === 0) return out
+  for (const row of await createLabelsRepository({ db }).ofReports(reportIds)) {
+    const list = out.get(row.reportId) ?? []
+    list.push({ id: row.id, name: row.name, color: row.color })
+    out.set(row.reportId, list)
+  }
+  return out
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/config'
 import type { Mailer } from '../../mail/mailer'
-import { billingConfigured } from '../billing/plans'
+import { billingConfigured } from '../auth/plans'
 
 /**
  * `GET /server-info`: what a client (the dashboard) needs to know before anyone signs in; no secrets.

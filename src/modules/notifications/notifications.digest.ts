@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
 import { DAY } from '../../lib/clock'
-import { canSeeProject } from '../accounts/project-access'
+import { canSeeProject } from '../auth/project-access'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { mailEach, statusLabel } from './notifications.fanout'

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { reports } from '../reports/reports.table'
 import { PREFERENCES, type PreferenceKey } from './notifications.schemas'
 import { notificationFanouts, notificationKeys, notificationPreferences, reportSubscriptions } from './notifications.table'

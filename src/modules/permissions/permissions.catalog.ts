@@ -1,4 +1,4 @@
-import type { AccountRole } from '../accounts/accounts.repository'
+import type { AccountRole } from '../auth/accounts.repository'
 
 /** The permission catalog: groups of keys, each with its default per role. */
 export const PERMISSION_GROUPS = {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import type { Account, Membership } from '../accounts/accounts.repository'
+import type { Account, Membership } from '../auth/accounts.repository'
 import type { Actor } from '../team/team.service'
 import { overridesBody, projectOverridesBody, userIdQuery } from './permissions.schemas'
 import { catalogView, effectiveView, memberPermissions, membersPermissions, resetOverrides, updateOverrides, type OverridesInput } from './permissions.service'

@@ -1,10 +1,8 @@
 import type { DomainModule } from '../module'
 import { PROJECT_DSN_IDS_TABLE, projectDsnIdsBackfill, projectDsnSql } from './projects.repository'
 import { projectDsnPgSql } from './project-dsn.pg'
-import { projectsRoutes } from './projects.routes'
 
 export const projectsModule: DomainModule = {
   name: 'projects',
-  routes: projectsRoutes,
   database: { sql: projectDsnSql, backfills: [{ table: PROJECT_DSN_IDS_TABLE, backfill: projectDsnIdsBackfill }], postgres: { sql: projectDsnPgSql } },
 }

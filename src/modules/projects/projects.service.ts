@@ -1,20 +1,14 @@
-import { dsnOf } from '../sentry/dsn'
 import type { AppDeps } from '../../app-deps'
 import type { Seam } from '../../db/client'
 import { badRequest, forbidden } from '../../http/errors'
 import { forgetSdkCallers } from '../../http/sdk-callers'
-import type { Account, Membership } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import type { User } from '../auth/auth.sessions'
 import { DAY } from '../../lib/clock'
 import { newId, randomBase62, sha256Hex } from '../../lib/ids'
-import { deleteProjectActivity, recordAudit } from '../activity/activity.service'
-import { workingAccountOf } from '../accounts/accounts.service'
-import { exceeds, limitOwner, PlanLimitError, PLANS, requireFeature } from '../billing/plans'
-import { recountStorage } from '../retention/retention.stats'
-import { createReportsRepository } from '../reports/reports.repository'
-import { STATUSES, type Status } from '../reports/reports.types'
-import { forgetProjectAccess } from '../team/project-access.service'
-import { projectFileKeys } from './project-files'
+import { recordAudit } from '../activity/activity.service'
+import { workingAccountOf } from '../auth/accounts.service'
+import { exceeds, limitOwner, PlanLimitError, PLANS, requireFeature } from '../auth/plans'
 import { changeSlug } from './project-slugs'
 import { createProjectsRepository, type Project } from './projects.repository'
 import type { CreateProjectBody, GraceDays, UpdateProjectBody } from './projects.schemas'
@@ -88,23 +82,8 @@ export async function createProject(deps: ProjectDeps, user: Pick<User, 'id' | '
   })
 }
 
-export type BugCounts = { total: number } & Record<Status, number>
-
-/** Live report counts by status for `projectIds`, read from the trigger-maintained counts table. */
-export async function bugCountsOf(db: Seam, projectIds: string[]): Promise<Map<string, BugCounts>> {
-  const out = new Map<string, BugCounts>()
-  for (const id of projectIds) out.set(id, { total: 0, ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>) })
-  if (projectIds.length === 0) return out
-  const rows = await createReportsRepository({ db }).statusCountsOf(projectIds)
-  for (const r of rows) {
-    const c = out.get(r.projectId)!
-    c[r.status] += r.n
-    c.total += r.n
-  }
-  return out
-}
-
-function summary(p: Project) {
+/** A project as lists show it. */
+export function projectSummary(p: Project) {
   return {
     id: p.id,
     name: p.name,
@@ -114,47 +93,6 @@ function summary(p: Project) {
     logo_url: p.logoUrl,
     is_public: p.isPublic,
     created_at: p.createdAt.toISOString(),
-  }
-}
-
-/** The projects of the account the user works in that they see, each with its live bug counts. */
-export async function listProjects(deps: Pick<AppDeps, 'db'>, user: Pick<User, 'id' | 'currentAccountId'>) {
-  const current = await workingAccountOf(deps.db, user)
-  if (!current) return []
-  const rows = await projectsRepo(deps).listInAccount(current.account.id, current.membership.projectIds)
-  const counts = await bugCountsOf(deps.db, rows.map((p) => p.id))
-  return rows.map((p) => ({ ...summary(p), bug_counts: counts.get(p.id)! }))
-}
-
-/** The project with settings, SDK settings, API key (and the one before while its grace runs) and Sentry DSN, stats and the caller's role. */
-export async function projectDetail(db: Seam, project: Project, membership: Membership, o: { publicUrl: string; now: Date }) {
-  const c = (await bugCountsOf(db, [project.id])).get(project.id)!
-  return {
-    ...summary(project),
-    api_key: project.apiKey,
-    ...previousKeyView(project, o.now),
-    dsn_id: project.dsnId,
-    dsn: dsnOf(o.publicUrl, project.apiKey, project.dsnId),
-    created_by: project.createdBy,
-    updated_at: project.updatedAt.toISOString(),
-    settings: { is_public: project.isPublic, bug_grouping: project.bugGrouping },
-    sdk_settings: {
-      screenshot_capture: project.screenshotCapture,
-      session_capture: project.sessionCapture,
-      auto_file_errors: project.autoFileErrors,
-      capture_editor_errors: project.captureEditorErrors,
-      capture_warnings: project.captureWarnings,
-    },
-    stats: {
-      total_reports: c.total,
-      open_reports: c.open,
-      in_progress_reports: c.in_progress,
-      resolved_reports: c.resolved,
-      closed_reports: c.closed,
-      wont_fix_reports: c.wont_fix,
-      first_report_at: project.firstReportAt?.toISOString() ?? null,
-    },
-    role: membership.role,
   }
 }
 
@@ -203,36 +141,6 @@ export async function updateProject(deps: ProjectDeps, ctx: { project: Project; 
 }
 
 /**
- * Deletes the project with its reports (and, by cascade, everything hanging off them), then its
- * stored files. Only the account owner or the project's creator may; quota counters stay as they are.
- */
-export async function deleteProject(deps: Pick<AppDeps, 'db' | 'clock' | 'files'>, ctx: { project: Project; membership: Membership; userId: string }) {
-  if (ctx.membership.role !== 'owner' && ctx.project.createdBy !== ctx.userId) {
-    throw forbidden('only the account owner or the project creator can delete this project')
-  }
-  const now = deps.clock.now()
-  const keys = await deps.db.write(async (tx) => {
-    const keys = await projectFileKeys(deps.db, ctx.project.id)
-    await projectsRepo(deps).remove(ctx.project.id)
-    await recountStorage(tx, ctx.project.accountId)
-    await deleteProjectActivity(tx, ctx.project.id)
-    await forgetProjectAccess(deps.db, ctx.project.accountId, ctx.project.id)
-    await recordAudit(tx, now, {
-      accountId: ctx.project.accountId,
-      projectId: ctx.project.id,
-      actorId: ctx.userId,
-      action: 'project.deleted',
-      target: ctx.project.id,
-      details: { name: ctx.project.name, slug: ctx.project.slug },
-    })
-    return keys
-  })
-  forgetSdkCallers(deps.db)
-  // Files go only once the rows are gone, so a failed delete never leaves reports pointing at nothing.
-  await deps.files.remove(deps.db, keys)
-}
-
-/**
  * Replaces the SDK key. With a grace period (days) the old key keeps working until it ends, because
  * shipped builds cannot all be updated at once; without one it stops at once. Only the key being
  * replaced gets a grace: one still in its grace from an earlier rotation stops now.
@@ -257,7 +165,7 @@ export async function rotateApiKey(deps: ProjectDeps, ctx: { project: Project; u
 }
 
 /** The key before the last rotation while its grace runs, else nulls. */
-function previousKeyView(p: Pick<Project, 'previousApiKey' | 'previousApiKeyExpiresAt'>, now: Date) {
+export function previousKeyView(p: Pick<Project, 'previousApiKey' | 'previousApiKeyExpiresAt'>, now: Date) {
   const live = p.previousApiKey !== null && p.previousApiKeyExpiresAt !== null && p.previousApiKeyExpiresAt > now
   return { previous_api_key: live ? p.previousApiKey : null, previous_api_key_expires_at: live ? p.previousApiKeyExpiresAt!.toISOString() : null }
 }

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bool, createdAt, timestamp, updatedAt } from '../../db/columns'
-import { accounts } from '../accounts/accounts.table'
+import { accounts } from '../auth/accounts.table'
 import { users } from '../auth/auth.table'
 
 export const projects = sqliteTable(

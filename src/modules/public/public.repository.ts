@@ -8,7 +8,7 @@ import type { Category, Status } from '../reports/reports.types'
 import type { RoadmapSettings } from '../settings/settings.schemas'
 import { PUBLIC_TRACKER_INDEX, PUBLISHED_INDEX } from './public.indexes'
 import { replyMailOptOuts, reportVotes, serverSecrets } from './public.table'
-import type { PublishRules } from './publication'
+import type { PublishRules } from '../reports/report-publication'
 
 /** The SQL condition of `PublishRules` alone, over a report row (no project, deletion or privacy terms). */
 function byRules(s: PublishRules): SQL {

@@ -9,7 +9,7 @@ import { settingsOf } from '../settings/settings.service'
 import { createPublicRepository, type PublicRow, type ReportRef } from './public.repository'
 import type { TrackerQuery } from './public.schemas'
 import { publicReportsOf } from './public.repository'
-import type { PublishRules } from './publication'
+import type { PublishRules } from '../reports/report-publication'
 
 export const TRACKER_PAGE_SIZE = 25
 

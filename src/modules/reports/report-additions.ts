@@ -1,15 +1,17 @@
 import type { SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx } from '../../db/client'
+import type { DbOrTx, Query, Seam } from '../../db/client'
+import type { LabelView } from './reports.views'
 
 /** The SLA states the list filters on (`sla=`). */
 export type SlaState = 'ok' | 'at_risk' | 'breached'
 
 /**
- * What the workflow domain adds to reports: custom fields on a new report and in the list's filter,
- * SLA clocks on a report, a list page and in the list's filter. Workflow registers them when its
- * module loads (workflow.module.ts, loaded with every module by the registry), so reports imports
- * none of workflow's services while workflow's services read reports: no circle between them.
+ * What higher domains add to reports. Workflow: custom fields on a new report and in the list's filter,
+ * SLA clocks on a report, a list page and in the list's filter. Ingest: a filed report's grouping and
+ * first occurrence. Labels and analytics: a list page's labels and sparklines. Each registers its part
+ * when its module loads (`<domain>.module.ts`, loaded with every module by the registry), so reports
+ * imports none of them while they read reports: no circle between the domains.
  */
 export interface ReportAdditions {
   /** Checks the custom field values sent with a new report (400 when one is wrong); the function returned writes them for the filed report. */
@@ -22,17 +24,53 @@ export interface ReportAdditions {
   slaOfReports(deps: Pick<AppDeps, 'db'>, reportIds: string[], now: Date): Promise<Map<string, unknown>>
   /** SQL over report_sla's columns for the list filter `sla=` (the placeholder `now` is the clock's time). */
   slaStateSql(state: SlaState): SQL
+  /** The grouping key and label of a report filed without one (ingest/fingerprint.ts). */
+  groupingOfReport(r: { title: string; description: string; source: string; errorType: string }): { fingerprint: string; label: string }
+  /** Stores a filed report's first occurrence inside the filing write (ingest keeps occurrences and their players). */
+  addOccurrence(tx: Query, occurrence: FirstOccurrence, reportSeq: number): Promise<unknown>
+  /** Labels of many reports in one query, by report id. */
+  labelsOfReports(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>>
+  /** A list page's daily counts for its sparklines, by report seq. */
+  sparklines(db: Seam, rows: { seq: number; id: string }[], now: Date): Promise<Map<number, number[]>>
 }
 
-let registered: ReportAdditions | null = null
+/** A report's first occurrence as filing builds it (reports.service.ts): the submission with its own copy of the evidence. */
+export interface FirstOccurrence {
+  id: string
+  reportId: string
+  projectId: string
+  title: string
+  description: string
+  stepsToReproduce: string
+  expectedBehavior: string
+  actualBehavior: string
+  source: 'user' | 'system'
+  errorType: string
+  deviceInfo: string
+  osInfo: string
+  platform: string
+  gameVersion: string
+  playerId: string | null
+  reporterName: string | null
+  reporterEmail: string | null
+  metadata: string | null
+  screenshotKey: string | null
+  client: string | null
+  eventId: string | null
+  now: Date
+}
 
-/** Registers workflow's additions (once, when its module loads). */
-export function addToReports(a: ReportAdditions): void {
-  registered = a
+const registered: Partial<ReportAdditions> = {}
+const PARTS = ['checkNewReportValues', 'selectFieldFilter', 'slaOfReport', 'slaOfReports', 'slaStateSql', 'groupingOfReport', 'addOccurrence', 'labelsOfReports', 'sparklines'] as const satisfies readonly (keyof ReportAdditions)[]
+
+/** Registers a domain's part of the additions (once, when its module loads). */
+export function addToReports(a: Partial<ReportAdditions>): void {
+  Object.assign(registered, a)
 }
 
 /** The registered additions; a process that reads reports loads every module first. */
 export function reportAdditions(): ReportAdditions {
-  if (!registered) throw new Error('reports: the workflow module is not loaded (import src/modules/registry)')
-  return registered
+  const missing = PARTS.filter((k) => !registered[k])
+  if (missing.length) throw new Error(`reports: the modules adding ${missing.join(', ')} are not loaded (import src/modules/registry)`)
+  return registered as ReportAdditions
 }

@@ -1,7 +1,7 @@
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Seam } from '../../db/client'
 import type { Backfill } from '../../db/post-migrate'
-import { compareSemver, parseSemver } from '../analytics/stats'
+import { compareSemver, parseSemver } from '../../lib/semver'
 import { createReportsSearchRepository } from './reports.search.repository'
 
 /**

@@ -1,6 +1,4 @@
 import type { Db, Seam } from '../../db/client'
-import { createLabelsRepository } from '../labels/labels.repository'
-import { createReportDailyRepository } from '../analytics/report-daily.repository'
 import { translateSearch } from './fts-query'
 import { COUNT_CAP, createReportsListRepository, type ListSort, type Shape } from './reports.list.repository'
 import type { FacetKind } from './report-facets'
@@ -11,7 +9,7 @@ import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
 import { translateSearchToTsquery } from './search-tsquery'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
-import { type LabelView, listItemView } from './reports.views'
+import { listItemView } from './reports.views'
 
 export { COUNT_CAP, type ListSort } from './reports.list.repository'
 
@@ -174,18 +172,6 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
   return { shape, params, filtered, none: errors.some((e) => e.length === 0) }
 }
 
-/** Labels of many reports in one query, grouped by report id. */
-export async function labelsByReport(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>> {
-  const out = new Map<string, LabelView[]>()
-  if (reportIds.length === 0) return out
-  for (const row of await createLabelsRepository({ db }).ofReports(reportIds)) {
-    const list = out.get(row.reportId) ?? []
-    list.push({ id: row.id, name: row.name, color: row.color })
-    out.set(row.reportId, list)
-  }
-  return out
-}
-
 /**
  * The lowest seq an exclusion-only list (newest first) needs to look at: a window of the project's
  * newest live reports holding more than COUNT_CAP rows without the excluded words (and matching the
@@ -258,9 +244,9 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
   const ids = rows.map((r) => r.id)
   const now = f.now ?? new Date()
   const [labelMap, slas, sparks] = await Promise.all([
-    labelsByReport(db, ids),
+    reportAdditions().labelsOfReports(db, ids),
     reportAdditions().slaOfReports({ db }, ids, now),
-    createReportDailyRepository({ db }).sparklines(rows, now),
+    reportAdditions().sparklines(db, rows, now),
   ])
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),

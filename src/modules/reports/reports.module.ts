@@ -6,11 +6,9 @@ import { reportCountsPgSql } from './reports.counts.pg'
 import { reportsJobs } from './reports.fts-merge'
 import { reportsFtsSql } from './reports.fts'
 import { POSTGRES_SEARCH_DOCUMENT_SQL, POSTGRES_SEARCH_FUNCTIONS_SQL } from './search-tsquery'
-import { reportsRoutes } from './reports.routes'
 
 export const reportsModule: DomainModule = {
   name: 'reports',
-  routes: reportsRoutes,
   jobs: reportsJobs,
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],

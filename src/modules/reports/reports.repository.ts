@@ -1,14 +1,13 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { countWhere } from '../../db/portable-sql'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
 // name those tables rather than call three repositories per report.
-import { accounts } from '../accounts/accounts.table'
+import { accounts } from '../auth/accounts.table'
 import { activity } from '../activity/activity.table'
 import { projects } from '../projects/projects.table'
-import { createSdkRepository } from '../sdk/sdk.repository'
 import { reportFacets } from './report-facets'
 import { reports, reportStatusCounts } from './reports.table'
 import type { Category, Priority, Status } from './reports.types'
@@ -212,9 +211,6 @@ export function createReportsRepository({ db }: { db: Seam }) {
     /** Number and title of the live reports filed as feedback on report `id`, oldest first. */
     feedbackOn: (id: string) =>
       db.read((q) => q.select({ report_number: reports.reportNumber, title: reports.title }).from(reports).where(and(eq(reports.feedbackFor, id), isNull(reports.deletedAt))).orderBy(asc(reports.seq))),
-
-    /** How many performance snapshots and session replays the game sent with the report (the SDK domain stores them). */
-    telemetryCounts: (reportId: string) => createSdkRepository({ db }).telemetryCountsOf(reportId),
 
     /** The project ids `userId` may see in the account, or undefined when not a member (the accounts domain holds memberships). */
     memberProjectIds: async (accountId: string, userId: string): Promise<{ projectIds: string[] | null } | undefined> => {

@@ -18,7 +18,7 @@ export const createReportBody = z.object({
   steps_to_reproduce: text(20_000).optional(),
   expected_behavior: text(20_000).optional(),
   actual_behavior: text(20_000).optional(),
-  /** Custom field id → value; required fields must be given (reports.routes.ts). */
+  /** Custom field id → value; required fields must be given (report-admin/report-admin.routes.ts). */
   custom_fields: z.record(z.string().max(100), z.unknown()).optional(),
 })
 

@@ -2,14 +2,13 @@ import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
-import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../billing/plans'
+import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../auth/plans'
+import { reportAdditions } from './report-additions'
 import { facetsOfOccurrence } from './report-facets'
 import { createReportsRepository, type Report } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
-import { groupingOfReport } from '../ingest/fingerprint'
-import { createIngestRepository } from '../ingest/ingest.repository'
 import { type Category, type Priority, PRIORITIES } from './reports.types'
 
 export type { Report }
@@ -124,7 +123,7 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
   const priority = input.priority ?? 'medium'
   const source = input.source ?? 'user'
   const errorType = input.errorType ?? extractErrorType(input.title, input.description)
-  const grouping = input.fingerprint ? { fingerprint: input.fingerprint, label: input.groupingLabel ?? '' } : groupingOfReport({ title: input.title, description: input.description, source, errorType })
+  const grouping = input.fingerprint ? { fingerprint: input.fingerprint, label: input.groupingLabel ?? '' } : reportAdditions().groupingOfReport({ title: input.title, description: input.description, source, errorType })
   const evidence = {
     title: input.title,
     description: input.description,
@@ -165,7 +164,7 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
     const occurrence = { ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now }
-    await createIngestRepository({ db: tx }).addOccurrence(occurrence, report.seq)
+    await reportAdditions().addOccurrence(tx, occurrence, report.seq)
     await repo.addFacets(project.id, report.seq, facetsOfOccurrence(evidence))
   }
   if (opts.quiet) return report

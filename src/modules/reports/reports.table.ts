@@ -32,7 +32,7 @@ export const reports = sqliteTable(
     assignedTo: text('assigned_to'),
     isPrivate: bool('is_private').notNull().default(false),
     /**
-     * Explicit publication on the public pages (public/publication.ts): null follows the tracker's
+     * Explicit publication on the public pages (report-publication.ts): null follows the tracker's
      * `publish` mode, true shows the report whatever the mode and the auto-filed rule, false hides it.
      */
     published: bool('published'),

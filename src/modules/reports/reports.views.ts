@@ -1,7 +1,7 @@
 import type { FileStorage } from '../../files/storage'
 import type { Report } from './reports.service'
 import { reports } from './reports.table'
-import { parseVersions } from '../ingest/versions'
+import { parseVersions } from './report-versions'
 
 export interface LabelView {
   id: string

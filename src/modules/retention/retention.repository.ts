@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { DbOrTx, Seam } from '../../db/client'
 import { createFilesRepository } from '../../files/files.repository'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { createIngestRepository } from '../ingest/ingest.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createSdkRetentionRepository, type ExpiredReplay } from '../sdk/sdk.retention.repository'

@@ -1,22 +1,8 @@
 import { statfsSync } from 'node:fs'
 import type { Config } from '../../config/config'
-import type { Db, Seam } from '../../db/client'
+import type { Db } from '../../db/client'
 import { databaseStats } from '../../db/free-pages'
-import { createAccountsRepository } from '../accounts/accounts.repository'
 import { createRetentionRepository } from './retention.repository'
-
-/**
- * Bytes of the account's stored files: its projects' report and occurrence screenshots, attachments,
- * replays and widget backgrounds (deleted reports' too, while their files exist). Uploads add to the
- * account's counter and retention takes off what it removes; a null counter (never read, or reset
- * when a project went) is counted here once, in the same write that stores it.
- */
-export const accountStorageBytes = (db: Seam, accountId: string): Promise<number> => createAccountsRepository({ db }).storageBytes(accountId)
-
-/** Forgets the account's stored-bytes counter (after files went by a path that does not count them); the next read counts again. */
-export async function recountStorage(db: Seam, accountId: string): Promise<void> {
-  await createAccountsRepository({ db }).forgetStorageBytes(accountId)
-}
 
 /**
  * What the data directory holds, for `glitchbox admin stats`: database (with its WAL and the pages

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { AppError, badRequest, notFound } from '../../http/errors'
 import type { Project } from '../projects/projects.repository'
-import type { Account } from '../accounts/accounts.repository'
+import type { Account } from '../auth/accounts.repository'
 import { addAttachment } from '../attachments/attachments.service'
 import { base64Upload } from './base64-upload'
 import type { Base64File } from './sdk-files'

@@ -1,11 +1,10 @@
 import type { AppDeps } from '../../app-deps'
-import type { StoredFile } from '../../files/storage'
+import { removeFiles, type StoredFile } from '../../files/storage'
 import { INVALID_API_KEY } from '../../http/auth.plugin'
 import { AppError, badRequest, unauthorized } from '../../http/errors'
 import { sdkCallerOf } from '../../http/sdk-callers'
 import type { PathPattern } from '../../http/json-stream/json-parser'
 import { streamedJsonBody } from '../../http/json-stream/json-body'
-import { removeFiles } from '../ingest/ingest-files'
 import { base64Upload } from './base64-upload'
 import { MAX_BASE64_FILE_BYTES, MAX_JSON_BESIDE_FILES } from './sdk.schemas'
 

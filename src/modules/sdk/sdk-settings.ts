@@ -1,7 +1,7 @@
 import type { Seam } from '../../db/client'
 import type { Project } from '../projects/projects.repository'
-import type { Account } from '../accounts/accounts.repository'
-import { featuresOf } from '../billing/plans'
+import type { Account } from '../auth/accounts.repository'
+import { featuresOf } from '../auth/plans'
 import { widgetThemeFor } from '../settings/settings.service'
 
 /** What the SDK should capture; session capture only where the plan (tier 3) carries it; the widget theme in effect. */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Project } from '../projects/projects.repository'
 import { randomToken } from '../../lib/ids'
-import { chargeUpload } from '../billing/quota'
+import { chargeUpload } from '../auth/quota'
 import { ingest } from '../ingest/ingest.service'
 import { insertAttachmentRows } from '../ingest/ingest-files'
 import { createIngestRepository } from '../ingest/ingest.repository'

@@ -1,10 +1,7 @@
 import * as z from 'zod'
 import { webUrl } from '../../net/web-url'
+import { PUBLISH_MODES } from '../reports/report-publication'
 import { STATUSES } from '../reports/reports.types'
-
-/** The tracker's `publish` modes (public/publication.ts). */
-export const PUBLISH_MODES = ['all', 'triaged', 'manual'] as const
-export type PublishMode = (typeof PUBLISH_MODES)[number]
 import { customCssProblem } from './custom-css'
 
 const MAX_CSS_BYTES = 20 * 1024

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
-import { chargeUpload } from '../billing/quota'
-import { type PlanKey, requireFeature } from '../billing/plans'
+import { chargeUpload } from '../auth/quota'
+import { type PlanKey, requireFeature } from '../auth/plans'
 import { updateSettingsIn } from './settings.service'
 
 export const MAX_BACKGROUND_BYTES = 5 * 1024 * 1024

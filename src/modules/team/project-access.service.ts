@@ -1,7 +1,7 @@
 import type { Seam } from '../../db/client'
 import { badRequest } from '../../http/errors'
-import { createAccountsRepository } from '../accounts/accounts.repository'
-import { canSeeProject, storedAccess, type ProjectAccess } from '../accounts/project-access'
+import { createAccountsRepository } from '../auth/accounts.repository'
+import { canSeeProject, storedAccess, type ProjectAccess } from '../auth/project-access'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createTeamRepository } from './team.repository'
 

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import type { Account, Membership } from '../accounts/accounts.repository'
+import type { Account, Membership } from '../auth/accounts.repository'
 import { acceptInvitation, createInvitation, revokeInvitation } from './invitations.service'
-import type { ProjectAccess } from '../accounts/project-access'
+import type { ProjectAccess } from '../auth/project-access'
 import { acceptInviteBody, changeMemberBody, inviteBody, renameAccountBody } from './team.schemas'
 import { accountView, listMembers, pendingInvitations, removeMember, renameAccount, updateMember, type Actor } from './team.service'
 

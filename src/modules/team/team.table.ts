@@ -1,6 +1,6 @@
 import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { createdAt, json, timestamp } from '../../db/columns'
-import { accounts } from '../accounts/accounts.table'
+import { accounts } from '../auth/accounts.table'
 import { users } from '../auth/auth.table'
 
 /** Invitations to join an account; the token is mailed and only its hash is kept. */

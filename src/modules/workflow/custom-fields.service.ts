@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps'
 import { badRequest, conflict, notFound } from '../../http/errors'
 import { newId } from '../../lib/ids'
 import { recordActivity, recordAudit } from '../activity/activity.service'
-import { liveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/project-reports'
 import { createCustomFieldsRepository, type Field } from './custom-fields.repository'
 import type { CreateCustomFieldBody } from './workflow.schemas'
 

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { recordActivity } from '../activity/activity.service'
-import { liveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/project-reports'
 import { createReportsRepository } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
 

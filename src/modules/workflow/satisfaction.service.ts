@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import { newId } from '../../lib/ids'
 import { createAuthRepository } from '../auth/auth.repository'
-import { liveReport } from '../reports/reports.read'
+import { liveReport } from '../reports/project-reports'
 import { createWorkflowRepository } from './workflow.repository'
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>

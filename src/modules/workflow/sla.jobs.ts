@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
 import type { JobHandler, Schedule } from '../../jobs/jobs.types'
-import { createAccountsRepository } from '../accounts/accounts.repository'
+import { createAccountsRepository } from '../auth/accounts.repository'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { accounts } from '../../../src/modules/accounts/accounts.table'
+import { accounts } from '../../../src/modules/auth/accounts.table'
 import { mailOutbox } from '../../../src/mail/mail.table'
 import { startFakeStripe, subscription } from '../../billing/fake-stripe'
 import { WEBHOOK_SECRET } from '../../billing/billing-helpers'

@@ -6,6 +6,7 @@
  */
 import type * as z from 'zod'
 import type * as auth from '../../../src/modules/auth/auth.schemas'
+import type * as accountData from '../../../src/modules/account-data/account-data.schemas'
 import type * as projects from '../../../src/modules/projects/projects.schemas'
 import type * as settings from '../../../src/modules/settings/settings.schemas'
 import type * as changelog from '../../../src/modules/changelog/changelog.schemas'
@@ -26,7 +27,7 @@ export type SignupBody = z.infer<typeof auth.signupBody>
 export type LoginBody = z.infer<typeof auth.loginBody>
 export type ProfileBody = { display_name?: string; avatar_url?: string; theme?: Theme; role?: ProfileRole }
 export type ChangePasswordBody = z.infer<typeof auth.changePasswordBody>
-export type DeleteAccountBody = z.infer<typeof auth.deleteAccountBody>
+export type DeleteAccountBody = z.infer<typeof accountData.deleteAccountBody>
 export type CreateProjectBody = z.infer<typeof projects.createProjectBody>
 export type UpdateProjectBody = z.infer<typeof projects.updateProjectBody>
 export type TrackerSettings = settings.TrackerSettings

@@ -1,15 +1,17 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { listAuditLog, listProjectActivity } from '../activity/activity.read'
+import { listAuditLog, listProjectActivity } from './project-activity'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { sendTestReport, setupStatus } from './project-setup.service'
-import { activityQuery, createProjectBody, pageQuery, rotateKeyBody, updateProjectBody } from './projects.schemas'
-import { createProject, deleteProject, listProjects, projectDetail, rotateApiKey, updateProject } from './projects.service'
+import { activityQuery, createProjectBody, pageQuery, rotateKeyBody, updateProjectBody } from '../projects/projects.schemas'
+import { createProject, rotateApiKey, updateProject } from '../projects/projects.service'
+import { deleteProject, listProjects, projectDetail } from './project-admin.service'
 
 const tags = ['Projects']
 
-export const projectsRoutes = (deps: AppDeps) =>
+/** Spec 4.2: the dashboard's projects (list, create, detail, settings, key rotation, deletion), their setup checklist and activity. */
+export const projectAdminRoutes = (deps: AppDeps) =>
   new Elysia()
     .use(authPlugin(deps))
     .get('/projects', ({ user }) => listProjects(deps, user), {

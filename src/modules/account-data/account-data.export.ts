@@ -1,11 +1,11 @@
 import type { Seam } from '../../db/client'
-import { createAccountsRepository } from '../accounts/accounts.repository'
-import { canSeeProject } from '../accounts/project-access'
+import { createAccountsRepository } from '../auth/accounts.repository'
+import { canSeeProject } from '../auth/project-access'
 import { createCommentsRepository } from '../comments/comments.repository'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { createReportsRepository } from '../reports/reports.repository'
-import { profileView } from './auth.profile'
-import type { User } from './auth.sessions'
+import { profileView } from '../auth/auth.profile'
+import type { User } from '../auth/auth.sessions'
 
 export const EXPORT_FILE_NAME = 'glitchbox-export.json'
 

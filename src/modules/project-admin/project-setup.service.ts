@@ -4,7 +4,7 @@ import { createIngestRepository } from '../ingest/ingest.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
 import { createSdkRepository } from '../sdk/sdk.repository'
-import type { Project } from './projects.repository'
+import type { Project } from '../projects/projects.repository'
 
 /**
  * How far the project's SDK set-up has come: first report, first session, reports sent by a game

@@ -1,6 +1,6 @@
 import type { Query } from '../../db/client'
 import { forbidden } from '../../http/errors'
-import { addUploadBytes, uploadUsageOf } from '../accounts/accounts.repository'
+import { addUploadBytes, uploadUsageOf } from './accounts.repository'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from './plans'
 
 /** Counts `bytes` of uploads against the plan's upload quota, or throws 403 when it is reached. */

@@ -1,4 +1,4 @@
-import { compareSemver, parseSemver } from '../analytics/stats'
+import { compareSemver, parseSemver } from '../../lib/semver'
 
 /** Most game versions a report lists (`reports.versions`). */
 export const MAX_VERSIONS = 20

@@ -101,7 +101,7 @@ export function createAccountsRepository({ db }: { db: Seam }) {
 
 
     /**
-     * Bytes of the account's stored files (retention.stats.ts says which): its counter, or, when the
+     * Bytes of the account's stored files (accounts.service.ts says which): its counter, or, when the
      * counter is null, the files counted and stored in one write. 0 for an unknown account.
      */
     storageBytes: async (accountId: string): Promise<number> => {

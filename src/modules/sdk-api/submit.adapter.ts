@@ -4,8 +4,8 @@ import type { Project } from '../projects/projects.repository'
 import { isAutoTitle } from '../ingest/fingerprint'
 import { ingest, type IngestResult } from '../ingest/ingest.service'
 import type { Category, Priority } from '../reports/reports.types'
-import { type Base64File, storeBase64Files } from './sdk-files'
-import { MAX_METADATA_BYTES, type SubmitInput } from './sdk.schemas'
+import { type Base64File, storeBase64Files } from '../sdk/sdk-files'
+import { MAX_METADATA_BYTES, type SubmitInput } from '../sdk/sdk.schemas'
 
 /**
  * `POST /api/bugs/submit` (the SDKs and the widget) and the public tracker's "Report a bug" form:

@@ -3,10 +3,10 @@ import * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { ANY_INDEX } from '../../http/json-stream/json-parser'
-import { trackEvents, createEventsRepository } from './events.service'
-import { addSdkAttachment } from './sdk-attachments.service'
-import { sdkUploadBody } from './sdk-files'
-import { sdkSettingsOf } from './sdk-settings'
+import { trackEvents, createEventsRepository } from '../sdk/events.service'
+import { addSdkAttachment } from '../sdk/sdk-attachments.service'
+import { sdkUploadBody } from '../sdk/sdk-files'
+import { sdkSettingsOf } from '../sdk/sdk-settings'
 import {
   eventBatchSchema,
   eventSchema,
@@ -16,10 +16,10 @@ import {
   sessionEndSchema,
   sessionStartSchema,
   submitSchema,
-} from './sdk.schemas'
-import { endSession, startSession } from './sessions.service'
+} from '../sdk/sdk.schemas'
+import { endSession, startSession } from '../sdk/sessions.service'
 import { submitFromSdk } from './submit.adapter'
-import { recordPerfSnapshot, storeReplay } from './telemetry.service'
+import { recordPerfSnapshot, storeReplay } from '../sdk/telemetry.service'
 
 const SDK = ['SDK']
 

@@ -2,11 +2,11 @@ import { Elysia } from 'elysia'
 import * as z from 'zod'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
-import { mergeSchema, occurrencesQuerySchema, splitSchema } from './ingest.schemas'
+import { mergeSchema, occurrencesQuerySchema, splitSchema } from '../ingest/ingest.schemas'
 import { type MergeSelector, mergeReports } from './merge.service'
-import { occurrenceDistribution } from './occurrence-distribution'
+import { occurrenceDistribution } from '../ingest/occurrence-distribution'
 import { badRequest } from '../../http/errors'
-import { listOccurrences, splitOccurrences } from './occurrences.service'
+import { listOccurrences, splitOccurrences } from '../ingest/occurrences.service'
 
 const params = z.object({ slug: z.string(), number: z.string() })
 const TAGS = ['Bug reports']

@@ -1,8 +1,8 @@
 import type { Seam } from '../../db/client'
 import { createCustomFieldsRepository, type Field } from '../workflow/custom-fields.repository'
-import { csvRow } from './csv'
-import { createReportsRepository } from './reports.repository'
-import type { Priority, Status } from './reports.types'
+import { csvRow } from '../reports/csv'
+import { createReportsRepository } from '../reports/reports.repository'
+import type { Priority, Status } from '../reports/reports.types'
 
 /** Rows read per chunk: memory stays constant whatever the project's size. */
 export const EXPORT_CHUNK = 1000

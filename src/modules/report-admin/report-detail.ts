@@ -4,27 +4,17 @@ import { AppError, notFound } from '../../http/errors'
 import { reportActivityOf } from '../activity/activity.read'
 import { createAuthRepository } from '../auth/auth.repository'
 import { createCommentsRepository } from '../comments/comments.repository'
-import { publicationOf } from '../public/publication'
+import { liveReport, parseReportNumber } from '../reports/project-reports'
+import { publicationOf } from '../reports/report-publication'
 import { settingsOf } from '../settings/settings.service'
-import { labelsByReport } from './reports.list'
-import { createReportsRepository, type Report } from './reports.repository'
-import { reportAdditions } from './report-additions'
-import { reportView } from './reports.views'
+import { createReportsRepository, type Report } from '../reports/reports.repository'
+import { reportAdditions } from '../reports/report-additions'
+import { reportView } from '../reports/reports.views'
+import { createSdkRepository } from '../sdk/sdk.repository'
 import { createCustomFieldsRepository } from '../workflow/custom-fields.repository'
 import { createDependenciesRepository } from '../workflow/dependencies.repository'
 
 const DONE = ['resolved', 'closed', 'wont_fix']
-
-/** Path `{number}` as a report number: a positive integer, else null. */
-export const parseReportNumber = (raw: string): number | null => (/^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : null)
-
-/** The live report `number` of a project, or 404 `report not found` (also for a malformed number). */
-export async function liveReport(db: Seam, projectId: string, rawNumber: string): Promise<Report> {
-  const number = parseReportNumber(rawNumber)
-  const report = number === null ? undefined : await createReportsRepository({ db }).findLive(projectId, number)
-  if (!report) throw notFound('report not found')
-  return report
-}
 
 /**
  * `GET /bugs/{number}`: the full record with its comments (internal ones too: the reader is on the
@@ -40,11 +30,11 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
     throw new AppError(308, `report #${rawNumber} was merged into #${survivor}`, { location: location!(survivor) }, { merged_into: survivor })
   }
   const [labels, links, sla, customFields, telemetry, feedbackFor, feedback, comments, publicPage] = await Promise.all([
-    labelsByReport(deps.db, [report.id]).then((m) => m.get(report.id) ?? []),
+    reportAdditions().labelsOfReports(deps.db, [report.id]).then((m) => m.get(report.id) ?? []),
     createDependenciesRepository({ db: deps.db }).linksOf(report.id),
     reportAdditions().slaOfReport(deps, report.id, deps.clock.now()),
     createCustomFieldsRepository({ db: deps.db }).reportValues(projectId, report.id),
-    repo.telemetryCounts(report.id),
+    createSdkRepository({ db: deps.db }).telemetryCountsOf(report.id),
     report.feedbackFor ? repo.liveSummary(report.feedbackFor) : null,
     repo.feedbackOn(report.id),
     createCommentsRepository({ db: deps.db }).ofReport(report.id),
@@ -79,7 +69,7 @@ export async function readReport(deps: Pick<AppDeps, 'db' | 'files' | 'clock'>, 
   }
 }
 
-/** Whether the public tracker shows the report now, and why (the publish rules of public/publication.ts). */
+/** Whether the public tracker shows the report now, and why (the publish rules of reports/report-publication.ts). */
 async function publicPageOf(db: Seam, projectId: string, report: Report) {
   const tracker = await settingsOf(db, projectId, 'tracker')
   const { shown, reason } = publicationOf(report, tracker)

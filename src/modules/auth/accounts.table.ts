@@ -1,6 +1,6 @@
 import { integer, primaryKey, sqliteTable, text, index } from 'drizzle-orm/sqlite-core'
 import { createdAt, int64, json, updatedAt } from '../../db/columns'
-import { users } from '../auth/auth.table'
+import { users } from './auth.table'
 
 export type AccountRole = 'owner' | 'admin' | 'member'
 
@@ -13,7 +13,7 @@ export const accounts = sqliteTable('accounts', {
   /** Monotonic usage counters: deleting reports or projects never gives quota back. */
   reportsCreated: integer('reports_created').notNull().default(0),
   uploadBytesUsed: int64('upload_bytes_used').notNull().default(0),
-  /** Bytes of the account's files stored now; null until first read (then counted once, see retention.stats.ts). */
+  /** Bytes of the account's files stored now; null until first read (then counted once, see accounts.service.ts). */
   storageBytes: int64('storage_bytes'),
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),

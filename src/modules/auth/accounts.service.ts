@@ -1,9 +1,8 @@
 import type { Seam } from '../../db/client'
 import { newId } from '../../lib/ids'
-import type { PlanKey } from '../billing/plans'
-import { createAuthRepository } from '../auth/auth.repository'
-import type { User } from '../auth/auth.sessions'
-import { createAccountsRepository } from './accounts.repository'
+import { createAuthRepository } from './auth.repository'
+import type { User } from './auth.sessions'
+import { createAccountsRepository, type Account } from './accounts.repository'
 
 export interface NewUser {
   email: string
@@ -15,7 +14,7 @@ export interface NewUser {
 }
 
 /** Creates a user with their own team account (the user as owner), which they then work in; all in one write. */
-export async function createUserWithAccount(db: Seam, input: NewUser, plan: PlanKey, now: Date): Promise<User> {
+export async function createUserWithAccount(db: Seam, input: NewUser, plan: Account['plan'], now: Date): Promise<User> {
   const userId = newId()
   const accountId = newId()
   return db.write(async () => {
@@ -45,7 +44,7 @@ export function workingAccountOf(db: Seam, user: Pick<User, 'id' | 'currentAccou
 }
 
 /** Moves a user back to an account they own, creating one when they own none; returns its id. */
-export async function switchToOwnAccount(db: Seam, userId: string, plan: PlanKey, now: Date): Promise<string> {
+export async function switchToOwnAccount(db: Seam, userId: string, plan: Account['plan'], now: Date): Promise<string> {
   return db.write(async () => {
     const accountsRepo = createAccountsRepository({ db })
     const authRepo = createAuthRepository({ db })
@@ -58,4 +57,17 @@ export async function switchToOwnAccount(db: Seam, userId: string, plan: PlanKey
     await authRepo.setCurrentAccount(userId, accountId, now)
     return accountId
   })
+}
+
+/**
+ * Bytes of the account's stored files: its projects' report and occurrence screenshots, attachments,
+ * replays and widget backgrounds (deleted reports' too, while their files exist). Uploads add to the
+ * account's counter and retention takes off what it removes; a null counter (never read, or reset
+ * when a project went) is counted here once, in the same write that stores it.
+ */
+export const accountStorageBytes = (db: Seam, accountId: string): Promise<number> => createAccountsRepository({ db }).storageBytes(accountId)
+
+/** Forgets the account's stored-bytes counter (after files went by a path that does not count them); the next read counts again. */
+export async function recountStorage(db: Seam, accountId: string): Promise<void> {
+  await createAccountsRepository({ db }).forgetStorageBytes(accountId)
 }

@@ -1,6 +1,9 @@
 import type { Seam } from '../../db/client'
-import { createReportsRepository } from '../reports/reports.repository'
-import type { TrackerSettings } from '../settings/settings.schemas'
+import { createReportsRepository } from './reports.repository'
+
+/** The tracker's `publish` modes, chosen in its settings. */
+export const PUBLISH_MODES = ['all', 'triaged', 'manual'] as const
+export type PublishMode = (typeof PUBLISH_MODES)[number]
 
 /**
  * What the public pages show (issue 25). A report is public when it is live and not private, and
@@ -9,7 +12,7 @@ import type { TrackerSettings } from '../settings/settings.schemas'
  * `triaged`: a team member touched it; `manual`: nothing) and auto-filed rule (`include_auto_filed`,
  * else only reports that are not auto-filed).
  */
-export type PublishRules = Pick<TrackerSettings, 'publish' | 'include_auto_filed'>
+export type PublishRules = { publish: PublishMode; include_auto_filed: boolean }
 
 /** Why a report is or is not on the public pages, for the team's report page. */
 export type PublicationReason = 'published' | 'unpublished' | 'private' | 'mode_all' | 'triaged' | 'not_triaged' | 'manual' | 'auto_filed'
