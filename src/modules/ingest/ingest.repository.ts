@@ -10,8 +10,14 @@ const p = sql.placeholder
 
 export type Occurrence = typeof reportOccurrences.$inferSelect
 
+/** What an occurrence alone records of where it ran (the report row has no copy): runtime, browser, environment. */
+export type OccurrenceDimensions = Pick<Occurrence, 'runtime' | 'runtimeVersion' | 'browser' | 'browserVersion' | 'environment'>
+
 /** An occurrence as the ingest path writes it: `metadata` is JSON text (or null), `now` its time. */
-export type NewOccurrence = {
+/** An occurrence that named none of them. */
+export const NO_DIMENSIONS: OccurrenceDimensions = { runtime: '', runtimeVersion: '', browser: '', browserVersion: '', environment: '' }
+
+export type NewOccurrence = OccurrenceDimensions & {
   id: string
   reportId: string
   projectId: string
@@ -54,6 +60,11 @@ const occurrenceInsert = (q: Db) =>
       deviceInfo: p('deviceInfo'),
       osInfo: p('osInfo'),
       platform: p('platform'),
+      runtime: p('runtime'),
+      runtimeVersion: p('runtimeVersion'),
+      browser: p('browser'),
+      browserVersion: p('browserVersion'),
+      environment: p('environment'),
       gameVersion: p('gameVersion'),
       playerId: p('playerId'),
       reporterName: p('reporterName'),
