@@ -1553,6 +1553,7 @@ export const telemetryDailySessions = pgTable(
     day: text("day").notNull(),
     gameVersion: text("game_version").notNull(),
     platform: text("platform").notNull(),
+    environment: text("environment").notNull().default(""),
     started: integer("started").notNull(),
     ended: integer("ended").notNull(),
     crashed: integer("crashed").notNull(),
@@ -1560,7 +1561,7 @@ export const telemetryDailySessions = pgTable(
     durationSec: integer("duration_sec").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] }),
+    primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform, t.environment] }),
     foreignKey({ name: "telemetry_daily_sessions_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
   ],
 )
