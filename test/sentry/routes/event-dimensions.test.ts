@@ -82,3 +82,38 @@ describe('where a Sentry event ran', () => {
     expect(await numbers('environment:production')).toEqual([1])
   })
 })
+
+describe('release health and the bad-deploy verdict per environment (issue 29, item 5)', () => {
+  /** One `sessions` envelope item as a server-mode SDK sends it: `exited` clean and `crashed` crashed sessions. */
+  const sessions = async (release: string, environment: string | null, exited: number, crashed: number) => {
+    const attrs = environment === null ? { release } : { release, environment }
+    const body = ['{}', '{"type":"sessions"}', JSON.stringify({ aggregates: [{ started: t.clock.now().toISOString(), exited, crashed }], attrs })].join('\n')
+    expect((await post(t, `/api/42/envelope/?sentry_key=${CAPTURE_KEY}`, body)).status).toBe(200)
+  }
+  const get = async (path: string) => {
+    const res = await t.request('GET', `/api/projects/${ctx.project.slug}${path}`, { token: ctx.owner.token })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    return res.body.data
+  }
+  type Version = { version: string; sessions: number; crashed_sessions: number; crash_free_rate: number | null }
+  const health = async (query: string) => Object.fromEntries(((await get(`/release-health${query}`)).versions as Version[]).map((v) => [v.version, [v.sessions, v.crashed_sessions]]))
+
+  it('counts only the chosen environment, production taking the sessions that name none, and every one without a choice', async () => {
+    await sessions('1.3.0', 'production', 40, 2)
+    await sessions('1.3.1', 'production', 38, 2)
+    await sessions('1.3.1', null, 10, 0)
+    // The staging build of 1.3.1 and the web demo crash a lot: they must not make production's 1.3.1 look worse.
+    await sessions('1.3.1', 'staging', 10, 30)
+    await sessions('1.3.1', 'web-demo', 2, 11)
+    expect(await health('?environment=production')).toEqual({ '1.3.1': [50, 2], '1.3.0': [42, 2] })
+    expect(await health('?environment=staging')).toEqual({ '1.3.1': [40, 30] })
+    expect(await health('')).toEqual({ '1.3.1': [103, 43], '1.3.0': [42, 2] })
+    expect((await get('/release-health?environment=production')).environment).toBe('production')
+    expect(await get('/release-health/version?version=1.3.1&days=7&environment=production')).toMatchObject({ environment: 'production', sessions: 50, crashed_sessions: 2 })
+
+    const production = await get('/bad-deploy?environment=production')
+    expect(production).toMatchObject({ environment: 'production', verdict: 'no_difference', current: { version: '1.3.1', sessions: 50, crashed: 2 }, previous: { version: '1.3.0', sessions: 42 } })
+    // Every environment mixed together: staging's crashes read as a bad deploy of 1.3.1.
+    expect(await get('/bad-deploy')).toMatchObject({ environment: null, verdict: 'worse' })
+  })
+})
