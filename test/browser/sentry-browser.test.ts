@@ -83,7 +83,15 @@ describeBrowser('@sentry/browser in a web game on another origin', () => {
     await expect.poll(async () => (await facts.textContent()) ?? '', { timeout: 15_000 }).toContain('Environmentitch')
     expect(await facts.textContent()).toContain(`Platform${os}`)
     expect(await facts.textContent()).toMatch(/BrowserChrome \d+/)
-  }, 60_000)
+    // Release health shows production by default; the game's own environment is a choice, remembered.
+    await h.page.goto(`/projects/${slug}/analytics/releases`)
+    const chooser = h.page.getByLabel('Environment')
+    await expect.poll(() => chooser.inputValue(), { timeout: 15_000 }).toBe('production')
+    await expect.poll(async () => chooser.locator('option').allTextContents(), { timeout: 15_000 }).toContain('itch')
+    await chooser.selectOption('itch')
+    await h.page.goto(`/projects/${slug}/analytics/releases`)
+    await expect.poll(() => chooser.inputValue(), { timeout: 15_000 }).toBe('itch')
+  }, 90_000)
 
   it('files three different errors from anonymous callbacks in one bundle as three reports, and stacks a repeat (issue 29, item 7)', async () => {
     const page = await (await h.newContext()).newPage()
