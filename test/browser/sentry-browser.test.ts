@@ -61,6 +61,38 @@ describeBrowser('@sentry/browser in a web game on another origin', () => {
     expect(occurrence.client).toMatch(/^sentry\.javascript\.browser /)
   }, 60_000)
 
+  it("files the player's OS as the platform and the browser apart, read from the page's user agent, with the game's environment (issue 29, items 1 and 5)", async () => {
+    const page = await (await h.newContext()).newPage()
+    await page.goto(`http://localhost:${gameServer.port}/`)
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' })
+    const agent = await page.evaluate(() => navigator.userAgent)
+    await page.evaluate(() => (window as unknown as { fail: Record<string, () => unknown> }).fail.uncaught())
+    const search = async (q: string) => ((await h.api('GET', `/api/projects/${slug}/bugs?q=${encodeURIComponent(q)}`, { token })).body.data.bugs as { title: string }[]).map((b) => b.title)
+    await expect.poll(() => search('browser:Chrome'), { timeout: 15_000 }).toContain('TypeError: sprite sheet is undefined')
+    // Chromium runs on this machine's OS (Linux here); `javascript` is the SDK's language, not a platform.
+    const os = /Windows/.test(agent) ? 'Windows' : /Mac OS X/.test(agent) ? 'macOS' : 'Linux'
+    expect(await search(`platform:${os}`)).toContain('TypeError: sprite sheet is undefined')
+    expect(await search('platform:javascript')).toEqual([])
+    expect(await search('environment:itch')).toContain('TypeError: sprite sheet is undefined')
+    const number = ((await h.api('GET', `/api/projects/${slug}/bugs?q=${encodeURIComponent('browser:Chrome sprite')}`, { token })).body.data.bugs as { report_number: number }[])[0]!.report_number
+    const newest = (await h.api('GET', `/api/projects/${slug}/bugs/${number}/occurrences`, { token })).body.data.occurrences[0]
+    expect(newest).toMatchObject({ platform: os, environment: 'itch', runtime: '', browser: expect.stringMatching(/^Chrome \d+\./) })
+    // The report page shows them on the evidence.
+    await h.page.goto(`/projects/${slug}/reports/${number}`)
+    const facts = h.page.locator('.report-evidence dl.facts')
+    await expect.poll(async () => (await facts.textContent()) ?? '', { timeout: 15_000 }).toContain('Environmentitch')
+    expect(await facts.textContent()).toContain(`Platform${os}`)
+    expect(await facts.textContent()).toMatch(/BrowserChrome \d+/)
+    // Release health shows production by default; the game's own environment is a choice, remembered.
+    await h.page.goto(`/projects/${slug}/analytics/releases`)
+    const chooser = h.page.getByLabel('Environment')
+    await expect.poll(() => chooser.inputValue(), { timeout: 15_000 }).toBe('production')
+    await expect.poll(async () => chooser.locator('option').allTextContents(), { timeout: 15_000 }).toContain('itch')
+    await chooser.selectOption('itch')
+    await h.page.goto(`/projects/${slug}/analytics/releases`)
+    await expect.poll(() => chooser.inputValue(), { timeout: 15_000 }).toBe('itch')
+  }, 90_000)
+
   it('files three different errors from anonymous callbacks in one bundle as three reports, and stacks a repeat (issue 29, item 7)', async () => {
     const page = await (await h.newContext()).newPage()
     await page.goto(`http://localhost:${gameServer.port}/`)

@@ -208,7 +208,7 @@ describe('list filters in q and as parameters', () => {
     const { owner, base } = await seeded()
     const res = await t.request('GET', `${base}/bugs/facets`, { token: owner.token })
     expect(res.status).toBe(200)
-    expect(res.body.data).toEqual({ versions: ['1.3.0', '1.3.0-beta', '1.2.0'], platforms: ['Linux', 'macOS', 'Steam Deck', 'Windows'] })
+    expect(res.body.data).toEqual({ versions: ['1.3.0', '1.3.0-beta', '1.2.0'], platforms: ['Linux', 'macOS', 'Steam Deck', 'Windows'], runtimes: [], browsers: [], environments: [] })
     expect((await t.request('GET', `${base}/bugs/facets`)).status).toBe(401)
   })
 })

@@ -191,7 +191,9 @@ describe('mapSentryEvent: report fields', () => {
       category: 'crash',
       gameVersion: '1.4.2',
       environment: 'playtest',
-      platform: 'Mono 6.12.0',
+      platform: 'Windows',
+      runtime: { name: 'Mono', version: '6.12.0' },
+      browser: null,
       osInfo: 'Windows 10.0.19045',
       deviceInfo: 'Steam Deck, AMD Custom APU 0405, x86_64, 16 GB RAM, GPU: AMD Custom GPU 0405',
       playerId: '4242',
@@ -206,11 +208,36 @@ describe('mapSentryEvent: report fields', () => {
     expect(m.metadata).toEqual({ tags: event.tags, environment: 'playtest', level: 'FATAL', sdk: event.sdk, dist: '2024.05.01', request: event.request, extra: event.extra, contexts: event.contexts })
   })
 
-  it('finds a runtime context by its type, and falls back to the OS name, then the event platform', () => {
-    expect(mapSentryEvent({ contexts: { rust: { type: 'runtime', name: 'rustc', version: '1.96.1' } } }).platform).toBe('rustc 1.96.1')
+  it('finds a runtime context by its type, and falls back to the event platform as the runtime; the platform is the OS alone (issue 29, item 1)', () => {
+    expect(mapSentryEvent({ contexts: { rust: { type: 'runtime', name: 'rustc', version: '1.96.1' } } }).runtime).toEqual({ name: 'rustc', version: '1.96.1' })
     expect(mapSentryEvent({ contexts: { os: { name: 'Android', version: '14' } }, platform: 'java' }).platform).toBe('Android')
-    expect(mapSentryEvent({ platform: 'native' }).platform).toBe('native')
+    expect(mapSentryEvent({ platform: 'native' })).toMatchObject({ platform: null, runtime: { name: 'native', version: '' } })
     expect(mapSentryEvent({ contexts: { os: { raw_description: 'Microsoft Windows 10.0.19045' } } }).osInfo).toBe('Microsoft Windows 10.0.19045')
+  })
+
+  it("takes the platform from the game's platform or os tag when the event has no OS context (issue 29, item 1)", () => {
+    expect(mapSentryEvent({ platform: 'node', tags: { platform: 'Steam Deck' } }).platform).toBe('Steam Deck')
+    expect(mapSentryEvent({ platform: 'node', tags: { os: 'Windows' } }).platform).toBe('Windows')
+    expect(mapSentryEvent({ contexts: { os: { name: 'Windows' }, runtime: { name: 'node', version: 'v20.20.2' } }, tags: { platform: 'Windows' } })).toMatchObject({ platform: 'Windows', runtime: { name: 'node', version: 'v20.20.2' } })
+  })
+
+  it("reads a web game's browser and OS from the user agent the browser SDK sends, and keeps `javascript` out of both (issue 29, item 1)", () => {
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.33 Safari/537.36'
+    const m = mapSentryEvent({ platform: 'javascript', request: { url: 'https://game.example/', headers: { 'User-Agent': chrome } } })
+    expect(m).toMatchObject({ platform: 'Windows', osInfo: 'Windows 10.0', browser: { name: 'Chrome', version: '131.0.6778.33' }, runtime: null })
+    const agents: [string, string, string][] = [
+      ['Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Linux', 'Firefox'],
+      ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15', 'macOS', 'Safari'],
+      ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'iOS', 'Safari'],
+      ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36', 'Android', 'Chrome'],
+      ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.70', 'Windows', 'Edge'],
+    ]
+    for (const [agent, os, browser] of agents) {
+      const read = mapSentryEvent({ platform: 'javascript', request: { headers: [['user-agent', agent]] } })
+      expect([read.platform, read.browser?.name]).toEqual([os, browser])
+    }
+    // A browser context, when an SDK sends one, wins over the agent.
+    expect(mapSentryEvent({ contexts: { browser: { name: 'Firefox', version: '128.0' } }, request: { headers: { 'User-Agent': chrome } } }).browser).toEqual({ name: 'Firefox', version: '128.0' })
   })
 
   it.each([

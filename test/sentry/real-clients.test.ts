@@ -58,7 +58,9 @@ describe('real clients: what each sent and how it reads', () => {
     expect(m.exceptions.map((e) => `${e.type}: ${e.value}`)).toEqual(['Error: inventory could not open', 'TypeError: save slot 3 is empty'])
     expect(m.exceptions[0]!.frames[0]).toMatchObject({ function: 'openInventory', inApp: true })
     expect(m.exceptions[1]!.frames[0]).toMatchObject({ function: 'loadSave', inApp: true })
-    expect(m.platform).toMatch(/^node v\d+\./)
+    // Issue 29, item 1: the platform is the player's OS (the machine's distribution here), node the runtime.
+    expect(m.platform).toBe('Debian')
+    expect(m.runtime).toMatchObject({ name: 'node', version: expect.stringMatching(/^v\d+\./) })
     expect(m.description).toMatch(/^Error: inventory could not open\n\n--- Stack Trace ---\n {2}at openInventory \(.*node-client\.mjs:\d+:\d+\) \[in app\]\n/)
     expect(m.description).toContain('\nCaused by: TypeError: save slot 3 is empty\n  at loadSave (')
     expect(m.description).toMatch(/--- Recent Logs ---\n\[[\d-]+ [\d:]+\] \[Info\] scene: Loaded scene Forest2\n\[[\d-]+ [\d:]+\] \[Warning\] inventory: Picked up a torch$/)
@@ -108,7 +110,7 @@ describe('real clients: what each sent and how it reads', () => {
     const r = await request(7)
     expect([r.headers['content-encoding'], r.headers['content-type']]).toEqual(['gzip', 'application/json'])
     const m = await storeEvent(7)
-    expect(m).toMatchObject({ title: "KeyError: 'diamond'", errorType: 'KeyError', playerId: 'player-8', reporterName: 'Miner', platform: 'python', sdk: { name: 'sentry.python', version: index.versions['python3-sentry-sdk'] } })
+    expect(m).toMatchObject({ title: "KeyError: 'diamond'", errorType: 'KeyError', playerId: 'player-8', reporterName: 'Miner', platform: null, runtime: { name: 'python', version: '' }, sdk: { name: 'sentry.python', version: index.versions['python3-sentry-sdk'] } })
     expect(m.exceptions[0]!.frames.map((f) => [f.function, f.file, f.inApp])).toEqual([
       ['dig', 'python-client.py', true],
       ['<module>', 'python-client.py', true],

@@ -1102,6 +1102,11 @@ export const reportOccurrences = pgTable(
     deviceInfo: text("device_info").notNull().default(""),
     osInfo: text("os_info").notNull().default(""),
     platform: text("platform").notNull().default(""),
+    runtime: text("runtime").notNull().default(""),
+    runtimeVersion: text("runtime_version").notNull().default(""),
+    browser: text("browser").notNull().default(""),
+    browserVersion: text("browser_version").notNull().default(""),
+    environment: text("environment").notNull().default(""),
     gameVersion: text("game_version").notNull().default(""),
     playerId: text("player_id"),
     reporterName: text("reporter_name"),
@@ -1548,6 +1553,7 @@ export const telemetryDailySessions = pgTable(
     day: text("day").notNull(),
     gameVersion: text("game_version").notNull(),
     platform: text("platform").notNull(),
+    environment: text("environment").notNull().default(""),
     started: integer("started").notNull(),
     ended: integer("ended").notNull(),
     crashed: integer("crashed").notNull(),
@@ -1555,7 +1561,7 @@ export const telemetryDailySessions = pgTable(
     durationSec: integer("duration_sec").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] }),
+    primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform, t.environment] }),
     foreignKey({ name: "telemetry_daily_sessions_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
   ],
 )

@@ -55,6 +55,7 @@ export const CrashAnalyticsResponse = z.object({
 })
 const deployVersion = z.object({ version: z.string(), sessions: z.number().int(), crashed: z.number().int(), crash_free_rate: rate, reports: z.number().int() }).loose()
 export const BadDeployResponse = z.object({
+  environment: z.string().nullable().describe('The environment whose sessions were counted (`?environment=`), null for every environment'),
   ...fresh,
   verdict: z.enum(['worse', 'better', 'no_difference', 'not_enough_data']).describe('not_enough_data, or the comparison of the two newest versions'),
   summary: z.string().describe('The verdict in words, e.g. "1.3.0-beta crashes more than 1.2.0: 88.4% vs 98.2% crash-free sessions, a real difference, not chance (p < 0.001)"'),
@@ -89,6 +90,7 @@ export const CrashGroup = z.object({
 }).loose()
 export const CrashGroupListResponse = z.array(CrashGroup)
 export const ReleaseHealthResponse = z.object({
+  environment: z.string().nullable().describe('The environment whose sessions were counted (`?environment=`), null for every environment'),
   ...fresh,
   adoption_days: z.number().int(),
   sessions_last_7_days: z.number().int(),
@@ -110,6 +112,7 @@ export const ReleaseHealthResponse = z.object({
   ),
 })
 export const VersionHealthResponse = z.object({
+  environment: z.string().nullable().describe('The environment whose sessions were counted (`?environment=`), null for every environment'),
   ...fresh,
   version: z.string(),
   days: z.number().int(),

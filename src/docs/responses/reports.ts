@@ -161,7 +161,10 @@ export const Occurrence = z.object({
   error_type: z.string(),
   device_info: z.string(),
   os_info: z.string(),
-  platform: z.string(),
+  platform: z.string().describe("The player's operating system (`Windows`), '' when not sent"),
+  runtime: z.string().describe("The runtime with its version (`node v20.20.2`, `Mono 6.12.0`), '' when not sent"),
+  browser: z.string().describe("A web game's browser with its version (`Chrome 131.0.6778.33`), '' when not sent"),
+  environment: z.string().describe("Where the build ran as the client names it (`production`, `staging`), '' when not sent"),
   game_version: z.string(),
   player_id: z.string().nullable(),
   reporter_name: z.string().nullable(),
@@ -183,7 +186,10 @@ export const OccurrenceDistribution = z.object({
 export const SplitResponse = ReportCreatedResponse.extend({ occurrences: z.number().int().describe('Occurrences moved into the new report') })
 export const FacetValuesResponse = z.object({
   versions: z.array(z.string()).describe('Game versions the occurrences came from, newest first (semantic versions by number), at most 500'),
-  platforms: z.array(z.string()).describe('Platforms the occurrences came from, by name, at most 500'),
+  platforms: z.array(z.string()).describe('Platforms (operating systems) the occurrences came from, by name, at most 500'),
+  runtimes: z.array(z.string()).describe('Runtimes the occurrences came from, by name, at most 500'),
+  browsers: z.array(z.string()).describe('Browsers the occurrences came from, by name, at most 500'),
+  environments: z.array(z.string()).describe('Environments the occurrences came from, by name, at most 500'),
 })
 export const MergeResponse = z.object({
   id: uuid,

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
 import { requireFeature } from '../auth/plans'
 import { catchUpRollups, FRESH_HEADER } from './analytics.freshness'
-import { crashGroupsQuery, daysQuery, regressionBody, regressionsQuery, versionQuery } from './analytics.schemas'
+import { crashGroupsQuery, daysQuery, environmentQuery, regressionBody, regressionsQuery, versionQuery } from './analytics.schemas'
 import { churnRisk } from './churn.service'
 import { badDeploy, crashAnalytics, crashGroups } from './crash.service'
 import { decideRegression, detectRegressions, listRegressions } from './regressions.service'
@@ -42,8 +42,9 @@ export const analyticsRoutes = (deps: AppDeps) => {
       query: daysQuery,
       detail: { tags, summary: 'Crash reports and crash-free session rate per version, platform and day' },
     })
-    .get('/projects/:slug/bad-deploy', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...(await badDeploy(deps.db, project.id)) }), {
+    .get('/projects/:slug/bad-deploy', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await badDeploy(deps.db, project.id, query.environment)) }), {
       project: view,
+      query: environmentQuery,
       detail: { tags, summary: 'The two newest versions with 10+ ended sessions compared (two-proportion z-test, p < 0.05)' },
     })
     .get(
@@ -63,11 +64,12 @@ export const analyticsRoutes = (deps: AppDeps) => {
         },
       },
     )
-    .get('/projects/:slug/release-health', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...(await releaseHealth(deps.db, project.id, now())) }), {
+    .get('/projects/:slug/release-health', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await releaseHealth(deps.db, project.id, now(), query.environment)) }), {
       project: view,
+      query: environmentQuery,
       detail: { tags, summary: 'Per version: sessions, crash-free rate, reports, players, 7-day adoption share' },
     })
-    .get('/projects/:slug/release-health/version', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await versionHealth(deps.db, project.id, now(), query.version, query.days)) }), {
+    .get('/projects/:slug/release-health/version', async ({ project, query, set }) => ({ fresh_as_of: await fresh(set), ...(await versionHealth(deps.db, project.id, now(), query.version, query.days, query.environment)) }), {
       project: view,
       query: versionQuery,
       detail: { tags, summary: "One version's daily series and top crash groups (400 for an unknown version)" },

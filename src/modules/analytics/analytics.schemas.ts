@@ -5,7 +5,15 @@ const page = z.coerce.number().int().min(1).max(100_000).default(1)
 const days = z.coerce.number().int().min(1).max(90).default(30)
 
 export const daysQuery = z.object({ days })
-export const versionQuery = z.object({ version: z.string().min(1).max(100), days })
+const environment = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe("Count only the sessions of this environment (`production`, `staging`; sessions that name none count as `production`); absent: every environment. Report and event counts are of every environment.")
+/** `?environment=` of release health and the bad-deploy verdict. */
+export const environmentQuery = z.object({ environment })
+export const versionQuery = z.object({ version: z.string().min(1).max(100), days, environment })
 export const crashGroupsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), version: z.string().min(1).max(100).optional() })
 export const logStackQuery = z.object({
   days: z.coerce

@@ -5,6 +5,7 @@ import { newestFirst } from '../../lib/semver'
 import { twoProportionZTest } from './stats'
 import { verdictSummary } from './verdict-words'
 import { crashFreeRate, dayOf, lastDays, round, sessionDays, sumBy } from './telemetry.service'
+import type { SessionSlice } from './telemetry.repository'
 
 /** Significance threshold of the bad-deploy verdict. */
 export const BAD_DEPLOY_ALPHA = 0.05
@@ -21,8 +22,8 @@ type Row = { sessions: number; ended: number; crashed: number; reports: number; 
 const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0 }
 const REPORT_COUNTS = ['reports', 'crash_reports', 'events', 'crash_events'] as const
 
-async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string) {
-  const sessions = sumBy(await sessionDays(db, projectId, from), key, ['started', 'ended', 'crashed'])
+async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string, slice: SessionSlice = {}) {
+  const sessions = sumBy(await sessionDays(db, projectId, from, slice), key, ['started', 'ended', 'crashed'])
   const reports = sumBy(await reportDays(db, projectId, from), key, [...REPORT_COUNTS])
   const out = new Map<string, Row>()
   for (const k of new Set([...sessions.keys(), ...reports.keys()])) {
@@ -54,16 +55,19 @@ export async function crashAnalytics(db: Seam, projectId: string, now: Date, day
   }
 }
 
-/** Every version's all-time sessions and reports with when it was first seen; versions named `''` are left out. */
-export async function versionTotals(db: Seam, projectId: string) {
-  const rows = await rowsBy(db, projectId, '1970-01-01', (r) => r.game_version)
+/** Every version's all-time sessions (of one environment when given) and reports with when it was first seen; versions named `''` are left out. */
+export async function versionTotals(db: Seam, projectId: string, environment?: string) {
+  const rows = await rowsBy(db, projectId, '1970-01-01', (r) => r.game_version, { environment })
   const seen = new Map((await repo(db).versions(projectId)).map((r) => [r.version, r.firstSeen.getTime()]))
   return [...rows].filter(([v]) => v !== '').map(([version, r]) => ({ version, firstSeen: seen.get(version) ?? 0, ...r }))
 }
 
-/** `/bad-deploy`: the two newest versions with enough sessions, compared by crash-free rate (two-proportion z-test), with the verdict in words. */
-export async function badDeploy(db: Seam, projectId: string) {
-  const eligible = newestFirst((await versionTotals(db, projectId)).filter((v) => v.sessions >= BAD_DEPLOY_MIN_SESSIONS))
+/**
+ * `/bad-deploy`: the two newest versions with enough sessions, compared by crash-free rate
+ * (two-proportion z-test), with the verdict in words; the sessions of one environment when given.
+ */
+export async function badDeploy(db: Seam, projectId: string, environment?: string) {
+  const eligible = newestFirst((await versionTotals(db, projectId, environment)).filter((v) => v.sessions >= BAD_DEPLOY_MIN_SESSIONS))
   const threshold = { alpha: BAD_DEPLOY_ALPHA, min_sessions: BAD_DEPLOY_MIN_SESSIONS, rule: `worse or better when the two-sided p-value < ${BAD_DEPLOY_ALPHA}` }
   const describe = (v: (typeof eligible)[number]) => ({
     version: v.version,
@@ -76,7 +80,7 @@ export async function badDeploy(db: Seam, projectId: string) {
   const words = { alpha: BAD_DEPLOY_ALPHA, minSessions: BAD_DEPLOY_MIN_SESSIONS }
   if (eligible.length < 2) {
     const only = eligible[0] ? describe(eligible[0]) : null
-    return { verdict: 'not_enough_data' as const, summary: verdictSummary({ ...words, verdict: 'not_enough_data', current: only, previous: null, p: null }), threshold, current: only, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
+    return { environment: environment ?? null, verdict: 'not_enough_data' as const, summary: verdictSummary({ ...words, verdict: 'not_enough_data', current: only, previous: null, p: null }), threshold, current: only, previous: null, crash_free_rate_change: null, reports_per_100_change: null, z: null, p_value: null }
   }
   const [current, previous] = [eligible[0]!, eligible[1]!]
   const test = twoProportionZTest(previous.sessions - previous.crashed, previous.sessions, current.sessions - current.crashed, current.sessions)
@@ -84,6 +88,7 @@ export async function badDeploy(db: Seam, projectId: string) {
   const b = describe(previous)
   const verdict = test.p < BAD_DEPLOY_ALPHA ? (test.z < 0 ? ('worse' as const) : ('better' as const)) : ('no_difference' as const)
   return {
+    environment: environment ?? null,
     verdict,
     summary: verdictSummary({ ...words, verdict, current: a, previous: b, p: test.p }),
     threshold,

@@ -10,13 +10,17 @@ const ADOPTION_DAYS = 7
 /** Distinct players per version (from sessions and reports). */
 const versionPlayers = async (db: Seam, projectId: string) => new Map((await createAnalyticsRepository({ db }).versions(projectId)).map((r) => [r.version, r.players]))
 
-/** `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports, players, and its share of the last 7 days' sessions. */
-export async function releaseHealth(db: Seam, projectId: string, now: Date) {
-  const versions = newestFirst(await versionTotals(db, projectId))
+/**
+ * `/release-health`: one row per version, newest first: all-time sessions, crash-free rate, reports,
+ * players, and its share of the last 7 days' sessions; sessions of one environment when given.
+ */
+export async function releaseHealth(db: Seam, projectId: string, now: Date, environment?: string) {
+  const versions = newestFirst(await versionTotals(db, projectId, environment))
   const players = await versionPlayers(db, projectId)
-  const recent = sumBy(await sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!), (r) => r.game_version, ['started'])
+  const recent = sumBy(await sessionDays(db, projectId, lastDays(now, ADOPTION_DAYS)[0]!, { environment }), (r) => r.game_version, ['started'])
   const recentTotal = [...recent.values()].reduce((s, r) => s + r.started, 0)
   return {
+    environment: environment ?? null,
     adoption_days: ADOPTION_DAYS,
     sessions_last_7_days: recentTotal,
     versions: versions.map((v) => {
@@ -41,13 +45,14 @@ export async function releaseHealth(db: Seam, projectId: string, now: Date) {
 }
 
 /** `/release-health/version`: one version's totals (events and players among them), its daily series over the last `days` UTC days and its top crash groups; 400 for a version never seen. */
-export async function versionHealth(db: Seam, projectId: string, now: Date, version: string, days: number) {
-  const totals = (await versionTotals(db, projectId)).find((v) => v.version === version)
+export async function versionHealth(db: Seam, projectId: string, now: Date, version: string, days: number, environment?: string) {
+  const totals = (await versionTotals(db, projectId, environment)).find((v) => v.version === version)
   if (!totals) throw badRequest(`version: unknown version "${version}"`)
   const dayList = lastDays(now, days)
-  const sessions = sumBy(await sessionDays(db, projectId, dayList[0]!, version), (r) => r.day, ['started', 'ended', 'crashed'])
+  const sessions = sumBy(await sessionDays(db, projectId, dayList[0]!, { version, environment }), (r) => r.day, ['started', 'ended', 'crashed'])
   const reports = sumBy(await reportDays(db, projectId, dayList[0]!, version), (r) => r.day, ['reports', 'crash_reports', 'events', 'crash_events'])
   return {
+    environment: environment ?? null,
     version,
     days,
     first_seen: totals.firstSeen ? new Date(totals.firstSeen).toISOString() : null,

@@ -22,6 +22,27 @@ export interface EventDay {
   sessions: number
 }
 
+/** Which sessions a read counts: one game version and/or one environment; absent ones do not narrow. */
+export interface SessionSlice {
+  version?: string
+  environment?: string
+}
+
+/** The environment a session that names none belongs to (the one Sentry's SDKs report by default). */
+export const DEFAULT_ENVIRONMENT = 'production'
+
+/** `AND …` terms of a slice, for a table with `game_version` and `environment` columns. */
+function sliceTerms(s: SessionSlice): SQL {
+  const version = s.version === undefined ? sql`` : sql` AND game_version = ${s.version}`
+  if (s.environment === undefined) return version
+  // Sessions that name no environment count as production, as an SDK left at its default would say.
+  const environments = s.environment === DEFAULT_ENVIRONMENT ? [DEFAULT_ENVIRONMENT, ''] : [s.environment]
+  return sql`${version} AND environment IN (${sql.join(
+    environments.map((e) => sql`${e}`),
+    sql`, `,
+  )})`
+}
+
 /** The UTC day (YYYY-MM-DD) of a time in ms, in either engine's SQL. */
 const utcDay = (q: Query, ms: SQL) =>
   onPostgres(q) ? sql`to_char(timestamp 'epoch' + ${ms} * interval '1 millisecond', 'YYYY-MM-DD')` : sql`strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`
@@ -45,18 +66,18 @@ export function createTelemetryRepository({ db }: { db: Seam }) {
       (await db.read((q) => rowsOf<{ through_day: string }>(q, sql`SELECT through_day FROM telemetry_rollup_state WHERE name = ${rollup}`)))[0]?.through_day ?? null,
 
     /** Sessions per day, version and platform from the daily rollup, days `from` to before `until`. */
-    rolledSessionDays: (projectId: string, from: string, until: string, version?: string) =>
+    rolledSessionDays: (projectId: string, from: string, until: string, slice: SessionSlice = {}) =>
       db.read((q) =>
         sessionDays(q, sql`SELECT day, game_version, platform, started, ended, crashed FROM telemetry_daily_sessions
-        WHERE project_id = ${projectId} AND day >= ${from} AND day < ${until}${version === undefined ? sql`` : sql` AND game_version = ${version}`}`),
+        WHERE project_id = ${projectId} AND day >= ${from} AND day < ${until}${sliceTerms(slice)}`),
       ),
 
     /** Sessions per UTC day of their start, version and platform, started from `fromMs` on (an index range of those days). */
-    rawSessionDays: (projectId: string, fromMs: number, version?: string) =>
+    rawSessionDays: (projectId: string, fromMs: number, slice: SessionSlice = {}) =>
       db.read((q) =>
         sessionDays(q, sql`SELECT ${utcDay(q, sql`started_at`)} AS day, game_version, platform,
       count(*) AS started, count(ended_at) AS ended, coalesce(sum(crashed), 0) AS crashed
-    FROM play_sessions WHERE project_id = ${projectId} AND started_at >= ${fromMs}${version === undefined ? sql`` : sql` AND game_version = ${version}`}
+    FROM play_sessions WHERE project_id = ${projectId} AND started_at >= ${fromMs}${sliceTerms(slice)}
     GROUP BY 1, game_version, platform`),
       ),
 

@@ -3,7 +3,7 @@ import { notFound } from '../../http/errors'
 import { DAY } from '../../lib/clock'
 import { createSdkRepository } from '../sdk/sdk.repository'
 import { eventDaysFrom } from './analytics.rollup'
-import { createTelemetryRepository, type EventDay, type SessionDay } from './telemetry.repository'
+import { createTelemetryRepository, type EventDay, type SessionDay, type SessionSlice } from './telemetry.repository'
 
 /** The UTC day (`YYYY-MM-DD`) of a time. */
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
@@ -20,15 +20,16 @@ function tailStart(through: string | null, from: string): string {
 }
 
 /**
- * Sessions per UTC day of their start, version and platform from `from` on: complete days from the
+ * Sessions per UTC day of their start, version and platform from `from` on (of one version or
+ * environment when `slice` says): complete days from the
  * daily rollup, the days after its watermark from `play_sessions` (an index range of those days).
  */
-export async function sessionDays(db: Seam, projectId: string, from: string, version?: string): Promise<SessionDay[]> {
+export async function sessionDays(db: Seam, projectId: string, from: string, slice: SessionSlice = {}): Promise<SessionDay[]> {
   const repo = createTelemetryRepository({ db })
   const through = await repo.rolledThrough('sessions')
   const tail = tailStart(through, from)
-  const rolled = through ? await repo.rolledSessionDays(projectId, from, tail, version) : []
-  const raw = await repo.rawSessionDays(projectId, startOfDay(tail), version)
+  const rolled = through ? await repo.rolledSessionDays(projectId, from, tail, slice) : []
+  const raw = await repo.rawSessionDays(projectId, startOfDay(tail), slice)
   return [...rolled, ...raw]
 }
 

@@ -5,13 +5,14 @@ import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
 import { MAX_VERSIONS } from '../reports/report-versions'
+import type { OccurrenceDimensions } from '../reports/report-additions'
 
 const p = sql.placeholder
 
 export type Occurrence = typeof reportOccurrences.$inferSelect
 
 /** An occurrence as the ingest path writes it: `metadata` is JSON text (or null), `now` its time. */
-export type NewOccurrence = {
+export type NewOccurrence = OccurrenceDimensions & {
   id: string
   reportId: string
   projectId: string
@@ -54,6 +55,11 @@ const occurrenceInsert = (q: Db) =>
       deviceInfo: p('deviceInfo'),
       osInfo: p('osInfo'),
       platform: p('platform'),
+      runtime: p('runtime'),
+      runtimeVersion: p('runtimeVersion'),
+      browser: p('browser'),
+      browserVersion: p('browserVersion'),
+      environment: p('environment'),
       gameVersion: p('gameVersion'),
       playerId: p('playerId'),
       reporterName: p('reporterName'),

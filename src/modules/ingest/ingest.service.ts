@@ -10,6 +10,7 @@ import { findPossibleDuplicates } from './duplicates'
 import { type Grouping, groupingOf } from './fingerprint'
 import { createIngestRepository, type IngestRepository } from './ingest.repository'
 import { insertAttachmentRows } from './ingest-files'
+import type { OccurrenceDimensions } from '../reports/report-additions'
 import { reopenAsRegression } from './regression'
 import { scoreSentiment } from './sentiment'
 import { framesOfText, stackTraceSection } from './stack-text'
@@ -106,6 +107,11 @@ async function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): Promise<In
   return result
 }
 
+/** Where the submission ran, as its occurrence records it. */
+function dimensionsOf(s: Submission): OccurrenceDimensions {
+  return { runtime: s.runtime?.name ?? '', runtimeVersion: s.runtime?.version ?? '', browser: s.browser?.name ?? '', browserVersion: s.browser?.version ?? '', environment: s.environment ?? '' }
+}
+
 /** The occurrence's own copy of what was sent, as both tables store it. */
 function evidenceOf(p: Prepared) {
   const { s } = p
@@ -132,7 +138,7 @@ function evidenceOf(p: Prepared) {
 
 async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, target: GroupingTarget): Promise<IngestResult> {
   const now = deps.clock.now()
-  const e = evidenceOf(p)
+  const e = { ...evidenceOf(p), ...dimensionsOf(p.s) }
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
   const newPlayer = await repos.ingest.addOccurrence({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
@@ -173,6 +179,7 @@ async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository
     fingerprint: p.grouping.fingerprint,
     groupingLabel: p.grouping.label,
     occurrenceId,
+    dimensions: dimensionsOf(s),
   }
   const report = await createReport(deps, tx, s.project, input)
   await insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)

@@ -26,7 +26,16 @@ export const reportOccurrences = sqliteTable(
     errorType: text('error_type').notNull().default(''),
     deviceInfo: text('device_info').notNull().default(''),
     osInfo: text('os_info').notNull().default(''),
+    /** The player's operating system (`Windows`), as the list's `platform:` filter reads it. */
     platform: text('platform').notNull().default(''),
+    /** The runtime the game ran on (Sentry's `contexts.runtime`: `node`, `Mono`), and its version. */
+    runtime: text('runtime').notNull().default(''),
+    runtimeVersion: text('runtime_version').notNull().default(''),
+    /** The browser of a web game (read from the event's user agent), and its version. */
+    browser: text('browser').notNull().default(''),
+    browserVersion: text('browser_version').notNull().default(''),
+    /** Where the build ran as the client names it (`production`, `staging`); '' when it did not say. */
+    environment: text('environment').notNull().default(''),
     gameVersion: text('game_version').notNull().default(''),
     playerId: text('player_id'),
     reporterName: text('reporter_name'),

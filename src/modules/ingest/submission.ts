@@ -19,7 +19,13 @@ export interface Submission {
   actualBehavior?: string | null
   priority?: Priority
   category?: Category
+  /** The player's operating system (`Windows`), never the SDK's runtime. */
   platform?: string | null
+  /** The runtime and a web game's browser, each with its version (`node` `v20.20.2`, `Chrome` `131.0`). */
+  runtime?: { name: string; version: string } | null
+  browser?: { name: string; version: string } | null
+  /** Where the build ran as the client names it (`production`, `staging`). */
+  environment?: string | null
   gameVersion?: string | null
   osInfo?: string | null
   deviceInfo?: string | null

@@ -34,8 +34,20 @@ export interface ReportAdditions {
   sparklines(db: Seam, rows: { seq: number; id: string }[], now: Date): Promise<Map<number, number[]>>
 }
 
+/** What an occurrence alone records of where it ran (the report row has no copy): runtime, browser, environment; '' when unnamed. */
+export type OccurrenceDimensions = {
+  runtime: string
+  runtimeVersion: string
+  browser: string
+  browserVersion: string
+  environment: string
+}
+
+/** An occurrence that named none of them. */
+export const NO_DIMENSIONS: OccurrenceDimensions = { runtime: '', runtimeVersion: '', browser: '', browserVersion: '', environment: '' }
+
 /** A report's first occurrence as filing builds it (reports.service.ts): the submission with its own copy of the evidence. */
-export interface FirstOccurrence {
+export type FirstOccurrence = OccurrenceDimensions & {
   id: string
   reportId: string
   projectId: string

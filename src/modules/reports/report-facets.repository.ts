@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { execute, type Seam } from '../../db/client'
-import { FACET } from './report-facets'
+import { COLUMN_FACETS, FACET } from './report-facets'
 
 /** A report as its facet rows name it. */
 interface ReportRef {
@@ -12,7 +12,13 @@ interface ReportRef {
 /** `(kind, value, report_id)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT or DELETE … SELECT. */
 const facetRowsOf = (where: SQL) => sql`
   SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value, o.report_id FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
-  UNION SELECT ${sql.raw(String(FACET.platform))}, o.platform, o.report_id FROM report_occurrences o WHERE ${where} AND o.platform <> ''
+  ${sql.join(
+    COLUMN_FACETS.map(([kind, name]) => {
+      const column = sql.raw(`o.${name}`)
+      return sql`UNION SELECT ${sql.raw(String(FACET[kind]))}, ${column}, o.report_id FROM report_occurrences o WHERE ${where} AND ${column} <> ''`
+    }),
+    sql` `,
+  )}
   UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id, o.report_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
   UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
 
@@ -51,7 +57,8 @@ export function createReportFacetsRepository({ db }: { db: Seam }) {
      */
     dropLeftWith: (report: ReportRef, movedIds: string[]) => {
       if (movedIds.length === 0) return Promise.resolve()
-      const column = sql.raw(`CASE f.kind WHEN ${FACET.version} THEN k.game_version WHEN ${FACET.platform} THEN k.platform WHEN ${FACET.player} THEN k.player_id ELSE '' END`)
+      const columnWhens = COLUMN_FACETS.map(([kind, column]) => `WHEN ${FACET[kind]} THEN k.${column}`).join(' ')
+      const column = sql.raw(`CASE f.kind WHEN ${FACET.version} THEN k.game_version ${columnWhens} WHEN ${FACET.player} THEN k.player_id ELSE '' END`)
       return db.write((q) =>
         execute(
           q,

@@ -23,7 +23,7 @@ import { createReportsSearchRepository } from './reports.search.repository'
 export const REPORT_FACETS_TABLE = 'report_facets'
 
 /** Facet kinds, stored as small integers (the kind is in every key). */
-export const FACET = { version: 1, platform: 2, player: 3, screenshot: 4 } as const
+export const FACET = { version: 1, platform: 2, player: 3, screenshot: 4, runtime: 5, browser: 6, environment: 7 } as const
 export type FacetKind = keyof typeof FACET
 
 export const reportFacetsSql = [
@@ -44,18 +44,26 @@ export const reportFacets = sqliteTable('report_facets', {
   reportSeq: integer('report_seq').notNull(),
 })
 
+/** The facets read straight from an occurrence's column of the same name (`runtime:node` is its `runtime`). */
+export const COLUMN_FACETS = [
+  ['platform', 'platform'],
+  ['runtime', 'runtime'],
+  ['browser', 'browser'],
+  ['environment', 'environment'],
+] as const
+
 /**
- * What an occurrence adds: its version, platform, player and screenshot, each when it has one.
+ * What an occurrence adds: its version, platform, runtime, browser, environment, player and screenshot, each when it has one.
  * `known` leaves out what the report is known to have already (a stacked occurrence: the versions
  * the report lists, a player it had counted), saving those writes.
  */
 export function facetsOfOccurrence(
-  o: { gameVersion: string; platform: string; playerId: string | null; screenshotKey: string | null },
+  o: { gameVersion: string; platform: string; runtime: string; browser: string; environment: string; playerId: string | null; screenshotKey: string | null },
   known: { versionListed: boolean; playerCounted: boolean } = { versionListed: false, playerCounted: false },
 ): [number, string][] {
   const out: [number, string][] = []
   if (o.gameVersion && !known.versionListed) out.push([FACET.version, o.gameVersion])
-  if (o.platform) out.push([FACET.platform, o.platform])
+  for (const [kind, column] of COLUMN_FACETS) if (o[column]) out.push([FACET[kind], o[column]])
   if (o.playerId && !known.playerCounted) out.push([FACET.player, o.playerId])
   if (o.screenshotKey) out.push([FACET.screenshot, ''])
   return out
@@ -66,10 +74,10 @@ export const reportFacetsBackfill: Backfill = {
   sql: (
     [
       [FACET.version, 'o.game_version', "o.game_version <> ''"],
-      [FACET.platform, 'o.platform', "o.platform <> ''"],
+      ...COLUMN_FACETS.map(([kind, column]): [number, string, string] => [FACET[kind], `o.${column}`, `o.${column} <> ''`]),
       [FACET.player, 'o.player_id', "o.player_id <> ''"],
       [FACET.screenshot, "''", 'o.screenshot_key IS NOT NULL'],
-    ] as const
+    ] satisfies [number, string, string][]
   ).map(
     ([kind, column, extra]) => `INSERT OR IGNORE INTO report_facets (project_id, kind, value, report_seq)
       SELECT r.project_id, ${kind}, ${column}, r.seq FROM report_occurrences o JOIN reports r ON r.id = o.report_id WHERE ${extra} AND r.deleted_at IS NULL`,
@@ -77,13 +85,16 @@ export const reportFacetsBackfill: Backfill = {
 }
 
 /**
- * The distinct versions and platforms the project's occurrences came from, for the list's filter
- * controls: a skip scan of the key (one seek per value, not a read of every report's row). Versions
- * newest first (by semantic version where both parse, else by name), platforms by name.
+ * The distinct versions, platforms, runtimes, browsers and environments the project's occurrences
+ * came from, for the list's filter controls: a skip scan of the key (one seek per value, not a read
+ * of every report's row). Versions newest first (by semantic version where both parse, else by
+ * name), the others by name.
  */
-export async function facetValues(db: Seam, projectId: string): Promise<{ versions: string[]; platforms: string[] }> {
+export async function facetValues(db: Seam, projectId: string) {
   const repo = createReportsSearchRepository({ db })
-  const [versions, platforms] = await Promise.all([repo.facetValues(projectId, 'version'), repo.facetValues(projectId, 'platform')])
+  const [versions, platforms, runtimes, browsers, environments] = await Promise.all(
+    (['version', 'platform', 'runtime', 'browser', 'environment'] as const).map((kind) => repo.facetValues(projectId, kind)),
+  )
   const byVersion = (a: string, b: string) => (parseSemver(a) && parseSemver(b) ? compareSemver(b, a) : a.localeCompare(b))
-  return { versions: versions.sort(byVersion), platforms }
+  return { versions: versions!.sort(byVersion), platforms: platforms!, runtimes: runtimes!, browsers: browsers!, environments: environments! }
 }

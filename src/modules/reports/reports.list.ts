@@ -29,6 +29,9 @@ export interface ListFilters {
   /** Parameters that `q` can also say (`version=` is `version:`): ANDed with what `q` says. */
   version?: string
   platform?: string
+  runtime?: string
+  browser?: string
+  environment?: string
   player?: string
   fingerprint?: string
   regression?: boolean
@@ -60,6 +63,9 @@ export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery)
     q: query.q,
     version: query.version,
     platform: query.platform,
+    runtime: query.runtime,
+    browser: query.browser,
+    environment: query.environment,
     player: query.player,
     fingerprint: query.fingerprint,
     regression: query.regression,
@@ -72,7 +78,7 @@ export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery)
 }
 
 /** Facets the key of which drives best first: a player has few reports, a version more, a platform most. */
-const FACET_ORDER: FacetKind[] = ['player', 'version', 'platform', 'screenshot']
+const FACET_ORDER: FacetKind[] = ['player', 'version', 'browser', 'runtime', 'platform', 'environment', 'screenshot']
 
 /** What a list's filters ask of the data before its statement can be chosen: error types by name, and which of a facet and words is rarer. */
 interface PlanFacts {
@@ -93,6 +99,9 @@ function parse(f: Omit<ListFilters, 'page'>) {
     player: [...(f.player ? [f.player] : []), ...sf.players],
     version: [...(f.version ? [f.version] : []), ...sf.versions],
     platform: [...(f.platform ? [f.platform] : []), ...sf.platforms],
+    runtime: [...(f.runtime ? [f.runtime] : []), ...sf.runtimes],
+    browser: [...(f.browser ? [f.browser] : []), ...sf.browsers],
+    environment: [...(f.environment ? [f.environment] : []), ...sf.environments],
     screenshot: f.hasScreenshot || sf.screenshot ? [''] : [],
   }
   const facets = FACET_ORDER.flatMap((kind) => values[kind].map((value) => ({ kind, value })))

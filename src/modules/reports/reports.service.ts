@@ -9,6 +9,7 @@ import { createReportsRepository, type Report } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
+import { NO_DIMENSIONS, type OccurrenceDimensions } from './report-additions'
 import { type Category, type Priority, PRIORITIES } from './reports.types'
 
 export type { Report }
@@ -39,6 +40,8 @@ export interface NewReport {
   /** The grouping key and its label (ingest/fingerprint.ts); computed from the report when absent. */
   fingerprint?: string
   groupingLabel?: string
+  /** Of the first occurrence: where it ran (runtime, browser, environment; '' when unknown). */
+  dimensions?: OccurrenceDimensions
   /** Of the first occurrence: the client that sent it, its own event id, and the id to give it. */
   client?: string | null
   eventId?: string | null
@@ -163,9 +166,10 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
   if (!input.withoutOccurrence) {
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
-    const occurrence = { ...evidence, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now }
+    const dimensions = input.dimensions ?? NO_DIMENSIONS
+    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now }
     await reportAdditions().addOccurrence(tx, occurrence, report.seq)
-    await repo.addFacets(project.id, report.seq, facetsOfOccurrence(evidence))
+    await repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions }))
   }
   if (opts.quiet) return report
   await repo.recordCreated({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })

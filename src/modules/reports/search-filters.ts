@@ -1,7 +1,7 @@
 import { badRequest } from '../../http/errors'
 
 /**
- * The filters a search box can hold beside its words: `version:1.3.0 platform:Linux player:7656…
+ * The filters a search box can hold beside its words: `version:1.3.0 platform:Linux runtime:node browser:Chrome environment:production player:7656…
  * fingerprint:<key> error:NullReferenceException is:unassigned is:regression has:screenshot`.
  * They are taken out of `q` before the rest becomes the full-text expression (fts-query.ts), so a
  * list filtered from the box and one filtered by query parameters are the same query.
@@ -11,6 +11,9 @@ import { badRequest } from '../../http/errors'
 export interface SearchFilters {
   versions: string[]
   platforms: string[]
+  runtimes: string[]
+  browsers: string[]
+  environments: string[]
   players: string[]
   fingerprints: string[]
   errors: string[]
@@ -22,25 +25,25 @@ export interface SearchFilters {
 /** The filter syntax of `q`, for the API documentation and the search-syntax popover. */
 export const FILTER_SYNTAX =
   'Filters in `q` (ANDed with the words and with each other; case does not matter; a value with spaces in double quotes: `platform:"Steam Deck"`): ' +
-  '`version:1.3.0` and `platform:Linux` match a report with any occurrence from that game version or platform; `player:76561198…` one with any occurrence from that player; ' +
+  '`version:1.3.0`, `platform:Linux` (the player\'s operating system), `runtime:node`, `browser:Chrome` and `environment:staging` match a report with any occurrence from that game version, platform, runtime, browser or environment; `player:76561198…` one with any occurrence from that player; ' +
   '`fingerprint:<key>` the reports of that grouping key (the report\'s `fingerprint`); ' +
   '`error:NullReferenceException` an error type (read from the title and the stack trace) equal to the value or ending in it after a `.` or `::` ' +
   '(`System.NullReferenceException`); `is:unassigned`; `is:regression` a report a newer build reopened after it was resolved (it keeps the mark once resolved again); ' +
   '`has:screenshot` a report with any occurrence that brought a screenshot. A filter word with nothing after the colon is searched as text; `-version:…`, unknown `is:`/`has:` values and unknown filters (`foo:bar`; quote it to search it as text) are refused (400).'
 
-const KEYS = ['version', 'platform', 'player', 'fingerprint', 'error', 'is', 'has'] as const
+const KEYS = ['version', 'platform', 'runtime', 'browser', 'environment', 'player', 'fingerprint', 'error', 'is', 'has'] as const
 type Key = (typeof KEYS)[number]
 
 /** More filters than this in one `q` are refused: each is one more index probe per listed row. */
 export const MAX_SEARCH_FILTERS = 8
 
-const FILTER = /^([+-]?)(version|platform|player|fingerprint|error|is|has):(?:"([^"]*)"?|([^\s"]*))/i
+const FILTER = new RegExp(`^([+-]?)(${KEYS.join('|')}):(?:"([^"]*)"?|([^\\s"]*))`, 'i')
 /** A word shaped like a filter (`foo:bar`, `tags:"x y"`); not a URL, a time, a drive or `std::`, which stay text. */
 const FILTER_SHAPED = /^[+-]?([a-z][a-z_]*):(?=[^\s:/\\])/i
 const IS_VALUES = ['unassigned', 'regression'] as const
 
 /** No filter at all. */
-export const noSearchFilters = (): SearchFilters => ({ versions: [], platforms: [], players: [], fingerprints: [], errors: [], unassigned: false, regression: false, screenshot: false })
+export const noSearchFilters = (): SearchFilters => ({ versions: [], platforms: [], runtimes: [], browsers: [], environments: [], players: [], fingerprints: [], errors: [], unassigned: false, regression: false, screenshot: false })
 
 /**
  * Splits `q` into its filters and the words left for full-text search. Quoted phrases stay words
@@ -61,7 +64,7 @@ export function splitSearch(input: string): { filters: SearchFilters; text: stri
     const value = m ? (m[3] ?? m[4] ?? '').trim() : ''
     if (m && value) {
       if (m[1] === '-') throw badRequest(`q: ${m[0]} — filters cannot be negated; leave it out or pick another value`)
-      if (++count > MAX_SEARCH_FILTERS) throw badRequest(`q: at most ${MAX_SEARCH_FILTERS} filters (version:, platform:, player:, fingerprint:, error:, is:, has:)`)
+      if (++count > MAX_SEARCH_FILTERS) throw badRequest(`q: at most ${MAX_SEARCH_FILTERS} filters (${KEYS.map((k) => `${k}:`).join(', ')})`)
       add(filters, m[2]!.toLowerCase() as Key, value.slice(0, 200))
       text += `${input.slice(kept, i)} `
       i += m[0].length
@@ -92,6 +95,12 @@ function add(f: SearchFilters, key: Key, value: string): void {
       return void f.versions.push(value)
     case 'platform':
       return void f.platforms.push(value)
+    case 'runtime':
+      return void f.runtimes.push(value)
+    case 'browser':
+      return void f.browsers.push(value)
+    case 'environment':
+      return void f.environments.push(value)
     case 'player':
       return void f.players.push(value)
     case 'fingerprint':

@@ -49,7 +49,7 @@ export function createRetentionRepository({ db }: { db: Seam }) {
     /** Events sent in [from, to) per project and name, with their distinct sessions. */
     eventsBetween: (from: Date, to: Date): Promise<DailyEvents[]> => sdk.eventsBetween(from, to),
 
-    /** Play sessions started in [from, to) per project, game version and platform. */
+    /** Play sessions started in [from, to) per project, game version, platform and environment. */
     sessionsBetween: async (from: Date, to: Date): Promise<DailySessions[]> => sdk.sessionsBetween(await projects.allIds(), from, to),
 
     /** Replaces a day's event rollup with `rows` and moves the watermark to `through`, in one write. */

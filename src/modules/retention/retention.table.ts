@@ -31,6 +31,8 @@ export const telemetryDailySessions = sqliteTable(
     day: text('day').notNull(),
     gameVersion: text('game_version').notNull(),
     platform: text('platform').notNull(),
+    /** The sessions' environment as sent ('' when none was named), so release health reads one environment. */
+    environment: text('environment').notNull().default(''),
     started: integer('started').notNull(),
     ended: integer('ended').notNull(),
     crashed: integer('crashed').notNull(),
@@ -39,7 +41,7 @@ export const telemetryDailySessions = sqliteTable(
     /** Sum of `duration_sec` of the ended sessions that reported one. */
     durationSec: integer('duration_sec').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform, t.environment] })],
 )
 
 /** How far each rollup has gone: the last complete UTC day rolled up (`events`, `sessions`). */

@@ -73,7 +73,7 @@ export function createSdkRetentionRepository({ db }: { db: Seam }) {
           .groupBy(eventNames.id),
       ),
 
-    /** Play sessions of these projects started in [from, to) per project, game version and platform (a (project_id, started_at) index range each). */
+    /** Play sessions of these projects started in [from, to) per project, game version, platform and environment (a (project_id, started_at) index range each). */
     sessionsBetween: async (projectIds: string[], from: Date, to: Date) => {
       const out = []
       for (const ids of chunks(projectIds)) {
@@ -83,6 +83,7 @@ export function createSdkRetentionRepository({ db }: { db: Seam }) {
               projectId: playSessions.projectId,
               gameVersion: playSessions.gameVersion,
               platform: playSessions.platform,
+              environment: playSessions.environment,
               started: count(),
               ended: count(playSessions.endedAt),
               crashed: sum(playSessions.crashed),
@@ -91,7 +92,7 @@ export function createSdkRetentionRepository({ db }: { db: Seam }) {
             })
             .from(playSessions)
             .where(and(inArray(playSessions.projectId, ids), gte(playSessions.startedAt, from), lt(playSessions.startedAt, to)))
-            .groupBy(playSessions.projectId, playSessions.gameVersion, playSessions.platform),
+            .groupBy(playSessions.projectId, playSessions.gameVersion, playSessions.platform, playSessions.environment),
         )
         out.push(...rows.map((r) => ({ ...r, crashed: Number(r.crashed ?? 0), durationSec: Number(r.durationSec ?? 0) })))
       }

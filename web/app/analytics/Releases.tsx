@@ -7,6 +7,16 @@ import { BadDeployCard } from './BadDeployCard'
 import { CrashGroupTable, When } from './Crashes'
 import { count, counted, daySeconds, percent, ratePoint } from './format'
 import type { BadDeploy, ReleaseHealth, VersionHealth } from './types'
+import { ALL_ENVIRONMENTS, chosenEnvironment, environmentQuery, rememberEnvironment } from './environment-choice'
+import type { FacetValues } from '../reports/report-types'
+
+/** The environment chooser: `production` (with sessions that name none), every environment the project's reports came from, or all. */
+function EnvironmentChooser({ slug, value, onValue }: { slug: string; value: string; onValue: (v: string) => void }) {
+  const facets = useApi<FacetValues>(projectPath(slug, '/bugs/facets'))
+  const seen = facets.data.value?.environments ?? []
+  const names = [...new Set(['production', ...seen.filter((e) => e.toLowerCase() !== 'production'), ...(value === ALL_ENVIRONMENTS ? [] : [value])])]
+  return <Select label="Environment" value={value} onValue={onValue} options={[...names.map((e) => ({ value: e, label: e })), { value: ALL_ENVIRONMENTS, label: 'All environments' }]} />
+}
 
 /** One bar per release, newest first as the table lists them: crash-free sessions, then sessions (one quantity per chart). */
 function VersionBars({ versions }: { versions: ReleaseHealth['versions'] }) {
@@ -50,10 +60,17 @@ function VersionDetails({ slug, v }: { slug: string; v: VersionHealth }) {
 /** `/projects/:slug/analytics/releases?version=`: the verdict in words, one bar per release, the table, and one version's details. */
 export function ReleaseHealthPage({ params, query }: RouteProps) {
   const slug = params.slug!
-  const verdict = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'))
-  const health = useApi<ReleaseHealth>(projectPath(slug, '/release-health'))
+  // Production by default, as the verdict a studio acts on; the choice stays in the address and this browser.
+  const environment = query.environment || chosenEnvironment(slug)
+  const only = environmentQuery(environment)
+  const verdict = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'), { query: only })
+  const health = useApi<ReleaseHealth>(projectPath(slug, '/release-health'), { query: only })
   const version = query.version || null
-  const one = useApi<VersionHealth>(version ? projectPath(slug, '/release-health/version') : null, { query: { version: version ?? '', days: 30 } })
+  const one = useApi<VersionHealth>(version ? projectPath(slug, '/release-health/version') : null, { query: { version: version ?? '', days: 30, ...only } })
+  const choose = (v: string) => {
+    rememberEnvironment(slug, v)
+    setQuery({ environment: v })
+  }
   const refresh = () => {
     void verdict.reload()
     void health.reload()
@@ -61,6 +78,7 @@ export function ReleaseHealthPage({ params, query }: RouteProps) {
   }
   return (
     <AnalyticsFrame slug={slug} title="Release health" fresh={{ at: [verdict.data.value?.fresh_as_of, health.data.value?.fresh_as_of, version ? one.data.value?.fresh_as_of : undefined], refresh }}>
+      <EnvironmentChooser slug={slug} value={environment} onValue={choose} />
       <BadDeployCard resource={verdict} />
       <Section title="Versions" description="Newest first. Crash-free: sessions that did not crash, ended or still running. Adoption: share of the last 7 days' sessions.">
         <Async resource={health} empty={<EmptyState title="No versions yet">Sessions and reports name their game version.</EmptyState>} isEmpty={(h) => h.versions.length === 0}>

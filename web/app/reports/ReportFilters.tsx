@@ -74,7 +74,7 @@ export function ReportFilters({
             id="report-search"
             ref={searchRef}
             type="search"
-            placeholder="Search, or version:1.3.0 platform:Linux is:unassigned … (press / to focus)"
+            placeholder="Search, or version:1.3.0 platform:Linux environment:production is:unassigned … (press / to focus)"
             value={text}
             maxLength={500}
             onInput={(e) => setText(e.currentTarget.value)}
@@ -94,6 +94,9 @@ export function ReportFilters({
             <Select label="Priority" value={query.priority ?? ''} onValue={set('priority')} options={any('Any priority', PRIORITY_OPTIONS)} />
             <Select label="Game version" value={query.version ?? ''} onValue={set('version')} options={keepUnknown(any('Any version', values(facets?.versions)), query.version, query.version ?? '')} />
             <Select label="Platform" value={query.platform ?? ''} onValue={set('platform')} options={keepUnknown(any('Any platform', values(facets?.platforms)), query.platform, query.platform ?? '')} />
+            <Select label="Environment" value={query.environment ?? ''} onValue={set('environment')} options={keepUnknown(any('Any environment', values(facets?.environments)), query.environment, query.environment ?? '')} />
+            <Select label="Runtime" value={query.runtime ?? ''} onValue={set('runtime')} options={keepUnknown(any('Any runtime', values(facets?.runtimes)), query.runtime, query.runtime ?? '')} />
+            <Select label="Browser" value={query.browser ?? ''} onValue={set('browser')} options={keepUnknown(any('Any browser', values(facets?.browsers)), query.browser, query.browser ?? '')} />
             <Select label="Assignee" value={query.assigned_to ?? ''} onValue={set('assigned_to')} options={assignees} />
             <Select label="Category" value={query.category ?? ''} onValue={set('category')} options={any('Any category', CATEGORY_OPTIONS)} />
             <Select label="Label" value={query.label ?? ''} onValue={set('label')} options={labelOptions} />

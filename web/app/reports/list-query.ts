@@ -14,9 +14,12 @@ export interface ListQuery {
   source?: Source
   error_type?: string
   q?: string
-  /** Reports with any occurrence from this game version, platform or player (`version:` … in `q`). */
+  /** Reports with any occurrence from this game version, platform (OS), runtime, browser, environment or player (`version:` … in `q`). */
   version?: string
   platform?: string
+  runtime?: string
+  browser?: string
+  environment?: string
   player?: string
   /** A grouping key: every report of it. */
   fingerprint?: string
@@ -42,8 +45,21 @@ export const FILTER_KEYS = LIST_FILTER_KEYS
 export type FilterKey = (typeof FILTER_KEYS)[number]
 
 // Free-text filters get the server's own length limits, so a hand-edited URL never yields a 400.
-const TEXT_KEYS = ['assigned_to', 'label', 'error_type', 'q', 'version', 'platform', 'player', 'fingerprint', 'custom_field'] as const
-const MAX_LENGTH: Record<(typeof TEXT_KEYS)[number], number> = { assigned_to: 100, label: 100, error_type: 200, q: 500, version: 200, platform: 200, player: 200, fingerprint: 200, custom_field: 300 }
+const TEXT_KEYS = ['assigned_to', 'label', 'error_type', 'q', 'version', 'platform', 'runtime', 'browser', 'environment', 'player', 'fingerprint', 'custom_field'] as const
+const MAX_LENGTH: Record<(typeof TEXT_KEYS)[number], number> = {
+  assigned_to: 100,
+  label: 100,
+  error_type: 200,
+  q: 500,
+  version: 200,
+  platform: 200,
+  runtime: 200,
+  browser: 200,
+  environment: 200,
+  player: 200,
+  fingerprint: 200,
+  custom_field: 300,
+}
 const SLA_STATES = ['ok', 'at_risk', 'breached'] as const
 const MAX_PAGE = 1_000_000
 

@@ -2,6 +2,7 @@ import type { ExceptionInfo } from '../../ingest/stack'
 import { describeEvent, exceptionLine } from './event-description'
 import { eventFrames, exceptionsOf } from './event-frames'
 import { trimToJsonBytes } from './metadata-trim'
+import { browserOf, type Named, systemOf, userAgentOf } from './user-agent'
 import { eventIdOf, isObject, listOf, num, obj, releaseVersion, scalarText, sdkOf, text, timestampOf } from './values'
 
 /** Most bytes of JSON kept as a report's metadata (the SDK submit's limit). */
@@ -27,7 +28,15 @@ export interface SentryEventMapping {
   category: 'crash' | null
   gameVersion: string | null
   environment: string | null
+  /**
+   * The player's operating system: `contexts.os.name`, else a `platform` or `os` tag the game sets,
+   * else the OS in a browser's user agent. Never the SDK's runtime or language.
+   */
   platform: string | null
+  /** The runtime (`contexts.runtime`: `node` `v20.20.2`), else the event's `platform` (`python`) when no browser sent it. */
+  runtime: Named | null
+  /** A web game's browser: `contexts.browser`, else read from `request.headers['User-Agent']`. */
+  browser: Named | null
   osInfo: string | null
   deviceInfo: string | null
   playerId: string | null
@@ -97,9 +106,19 @@ const joined = (parts: (string | null | undefined)[], separator: string, max: nu
   return s || null
 }
 
-/** `Windows 10.0.19045` from `contexts.os`, else its `raw_description`. */
-function osInfoOf(os: Record<string, unknown> | undefined): string | null {
-  return joined([clean(os?.name, 100), clean(os?.version, 100), clean(os?.build, 100)], ' ', 500) ?? clean(os?.raw_description, 500)
+/** `Windows 10.0.19045` from `contexts.os`, else its `raw_description`, else the user agent's system. */
+function osInfoOf(os: Record<string, unknown> | undefined, agentSystem: Named | null): string | null {
+  return (
+    joined([clean(os?.name, 100), clean(os?.version, 100), clean(os?.build, 100)], ' ', 500) ??
+    clean(os?.raw_description, 500) ??
+    joined([agentSystem?.name, agentSystem?.version], ' ', 500)
+  )
+}
+
+/** A context's `name` and `version` (`contexts.runtime`, `contexts.browser`), null without a name. */
+function namedOf(context: Record<string, unknown> | undefined): Named | null {
+  const name = clean(context?.name, 60)
+  return name ? { name, version: clean(context?.version, 39) ?? '' } : null
 }
 
 const gb = (bytes: unknown) => {
@@ -152,8 +171,12 @@ export function mapSentryEvent(input: unknown): SentryEventMapping {
   const title = oneLine((primary && exceptionLine(primary)) || message || '', 300) || '<unlabeled event>'
   const level = text(event.level, 20)?.toLowerCase() ?? null
   const contexts = obj(event.contexts)
-  const runtime = contextOf(contexts, 'runtime')
   const os = contextOf(contexts, 'os')
+  const tags = obj(event.tags)
+  const agent = userAgentOf(event.request)
+  const agentSystem = agent ? systemOf(agent) : null
+  const browser = namedOf(contextOf(contexts, 'browser')) ?? (agent ? browserOf(agent) : null)
+  const sdkPlatform = clean(event.platform, 60)
   const user = obj(event.user)
   const email = clean(user?.email, 320)
   return {
@@ -167,8 +190,10 @@ export function mapSentryEvent(input: unknown): SentryEventMapping {
     category: level === 'fatal' ? 'crash' : null,
     gameVersion: releaseVersion(event.release),
     environment: clean(event.environment, 100),
-    platform: joined([clean(runtime?.name, 60), clean(runtime?.version, 39)], ' ', 100) ?? clean(os?.name, 100) ?? clean(event.platform, 100),
-    osInfo: osInfoOf(os),
+    platform: clean(os?.name, 100) ?? clean(tags?.platform, 100) ?? clean(tags?.os, 100) ?? agentSystem?.name ?? null,
+    runtime: namedOf(contextOf(contexts, 'runtime')) ?? (sdkPlatform && !browser ? { name: sdkPlatform, version: '' } : null),
+    browser,
+    osInfo: osInfoOf(os, agentSystem),
     deviceInfo: deviceInfoOf(contextOf(contexts, 'device'), contextOf(contexts, 'gpu')),
     playerId: clean(user?.id, 200),
     reporterName: clean(user?.username, 200) ?? clean(user?.name, 200),

@@ -1,0 +1,1 @@
+ALTER TABLE "telemetry_daily_sessions" ADD COLUMN "environment" text DEFAULT '' NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE "telemetry_daily_sessions" DROP CONSTRAINT "telemetry_daily_sessions_project_id_day_game_version_platform_pk";--> statement-breakpoint
+ALTER TABLE "telemetry_daily_sessions" ADD CONSTRAINT "telemetry_daily_sessions_project_id_day_game_version_platform_environment_pk" PRIMARY KEY("project_id","day","game_version","platform","environment");

@@ -1,0 +1,1 @@
+ALTER TABLE `telemetry_daily_sessions` ADD `environment` text DEFAULT '' NOT NULL;
