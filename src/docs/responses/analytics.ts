@@ -47,7 +47,21 @@ export const AnalyticsDashboardResponse = z.object({
   ),
   crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), sessions: z.number().int(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
 })
-export const UsageResponse = z.object({ ...fresh, reports: volume, sessions: volume, storage_bytes: z.number().int() })
+export const UsageResponse = z.object({
+  ...fresh,
+  reports: volume,
+  sessions: volume,
+  storage_bytes: z.number().int(),
+  sdk_budget: z
+    .object({
+      per_minute: z.number().int().nullable().describe('GLITCHBOX_RATE_LIMIT_PUBLIC: SDK requests a minute per player address; null when off'),
+      setting: z.literal('GLITCHBOX_RATE_LIMIT_PUBLIC').describe('The setting that raises it'),
+      refused_last_hour: z.number().int(),
+      refused_last_24_hours: z.number().int().describe("Requests with the project's SDK key (or its previous one) refused by that limit in the last 24 hours, on this node since it started"),
+    })
+    .optional()
+    .describe('Per project only: the SDK budget and how often it turned this game away'),
+})
 export const CrashAnalyticsResponse = z.object({
   ...fresh,
   ...period,

@@ -23,7 +23,7 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     createIngestRepository({ db }).hasClientEvent(project.id),
     createSdkRepository({ db }).hasSentrySession(project.id),
   ])
-  const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
+  const budget = sdkBudgetOf(deps, project)
   return {
     sdk_connected: fromSdk || project.firstSessionAt !== null,
     has_reports: hasReports,
@@ -34,10 +34,22 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
     public_url: { url: deps.config.publicUrl, set: !publicUrlUnset(deps.config) },
-    sdk_budget: {
-      per_minute: deps.config.rateLimitPublic > 0 ? deps.config.rateLimitPublic : null,
-      refused_last_hour: deps.sdkRefusals.lastHour(keys),
-    },
+    sdk_budget: { per_minute: budget.per_minute, refused_last_hour: budget.refused_last_hour },
+  }
+}
+
+/**
+ * The SDK budget (`GLITCHBOX_RATE_LIMIT_PUBLIC`, per player address) and how many requests carrying
+ * the project's keys (the current and the previous one) it refused in the last hour and 24 hours on
+ * this node: the setup checklist and the project overview show them with the setting to raise.
+ */
+export function sdkBudgetOf(deps: Pick<AppDeps, 'config' | 'sdkRefusals'>, project: Pick<Project, 'apiKey' | 'previousApiKey'>) {
+  const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
+  return {
+    per_minute: deps.config.rateLimitPublic > 0 ? deps.config.rateLimitPublic : null,
+    setting: 'GLITCHBOX_RATE_LIMIT_PUBLIC',
+    refused_last_hour: deps.sdkRefusals.lastHour(keys),
+    refused_last_24_hours: deps.sdkRefusals.lastDay(keys),
   }
 }
 
