@@ -141,7 +141,7 @@ describe('alert rules', () => {
     expect((await sqlRows(t, 'SELECT sum(reports) AS n, count(*) AS hours FROM report_hourly_counts'))[0]).toEqual({ n: 2, hours: 1 })
   })
 
-  it('crash_rate is crashed per 100 ended sessions started in the window', async () => {
+  it('crash_rate is crashed per 100 sessions started in the window, ended or still running (the crash-free rate\'s rule)', async () => {
     const id = (await create({ metric: 'crash_rate', threshold: 25, window_hours: 24 })).body.data.id
     const session = async (token: string, crashed: boolean | null) => {
       await t.request('POST', '/api/sessions/start', { body: { api_key: project.apiKey, session_token: token } })
@@ -151,7 +151,8 @@ describe('alert rules', () => {
     for (const s of ['session-02', 'session-03', 'session-04', 'session-05']) await session(s, false)
     await session('session-06', null)
     expect(await evaluateAlerts(t.deps)).toEqual([])
-    expect((await t.request('GET', `${base}/alerts`, { token: owner.token })).body.data[0].last_value).toBe(20)
+    // 1 crashed of 6 (session-06 still running counts, as in the crash-free rate: 83.33% crash-free).
+    expect((await t.request('GET', `${base}/alerts`, { token: owner.token })).body.data[0].last_value).toBe(16.67)
     await session('session-07', true)
     expect(await evaluateAlerts(t.deps)).toEqual([id])
   })

@@ -12,7 +12,9 @@ const crashCounts = {
   reports: z.number().int().describe('New reports filed'),
   crash_reports: z.number().int(),
   events: z.number().int().describe('Occurrences: every submission, the first of each report included'),
-  crash_events: z.number().int(),
+  crash_events: z.number().int().describe('The events of crash and error reports'),
+  crashes: z.number().int().describe('Events that are crashes: a fatal level, an unhandled exception, a minidump, an Unreal crash, a crash report (README "Analytics" § Definitions)'),
+  errors: z.number().int().describe('The other events of crash and error reports: handled errors'),
   crash_free_rate: rate,
 }
 const volume = z.object({ today: z.number().int(), last_7_days: z.number().int(), last_30_days: z.number().int() })
@@ -37,14 +39,29 @@ export const AnalyticsDashboardResponse = z.object({
       day,
       new: z.number().int().describe('Reports filed that day'),
       events: z.number().int().describe('Submissions received that day, each occurrence counted (a crash hit 20 times is 20)'),
-      crash_events: z.number().int().describe('The events of crash reports'),
+      crash_events: z.number().int().describe('The events of crash and error reports'),
+      crashes: z.number().int().describe('Events that are crashes (README "Analytics" § Definitions)'),
       resolved: z.number().int(),
       sessions: z.number().int(),
     }),
   ),
   crash_free: z.array(z.object({ project_id: z.string(), slug: z.string(), name: z.string(), sessions: z.number().int(), ended_sessions: z.number().int(), crashed_sessions: z.number().int(), crash_free_rate: rate })),
 })
-export const UsageResponse = z.object({ ...fresh, reports: volume, sessions: volume, storage_bytes: z.number().int() })
+export const UsageResponse = z.object({
+  ...fresh,
+  reports: volume,
+  sessions: volume,
+  storage_bytes: z.number().int(),
+  sdk_budget: z
+    .object({
+      per_minute: z.number().int().nullable().describe('GLITCHBOX_RATE_LIMIT_PUBLIC: SDK requests a minute per player address; null when off'),
+      setting: z.literal('GLITCHBOX_RATE_LIMIT_PUBLIC').describe('The setting that raises it'),
+      refused_last_hour: z.number().int(),
+      refused_last_24_hours: z.number().int().describe("Requests with the project's SDK key (or its previous one) refused by that limit in the last 24 hours, on this node since it started"),
+    })
+    .optional()
+    .describe('Per project only: the SDK budget and how often it turned this game away'),
+})
 export const CrashAnalyticsResponse = z.object({
   ...fresh,
   ...period,
@@ -77,6 +94,8 @@ export const CrashGroup = z.object({
   sample_report_number: z.number().int().describe('The latest report with this fingerprint'),
   count: z.number().int().describe('Events: occurrences of the group'),
   events: z.number().int().describe('Same as count'),
+  crashes: z.number().int().describe('Its events that are crashes (README "Analytics" § Definitions)'),
+  errors: z.number().int().describe('Its other events: handled errors'),
   affected_players: z.number().int(),
   players: z.number().int().describe('Distinct players, same as affected_players'),
   first_seen: isoDate,

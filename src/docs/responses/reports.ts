@@ -25,6 +25,8 @@ const ReportFields = z.object({
   assigned_to: z.string().nullable(),
   is_private: z.boolean(),
   error_type: z.string().describe('Exception or error class read from the title and stack trace; empty when none'),
+  level: z.string().optional().describe("The latest event's severity as its client sent it (`fatal`, `error`, `warning`…); absent when no client said"),
+  handled: z.boolean().optional().describe('false once any event was unhandled (a crash), true when all said handled (errors); absent when no client said'),
   source: z.enum(['user', 'system']),
   upvotes: z.number().int(),
   occurrences: z.number().int().describe('Same as occurrence_count (kept for earlier clients)'),
@@ -174,7 +176,11 @@ export const Occurrence = z.object({
   attachments: z.array(OccurrenceAttachment).describe('Files sent with this submission'),
   client: z.string().nullable().describe('The client when not Glitchbox\'s SDK, e.g. "sentry.python 1.9.10"'),
   event_id: z.string().nullable().describe("The client's own event id (Sentry's event_id)"),
-  created_at: isoDate,
+  level: z.string().optional().describe('Its severity as the client sent it; absent when none'),
+  handled: z.boolean().optional().describe("Whether a handler caught its exception (Sentry's mechanism.handled); absent when not said"),
+  crash: z.literal(true).optional().describe('Present when it is a crash, not an error (README "Analytics" § Definitions)'),
+  created_at: isoDate.describe("When it happened by the client's clock (Sentry's timestamp), never in the future nor before the retention window"),
+  received_at: isoDate.optional().describe('When the server received it, when later than created_at (an event sent late)'),
 })
 export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
 const Share = z.object({ value: z.string().describe("The version or platform as sent; '' for occurrences that named none"), count: z.number().int().describe('Occurrences with it') })

@@ -39,18 +39,19 @@ export function createAnalyticsRepository({ db }: { db: Seam }) {
             crash_reports: analyticsDailyReports.crashReports,
             events: analyticsDailyReports.events,
             crash_events: analyticsDailyReports.crashEvents,
+            crashes: analyticsDailyReports.crashes,
           })
           .from(analyticsDailyReports)
           .where(and(eq(analyticsDailyReports.projectId, projectId), gte(analyticsDailyReports.day, from), version === undefined ? undefined : eq(analyticsDailyReports.gameVersion, version))),
       ),
 
-    /** Reports, events and crash events per UTC day of these projects together from `from` on. */
+    /** Reports, events, crash-or-error events and crashes per UTC day of these projects together from `from` on. */
     dailyTotals: async (projectIds: string[], from: string) => {
       if (!projectIds.length) return []
       const d = analyticsDailyReports
       return db.read((q) =>
         q
-          .select({ day: d.day, n: sql<number>`sum(${d.reports})`.mapWith(Number), events: sql<number>`sum(${d.events})`.mapWith(Number), crashEvents: sql<number>`sum(${d.crashEvents})`.mapWith(Number) })
+          .select({ day: d.day, n: sql<number>`sum(${d.reports})`.mapWith(Number), events: sql<number>`sum(${d.events})`.mapWith(Number), crashEvents: sql<number>`sum(${d.crashEvents})`.mapWith(Number), crashes: sql<number>`sum(${d.crashes})`.mapWith(Number) })
           .from(d)
           .where(and(inArray(d.projectId, projectIds), gte(d.day, from)))
           .groupBy(d.day),

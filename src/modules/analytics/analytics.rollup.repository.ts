@@ -38,7 +38,7 @@ function prepare(q: Query) {
       .prepare(),
     daily: q
       .insert(analyticsDailyReports)
-      .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: ph('first'), crashReports: ph('crashFirst'), events: 1, crashEvents: ph('crash') })
+      .values({ projectId: ph('projectId'), day: ph('day'), gameVersion: ph('gameVersion'), platform: ph('platform'), reports: ph('first'), crashReports: ph('crashFirst'), events: 1, crashEvents: ph('crash'), crashes: ph('crashed') })
       .onConflictDoUpdate({
         target: [analyticsDailyReports.projectId, analyticsDailyReports.day, analyticsDailyReports.gameVersion, analyticsDailyReports.platform],
         set: {
@@ -46,6 +46,7 @@ function prepare(q: Query) {
           crashReports: sql`${analyticsDailyReports.crashReports} + excluded.crash_reports`,
           events: sql`${analyticsDailyReports.events} + 1`,
           crashEvents: sql`${analyticsDailyReports.crashEvents} + excluded.crash_events`,
+          crashes: sql`${analyticsDailyReports.crashes} + excluded.crashes`,
         },
       })
       .prepare(),
@@ -58,11 +59,12 @@ function prepare(q: Query) {
     playerReport: q.insert(analyticsPlayerReports).values({ projectId: ph('projectId'), playerId: ph('playerId'), reportSeq: ph('seq') }).onConflictDoNothing().prepare(),
     group: q
       .insert(analyticsCrashGroups)
-      .values({ projectId: ph('projectId'), fingerprint: ph('fingerprint'), label: ph('label'), errorType: ph('errorType'), frame: ph('label'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, firstSeen: ph('at'), lastSeen: ph('at') })
+      .values({ projectId: ph('projectId'), fingerprint: ph('fingerprint'), label: ph('label'), errorType: ph('errorType'), frame: ph('label'), sampleTitle: ph('title'), sampleReportNumber: ph('number'), count: 1, crashes: ph('crashed'), firstSeen: ph('at'), lastSeen: ph('at') })
       .onConflictDoUpdate({
         target: [analyticsCrashGroups.projectId, analyticsCrashGroups.fingerprint],
         set: {
           count: sql`${analyticsCrashGroups.count} + 1`,
+          crashes: sql`${analyticsCrashGroups.crashes} + excluded.crashes`,
           label: sql`excluded.label`,
           errorType: sql`excluded.error_type`,
           frame: sql`excluded.frame`,
@@ -129,7 +131,7 @@ type Statements = ReturnType<typeof prepare>
 // Prepared once per connection, like the ingest path's statements.
 const statementsOf = preparedPerConnection(prepare)
 
-/** An occurrence ready to count: its UTC day (as text and as days since 1970), whether it is a crash, and its normalized log lines. */
+/** An occurrence ready to count: its UTC day (as text and as days since 1970), whether it is a crash or an error (`crash`), and its normalized log lines. */
 export interface CountedOccurrence extends Omit<OccurrenceRow, 'createdAt' | 'reportSeq'> {
   reportSeq: number
   at: Date
@@ -173,7 +175,7 @@ async function seeVersion(st: Statements, v: VersionSighting) {
 }
 
 async function countOccurrence(st: Statements, sdk: SdkRepository, o: CountedOccurrence) {
-  await st.daily.execute({ projectId: o.projectId, day: o.day, gameVersion: o.gameVersion, platform: o.platform, first: o.first, crashFirst: o.first * o.crash, crash: o.crash })
+  await st.daily.execute({ projectId: o.projectId, day: o.day, gameVersion: o.gameVersion, platform: o.platform, first: o.first, crashFirst: o.first * o.crash, crash: o.crash, crashed: o.crashed })
   await st.reportDay.execute({ seq: o.reportSeq, day: o.dayNumber })
   await seeVersion(st, { projectId: o.projectId, gameVersion: o.gameVersion, at: o.at, playerId: o.playerId })
   if (o.playerId) {
@@ -181,7 +183,7 @@ async function countOccurrence(st: Statements, sdk: SdkRepository, o: CountedOcc
     await sdk.seeReportingPlayer({ projectId: o.projectId, playerId: o.playerId, at: o.at })
   }
   if (o.crash) {
-    const [group] = await st.group.execute({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at: o.at })
+    const [group] = await st.group.execute({ projectId: o.projectId, fingerprint: o.fingerprint, label: o.label, errorType: o.errorType, title: o.title, number: o.reportNumber, at: o.at, crashed: o.crashed })
     const groupId = group!.id
     await st.groupVersion.execute({ groupId, gameVersion: o.gameVersion })
     if (o.playerId) {

@@ -53,7 +53,7 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
       const at = new Date(o.createdAt)
       const logs = sectionLines(o.description, 'Recent Logs')
       const logLines = logs ? [...new Set(logs.map(normalizeLogLine).filter(Boolean))] : []
-      return [{ ...o, reportSeq: o.reportSeq, at, day: dayOf(at), dayNumber: Math.floor(o.createdAt / DAY), crash: isCrashReport(o) ? (1 as const) : (0 as const), logLines }]
+      return [{ ...o, reportSeq: o.reportSeq, at, day: dayOf(at), dayNumber: Math.floor(o.createdAt / DAY), crash: isCrashReport(o) || o.crashed ? (1 as const) : (0 as const), logLines }]
     })
     await repo.countOccurrences(counted)
     if (rows.length) await cursor.move(OCCURRENCES_CURSOR, rows.at(-1)!.seq)

@@ -10,6 +10,7 @@ import { decideRegression, detectRegressions, listRegressions } from './regressi
 import { releaseHealth, versionHealth } from './release-health.service'
 import { triage } from './triage.service'
 import { accountProjects, dashboard, satisfaction, usage } from './usage.service'
+import { sdkBudgetOf } from '../../http/sdk-refusals'
 
 const tags = ['Analytics']
 const view = 'analytics.view' as const
@@ -33,7 +34,7 @@ export const analyticsRoutes = (deps: AppDeps) => {
       accountPermission: view,
       detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects you see; the account's stored bytes" },
     })
-    .get('/projects/:slug/usage', async ({ account, project, set }) => ({ fresh_as_of: await fresh(set), ...(await usage(deps.db, account.id, [project.id], now())) }), {
+    .get('/projects/:slug/usage', async ({ account, project, set }) => ({ fresh_as_of: await fresh(set), ...(await usage(deps.db, account.id, [project.id], now())), sdk_budget: sdkBudgetOf(deps, project) }), {
       project: view,
       detail: { tags, summary: "The project's reports and sessions today, in 7 and 30 days; the account's stored bytes" },
     })

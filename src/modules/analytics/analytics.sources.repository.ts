@@ -19,6 +19,8 @@ export interface OccurrenceRow {
   createdAt: number
   /** 1 when it filed its report (its report's oldest occurrence). */
   first: number
+  /** 1 when the occurrence is a crash, not an error (ingest/crash.ts). */
+  crashed: number
 }
 
 /**
@@ -39,12 +41,12 @@ export function createSourcesRepository({ db }: { db: Seam }) {
         const rows = await rowsOf<OccurrenceRow>(q, sql`
       SELECT o.seq, o.project_id AS "projectId", r.seq AS "reportSeq", r.report_number AS "reportNumber", r.title, o.description, r.category,
         CASE WHEN o.error_type <> '' THEN o.error_type ELSE r.error_type END AS "errorType", r.fingerprint, r.grouping_label AS label,
-        o.platform, o.game_version AS "gameVersion", o.player_id AS "playerId", o.created_at AS "createdAt",
+        o.platform, o.game_version AS "gameVersion", o.player_id AS "playerId", o.created_at AS "createdAt", o.crash AS crashed,
         CASE WHEN EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) THEN 0 ELSE 1 END AS first
       FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
       WHERE o.seq > ${after} ORDER BY o.seq LIMIT ${limit}`)
         // PostgreSQL answers a raw int8 (created_at) as a string.
-        return rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) }))
+        return rows.map((r) => ({ ...r, createdAt: Number(r.createdAt), crashed: Number(r.crashed) }))
       }),
   }
 }

@@ -20,11 +20,13 @@ export const analyticsDailyReports = sqliteTable(
     gameVersion: text('game_version').notNull(),
     platform: text('platform').notNull(),
     reports: integer('reports').notNull().default(0),
-    /** Reports in the `crash` category or carrying an `error_type`. */
+    /** Reports in the `crash` category or carrying an `error_type` (crashes and errors). */
     crashReports: integer('crash_reports').notNull().default(0),
-    /** Occurrences (every submission, the first of each report included), and those of crash reports. */
+    /** Occurrences (every submission, the first of each report included), and those of crash or error reports. */
     events: integer('events').notNull().default(0),
     crashEvents: integer('crash_events').notNull().default(0),
+    /** Occurrences that are crashes (ingest/crash.ts); `crash_events - crashes` are errors. */
+    crashes: integer('crashes').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] })],
 )
@@ -44,6 +46,8 @@ export const analyticsCrashGroups = sqliteTable(
     sampleTitle: text('sample_title').notNull(),
     sampleReportNumber: integer('sample_report_number').notNull(),
     count: integer('count').notNull().default(0),
+    /** Occurrences of the group that are crashes (ingest/crash.ts); the rest are errors. */
+    crashes: integer('crashes').notNull().default(0),
     players: integer('players').notNull().default(0),
     firstSeen: timestamp('first_seen').notNull(),
     lastSeen: timestamp('last_seen').notNull(),

@@ -17,10 +17,13 @@ const repo = (db: Seam) => createAnalyticsRepository({ db })
 /** Reports per UTC day, version and platform from `from` on (analytics_daily_reports). */
 export const reportDays = (db: Seam, projectId: string, from: string, version?: string) => repo(db).reportDays(projectId, from, version)
 
-/** Sessions, new reports and events (occurrences: every submission) of a slice of days, versions or platforms. */
-type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number; events: number; crash_events: number }
-const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0 }
-const REPORT_COUNTS = ['reports', 'crash_reports', 'events', 'crash_events'] as const
+/**
+ * Sessions, new reports and events (occurrences: every submission) of a slice of days, versions or
+ * platforms; `crash_events` are crash and error events, `crashes` the crashes among them (ingest/crash.ts).
+ */
+type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number; events: number; crash_events: number; crashes: number }
+const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0, crashes: 0 }
+const REPORT_COUNTS = ['reports', 'crash_reports', 'events', 'crash_events', 'crashes'] as const
 
 async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day: string; game_version: string; platform: string }) => string, slice: SessionSlice = {}) {
   const sessions = sumBy(await sessionDays(db, projectId, from, slice), key, ['started', 'ended', 'crashed'])
@@ -29,12 +32,12 @@ async function rowsBy(db: Seam, projectId: string, from: string, key: (r: { day:
   for (const k of new Set([...sessions.keys(), ...reports.keys()])) {
     const s = sessions.get(k)
     const r = reports.get(k)
-    out.set(k, { sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0 })
+    out.set(k, { sessions: s?.started ?? 0, ended: s?.ended ?? 0, crashed: s?.crashed ?? 0, reports: r?.reports ?? 0, crash_reports: r?.crash_reports ?? 0, events: r?.events ?? 0, crash_events: r?.crash_events ?? 0, crashes: r?.crashes ?? 0 })
   }
   return out
 }
 
-const withRate = (r: Row) => ({ ...r, crash_free_rate: crashFreeRate(r.sessions, r.crashed) })
+const withRate = (r: Row) => ({ ...r, errors: Math.max(0, r.crash_events - r.crashes), crash_free_rate: crashFreeRate(r.sessions, r.crashed) })
 
 /** `/crash-analytics`: crash reports and crash-free session rate per version, platform and day over the last `days` UTC days. */
 export async function crashAnalytics(db: Seam, projectId: string, now: Date, days: number) {
@@ -118,6 +121,8 @@ export async function crashGroups(db: Seam, projectId: string, o: { limit: numbe
     sample_report_number: g.sampleReportNumber,
     count: g.count,
     events: g.count,
+    crashes: g.crashes,
+    errors: g.count - g.crashes,
     ...(inVersion !== null && { count_in_version: inVersion.events, events_in_version: inVersion.events, players_in_version: inVersion.players }),
     affected_players: g.players,
     players: g.players,

@@ -16,10 +16,10 @@ const WINDOWS = { today: 1, last_7_days: 7, last_30_days: 30 } as const
 async function dailyVolumes(db: Seam, projectIds: string[], now: Date) {
   const days = lastDays(now, 30)
   const reportsByDay = new Map<string, number>()
-  const eventsByDay = new Map<string, { events: number; crashEvents: number }>()
+  const eventsByDay = new Map<string, { events: number; crashEvents: number; crashes: number }>()
   for (const r of await createAnalyticsRepository({ db }).dailyTotals(projectIds, days[0]!)) {
     reportsByDay.set(r.day, r.n)
-    eventsByDay.set(r.day, { events: r.events, crashEvents: r.crashEvents })
+    eventsByDay.set(r.day, { events: r.events, crashEvents: r.crashEvents, crashes: r.crashes })
   }
   const sessionsByDay = new Map<string, number>()
   for (const id of projectIds) for (const s of await sessionDays(db, id, days[0]!)) sessionsByDay.set(s.day, (sessionsByDay.get(s.day) ?? 0) + s.started)
@@ -81,6 +81,7 @@ export async function dashboard(db: Seam, accountId: string, seenIds: string[] |
       new: v.reportsByDay.get(day) ?? 0,
       events: v.eventsByDay.get(day)?.events ?? 0,
       crash_events: v.eventsByDay.get(day)?.crashEvents ?? 0,
+      crashes: v.eventsByDay.get(day)?.crashes ?? 0,
       resolved: resolved.get(day) ?? 0,
       sessions: v.sessionsByDay.get(day) ?? 0,
     })),

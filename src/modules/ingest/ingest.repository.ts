@@ -34,6 +34,12 @@ export type NewOccurrence = OccurrenceDimensions & {
   screenshotKey: string | null
   client: string | null
   eventId: string | null
+  level: string | null
+  /** 1 handled, 0 unhandled, null not said (bound as a number: the column's encoder would make null false). */
+  handled: number | null
+  crash: 0 | 1
+  /** When it happened (event-time.ts) and when it was received. */
+  at: Date
   now: Date
 }
 
@@ -69,7 +75,11 @@ const occurrenceInsert = (q: Db) =>
       screenshotKey: p('screenshotKey'),
       client: p('client'),
       eventId: p('eventId'),
-      createdAt: p('now'),
+      level: p('level'),
+      handled: sql`${p('handled')}`,
+      crash: sql`${p('crash')}`,
+      createdAt: p('at'),
+      receivedAt: p('now'),
     })
     .prepare()
 

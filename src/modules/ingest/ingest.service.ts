@@ -6,7 +6,10 @@ import { chargeUpload } from '../auth/quota'
 import { extractErrorType } from '../reports/error-type'
 import { createReport, type NewReport } from '../reports/reports.service'
 import type { Category, Priority } from '../reports/reports.types'
+import { handledOf } from './crash'
+import { isCrash } from '../reports/report-crash'
 import { findPossibleDuplicates } from './duplicates'
+import { occurrenceTime } from './event-time'
 import { type Grouping, groupingOf } from './fingerprint'
 import { createIngestRepository, type IngestRepository } from './ingest.repository'
 import { insertAttachmentRows } from './ingest-files'
@@ -36,7 +39,7 @@ import { createReportsRepository, type GroupingTarget } from '../reports/reports
  * an id the project took in before (a retry) changes nothing, and `ingest` answers null.
  */
 
-type IngestDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+type IngestDeps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config'>
 
 export interface IngestResult {
   /** True for a new report, false for an occurrence of an existing one. */
@@ -112,10 +115,15 @@ function dimensionsOf(s: Submission): OccurrenceDimensions {
   return { runtime: s.runtime?.name ?? '', runtimeVersion: s.runtime?.version ?? '', browser: s.browser?.name ?? '', browserVersion: s.browser?.version ?? '', environment: s.environment ?? '' }
 }
 
-/** The occurrence's own copy of what was sent, as both tables store it. */
-function evidenceOf(p: Prepared) {
+const asNumber = (b: boolean | null) => (b === null ? null : b ? 1 : 0)
+
+/** The occurrence's own copy of what was sent, as both tables store it, and when it happened. */
+function evidenceOf(deps: IngestDeps, p: Prepared) {
   const { s } = p
   return {
+    level: s.level ?? null,
+    handled: asNumber(handledOf(s.exceptions)),
+    at: occurrenceTime({ sent: s.occurredAt, received: deps.clock.now(), retentionDays: deps.config.retentionDays }),
     title: s.title,
     description: s.description,
     stepsToReproduce: s.stepsToReproduce ?? '',
@@ -138,15 +146,15 @@ function evidenceOf(p: Prepared) {
 
 async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, target: GroupingTarget): Promise<IngestResult> {
   const now = deps.clock.now()
-  const e = { ...evidenceOf(p), ...dimensionsOf(p.s) }
+  const e = { ...evidenceOf(deps, p), ...dimensionsOf(p.s) }
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
-  const newPlayer = await repos.ingest.addOccurrence({ ...e, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
+  const newPlayer = await repos.ingest.addOccurrence({ ...e, crash: isCrash({ ...p.s, handled: handledOf(p.s.exceptions) }) ? 1 : 0, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
   // The list's version/platform/player/screenshot filters (report-facets.ts), less what the report
   // already has by what is in hand (its versions, a known player).
   const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
   const facets = facetsOfOccurrence(e, known)
-  await repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, now, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets })
+  await repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, at: e.at, level: e.level, handled: e.handled, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets })
   await insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {
@@ -169,8 +177,11 @@ async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository
   // Sentiment is the player's tone: automatic captures have none.
   const sentiment = s.kind === 'player' ? scoreSentiment([s.title, s.description, s.stepsToReproduce]) : null
   const occurrenceId = newId()
+  const { at, handled, ...evidence } = evidenceOf(deps, p)
   const input: NewReport = {
-    ...evidenceOf(p),
+    ...evidence,
+    handled: handled === null ? null : handled === 1,
+    occurredAt: at,
     priority: s.priority,
     category: s.category,
     metadata: s.metadata ?? null,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, json } from '../../db/columns'
+import { bool, createdAt, json, timestamp } from '../../db/columns'
 import { reports } from '../reports/reports.table'
 import { SOURCES } from '../reports/reports.types'
 
@@ -46,7 +46,16 @@ export const reportOccurrences = sqliteTable(
     client: text('client'),
     /** The client's own id of the event (Sentry's `event_id`), which user feedback refers to. */
     eventId: text('event_id'),
+    /** The client's severity as sent (Sentry's `level`: `fatal`, `error`, `warning`, …), null when it sent none. */
+    level: text('level'),
+    /** Whether the client's exception mechanism handled it (Sentry's `mechanism.handled`), null when not said. */
+    handled: bool('handled'),
+    /** A crash, not an error (ingest/crash.ts): a fatal level, an unhandled mechanism, a minidump, an Unreal crash, a crash report. */
+    crash: bool('crash').notNull().default(false),
+    /** When the event happened by the client's clock (clamped, ingest/event-time.ts); the report's first/last seen and the trend count it. */
     createdAt: createdAt(),
+    /** When the server received it (later than `created_at` for an event a game cached offline); null on rows older than the column. */
+    receivedAt: timestamp('received_at'),
   },
   (t) => [
     uniqueIndex('report_occurrences_id_unique').on(t.id),

@@ -41,7 +41,13 @@ function occurrenceView(files: Files, o: Occurrence, files_: { id: string; fileN
     attachments: files_.map((a) => ({ id: a.id, file_name: a.fileName, file_size: a.fileSize, mime_type: a.mimeType, file_url: files.url(a.fileKey) })),
     client: o.client,
     event_id: o.eventId,
+    // Only what the client said: a player's report has no level, and most events arrive when they happen.
+    ...(o.level !== null && { level: o.level }),
+    ...(o.handled !== null && { handled: o.handled }),
+    ...(o.crash && { crash: true }),
+    // When it happened by the client's clock (clamped: event-time.ts), and when received if later.
     created_at: o.createdAt.toISOString(),
+    ...(o.receivedAt !== null && o.receivedAt.getTime() !== o.createdAt.getTime() && { received_at: o.receivedAt.toISOString() }),
   }
 }
 

@@ -30,4 +30,6 @@ export interface ExceptionInfo {
   type: string
   value: string
   frames: StackFrame[]
+  /** Whether a handler caught it (Sentry's `mechanism.handled`); absent when the client did not say. */
+  handled?: boolean
 }

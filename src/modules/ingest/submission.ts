@@ -48,6 +48,10 @@ export interface Submission {
   client?: string | null
   /** The client's id of this event (Sentry's `event_id`), which feedback may name later. */
   eventId?: string | null
+  /** The client's severity (Sentry's `level`): crash.ts reads it with the exceptions' `handled`. */
+  level?: string | null
+  /** When the event happened by the client's clock (Sentry's `timestamp`); clamped by event-time.ts. */
+  occurredAt?: Date | null
   screenshot?: StoredFile | null
   attachments?: StoredFile[]
 }

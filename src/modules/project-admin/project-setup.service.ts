@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import { publicUrlUnset } from '../../config/config'
+import { sdkBudgetOf } from '../../http/sdk-refusals'
 import { createIngestRepository } from '../ingest/ingest.repository'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createReport } from '../reports/reports.service'
@@ -23,7 +24,7 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     createIngestRepository({ db }).hasClientEvent(project.id),
     createSdkRepository({ db }).hasSentrySession(project.id),
   ])
-  const keys = project.previousApiKey ? [project.apiKey, project.previousApiKey] : [project.apiKey]
+  const budget = sdkBudgetOf(deps, project)
   return {
     sdk_connected: fromSdk || project.firstSessionAt !== null,
     has_reports: hasReports,
@@ -34,10 +35,7 @@ export async function setupStatus(deps: Pick<AppDeps, 'db' | 'config' | 'sdkRefu
     first_report_at: project.firstReportAt?.toISOString() ?? null,
     first_session_at: project.firstSessionAt?.toISOString() ?? null,
     public_url: { url: deps.config.publicUrl, set: !publicUrlUnset(deps.config) },
-    sdk_budget: {
-      per_minute: deps.config.rateLimitPublic > 0 ? deps.config.rateLimitPublic : null,
-      refused_last_hour: deps.sdkRefusals.lastHour(keys),
-    },
+    sdk_budget: { per_minute: budget.per_minute, refused_last_hour: budget.refused_last_hour },
   }
 }
 

@@ -69,6 +69,12 @@ export type FirstOccurrence = OccurrenceDimensions & {
   screenshotKey: string | null
   client: string | null
   eventId: string | null
+  level: string | null
+  /** 1 handled, 0 unhandled, null not said. */
+  handled: number | null
+  crash: 0 | 1
+  /** When it happened (the event's own time, clamped) and when it was received. */
+  at: Date
   now: Date
 }
 

@@ -17,13 +17,17 @@ export type Report = typeof reports.$inferSelect
 export type ReportChanges = Partial<Omit<typeof reports.$inferInsert, 'id' | 'seq' | 'projectId'>>
 /** Reports named by id or by number (within a project). */
 export type ReportSelector = { ids: string[] } | { numbers: number[] }
-/** A new report's row as `insertNew` writes it: `now` is its filing time, `versions` and `titleTerms` JSON and words as stored. */
+/**
+ * A new report's row as `insertNew` writes it: `now` is its filing time, `at` when its first occurrence
+ * happened (its first and last seen), `versions` and `titleTerms` JSON and words as stored, `handled`
+ * 1, 0 or null (bound as a number: the boolean column's encoder would make null false).
+ */
 export type NewReportRow = Pick<
   typeof reports.$inferInsert,
   | 'id' | 'projectId' | 'reportNumber' | 'title' | 'description' | 'priority' | 'priorityRank' | 'category' | 'platform' | 'gameVersion' | 'osInfo' | 'deviceInfo'
   | 'stepsToReproduce' | 'expectedBehavior' | 'actualBehavior' | 'source' | 'errorType' | 'titleTerms' | 'fingerprint' | 'groupingLabel' | 'playerCount'
-  | 'versions' | 'reporterName' | 'reporterEmail' | 'playerId' | 'metadata' | 'screenshotKey' | 'sentimentScore' | 'sentimentLevel' | 'createdBy'
-> & { now: Date }
+  | 'versions' | 'reporterName' | 'reporterEmail' | 'playerId' | 'metadata' | 'screenshotKey' | 'sentimentScore' | 'sentimentLevel' | 'createdBy' | 'level'
+> & { handled: number | null; at: Date; now: Date }
 
 const liveIn = (projectId: string) => and(eq(reports.projectId, projectId), isNull(reports.deletedAt))
 const selected = (which: ReportSelector) => ('ids' in which ? inArray(reports.id, which.ids) : inArray(reports.reportNumber, which.numbers))
@@ -294,10 +298,10 @@ export function createReportsRepository({ db }: { db: Seam }) {
      * (report-facets.ts: `[kind, value]`, those the report has already left, in one statement).
      * `updated_at` stays: it is the team's last change.
      */
-    countOccurrence: (o: { projectId: string; seq: number; newPlayer: boolean; now: Date; version: string; versions: string; facets: [number, string][] }) =>
+    countOccurrence: (o: { projectId: string; seq: number; newPlayer: boolean; at: Date; level: string | null; handled: number | null; version: string; versions: string; facets: [number, string][] }) =>
       db.write(async (q) => {
         const st = ingestStatementsOf(q)
-        await st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, now: o.now, version: o.version, versions: o.versions })
+        await st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, atMs: o.at.getTime(), level: o.level, handled: o.handled, version: o.version, versions: o.versions })
         await insertFacets(q, o.projectId, o.seq, o.facets)
       }),
 
@@ -492,8 +496,10 @@ function prepareIngest(q: Query) {
         fingerprint: p('fingerprint'),
         groupingLabel: p('groupingLabel'),
         playerCount: p('playerCount'),
-        firstSeen: p('now'),
-        lastSeen: p('now'),
+        firstSeen: p('at'),
+        lastSeen: p('at'),
+        level: p('level'),
+        handled: sql`${p('handled')}`,
         firstVersion: p('gameVersion'),
         lastVersion: p('gameVersion'),
         versions: p('versions'),
@@ -541,7 +547,12 @@ function prepareIngest(q: Query) {
       .set({
         occurrenceCount: sql`${reports.occurrenceCount} + 1`,
         playerCount: sql`${reports.playerCount} + ${p('newPlayer')}`,
-        lastSeen: p('now') as never,
+        // An occurrence dated by its client (ingest/event-time.ts) may be older than the report's latest, or its first.
+        lastSeen: sql`CASE WHEN ${reports.lastSeen} IS NULL OR ${p('atMs')} > ${reports.lastSeen} THEN ${p('atMs')} ELSE ${reports.lastSeen} END`,
+        firstSeen: sql`CASE WHEN ${reports.firstSeen} IS NULL OR ${p('atMs')} < ${reports.firstSeen} THEN ${p('atMs')} ELSE ${reports.firstSeen} END`,
+        level: sql`coalesce(${p('level')}, ${reports.level})`,
+        // Unhandled once any occurrence was: a handled one after it does not make the report handled.
+        handled: sql`CASE WHEN ${p('handled')} = 0 OR ${reports.handled} = 0 THEN 0 ELSE coalesce(${p('handled')}, ${reports.handled}) END`,
         lastVersion: sql`CASE WHEN ${p('version')} = '' THEN ${reports.lastVersion} ELSE ${p('version')} END`,
         firstVersion: sql`CASE WHEN ${reports.firstVersion} = '' THEN ${p('version')} ELSE ${reports.firstVersion} END`,
         versions: p('versions') as never,

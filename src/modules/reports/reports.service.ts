@@ -10,6 +10,7 @@ import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { NO_DIMENSIONS, type OccurrenceDimensions } from './report-additions'
+import { isCrash } from './report-crash'
 import { type Category, type Priority, PRIORITIES } from './reports.types'
 
 export type { Report }
@@ -46,6 +47,10 @@ export interface NewReport {
   client?: string | null
   eventId?: string | null
   occurrenceId?: string
+  /** Of the first occurrence: the client's severity and handled flag (ingest/crash.ts), and when it happened (ingest/event-time.ts; else now). */
+  level?: string | null
+  handled?: boolean | null
+  occurredAt?: Date
   /** Split makes a report of occurrences that exist already: no first occurrence is written. */
   withoutOccurrence?: boolean
 }
@@ -143,7 +148,10 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     reporterEmail: input.reporterEmail ?? null,
     playerId: input.playerId || null,
     screenshotKey: input.screenshotKey ?? null,
+    level: input.level ?? null,
+    handled: input.handled === undefined || input.handled === null ? null : input.handled ? 1 : 0,
   }
+  const at = input.occurredAt ?? now
   const report = await repo.insertNew({
     ...evidence,
     ...titleColumnsOf(input.title),
@@ -161,13 +169,14 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     groupingLabel: grouping.label,
     playerCount: input.withoutOccurrence || !evidence.playerId ? 0 : 1,
     versions: JSON.stringify(evidence.gameVersion ? [evidence.gameVersion] : []),
+    at,
     now,
   })
   if (!input.withoutOccurrence) {
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
     const dimensions = input.dimensions ?? NO_DIMENSIONS
-    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, now }
+    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
     await reportAdditions().addOccurrence(tx, occurrence, report.seq)
     await repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions }))
   }

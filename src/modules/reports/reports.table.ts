@@ -41,6 +41,10 @@ export const reports = sqliteTable(
     /** Put on the public roadmap by the team (when the roadmap is not driven by a label). */
     onRoadmap: bool('on_roadmap').notNull().default(false),
     errorType: text('error_type').notNull().default(''),
+    /** The latest occurrence's client severity (`fatal`, `error`, `warning`, …), null when none said. */
+    level: text('level'),
+    /** False once any occurrence was unhandled (Sentry's `mechanism.handled: false`), true when all said handled, null when none said. */
+    handled: bool('handled'),
     source: text('source', { enum: SOURCES }).notNull().default('user'),
     /**
      * Filed by a machine: an SDK's automatic capture or a Sentry event (`source = 'system'`), or a

@@ -23,6 +23,8 @@ export const listColumns = {
   assignedTo: reports.assignedTo,
   isPrivate: reports.isPrivate,
   errorType: reports.errorType,
+  level: reports.level,
+  handled: reports.handled,
   source: reports.source,
   upvotes: reports.upvotes,
   occurrenceCount: reports.occurrenceCount,
@@ -52,6 +54,7 @@ export function listItemView(r: ListRow, labels: LabelView[]) {
     assigned_to: r.assignedTo,
     is_private: r.isPrivate,
     error_type: r.errorType,
+    ...severityView(r),
     source: r.source,
     upvotes: r.upvotes,
     ...countsView(r),
@@ -59,6 +62,11 @@ export function listItemView(r: ListRow, labels: LabelView[]) {
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   }
+}
+
+/** The client's severity and whether the exception was handled (`handled: false` once any occurrence was not: ingest/crash.ts), when a client said. */
+function severityView(r: Pick<Report, 'level' | 'handled'>) {
+  return { ...(r.level !== null && { level: r.level }), ...(r.handled !== null && { handled: r.handled }) }
 }
 
 /** How many submissions a report grouped, from how many players, since when and in which versions. */
@@ -95,6 +103,7 @@ export function reportView(r: Report, labels: LabelView[], files: Pick<FileStora
     assigned_to: r.assignedTo,
     is_private: r.isPrivate,
     error_type: r.errorType,
+    ...severityView(r),
     source: r.source,
     upvotes: r.upvotes,
     ...countsView(r),

@@ -56,7 +56,7 @@ export function submitAnswerOf(r: IngestResult): SubmitAnswer {
 }
 
 /** Stores the body's files, then ingests it; returns whether a report was created and the answer. */
-export async function submitFromSdk(deps: Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>, project: Project, input: SubmitInput): Promise<{ created: boolean; body: SubmitAnswer }> {
+export async function submitFromSdk(deps: Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config'>, project: Project, input: SubmitInput): Promise<{ created: boolean; body: SubmitAnswer }> {
   const metadata = checkedMetadata(input.metadata)
   const uploads: { file: Base64File; field: string; kind: 'attachment' | 'image' }[] = []
   if (input.screenshot) uploads.push({ file: { filename: 'screenshot', data: input.screenshot }, field: 'screenshot', kind: 'image' })

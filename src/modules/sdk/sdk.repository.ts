@@ -159,15 +159,15 @@ export function createSdkRepository({ db }: { db: Seam }) {
         )
       ).length > 0,
 
-    /** Sessions of the project started since `since`: how many ended, and how many of those crashed. */
-    endedAndCrashedSince: async (projectId: string, since: Date): Promise<{ ended: number; crashed: number }> => {
+    /** Sessions of the project started since `since`, ended or still running, and how many of them crashed. */
+    sessionsAndCrashedSince: async (projectId: string, since: Date): Promise<{ sessions: number; crashed: number }> => {
       const [s] = await db.read((q) =>
         q
-          .select({ ended: sql<number>`count(${playSessions.endedAt})`.mapWith(Number), crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.endedAt} IS NOT NULL AND ${playSessions.crashed} = 1 THEN 1 ELSE 0 END), 0)`.mapWith(Number) })
+          .select({ sessions: sql<number>`count(*)`.mapWith(Number), crashed: sql<number>`coalesce(sum(CASE WHEN ${playSessions.crashed} = 1 THEN 1 ELSE 0 END), 0)`.mapWith(Number) })
           .from(playSessions)
           .where(and(eq(playSessions.projectId, projectId), gte(playSessions.startedAt, since))),
       )
-      return { ended: Number(s?.ended ?? 0), crashed: Number(s?.crashed ?? 0) }
+      return { sessions: Number(s?.sessions ?? 0), crashed: Number(s?.crashed ?? 0) }
     },
 
     /** The stored file keys of the session replays of the `reportIds` reports (a project's deletion). */

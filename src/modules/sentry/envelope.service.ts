@@ -12,7 +12,7 @@ import { type Envelope, type EnvelopeItem, mapSentryEvent, parseFeedback, parseS
 import { recordSentrySessions } from './sessions.service'
 import { storeCrashFiles } from './sentry-files'
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config'>
 
 /** An id for an answer when the client sent none: 32 hex digits, as Sentry's. */
 const newEventId = () => Buffer.from(randomToken(16), 'base64url').toString('hex').padEnd(32, '0').slice(0, 32)

@@ -37,6 +37,8 @@ export function submissionOfEvent(project: Project, m: SentryEventMapping, files
     fingerprint: m.fingerprint,
     client: clientOf(m.sdk),
     eventId: m.eventId,
+    level: m.level,
+    occurredAt: m.timestamp,
     screenshot: files.screenshot ?? null,
     attachments: files.attachments ?? [],
   }

@@ -8,7 +8,7 @@ import { ingest } from '../ingest/ingest.service'
 import { createReportsRepository } from '../reports/reports.repository'
 import type { SentryFeedback } from './protocol'
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files'>
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config'>
 
 /** The live report holding the occurrence a Sentry event id names, or undefined. */
 export async function reportOfEvent(db: Deps['db'], projectId: string, eventId: string): Promise<{ id: string; number: number } | undefined> {

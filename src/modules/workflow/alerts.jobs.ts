@@ -36,7 +36,7 @@ export function onAlertFired(db: object, hook: AlertFiredHook): void {
 const METRIC_NAMES = {
   new_reports: 'new reports',
   new_crash_reports: 'new crash reports',
-  crash_rate: 'crashed sessions per 100 ended sessions',
+  crash_rate: 'crashed sessions per 100 sessions',
   negative_sentiment: 'negative reports',
 } as const
 

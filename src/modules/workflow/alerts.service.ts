@@ -74,13 +74,14 @@ export async function deleteAlert(deps: Deps, ctx: Ctx, id: string): Promise<voi
 
 /**
  * A metric's value over the window ending now. Report metrics sum the hourly counts (the hour holding
- * the window's start counts whole); crash_rate is crashed sessions per 100 ended sessions among the
- * sessions started in the window (0 with no ended session).
+ * the window's start counts whole); crash_rate is crashed sessions per 100 sessions started in the
+ * window, ended or still running (0 without sessions): the crash-free rate's rule (analytics
+ * crashFreeRate), so an alert at 5 fires when the overview reads under 95% crash-free.
  */
 export async function metricValue(deps: Pick<AppDeps, 'db'>, projectId: string, metric: AlertMetric, since: Date): Promise<number> {
   if (metric === 'crash_rate') {
-    const s = await createSdkRepository({ db: deps.db }).endedAndCrashedSince(projectId, since)
-    return s.ended === 0 ? 0 : Math.round((s.crashed / s.ended) * 10_000) / 100
+    const s = await createSdkRepository({ db: deps.db }).sessionsAndCrashedSince(projectId, since)
+    return s.sessions === 0 ? 0 : Math.round((s.crashed / s.sessions) * 10_000) / 100
   }
   const c = await reportCountsSince(deps, projectId, since)
   return metric === 'new_reports' ? c.reports : metric === 'new_crash_reports' ? c.crashReports : c.negativeReports

@@ -27,6 +27,13 @@ export function AnalyticsOverview({ params }: RouteProps) {
       <Section title="Volume" description="Reports filed and sessions started (UTC days, today included).">
         <Async resource={usage}>
           {(u) => (
+            <>
+            {u.sdk_budget && u.sdk_budget.refused_last_24_hours > 0 && (
+              <p class="notice warning">
+                {counted(u.sdk_budget.refused_last_24_hours, 'report')} refused in the last 24 h (rate limit: {u.sdk_budget.per_minute} a minute per player address). Players behind one address (a LAN
+                playtest, a café) share it: raise <code>{u.sdk_budget.setting}</code> (README "Budgets").
+              </p>
+            )}
             <dl class="stats">
               {WINDOWS.map(([k, label]) => (
                 <div key={k}>
@@ -37,6 +44,7 @@ export function AnalyticsOverview({ params }: RouteProps) {
                 </div>
               ))}
             </dl>
+            </>
           )}
         </Async>
       </Section>
@@ -47,7 +55,7 @@ export function AnalyticsOverview({ params }: RouteProps) {
             return (
               <>
                 <p>
-                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.sessions, 'session')} did not crash; {counted(c.totals.crash_events, 'crash event')} in {counted(c.totals.crash_reports, 'new crash report')}.
+                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.sessions, 'session')} did not crash; {counted(c.totals.crashes, 'crash')} and {counted(c.totals.errors, 'handled error')} in {counted(c.totals.crash_reports, 'new crash or error report')}.
                 </p>
                 <div class="analytics-grid">
                   <Chart title="Crash-free sessions per day (%)" unit="%" x={x} series={[{ label: 'Crash-free %', values: c.daily.map((d) => ratePoint(d.crash_free_rate)) }]} />
@@ -64,8 +72,8 @@ export function AnalyticsOverview({ params }: RouteProps) {
             <>
               <p>
                 {count(d.daily.reduce((s, x) => s + x.new, 0))} filed and {count(d.daily.reduce((s, x) => s + x.resolved, 0))} resolved in 30 days;{' '}
-                {count(d.daily.reduce((s, x) => s + x.events, 0))} submissions received, {count(d.daily.reduce((s, x) => s + x.crash_events, 0))} of them crashes
-                (a crash hit 20 times counts 20).
+                {count(d.daily.reduce((s, x) => s + x.events, 0))} submissions received, {count(d.daily.reduce((s, x) => s + x.crashes, 0))} of them crashes and{' '}
+                {count(d.daily.reduce((s, x) => s + x.crash_events - x.crashes, 0))} handled errors (a crash hit 20 times counts 20).
               </p>
               <Chart
                 title="Reports filed and resolved per day"
@@ -81,7 +89,7 @@ export function AnalyticsOverview({ params }: RouteProps) {
                 x={daySeconds(d.daily.map((x) => x.day))}
                 series={[
                   { label: 'All submissions', values: d.daily.map((x) => x.events) },
-                  { label: 'Crash submissions', values: d.daily.map((x) => x.crash_events) },
+                  { label: 'Crashes', values: d.daily.map((x) => x.crashes) },
                 ]}
               />
             </>

@@ -5,6 +5,7 @@ import type { perfSummary, reportPerf, reportReplays } from '../../../src/module
 import type { releaseHealth, versionHealth } from '../../../src/modules/analytics/release-health.service'
 import type { eventDetails, eventsByDay, eventsSummary } from '../../../src/modules/analytics/telemetry.service'
 import type { dashboard, usage } from '../../../src/modules/analytics/usage.service'
+import type { sdkBudgetOf } from '../../../src/http/sdk-refusals'
 
 /** What every answer read from the analytics rollups adds: how fresh its numbers are (the routes add it after catching up). */
 export type Fresh = { fresh_as_of: string }
@@ -26,4 +27,4 @@ export type EventsByDay = Awaited<ReturnType<typeof eventsByDay>>
 export type EventsSummary = Awaited<ReturnType<typeof eventsSummary>>
 export type EventDetails = Awaited<ReturnType<typeof eventDetails>>
 export type Dashboard = Awaited<ReturnType<typeof dashboard>> & Fresh
-export type Usage = Awaited<ReturnType<typeof usage>> & Fresh
+export type Usage = Awaited<ReturnType<typeof usage>> & Fresh & { sdk_budget?: ReturnType<typeof sdkBudgetOf> }

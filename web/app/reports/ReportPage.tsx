@@ -30,6 +30,7 @@ import { CodeText } from './StackTrace'
 import { WorkflowPanel } from '../workflow/WorkflowPanel'
 import { LinkedIssues } from '../integrations/LinkedIssues'
 import { ReportTelemetry } from '../analytics/ReportTelemetry'
+import { Severity } from './Severity'
 
 /** `/projects/:slug/reports/:number`: everything about one report and the controls to triage it. */
 export function ReportPage({ params }: RouteProps) {
@@ -216,6 +217,7 @@ function Details({ bug }: { bug: Report }) {
     ['Device', bug.device_info],
     ['Source', labelOf(SOURCE_OPTIONS, bug.source)],
     ['Error type', bug.error_type ? <code>{bug.error_type}</code> : null],
+    ['Severity', bug.level || bug.handled !== undefined ? <Severity level={bug.level} handled={bug.handled} /> : null],
     ['Upvotes', countText(bug.upvotes)],
     ['Events', countText(bug.occurrence_count)],
     ['Players', countText(bug.player_count)],

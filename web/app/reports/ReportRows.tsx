@@ -5,6 +5,7 @@ import { memberName } from './project-lookups'
 import { labelOf, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { ReportListItem } from './report-types'
 import { Sparkline } from './Sparkline'
+import { Severity } from './Severity'
 
 const PRIORITY_TONE = { critical: 'danger', high: 'warning', medium: 'info', low: 'neutral' } as const
 const STATUS_TONE = { open: 'info', in_progress: 'warning', resolved: 'success', closed: 'neutral', wont_fix: 'neutral' } as const
@@ -113,6 +114,7 @@ export function ReportRows({
                     {/* An SDK title ("[Error] NullReferenceException: …") already says both what filed it and the error type. */}
                     {b.source === 'system' && !SDK_PREFIX.test(b.title) && <Badge tone="danger">Auto-filed</Badge>}
                     {b.error_type && !b.title.includes(b.error_type) && <code class="error-type">{b.error_type}</code>}
+                    <Severity level={b.level} handled={b.handled} />
                     <LabelChips labels={b.labels} />
                   </span>
                 </div>

@@ -25,6 +25,6 @@ export const FIELD_TYPES = ['text', 'number', 'date', 'select', 'multiselect', '
 export const ALERT_METRICS = [
   { value: 'new_reports', label: 'New reports' },
   { value: 'new_crash_reports', label: 'New crash reports' },
-  { value: 'crash_rate', label: 'Crash rate (crashed per 100 ended sessions)' },
+  { value: 'crash_rate', label: 'Crash rate (crashed per 100 sessions)' },
   { value: 'negative_sentiment', label: 'Negative reports' },
 ] as const

@@ -94,6 +94,8 @@ export function exceptionsOf(event: Record<string, unknown>): ExceptionInfo[] {
     const v = values[i]
     if (!isObject(v)) continue
     const info: ExceptionInfo = { type: oneLine(v.type, 200), value: oneLine(v.value, 2000), frames: framesOf(v.stacktrace) }
+    const handled = obj(v.mechanism)?.handled
+    if (typeof handled === 'boolean') info.handled = handled
     if (!info.frames.length) info.frames = threadFrames(threads, v.thread_id, out.length === 0)
     if (info.type || info.value || info.frames.length) out.push(info)
   }

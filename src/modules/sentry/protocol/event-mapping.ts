@@ -1,9 +1,11 @@
+import { handledOf } from '../../ingest/crash'
+import { isCrash } from '../../reports/report-crash'
 import type { ExceptionInfo } from '../../ingest/stack'
 import { describeEvent, exceptionLine } from './event-description'
 import { eventFrames, exceptionsOf } from './event-frames'
 import { trimToJsonBytes } from './metadata-trim'
 import { browserOf, type Named, systemOf, userAgentOf } from './user-agent'
-import { eventIdOf, isObject, listOf, num, obj, releaseVersion, scalarText, sdkOf, text, timestampOf } from './values'
+import { eventIdOf, isObject, num, obj, releaseVersion, scalarText, sdkOf, text, timestampOf } from './values'
 
 /** Most bytes of JSON kept as a report's metadata (the SDK submit's limit). */
 export const MAX_METADATA_BYTES = 16 * 1024
@@ -24,7 +26,7 @@ export interface SentryEventMapping {
   message: string | null
   /** `level` as sent, lowercased (`fatal`, `error`, `warning`, …), null when absent. */
   level: string | null
-  /** `crash` for `level: fatal`, else null (the caller's default applies). */
+  /** `crash` for a crash (`level: fatal` or an unhandled exception, ingest/crash.ts), else null (the caller's default applies). */
   category: 'crash' | null
   gameVersion: string | null
   environment: string | null
@@ -152,11 +154,7 @@ function fingerprintOf(v: unknown): string[] | null {
   return parts.length ? parts : null
 }
 
-/** Whether the SDK captured the event by itself: an exception its mechanism did not handle, or a fatal level. */
-function isAutomatic(event: Record<string, unknown>, level: string | null): boolean {
-  if (level === 'fatal') return true
-  return listOf(event.exception).some((e) => isObject(e) && obj(e.mechanism)?.handled === false)
-}
+
 
 /**
  * Maps a Sentry event (an `event` item or a `/store/` body) to report fields, following CONTRACT.md
@@ -187,7 +185,7 @@ export function mapSentryEvent(input: unknown): SentryEventMapping {
     exceptions,
     message,
     level,
-    category: level === 'fatal' ? 'crash' : null,
+    category: isCrash({ level, handled: handledOf(exceptions) }) ? 'crash' : null,
     gameVersion: releaseVersion(event.release),
     environment: clean(event.environment, 100),
     platform: clean(os?.name, 100) ?? clean(tags?.platform, 100) ?? clean(tags?.os, 100) ?? agentSystem?.name ?? null,
@@ -202,6 +200,6 @@ export function mapSentryEvent(input: unknown): SentryEventMapping {
     fingerprint: fingerprintOf(event.fingerprint),
     timestamp: timestampOf(event.timestamp),
     sdk: sdkOf(event.sdk),
-    autoCaptured: isAutomatic(event, level),
+    autoCaptured: level === 'fatal' || handledOf(exceptions) === false,
   }
 }
