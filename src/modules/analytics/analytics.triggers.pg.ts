@@ -1,3 +1,5 @@
+import { dropIfPerRow } from '../../db/pg/row-trigger'
+
 // The PostgreSQL form of analytics.triggers.ts: analytics_report_dimensions equal to the live reports per
 // project by priority and by category, and each move into `resolved` counted per UTC day.
 const dims = (row: 'new' | 'old', delta: '+' | '-') =>
@@ -47,9 +49,9 @@ export const analyticsTriggersPgSql = [
       ON CONFLICT (project_id, dimension, value) DO UPDATE SET n = analytics_report_dimensions.n + excluded.n;
     RETURN NULL;
   END $$`,
-  // Dropped first: a database made before kept a row trigger of this name.
-  `DROP TRIGGER IF EXISTS analytics_dims_au ON reports`,
-  `CREATE TRIGGER analytics_dims_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION analytics_dims_moved()`,
+  // A database made before has a row trigger of this name: dropped once, then replaced.
+  dropIfPerRow('analytics_dims_au', 'reports'),
+  `CREATE OR REPLACE TRIGGER analytics_dims_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION analytics_dims_moved()`,
   // A live report removed leaves its counts.
   `CREATE OR REPLACE TRIGGER analytics_dims_ad AFTER DELETE ON reports FOR EACH ROW WHEN (old.deleted_at IS NULL) EXECUTE FUNCTION analytics_dims_bump()`,
   `CREATE OR REPLACE FUNCTION analytics_resolved_count() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -63,8 +65,8 @@ export const analyticsTriggersPgSql = [
     RETURN NULL;
   END $$`,
   // Live reports moving into resolved count on the UTC day of their update, once per statement (a bulk resolve is one counter write).
-  `DROP TRIGGER IF EXISTS analytics_resolved_au ON reports`,
-  `CREATE TRIGGER analytics_resolved_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION analytics_resolved_count()`,
+  dropIfPerRow('analytics_resolved_au', 'reports'),
+  `CREATE OR REPLACE TRIGGER analytics_resolved_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION analytics_resolved_count()`,
   // A database whose reports predate the triggers is counted once.
   `INSERT INTO analytics_report_dimensions (project_id, dimension, value, n)
      SELECT project_id, 'priority', priority, count(*) FROM reports WHERE deleted_at IS NULL

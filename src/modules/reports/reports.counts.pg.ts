@@ -1,3 +1,5 @@
+import { dropIfPerRow } from '../../db/pg/row-trigger'
+
 // The PostgreSQL form of reports.counts.ts: report_status_counts equal to the live reports per project
 // and status, whoever writes the rows: inserts and updates counted per statement, deletes per row.
 export const reportCountsPgSql = [
@@ -39,9 +41,9 @@ export const reportCountsPgSql = [
       ON CONFLICT (project_id, status) DO UPDATE SET n = report_status_counts.n + excluded.n;
     RETURN NULL;
   END $$`,
-  // Dropped first: a database made before kept a row trigger of this name.
-  `DROP TRIGGER IF EXISTS report_counts_au ON reports`,
-  `CREATE TRIGGER report_counts_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION report_counts_moved()`,
+  // A database made before has a row trigger of this name: dropped once, then replaced.
+  dropIfPerRow('report_counts_au', 'reports'),
+  `CREATE OR REPLACE TRIGGER report_counts_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION report_counts_moved()`,
   // A live report removed leaves its count.
   `CREATE OR REPLACE TRIGGER report_counts_ad AFTER DELETE ON reports FOR EACH ROW WHEN (old.deleted_at IS NULL) EXECUTE FUNCTION report_counts_bump()`,
   // A database whose reports predate the triggers (a bulk load that dropped them) is counted once.
