@@ -3,7 +3,7 @@ import { Database } from 'bun:sqlite'
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
-import { pgPool } from './pg/client'
+import { isPostgres, pgPool, pgWriteInTurn } from './pg/client'
 import * as schema from './schema'
 
 export type Db = ReturnType<typeof createDb>
@@ -80,6 +80,16 @@ export async function execute(q: Query, query: SQLWrapper): Promise<void> {
 export function skippingLocked<T>(select: T): T {
   const pg = select as { for?: (strength: 'update', config: { skipLocked: boolean }) => T }
   return typeof pg.for === 'function' ? pg.for('update', { skipLocked: true }) : select
+}
+
+/**
+ * A write that runs after every earlier write of the same `key` and sees what they left, in the order
+ * they were asked for: a project's submissions, each decided (stacked or filed, its possible duplicates)
+ * as if sent one by one. SQLite's group commit already runs writes in arrival order, one at a time; on
+ * PostgreSQL, whose transactions run side by side, the key is queued and locked (pgWriteInTurn).
+ */
+export function writeInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>): Promise<T> {
+  return isPostgres(db) ? pgWriteInTurn(db, key, fn) : db.write(fn)
 }
 
 /** The open write transaction of this async context, if any. */

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDb, createDb, openSqlite } from '../../src/db/client'
+import { createPgDb } from '../../src/db/pg/client'
 import { DB_FILE } from '../../src/deps'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { jobs } from '../../src/jobs/jobs.table'
@@ -35,7 +36,7 @@ async function deadPid(): Promise<number> {
 
 describe('job leases shared by several servers', () => {
   it('two runners on one database, each on its own connection, run every job exactly once', async () => {
-    const second = createDb(openSqlite(join(t.dir, DB_FILE)))
+    const second = t.config.databaseUrl ? createPgDb(t.config.databaseUrl, { max: 4 }) : createDb(openSqlite(join(t.dir, DB_FILE)))
     try {
       const seen: number[] = []
       const work: JobHandler = { kind: 'work', run: async (p: { i: number }) => { await Bun.sleep(1); seen.push(p.i) } }
@@ -47,7 +48,7 @@ describe('job leases shared by several servers', () => {
       expect(seen.toSorted((x, y) => x - y)).toEqual(Array.from({ length: 300 }, (_, i) => i))
       expect(await t.deps.jobs.counts(t.deps.db)).toEqual({ done: 300 })
     } finally {
-      closeDb(second)
+      await closeDb(second)
     }
   })
 

@@ -11,6 +11,7 @@ import { integrationDeliveries, integrationLinks, integrations } from '../../src
 import { PERMISSION_KEYS } from '../../src/modules/permissions/permissions.catalog'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { createTestApp } from '../helpers/test-app'
+import { onSqlite } from '../helpers/pg-engine'
 import { addTeammate } from '../projects/team-helpers'
 import { operationsOf } from '../fuzz/world'
 
@@ -77,10 +78,19 @@ describe('a member with every permission removed', () => {
     expect(search.status).toBe(403)
   })
 
-  it("answers 400 saying how to fix it when a stored credential cannot be read with this server's key", async () => {
+  it.skipIf(!onSqlite)("(SQLite: the key is the data directory's secrets.key) answers 400 saying how to fix it when a stored credential cannot be read with this server's key", async () => {
     const res = await t.request('GET', `/api/projects/${project.slug}/git/issues?q=boss`, { token: owner.token })
     expect(res.status).toBe(400)
     expect(res.body.error).toBe("the stored access token cannot be read with this server's secrets.key; enter it again (PATCH access_token)")
+    const test = await t.request('POST', `/api/projects/${project.slug}/webhooks/discord/${params.channelId}/test`, { token: owner.token })
+    expect(test.status).toBe(400)
+    expect(test.body.error).toMatch(/stored webhook URL cannot be read/)
+  })
+
+  it.skipIf(onSqlite)("(PostgreSQL: the key is GLITCHBOX_SECRET_KEY, which that mode requires) answers 400 saying how to fix it when a stored credential cannot be read with this server's key", async () => {
+    const res = await t.request('GET', `/api/projects/${project.slug}/git/issues?q=boss`, { token: owner.token })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe("the stored access token cannot be read with this server's GLITCHBOX_SECRET_KEY; enter it again (PATCH access_token)")
     const test = await t.request('POST', `/api/projects/${project.slug}/webhooks/discord/${params.channelId}/test`, { token: owner.token })
     expect(test.status).toBe(400)
     expect(test.body.error).toMatch(/stored webhook URL cannot be read/)

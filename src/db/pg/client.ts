@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { SQL } from 'bun'
+import { type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
 
@@ -54,7 +55,7 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
     },
   }
   const db = Object.assign(base, seam) as unknown as Db
-  pools.set(db, { client, ready })
+  pools.set(db, { client, ready, inWrite: () => context.getStore() !== undefined, turns: new Map() })
   return db
 }
 
@@ -65,7 +66,32 @@ export function pgCode(err: unknown): string {
   return ''
 }
 
-const pools = new WeakMap<object, { client: SQL; ready: Promise<void> }>()
+const pools = new WeakMap<object, { client: SQL; ready: Promise<void>; inWrite: () => boolean; turns: Map<string, Promise<void>> }>()
+
+/**
+ * `db.write(fn)` in its turn among writes of the same `key` (see writeInTurn in ../client.ts): this
+ * process queues them by key in call order, so they lock in the order they came, and inside the write
+ * an advisory lock on the key, held to COMMIT, orders them with other nodes' writes. A write already
+ * inside a write only takes the lock: queueing there could wait on a turn that waits on this
+ * transaction's locks, a deadlock PostgreSQL cannot see.
+ */
+export async function pgWriteInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>): Promise<T> {
+  const pool = pools.get(db)!
+  const lock = (q: Query) => (q as unknown as { execute(s: SQLWrapper): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+  const locked = (q: Query) => lock(q).then(() => fn(q))
+  if (pool.inWrite()) return db.write(locked)
+  const before = pool.turns.get(key) ?? Promise.resolve()
+  let done!: () => void
+  const mine = new Promise<void>((resolve) => (done = resolve))
+  pool.turns.set(key, mine)
+  try {
+    await before
+    return await db.write(locked)
+  } finally {
+    done()
+    if (pool.turns.get(key) === mine) pool.turns.delete(key)
+  }
+}
 
 /** The pool under a PostgreSQL seam, or undefined for a SQLite one. */
 export function pgPool(db: Db): SQL | undefined {

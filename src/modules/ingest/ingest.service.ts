@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps'
-import type { Query } from '../../db/client'
+import { type Query, writeInTurn } from '../../db/client'
 import { removeFiles, type StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
 import { chargeUpload } from '../auth/quota'
@@ -74,7 +74,8 @@ export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestRes
   const files = [...(s.screenshot ? [s.screenshot] : []), ...(s.attachments ?? [])]
   try {
     const prepared = prepare(s, files)
-    const result = await deps.db.write((tx) => fileOrStack(deps, tx, prepared))
+    // In the project's turn: concurrent submissions get the answers they would one by one (stacking, numbers, possible duplicates).
+    const result = await writeInTurn(deps.db, `ingest:${s.project.id}`, (tx) => fileOrStack(deps, tx, prepared))
     if (!result) await removeFiles(deps, files)
     return result
   } catch (err) {

@@ -76,7 +76,7 @@ async function byNumbers(tx: Query, project: Project, survivor: Report, numbers:
 
 /** The reports the list shows for `filter`, the survivor left out; 400 for none or more than COUNT_CAP. */
 async function byFilter(deps: Pick<AppDeps, 'db'>, tx: Query, project: Project, survivor: Report, filter: ListFilterQuery): Promise<Report[]> {
-  const matched = await matchingReports(deps.db, project.id, listFiltersOf(deps.db, project.id, filter))
+  const matched = await matchingReports(deps.db, project.id, await listFiltersOf(deps.db, project.id, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; a merge by filter takes at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
   const ids = matched.reports.filter((r) => r.id !== survivor.id).map((r) => r.id)
   if (ids.length === 0) throw badRequest(`filter: no report but #${survivor.reportNumber} matches it, nothing to merge`)

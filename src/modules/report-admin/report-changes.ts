@@ -148,7 +148,7 @@ async function bulkSelector(db: Deps['db'], projectId: string, body: BulkDeleteB
   if (given > 1) throw badRequest('send one of bug_ids, bug_numbers or filter')
   if (given === 0) throw badRequest('bug_ids or bug_numbers (1 to 100 entries) or filter is required')
   if (!filter) return { which: ids ? { ids } : { numbers: numbers! }, filter: null }
-  const matched = await matchingReports(db, projectId, listFiltersOf(db, projectId, filter))
+  const matched = await matchingReports(db, projectId, await listFiltersOf(db, projectId, filter))
   if (matched.capped) throw badRequest(`filter: it matches more than ${COUNT_CAP.toLocaleString('en')} reports; bulk actions by filter take at most ${COUNT_CAP.toLocaleString('en')}, narrow it`)
   return { which: { ids: matched.reports.map((r) => r.id) }, filter }
 }

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
-import type { DbOrTx, Query, Seam } from '../../db/client'
+import type { Query, Seam } from '../../db/client'
 import type { LabelView } from './reports.views'
 
 /** The SLA states the list filters on (`sla=`). */
@@ -17,7 +17,7 @@ export interface ReportAdditions {
   /** Checks the custom field values sent with a new report (400 when one is wrong); the function returned writes them for the filed report. */
   checkNewReportValues(deps: Pick<AppDeps, 'db'>, projectId: string, sent?: Record<string, unknown>): Promise<(reportId: string, now: Date) => Promise<unknown>>
   /** The list filter `custom_field=<select field id>:<option>` (400 when it names no such option). */
-  selectFieldFilter(db: DbOrTx, projectId: string, raw: string): { fieldId: string; option: string }
+  selectFieldFilter(deps: Pick<AppDeps, 'db'>, projectId: string, raw: string): Promise<{ fieldId: string; option: string }>
   /** One report's SLA clock as the API shows it, or null. */
   slaOfReport(deps: Pick<AppDeps, 'db'>, reportId: string, now: Date): Promise<unknown>
   /** A list page's SLA clocks as the API shows them, by report id. */

@@ -1,5 +1,7 @@
+import { dropIfPerRow } from '../../db/pg/row-trigger'
+
 // The PostgreSQL form of reports.counts.ts: report_status_counts equal to the live reports per project
-// and status, whoever writes the rows. One function serves the three triggers (TG_OP says which rows count).
+// and status, whoever writes the rows: inserts and updates counted per statement, deletes per row.
 export const reportCountsPgSql = [
   `CREATE OR REPLACE FUNCTION report_counts_bump() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
@@ -24,8 +26,24 @@ export const reportCountsPgSql = [
     RETURN NULL;
   END $$`,
   `CREATE OR REPLACE TRIGGER report_counts_ai AFTER INSERT ON reports REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION report_counts_added()`,
-  // A report changing status, project or deletion moves from its old count to its new one.
-  `CREATE OR REPLACE TRIGGER report_counts_au AFTER UPDATE OF status, deleted_at, project_id ON reports FOR EACH ROW EXECUTE FUNCTION report_counts_bump()`,
+  // Reports changing status, project or deletion move from their old counts to their new ones, once per
+  // statement: a row trigger bumping the same counter row per report made a bulk change of 10,000 reports
+  // leave 10,000 dead versions of it. Transition tables take no column list, so every update of reports
+  // runs it; one that moves no report between counts (most: an occurrence, an edit) writes nothing.
+  `CREATE OR REPLACE FUNCTION report_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO report_status_counts (project_id, status, n)
+      SELECT project_id, status, sum(d) FROM (
+        SELECT project_id, status, -1 AS d FROM prior WHERE deleted_at IS NULL
+        UNION ALL
+        SELECT project_id, status, 1 AS d FROM updated WHERE deleted_at IS NULL
+      ) moves GROUP BY project_id, status HAVING sum(d) <> 0
+      ON CONFLICT (project_id, status) DO UPDATE SET n = report_status_counts.n + excluded.n;
+    RETURN NULL;
+  END $$`,
+  // A database made before has a row trigger of this name: dropped once, then replaced.
+  dropIfPerRow('report_counts_au', 'reports'),
+  `CREATE OR REPLACE TRIGGER report_counts_au AFTER UPDATE ON reports REFERENCING OLD TABLE AS prior NEW TABLE AS updated FOR EACH STATEMENT EXECUTE FUNCTION report_counts_moved()`,
   // A live report removed leaves its count.
   `CREATE OR REPLACE TRIGGER report_counts_ad AFTER DELETE ON reports FOR EACH ROW WHEN (old.deleted_at IS NULL) EXECUTE FUNCTION report_counts_bump()`,
   // A database whose reports predate the triggers (a bulk load that dropped them) is counted once.

@@ -78,10 +78,14 @@ const tsMatches = sql`${sql.raw(SEARCH_DOCUMENT_SQL)} @@ to_tsquery('simple', ${
 /** The seqs of the project's reports that match the words, on PostgreSQL (the FTS rowid set's counterpart). */
 const tsMatchSet = sql`(SELECT seq FROM reports WHERE project_id = ${ph('projectId')} AND ${tsMatches})`
 
-/** A report's error type among the JSON array of names in placeholder `name`: SQLite's json_each, PostgreSQL's jsonb. */
+/**
+ * A report's error type among the JSON array of names in placeholder `name`: SQLite's json_each,
+ * PostgreSQL's jsonb. The parameter is cast to text first: bound straight as jsonb, Bun's client sends
+ * the string as a JSON string (a scalar), not as the array it spells.
+ */
 const errorTypeIn = (pg: boolean, name: string) =>
   pg
-    ? sql`${reports.errorType} IN (SELECT jsonb_array_elements_text(CAST(${ph(name)} AS jsonb)))`
+    ? sql`${reports.errorType} IN (SELECT jsonb_array_elements_text(CAST(CAST(${ph(name)} AS text) AS jsonb)))`
     : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(name)}))`
 
 /** A probe of one facet key for the row whose seq is `seq`. */

@@ -51,7 +51,7 @@ export interface ListFilters {
 }
 
 /** The list's filters from its query parameters (the list route and the bulk routes' `filter`). */
-export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery): Omit<ListFilters, 'page' | 'sort' | 'now'> {
+export async function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery): Promise<Omit<ListFilters, 'page' | 'sort' | 'now'>> {
   return {
     status: query.status,
     priority: query.priority,
@@ -73,7 +73,7 @@ export function listFiltersOf(db: Db, projectId: string, query: ListFilterQuery)
     blocked: query.blocked,
     sla: query.sla,
     overdue: query.overdue,
-    customField: query.custom_field === undefined ? undefined : reportAdditions().selectFieldFilter(db, projectId, query.custom_field),
+    customField: query.custom_field === undefined ? undefined : await reportAdditions().selectFieldFilter({ db }, projectId, query.custom_field),
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import type { DbOrTx, Seam } from '../../db/client'
+import type { Seam } from '../../db/client'
 import { customFields, customFieldValues } from './workflow.table'
 
 export type Field = typeof customFields.$inferSelect
@@ -70,13 +70,4 @@ export function createCustomFieldsRepository({ db }: { db: Seam }) {
         }
       }),
   }
-}
-
-/**
- * The project's field with this id, or undefined. Synchronous, outside the async functions: the
- * reports list and the bulk and merge actions resolve their `custom_field` filter (custom-fields.filter.ts)
- * inside synchronous transactions; it joins the async ones when those callers await.
- */
-export function fieldInProject(db: DbOrTx, projectId: string, fieldId: string): Field | undefined {
-  return db.select().from(customFields).where(fieldOf(projectId, fieldId)).get()
 }

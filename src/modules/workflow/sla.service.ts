@@ -147,8 +147,9 @@ export function slaStateSql(state: SlaState) {
     OR (resolved_at IS NULL AND ${now} >= resolve_due_at - (resolve_due_at - started_at) * ${AT_RISK_SHARE}))`
   const hasClock = sql`(response_due_at IS NOT NULL OR resolve_due_at IS NOT NULL)`
   // A part without a clock compares as NULL; coalesce keeps NOT from turning the whole test NULL.
-  const isBreached = sql`coalesce(${breached}, 0)`
-  const isAtRisk = sql`coalesce(${atRisk}, 0)`
+  // FALSE, not 0: PostgreSQL's coalesce needs a boolean, and SQLite reads FALSE as 0.
+  const isBreached = sql`coalesce(${breached}, FALSE)`
+  const isAtRisk = sql`coalesce(${atRisk}, FALSE)`
   if (state === 'breached') return sql`${hasClock} AND ${isBreached}`
   if (state === 'at_risk') return sql`${hasClock} AND NOT ${isBreached} AND ${isAtRisk}`
   return sql`${hasClock} AND NOT ${isBreached} AND NOT ${isAtRisk}`
