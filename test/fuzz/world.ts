@@ -44,7 +44,7 @@ export async function seedWorld(t: TestApp) {
   await ok('PUT', `/api/projects/${slug}/tracker-settings`, { enabled: true, allow_search: true, publish: 'all' })
   await ok('PUT', `/api/projects/${slug}/roadmap-settings`, { enabled: true, show_upvotes: true })
   const mate = await createUser(t)
-  t.deps.db.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', createdAt: t.clock.now() }).run()
+  await t.deps.db.write((q) => q.insert(accountMembers).values({ accountId: owner.account.id, userId: mate.user.id, role: 'member', createdAt: t.clock.now() }))
   const invite = await ok('POST', '/api/account/invites', { email: 'invitee@example.com', role: 'member' })
   const form = new FormData()
   form.set('file', new File(['hello'], 'a.txt', { type: 'text/plain' }))
