@@ -114,8 +114,7 @@ describe('GET /tracker/{slug}', () => {
   })
 
   it('counts up to 1,000 matches ("1000+ reports") and still pages past them', async () => {
-    // Filed 101 at a time: one at a time outlasts the test's minute on a busy PostgreSQL.
-    for (let i = 0; i < 1010; i += 101) await Promise.all(Array.from({ length: 101 }, (_, k) => createReportIn(t, project, { title: `Bug ${i + k}` })))
+    for (let i = 0; i < 1010; i++) await createReportIn(t, project, { title: `Bug ${i}` })
     await enable()
     const first = await tracker()
     expect(first.body).toContain('1000+ reports')
