@@ -69,14 +69,15 @@ export async function runCli(args: string[], env: Record<string, string>, binary
 /**
  * Starts the real server as a child process and waits until /health answers (for `startTimeoutMs`,
  * default 30 s: a start-up takes 15–20 s on a machine busy with the rest of the suite); `bunArgs` go
- * to bun (from source only). In the suite's PostgreSQL mode it runs on the data directory's database.
+ * to bun (from source only). In the suite's PostgreSQL mode it runs on the data directory's database,
+ * unless `engine: 'sqlite'` (a test of the SQLite files themselves).
  */
-export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string; bunArgs?: string[]; startTimeoutMs?: number } = {}) {
+export async function startServer(o: { dataDir?: string; env?: Record<string, string>; binary?: string; bunArgs?: string[]; startTimeoutMs?: number; engine?: 'sqlite' } = {}) {
   const port = await freePort()
   const dataDir = o.dataDir ?? tempDataDir()
   const cmd = o.binary ? [o.binary, 'serve'] : [process.execPath, ...(o.bunArgs ?? []), join(ROOT, 'src/main.ts'), 'serve']
   const proc = Bun.spawn(cmd, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_LOG_LEVEL: 'warn', ...(await engineEnv(dataDir, o.env)), ...o.env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GLITCHBOX_DATA_DIR: dataDir, GLITCHBOX_LOG_LEVEL: 'warn', ...(o.engine === 'sqlite' ? {} : await engineEnv(dataDir, o.env)), ...o.env },
     stdout: 'pipe',
     stderr: 'pipe',
   })
