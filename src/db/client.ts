@@ -92,6 +92,16 @@ export function writeInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>
   return isPostgres(db) ? pgWriteInTurn(db, key, fn) : db.write(fn)
 }
 
+/**
+ * A select whose rows stay locked until the write that reads them ends: FOR UPDATE on PostgreSQL, so
+ * concurrent writes that check and then change those rows take turns (a cap counted, then raised).
+ * SQLite's single writer serialises them already: the select stays as it is.
+ */
+export function lockedForWrite<T>(select: T): T {
+  const pg = select as { for?: (strength: 'update') => T }
+  return typeof pg.for === 'function' ? pg.for('update') : select
+}
+
 /** The open write transaction of this async context, if any. */
 interface WriteContext {
   open: boolean

@@ -6,6 +6,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DB_FILE } from '../../src/deps'
+import { onSqlite } from '../helpers/pg-engine'
 import { freePort, removeTempDataDirs, runCli, startServer, tempDataDir } from '../helpers/server-process'
 import { studioDataDir } from '../helpers/studio-data-dir'
 
@@ -35,7 +36,7 @@ describe('one server per port', () => {
 })
 
 describe('one server per data directory', () => {
-  it('refuses a second server naming the directory and the first server; CLI commands still work beside it; kill -9 frees it', { timeout: 90_000 }, async () => {
+  it.skipIf(!onSqlite)('refuses a second server naming the directory and the first server; CLI commands still work beside it; kill -9 frees it (SQLite: backup archives the data directory)', { timeout: 90_000 }, async () => {
     const first = await startServer()
     const env = { GLITCHBOX_DATA_DIR: first.dataDir }
     try {
@@ -62,7 +63,7 @@ describe('one server per data directory', () => {
 })
 
 describe('a database file broken under a running server', () => {
-  it('answers /health 503 with the reason and stays up; background loops that fail do not end the process', { timeout: 60_000 }, async () => {
+  it.skipIf(!onSqlite)('answers /health 503 with the reason and stays up; background loops that fail do not end the process (SQLite: the database file overwritten)', { timeout: 60_000 }, async () => {
     // A webhook receiver that holds its answer: the job thread finishes (commits) that delivery only
     // after the file is broken, so the request thread's cached pages are dropped and it reads the file.
     let release!: () => void

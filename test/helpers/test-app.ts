@@ -1,6 +1,7 @@
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config/config'
 import { closeDb, rawSqlite } from '../../src/db/client'
+import { databaseReady } from '../../src/db/pg/client'
 import { buildDeps } from '../../src/deps'
 import { createTestDatabase, dropTestDatabase, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from './pg-engine'
 import { JobRunner } from '../../src/jobs/jobs.runner'
@@ -50,6 +51,9 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
   })
   const app = createApp(deps)
   const runner = new JobRunner({ db: deps.db, clock, logger, ...collectJobs(deps) })
+  // A server listens once its database is migrated (main.ts); so does the test app take requests, so
+  // that a request's time (and /health's 2 s ping) never includes the cloned database's start-up.
+  const ready = pgDatabase ? databaseReady(deps.db) : undefined
   let ipCounter = 0
 
   async function request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -62,6 +66,7 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
       body = JSON.stringify(o.body)
       headers['content-type'] ??= 'application/json'
     }
+    await ready
     const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
     const text = await res.text()
     let parsed: unknown = text

@@ -34,7 +34,7 @@ describe('data directory modes', () => {
     // The umask is per process (a worker thread cannot set it): the server runs under it from a launcher script.
     const launcher = join(root, 'glitchbox-umask-022')
     writeFileSync(launcher, `#!/bin/sh\numask 022\nexec "${process.execPath}" "${join(ROOT, 'src/main.ts')}" "$@"\n`, { mode: 0o700 })
-    const server = await startServer({ dataDir, binary: launcher })
+    const server = await startServer({ dataDir, binary: launcher, engine: 'sqlite' })
     try {
       expect(modeOf(dataDir)).toBe(0o700)
       for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect(modeOf(join(dataDir, f)), f).toBe(0o600)

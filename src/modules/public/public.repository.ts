@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
-import { indexedBy, onPostgres, type Query, type Seam } from '../../db/client'
+import { indexedBy, lockedForWrite, onPostgres, type Query, type Seam } from '../../db/client'
 import { translateSearch } from '../reports/fts-query'
 import { SEARCH_DOCUMENT_SQL, translateSearchToTsquery } from '../reports/search-tsquery'
 import { reportLabels } from '../labels/labels.table'
@@ -206,9 +206,12 @@ export function createPublicRepository({ db }: { db: Seam }) {
     totalsByStatus: async (where: SQL): Promise<Map<string, number>> =>
       new Map((await db.read((q) => q.select({ status: reports.status, n: count() }).from(reports).where(where).groupBy(reports.status))).map((t) => [t.status, t.n])),
 
-    /** The report numbered `reportNumber` among those `shown` (its seq and upvotes), or undefined. */
+    /**
+     * The report numbered `reportNumber` among those `shown` (its seq and upvotes), or undefined;
+     * locked until the vote's write ends, so concurrent votes on it check the per-address cap in turn.
+     */
     voteTarget: async (shown: SQL, reportNumber: number) =>
-      (await db.read((q) => q.select({ seq: reports.seq, upvotes: reports.upvotes }).from(reports).where(and(shown, eq(reports.reportNumber, reportNumber))).limit(1)))[0],
+      (await db.write((q) => lockedForWrite(q.select({ seq: reports.seq, upvotes: reports.upvotes }).from(reports).where(and(shown, eq(reports.reportNumber, reportNumber))).limit(1))))[0],
 
     /** Votes on the report from the address key `address` after `since`. */
     votesFromAddress: async (reportSeq: number, address: string, since: Date): Promise<number> => {
