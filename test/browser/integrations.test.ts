@@ -340,7 +340,7 @@ describeBrowser('the integrations screen in a browser', () => {
   })
 
   it('disables Jira with the reason on a plan without it (last: moves the account to Free)', async () => {
-    const set = await runCli(['admin', 'set-plan', me.email, 'free'], { GLITCHBOX_DATA_DIR: h.dataDir })
+    const set = await runCli(['admin', 'set-plan', me.email, 'free'], h.serverEnv)
     expect(set.code, set.stderr).toBe(0)
     await h.page.goto(`/projects/${slug}/integrations`)
     const jira = h.page.getByRole('listitem', { name: 'Jira' })
