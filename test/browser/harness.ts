@@ -49,7 +49,7 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { describe } from 'vitest'
+import { describe, vi } from 'vitest'
 import { createTestDatabase, dropTestDatabase, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from '../helpers/pg-engine'
 import { freePort, ROOT, tempDataDir } from '../helpers/server-process'
 import { pgRows } from '../helpers/sql-rows'
@@ -68,6 +68,14 @@ export function findChromium(): string | null {
 }
 
 export const CHROMIUM = findChromium()
+
+/**
+ * How long the server may take to answer /health. On PostgreSQL the server and its job thread each open
+ * a pool and check the migrations: with eight test runs on two cores that took ~40 s (SQLite: ~17 s).
+ */
+const SERVER_START_MS = 90_000
+// A file's beforeAll starts the server and Chromium, so hooks without a timeout of their own get room for both.
+vi.setConfig({ hookTimeout: SERVER_START_MS + 60_000 })
 
 /** `describe` when Chromium is available, otherwise `describe.skip` with the reason printed once. */
 export const describeBrowser: typeof describe = CHROMIUM
@@ -160,7 +168,7 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
     if (pgDatabase) await dropTestDatabase(pgDatabase)
   }
 
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + SERVER_START_MS
   for (;;) {
     if (await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false)) break
     if (proc.exitCode !== null || Date.now() > deadline) {
