@@ -27,7 +27,7 @@ try {
   // server is verified at signup; another follows the mailed link.
   const verified = async () => ((await p.call('GET', '/api/auth/me')) as { email_verified: boolean }).email_verified
   if (!(await verified())) {
-    const link = h.mails(p.me.email).at(-1)?.text.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0]
+    const link = (await h.mails(p.me.email)).at(-1)?.text.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0]
     if (link) await h.page.goto(link)
     if (!(await verified())) throw new Error(`could not verify the owner's email (${link} → ${h.page.url()})`)
   }

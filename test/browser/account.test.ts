@@ -15,8 +15,8 @@ describeBrowser('account flows in the browser: mailed links land on the web app'
   })
 
   /** The newest link of the mail to `to` whose URL contains `part`. */
-  const linkIn = (to: string, part: string) => {
-    const links = h.mails(to).flatMap((m) => m.text.match(/https?:\/\/\S+/g) ?? [])
+  const linkIn = async (to: string, part: string) => {
+    const links = (await h.mails(to)).flatMap((m) => m.text.match(/https?:\/\/\S+/g) ?? [])
     const found = links.filter((l) => l.includes(part)).at(-1)
     expect(found, `a mailed link containing ${part}`).toBeDefined()
     return found!
@@ -31,7 +31,7 @@ describeBrowser('account flows in the browser: mailed links land on the web app'
     await page.getByRole('button', { name: 'Send reset link' }).click()
     await poll(() => page.getByRole('status').filter({ hasText: me.email }).count()).toBe(1)
 
-    const link = linkIn(me.email, '/reset-password?token=')
+    const link = await linkIn(me.email, '/reset-password?token=')
     expect(link.startsWith(`${h.baseUrl}/reset-password?token=`)).toBe(true)
     await page.goto(link)
     await page.getByLabel('New password', { exact: true }).fill('second-password-2')
@@ -56,7 +56,7 @@ describeBrowser('account flows in the browser: mailed links land on the web app'
 
   it('the verification link opened in the browser shows the confirmation; opened again, an error', async () => {
     const me = await h.signUp()
-    const link = linkIn(me.email, '/api/auth/verify-email?token=')
+    const link = await linkIn(me.email, '/api/auth/verify-email?token=')
     const page = await (await h.newContext()).newPage()
     page.setDefaultTimeout(TIMEOUT)
     await page.goto(link)

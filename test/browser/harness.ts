@@ -35,6 +35,10 @@
  * - `h.api(method, path, { body, token, apiKey, headers })` is a plain `fetch` (no cookies) that
  *   returns `{ status, body }`; handy for fixtures (projects, SDK submits) without clicking.
  * - `h.mails(to?)` reads the outbox (no SMTP in tests), newest last, to follow mailed links.
+ * - `h.rows(sql, ...params)` reads the server's database (`?` placeholders, SQL both engines read),
+ *   shaped as `sqlRows` gives them; `h.serverEnv` points a CLI command (`runCli`) at the same data.
+ * - In the suite's PostgreSQL mode (test/helpers/pg-engine.ts) the server runs on a database cloned
+ *   from the migrated template, dropped at close().
  * - `h.screenshot(name)` saves `test-artifacts/screenshots/<name>.png` (full page).
  * - `h.serverLog()` gives the server's output so far, for failure messages.
  * - `h.close()` closes the browser, stops the server and removes the data dir.
@@ -45,8 +49,10 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { describe } from 'vitest'
+import { describe, vi } from 'vitest'
+import { createTestDatabase, dropTestDatabase, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from '../helpers/pg-engine'
 import { freePort, ROOT, tempDataDir } from '../helpers/server-process'
+import { pgRows } from '../helpers/sql-rows'
 
 export const SCREENSHOT_DIR = join(ROOT, 'test-artifacts', 'screenshots')
 
@@ -62,6 +68,14 @@ export function findChromium(): string | null {
 }
 
 export const CHROMIUM = findChromium()
+
+/**
+ * How long the server may take to answer /health. On PostgreSQL the server and its job thread each open
+ * a pool and check the migrations: with eight test runs on two cores that took ~40 s (SQLite: ~17 s).
+ */
+const SERVER_START_MS = 90_000
+// A file's beforeAll starts the server and Chromium, so hooks without a timeout of their own get room for both.
+vi.setConfig({ hookTimeout: SERVER_START_MS + 60_000 })
 
 /** `describe` when Chromium is available, otherwise `describe.skip` with the reason printed once. */
 export const describeBrowser: typeof describe = CHROMIUM
@@ -89,6 +103,8 @@ export interface ApiAnswer {
 export interface BrowserHarness {
   baseUrl: string
   dataDir: string
+  /** The server's data directory and database, for a CLI command on the same data. */
+  serverEnv: Record<string, string>
   browser: Browser
   context: BrowserContext
   page: Page
@@ -96,7 +112,9 @@ export interface BrowserHarness {
   signUp(o?: { email?: string; password?: string; name?: string }): Promise<SignedUp>
   signIn(o: { email: string; password: string }, context?: BrowserContext): Promise<SignedUp>
   api(method: string, path: string, o?: { body?: unknown; token?: string; apiKey?: string; headers?: Record<string, string> }): Promise<ApiAnswer>
-  mails(to?: string): { to: string; subject: string; text: string }[]
+  mails(to?: string): Promise<{ to: string; subject: string; text: string }[]>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  rows<T = Record<string, any>>(sql: string, ...params: (string | number | null)[]): Promise<T[]>
   screenshot(name: string, page?: Page): Promise<string>
   serverLog(): string
   close(): Promise<void>
@@ -110,6 +128,10 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const dataDir = tempDataDir()
+  const pgDatabase = testPgServer() ? nextTestDatabase() : null
+  const databaseUrl = pgDatabase ? `${testPgServer()}/${pgDatabase}` : null
+  if (pgDatabase) await createTestDatabase(pgDatabase)
+  const serverEnv: Record<string, string> = { GLITCHBOX_DATA_DIR: dataDir, ...(databaseUrl && { GLITCHBOX_DATABASE_URL: databaseUrl, GLITCHBOX_SECRET_KEY: TEST_SECRET_KEY }) }
   let log = ''
   // The same command line as `npm start`.
   const proc = Bun.spawn([process.execPath, '--max-http-header-size=65536', join(ROOT, 'src/main.ts'), 'serve'], {
@@ -117,7 +139,7 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      GLITCHBOX_DATA_DIR: dataDir,
+      ...serverEnv,
       GLITCHBOX_PUBLIC_URL: baseUrl,
       GLITCHBOX_LOG_LEVEL: 'warn',
       GLITCHBOX_RATE_LIMIT_GLOBAL: '0',
@@ -143,9 +165,10 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
       await proc.exited
     }
     rmSync(dataDir, { recursive: true, force: true })
+    if (pgDatabase) await dropTestDatabase(pgDatabase)
   }
 
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + SERVER_START_MS
   for (;;) {
     if (await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false)) break
     if (proc.exitCode !== null || Date.now() > deadline) {
@@ -198,9 +221,20 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
     return { status: res.status, headers: res.headers, body }
   }
 
+  const rows: BrowserHarness['rows'] = async (text, ...params) => {
+    if (databaseUrl) return pgRows(databaseUrl, text, ...params)
+    const db = new Database(join(dataDir, 'glitchbox.db'), { readonly: true })
+    try {
+      return db.query(text).all(...params) as never
+    } finally {
+      db.close()
+    }
+  }
+
   return {
     baseUrl,
     dataDir,
+    serverEnv,
     browser,
     context,
     page,
@@ -214,15 +248,11 @@ export async function startBrowser(o: { env?: Record<string, string> } = {}): Pr
       return sessionCall('/api/auth/login', { email: s.email, password: s.password }, ctx, s.password)
     },
     api,
-    mails(to) {
-      const db = new Database(join(dataDir, 'glitchbox.db'), { readonly: true })
-      try {
-        const rows = db.query<{ to: string; subject: string; text: string }, []>('SELECT "to", subject, text FROM mail_outbox ORDER BY id').all()
-        return to ? rows.filter((r) => r.to === to) : rows
-      } finally {
-        db.close()
-      }
+    async mails(to) {
+      const mails = await rows<{ to: string; subject: string; text: string }>('SELECT "to", subject, text FROM mail_outbox ORDER BY id')
+      return to ? mails.filter((m) => m.to === to) : mails
     },
+    rows,
     async screenshot(name, p = page) {
       mkdirSync(SCREENSHOT_DIR, { recursive: true })
       const path = join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`)

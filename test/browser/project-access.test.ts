@@ -51,8 +51,8 @@ describeBrowser('a member limited to one project', () => {
     const pending = h.page.getByRole('table', { name: 'Pending invitations' })
     await poll(() => pending.getByRole('row', { name: new RegExp(VENDOR) }).textContent()).toContain(A_NAME)
     expect(await pending.getByRole('row', { name: new RegExp(VENDOR) }).textContent()).not.toContain(B_NAME)
-    const invitation = () => h.mails(VENDOR).find((m) => m.text.includes('/invite?token='))!
-    expect(invitation().text).toContain(`with access to ${A_NAME}`)
+    const invitation = async () => (await h.mails(VENDOR)).find((m) => m.text.includes('/invite?token='))!
+    expect((await invitation()).text).toContain(`with access to ${A_NAME}`)
 
     // The vendor signs up in a browser of their own and opens the mailed link.
     vendorContext = await h.newContext()
@@ -60,7 +60,7 @@ describeBrowser('a member limited to one project', () => {
     vendor = await h.signUp({ email: VENDOR, name: 'Vic Vendor' })
     await h.signIn({ email: owner.email, password: owner.password })
     await h.signIn({ email: vendor.email, password: vendor.password }, vendorContext)
-    await vendorPage.goto(/https?:\/\/\S+\/invite\?token=\S+/.exec(invitation().text)![0])
+    await vendorPage.goto(/https?:\/\/\S+\/invite\?token=\S+/.exec((await invitation()).text)![0])
     await vendorPage.getByRole('button', { name: 'Accept invitation' }).click()
     await poll(() => vendorPage.getByRole('status').filter({ hasText: 'You joined' }).count()).toBe(1)
   })

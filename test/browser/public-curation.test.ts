@@ -2,8 +2,6 @@
 // Unpublish on the report page and in the bulk bar, a curated roadmap on desktop and phone), players
 // see existing reports as they type and vote instead of filing, voters are browsers not addresses,
 // and a public reply mails the player through a real SMTP server (a local sink).
-import { Database } from 'bun:sqlite'
-import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type ReceivedMail, startFakeSmtp } from '../auth/auth-helpers'
 import { type BrowserHarness, describeBrowser, startBrowser } from './harness'
@@ -195,19 +193,15 @@ describeBrowser('the public side under the studio’s control, in a browser', ()
     // Internal notes never mail; after unsubscribing, public replies do not either.
     await call('POST', `/api/projects/${slug}/bugs/1/comments`, { body: 'INTERNAL: check the trigger', is_internal: true })
     await call('POST', `/api/projects/${slug}/bugs/1/comments`, { body: 'Out now!' })
-    await poll(() => replyJobsDone(h.dataDir)).toBe(2)
+    await poll(() => replyJobsDone(h)).toBe(2)
     expect(toPlayer()).toHaveLength(1)
   })
 })
 
 /** Reply-mail jobs the server has finished (each public comment makes one). */
-function replyJobsDone(dataDir: string): number {
-  const db = new Database(join(dataDir, 'glitchbox.db'), { readonly: true })
-  try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 'public.reply_mail' AND status = 'done'").get()!.n
-  } finally {
-    db.close()
-  }
+async function replyJobsDone(h: BrowserHarness): Promise<number> {
+  const [row] = await h.rows<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE kind = 'public.reply_mail' AND status = 'done'")
+  return row!.n
 }
 
 /** The Subject header of a raw mail, RFC 2047 encoded words (Q or B, UTF-8) decoded. */

@@ -46,7 +46,8 @@ describeBrowser('Google and Apple sign-in on the sign-in page', () => {
     expect(me.data.email).toBe('pilot@example.com')
   })
 
-  it('offers no social buttons (and no third-party script sources) when nothing is configured', async () => {
+  // Starts a second server: on PostgreSQL under load that alone can take longer than the default test timeout.
+  it('offers no social buttons (and no third-party script sources) when nothing is configured', { timeout: 180_000 }, async () => {
     const plain = await startBrowser()
     try {
       const res = await plain.page.goto('/login')

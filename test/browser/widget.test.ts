@@ -60,7 +60,7 @@ describeBrowser('the report widget on a page from another origin', () => {
     await dialog.getByRole('button', { name: 'Send report' }).click()
     // The status when it worked, the alert's reason when it did not.
     // Once sent, the dialog is titled "Thank you!".
-    await expect.poll(() => page.getByRole('dialog').locator('[role=status], .error:not(:empty)').first().textContent({ timeout: 1000 }).catch(() => null)).toBe('Your report was sent as #1.')
+    await expect.poll(() => page.getByRole('dialog').locator('[role=status], .error:not(:empty)').first().textContent({ timeout: 1000 }).catch(() => null), { timeout: 15_000 }).toBe('Your report was sent as #1.')
     await h.screenshot('widget-sent', page)
     const bug = (await call('GET', `/api/projects/${slug}/bugs/1`)).bug
     expect(bug).toMatchObject({ title: 'Enemies freeze on level 3', category: 'gameplay', reporter_email: 'pat@player.example', platform: 'web', game_version: '1.4.2' })

@@ -11,8 +11,13 @@ import type { TestApp } from './test-app'
  */
 export async function sqlRows<T = Record<string, any>>(t: TestApp, text: string, ...params: (string | number | null)[]): Promise<T[]> {
   if (!t.config.databaseUrl) return t.sqlite.query(text).all(...params) as T[]
+  return pgRows<T>(t.config.databaseUrl, text, ...params)
+}
+
+/** `sqlRows` on the PostgreSQL database at `url` (a test's own connection): for a server in another process. */
+export async function pgRows<T = Record<string, any>>(url: string, text: string, ...params: (string | number | null)[]): Promise<T[]> {
   let n = 0
-  const client = new SQL(t.config.databaseUrl, { max: 1, bigint: true })
+  const client = new SQL(url, { max: 1, bigint: true })
   try {
     const rows = (await client.unsafe(text.replace(/\?/g, () => `$${++n}`), params)) as Record<string, unknown>[]
     return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))) as T[]
