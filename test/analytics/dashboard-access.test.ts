@@ -29,7 +29,7 @@ describe('dashboard and usage', () => {
     expect(d.by_category).toMatchObject({ crash: 1, ui: 2, audio: 0 })
     expect(d.daily).toHaveLength(30)
     // 4 filed today (the deleted one was filed too), 1 resolved today
-    expect(d.daily.at(-1)).toEqual({ day: '2026-01-05', new: 4, events: 4, crash_events: 1, resolved: 1, sessions: 4 })
+    expect(d.daily.at(-1)).toEqual({ day: '2026-01-05', new: 4, events: 4, crash_events: 1, crashes: 1, resolved: 1, sessions: 4 })
     expect(d.daily.at(-4)).toMatchObject({ sessions: 2 })
     const rates = Object.fromEntries(d.crash_free.map((c: any) => [c.project_id, c.crash_free_rate]))
     expect(rates).toEqual({ [project.id]: 0.75, [other.id]: 1 })

@@ -19,7 +19,7 @@ export interface OccurrenceRow {
   createdAt: number
   /** 1 when it filed its report (its report's oldest occurrence). */
   first: number
-  /** 1 when the occurrence is a crash, not an error (ingest/crash.ts). */
+  /** 1 when the occurrence is a crash, not an error (reports/report-crash.ts). */
   crashed: number
 }
 

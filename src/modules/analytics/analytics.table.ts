@@ -25,7 +25,7 @@ export const analyticsDailyReports = sqliteTable(
     /** Occurrences (every submission, the first of each report included), and those of crash or error reports. */
     events: integer('events').notNull().default(0),
     crashEvents: integer('crash_events').notNull().default(0),
-    /** Occurrences that are crashes (ingest/crash.ts); `crash_events - crashes` are errors. */
+    /** Occurrences that are crashes (reports/report-crash.ts); `crash_events - crashes` are errors. */
     crashes: integer('crashes').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day, t.gameVersion, t.platform] })],
@@ -46,7 +46,7 @@ export const analyticsCrashGroups = sqliteTable(
     sampleTitle: text('sample_title').notNull(),
     sampleReportNumber: integer('sample_report_number').notNull(),
     count: integer('count').notNull().default(0),
-    /** Occurrences of the group that are crashes (ingest/crash.ts); the rest are errors. */
+    /** Occurrences of the group that are crashes (reports/report-crash.ts); the rest are errors. */
     crashes: integer('crashes').notNull().default(0),
     players: integer('players').notNull().default(0),
     firstSeen: timestamp('first_seen').notNull(),

@@ -24,5 +24,5 @@ export function normalizeLogLine(line: string): string {
     .slice(0, LOG_LINE_MAX)
 }
 
-/** A report counts as a crash or error report when its category is `crash` or it carries an error type (a crash itself is an occurrence's: ingest/crash.ts). */
+/** A report counts as a crash or error report when its category is `crash` or it carries an error type (a crash itself is an occurrence's: reports/report-crash.ts). */
 export const isCrashReport = (r: { category: string; errorType: string }): boolean => r.category === 'crash' || r.errorType !== ''

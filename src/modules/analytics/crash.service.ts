@@ -19,7 +19,7 @@ export const reportDays = (db: Seam, projectId: string, from: string, version?: 
 
 /**
  * Sessions, new reports and events (occurrences: every submission) of a slice of days, versions or
- * platforms; `crash_events` are crash and error events, `crashes` the crashes among them (ingest/crash.ts).
+ * platforms; `crash_events` are crash and error events, `crashes` the crashes among them (reports/report-crash.ts).
  */
 type Row = { sessions: number; ended: number; crashed: number; reports: number; crash_reports: number; events: number; crash_events: number; crashes: number }
 const EMPTY: Row = { sessions: 0, ended: 0, crashed: 0, reports: 0, crash_reports: 0, events: 0, crash_events: 0, crashes: 0 }

@@ -50,7 +50,7 @@ export const reportOccurrences = sqliteTable(
     level: text('level'),
     /** Whether the client's exception mechanism handled it (Sentry's `mechanism.handled`), null when not said. */
     handled: bool('handled'),
-    /** A crash, not an error (ingest/crash.ts): a fatal level, an unhandled mechanism, a minidump, an Unreal crash, a crash report. */
+    /** A crash, not an error (reports/report-crash.ts): a fatal level, an unhandled mechanism, a minidump, an Unreal crash, a crash report. */
     crash: bool('crash').notNull().default(false),
     /** When the event happened by the client's clock (clamped, ingest/event-time.ts); the report's first/last seen and the trend count it. */
     createdAt: createdAt(),

@@ -26,7 +26,7 @@ export interface SentryEventMapping {
   message: string | null
   /** `level` as sent, lowercased (`fatal`, `error`, `warning`, …), null when absent. */
   level: string | null
-  /** `crash` for a crash (`level: fatal` or an unhandled exception, ingest/crash.ts), else null (the caller's default applies). */
+  /** `crash` for a crash (`level: fatal` or an unhandled exception, reports/report-crash.ts), else null (the caller's default applies). */
   category: 'crash' | null
   gameVersion: string | null
   environment: string | null
