@@ -48,5 +48,5 @@ it('the oldest kept session and perf snapshot are the oldest of any project, and
   expect(await repo.oldestPerfAt()).toBe(T0 + 2 * DAY)
 
   const day = await repo.sessionsBetween(new Date(T0 + DAY), new Date(T0 + 2 * DAY))
-  expect(day).toEqual([{ projectId: b.id, gameVersion: '1.0', platform: 'win', started: 1, ended: 1, crashed: 1, players: 1, durationSec: 60 }])
+  expect(day).toEqual([{ projectId: b.id, gameVersion: '1.0', platform: 'win', started: 1, ended: 1, crashed: 1, players: 1, durationSec: 60, environment: '' }])
 })
