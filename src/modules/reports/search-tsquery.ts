@@ -12,7 +12,7 @@ import { type FtsQuery, parseSearchTerms, similarTitleWords } from './fts-query'
  */
 
 /** The indexed text of a report, in SQL over `title` and `description`: how `search_document` is computed. */
-const DOCUMENT_EXPRESSION = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
+export const SEARCH_DOCUMENT_EXPRESSION = `to_tsvector('simple', regexp_replace(lower(glitchbox_unaccent(coalesce(title, '') || ' ' || coalesce(description, ''))), '[^[:alnum:]]+', ' ', 'g'))`
 
 /**
  * A report's indexed text as queries read it: the stored column `search_document` (PostgreSQL only,
@@ -81,7 +81,7 @@ export const POSTGRES_SEARCH_FUNCTIONS_SQL = [
  * selects name their columns and never read it. The expression index it replaces goes.
  */
 export const POSTGRES_SEARCH_DOCUMENT_SQL = [
-  `ALTER TABLE reports ADD COLUMN IF NOT EXISTS search_document tsvector GENERATED ALWAYS AS (${DOCUMENT_EXPRESSION}) STORED`,
+  `ALTER TABLE reports ADD COLUMN IF NOT EXISTS search_document tsvector GENERATED ALWAYS AS (${SEARCH_DOCUMENT_EXPRESSION}) STORED`,
   'DROP INDEX IF EXISTS reports_search_idx',
   'CREATE INDEX IF NOT EXISTS reports_search_document_idx ON reports USING gin (search_document)',
 ]
