@@ -5,43 +5,17 @@ import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
 import { MAX_VERSIONS } from '../reports/report-versions'
-import type { OccurrenceDimensions } from '../reports/report-additions'
+import type { FirstOccurrence } from '../reports/report-additions'
 
 const p = sql.placeholder
 
 export type Occurrence = typeof reportOccurrences.$inferSelect
 
-/** An occurrence as the ingest path writes it: `metadata` is JSON text (or null), `now` its time. */
-export type NewOccurrence = OccurrenceDimensions & {
-  id: string
-  reportId: string
-  projectId: string
-  title: string
-  description: string
-  stepsToReproduce: string
-  expectedBehavior: string
-  actualBehavior: string
-  source: 'user' | 'system'
-  errorType: string
-  deviceInfo: string
-  osInfo: string
-  platform: string
-  gameVersion: string
-  playerId: string | null
-  reporterName: string | null
-  reporterEmail: string | null
-  metadata: string | null
-  screenshotKey: string | null
-  client: string | null
-  eventId: string | null
-  level: string | null
-  /** 1 handled, 0 unhandled, null not said (bound as a number: the column's encoder would make null false). */
-  handled: number | null
-  crash: 0 | 1
-  /** When it happened (event-time.ts) and when it was received. */
-  at: Date
-  now: Date
-}
+/**
+ * An occurrence as the ingest path writes it: `metadata` is JSON text (or null), `now` its time. One
+ * shape with the first occurrence filing hands over (reports/report-additions.ts), which ingest stores.
+ */
+export type NewOccurrence = FirstOccurrence
 
 /** An occurrence with its own copy of the evidence (a report's first one too: reports.service.ts). */
 const occurrenceInsert = (q: Db) =>

@@ -70,7 +70,7 @@ export type FirstOccurrence = OccurrenceDimensions & {
   client: string | null
   eventId: string | null
   level: string | null
-  /** 1 handled, 0 unhandled, null not said. */
+  /** 1 handled, 0 unhandled, null not said (bound as a number: the column's encoder would make null false). */
   handled: number | null
   crash: 0 | 1
   /** When it happened (the event's own time, clamped) and when it was received. */
