@@ -31,7 +31,7 @@ export function BadDeployCard({ resource }: { resource: Resource<BadDeploy> }) {
                     rowKey={(x) => x.version}
                     columns={[
                       { key: 'v', header: 'Version', render: (x) => x.version },
-                      { key: 's', header: 'Ended sessions', render: (x) => count(x.sessions) },
+                      { key: 's', header: 'Sessions', render: (x) => count(x.sessions) },
                       { key: 'x', header: 'Crashed', render: (x) => count(x.crashed) },
                       { key: 'c', header: 'Crash-free', render: (x) => percent(x.crash_free_rate) },
                       { key: 'r', header: 'Reports per 100 sessions', render: (x) => x.reports_per_100_sessions },

@@ -55,7 +55,7 @@ export function AnalyticsOverview({ params }: RouteProps) {
             return (
               <>
                 <p>
-                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.sessions, 'session')} did not crash; {counted(c.totals.crashes, 'crash')} and {counted(c.totals.errors, 'handled error')} in {counted(c.totals.crash_reports, 'new crash or error report')}.
+                  Last 30 days: <strong>{percent(c.totals.crash_free_rate)}</strong> of {counted(c.totals.sessions, 'session')} did not crash; {counted(c.totals.crashes, 'crash', 'crashes')} and {counted(c.totals.errors, 'handled error')} in {counted(c.totals.crash_reports, 'new crash or error report')}.
                 </p>
                 <div class="analytics-grid">
                   <Chart title="Crash-free sessions per day (%)" unit="%" x={x} series={[{ label: 'Crash-free %', values: c.daily.map((d) => ratePoint(d.crash_free_rate)) }]} />
