@@ -4,7 +4,7 @@
 // the future, and the time received is kept.
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeTempDataDirs, ROOT, startServer } from '../helpers/server-process'
+import { removeTempDataDirs, ROOT, startServer, studioOnServer } from '../helpers/server-process'
 
 const DAY = 86_400_000
 let server: Awaited<ReturnType<typeof startServer>>
@@ -20,10 +20,7 @@ const row = async (title: string) => (await rows()).find((b) => b.title === titl
 
 beforeAll(async () => {
   server = await startServer({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
-  const signup = await fetch(`${server.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'launch@example.com', password: 'launch-day-1', name: 'Studio' }) })
-  token = (await signup.json()).data.token
-  const project = await fetch(`${server.url}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Cave Game' }) })
-  slug = (await project.json()).data.slug
+  ;({ token, slug } = await studioOnServer(server.url, { email: 'launch@example.com', password: 'launch-day-1', project: 'Cave Game' }))
   const dsn = (await api(`/projects/${slug}`)).dsn.replace('@localhost:', '@127.0.0.1:')
   ranAt = Date.now()
   const child = Bun.spawn(['node', join(ROOT, 'test', 'e2e', 'clients', 'launch-day-node.mjs')], { cwd: ROOT, env: { ...process.env, SENTRY_DSN: dsn }, stdout: 'pipe', stderr: 'pipe', timeout: 60_000 })

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeTempDataDirs, ROOT, startServer } from '../helpers/server-process'
+import { removeTempDataDirs, ROOT, startServer, studioOnServer } from '../helpers/server-process'
 
 const CAPTURE = join(ROOT, 'test', 'sentry', 'capture')
 // Debian's interpreter: python3-sentry-sdk lives in its dist-packages (.ci/run installs it).
@@ -35,10 +35,7 @@ const reportsTitled = async () => ((await api(`/projects/${slug}/bugs?sort=newes
 beforeAll(async () => {
   server = await startServer({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
   // The DSN names the server as its public URL says; the clients reach it on 127.0.0.1.
-  const signup = await fetch(`${server.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sentry@example.com', password: 'sentry-clients-1', name: 'Studio' }) })
-  token = (await signup.json()).data.token
-  const project = await fetch(`${server.url}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Cave Game' }) })
-  slug = (await project.json()).data.slug
+  ;({ token, slug } = await studioOnServer(server.url, { email: 'sentry@example.com', password: 'sentry-clients-1', project: 'Cave Game' }))
   const read = await api(`/projects/${slug}`)
   expect(read.dsn).toBe(`http://${read.api_key}@localhost:${server.port}/${read.dsn_id}`)
   dsn = read.dsn.replace(`@localhost:`, '@127.0.0.1:')

@@ -3,7 +3,7 @@
 // stored per occurrence, shown on the evidence, listed as a filter choice and searchable.
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeTempDataDirs, ROOT, startServer } from '../helpers/server-process'
+import { removeTempDataDirs, ROOT, startServer, studioOnServer } from '../helpers/server-process'
 
 const SCRIPT = join(ROOT, 'test', 'sentry', 'capture', 'node-dimensions.mjs')
 
@@ -29,10 +29,7 @@ const titles = async (q: string) => ((await api(`/projects/${slug}/bugs?q=${enco
 
 beforeAll(async () => {
   server = await startServer({ env: { GLITCHBOX_RATE_LIMIT_PUBLIC: '0' } })
-  const signup = await fetch(`${server.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dims@example.com', password: 'sentry-dimensions-1', name: 'Studio' }) })
-  token = (await signup.json()).data.token
-  const project = await fetch(`${server.url}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Arena Game' }) })
-  slug = (await project.json()).data.slug
+  ;({ token, slug } = await studioOnServer(server.url, { email: 'dims@example.com', password: 'sentry-dimensions-1', project: 'Arena Game' }))
   dsn = (await api(`/projects/${slug}`)).body.data.dsn.replace('@localhost:', '@127.0.0.1:')
   await play('production', 'boss arena failed to load')
   await play('staging', 'boss arena failed to load')

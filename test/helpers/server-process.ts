@@ -94,3 +94,11 @@ export async function startServer(o: { dataDir?: string; env?: Record<string, st
   }
   return { url, port, dataDir, proc, stop: async (signal: NodeJS.Signals | number = 'SIGTERM') => { proc.kill(signal); return proc.exited } }
 }
+
+/** Signs a studio up on a running server and creates its project through the API: the token and the project's slug. */
+export async function studioOnServer(url: string, o: { email: string; password: string; project: string }): Promise<{ token: string; slug: string }> {
+  const signup = await fetch(`${url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: o.email, password: o.password, name: 'Studio' }) })
+  const token = (await signup.json()).data.token as string
+  const project = await fetch(`${url}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: o.project }) })
+  return { token, slug: (await project.json()).data.slug as string }
+}
