@@ -16,3 +16,17 @@ export const containsText = (q: Query, column: SQLWrapper, text: string): SQL =>
 
 /** How many rows of the group meet `condition`, 0 for none (SQLite sums booleans; PostgreSQL cannot, and its sum is a bigint). */
 export const countWhere = (condition: SQLWrapper): SQL<number> => sql<number>`coalesce(sum(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`.mapWith(Number)
+
+/**
+ * `haystack` contains `needle` as it is (case-sensitive): `instr` on SQLite, `strpos` on PostgreSQL.
+ * Not LIKE with a bound pattern: SQLite prepares such a statement again at every new binding (its
+ * LIKE optimisation depends on the pattern), which cost ~40 µs a call on the per-report event path.
+ */
+export const containsExactly = (q: Query, haystack: SQLWrapper, needle: SQLWrapper | string): SQL =>
+  onPostgres(q) ? sql`strpos(${haystack}, ${needle}) > 0` : sql`instr(${haystack}, ${needle}) > 0`
+
+/**
+ * `LIMIT 1` written into a prepared statement rather than bound: Drizzle binds `.limit(1)` as a
+ * parameter, which measured 4-20 µs a call on SQLite against under 1 µs for hot existence checks.
+ */
+export const LITERAL_LIMIT_1 = sql.raw('1') as unknown as number

@@ -25,6 +25,8 @@ const MAX_KEYS = 10_000
  */
 class SdkCallers {
   private kept = new Map<string, { caller: SdkCaller; until: number; graceUntil: number | null }>()
+  /** Reads under way by key: requests arriving together when a key's second ran out share one read instead of each reading. */
+  private reading = new Map<string, Promise<SdkCaller | undefined>>()
   /** Bumped by `forget`: a read that started before it must not keep what it found. */
   private generation = 0
   private projects
@@ -41,6 +43,17 @@ class SdkCallers {
     const now = performance.now()
     const hit = this.kept.get(key)
     if (hit && hit.until > now && (hit.graceUntil === null || hit.graceUntil > this.clock.now().getTime())) return hit.caller
+    let read = this.reading.get(key)
+    if (!read) {
+      const started: Promise<SdkCaller | undefined> = this.read(key, now).finally(() => {
+        if (this.reading.get(key) === started) this.reading.delete(key)
+      })
+      this.reading.set(key, (read = started))
+    }
+    return read
+  }
+
+  private async read(key: string, now: number): Promise<SdkCaller | undefined> {
     const generation = this.generation
     const project = await this.projects.bySdkKey(key, this.clock.now())
     const account = project?.isPublic ? await this.accounts.byId(project.accountId) : undefined
@@ -59,6 +72,7 @@ class SdkCallers {
   forget(): void {
     this.generation++
     this.kept.clear()
+    this.reading.clear()
   }
 }
 

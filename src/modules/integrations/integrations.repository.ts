@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 
 export type Integration = typeof integrations.$inferSelect
@@ -175,7 +176,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(1).prepare()
+const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(LITERAL_LIMIT_1).prepare()
 const anyActiveOf = preparedPerConnection(prepareAnyActive)
 
 /**
