@@ -71,10 +71,10 @@ export const PHRASES: [RegExp, number][] = [
 ]
 
 /** Markers that say the praise around them is meant the other way: they turn every positive word negative. */
-export const SARCASM = /(?:^|\s)\/s\b|\byeah,? right\b|\bmy foot\b|\bthanks for nothing\b|["“](?:fixed|stable|improved|improvements|optimi[sz]ed|working|smooth)["”]/
+export const SARCASM = /\b(?:yeah,? right|my foot|thanks for nothing)\b|(?:^|\s)\/s\b|["“](?:fixed|stable|improved|improvements|optimi[sz]ed|working|smooth)["”]/
 
 /**
  * Markers that are sarcastic only in a complaint: "Oh great, …", "Thanks a lot for wiping …", "Love
  * how …", "Nice one." They turn positive words negative when the rest of the text is negative.
  */
-export const SARCASM_IF_NEGATIVE = /\boh,? (?:great|wonderful|fantastic|joy|nice|perfect|good)\b|\bthanks a lot\b|\blove (?:how|paying)\b|\bnice one\b|\bbrilliant\.|\bamazing work\b|\breally appreciate it\b|\bfunny how\b/g
+export const SARCASM_IF_NEGATIVE = /\b(?:oh,? (?:great|wonderful|fantastic|joy|nice|perfect|good)\b|thanks a lot\b|love (?:how|paying)\b|nice one\b|brilliant\.|amazing work\b|really appreciate it\b|funny how\b)/g
