@@ -84,9 +84,10 @@ export function skippingLocked<T>(select: T): T {
 
 /**
  * A write that runs after every earlier write of the same `key` and sees what they left, in the order
- * they were asked for: a project's submissions, each decided (stacked or filed, its possible duplicates)
+ * they were asked for: the submissions of one crash (project and grouping key), each stacked or filed
  * as if sent one by one. SQLite's group commit already runs writes in arrival order, one at a time; on
- * PostgreSQL, whose transactions run side by side, the key is queued and locked (pgWriteInTurn).
+ * PostgreSQL, whose transactions run side by side, the key is queued and locked (pgWriteInTurn), and
+ * writes of other keys run beside it: what they share (a project's report counter) is a row lock.
  */
 export function writeInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>): Promise<T> {
   return isPostgres(db) ? pgWriteInTurn(db, key, fn) : db.write(fn)

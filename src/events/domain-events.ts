@@ -1,4 +1,5 @@
 import type { Query } from '../db/client'
+import { together } from '../db/together'
 
 export type DomainEventType = 'bug_created' | 'bug_updated' | 'comment_added'
 
@@ -29,7 +30,8 @@ export class DomainEvents {
     this.subscribers.push(fn)
   }
 
+  /** Runs every subscriber side by side: their reads of the project's settings go out together (one round trip on PostgreSQL). */
   async emit(tx: Query, event: DomainEvent): Promise<void> {
-    for (const fn of this.subscribers) await fn(tx, event)
+    await together(this.subscribers.map(async (fn) => fn(tx, event)))
   }
 }

@@ -3,6 +3,7 @@ import { SQL } from 'bun'
 import { type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
+import { together } from '../together'
 
 // The seam on PostgreSQL. Repositories query with the SQLite table objects (Drizzle renders the SQL for
 // the dialect of the database it is given; src/db/pg/schema.ts keeps the column types compatible), so a
@@ -74,11 +75,18 @@ const pools = new WeakMap<object, { client: SQL; ready: Promise<void>; inWrite: 
  * an advisory lock on the key, held to COMMIT, orders them with other nodes' writes. A write already
  * inside a write only takes the lock: queueing there could wait on a turn that waits on this
  * transaction's locks, a deadlock PostgreSQL cannot see.
+ * The lock goes out with `fn`'s first statement (pipelined, one round trip): the server runs that
+ * statement once the lock is granted, and under READ COMMITTED it then sees what the previous holder
+ * committed.
  */
 export async function pgWriteInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>): Promise<T> {
   const pool = pools.get(db)!
-  const lock = (q: Query) => (q as unknown as { execute(s: SQLWrapper): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
-  const locked = (q: Query) => lock(q).then(() => fn(q))
+  const locked = async (q: Query) => {
+    const lock = (q as unknown as { execute(s: SQLWrapper): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+    // Its failure (a deadlock to retry) is the write's, not the refusal of the statements sent behind it.
+    const [, result] = await together([lock, fn(q)] as const)
+    return result
+  }
   if (pool.inWrite()) return db.write(locked)
   const before = pool.turns.get(key) ?? Promise.resolve()
   let done!: () => void

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
 import { type Db, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { together } from '../../db/together'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
 import { ingestedEventIds, reportOccurrences } from './ingest.table'
@@ -119,8 +120,8 @@ export function createIngestRepository({ db }: { db: Seam }) {
     addOccurrence: (o: NewOccurrence, seq: number) =>
       db.write(async (q) => {
         const st = statementsOf(q)
-        await st.occurrence.execute(o)
-        return o.playerId ? (await st.addPlayer.execute({ seq, playerId: o.playerId })).length > 0 : false
+        const [, added] = await together([st.occurrence.execute(o), o.playerId ? st.addPlayer.execute({ seq, playerId: o.playerId }) : Promise.resolve([])] as const)
+        return added.length > 0
       }),
 
     /** Numbers of the open reports of a project sharing most of `terms` (the title has `wordCount` words in all), best first. */

@@ -1,10 +1,11 @@
 import type { AppDeps } from '../../app-deps'
 import { type Query, writeInTurn } from '../../db/client'
+import { together } from '../../db/together'
 import { removeFiles, type StoredFile } from '../../files/storage'
 import { newId } from '../../lib/ids'
 import { chargeUpload } from '../auth/quota'
 import { extractErrorType } from '../reports/error-type'
-import { createReport, type NewReport } from '../reports/reports.service'
+import { insertReport, type NewReport, reserveReport } from '../reports/reports.service'
 import type { Category, Priority } from '../reports/reports.types'
 import { handledOf } from './crash'
 import { isCrash } from '../reports/report-crash'
@@ -26,14 +27,16 @@ import { createReportsRepository, type GroupingTarget } from '../reports/reports
  * The one way a submission becomes a report or an occurrence of one, whichever client sent it
  * (README "Architecture"). Read top to bottom:
  * 1. `ingest` works out the submission's grouping key (fingerprint.ts) and error type, then runs
- *    one write inside the group commit (write-batcher.ts): concurrent submissions share a COMMIT,
- *    each still decided in arrival order, so together or one by one they get the same answers;
+ *    one write in the turn of its crash (writeInTurn: the project and grouping key): concurrent
+ *    submissions of one crash are decided in arrival order, so together or one by one they get the
+ *    same answers, while other crashes file side by side (on SQLite, in one group commit);
  * 2. `fileOrStack` looks for the oldest live report with that key that still takes occurrences
  *    (open, in progress, resolved) when the project groups reports;
  * 3. found: `stack` records an occurrence with its own evidence and keeps the report's counts, and
  *    reopens a resolved report when a newer build brings the crash back (regression.ts);
  * 4. not found: `fileNew` files a report (numbering, quota, first occurrence, `bug_created`), with
- *    its possible duplicates looked up just before, so it never lists itself;
+ *    its possible duplicates looked up once its number is taken (the project's counter row: every
+ *    report numbered before it is committed) and before it is inserted, so it never lists itself;
  * 5. the answer says which, after the COMMIT: an acknowledged submission is stored.
  * A submission carrying a client event id (Sentry's `event_id`) claims it first, in the same write:
  * an id the project took in before (a retry) changes nothing, and `ingest` answers null.
@@ -74,8 +77,9 @@ export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestRes
   const files = [...(s.screenshot ? [s.screenshot] : []), ...(s.attachments ?? [])]
   try {
     const prepared = prepare(s, files)
-    // In the project's turn: concurrent submissions get the answers they would one by one (stacking, numbers, possible duplicates).
-    const result = await writeInTurn(deps.db, `ingest:${s.project.id}`, (tx) => fileOrStack(deps, tx, prepared))
+    // In the turn of its crash: submissions of one grouping key stack as they would one by one. Numbers
+    // need no turn: the project's counter row is locked from the number's update to the COMMIT.
+    const result = await writeInTurn(deps.db, `ingest:${s.project.id}:${prepared.grouping.fingerprint}`, (tx) => fileOrStack(deps, tx, prepared))
     if (!result) await removeFiles(deps, files)
     return result
   } catch (err) {
@@ -103,8 +107,12 @@ type Repos = ReturnType<typeof reposOf>
 
 async function fileOrStack(deps: IngestDeps, tx: Query, p: Prepared): Promise<IngestResult | null> {
   const repos = reposOf(tx)
-  if (p.s.eventId && !(await repos.ingest.claimEventId(p.s.project.id, p.s.eventId, deps.clock.now()))) return null
-  const target = p.s.project.bugGrouping ? await repos.reports.groupingTarget(p.s.project.id, p.grouping.fingerprint) : undefined
+  // One round trip on PostgreSQL: the claim of a retried event id changes nothing, so the read beside it is merely unused.
+  const [fresh, target] = await together([
+    p.s.eventId ? repos.ingest.claimEventId(p.s.project.id, p.s.eventId, deps.clock.now()) : Promise.resolve(true),
+    p.s.project.bugGrouping ? repos.reports.groupingTarget(p.s.project.id, p.grouping.fingerprint) : Promise.resolve(undefined),
+  ] as const)
+  if (!fresh) return null
   const result = target ? await stack(deps, tx, repos, p, target) : await fileNew(deps, tx, repos.ingest, p)
   const bytes = p.files.reduce((n, f) => n + f.size, 0)
   if (bytes > 0) await chargeUpload(tx, p.s.project.accountId, bytes)
@@ -155,8 +163,10 @@ async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, tar
   // already has by what is in hand (its versions, a known player).
   const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
   const facets = facetsOfOccurrence(e, known)
-  await repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, at: e.at, level: e.level, handled: e.handled, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets })
-  await insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now)
+  await together([
+    repos.reports.countOccurrence({ projectId: p.s.project.id, seq: target.seq, newPlayer, at: e.at, level: e.level, handled: e.handled, version: e.gameVersion, versions: withVersion(target.versions, e.gameVersion), facets }),
+    insertAttachmentRows(tx, { id: target.id, projectId: p.s.project.id, occurrenceId }, p.s.attachments ?? [], now),
+  ])
   let regression: IngestResult['regression'] = null
   if (target.status === 'resolved' && reopensResolved(e.gameVersion, target.resolvedInVersion)) {
     await reopenAsRegression(deps, tx, { id: target.id, projectId: p.s.project.id, resolvedInVersion: target.resolvedInVersion }, e.gameVersion, now)
@@ -173,8 +183,8 @@ async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, tar
 
 async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository, p: Prepared): Promise<IngestResult> {
   const { s } = p
-  // Before the report exists, so it never lists itself, and only reports filed before it count.
-  const possibleDuplicates = await findPossibleDuplicates(ingestRepo, s.project.id, s.title)
+  // The number first: its row lock waits for every report the project numbered before to commit.
+  const reserved = await reserveReport(deps, tx, s.project)
   // Sentiment is the player's tone: automatic captures have none.
   const sentiment = s.kind === 'player' ? scoreSentiment([s.title, s.description, s.stepsToReproduce]) : null
   const occurrenceId = newId()
@@ -193,7 +203,9 @@ async function fileNew(deps: IngestDeps, tx: Query, ingestRepo: IngestRepository
     occurrenceId,
     dimensions: dimensionsOf(s),
   }
-  const report = await createReport(deps, tx, s.project, input)
+  // Looked up before the report exists (sent first: the server runs them in that order), so it never
+  // lists itself, and only reports filed before it count.
+  const [possibleDuplicates, report] = await together([findPossibleDuplicates(ingestRepo, s.project.id, s.title), insertReport(deps, tx, s.project, input, reserved)] as const)
   await insertAttachmentRows(tx, { id: report.id, projectId: s.project.id, occurrenceId }, s.attachments ?? [], report.createdAt)
   return {
     created: true,

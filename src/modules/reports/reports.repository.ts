@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { together } from '../../db/together'
 import { countWhere } from '../../db/portable-sql'
 import { createAccountsRepository } from '../auth/accounts.repository'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
@@ -301,8 +302,7 @@ export function createReportsRepository({ db }: { db: Seam }) {
     countOccurrence: (o: { projectId: string; seq: number; newPlayer: boolean; at: Date; level: string | null; handled: number | null; version: string; versions: string; facets: [number, string][] }) =>
       db.write(async (q) => {
         const st = ingestStatementsOf(q)
-        await st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, atMs: o.at.getTime(), level: o.level, handled: o.handled, version: o.version, versions: o.versions })
-        await insertFacets(q, o.projectId, o.seq, o.facets)
+        await together([st.counted.execute({ seq: o.seq, newPlayer: o.newPlayer ? 1 : 0, atMs: o.at.getTime(), level: o.level, handled: o.handled, version: o.version, versions: o.versions }), insertFacets(q, o.projectId, o.seq, o.facets)])
       }),
 
     /** Reopens a resolved report a newer build regressed in; the report as it is now. */

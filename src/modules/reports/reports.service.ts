@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app-deps'
 import type { Query } from '../../db/client'
+import { together } from '../../db/together'
 import { newId } from '../../lib/ids'
 import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../auth/plans'
@@ -113,11 +114,13 @@ export async function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: 
 export async function reserveReport(deps: Pick<AppDeps, 'clock'>, tx: Query, project: { id: string; accountId: string }): Promise<ReservedReport> {
   const repo = createReportsRepository({ db: tx })
   const now = deps.clock.now()
-  const charged = await repo.chargeReport(project.accountId)
+  // Both counters in one round trip on PostgreSQL: a quota exceeded throws below and the write rolls the number back.
+  // Their rows stay locked to the COMMIT, so callers take them as late as they can.
+  const [charged, number] = await together([repo.chargeReport(project.accountId), repo.takeNumber(project.id, now)] as const)
   if (!charged) throw forbidden('account not found')
   const plan = PLANS[charged.plan as PlanKey]
   if (exceeds(charged.used, plan.limits.reports)) throw new PlanLimitError((plans) => `${limitOwner(plan, plans)}'s limit of ${plan.limits.reports} reports is reached`, 'file more')
-  return { id: newId(), number: await repo.takeNumber(project.id, now), now }
+  return { id: newId(), number, now }
 }
 
 /**
@@ -172,29 +175,34 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     at,
     now,
   })
+  // What the new report brings with it, sent together (one round trip on PostgreSQL): each only adds rows about it.
+  const rest: Promise<unknown>[] = []
   if (!input.withoutOccurrence) {
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
     const dimensions = input.dimensions ?? NO_DIMENSIONS
     const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
-    await reportAdditions().addOccurrence(tx, occurrence, report.seq)
-    await repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions }))
+    rest.push(reportAdditions().addOccurrence(tx, occurrence, report.seq), repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions })))
   }
-  if (opts.quiet) return report
-  await repo.recordCreated({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
-  // The payload is built when a subscriber reads it (a webhook, a channel...): most projects have
-  // none, and building it cost ~15 µs of every filed report.
-  let data: Record<string, unknown> | undefined
-  await deps.events.emit(tx, {
-    type: 'bug_created',
-    projectId: project.id,
-    reportId: report.id,
-    actorId: input.createdBy ?? null,
-    get data() {
-      data ??= serializeReportForEvent(report)
-      return data
-    },
-  })
+  if (!opts.quiet) {
+    // The payload is built when a subscriber reads it (a webhook, a channel...): most projects have
+    // none, and building it cost ~15 µs of every filed report.
+    let data: Record<string, unknown> | undefined
+    rest.push(
+      repo.recordCreated({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now }),
+      deps.events.emit(tx, {
+        type: 'bug_created',
+        projectId: project.id,
+        reportId: report.id,
+        actorId: input.createdBy ?? null,
+        get data() {
+          data ??= serializeReportForEvent(report)
+          return data
+        },
+      }),
+    )
+  }
+  await together(rest)
   return report
 }
 
