@@ -61,7 +61,28 @@ export const reportOccurrences = sqliteTable(
     uniqueIndex('report_occurrences_id_unique').on(t.id),
     index('report_occurrences_report_idx').on(t.reportId, t.seq),
     index('report_occurrences_event_idx').on(t.projectId, t.eventId).where(sql`event_id IS NOT NULL`),
+    // The trend's window (reports/report-trend.ts): a project's occurrences of the last 25 hours, for
+    // `is:escalating`, the "trending" sort and the hourly counts, without reading older ones.
+    index('report_occurrences_project_time_idx').on(t.projectId, t.createdAt),
   ],
+)
+
+/**
+ * The tags an occurrence carried (Sentry's `tags`, the SDK's `metadata.tags` and `metadata.custom_fields`:
+ * reports/report-tags.ts), one row per key, for the report page's tag facet; `tag:key=value` searches
+ * the report_facets rows they add. Keyed by the occurrence, so split and merge (which move occurrences
+ * between reports) never touch them; deleted with it.
+ */
+export const occurrenceTags = sqliteTable(
+  'occurrence_tags',
+  {
+    occurrenceId: text('occurrence_id')
+      .notNull()
+      .references(() => reportOccurrences.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.occurrenceId, t.key] })],
 )
 
 /**
