@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } 
 import { type Db, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
-import { ingestedEventIds, reportOccurrences } from './ingest.table'
+import { ingestedEventIds, occurrenceTags, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
 import { MAX_VERSIONS } from '../reports/report-versions'
 import type { FirstOccurrence } from '../reports/report-additions'
@@ -115,11 +115,12 @@ export function createIngestRepository({ db }: { db: Seam }) {
     claimEventId: (projectId: string, eventId: string, now: Date) =>
       db.write(async (q) => (await statementsOf(q).claimEventId.execute({ projectId, eventId, now })).length > 0),
 
-    /** Adds an occurrence to report `seq` and counts its player among the report's players; true when the player is new to it. */
+    /** Adds an occurrence (and its tags) to report `seq` and counts its player among the report's players; true when the player is new to it. */
     addOccurrence: (o: NewOccurrence, seq: number) =>
       db.write(async (q) => {
         const st = statementsOf(q)
         await st.occurrence.execute(o)
+        if (o.tags.length > 0) await q.insert(occurrenceTags).values(o.tags.map(([key, value]) => ({ occurrenceId: o.id, key, value })))
         return o.playerId ? (await st.addPlayer.execute({ seq, playerId: o.playerId })).length > 0 : false
       }),
 
@@ -171,6 +172,19 @@ export function createIngestRepository({ db }: { db: Seam }) {
           .where(ofReport(reportId))
           .groupBy(reportOccurrences.gameVersion, reportOccurrences.platform),
       ),
+
+    /** How many of a report's occurrences carry each tag value: one GROUP BY over its occurrences' tag rows. */
+    tagCounts: async (reportId: string) =>
+      (
+        await db.read((q) =>
+          q
+            .select({ key: occurrenceTags.key, value: occurrenceTags.value, n: count() })
+            .from(occurrenceTags)
+            .innerJoin(reportOccurrences, eq(reportOccurrences.id, occurrenceTags.occurrenceId))
+            .where(ofReport(reportId))
+            .groupBy(occurrenceTags.key, occurrenceTags.value),
+        )
+      ).map((r) => ({ key: r.key, value: r.value, n: Number(r.n) })),
 
     /** The occurrence a client event id (Sentry's `event_id`) names in the project, or undefined. */
     ofEvent: async (projectId: string, eventId: string): Promise<{ id: string; reportId: string } | undefined> => {

@@ -5,6 +5,7 @@ import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../auth/plans'
 import { reportAdditions } from './report-additions'
 import { facetsOfOccurrence } from './report-facets'
+import { tagsOfMetadata } from './report-tags'
 import { createReportsRepository, type Report } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
@@ -176,9 +177,10 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
     const dimensions = input.dimensions ?? NO_DIMENSIONS
-    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
+    const tags = tagsOfMetadata(input.metadata)
+    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, tags, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
     await reportAdditions().addOccurrence(tx, occurrence, report.seq)
-    await repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions }))
+    await repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions, tags }))
   }
   if (opts.quiet) return report
   await repo.recordCreated({ projectId: project.id, reportId: report.id, actorId: input.createdBy ?? null, now })
