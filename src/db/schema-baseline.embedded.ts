@@ -197,5 +197,6 @@ export const schemaBaseline: string[] = [
   "CREATE INDEX `reports_live_fingerprint_idx` ON `reports` (`project_id`,`fingerprint`,`seq`) WHERE deleted_at IS NULL",
   "CREATE INDEX `reports_live_regressed_idx` ON `reports` (`project_id`,`seq`) WHERE deleted_at IS NULL AND regressed_in_version IS NOT NULL",
   "CREATE INDEX `ingested_event_ids_created_idx` ON `ingested_event_ids` (`created_at`)",
-  "CREATE INDEX `report_occurrences_project_time_idx` ON `report_occurrences` (`project_id`,`created_at`)",
+  "CREATE INDEX `report_occurrences_report_time_idx` ON `report_occurrences` (`report_id`,`created_at`)",
+  "CREATE INDEX `report_occurrences_project_time_idx` ON `report_occurrences` (`project_id`,`created_at`,`report_id`)",
 ]

@@ -1140,7 +1140,8 @@ export const reportOccurrences = pgTable(
     unique("report_occurrences_id_unique").on(t.id),
     index("report_occurrences_report_idx").on(t.reportId, t.seq),
     index("report_occurrences_event_idx").on(t.projectId, t.eventId).where(sql.raw("event_id IS NOT NULL")),
-    index("report_occurrences_project_time_idx").on(t.projectId, t.createdAt),
+    index("report_occurrences_report_time_idx").on(t.reportId, t.createdAt),
+    index("report_occurrences_project_time_idx").on(t.projectId, t.createdAt, t.reportId),
     foreignKey({ name: "report_occurrences_report_id_reports_id_fk", columns: [t.reportId], foreignColumns: [reports.id] }).onDelete("cascade"),
   ],
 )

@@ -61,9 +61,12 @@ export const reportOccurrences = sqliteTable(
     uniqueIndex('report_occurrences_id_unique').on(t.id),
     index('report_occurrences_report_idx').on(t.reportId, t.seq),
     index('report_occurrences_event_idx').on(t.projectId, t.eventId).where(sql`event_id IS NOT NULL`),
-    // The trend's window (reports/report-trend.ts): a project's occurrences of the last 25 hours, for
-    // `is:escalating`, the "trending" sort and the hourly counts, without reading older ones.
-    index('report_occurrences_project_time_idx').on(t.projectId, t.createdAt),
+    // The trend (reports/report-trend.ts) reads occurrences by event time: a report's (its hourly and
+    // daily counts, a list page's escalating marks and hourly sparklines) as a range of the first; a
+    // project's last 25 hours (`is:escalating`, the "trending" sort, the alert) off the second alone,
+    // which covers the report id too.
+    index('report_occurrences_report_time_idx').on(t.reportId, t.createdAt),
+    index('report_occurrences_project_time_idx').on(t.projectId, t.createdAt, t.reportId),
   ],
 )
 

@@ -9,9 +9,9 @@ import { createReportTrendRepository } from './report-trend.repository'
 const series = (counts: Map<number, number>, last: number, n: number) => Array.from({ length: n }, (_, i) => counts.get(last - n + 1 + i) ?? 0)
 
 /** Occurrences per clock hour over the last 24 hours (the current hour last) of each of a page's reports, by id. */
-export async function hourlySparklines(db: Seam, projectId: string, reportIds: string[], now: Date): Promise<Map<string, number[]>> {
+export async function hourlySparklines(db: Seam, reportIds: string[], now: Date): Promise<Map<string, number[]>> {
   const hour = Math.floor(now.getTime() / HOUR)
-  const counts = await createReportTrendRepository({ db }).perHourOf(projectId, reportIds, (hour - TREND_HOURS + 1) * HOUR)
+  const counts = await createReportTrendRepository({ db }).perHourOf(reportIds, (hour - TREND_HOURS + 1) * HOUR)
   return new Map([...counts].map(([id, c]) => [id, series(c, hour, TREND_HOURS)]))
 }
 
@@ -26,11 +26,12 @@ export async function reportTrend(db: Seam, project: Project, number: string, no
   const repo = createReportTrendRepository({ db })
   const hour = Math.floor(now.getTime() / HOUR)
   const today = dayOf(now.getTime())
-  const [hours, days, w] = await Promise.all([
-    repo.perHourOf(project.id, [report.id], (hour - TREND_HOURS + 1) * HOUR).then((m) => m.get(report.id)!),
+  const [hours, days, windows] = await Promise.all([
+    repo.perHourOf([report.id], (hour - TREND_HOURS + 1) * HOUR).then((m) => m.get(report.id)!),
     repo.perDay(report.id, (today - TREND_DAYS + 1) * DAY),
-    repo.window(report, now),
+    repo.windows([report.id], now),
   ])
+  const w = windows.get(report.id) ?? { lastHour: 0, dayBefore: 0 }
   return {
     hourly: { from: new Date((hour - TREND_HOURS + 1) * HOUR).toISOString(), counts: series(hours, hour, TREND_HOURS) },
     daily: { from: new Date((today - TREND_DAYS + 1) * DAY).toISOString(), counts: series(days, today, TREND_DAYS) },
@@ -39,4 +40,10 @@ export async function reportTrend(db: Seam, project: Project, number: string, no
     escalating: isEscalating(w.lastHour, w.dayBefore),
     rule: ESCALATING_RULE,
   }
+}
+
+/** Which of a page's reports are escalating at `now` (report-trend.ts): a range of each one's time index, not the project's window. */
+export async function escalatingAmong(db: Seam, reportIds: string[], now: Date): Promise<Set<string>> {
+  const windows = await createReportTrendRepository({ db }).windows(reportIds, now)
+  return new Set([...windows].filter(([, w]) => isEscalating(w.lastHour, w.dayBefore)).map(([id]) => id))
 }

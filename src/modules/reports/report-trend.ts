@@ -3,8 +3,9 @@ import { DAY, HOUR } from '../../lib/clock'
 
 /**
  * "Is it getting worse?": a report's events per hour and per day, its escalating state and the list's
- * "trending" order. All count occurrences by their event time (`created_at`, clamped at ingest) in
- * the project's window of the last 25 hours, read off the (project_id, created_at) index.
+ * "trending" order. All count occurrences by their event time (`created_at`, clamped at ingest): one
+ * report's off its (report_id, created_at) index, a project's window of the last 25 hours off the
+ * covering (project_id, created_at, report_id) one (ingest.table.ts).
  *
  * The escalating rule: a report is escalating when its events in the last hour number at least
  * ESCALATION_MIN and exceed ESCALATION_FACTOR times its hourly average over the 24 hours before that

@@ -12,8 +12,7 @@ import { type Category, type Priority, PRIORITIES, type Status } from './reports
 import { listItemView } from './reports.views'
 import { trendWindow } from './report-trend'
 import type { SparkRange } from './list-filter-keys'
-import { createReportTrendRepository } from './report-trend.repository'
-import { hourlySparklines } from './report-trend.service'
+import { escalatingAmong, hourlySparklines } from './report-trend.service'
 
 export { COUNT_CAP, type ListSort } from './reports.list.repository'
 
@@ -222,8 +221,8 @@ async function dueOrderPage(list: ListRepository, shape: Shape, params: Record<s
 type ListRepository = ReturnType<typeof createReportsListRepository>
 
 /** The page's sparklines by report id, as `spark` chose. */
-async function sparklinesOf(db: Db, projectId: string, rows: { seq: number; id: string }[], now: Date, spark: SparkRange): Promise<Map<string, number[]>> {
-  if (spark === '24h') return hourlySparklines(db, projectId, rows.map((r) => r.id), now)
+async function sparklinesOf(db: Db, rows: { seq: number; id: string }[], now: Date, spark: SparkRange): Promise<Map<string, number[]>> {
+  if (spark === '24h') return hourlySparklines(db, rows.map((r) => r.id), now)
   const bySeq = await reportAdditions().sparklines(db, rows, now, spark === '30d' ? 30 : 14)
   return new Map(rows.map((r) => [r.id, bySeq.get(r.seq)!]))
 }
@@ -272,8 +271,8 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
   const [labelMap, slas, sparks, escalating] = await Promise.all([
     reportAdditions().labelsOfReports(db, ids),
     reportAdditions().slaOfReports({ db }, ids, now),
-    sparklinesOf(db, project.id, rows, now, f.spark ?? '14d'),
-    rows.length ? createReportTrendRepository({ db }).escalating(project.id, now) : new Set<string>(),
+    sparklinesOf(db, rows, now, f.spark ?? '14d'),
+    escalatingAmong(db, ids, now),
   ])
   return {
     bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.id)! })),
