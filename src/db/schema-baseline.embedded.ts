@@ -91,6 +91,7 @@ export const schemaBaseline: string[] = [
   "CREATE TABLE `ingested_event_ids` (\n\t`project_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `event_id`)\n)",
   "CREATE TABLE `schedule_ticks` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`tick` integer NOT NULL,\n\t`owner` text NOT NULL\n)",
   "CREATE TABLE \"telemetry_daily_sessions\" (\n\t`project_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`game_version` text NOT NULL,\n\t`platform` text NOT NULL,\n\t`environment` text DEFAULT '' NOT NULL,\n\t`started` integer NOT NULL,\n\t`ended` integer NOT NULL,\n\t`crashed` integer NOT NULL,\n\t`players` integer NOT NULL,\n\t`duration_sec` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `day`, `game_version`, `platform`, `environment`),\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
+  "CREATE TABLE `occurrence_tags` (\n\t`occurrence_id` text NOT NULL,\n\t`key` text NOT NULL,\n\t`value` text NOT NULL,\n\tPRIMARY KEY(`occurrence_id`, `key`),\n\tFOREIGN KEY (`occurrence_id`) REFERENCES `report_occurrences`(`id`) ON UPDATE no action ON DELETE cascade\n)",
   "CREATE UNIQUE INDEX `jobs_idempotency_unique` ON `jobs` (`idempotency_key`) WHERE \"jobs\".\"idempotency_key\" IS NOT NULL",
   "CREATE INDEX `jobs_due_idx` ON `jobs` (`status`,`run_at`)",
   "CREATE INDEX `jobs_lease_idx` ON `jobs` (`status`,`lease_expires_at`)",
@@ -196,4 +197,6 @@ export const schemaBaseline: string[] = [
   "CREATE INDEX `reports_live_fingerprint_idx` ON `reports` (`project_id`,`fingerprint`,`seq`) WHERE deleted_at IS NULL",
   "CREATE INDEX `reports_live_regressed_idx` ON `reports` (`project_id`,`seq`) WHERE deleted_at IS NULL AND regressed_in_version IS NOT NULL",
   "CREATE INDEX `ingested_event_ids_created_idx` ON `ingested_event_ids` (`created_at`)",
+  "CREATE INDEX `report_occurrences_report_time_idx` ON `report_occurrences` (`report_id`,`created_at`)",
+  "CREATE INDEX `report_occurrences_project_time_idx` ON `report_occurrences` (`project_id`,`created_at`,`report_id`)",
 ]

@@ -72,3 +72,15 @@ describe('@sentry/node events: platform, runtime and environment (issue 29, item
     expect(facets).toMatchObject({ platforms: ['Windows'], runtimes: ['node'], environments: ['production', 'staging'] })
   })
 })
+
+describe('@sentry/node tags (issue 29, item 6)', () => {
+  it('searches the tags the game set as tag:key=value, and lists them with counts on the report', async () => {
+    expect(await titles('tag:map=caves')).toEqual(['Error: staging-only shader missing'])
+    expect(await titles('tag:platform=Windows')).toEqual(['Error: boss arena failed to load', 'Error: staging-only shader missing'])
+    expect(await titles('tag:map=forest')).toEqual([])
+    const bug = ((await api(`/projects/${slug}/bugs?q=${encodeURIComponent('tag:map=arena')}`)).body.data.bugs as { report_number: number }[])[0]!
+    const facet = (await api(`/projects/${slug}/bugs/${bug.report_number}/tags`)).body.data.tags as { key: string; count: number; values: unknown[] }[]
+    expect(facet.find((t) => t.key === 'map')).toEqual({ key: 'map', count: 2, values: [{ value: 'arena', count: 2 }] })
+    expect(facet.find((t) => t.key === 'platform')).toEqual({ key: 'platform', count: 2, values: [{ value: 'Windows', count: 2 }] })
+  })
+})

@@ -852,6 +852,19 @@ export const notificationPreferences = pgTable(
   ],
 )
 
+export const occurrenceTags = pgTable(
+  "occurrence_tags",
+  {
+    occurrenceId: text("occurrence_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.occurrenceId, t.key] }),
+    foreignKey({ name: "occurrence_tags_occurrence_id_report_occurrences_id_fk", columns: [t.occurrenceId], foreignColumns: [reportOccurrences.id] }).onDelete("cascade"),
+  ],
+)
+
 export const passwordResets = pgTable(
   "password_resets",
   {
@@ -1127,6 +1140,8 @@ export const reportOccurrences = pgTable(
     unique("report_occurrences_id_unique").on(t.id),
     index("report_occurrences_report_idx").on(t.reportId, t.seq),
     index("report_occurrences_event_idx").on(t.projectId, t.eventId).where(sql.raw("event_id IS NOT NULL")),
+    index("report_occurrences_report_time_idx").on(t.reportId, t.createdAt),
+    index("report_occurrences_project_time_idx").on(t.projectId, t.createdAt, t.reportId),
     foreignKey({ name: "report_occurrences_report_id_reports_id_fk", columns: [t.reportId], foreignColumns: [reports.id] }).onDelete("cascade"),
   ],
 )

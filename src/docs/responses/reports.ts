@@ -46,14 +46,16 @@ const ReportFields = z.object({
 export const ReportListItem = ReportFields.extend({
   sparkline: z
     .array(z.number().int())
-    .length(14)
-    .describe('Occurrences per UTC day over the last 14 days, oldest first, today last (counted up to the moment of the request)'),
+    .min(14)
+    .max(30)
+    .describe('Occurrences per UTC day over the last 14 days (or as `spark` chose: 30 days, or per clock hour over the last 24 hours), oldest first, the current day or hour last (counted up to the moment of the request)'),
 })
 
 export const ReportListResponse = z.object({
   bugs: z.array(ReportListItem),
   total: z.number().int(),
   total_capped: z.boolean().describe('True when `total` stopped counting at a cap (very large matches)'),
+  escalating: z.array(z.number().int()).describe("The numbers of the page's reports that are escalating (`is:escalating`; the rule in GET /bugs/{number}/trend)"),
   page: z.number().int(),
   limit: z.number().int(),
   total_pages: z.number().int(),
@@ -206,6 +208,25 @@ export const MergeResponse = z.object({
   upvotes: z.number().int(),
 })
 
+export const ReportTrend = z.object({
+  hourly: z.object({ from: isoDate.describe('Start of the first hour'), counts: z.array(z.number().int()).length(24).describe('Events per clock hour, oldest first, the current hour last') }),
+  daily: z.object({ from: isoDate.describe('Start of the first UTC day'), counts: z.array(z.number().int()).length(30).describe('Events per UTC day, oldest first, today last') }),
+  last_hour: z.number().int().describe('Events in the last 60 minutes (by event time)'),
+  hourly_average: z.number().describe('Events per hour over the 24 hours before the last hour'),
+  escalating: z.boolean().describe('Whether the report is escalating by `rule`'),
+  rule: z.string().describe('The escalating rule in words'),
+})
+
+export const ReportTagFacet = z.object({
+  tags: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number().int().describe('Occurrences that carried the key'),
+      values: z.array(z.object({ value: z.string(), count: z.number().int() })).describe('Its top 10 values, most occurrences first'),
+    }),
+  ),
+})
+
 // Types of the `data` the routes answer, for clients (the web app) that import them.
 export type ReportListResponse = z.output<typeof ReportListResponse>
 export type ReportCreatedResponse = z.output<typeof ReportCreatedResponse>
@@ -220,6 +241,8 @@ export type SplitResponse = z.output<typeof SplitResponse>
 export type OccurrenceDistribution = z.output<typeof OccurrenceDistribution>
 export type MergeResponse = z.output<typeof MergeResponse>
 export type FacetValuesResponse = z.output<typeof FacetValuesResponse>
+export type ReportTrend = z.output<typeof ReportTrend>
+export type ReportTagFacet = z.output<typeof ReportTagFacet>
 
 export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs': { data: ReportListResponse },
@@ -236,6 +259,8 @@ export const reportsDocs: OperationDocs = {
   'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences': { data: OccurrenceListResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences/distribution': { data: OccurrenceDistribution },
+  'GET /api/projects/{slug}/bugs/{number}/trend': { data: ReportTrend },
+  'GET /api/projects/{slug}/bugs/{number}/tags': { data: ReportTagFacet },
   'POST /api/projects/{slug}/bugs/{number}/split': { status: 201, data: SplitResponse },
   'POST /api/projects/{slug}/bugs/{number}/merge': { data: MergeResponse },
 }

@@ -42,7 +42,7 @@ export const RatingResponse = z.object({ id: z.string(), rating: z.number().int(
 export const SlaResponse = z.object({ rules: z.array(z.object({ priority: ReportPriority, response_hours: z.number(), resolve_hours: z.number() })) })
 export const AlertRule = z.object({
   id: z.string(),
-  metric: z.string().describe('new_reports, new_crash_reports, crash_rate or negative_sentiment'),
+  metric: z.string().describe('new_reports, new_crash_reports, crash_rate, negative_sentiment or escalating_reports'),
   threshold: z.number(),
   window_hours: z.number(),
   enabled: z.boolean(),

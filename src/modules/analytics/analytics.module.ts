@@ -14,7 +14,7 @@ import { telemetryRoutes } from './telemetry.routes'
 
 /** Spec 4.11 analytics, read from rollups kept by triggers and a per-minute cursor job. */
 // Analytics' part of reports (a list page's sparklines): reports reads it from here, never imports it.
-addToReports({ sparklines: (db, rows, now) => createReportDailyRepository({ db }).sparklines(rows, now) })
+addToReports({ sparklines: (db, rows, now, days) => createReportDailyRepository({ db }).sparklines(rows, now, days) })
 
 export const analyticsModule: DomainModule = {
   name: 'analytics',

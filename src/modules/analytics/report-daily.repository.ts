@@ -24,15 +24,15 @@ export function createReportDailyRepository({ db }: { db: Seam }) {
       }),
 
     /**
-     * Occurrences per day over the last 14 UTC days (oldest first, today last) of each report, in one
+     * Occurrences per day over the last `days` UTC days (14 unless said; oldest first, today last) of each report, in one
      * query for the whole page: the rolled-up days, plus the report's occurrences past the rollup's
      * cursor (a range of the (report_id, seq) index: at most the minute since the rollup last ran).
      */
-    sparklines: async (rows: { seq: number; id: string }[], now: Date): Promise<Map<number, number[]>> => {
-      const out = new Map(rows.map((r) => [r.seq, new Array<number>(SPARKLINE_DAYS).fill(0)]))
+    sparklines: async (rows: { seq: number; id: string }[], now: Date, days = SPARKLINE_DAYS): Promise<Map<number, number[]>> => {
+      const out = new Map(rows.map((r) => [r.seq, new Array<number>(days).fill(0)]))
       if (rows.length === 0) return out
       const today = Math.floor(now.getTime() / DAY)
-      const from = today - SPARKLINE_DAYS + 1
+      const from = today - days + 1
       const list = (values: (string | number)[]) => sql.join(
         values.map((v) => sql`${v}`),
         sql`, `,

@@ -3,7 +3,7 @@ import { type Db, preparedPerConnection, type Query, type Seam } from '../../db/
 import { together } from '../../db/together'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
-import { ingestedEventIds, reportOccurrences } from './ingest.table'
+import { ingestedEventIds, occurrenceTags, reportOccurrences } from './ingest.table'
 import { reportPlayers } from './report-players'
 import { MAX_VERSIONS } from '../reports/report-versions'
 import type { FirstOccurrence } from '../reports/report-additions'
@@ -116,11 +116,15 @@ export function createIngestRepository({ db }: { db: Seam }) {
     claimEventId: (projectId: string, eventId: string, now: Date) =>
       db.write(async (q) => (await statementsOf(q).claimEventId.execute({ projectId, eventId, now })).length > 0),
 
-    /** Adds an occurrence to report `seq` and counts its player among the report's players; true when the player is new to it. */
+    /** Adds an occurrence (and its tags) to report `seq` and counts its player among the report's players; true when the player is new to it. */
     addOccurrence: (o: NewOccurrence, seq: number) =>
       db.write(async (q) => {
         const st = statementsOf(q)
-        const [, added] = await together([st.occurrence.execute(o), o.playerId ? st.addPlayer.execute({ seq, playerId: o.playerId }) : Promise.resolve([])] as const)
+        const [, added] = await together([
+          st.occurrence.execute(o),
+          o.playerId ? st.addPlayer.execute({ seq, playerId: o.playerId }) : Promise.resolve([]),
+          o.tags.length > 0 ? q.insert(occurrenceTags).values(o.tags.map(([key, value]) => ({ occurrenceId: o.id, key, value }))) : Promise.resolve(),
+        ] as const)
         return added.length > 0
       }),
 
@@ -172,6 +176,19 @@ export function createIngestRepository({ db }: { db: Seam }) {
           .where(ofReport(reportId))
           .groupBy(reportOccurrences.gameVersion, reportOccurrences.platform),
       ),
+
+    /** How many of a report's occurrences carry each tag value: one GROUP BY over its occurrences' tag rows. */
+    tagCounts: async (reportId: string) =>
+      (
+        await db.read((q) =>
+          q
+            .select({ key: occurrenceTags.key, value: occurrenceTags.value, n: count() })
+            .from(occurrenceTags)
+            .innerJoin(reportOccurrences, eq(reportOccurrences.id, occurrenceTags.occurrenceId))
+            .where(ofReport(reportId))
+            .groupBy(occurrenceTags.key, occurrenceTags.value),
+        )
+      ).map((r) => ({ key: r.key, value: r.value, n: Number(r.n) })),
 
     /** The occurrence a client event id (Sentry's `event_id`) names in the project, or undefined. */
     ofEvent: async (projectId: string, eventId: string): Promise<{ id: string; reportId: string } | undefined> => {

@@ -21,6 +21,7 @@ import { framesOfText, stackTraceSection } from './stack-text'
 import type { Submission } from './submission'
 import { listsVersion, reopensResolved, withVersion } from '../reports/report-versions'
 import { facetsOfOccurrence } from '../reports/report-facets'
+import { tagsOfMetadata } from '../reports/report-tags'
 import { createReportsRepository, type GroupingTarget } from '../reports/reports.repository'
 
 /**
@@ -155,7 +156,7 @@ function evidenceOf(deps: IngestDeps, p: Prepared) {
 
 async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, target: GroupingTarget): Promise<IngestResult> {
   const now = deps.clock.now()
-  const e = { ...evidenceOf(deps, p), ...dimensionsOf(p.s) }
+  const e = { ...evidenceOf(deps, p), ...dimensionsOf(p.s), tags: tagsOfMetadata(p.s.metadata) }
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
   const newPlayer = await repos.ingest.addOccurrence({ ...e, crash: isCrash({ ...p.s, handled: handledOf(p.s.exceptions) }) ? 1 : 0, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)

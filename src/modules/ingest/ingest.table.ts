@@ -61,7 +61,31 @@ export const reportOccurrences = sqliteTable(
     uniqueIndex('report_occurrences_id_unique').on(t.id),
     index('report_occurrences_report_idx').on(t.reportId, t.seq),
     index('report_occurrences_event_idx').on(t.projectId, t.eventId).where(sql`event_id IS NOT NULL`),
+    // The trend (reports/report-trend.ts) reads occurrences by event time: a report's (its hourly and
+    // daily counts, a list page's escalating marks and hourly sparklines) as a range of the first; a
+    // project's last 25 hours (`is:escalating`, the "trending" sort, the alert) off the second alone,
+    // which covers the report id too.
+    index('report_occurrences_report_time_idx').on(t.reportId, t.createdAt),
+    index('report_occurrences_project_time_idx').on(t.projectId, t.createdAt, t.reportId),
   ],
+)
+
+/**
+ * The tags an occurrence carried (Sentry's `tags`, the SDK's `metadata.tags` and `metadata.custom_fields`:
+ * reports/report-tags.ts), one row per key, for the report page's tag facet; `tag:key=value` searches
+ * the report_facets rows they add. Keyed by the occurrence, so split and merge (which move occurrences
+ * between reports) never touch them; deleted with it.
+ */
+export const occurrenceTags = sqliteTable(
+  'occurrence_tags',
+  {
+    occurrenceId: text('occurrence_id')
+      .notNull()
+      .references(() => reportOccurrences.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.occurrenceId, t.key] })],
 )
 
 /**

@@ -7,6 +7,8 @@ import { type MergeSelector, mergeReports } from './merge.service'
 import { occurrenceDistribution } from '../ingest/occurrence-distribution'
 import { badRequest } from '../../http/errors'
 import { listOccurrences, splitOccurrences } from '../ingest/occurrences.service'
+import { reportTagFacet } from '../ingest/occurrence-tags'
+import { reportTrend } from '../reports/report-trend.service'
 
 const params = z.object({ slug: z.string(), number: z.string() })
 const TAGS = ['Bug reports']
@@ -33,6 +35,16 @@ export function occurrencesRoutes(deps: AppDeps) {
       project: 'bugs.view',
       params,
       detail: { tags: TAGS, summary: "How a report's occurrences spread over game versions (newest first) and platforms (most first), 20 of each at most" },
+    })
+    .get('/projects/:slug/bugs/:number/trend', ({ project, params }) => reportTrend(deps.db, project, params.number, deps.clock.now()), {
+      project: 'bugs.view',
+      params,
+      detail: { tags: TAGS, summary: 'Is it getting worse: events per hour (24 h) and per day (30 days) by event time, the last hour against the hourly average, and whether the report is escalating' },
+    })
+    .get('/projects/:slug/bugs/:number/tags', ({ project, params }) => reportTagFacet(deps.db, project, params.number), {
+      project: 'bugs.view',
+      params,
+      detail: { tags: TAGS, summary: "The report's tag facet: each tag key its occurrences carried, with its top values and their counts (search one with `tag:key=value`)" },
     })
     .post(
       '/projects/:slug/bugs/:number/split',

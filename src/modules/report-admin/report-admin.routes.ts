@@ -19,7 +19,7 @@ export const reportsRoutes = (deps: AppDeps) =>
     .use(authPlugin(deps))
     .get(
       '/projects/:slug/bugs',
-      async ({ project, query }) => listReports(deps.db, project, { ...(await listFiltersOf(deps.db, project.id, query)), sort: query.sort, page: query.page, now: deps.clock.now() }),
+      async ({ project, query }) => listReports(deps.db, project, { ...(await listFiltersOf(deps.db, project.id, query)), sort: query.sort, spark: query.spark, page: query.page, now: deps.clock.now() }),
       { project: 'bugs.view', query: listQuery, detail: { tags, summary: 'List reports (filters, full-text q, sort, 25 a page)' } },
     )
     .post(

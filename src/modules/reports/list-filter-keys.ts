@@ -26,3 +26,7 @@ export const LIST_FILTER_KEYS = [
   'sla',
   'custom_field',
 ] as const
+
+/** The list's sparkline choices (`spark`): events per UTC day over 14 or 30 days, or per clock hour over 24 hours. */
+export const SPARK_RANGES = ['14d', '30d', '24h'] as const
+export type SparkRange = (typeof SPARK_RANGES)[number]

@@ -30,8 +30,8 @@ export interface ReportAdditions {
   addOccurrence(tx: Query, occurrence: FirstOccurrence, reportSeq: number): Promise<unknown>
   /** Labels of many reports in one query, by report id. */
   labelsOfReports(db: Seam, reportIds: string[]): Promise<Map<string, LabelView[]>>
-  /** A list page's daily counts for its sparklines, by report seq. */
-  sparklines(db: Seam, rows: { seq: number; id: string }[], now: Date): Promise<Map<number, number[]>>
+  /** A list page's daily counts over the last `days` for its sparklines, by report seq. */
+  sparklines(db: Seam, rows: { seq: number; id: string }[], now: Date, days: number): Promise<Map<number, number[]>>
 }
 
 /** What an occurrence alone records of where it ran (the report row has no copy): runtime, browser, environment; '' when unnamed. */
@@ -66,6 +66,8 @@ export type FirstOccurrence = OccurrenceDimensions & {
   reporterName: string | null
   reporterEmail: string | null
   metadata: string | null
+  /** The tags of its metadata (report-tags.ts), which ingest keeps per occurrence. */
+  tags: [string, string][]
   screenshotKey: string | null
   client: string | null
   eventId: string | null

@@ -9,6 +9,9 @@ interface ReportRef {
   projectId: string
 }
 
+/** A tag row (alias `t`) as its facet value, `key=value` (report-tags.ts). */
+const TAG_VALUE = sql.raw(`t.key || '=' || t.value`)
+
 /** `(kind, value, report_id)` of every facet of the occurrences `where` selects (alias `o`), for an INSERT or DELETE … SELECT. */
 const facetRowsOf = (where: SQL) => sql`
   SELECT ${sql.raw(String(FACET.version))} AS kind, o.game_version AS value, o.report_id FROM report_occurrences o WHERE ${where} AND o.game_version <> ''
@@ -20,7 +23,8 @@ const facetRowsOf = (where: SQL) => sql`
     sql` `,
   )}
   UNION SELECT ${sql.raw(String(FACET.player))}, o.player_id, o.report_id FROM report_occurrences o WHERE ${where} AND o.player_id <> ''
-  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL`
+  UNION SELECT ${sql.raw(String(FACET.screenshot))}, '', o.report_id FROM report_occurrences o WHERE ${where} AND o.screenshot_key IS NOT NULL
+  UNION SELECT ${sql.raw(String(FACET.tag))}, ${TAG_VALUE}, o.report_id FROM report_occurrences o JOIN occurrence_tags t ON t.occurrence_id = o.id WHERE ${where}`
 
 /**
  * `WITH ids(id) AS (VALUES …)`: the ids bound once each, read by `IN (SELECT id FROM ids)` in every arm
@@ -66,7 +70,9 @@ export function createReportFacetsRepository({ db }: { db: Seam }) {
             WHERE f.project_id = ${report.projectId} AND f.report_seq = ${report.seq}
               AND (f.kind, f.value) IN (SELECT m.kind, m.value FROM (${facetRowsOf(sql`o.id IN (SELECT id FROM ids)`)}) m)
               AND NOT EXISTS (SELECT 1 FROM report_occurrences k WHERE k.report_id = ${report.id}
-                AND (f.kind <> ${FACET.screenshot} OR k.screenshot_key IS NOT NULL) AND f.value = ${column})`,
+                AND (f.kind <> ${FACET.screenshot} OR k.screenshot_key IS NOT NULL)
+                AND (f.kind <> ${FACET.tag} AND f.value = ${column}
+                  OR f.kind = ${FACET.tag} AND EXISTS (SELECT 1 FROM occurrence_tags t WHERE t.occurrence_id = k.id AND f.value = ${TAG_VALUE})))`,
         ),
       )
     },

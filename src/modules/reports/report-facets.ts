@@ -3,6 +3,7 @@ import type { Seam } from '../../db/client'
 import type { Backfill } from '../../db/post-migrate'
 import { compareSemver, parseSemver } from '../../lib/semver'
 import { createReportsSearchRepository } from './reports.search.repository'
+import { tagFacetValue } from './report-tags'
 
 /**
  * What the list filters on that a report's occurrences carry, one row per (report, value): the game
@@ -23,7 +24,7 @@ import { createReportsSearchRepository } from './reports.search.repository'
 export const REPORT_FACETS_TABLE = 'report_facets'
 
 /** Facet kinds, stored as small integers (the kind is in every key). */
-export const FACET = { version: 1, platform: 2, player: 3, screenshot: 4, runtime: 5, browser: 6, environment: 7 } as const
+export const FACET = { version: 1, platform: 2, player: 3, screenshot: 4, runtime: 5, browser: 6, environment: 7, tag: 8 } as const
 export type FacetKind = keyof typeof FACET
 
 export const reportFacetsSql = [
@@ -53,12 +54,12 @@ export const COLUMN_FACETS = [
 ] as const
 
 /**
- * What an occurrence adds: its version, platform, runtime, browser, environment, player and screenshot, each when it has one.
+ * What an occurrence adds: its version, platform, runtime, browser, environment, player, screenshot and tags (`key=value`), each when it has one.
  * `known` leaves out what the report is known to have already (a stacked occurrence: the versions
  * the report lists, a player it had counted), saving those writes.
  */
 export function facetsOfOccurrence(
-  o: { gameVersion: string; platform: string; runtime: string; browser: string; environment: string; playerId: string | null; screenshotKey: string | null },
+  o: { gameVersion: string; platform: string; runtime: string; browser: string; environment: string; playerId: string | null; screenshotKey: string | null; tags?: [string, string][] },
   known: { versionListed: boolean; playerCounted: boolean } = { versionListed: false, playerCounted: false },
 ): [number, string][] {
   const out: [number, string][] = []
@@ -66,6 +67,7 @@ export function facetsOfOccurrence(
   for (const [kind, column] of COLUMN_FACETS) if (o[column]) out.push([FACET[kind], o[column]])
   if (o.playerId && !known.playerCounted) out.push([FACET.player, o.playerId])
   if (o.screenshotKey) out.push([FACET.screenshot, ''])
+  for (const tag of o.tags ?? []) out.push([FACET.tag, tagFacetValue(tag)])
   return out
 }
 

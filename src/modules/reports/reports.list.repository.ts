@@ -7,6 +7,7 @@ import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
 import { SEARCH_DOCUMENT_SQL } from './search-tsquery'
+import { escalatingIds, trendScores } from './report-trend'
 
 /**
  * Filtered totals are counted up to this many matching rows and no further, so a filter that
@@ -16,7 +17,7 @@ import { SEARCH_DOCUMENT_SQL } from './search-tsquery'
  */
 export const COUNT_CAP = 10_000
 
-export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players'
+export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players' | 'trending'
 
 /** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
 const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
@@ -36,6 +37,8 @@ export interface Shape {
   errors: number[]
   fingerprints: number
   regression: boolean
+  /** is:escalating: the report is among the project's escalating ones (report-trend.ts; placeholders `hourAgo`, `dayAgo`). */
+  escalating: boolean
   /** Facet filters (version, platform, player, screenshot) in placeholder order `facet0`, `facet1`…. */
   facets: FacetKind[]
   /**
@@ -65,6 +68,10 @@ export interface Shape {
 }
 
 const ph = sql.placeholder
+/** The trend window's edges as placeholders (report-trend.ts). */
+const trendParams = { hourAgo: sql`${ph('hourAgo')}`, dayAgo: sql`${ph('dayAgo')}` }
+/** The trending score of the row's report, 0 without events in the window (sort=trending joins `tr`). */
+const trendScore = sql`coalesce(tr.score, 0)`
 const driver = alias(reportFacets, 'f')
 const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 
@@ -99,7 +106,7 @@ const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | 
 const keyOnly = (s: Shape) =>
   s.drive === 'facet' &&
   !s.status && !s.priority && !s.category && s.assignee === null && !s.unassigned && !s.label && !s.source && !s.errorType && s.errors.length === 0 &&
-  s.fingerprints === 0 && !s.regression && (s.q === null || s.q === 'matchSet') && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+  s.fingerprints === 0 && !s.regression && !s.escalating && (s.q === null || s.q === 'matchSet') && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
 
 /**
  * A driving facet's key walk, newest first, with the other facets and the set of word matches (unary
@@ -141,6 +148,7 @@ function conditions(s: Shape, pg: boolean): SQL[] {
   s.errors.forEach((n, i) => c.push(n === 1 ? eq(reports.errorType, ph(`error${i}`)) : errorTypeIn(pg, `error${i}`)))
   for (let i = 0; i < s.fingerprints; i++) c.push(eq(reports.fingerprint, ph(`fingerprint${i}`)))
   if (s.regression) c.push(sql`${reports.regressedInVersion} IS NOT NULL`)
+  if (s.escalating) c.push(sql`${reports.id} IN (${escalatingIds(sql`${ph('projectId')}`, trendParams)})`)
   // Under a driving facet, its walk checks the facets (keyWalk); otherwise each is probed on the
   // driving seq (the FTS rowid, or the report's).
   if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq)))
@@ -186,6 +194,8 @@ function ordering(s: Shape, k: KeyWalk | null, pg: boolean): SQL[] {
       return [desc(reports.occurrenceCount), desc(reports.seq)]
     case 'players':
       return [desc(reports.playerCount), desc(reports.seq)]
+    case 'trending':
+      return [desc(trendScore), desc(reports.lastSeen), desc(reports.seq)]
     case 'due':
       return s.dated === 'yes' ? [asc(reports.dueDate), desc(reports.seq)] : [newest]
     default:
@@ -204,7 +214,9 @@ function buildStatements(db: Db, s: Shape) {
     const q = db.select(columns).from(reports).$dynamic()
     return s.q === 'match' && !pg ? q.innerJoin(reportsFts, eq(reportsFts.rowid, reports.seq)) : q
   }
-  const page = from(listColumns)
+  // Trending joins the scores of the project's reports with events in the window (one grouped range of
+  // its (project_id, created_at) index); only the page orders by it.
+  const page = (s.sort === 'trending' ? from(listColumns).leftJoin(sql`(${trendScores(sql`${ph('projectId')}`, trendParams)}) AS tr`, sql`tr.report_id = ${reports.id}`) : from(listColumns))
     .where(where)
     .orderBy(...ordering(s, k, pg))
     .limit(ph('limit'))

@@ -10,6 +10,9 @@ import { noSearchFilters, type SearchFilters, splitSearch } from './search-filte
 import { translateSearchToTsquery } from './search-tsquery'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
 import { listItemView } from './reports.views'
+import { trendWindow } from './report-trend'
+import type { SparkRange } from './list-filter-keys'
+import { escalatingAmong, hourlySparklines } from './report-trend.service'
 
 export { COUNT_CAP, type ListSort } from './reports.list.repository'
 
@@ -45,6 +48,8 @@ export interface ListFilters {
   /** Only reports whose SLA clock is in this state. */
   sla?: SlaState
   sort?: ListSort
+  /** What each row's sparkline counts: per day over 14 days (the default) or 30, or per hour over 24 hours. */
+  spark?: SparkRange
   page: number
   /** The clock's time, for `overdue`, SLA states and sparklines. */
   now?: Date
@@ -78,7 +83,7 @@ export async function listFiltersOf(db: Db, projectId: string, query: ListFilter
 }
 
 /** Facets the key of which drives best first: a player has few reports, a version more, a platform most. */
-const FACET_ORDER: FacetKind[] = ['player', 'version', 'browser', 'runtime', 'platform', 'environment', 'screenshot']
+const FACET_ORDER: FacetKind[] = ['player', 'tag', 'version', 'browser', 'runtime', 'platform', 'environment', 'screenshot']
 
 /** What a list's filters ask of the data before its statement can be chosen: error types by name, and which of a facet and words is rarer. */
 interface PlanFacts {
@@ -103,11 +108,12 @@ function parse(f: Omit<ListFilters, 'page'>) {
     browser: [...(f.browser ? [f.browser] : []), ...sf.browsers],
     environment: [...(f.environment ? [f.environment] : []), ...sf.environments],
     screenshot: f.hasScreenshot || sf.screenshot ? [''] : [],
+    tag: sf.tags,
   }
   const facets = FACET_ORDER.flatMap((kind) => values[kind].map((value) => ({ kind, value })))
   const fingerprints = [...(f.fingerprint ? [f.fingerprint] : []), ...sf.fingerprints].map((v) => v.toLowerCase())
   const regression = f.regression === true || sf.regression
-  const selectiveElsewhere = f.label !== undefined || fingerprints.length > 0 || regression
+  const selectiveElsewhere = f.label !== undefined || fingerprints.length > 0 || regression || sf.escalating
   // Words and a facet: the rarer of the two drives (a common word under a rare version, or the reverse).
   const compare = facets.length > 0 && fts?.match && ts?.match && !selectiveElsewhere ? { facet: facets[0]!, words: { match: fts.match, tsMatch: ts.match } } : null
   return { sf, fts, ts, facets, fingerprints, regression, selectiveElsewhere, compare }
@@ -149,6 +155,7 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
     errors: errors.map((e) => e.length),
     fingerprints: fingerprints.length,
     regression,
+    escalating: sf.escalating,
     facets: facets.map((x) => x.kind),
     drive,
     q,
@@ -173,6 +180,7 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
     now: f.overdue || f.sla ? (f.now ?? new Date()).getTime() : undefined,
     cfField: f.customField?.fieldId,
     cfOption: f.customField?.option,
+    ...(sf.escalating || f.sort === 'trending' ? trendWindow(f.now ?? new Date()) : {}),
   }
   facets.forEach((x, i) => (params[`facet${i}`] = x.value))
   fingerprints.forEach((v, i) => (params[`fingerprint${i}`] = v))
@@ -212,8 +220,16 @@ async function dueOrderPage(list: ListRepository, shape: Shape, params: Record<s
 
 type ListRepository = ReturnType<typeof createReportsListRepository>
 
+/** The page's sparklines by report id, as `spark` chose. */
+async function sparklinesOf(db: Db, rows: { seq: number; id: string }[], now: Date, spark: SparkRange): Promise<Map<string, number[]>> {
+  if (spark === '24h') return hourlySparklines(db, rows.map((r) => r.id), now)
+  const bySeq = await reportAdditions().sparklines(db, rows, now, spark === '30d' ? 30 : 14)
+  return new Map(rows.map((r) => [r.id, bySeq.get(r.seq)!]))
+}
+
 /**
- * One page of a project's live reports, each with its 14-day sparkline. A `q` without a usable
+ * One page of a project's live reports, each with its sparkline (14 days unless `spark` says) and
+ * the numbers of those escalating (report-trend.ts). A `q` without a usable
  * term (only punctuation, a lone `*`) is ignored, as an empty search box would be; its filters apply.
  */
 export async function listReports(db: Db, project: { id: string; liveReportCount: number }, f: ListFilters) {
@@ -252,15 +268,17 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
         : await list.page(pageShape, { ...params, limit: LIST_PAGE_SIZE, offset })
   const ids = rows.map((r) => r.id)
   const now = f.now ?? new Date()
-  const [labelMap, slas, sparks] = await Promise.all([
+  const [labelMap, slas, sparks, escalating] = await Promise.all([
     reportAdditions().labelsOfReports(db, ids),
     reportAdditions().slaOfReports({ db }, ids, now),
-    reportAdditions().sparklines(db, rows, now),
+    sparklinesOf(db, rows, now, f.spark ?? '14d'),
+    escalatingAmong(db, ids, now),
   ])
   return {
-    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
+    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.id)! })),
     total,
     total_capped: capped,
+    escalating: rows.filter((r) => escalating.has(r.id)).map((r) => r.reportNumber),
     page: f.page,
     limit: LIST_PAGE_SIZE,
     total_pages: Math.ceil(total / LIST_PAGE_SIZE),

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { SEARCH_SYNTAX } from './fts-query'
 import { FILTER_SYNTAX } from './search-filters'
+import { SPARK_RANGES } from './list-filter-keys'
 import { CATEGORIES, PRIORITIES, SOURCES, STATUSES } from './reports.types'
 
 const text = (max: number) => z.string().max(max)
@@ -102,9 +103,10 @@ export const bulkDeleteBody = z.object(selector)
 
 export const listQuery = listFilterQuery.extend({
   sort: z
-    .enum(['priority', 'upvotes', 'updated', 'newest', 'due', 'last_seen', 'occurrences', 'players'])
+    .enum(['priority', 'upvotes', 'updated', 'newest', 'due', 'last_seen', 'occurrences', 'players', 'trending'])
     .optional()
-    .describe('newest (default), priority, upvotes (votes), updated, due; last_seen (latest occurrence first), occurrences (most events first), players (most players first)'),
+    .describe('newest (default), priority, upvotes (votes), updated, due; last_seen (latest occurrence first), occurrences (most events first), players (most players first), trending (events in the last hour most above the hourly average of the 24 hours before, then last seen)'),
+  spark: z.enum(SPARK_RANGES).optional().describe("What each row's `sparkline` counts: `14d` (default) or `30d`, events per UTC day; `24h`, events per clock hour over the last 24 hours"),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 })
 

@@ -6,6 +6,7 @@ import { forbidden } from '../../http/errors'
 import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../auth/plans'
 import { reportAdditions } from './report-additions'
 import { facetsOfOccurrence } from './report-facets'
+import { tagsOfMetadata } from './report-tags'
 import { createReportsRepository, type Report } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
@@ -181,8 +182,9 @@ export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, pro
     const metadata = input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata)
     // The report's first occurrence: the submission it was filed from, with its own copy of the evidence.
     const dimensions = input.dimensions ?? NO_DIMENSIONS
-    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
-    rest.push(reportAdditions().addOccurrence(tx, occurrence, report.seq), repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions })))
+    const tags = tagsOfMetadata(input.metadata)
+    const occurrence = { ...evidence, ...dimensions, id: input.occurrenceId ?? newId(), reportId: report.id, projectId: project.id, metadata, tags, client: input.client ?? null, eventId: input.eventId ?? null, crash: isCrash(input) ? (1 as const) : (0 as const), at, now }
+    rest.push(reportAdditions().addOccurrence(tx, occurrence, report.seq), repo.addFacets(project.id, report.seq, facetsOfOccurrence({ ...evidence, ...dimensions, tags })))
   }
   if (!opts.quiet) {
     // The payload is built when a subscriber reads it (a webhook, a channel...): most projects have

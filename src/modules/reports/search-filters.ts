@@ -2,7 +2,7 @@ import { badRequest } from '../../http/errors'
 
 /**
  * The filters a search box can hold beside its words: `version:1.3.0 platform:Linux runtime:node browser:Chrome environment:production player:7656…
- * fingerprint:<key> error:NullReferenceException is:unassigned is:regression has:screenshot`.
+ * fingerprint:<key> error:NullReferenceException tag:level=caves is:unassigned is:regression is:escalating has:screenshot`.
  * They are taken out of `q` before the rest becomes the full-text expression (fts-query.ts), so a
  * list filtered from the box and one filtered by query parameters are the same query.
  */
@@ -17,8 +17,12 @@ export interface SearchFilters {
   players: string[]
   fingerprints: string[]
   errors: string[]
+  /** `key=value` (report-tags.ts), as the tag's facet value. */
+  tags: string[]
   unassigned: boolean
   regression: boolean
+  /** The report is escalating (report-trend.ts). */
+  escalating: boolean
   screenshot: boolean
 }
 
@@ -28,10 +32,11 @@ export const FILTER_SYNTAX =
   '`version:1.3.0`, `platform:Linux` (the player\'s operating system), `runtime:node`, `browser:Chrome` and `environment:staging` match a report with any occurrence from that game version, platform, runtime, browser or environment; `player:76561198…` one with any occurrence from that player; ' +
   '`fingerprint:<key>` the reports of that grouping key (the report\'s `fingerprint`); ' +
   '`error:NullReferenceException` an error type (read from the title and the stack trace) equal to the value or ending in it after a `.` or `::` ' +
-  '(`System.NullReferenceException`); `is:unassigned`; `is:regression` a report a newer build reopened after it was resolved (it keeps the mark once resolved again); ' +
+  '(`System.NullReferenceException`); `tag:level=caves` a report with any occurrence tagged so (Sentry `tags`, the SDK\'s `metadata.tags` or `metadata.custom_fields`); ' +
+  '`is:unassigned`; `is:regression` a report a newer build reopened after it was resolved (it keeps the mark once resolved again); `is:escalating` a report whose events in the last hour exceed 3 times its hourly average over the 24 hours before (and number at least 10); ' +
   '`has:screenshot` a report with any occurrence that brought a screenshot. A filter word with nothing after the colon is searched as text; `-version:…`, unknown `is:`/`has:` values and unknown filters (`foo:bar`; quote it to search it as text) are refused (400).'
 
-const KEYS = ['version', 'platform', 'runtime', 'browser', 'environment', 'player', 'fingerprint', 'error', 'is', 'has'] as const
+const KEYS = ['version', 'platform', 'runtime', 'browser', 'environment', 'player', 'fingerprint', 'error', 'tag', 'is', 'has'] as const
 type Key = (typeof KEYS)[number]
 
 /** More filters than this in one `q` are refused: each is one more index probe per listed row. */
@@ -40,10 +45,10 @@ export const MAX_SEARCH_FILTERS = 8
 const FILTER = new RegExp(`^([+-]?)(${KEYS.join('|')}):(?:"([^"]*)"?|([^\\s"]*))`, 'i')
 /** A word shaped like a filter (`foo:bar`, `tags:"x y"`); not a URL, a time, a drive or `std::`, which stay text. */
 const FILTER_SHAPED = /^[+-]?([a-z][a-z_]*):(?=[^\s:/\\])/i
-const IS_VALUES = ['unassigned', 'regression'] as const
+const IS_VALUES = ['unassigned', 'regression', 'escalating'] as const
 
 /** No filter at all. */
-export const noSearchFilters = (): SearchFilters => ({ versions: [], platforms: [], runtimes: [], browsers: [], environments: [], players: [], fingerprints: [], errors: [], unassigned: false, regression: false, screenshot: false })
+export const noSearchFilters = (): SearchFilters => ({ versions: [], platforms: [], runtimes: [], browsers: [], environments: [], players: [], fingerprints: [], errors: [], tags: [], unassigned: false, regression: false, escalating: false, screenshot: false })
 
 /**
  * Splits `q` into its filters and the words left for full-text search. Quoted phrases stay words
@@ -107,9 +112,15 @@ function add(f: SearchFilters, key: Key, value: string): void {
       return void f.fingerprints.push(value)
     case 'error':
       return void f.errors.push(value)
+    case 'tag': {
+      const eq = value.indexOf('=')
+      if (eq <= 0 || eq === value.length - 1) throw badRequest(`q: tag:${value} — say the tag's key and value, as tag:level=caves`)
+      return void f.tags.push(`${value.slice(0, eq).trim()}=${value.slice(eq + 1).trim()}`)
+    }
     case 'is':
       if (lower === 'unassigned') f.unassigned = true
       else if (lower === 'regression') f.regression = true
+      else if (lower === 'escalating') f.escalating = true
       else throw badRequest(`q: is:${value} is not a filter; use ${IS_VALUES.map((v) => `is:${v}`).join(' or ')}`)
       return
     case 'has':

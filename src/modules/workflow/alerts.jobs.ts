@@ -5,7 +5,7 @@ import { createAccountsRepository } from '../auth/accounts.repository'
 import { recordActivity } from '../activity/activity.service'
 import { mailEach } from '../notifications/notifications.fanout'
 import { recipientsFor } from '../notifications/notifications.service'
-import { metricValue } from './alerts.service'
+import { escalatingReports, metricValue } from './alerts.service'
 import { countNewReports } from './hourly-counts'
 import { createAlertsRepository } from './alerts.repository'
 import { reportListUrl } from '../reports/report-links'
@@ -38,7 +38,19 @@ const METRIC_NAMES = {
   new_crash_reports: 'new crash reports',
   crash_rate: 'crashed sessions per 100 sessions',
   negative_sentiment: 'negative reports',
+  escalating_reports: 'escalating reports',
 } as const
+
+/** How many escalating reports a firing names: the chat message stays short. */
+const NAMED_ESCALATING = 3
+
+/** The firing's sentence for escalating reports: how many, and the newest few by number and title. */
+async function escalatingText(deps: Deps, projectId: string, now: Date, threshold: number): Promise<string> {
+  const escalating = await escalatingReports(deps, projectId, now)
+  const named = escalating.slice(0, NAMED_ESCALATING).map((r) => `#${r.number} ${r.title}`).join('; ')
+  const more = escalating.length > NAMED_ESCALATING ? ` and ${escalating.length - NAMED_ESCALATING} more` : ''
+  return `${escalating.length} ${escalating.length === 1 ? 'report is' : 'reports are'} escalating (threshold ${threshold}): ${named}${more}`
+}
 
 /**
  * Brings the hourly report counts up to date, then evaluates every enabled rule: a rule whose value
@@ -53,12 +65,12 @@ export async function evaluateAlerts(deps: Deps): Promise<string[]> {
   const fired: string[] = []
   for (const { rule, project } of rules) {
     const windowMs = rule.windowHours * HOUR
-    const value = await metricValue(deps, rule.projectId, rule.metric, new Date(now.getTime() - windowMs))
+    const value = await metricValue(deps, rule.projectId, rule.metric, new Date(now.getTime() - windowMs), now)
     const fires = value >= rule.threshold && (!rule.lastFiredAt || rule.lastFiredAt.getTime() <= now.getTime() - windowMs)
     await deps.db.write(async (tx) => {
       await alerts.updateRule(rule.id, { lastEvaluatedAt: now, lastValue: value, ...(fires && { lastFiredAt: now }) })
       if (!fires) return
-      const what = `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
+      const what = rule.metric === 'escalating_reports' ? await escalatingText(deps, rule.projectId, now, rule.threshold) : `${METRIC_NAMES[rule.metric]} reached ${value} in the last ${rule.windowHours} h (threshold ${rule.threshold})`
       await recordActivity(tx, now, [{ projectId: rule.projectId, actorId: null, action: 'alert_fired', field: rule.metric, newValue: what }])
       for (const hook of firedHooks.get(deps.db) ?? []) await hook(tx, { ruleId: rule.id, projectId: rule.projectId, metric: rule.metric, value, text: `In ${project.name}, ${what}.` })
       const admins = await createAccountsRepository({ db: deps.db }).managerIds(project.accountId)

@@ -4,6 +4,8 @@ import { newId } from '../../lib/ids'
 import { recordAudit } from '../activity/activity.service'
 import { createSdkRepository } from '../sdk/sdk.repository'
 import { reportCountsSince } from './hourly-counts'
+import { createReportsRepository } from '../reports/reports.repository'
+import { createReportTrendRepository } from '../reports/report-trend.repository'
 import { type AlertRule, createAlertsRepository } from './alerts.repository'
 import type { AlertMetric } from './workflow.table'
 
@@ -72,13 +74,23 @@ export async function deleteAlert(deps: Deps, ctx: Ctx, id: string): Promise<voi
   })
 }
 
+/** The project's live reports escalating at `now` (reports/report-trend.ts), most recent number first. */
+export async function escalatingReports(deps: Pick<AppDeps, 'db'>, projectId: string, now: Date): Promise<{ number: number; title: string }[]> {
+  const ids = await createReportTrendRepository({ db: deps.db }).escalating(projectId, now)
+  const live = await createReportsRepository({ db: deps.db }).liveNumbers([...ids])
+  const named = await createReportsRepository({ db: deps.db }).numbersAndTitles([...live.keys()])
+  return [...named.values()].sort((a, b) => b.number - a.number)
+}
+
 /**
  * A metric's value over the window ending now. Report metrics sum the hourly counts (the hour holding
  * the window's start counts whole); crash_rate is crashed sessions per 100 sessions started in the
  * window, ended or still running (0 without sessions): the crash-free rate's rule (analytics
- * crashFreeRate), so an alert at 5 fires when the overview reads under 95% crash-free.
+ * crashFreeRate), so an alert at 5 fires when the overview reads under 95% crash-free. escalating_reports
+ * is how many reports are escalating at the window's end (escalatingReports), whatever the window.
  */
-export async function metricValue(deps: Pick<AppDeps, 'db'>, projectId: string, metric: AlertMetric, since: Date): Promise<number> {
+export async function metricValue(deps: Pick<AppDeps, 'db'>, projectId: string, metric: AlertMetric, since: Date, now: Date): Promise<number> {
+  if (metric === 'escalating_reports') return (await escalatingReports(deps, projectId, now)).length
   if (metric === 'crash_rate') {
     const s = await createSdkRepository({ db: deps.db }).sessionsAndCrashedSince(projectId, since)
     return s.sessions === 0 ? 0 : Math.round((s.crashed / s.sessions) * 10_000) / 100

@@ -25,7 +25,7 @@ export const workflowSettingsRoutes = (deps: AppDeps) =>
         set.status = 201
         return createAlert(deps, { project, userId: user.id }, body)
       },
-      { project: 'project.settings', body: alertBody, detail: { tags, summary: 'Create an alert rule (new_reports, new_crash_reports, crash_rate, negative_sentiment)' } },
+      { project: 'project.settings', body: alertBody, detail: { tags, summary: 'Create an alert rule (new_reports, new_crash_reports, crash_rate, negative_sentiment, escalating_reports: how many reports are escalating)' } },
     )
     .patch('/projects/:slug/alerts/:ruleId', ({ project, user, params, body }) => updateAlert(deps, { project, userId: user.id }, params.ruleId, body), {
       project: 'project.settings',

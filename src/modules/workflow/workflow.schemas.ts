@@ -58,7 +58,7 @@ export const savedViewBody = z.object({
   name: viewName,
   project_id: z.string().min(1).max(100),
   filters: filters.optional(),
-  sort_by: z.enum(['newest', 'priority', 'upvotes', 'updated', 'due', 'last_seen', 'occurrences', 'players']).nullable().optional(),
+  sort_by: z.enum(['newest', 'priority', 'upvotes', 'updated', 'due', 'last_seen', 'occurrences', 'players', 'trending']).nullable().optional(),
   pinned: z.boolean().optional(),
   position: z.number().int().min(0).optional(),
 })

@@ -164,7 +164,7 @@ export const savedViews = sqliteTable(
   (t) => [index('saved_views_user_idx').on(t.userId, t.projectId, t.position)],
 )
 
-export const ALERT_METRICS = ['new_reports', 'new_crash_reports', 'crash_rate', 'negative_sentiment'] as const
+export const ALERT_METRICS = ['new_reports', 'new_crash_reports', 'crash_rate', 'negative_sentiment', 'escalating_reports'] as const
 export type AlertMetric = (typeof ALERT_METRICS)[number]
 
 export const alertRules = sqliteTable(

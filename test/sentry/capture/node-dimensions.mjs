@@ -1,5 +1,5 @@
-// A game on Node reporting through @sentry/node, as issue 29 (items 1 and 5) found it: the player's
-// OS named by the game (contexts.os and a `platform` tag), the environment from SENTRY_ENVIRONMENT,
+// A game on Node reporting through @sentry/node, as issue 29 (items 1, 5 and 6) found it: the player's
+// OS named by the game (contexts.os and a `platform` tag), a `map` tag, the environment from SENTRY_ENVIRONMENT,
 // and the error to throw from GAME_ERROR (from compileShader when it names a shader, else from
 // loadArena: two places, two reports). Run by Node with SENTRY_DSN set.
 import * as Sentry from '@sentry/node'
@@ -14,6 +14,8 @@ Sentry.init({
 })
 Sentry.setContext('os', { name: 'Windows', version: '10.0.19045' })
 Sentry.setTag('platform', 'Windows')
+// The level the error happened on, as a game tags its events (issue 29, item 6: tags are searchable).
+Sentry.setTag('map', process.env.GAME_ERROR.includes('shader') ? 'caves' : 'arena')
 Sentry.setUser({ id: `player-${process.env.SENTRY_ENVIRONMENT}` })
 
 function loadArena() {

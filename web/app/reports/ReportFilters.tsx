@@ -4,7 +4,7 @@ import { Button, Select, type Option } from '../components'
 import type { Member } from '../api/types'
 import { filterChips, type FilterLookups } from './filter-chips'
 import { withFilter, type FilterKey, type ListQuery } from './list-query'
-import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, STATUS_OPTIONS } from './report-enums'
+import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, SPARK_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { ErrorTypeCount, FacetValues, Label } from './report-types'
 import { SearchHelp } from './SearchHelp'
 
@@ -46,7 +46,7 @@ export function ReportFilters({
   const [text, setText] = useState(query.q ?? '')
   // Back/forward or a link changes the URL: the box follows it.
   useEffect(() => setText(query.q ?? ''), [query.q])
-  const set = (key: FilterKey | 'sort') => (value: string) => onChange(withFilter(query, key, value))
+  const set = (key: FilterKey | 'sort' | 'spark') => (value: string) => onChange(withFilter(query, key, value))
   const assignees = keepUnknown(
     [{ value: '', label: 'Anyone' }, { value: 'unassigned', label: 'Unassigned' }, ...(members ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))],
     query.assigned_to,
@@ -112,6 +112,7 @@ export function ReportFilters({
           </div>
         </details>
         <Select label="Sort" value={query.sort ?? 'newest'} onValue={set('sort')} options={[...SORT_OPTIONS]} />
+        <Select label="Trend" value={query.spark ?? '14d'} onValue={set('spark')} options={[...SPARK_OPTIONS]} />
       </div>
       {chips.length > 0 && (
         <ul class="filter-chips" aria-label="Active filters">

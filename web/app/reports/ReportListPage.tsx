@@ -216,6 +216,7 @@ export function ReportListPage({ params }: RouteProps) {
               setSelected(on ? new Set(bugs.map((b) => b.report_number)) : new Set())
             }}
             onCursor={setCursor}
+            escalating={new Set(page.escalating)}
           />
           <Pager slug={slug} query={query} totalPages={page.total_pages} />
         </div>

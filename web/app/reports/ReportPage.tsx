@@ -31,6 +31,8 @@ import { WorkflowPanel } from '../workflow/WorkflowPanel'
 import { LinkedIssues } from '../integrations/LinkedIssues'
 import { ReportTelemetry } from '../analytics/ReportTelemetry'
 import { Severity } from './Severity'
+import { ReportTags } from './ReportTags'
+import { ReportTrend } from './ReportTrend'
 
 /** `/projects/:slug/reports/:number`: everything about one report and the controls to triage it. */
 export function ReportPage({ params }: RouteProps) {
@@ -94,6 +96,7 @@ function ReportBody({ slug, bug, comments, version, onChanged }: { slug: string;
         <ReportHeader slug={slug} bug={bug} platforms={distribution.data.value?.platforms ?? null} first={firstOccurrence} />
         <ReportEvidence bug={bug} occurrence={shown} failed={(chosen.kind === 'first' ? first : latest).error.value?.message} chosen={chosen} onChoose={show} />
         <Description bug={bug} />
+        <ReportTrend slug={slug} number={number} stamp={stamp} />
         <ReportOccurrences
           slug={slug}
           number={number}
@@ -113,6 +116,7 @@ function ReportBody({ slug, bug, comments, version, onChanged }: { slug: string;
         <ReportControls slug={slug} bug={bug} members={members} onSaved={onChanged} />
         <ReportPublication slug={slug} bug={bug} onSaved={onChanged} />
         <Details bug={bug} />
+        <ReportTags slug={slug} number={number} stamp={stamp} />
         <Reporter bug={bug} members={members} />
         <ReportLabels
           slug={slug}

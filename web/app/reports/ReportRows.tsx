@@ -6,6 +6,14 @@ import { labelOf, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { ReportListItem } from './report-types'
 import { Sparkline } from './Sparkline'
 import { Severity } from './Severity'
+import { EscalatingBadge } from './ReportTrend'
+
+/** The trend column's heading for each sparkline choice. */
+const SPARK_HEADERS = {
+  '14d': { short: '14 days', long: 'Events per day, last 14 days' },
+  '30d': { short: '30 days', long: 'Events per day, last 30 days' },
+  '24h': { short: '24 hours', long: 'Events per hour, last 24 hours' },
+} as const
 
 const PRIORITY_TONE = { critical: 'danger', high: 'warning', medium: 'info', low: 'neutral' } as const
 const STATUS_TONE = { open: 'info', in_progress: 'warning', resolved: 'success', closed: 'neutral', wont_fix: 'neutral' } as const
@@ -50,6 +58,7 @@ export function ReportRows({
   onToggle,
   onToggleAll,
   onCursor,
+  escalating = new Set(),
   now = Date.now(),
 }: {
   slug: string
@@ -61,9 +70,12 @@ export function ReportRows({
   onToggle: (n: number) => void
   onToggleAll: (on: boolean) => void
   onCursor: (i: number) => void
+  /** The numbers of the page's escalating reports (marked beside their titles). */
+  escalating?: ReadonlySet<number>
   /** The time "ago" counts from (tests pass a fixed one). */
   now?: number
 }) {
+  const spark = SPARK_HEADERS[query.spark ?? '14d']
   const all = bugs.length > 0 && bugs.every((b) => selected.has(b.report_number))
   return (
     <div class="table-wrap">
@@ -83,8 +95,8 @@ export function ReportRows({
               Players
             </th>
             <th scope="col">
-              <span aria-hidden="true">14 days</span>
-              <span class="sr-only">Events per day, last 14 days</span>
+              <span aria-hidden="true">{spark.short}</span>
+              <span class="sr-only">{spark.long}</span>
             </th>
             <th scope="col">Last seen</th>
             <th scope="col">Versions</th>
@@ -110,6 +122,7 @@ export function ReportRows({
                     {b.title}
                   </a>
                   <span class="title-tags">
+                    {escalating.has(b.report_number) && <EscalatingBadge />}
                     {b.is_private && <Badge>Private</Badge>}
                     {/* An SDK title ("[Error] NullReferenceException: …") already says both what filed it and the error type. */}
                     {b.source === 'system' && !SDK_PREFIX.test(b.title) && <Badge tone="danger">Auto-filed</Badge>}
@@ -122,7 +135,7 @@ export function ReportRows({
               <td class="num">{b.occurrence_count.toLocaleString()}</td>
               <td class="num">{b.player_count.toLocaleString()}</td>
               <td class="col-trend">
-                <Sparkline counts={b.sparkline} />
+                <Sparkline counts={b.sparkline} unit={query.spark === '24h' ? 'hour' : 'day'} />
               </td>
               <td>
                 <time dateTime={b.last_seen} title={formatDate(b.last_seen)}>

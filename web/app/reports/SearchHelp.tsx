@@ -58,6 +58,10 @@ export function SearchHelp() {
           </dt>
           <dd>every report of that grouping key</dd>
           <dt>
+            <code>tag:map=caves</code>
+          </dt>
+          <dd>an event tagged so (Sentry tags, the SDK's custom fields; quote one with spaces: <code>tag:"gpu=RTX 3060"</code>)</dd>
+          <dt>
             <code>is:unassigned</code>
           </dt>
           <dd>nobody is assigned</dd>
@@ -65,6 +69,10 @@ export function SearchHelp() {
             <code>is:regression</code>
           </dt>
           <dd>a newer build brought it back after it was resolved</dd>
+          <dt>
+            <code>is:escalating</code>
+          </dt>
+          <dd>events in the last hour: at least 10, and over 3 times its hourly average of the day before</dd>
           <dt>
             <code>has:screenshot</code>
           </dt>

@@ -4,15 +4,16 @@ const GAP = 1
 const HEIGHT = 16
 
 /**
- * A report's events per day over the last 14 days as small bars, today on the right; scaled to its
- * own busiest day, so the shape (rising, fading, a spike) reads at a glance. Days without events
- * show a one-pixel baseline. The numbers are its accessible name.
+ * A report's events per day (over the last 14 or 30 days, today on the right) or per hour (over 24
+ * hours, this hour on the right) as small bars; scaled to its own busiest bar, so the shape (rising,
+ * fading, a spike) reads at a glance. Empty bars show a one-pixel baseline. The numbers are its accessible name.
  */
-export function Sparkline({ counts }: { counts: number[] }) {
+export function Sparkline({ counts, unit = 'day' }: { counts: number[]; unit?: 'day' | 'hour' }) {
   const max = Math.max(1, ...counts)
   const total = counts.reduce((a, b) => a + b, 0)
-  const today = counts.at(-1) ?? 0
-  const label = `${total} event${total === 1 ? '' : 's'} in 14 days, ${today} today; per day: ${counts.join(', ')}`
+  const last = counts.at(-1) ?? 0
+  const span = unit === 'day' ? `${counts.length} days, ${last} today` : `${counts.length} hours, ${last} this hour`
+  const label = `${total} event${total === 1 ? '' : 's'} in ${span}; per ${unit}: ${counts.join(', ')}`
   return (
     <svg class="sparkline" width={counts.length * (BAR + GAP)} height={HEIGHT} viewBox={`0 0 ${counts.length * (BAR + GAP)} ${HEIGHT}`} role="img" aria-label={label}>
       <title>{label}</title>

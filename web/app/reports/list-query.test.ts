@@ -139,4 +139,12 @@ describe('the filters of issue 24 in the URL', () => {
       { key: 'has_screenshot', text: 'With a screenshot' },
     ])
   })
+
+  it('keeps the sparkline choice and the trending sort in the URL, the defaults left out (issue 29)', () => {
+    expect(parseListQuery('sort=trending&spark=24h')).toEqual({ sort: 'trending', spark: '24h', page: 1 })
+    expect(parseListQuery('spark=14d')).toEqual({ page: 1 })
+    expect(parseListQuery('spark=7d')).toEqual({ page: 1 })
+    expect(listQueryString({ q: 'is:escalating', sort: 'trending', spark: '30d', page: 2 })).toBe('?q=is%3Aescalating&sort=trending&spark=30d&page=2')
+    expect(withFilter({ spark: '24h', page: 3 }, 'spark', '14d')).toEqual({ page: 1 })
+  })
 })

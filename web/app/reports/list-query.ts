@@ -1,4 +1,4 @@
-import { LIST_FILTER_KEYS } from '../../../src/modules/reports/list-filter-keys'
+import { LIST_FILTER_KEYS, SPARK_RANGES, type SparkRange } from '../../../src/modules/reports/list-filter-keys'
 import { CATEGORY_OPTIONS, isOption, PRIORITY_OPTIONS, SORT_OPTIONS, SOURCE_OPTIONS, STATUS_OPTIONS } from './report-enums'
 import type { Category, Priority, Sort, Source, Status } from './report-enums'
 
@@ -37,6 +37,8 @@ export interface ListQuery {
   custom_field?: string
   /** Absent means newest first, the server's default. */
   sort?: Exclude<Sort, 'newest'>
+  /** What the rows' sparklines count; absent means per day over 14 days, the server's default. */
+  spark?: Exclude<SparkRange, '14d'>
   page: number
 }
 
@@ -84,6 +86,8 @@ export function parseListQuery(search: string | URLSearchParams): ListQuery {
   if (isOption(SOURCE_OPTIONS, source)) query.source = source
   const sort = params.get('sort')
   if (isOption(SORT_OPTIONS, sort) && sort !== 'newest') query.sort = sort
+  const spark = params.get('spark')
+  if (spark !== '14d' && (SPARK_RANGES as readonly (string | null)[]).includes(spark)) query.spark = spark as ListQuery['spark']
   for (const key of ['blocked', 'overdue', 'regression', 'has_screenshot'] as const) if (params.get(key) === 'true') query[key] = 'true'
   const sla = params.get('sla')
   if ((SLA_STATES as readonly (string | null)[]).includes(sla)) query.sla = sla as ListQuery['sla']
@@ -104,6 +108,7 @@ export function listQueryParams(query: ListQuery): URLSearchParams {
     if (v !== undefined && v !== '') params.set(key, v)
   }
   if (query.sort) params.set('sort', query.sort)
+  if (query.spark) params.set('spark', query.spark)
   if (query.page > 1) params.set('page', String(query.page))
   return params
 }
@@ -115,9 +120,9 @@ export function listQueryString(query: ListQuery): string {
 }
 
 /** The query with one filter (or the sort) changed; any change of what is listed goes back to page 1. */
-export function withFilter<K extends FilterKey | 'sort'>(query: ListQuery, key: K, value: ListQuery[K] | Sort | '' | undefined): ListQuery {
+export function withFilter<K extends FilterKey | 'sort' | 'spark'>(query: ListQuery, key: K, value: ListQuery[K] | Sort | SparkRange | '' | undefined): ListQuery {
   const next: ListQuery = { ...query, page: 1 }
-  if (value === undefined || value === '' || (key === 'sort' && value === 'newest')) delete next[key]
+  if (value === undefined || value === '' || (key === 'sort' && value === 'newest') || (key === 'spark' && value === '14d')) delete next[key]
   else next[key] = value as ListQuery[K]
   return next
 }

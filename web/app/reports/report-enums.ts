@@ -1,6 +1,7 @@
 import type * as z from 'zod'
 import type { listQuery } from '../../../src/modules/reports/reports.schemas'
 import type { Category, Priority, Status } from '../../../src/modules/reports/reports.types'
+import type { SparkRange } from '../../../src/modules/reports/list-filter-keys'
 
 /** A value of an enumeration with the words the dashboard shows for it. */
 export interface EnumOption<T extends string> {
@@ -50,7 +51,15 @@ export const SORT_OPTIONS = [
   { value: 'upvotes', label: 'Most votes' },
   { value: 'updated', label: 'Recently updated' },
   { value: 'due', label: 'Due date' },
+  { value: 'trending', label: 'Trending' },
 ] as const satisfies readonly EnumOption<NonNullable<z.input<typeof listQuery>['sort']>>[]
+
+/** The list's sparkline choices (`spark`). */
+export const SPARK_OPTIONS = [
+  { value: '14d', label: 'Events per day, 14 days' },
+  { value: '30d', label: 'Events per day, 30 days' },
+  { value: '24h', label: 'Events per hour, 24 hours' },
+] as const satisfies readonly EnumOption<SparkRange>[]
 
 export type Source = (typeof SOURCE_OPTIONS)[number]['value']
 export type Sort = (typeof SORT_OPTIONS)[number]['value']

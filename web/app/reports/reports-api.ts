@@ -20,6 +20,8 @@ import type {
   OccurrencePage,
   ReportDetail,
   ReportListPage,
+  ReportTagFacet,
+  ReportTrend,
   SimilarReport,
   UpdateReportBody,
 } from './report-types'
@@ -41,6 +43,8 @@ export const reportsApi = {
   activity: (slug: string, number: number, signal?: AbortSignal) => api.get<ActivityEntry[]>(bug(slug, number, '/activity'), { signal }),
   occurrences: (slug: string, number: number, q: { page?: number; order?: 'newest' | 'oldest'; perPage?: number }, signal?: AbortSignal) =>
     api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page: q.page, order: q.order, per_page: q.perPage }, signal }),
+  trend: (slug: string, number: number, signal?: AbortSignal) => api.get<ReportTrend>(bug(slug, number, '/trend'), { signal }),
+  tags: (slug: string, number: number, signal?: AbortSignal) => api.get<ReportTagFacet>(bug(slug, number, '/tags'), { signal }),
   distribution: (slug: string, number: number, signal?: AbortSignal) => api.get<OccurrenceDistribution>(bug(slug, number, '/occurrences/distribution'), { signal }),
   split: (slug: string, number: number, occurrenceIds: string[]) => api.post<Created>(bug(slug, number, '/split'), { occurrence_ids: occurrenceIds }),
   attachments: (slug: string, number: number, signal?: AbortSignal) => api.get<Attachment[]>(bug(slug, number, '/attachments'), { signal }),

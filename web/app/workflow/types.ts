@@ -27,4 +27,5 @@ export const ALERT_METRICS = [
   { value: 'new_crash_reports', label: 'New crash reports' },
   { value: 'crash_rate', label: 'Crash rate (crashed per 100 sessions)' },
   { value: 'negative_sentiment', label: 'Negative reports' },
+  { value: 'escalating_reports', label: 'Escalating reports (events in the last hour over 3× their hourly average)' },
 ] as const

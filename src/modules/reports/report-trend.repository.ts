@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm'
+import { rowsOf, type Seam } from '../../db/client'
+import { DAY, HOUR } from '../../lib/clock'
+import { escalatingIds, trendWindow } from './report-trend'
+
+type Count = { at: number | string; n: number | string }
+
+/** Bound ids for `IN (…)`. */
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )
+
+/**
+ * The trend's reads (report-trend.ts) over the occurrences, as async functions over the database seam.
+ * Portable SQL: PostgreSQL divides its bigint times as integers, as SQLite does, and answers sums as strings.
+ */
+export function createReportTrendRepository({ db }: { db: Seam }) {
+  return {
+    /** A report's occurrences per clock hour since `from` (a range of the project's time index). */
+    /** Occurrences per clock hour since `from` of each of these reports (a page's hourly sparklines): a range of each one's time index. */
+    perHourOf: async (reportIds: string[], from: number): Promise<Map<string, Map<number, number>>> => {
+      const out = new Map(reportIds.map((id) => [id, new Map<number, number>()]))
+      if (reportIds.length === 0) return out
+      const rows = await db.read((q) =>
+        rowsOf<Count & { report_id: string }>(
+          q,
+          sql`SELECT o.report_id, o.created_at / ${HOUR} AS at, count(*) AS n FROM report_occurrences o
+            WHERE o.report_id IN (${idList(reportIds)}) AND o.created_at >= ${from} GROUP BY o.report_id, 2`,
+        ),
+      )
+      for (const r of rows) out.get(r.report_id)!.set(Number(r.at), Number(r.n))
+      return out
+    },
+
+    /** A report's occurrences per UTC day since `from` (a range of its time index). */
+    perDay: async (reportId: string, from: number): Promise<Map<number, number>> => {
+      const rows = await db.read((q) =>
+        rowsOf<Count>(q, sql`SELECT o.created_at / ${DAY} AS at, count(*) AS n FROM report_occurrences o WHERE o.report_id = ${reportId} AND o.created_at >= ${from} GROUP BY 1`),
+      )
+      return new Map(rows.map((r) => [Number(r.at), Number(r.n)]))
+    },
+
+    /** Each of these reports' events in the last hour and in the 24 hours before it (those with none are left out): a range of each one's time index. */
+    windows: async (reportIds: string[], now: Date): Promise<Map<string, { lastHour: number; dayBefore: number }>> => {
+      if (reportIds.length === 0) return new Map()
+      const w = trendWindow(now)
+      const rows = await db.read((q) =>
+        rowsOf<{ report_id: string; last_hour: number | string; day_before: number | string }>(
+          q,
+          sql`SELECT o.report_id, sum(CASE WHEN o.created_at >= ${w.hourAgo} THEN 1 ELSE 0 END) AS last_hour, sum(CASE WHEN o.created_at < ${w.hourAgo} THEN 1 ELSE 0 END) AS day_before
+            FROM report_occurrences o WHERE o.report_id IN (${idList(reportIds)}) AND o.created_at >= ${w.dayAgo} GROUP BY o.report_id`,
+        ),
+      )
+      return new Map(rows.map((r) => [r.report_id, { lastHour: Number(r.last_hour), dayBefore: Number(r.day_before) }]))
+    },
+
+    /** The ids of the project's escalating reports at `now` (live or not: callers keep the ones they show), off its covering time index. */
+    escalating: async (projectId: string, now: Date): Promise<Set<string>> =>
+      new Set((await db.read((q) => rowsOf<{ report_id: string }>(q, escalatingIds(projectId, trendWindow(now))))).map((r) => r.report_id)),
+  }
+}
