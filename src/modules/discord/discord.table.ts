@@ -42,8 +42,8 @@ export const discordSubmissions = sqliteTable(
     interactionId: text('interaction_id').primaryKey(),
     projectId: text('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull(),
-    /** `pending` (queued), `suggested` (similar reports offered), `filed`, `voted`. */
-    status: text('status', { enum: ['pending', 'suggested', 'filed', 'voted'] }).notNull().default('pending'),
+    /** `command` (a `/report` holding its screenshot option for the form), `pending` (queued), `suggested` (similar reports offered), `filed`, `voted`. */
+    status: text('status', { enum: ['command', 'pending', 'suggested', 'filed', 'voted'] }).notNull().default('pending'),
     /** The parsed submission and the interaction token that edits the answer (valid 15 minutes). */
     payload: json<Record<string, unknown>>('payload').notNull(),
     reportId: text('report_id').references(() => reports.id, { onDelete: 'set null' }),
