@@ -246,6 +246,18 @@ describe('similar reports are offered as +1 buttons', () => {
     expect(edits().at(-1)).toMatchObject({ path: `/webhooks/${APP_ID}/${sent.token}/messages/@original`, body: { content: expect.stringContaining('report #2') } })
   })
 
+  it('an edit Discord refused is retried: the player is not left "thinking"', async () => {
+    fake.failNext(500)
+    await interact(form())
+    await t.runner.drain()
+    expect(edits()).toHaveLength(1)
+    t.clock.advance(2 * MINUTE)
+    await t.runner.drain()
+    expect(edits()).toHaveLength(2)
+    expect((edits()[1]!.body as { content: string }).content).toContain('#1 Boss fight freezes after the cutscene')
+    expect(await reportsRows()).toHaveLength(1)
+  })
+
   it('another player cannot press someone else’s buttons', async () => {
     await interact(form())
     await t.runner.drain()

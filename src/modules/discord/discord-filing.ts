@@ -94,12 +94,13 @@ export function fileHandler(deps: Deps): JobHandler<{ interactionId: string }> {
     async run({ interactionId }) {
       const repo = discord(deps)
       const row = await repo.submission(interactionId)
-      if (!row || (row.status !== 'pending' && row.status !== 'filed')) return
+      // `suggested` again: a retry after the edit offering the suggestions failed.
+      if (!row || row.status === 'command' || row.status === 'voted') return
       const project = await createProjectsRepository({ db: deps.db }).byId(row.projectId)
       if (!project) return
       const form = row.payload as unknown as HeldForm
       const edit = (body: unknown) => editOriginalResponse(deps.config, { applicationId: form.applicationId, token: form.token, body })
-      if (row.status === 'pending' && !form.force) {
+      if (row.status !== 'filed' && !form.force) {
         const similar = await widgetSuggestions(deps, deps.config, project, form.title)
         if (similar.can_vote && similar.bugs.length) {
           await repo.advance(interactionId, ['pending'], { status: 'suggested', updatedAt: deps.clock.now() })
@@ -108,7 +109,7 @@ export function fileHandler(deps: Deps): JobHandler<{ interactionId: string }> {
         }
       }
       const report = row.status === 'filed' && row.reportId && row.reportNumber ? { id: row.reportId, number: row.reportNumber } : await fileForm(deps, project, row, form)
-      await repo.advance(interactionId, ['pending'], { status: 'filed', reportId: report.id, reportNumber: report.number, updatedAt: deps.clock.now() })
+      await repo.advance(interactionId, ['pending', 'suggested'], { status: 'filed', reportId: report.id, reportNumber: report.number, updatedAt: deps.clock.now() })
       await edit(thanksEdit({ reportNumber: report.number, url: await publicReportUrl(deps, project, report) }))
     },
   }
