@@ -27,7 +27,8 @@ let interactionSeq = 0
 beforeEach(async () => {
   fake = startFakeDiscord()
   signer = await discordSigner()
-  t = createTestApp({ start: START, env: { GLITCHBOX_PROVIDER_URL_DISCORD: fake.apiUrl, GLITCHBOX_PROVIDER_URL_DISCORD_CDN: fake.cdnUrl } })
+  // Every test request comes from its own address; the SDK budget is made small to be reached per Discord user.
+  t = createTestApp({ start: START, env: { GLITCHBOX_PROVIDER_URL_DISCORD: fake.apiUrl, GLITCHBOX_PROVIDER_URL_DISCORD_CDN: fake.cdnUrl, GLITCHBOX_RATE_LIMIT_PUBLIC: '8' } })
   owner = await createUser(t)
   project = await createProject(t, owner, { name: 'Space Game' })
 })
@@ -280,6 +281,17 @@ describe('abuse limits', () => {
     expect((await interact(form({ title: 'Another crash', user: { id: '2', username: 'b', global_name: null } }))).body.type).toBe(5)
     t.clock.advance(61 * MINUTE)
     expect((await interact(form({ title: 'Crash number 4' }))).body.type).toBe(5)
+  })
+
+  it('the SDK budget (8 a minute here) counts per Discord user, not per address: every interaction comes from Discord’s', async () => {
+    await connect({ reports_per_hour: 100 })
+    const answers = []
+    for (let i = 0; i < 9; i++) answers.push((await interact(form({ title: `Crash ${i}` }))).body)
+    expect(answers.map((a) => a.type)).toEqual([5, 5, 5, 5, 5, 5, 5, 5, 4])
+    expect(answers[8].data.content).toContain('too fast')
+    expect((await interact(form({ user: { id: '3', username: 'c', global_name: null } }))).body.type).toBe(5)
+    t.clock.advance(MINUTE)
+    expect((await interact(form({ title: 'Crash 9' }))).body.type).toBe(5)
   })
 
   it('a blocked user id is refused', async () => {
