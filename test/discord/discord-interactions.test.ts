@@ -2,7 +2,8 @@
 // pair made here, as Discord signs them; a fake Discord on 127.0.0.1 records the command
 // registration, the edits of deferred answers, the channel messages and the screenshot downloads.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MINUTE } from '../../src/lib/clock'
+import { collectJobs } from '../../src/jobs/registry'
+import { DAY, MINUTE } from '../../src/lib/clock'
 import { createProject, createReportIn, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { sqlRows } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -257,6 +258,23 @@ describe('similar reports are offered as +1 buttons', () => {
     expect(edits()).toHaveLength(2)
     expect((edits()[1]!.body as { content: string }).content).toContain('#1 Boss fight freezes after the cutscene')
     expect(await reportsRows()).toHaveLength(1)
+  })
+
+  it('forms that never became a report are dropped a day later; the filed ones stay for the replies', async () => {
+    await interact(form())
+    await t.runner.drain()
+    const offer = edits()[0]!.body as { components: { components: { custom_id: string }[] }[] }
+    await interact({ ...base(3), data: { custom_id: offer.components[0]!.components[0]!.custom_id, component_type: 2 } })
+    await interact(form({ title: 'Inventory duplicates items' }))
+    await t.runner.drain()
+    const statuses = async () => (await sqlRows<{ status: string }>(t, 'SELECT status FROM discord_submissions ORDER BY status')).map((r) => r.status)
+    expect(await statuses()).toEqual(['filed', 'voted'])
+    const prune = collectJobs(t.deps).schedules.find((s) => s.name === 'discord.prune-forms')!
+    await prune.run()
+    expect(await statuses()).toEqual(['filed', 'voted'])
+    t.clock.advance(DAY + MINUTE)
+    await prune.run()
+    expect(await statuses()).toEqual(['filed'])
   })
 
   it('another player cannot press someone else’s buttons', async () => {

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, ne } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, lt, ne } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { discordApps, discordSubmissions } from './discord.table'
 
@@ -51,6 +51,13 @@ export function createDiscordRepository({ db }: { db: Seam }) {
       )
       return rows.length > 0
     },
+
+    /**
+     * Forms older than `before` that did not become a report (voted instead, abandoned, commands holding a
+     * screenshot) are deleted; the filed ones stay, for the status replies.
+     */
+    pruneUnfiled: (before: Date) =>
+      db.write((q) => q.delete(discordSubmissions).where(and(lt(discordSubmissions.createdAt, before), ne(discordSubmissions.status, 'filed')))),
 
     /** The form that filed the report, if it came from Discord. */
     filedAs: async (reportId: string): Promise<DiscordSubmissionRow | undefined> =>
