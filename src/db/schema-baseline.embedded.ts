@@ -92,6 +92,8 @@ export const schemaBaseline: string[] = [
   "CREATE TABLE `schedule_ticks` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`tick` integer NOT NULL,\n\t`owner` text NOT NULL\n)",
   "CREATE TABLE \"telemetry_daily_sessions\" (\n\t`project_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`game_version` text NOT NULL,\n\t`platform` text NOT NULL,\n\t`environment` text DEFAULT '' NOT NULL,\n\t`started` integer NOT NULL,\n\t`ended` integer NOT NULL,\n\t`crashed` integer NOT NULL,\n\t`players` integer NOT NULL,\n\t`duration_sec` integer NOT NULL,\n\tPRIMARY KEY(`project_id`, `day`, `game_version`, `platform`, `environment`),\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
   "CREATE TABLE `occurrence_tags` (\n\t`occurrence_id` text NOT NULL,\n\t`key` text NOT NULL,\n\t`value` text NOT NULL,\n\tPRIMARY KEY(`occurrence_id`, `key`),\n\tFOREIGN KEY (`occurrence_id`) REFERENCES `report_occurrences`(`id`) ON UPDATE no action ON DELETE cascade\n)",
+  "CREATE TABLE `discord_apps` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`project_id` text NOT NULL,\n\t`application_id` text NOT NULL,\n\t`public_key` text NOT NULL,\n\t`bot_token_enc` text NOT NULL,\n\t`bot_token_hint` text NOT NULL,\n\t`guild_id` text NOT NULL,\n\t`reply_channel_id` text,\n\t`replies_enabled` integer DEFAULT true NOT NULL,\n\t`reports_per_hour` integer DEFAULT 10 NOT NULL,\n\t`blocked_user_ids` text DEFAULT '[]' NOT NULL,\n\t`command_registered_at` integer,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade\n)",
+  "CREATE TABLE `discord_submissions` (\n\t`interaction_id` text PRIMARY KEY NOT NULL,\n\t`project_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`status` text DEFAULT 'pending' NOT NULL,\n\t`payload` text NOT NULL,\n\t`report_id` text,\n\t`report_number` integer,\n\t`channel_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`report_id`) REFERENCES `reports`(`id`) ON UPDATE no action ON DELETE set null\n)",
   "CREATE UNIQUE INDEX `jobs_idempotency_unique` ON `jobs` (`idempotency_key`) WHERE \"jobs\".\"idempotency_key\" IS NOT NULL",
   "CREATE INDEX `jobs_due_idx` ON `jobs` (`status`,`run_at`)",
   "CREATE INDEX `jobs_lease_idx` ON `jobs` (`status`,`lease_expires_at`)",
@@ -199,4 +201,8 @@ export const schemaBaseline: string[] = [
   "CREATE INDEX `ingested_event_ids_created_idx` ON `ingested_event_ids` (`created_at`)",
   "CREATE INDEX `report_occurrences_report_time_idx` ON `report_occurrences` (`report_id`,`created_at`)",
   "CREATE INDEX `report_occurrences_project_time_idx` ON `report_occurrences` (`project_id`,`created_at`,`report_id`)",
+  "CREATE UNIQUE INDEX `discord_apps_project_unique` ON `discord_apps` (`project_id`)",
+  "CREATE UNIQUE INDEX `discord_apps_application_unique` ON `discord_apps` (`application_id`)",
+  "CREATE INDEX `discord_submissions_user_idx` ON `discord_submissions` (`project_id`,`user_id`,`created_at`)",
+  "CREATE INDEX `discord_submissions_report_idx` ON `discord_submissions` (`report_id`)",
 ]

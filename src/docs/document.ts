@@ -65,6 +65,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Integrations', description: 'Chat, alerting, issue tracker, crash-tracking and store-review connections' },
   { name: 'Steam', description: 'Steam apps, reviews and refund signals' },
   { name: 'Chat channels', description: 'Discord and Slack channels that receive report events through incoming webhooks' },
+  { name: 'Discord', description: 'Players file reports from the studio’s Discord server with /report: the settings, and the signed Interactions Endpoint Discord calls' },
   { name: 'Git', description: 'A GitHub or GitLab repository: issue search, and reports filed or linked as issues' },
   {
     name: 'Sentry SDKs',

@@ -13,7 +13,7 @@ import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
  * against the routes' auth guards.
  */
 const OPEN_ROUTES =
-  /^\/(?:auth\/(?:signup|login|verify-email|resend-verification|forgot-password|reset-password)$|maintenance\/|files\/|tracker\/|roadmap\/|branding\/|billing\/webhook$|notifications\/unsubscribe$|bugs\/|sessions\/|events\/|perf\/snapshot$|session-replays$)/
+  /^\/(?:auth\/(?:signup|login|verify-email|resend-verification|forgot-password|reset-password)$|maintenance\/|files\/|tracker\/|roadmap\/|branding\/|billing\/webhook$|discord\/interactions\/|notifications\/unsubscribe$|bugs\/|sessions\/|events\/|perf\/snapshot$|session-replays$)/
 
 /** Whether a body-taking route under /api (prefix removed) answers 401 to a request without credentials. */
 export const needsSession = (apiPath: string) => !OPEN_ROUTES.test(apiPath)

@@ -6,6 +6,7 @@ import { billingModule } from './billing/billing.module'
 import { changelogModule } from './changelog/changelog.module'
 import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
+import { discordModule } from './discord/discord.module'
 import { gitModule } from './git/git.module'
 import { ingestModule } from './ingest/ingest.module'
 import { integrationsModule } from './integrations/integrations.module'
@@ -63,6 +64,7 @@ export const modules: DomainModule[] = [
   analyticsModule,
   steamModule,
   chatChannelsModule,
+  discordModule,
   gitModule,
 ]
 

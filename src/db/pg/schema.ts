@@ -491,6 +491,53 @@ export const customFields = pgTable(
   ],
 )
 
+export const discordApps = pgTable(
+  "discord_apps",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    applicationId: text("application_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    botTokenEnc: text("bot_token_enc").notNull(),
+    botTokenHint: text("bot_token_hint").notNull(),
+    guildId: text("guild_id").notNull(),
+    replyChannelId: text("reply_channel_id"),
+    repliesEnabled: integer("replies_enabled").notNull().default(1),
+    reportsPerHour: integer("reports_per_hour").notNull().default(10),
+    blockedUserIds: text("blocked_user_ids").notNull().default("[]"),
+    commandRegisteredAt: bigint("command_registered_at", { mode: 'number' }),
+    createdAt: bigint("created_at", { mode: 'number' }).notNull(),
+    updatedAt: bigint("updated_at", { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique("discord_apps_project_unique").on(t.projectId),
+    unique("discord_apps_application_unique").on(t.applicationId),
+    foreignKey({ name: "discord_apps_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
+  ],
+)
+
+export const discordSubmissions = pgTable(
+  "discord_submissions",
+  {
+    interactionId: text("interaction_id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    userId: text("user_id").notNull(),
+    status: text("status").notNull().default("pending"),
+    payload: text("payload").notNull(),
+    reportId: text("report_id"),
+    reportNumber: integer("report_number"),
+    channelId: text("channel_id"),
+    createdAt: bigint("created_at", { mode: 'number' }).notNull(),
+    updatedAt: bigint("updated_at", { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    index("discord_submissions_user_idx").on(t.projectId, t.userId, t.createdAt),
+    index("discord_submissions_report_idx").on(t.reportId),
+    foreignKey({ name: "discord_submissions_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
+    foreignKey({ name: "discord_submissions_report_id_reports_id_fk", columns: [t.reportId], foreignColumns: [reports.id] }).onDelete("set null"),
+  ],
+)
+
 export const dueNotices = pgTable(
   "report_due_notices",
   {

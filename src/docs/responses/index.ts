@@ -5,6 +5,7 @@ import { billingDocs } from './billing'
 import { changelogDocs } from './changelog'
 import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
+import { discordDocs } from './discord'
 import type { OperationDocs } from './common'
 import { gitDocs } from './git'
 import { integrationsDocs } from './integrations'
@@ -29,6 +30,7 @@ export * from './billing'
 export * from './changelog'
 export * from './chat-channels'
 export * from './comments'
+export * from './discord'
 export * from './common'
 export * from './git'
 export * from './integrations'
@@ -67,6 +69,7 @@ export const operationDocs: OperationDocs = {
   ...permissionsDocs,
   ...billingDocs,
   ...steamDocs,
+  ...discordDocs,
   ...chatChannelsDocs,
   ...gitDocs,
   ...analyticsDocs,

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../app-deps'
 import { authPlugin } from '../../http/auth.plugin'
+import { rawBodyCopy } from '../../http/raw-body'
 import { cancelDowngrade, pendingDowngrade, scheduleDowngrade } from './billing.downgrade'
 import { checkoutBody, downgradeBody, paymentMethodBody, verifySessionQuery } from './billing.schemas'
 import {
@@ -20,29 +21,18 @@ import { requireStripe } from './stripe.client'
 const tags = ['Billing']
 const security = [{ session: [] }]
 const perm = 'billing.manage' as const
-const WEBHOOK_PATH = /\/api(?:\/v1)?\/billing\/webhook$/
-
-/**
- * Stripe signs the exact bytes it sent, but the JSON parser consumes the body before the handler
- * runs; so a copy of the webhook's body is taken as the request arrives (for that route only).
- * Named, so the hook registers once although the module is mounted under /api and /api/v1.
- */
-const rawBodies = new WeakMap<Request, Promise<string>>()
-const rawWebhookBody = (deps: AppDeps) =>
-  new Elysia({ name: 'billing-webhook-raw-body', seed: deps.instanceId }).onRequest(({ request }) => {
-    if (request.method === 'POST' && request.url.includes('/billing/webhook') && WEBHOOK_PATH.test(new URL(request.url).pathname)) {
-      rawBodies.set(request, request.clone().text())
-    }
-  })
+/** Stripe signs the exact bytes it sent: the webhook's body is copied as it arrives. */
+const rawWebhookBody = (deps: AppDeps) => rawBodyCopy(deps, { name: 'billing-webhook-raw-body', marker: '/billing/webhook', path: /\/api(?:\/v1)?\/billing\/webhook$/ })
 
 /** Billing routes of spec 4.12 (owner and admin, through `billing.manage`) and Stripe's webhook. */
 export function billingRoutes(deps: AppDeps) {
   const configured = () => void requireStripe(deps.config)
 
+  const webhookBody = rawWebhookBody(deps)
   return new Elysia()
-    .use(rawWebhookBody(deps))
+    .use(webhookBody.plugin)
     .use(authPlugin(deps))
-    .post('/billing/webhook', async ({ request, headers }) => handleStripeWebhook(deps, headers['stripe-signature'], (await rawBodies.get(request)) ?? ''), {
+    .post('/billing/webhook', async ({ request, headers }) => handleStripeWebhook(deps, headers['stripe-signature'], await webhookBody.bodyOf(request)), {
       detail: { tags, summary: "Stripe's webhook (signed with the endpoint secret)" },
     })
     .get('/billing/subscription', ({ account }) => subscriptionView(deps, account), { accountPermission: perm, detail: { tags, summary: 'Plan, usage, limits and features', security } })

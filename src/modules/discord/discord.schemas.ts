@@ -79,3 +79,30 @@ export const commandInteraction = interactionBase.extend({
     resolved: resolvedAttachments,
   }),
 })
+
+/** `PUT /projects/{slug}/discord`: the application's ids and key, and the bot token (required the first time, kept when left out). */
+export const discordSettingsBody = z.object({
+  application_id: snowflake.describe('Application ID, from the General Information page of the developer portal'),
+  public_key: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the Public Key').describe('Public Key, from the same page'),
+  bot_token: z.string().min(20).max(200).regex(/^[A-Za-z0-9._-]+$/, 'must be the token from the Bot page').optional().describe('Bot token; never shown back'),
+  guild_id: snowflake.describe('The Discord server (guild) id where /report is installed'),
+  reply_channel_id: snowflake.nullish().describe('Channel for status replies; empty: the channel the report came from'),
+  replies_enabled: z.boolean().optional().describe('Post in Discord when a report filed from there changes status (default on)'),
+  reports_per_hour: z.number().int().min(1).max(1000).optional().describe('Most reports one Discord user may file in an hour (default 10)'),
+  blocked_user_ids: z.array(snowflake).max(1000).optional().describe('Discord user ids whose /report is refused'),
+})
+export type DiscordSettingsBody = z.infer<typeof discordSettingsBody>
+
+/** The settings as the API shows them (the token as a hint only). */
+export const discordSettingsView = z.object({
+  application_id: z.string(),
+  public_key: z.string(),
+  bot_token_hint: z.string(),
+  guild_id: z.string(),
+  reply_channel_id: z.string().nullable(),
+  replies_enabled: z.boolean(),
+  reports_per_hour: z.number(),
+  blocked_user_ids: z.array(z.string()),
+  command_registered_at: z.string().nullable(),
+  interactions_endpoint_url: z.string(),
+})

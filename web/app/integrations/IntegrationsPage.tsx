@@ -8,6 +8,7 @@ import type { RouteProps } from '../router'
 import { deniedReason, showPlans } from '../session'
 import { SettingsFrame } from '../settings/SettingsFrame'
 import { ChatChannels } from './ChatChannels'
+import { DiscordSection } from './Discord'
 import { ConnectDialog } from './ConnectDialog'
 import { Connections } from './Connections'
 import { GitSection } from './GitSection'
@@ -17,7 +18,7 @@ import type { Connection, ProviderView } from './types'
 
 /**
  * `/projects/:slug/integrations`: the project's connections (test, pause/resume, deliveries, delete), the providers
- * grouped by kind with the credential each needs and where to get it, then chat channels, git and Steam.
+ * grouped by kind with the credential each needs and where to get it, then chat channels, Discord /report, git and Steam.
  */
 export function IntegrationsPage({ params }: RouteProps) {
   const slug = params.slug!
@@ -60,6 +61,7 @@ export function IntegrationsPage({ params }: RouteProps) {
         )}
       </Async>
       <ChatChannels slug={slug} reason={reason} />
+      <DiscordSection slug={slug} reason={reason} />
       <GitSection slug={slug} reason={reason} />
       <SteamSection slug={slug} reason={reason} />
       <ConnectDialog slug={slug} provider={connecting} onClose={() => setConnecting(null)} onCreated={() => void connections.reload()} />

@@ -5,10 +5,12 @@
  */
 import type * as z from 'zod'
 import type * as chatDocs from '../../../src/docs/responses/chat-channels'
+import type * as discordDocs from '../../../src/docs/responses/discord'
 import type * as gitDocs from '../../../src/docs/responses/git'
 import type * as steamDocs from '../../../src/docs/responses/steam'
 import type * as schemas from '../../../src/modules/integrations/integrations.schemas'
 import type * as chatSchemas from '../../../src/modules/chat-channels/chat-channels.schemas'
+import type * as discordSchemas from '../../../src/modules/discord/discord.schemas'
 import type { ProviderKind, IntegrationEvent } from '../../../src/modules/integrations/providers/provider.types'
 
 export type { ProviderKind, IntegrationEvent }
@@ -113,6 +115,8 @@ export type SteamDashboard = steamDocs.SteamDashboard
 export type SteamReviewPage = steamDocs.SteamReviewPage
 export type SteamRefundSignals = steamDocs.SteamRefundSignals
 export type SteamSyncStats = steamDocs.SteamSyncStats
+export type DiscordSettings = discordDocs.DiscordSettings
+export type DiscordSettingsBody = z.input<typeof discordSchemas.discordSettingsBody>
 export type SteamReview = SteamReviewPage['reviews'][number]
 
 export type GitConnection = gitDocs.GitConnection
