@@ -67,6 +67,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Chat channels', description: 'Discord and Slack channels that receive report events through incoming webhooks' },
   { name: 'Git', description: 'A GitHub or GitLab repository: issue search, and reports filed or linked as issues' },
   {
+    name: 'Debug files',
+    description: 'Symbols and source maps uploaded with sentry-cli (`/api/0/…`, Sentry\'s paths; errors answer `{"detail": …}`) and the project\'s list of them (README "Symbols and source maps")',
+  },
+  {
     name: 'Sentry SDKs',
     description: "Sentry's ingest protocol, so games using Sentry's SDKs (and Unreal's crash reporter) report here unmodified: the DSN is in the project read. No /api/v1 form; errors answer `{\"detail\": …}` (README \"Sentry SDKs\")",
   },

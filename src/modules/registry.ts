@@ -6,6 +6,7 @@ import { billingModule } from './billing/billing.module'
 import { changelogModule } from './changelog/changelog.module'
 import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
+import { debugFilesModule } from './debug-files/debug-files.module'
 import { gitModule } from './git/git.module'
 import { ingestModule } from './ingest/ingest.module'
 import { integrationsModule } from './integrations/integrations.module'
@@ -50,6 +51,7 @@ export const modules: DomainModule[] = [
   sdkApiModule,
   ingestModule,
   sentryModule,
+  debugFilesModule,
   publicModule,
   settingsModule,
   changelogModule,

@@ -5,6 +5,7 @@ import { billingDocs } from './billing'
 import { changelogDocs } from './changelog'
 import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
+import { debugFilesDocs } from './debug-files'
 import type { OperationDocs } from './common'
 import { gitDocs } from './git'
 import { integrationsDocs } from './integrations'
@@ -29,6 +30,7 @@ export * from './billing'
 export * from './changelog'
 export * from './chat-channels'
 export * from './comments'
+export * from './debug-files'
 export * from './common'
 export * from './git'
 export * from './integrations'
@@ -58,6 +60,7 @@ export const operationDocs: OperationDocs = {
   ...attachmentsDocs,
   ...sdkDocs,
   ...sentryDocs,
+  ...debugFilesDocs,
   ...settingsDocs,
   ...changelogDocs,
   ...webhooksDocs,
