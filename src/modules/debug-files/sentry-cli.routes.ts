@@ -10,19 +10,12 @@ import { assembleDifs } from './dif-assemble'
 import { uploaderOf, uploadProject } from './upload-caller'
 
 const TAGS = ['Debug files']
-/** The body is read after the caller is known (multipart chunks, JSON assemble calls). */
+/** Chunks are read after the caller is known, all parts of one name kept (Elysia's parser would keep one). */
 const RAW = { parse: () => true as const }
 
-/** A body read with the route's schema after the caller is checked: 400 naming what is wrong. */
-async function bodyOf<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  let json: unknown
-  try {
-    json = await request.json()
-  } catch (err) {
-    if (err instanceof Error && 'status' in err) throw err
-    throw badRequest('malformed request body (expected valid JSON)')
-  }
-  const parsed = schema.safeParse(json)
+/** A JSON body read with the route's schema once the caller is checked: 400 naming what is wrong. */
+function bodyOf<S extends z.ZodType>(body: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(body)
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues as never))
   return parsed.data
 }
@@ -62,22 +55,22 @@ export function sentryCliRoutes(deps: AppDeps) {
     )
     .post(
       '/api/0/projects/:org/:project/files/difs/assemble',
-      async ({ request, params }) => {
+      async ({ request, params, body }) => {
         const uploader = await caller(request)
         const project = await uploadProject(db, uploader, params.project)
-        return Response.json(await assembleDifs(deps, uploader, project, await bodyOf(request, difAssembleBody)))
+        return Response.json(await assembleDifs(deps, uploader, project, bodyOf(body, difAssembleBody)))
       },
-      { ...RAW, params: sentryCliProjectParams, detail: { tags: TAGS, summary: 'sentry-cli debug-files upload: assemble debug files from their chunks (missing chunks first, then ok)' } },
+      { params: sentryCliProjectParams, detail: { tags: TAGS, summary: 'sentry-cli debug-files upload: assemble debug files from their chunks (missing chunks first, then ok)' } },
     )
     .post(
       '/api/0/organizations/:org/artifactbundle/assemble',
-      async ({ request }) => {
+      async ({ request, body: raw }) => {
         const uploader = await caller(request)
-        const body = await bodyOf(request, bundleAssembleBody)
+        const body = bodyOf(raw, bundleAssembleBody)
         const projects = []
         for (const slug of new Set(body.projects)) projects.push(await uploadProject(db, uploader, slug))
         return Response.json(await assembleBundle(deps, uploader, projects, body))
       },
-      { ...RAW, params: sentryCliOrgParams, detail: { tags: TAGS, summary: 'sentry-cli sourcemaps upload: assemble an artifact bundle from its chunks (missing chunks first, then ok)' } },
+      { params: sentryCliOrgParams, detail: { tags: TAGS, summary: 'sentry-cli sourcemaps upload: assemble an artifact bundle from its chunks (missing chunks first, then ok)' } },
     )
 }
