@@ -212,8 +212,8 @@ export function completeDocument(generated: Json): { document: Json; undocumente
   for (const [s, text] of Object.entries(ERROR_TEXT).filter(([s]) => s !== '413' && s !== '503')) {
     responses[`Error${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   }
-  for (const s of [400, 401, 413, 414, 429, 503] as const) {
-    const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off)' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
+  for (const s of [400, 401, 403, 413, 414, 429, 503] as const) {
+    const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off); for sentry-cli, a missing or unknown API token' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
     responses[`SentryError${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/SentryError' } } } }
   }
   const document = {

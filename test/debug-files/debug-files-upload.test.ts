@@ -160,4 +160,15 @@ describe('chunk upload and assemble', () => {
     expect(await listed()).toEqual([])
     expect(await sqlRows(t, 'SELECT key FROM files WHERE key IN (?, ?)', keys[0]!.file_key, keys[0]!.index_key)).toEqual([])
   })
+
+  it('go with their project: deleting it removes the rows and the stored files', async () => {
+    const { token } = await newToken()
+    const sym = debugFixture('linux_inline.new.sym')
+    await sendChunks(token, [sym])
+    await assembleDif(token, sym, [sym], 'linux_inline.sym')
+    const [keys] = await sqlRows(t, 'SELECT file_key, index_key FROM debug_files')
+    expect((await t.request('DELETE', `/api/projects/${game.slug}`, { token: owner.token, body: { confirmation: game.slug } })).status).toBe(200)
+    expect(await sqlRows(t, 'SELECT id FROM debug_files')).toEqual([])
+    expect(await sqlRows(t, 'SELECT key FROM files WHERE key IN (?, ?)', keys!.file_key, keys!.index_key)).toEqual([])
+  })
 })
