@@ -1,4 +1,6 @@
 import type { DomainModule } from '../module'
+import { registerMinidumpSymbolicator } from '../sentry/minidump-symbols'
+import { symbolicateDump } from './minidump-symbolicate'
 import { debugFilesRoutes } from './debug-files.routes'
 import { sentryCliRoutes } from './sentry-cli.routes'
 
@@ -7,4 +9,5 @@ export const debugFilesModule: DomainModule = {
   name: 'debug-files',
   routes: debugFilesRoutes,
   rootRoutes: sentryCliRoutes,
+  subscribe: () => registerMinidumpSymbolicator(symbolicateDump),
 }

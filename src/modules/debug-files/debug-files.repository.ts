@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { debugFileChunks, debugFiles } from './debug-files.table'
 
@@ -22,6 +22,23 @@ export function createDebugFilesRepository({ db }: { db: Seam }) {
     /** Inserts an upload; false when the project has the same file already (a concurrent assemble won). */
     insert: async (row: DebugFileRow): Promise<boolean> =>
       (await db.write((q) => q.insert(debugFiles).values(row).onConflictDoNothing().returning({ id: debugFiles.id }))).length > 0,
+
+    /** The project's newest indexed `.sym` with this debug id, or undefined: lookups never cross projects. */
+    symbolsOf: async (projectId: string, debugId: string): Promise<Pick<DebugFileRow, 'id' | 'indexKey'> | undefined> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ id: debugFiles.id, indexKey: debugFiles.indexKey })
+            .from(debugFiles)
+            .where(and(eq(debugFiles.projectId, projectId), eq(debugFiles.debugId, debugId), isNotNull(debugFiles.indexKey)))
+            .orderBy(desc(debugFiles.uploadedAt))
+            .limit(1),
+        )
+      )[0],
+
+    /** Counts one more crash symbolicated with each of these uploads. */
+    countSymbolicated: (ids: string[]) =>
+      ids.length ? db.write((q) => q.update(debugFiles).set({ crashesSymbolicated: sql`${debugFiles.crashesSymbolicated} + 1` }).where(inArray(debugFiles.id, ids))) : Promise.resolve(),
 
     remove: (projectId: string, id: string) => db.write((q) => q.delete(debugFiles).where(and(eq(debugFiles.projectId, projectId), eq(debugFiles.id, id)))),
 
