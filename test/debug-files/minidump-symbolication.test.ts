@@ -2,8 +2,6 @@
 // calls) turn a minidump's crashed thread into named frames with files and lines, from the known
 // answers of rust-minidump's test.dmp; the same dump sent to another project, which uploaded none,
 // is filed with module and offset, although it names the same debug ids.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { setProject } from '../sdk/sdk-helpers'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
