@@ -31,7 +31,7 @@ export async function joinChunks(deps: Pick<AppDeps, 'db' | 'files'>, uploader: 
       if (!opened) return { missing: [sha1] }
       const bytes = new Uint8Array(await opened.body.arrayBuffer())
       hash.update(bytes)
-      writer.write(bytes)
+      await writer.write(bytes)
     }
     written = true
   } finally {
