@@ -68,6 +68,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Discord', description: 'Players file reports from the studio’s Discord server with /report: the settings, and the signed Interactions Endpoint Discord calls' },
   { name: 'Git', description: 'A GitHub or GitLab repository: issue search, and reports filed or linked as issues' },
   {
+    name: 'Debug files',
+    description: 'Symbols and source maps uploaded with sentry-cli (`/api/0/…`, Sentry\'s paths; errors answer `{"detail": …}`) and the project\'s list of them (README "Symbols and source maps")',
+  },
+  {
     name: 'Sentry SDKs',
     description: "Sentry's ingest protocol, so games using Sentry's SDKs (and Unreal's crash reporter) report here unmodified: the DSN is in the project read. No /api/v1 form; errors answer `{\"detail\": …}` (README \"Sentry SDKs\")",
   },
@@ -209,8 +213,8 @@ export function completeDocument(generated: Json): { document: Json; undocumente
   for (const [s, text] of Object.entries(ERROR_TEXT).filter(([s]) => s !== '413' && s !== '503')) {
     responses[`Error${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   }
-  for (const s of [400, 401, 413, 414, 429, 503] as const) {
-    const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off)' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
+  for (const s of [400, 401, 403, 413, 414, 429, 503] as const) {
+    const text = s === 401 ? 'A wrong key or DSN id, or a project not taking reports (`is_public` off); for sentry-cli, a missing or unknown API token' : s === 429 ? `${ERROR_TEXT[429]}; \`X-Sentry-Rate-Limits\` too` : ERROR_TEXT[s]
     responses[`SentryError${s}`] = { description: text, content: { 'application/json': { schema: { $ref: '#/components/schemas/SentryError' } } } }
   }
   const document = {

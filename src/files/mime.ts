@@ -1,7 +1,7 @@
 import { badRequest } from '../http/errors'
 
 /** Kinds of upload, each with the content it may hold. */
-export type UploadKind = 'attachment' | 'image' | 'replay' | 'crash'
+export type UploadKind = 'attachment' | 'image' | 'replay' | 'crash' | 'debug-file'
 
 const signatures: [string, (b: Uint8Array) => boolean][] = [
   ['image/png', (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47],
@@ -62,6 +62,8 @@ const allowedFor: Record<UploadKind, (mime: string) => boolean> = {
   // any other file an SDK attaches (a save game, a binary log), kept as bytes: it is team-only and
   // always served as a download (modules/attachments/file-download.ts).
   crash: (m) => m === 'application/x-minidump' || m.startsWith('image/') || m.startsWith('video/') || m.startsWith('text/') || m === 'application/json' || m === BINARY,
+  // Symbols, binaries and source bundles from sentry-cli: any bytes, never served (team-only, read by symbolication).
+  'debug-file': () => true,
 }
 
 const kindWords: Record<UploadKind, string> = {
@@ -69,6 +71,7 @@ const kindWords: Record<UploadKind, string> = {
   image: 'an image',
   replay: 'WebM, MP4 or GIF',
   crash: 'a minidump, text, image, video, JSON or other bytes',
+  'debug-file': 'any file',
 }
 
 /**

@@ -25,6 +25,8 @@ const limits: [RegExp, number][] = [
   // Sentry's envelope, store, minidump and Unreal routes: 20 MB on the wire (their decoder caps what they inflate to).
   [SENTRY_PATH, 20 * MB],
   [/^\/projects\/[^/]+\/import$/, 20 * MB],
+  // sentry-cli's chunks: at most 4 of 8 MB a request (modules/debug-files/chunk-upload.ts), plus multipart framing.
+  [/^\/0\/organizations\/[^/]+\/chunk-upload\/?$/, 33 * MB],
   // Base64 of a 10 MB file is 13.4 MB; multipart uploads of 10 MB carry some framing.
   [/^\/bugs\/[^/]+\/attachments$/, 14 * MB],
   [/^\/projects\/[^/]+\/bugs\/\d+\/attachments$/, 11 * MB],

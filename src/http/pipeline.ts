@@ -10,7 +10,7 @@ import { AppError, bodyTooLarge, describeIssues, payloadTooLarge, tooLargeMessag
 import { movedPublicUrl } from './moved-slugs'
 import { budgetRules, rateLimited } from './rate-limit'
 import { sdkKeyOf } from './sdk-refusals'
-import { isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
+import { isSentryCliPath, isSentryPath, SENTRY_ROUTE_PREFIX } from './sentry-paths'
 
 /** Methods that change nothing: they are served while the database file cannot be read. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -166,7 +166,8 @@ export function httpPipeline(deps: AppDeps) {
       // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on
       // their routes, matched (a DSN id that is no number) or not (yet).
       const route = (ctx as { route?: string }).route ?? ''
-      return route.startsWith(SENTRY_ROUTE_PREFIX) || isSentryPath(apiPathOf(pathOf(ctx.request.url))) ? { detail: answer.error } : answer
+      const apiPath = apiPathOf(pathOf(ctx.request.url))
+      return route.startsWith(SENTRY_ROUTE_PREFIX) || isSentryPath(apiPath) || isSentryCliPath(apiPath) ? { detail: answer.error } : answer
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       if (!logger.debugEnabled) return

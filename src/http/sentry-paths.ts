@@ -11,3 +11,11 @@ export const isSentryPath = (apiPath: string | null): boolean => apiPath !== nul
 
 /** How the Sentry routes' paths begin as Elysia names a matched route: also when the DSN id is no number. */
 export const SENTRY_ROUTE_PREFIX = '/api/:dsnId/'
+
+/**
+ * The routes sentry-cli calls (modules/debug-files/sentry-cli.routes.ts), as paths under /api with the
+ * prefix removed: `/0/organizations/…` and `/0/projects/…`. Sentry's tools read `{"detail": …}` errors too.
+ */
+export const SENTRY_CLI_PATH = /^\/0\/(?:organizations|projects)\//
+
+export const isSentryCliPath = (apiPath: string | null): boolean => apiPath !== null && SENTRY_CLI_PATH.test(apiPath)

@@ -7,6 +7,7 @@ import { changelogModule } from './changelog/changelog.module'
 import { chatChannelsModule } from './chat-channels/chat-channels.module'
 import { commentsModule } from './comments/comments.module'
 import { discordModule } from './discord/discord.module'
+import { debugFilesModule } from './debug-files/debug-files.module'
 import { gitModule } from './git/git.module'
 import { ingestModule } from './ingest/ingest.module'
 import { integrationsModule } from './integrations/integrations.module'
@@ -51,6 +52,7 @@ export const modules: DomainModule[] = [
   sdkApiModule,
   ingestModule,
   sentryModule,
+  debugFilesModule,
   publicModule,
   settingsModule,
   changelogModule,

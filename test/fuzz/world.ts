@@ -63,6 +63,9 @@ export async function seedWorld(t: TestApp) {
     provider: 'slack',
     dsnId: String(project.dsnId),
     apiKey: project.apiKey,
+    // sentry-cli's routes: any organization, the project by slug.
+    org: 'studio',
+    project: slug,
   }
   return { owner, project, report, apiKey: project.apiKey, params, invite }
 }
@@ -119,8 +122,10 @@ const SDK_KEY_PATH = /^\/api\/(bugs\/|events\/|perf\/|session-replays)/
  * A request the operation's own schemas accept: required body fields and query parameters from their
  * JSON schemas, path parameters from the world, the credential the route takes.
  */
-/** Sentry's routes (`/api/{dsnId}/…`): their key goes in the query (Unreal's in the path) and their bodies are theirs. */
-export const SENTRY_OPERATION = /^\/api\/\{dsnId\}\//
+/** Routes of Sentry's protocols, answering errors as `{"detail": …}`: the SDKs' (`/api/{dsnId}/…`) and sentry-cli's (`/api/0/…`). */
+export const SENTRY_OPERATION = /^\/api\/(?:\{dsnId\}|0)\//
+/** The SDKs' routes: their key goes in the query (Unreal's in the path) and their bodies are theirs. */
+const SENTRY_SDK_OPERATION = /^\/api\/\{dsnId\}\//
 const SENTRY_FIXTURES = join(import.meta.dirname, '..', 'sentry', 'fixtures')
 
 /** A request a Sentry route files: an envelope with an event and a session, an event, a minidump, an Unreal upload. */
@@ -139,7 +144,7 @@ function sentryRequest(w: World, o: Operation): { path: string; body: unknown } 
 }
 
 export function validRequest(w: World, o: Operation): { path: string; body: unknown; token?: string; apiKey?: string } {
-  if (SENTRY_OPERATION.test(o.path)) return sentryRequest(w, o)
+  if (SENTRY_SDK_OPERATION.test(o.path)) return sentryRequest(w, o)
   const json = o.op.requestBody?.content?.['application/json']?.schema
   const multipart = o.op.requestBody?.content?.['multipart/form-data']?.schema
   let body: any = json ? exampleOf(json) : undefined

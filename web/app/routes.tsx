@@ -12,6 +12,7 @@ import { NotificationSettings } from './settings/Notifications'
 import { PublicPagesSettings } from './settings/PublicPages'
 import { SettingsIndex } from './settings/SettingsFrame'
 import { WebhookSettings } from './settings/Webhooks'
+import { DebugFilesSettings } from './debug-files/DebugFiles'
 import { AccountPage } from './account/Account'
 import { Billing, BillingSuccess } from './billing/Billing'
 import { AcceptInvite } from './team/AcceptInvite'
@@ -63,6 +64,7 @@ const settingsRoutes: Route[] = [
   { path: '/projects/:slug/settings/webhooks', component: WebhookSettings, title: 'Webhooks' },
   { path: '/projects/:slug/settings/notifications', component: NotificationSettings, title: 'Notifications' },
   { path: '/projects/:slug/settings/audit', component: AuditLog, title: 'Audit log' },
+  { path: '/projects/:slug/settings/debug-files', component: DebugFilesSettings, title: 'Debug files' },
 ]
 
 // Report screens (web/app/reports/, owned by the report-screens developer): add their routes here.

@@ -312,6 +312,26 @@ export const analyticsVersions = pgTable(
   ],
 )
 
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    hint: text("hint").notNull(),
+    scopes: text("scopes").notNull(),
+    projectId: text("project_id"),
+    createdAt: bigint("created_at", { mode: 'number' }).notNull(),
+    lastUsedAt: bigint("last_used_at", { mode: 'number' }),
+  },
+  (t) => [
+    unique("api_tokens_token_hash_unique").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId),
+    foreignKey({ name: "api_tokens_user_id_users_id_fk", columns: [t.userId], foreignColumns: [users.id] }).onDelete("cascade"),
+  ],
+)
+
 export const attachments = pgTable(
   "attachments",
   {
@@ -488,6 +508,51 @@ export const customFields = pgTable(
   (t) => [
     uniqueIndex("custom_fields_project_name_unique").on(t.projectId, sql.raw("lower(\"custom_fields\".\"name\")")),
     foreignKey({ name: "custom_fields_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
+  ],
+)
+
+export const debugFileChunks = pgTable(
+  "debug_file_chunks",
+  {
+    userId: text("user_id").notNull(),
+    sha1: text("sha1").notNull(),
+    fileKey: text("file_key").notNull(),
+    size: bigint("size", { mode: 'number' }).notNull(),
+    receivedAt: bigint("received_at", { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.sha1] }),
+    index("debug_file_chunks_received_idx").on(t.receivedAt),
+    foreignKey({ name: "debug_file_chunks_user_id_users_id_fk", columns: [t.userId], foreignColumns: [users.id] }).onDelete("cascade"),
+  ],
+)
+
+export const debugFiles = pgTable(
+  "debug_files",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    arch: text("arch"),
+    debugId: text("debug_id"),
+    codeId: text("code_id"),
+    debugIds: text("debug_ids"),
+    release: text("release"),
+    dist: text("dist"),
+    size: bigint("size", { mode: 'number' }).notNull(),
+    checksum: text("checksum").notNull(),
+    fileKey: text("file_key").notNull(),
+    indexKey: text("index_key"),
+    detail: text("detail"),
+    uploadedAt: bigint("uploaded_at", { mode: 'number' }).notNull(),
+    crashesSymbolicated: integer("crashes_symbolicated").notNull().default(0),
+  },
+  (t) => [
+    unique("debug_files_project_checksum_unique").on(t.projectId, t.checksum),
+    index("debug_files_project_uploaded_idx").on(t.projectId, t.uploadedAt),
+    index("debug_files_project_debug_id_idx").on(t.projectId, t.debugId),
+    foreignKey({ name: "debug_files_project_id_projects_id_fk", columns: [t.projectId], foreignColumns: [projects.id] }).onDelete("cascade"),
   ],
 )
 

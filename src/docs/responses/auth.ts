@@ -57,12 +57,27 @@ export const AccountExportResponse = z.object({
   comments: z.array(z.object({ id: uuid, project_slug: z.string(), report_number: z.number().int(), body: z.string(), is_internal: z.boolean(), created_at: isoDate })),
 })
 
+/** An API token as its owner's list shows it (never the token). */
+export const ApiTokenResponse = z.object({
+  id: uuid,
+  name: z.string(),
+  hint: z.string().describe('The first characters of the token, to tell tokens apart'),
+  scopes: z.array(z.enum(['debug_files.upload'])),
+  project: z.string().nullable().describe('Slug of the one project the token acts on; null: every project its user sees'),
+  created_at: isoDate,
+  last_used_at: isoDate.nullable(),
+})
+export const ApiTokenListResponse = z.array(ApiTokenResponse)
+export const CreatedApiTokenResponse = ApiTokenResponse.extend({ token: z.string().describe('The token (`glb_…`), for `Authorization: Bearer` or SENTRY_AUTH_TOKEN; shown this once') })
+
 // Types of the `data` the routes answer, for clients (the web app) that import them.
 export type SessionResponse = z.output<typeof SessionResponse>
 export type ProfileResponse = z.output<typeof ProfileResponse>
 export type ShareCodeResponse = z.output<typeof ShareCodeResponse>
 export type VerifyEmailResponse = z.output<typeof VerifyEmailResponse>
 export type AccountExportResponse = z.output<typeof AccountExportResponse>
+export type ApiTokenResponse = z.output<typeof ApiTokenResponse>
+export type CreatedApiTokenResponse = z.output<typeof CreatedApiTokenResponse>
 
 export const authDocs: OperationDocs = {
   'POST /api/auth/signup': { status: 201, data: SessionResponse, errors: [409] },
@@ -79,4 +94,7 @@ export const authDocs: OperationDocs = {
   'DELETE /api/auth/support-share-code': { data: MessageResponse },
   'GET /api/account/export': { data: AccountExportResponse },
   'DELETE /api/auth/account': { data: MessageResponse },
+  'GET /api/auth/api-tokens': { data: ApiTokenListResponse },
+  'POST /api/auth/api-tokens': { status: 201, data: CreatedApiTokenResponse, errors: [404] },
+  'DELETE /api/auth/api-tokens/{id}': { data: MessageResponse, errors: [404] },
 }

@@ -6,6 +6,7 @@ import { changelogDocs } from './changelog'
 import { chatChannelsDocs } from './chat-channels'
 import { commentsDocs } from './comments'
 import { discordDocs } from './discord'
+import { debugFilesDocs } from './debug-files'
 import type { OperationDocs } from './common'
 import { gitDocs } from './git'
 import { integrationsDocs } from './integrations'
@@ -31,6 +32,7 @@ export * from './changelog'
 export * from './chat-channels'
 export * from './comments'
 export * from './discord'
+export * from './debug-files'
 export * from './common'
 export * from './git'
 export * from './integrations'
@@ -60,6 +62,7 @@ export const operationDocs: OperationDocs = {
   ...attachmentsDocs,
   ...sdkDocs,
   ...sentryDocs,
+  ...debugFilesDocs,
   ...settingsDocs,
   ...changelogDocs,
   ...webhooksDocs,

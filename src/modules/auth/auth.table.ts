@@ -104,3 +104,26 @@ export const loginLockouts = sqliteTable('login_lockouts', {
   accountKey: text('account_key').primaryKey(),
   lockedUntil: timestamp('locked_until').notNull(),
 })
+
+/**
+ * API tokens a person creates for tools (sentry-cli in a build pipeline): shown once, only the
+ * SHA-256 is stored, as for sessions. Each carries scopes and, optionally, the one project it acts on.
+ */
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The token's first characters, so a list can tell tokens apart without holding them. */
+    hint: text('hint').notNull(),
+    /** Space-separated scopes (`debug_files.upload`). */
+    scopes: text('scopes').notNull(),
+    /** The one project the token acts on; null: every project its user can see. */
+    projectId: text('project_id'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at'),
+  },
+  (t) => [uniqueIndex('api_tokens_token_hash_unique').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+)

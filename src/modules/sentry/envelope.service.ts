@@ -8,11 +8,12 @@ import { createIngestRepository } from '../ingest/ingest.repository'
 import { clientOf, submissionOfEvent } from './event.adapter'
 import { fileFeedback } from './feedback.service'
 import { readMinidump, withMinidump } from './minidump.adapter'
+import { symbolicateMinidump } from './minidump-symbols'
 import { type Envelope, type EnvelopeItem, mapSentryEvent, parseFeedback, parseSessionAggregates, parseSessionUpdate, type SentrySessionAggregate, type SentrySessionUpdate } from './protocol'
 import { recordSentrySessions } from './sessions.service'
 import { storeCrashFiles } from './sentry-files'
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config'>
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'events' | 'files' | 'config' | 'logger'>
 
 /** An id for an answer when the client sent none: 32 hex digits, as Sentry's. */
 const newEventId = () => Buffer.from(randomToken(16), 'base64url').toString('hex').padEnd(32, '0').slice(0, 32)
@@ -69,7 +70,7 @@ async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attac
   const dump = others.find((a) => a.attachmentType === 'event.minidump')
   if (dump) {
     try {
-      submission = withMinidump(submission, readMinidump(dump.payload))
+      submission = withMinidump(submission, readMinidump(dump.payload), await symbolicateMinidump(deps, project.id, dump.payload))
     } catch {
       // An unreadable dump is still kept as a file; the event is filed as it came.
     }

@@ -1,7 +1,9 @@
 import type { StoredFile } from '../../files/storage'
 import type { Project } from '../projects/projects.repository'
 import { AppError } from '../../http/errors'
+import type { StackFrame } from '../ingest/stack'
 import type { Submission } from '../ingest/submission'
+import type { SymbolicatedStack } from './minidump-symbols'
 import { crashLocation, minidumpTitle, minidumpTopFrame } from './minidump/minidump-title'
 import { parseMinidump } from './minidump/minidump-parser'
 import type { ParsedMinidump } from './minidump/minidump.types'
@@ -39,14 +41,14 @@ function cpuOf(dump: ParsedMinidump): string {
 }
 
 /** What the dump says, as metadata: system, exception, crash site and the modules (as many as fit in 16 KB). */
-function minidumpMetadata(dump: ParsedMinidump): Record<string, unknown> {
+function minidumpMetadata(dump: ParsedMinidump, symbolicated: boolean): Record<string, unknown> {
   const modules = dump.modules.slice(0, MAX_LISTED_MODULES).map((m) => ({ name: m.name, version: m.version, base: m.baseAddress, size: m.size, debug_id: m.debugId, debug_file: m.debugFile }))
   const meta = {
     os: osOf(dump),
     cpu: cpuOf(dump),
     exception: dump.exception && { name: dump.exception.name, reason: dump.exception.reason, address: dump.exception.address, thread_id: dump.exception.threadId },
     crash_site: crashLocation(dump),
-    symbolicated: false,
+    symbolicated,
     module_count: dump.modules.length,
     modules,
   }
@@ -58,23 +60,26 @@ function minidumpMetadata(dump: ParsedMinidump): Record<string, unknown> {
 
 /**
  * A submission with what a minidump tells: when the event named no exception (a native crash),
- * the exception from the dump titles it (`EXCEPTION_ACCESS_VIOLATION_READ at game.exe+0x1a2b3c`) and
- * the crashing module and offset are its top frame, which groups it; the OS and CPU fill the
- * report's fields when empty; the dump's facts and module list go in its metadata. Nothing is
- * symbolicated (the report page says so).
+ * the exception from the dump titles it and its crashed thread's frames group it. With the
+ * project's symbols (`symbols`, debug-files) those are the walked frames with functions, files and
+ * lines (`EXCEPTION_ACCESS_VIOLATION_WRITE in CrashFunction`); without, the crashing module and
+ * offset (`… at game.exe+0x1a2b3c`). The OS and CPU fill the report's fields when empty; the dump's
+ * facts and module list go in its metadata.
  */
-export function withMinidump(s: Submission, dump: ParsedMinidump): Submission {
+export function withMinidump(s: Submission, dump: ParsedMinidump, symbols: SymbolicatedStack | null = null): Submission {
   const top = minidumpTopFrame(dump)
   const named = Boolean(s.exceptions?.length)
-  const title = minidumpTitle(dump)
-  const metadata = trimToJsonBytes({ ...(isRecord(s.metadata) ? s.metadata : {}), minidump: minidumpMetadata(dump) }, MAX_METADATA_BYTES)
+  const frames = symbols?.frames.length ? symbols.frames : null
+  const symbol = frames?.find((f) => f.function)?.function
+  const title = symbol ? `${dump.exception?.name ?? 'Crash'} in ${symbol}` : minidumpTitle(dump)
+  const metadata = trimToJsonBytes({ ...(isRecord(s.metadata) ? s.metadata : {}), minidump: minidumpMetadata(dump, Boolean(frames)) }, MAX_METADATA_BYTES)
   return {
     ...s,
     kind: 'auto',
     category: 'crash',
     title: named ? s.title : title,
-    description: named ? s.description : describeNativeCrash(title, crashLocation(dump), s.description === s.title ? '' : s.description),
-    exceptions: named ? s.exceptions : [{ type: dump.exception?.name ?? 'Minidump', value: dump.exception?.reason ?? '', frames: top ? [{ ...top, inApp: true }] : [] }],
+    description: named ? s.description : describeNativeCrash(title, frames ?? crashLocation(dump), s.description === s.title ? '' : s.description),
+    exceptions: named ? s.exceptions : [{ type: dump.exception?.name ?? 'Minidump', value: dump.exception?.reason ?? '', frames: frames ?? (top ? [{ ...top, inApp: true }] : []) }],
     osInfo: s.osInfo || osOf(dump),
     deviceInfo: s.deviceInfo || cpuOf(dump),
     metadata,
@@ -83,16 +88,25 @@ export function withMinidump(s: Submission, dump: ParsedMinidump): Submission {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The dump's title, a note that nothing is symbolicated, the event's own text, then the crashing frame as the stack trace before the event's other sections (its breadcrumbs). */
-function describeNativeCrash(title: string, where: string | null, eventText: string): string {
+/** `at CrashFunction [test_app.cc : 58] (test_app.exe+0x1038)`, or the module and offset alone. */
+const frameLine = (f: StackFrame) =>
+  `  at ${[f.function, f.file ? `[${f.file}${f.line ? ` : ${f.line}` : ''}]` : null, f.function ? `(${f.module ?? '?'}+${f.address ?? '?'})` : `${f.module ?? '?'}+${f.address ?? '?'}`].filter(Boolean).join(' ')}`
+
+/**
+ * The dump's title, a note when nothing is symbolicated, the event's own text, then the stack trace
+ * (the walked frames, else the crashing frame) before the event's other sections (its breadcrumbs).
+ */
+function describeNativeCrash(title: string, where: StackFrame[] | string | null, eventText: string): string {
   const heading = eventText.search(/^---\s*[A-Za-z][A-Za-z ]*---/m)
   const message = (heading === -1 ? eventText : eventText.slice(0, heading)).trim()
   const sections = heading === -1 ? '' : `\n\n${eventText.slice(heading).trim()}`
-  const stack = `--- Stack Trace ---\n  at ${where ?? 'unknown address'} [in app]`
-  return [title, 'Not symbolicated: the frame is the crashing module and the offset in it.', message, stack].filter(Boolean).join('\n\n') + sections
+  const walked = Array.isArray(where)
+  const stack = walked ? `--- Stack Trace ---\n${where.map(frameLine).join('\n')}` : `--- Stack Trace ---\n  at ${where ?? 'unknown address'} [in app]`
+  const note = walked ? null : 'Not symbolicated: the frame is the crashing module and the offset in it.'
+  return [title, note, message, stack].filter(Boolean).join('\n\n') + sections
 }
 
 /** A crash from a minidump alone (no Sentry event came with it). */
-export function submissionOfMinidump(project: Project, dump: ParsedMinidump, files: { attachments: StoredFile[] }, client: string): Submission {
-  return withMinidump({ project, kind: 'auto', title: '', description: '', client, attachments: files.attachments }, dump)
+export function submissionOfMinidump(project: Project, dump: ParsedMinidump, files: { attachments: StoredFile[] }, client: string, symbols: SymbolicatedStack | null = null): Submission {
+  return withMinidump({ project, kind: 'auto', title: '', description: '', client, attachments: files.attachments }, dump, symbols)
 }

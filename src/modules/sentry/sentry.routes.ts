@@ -8,6 +8,7 @@ import { ingestEnvelope } from './envelope.service'
 import { chargeReports } from './report-budget'
 import { clientOf, submissionOfEvent } from './event.adapter'
 import { readMinidump, submissionOfMinidump, withMinidump } from './minidump.adapter'
+import { symbolicateMinidump } from './minidump-symbols'
 import { ENVELOPE_LIMITS, mapSentryEvent, openBody, parseEnvelope, parseEnvelopeHeader, parseJsonObject, type SentryBody, SENTRY_BODY_LIMITS, sentryAuthOf } from './protocol'
 import { checkDsnId, sentryCaller } from './sentry-caller'
 import { storeCrashFiles } from './sentry-files'
@@ -105,9 +106,10 @@ export function sentryRoutes(deps: AppDeps) {
             { fileName: (upload as File).name || 'minidump.dmp', bytes: dumpBytes, contentType: 'application/x-minidump' },
             ...(await Promise.all(others.map(async ([name, f]) => ({ fileName: f.name || name, bytes: new Uint8Array(await f.arrayBuffer()), contentType: f.type })))),
           ])
+          const symbols = await symbolicateMinidump(deps, caller.project.id, dumpBytes)
           const submission = mapped
-            ? withMinidump(submissionOfEvent(caller.project, mapped, { attachments: files }), dump)
-            : submissionOfMinidump(caller.project, dump, { attachments: files }, 'minidump upload')
+            ? withMinidump(submissionOfEvent(caller.project, mapped, { attachments: files }), dump, symbols)
+            : submissionOfMinidump(caller.project, dump, { attachments: files }, 'minidump upload', symbols)
           const eventId = mapped?.eventId ?? crypto.randomUUID().replace(/-/g, '')
           await ingest(deps, { ...submission, eventId, client: mapped ? clientOf(mapped.sdk) : 'minidump upload' })
           return textAnswer(eventId)

@@ -4,6 +4,7 @@ import type { ChangePasswordBody, Me, ProfileBody, ProfileRole, Theme } from '..
 import { PROFILE_ROLES } from '../api/types'
 import { Button, ConfirmDialog, FormError, Page, Section, Select, Spinner, TextField, formatDate, toast, useAction } from '../components'
 import { applyTheme, me, signOut } from '../session'
+import { ApiTokens } from './ApiTokens'
 import { changedFields } from '../settings/forms'
 import { NotificationPreferencesForm } from '../settings/Notifications'
 
@@ -16,7 +17,7 @@ const ROLE_LABELS: Record<ProfileRole, string> = {
   player: 'Player',
 }
 
-/** `/account`: profile, password, notifications, export, sign out and deletion. */
+/** `/account`: profile, password, notifications, API tokens, export, sign out and deletion. */
 export function AccountPage() {
   const user = me.value
   if (!user) return <Spinner />
@@ -25,6 +26,7 @@ export function AccountPage() {
       <Profile user={user} />
       {user.has_password ? <ChangePassword /> : null}
       <NotificationPreferencesForm />
+      <ApiTokens />
       <DataSection />
     </Page>
   )

@@ -28,6 +28,7 @@ export type LoginBody = z.infer<typeof auth.loginBody>
 export type ProfileBody = { display_name?: string; avatar_url?: string; theme?: Theme; role?: ProfileRole }
 export type ChangePasswordBody = z.infer<typeof auth.changePasswordBody>
 export type DeleteAccountBody = z.infer<typeof accountData.deleteAccountBody>
+export type ApiTokenBody = z.input<typeof accountData.apiTokenBody>
 export type CreateProjectBody = z.infer<typeof projects.createProjectBody>
 export type UpdateProjectBody = z.infer<typeof projects.updateProjectBody>
 export type TrackerSettings = settings.TrackerSettings
@@ -58,6 +59,8 @@ export type Me = Omit<z.infer<typeof authDocs.ProfileResponse>, 'account' | 'rol
   account: { id: string; name: string; role: AccountRole; plan: string } | null
 }
 export type Message = z.infer<typeof common.MessageResponse>
+export type ApiToken = authDocs.ApiTokenResponse
+export type CreatedApiToken = authDocs.CreatedApiTokenResponse
 
 export type ProjectSummary = z.infer<typeof projectDocs.ProjectSummary>
 export type BugCounts = ProjectSummary['bug_counts']

@@ -11,6 +11,7 @@ export const SETTINGS_TABS = [
   { key: 'workflow', label: 'Workflow' },
   { key: 'webhooks', label: 'Webhooks' },
   { key: 'integrations', label: 'Integrations' },
+  { key: 'debug-files', label: 'Debug files' },
   { key: 'notifications', label: 'Notifications' },
   { key: 'audit', label: 'Audit log' },
 ] as const

@@ -1,0 +1,40 @@
+import type { AppDeps } from '../../app-deps'
+import type { StackFrame as IngestFrame } from '../ingest/stack'
+import type { SymbolicatedStack } from '../sentry/minidump-symbols'
+import type { StackFrame } from './debug-files.types'
+import { createDebugFilesRepository } from './debug-files.repository'
+import { walkStack } from './stack-walker'
+import { loadSymIndex, type SymIndex } from './sym-index.reader'
+
+/** A walked frame as ingest groups and shows it: the function where symbols name it, else the module and offset. */
+function ingestFrame(f: StackFrame): IngestFrame {
+  const frame: IngestFrame = { address: f.offset ?? f.address }
+  if (f.module) frame.module = f.module
+  if (f.function) frame.function = f.function
+  if (f.file) frame.file = f.file
+  if (f.line !== null) frame.line = f.line
+  return frame
+}
+
+/**
+ * Walks a dump's crashed thread with the `.sym` indexes the project uploaded (looked up by the
+ * modules' debug ids, within this project only) and counts the uploads used. Null when no frame
+ * got a name: the crash is filed as read, with module and offset.
+ */
+export async function symbolicateDump(deps: Pick<AppDeps, 'db' | 'files'>, projectId: string, dump: Uint8Array): Promise<SymbolicatedStack | null> {
+  const { db, files } = deps
+  const repo = createDebugFilesRepository({ db })
+  const used: string[] = []
+  const symbolsFor = async (debugId: string): Promise<SymIndex | null> => {
+    const row = await repo.symbolsOf(projectId, debugId.toUpperCase())
+    const opened = row?.indexKey ? await files.open(db, row.indexKey) : null
+    if (!row || !opened) return null
+    used.push(row.id)
+    return loadSymIndex(new Uint8Array(await opened.body.arrayBuffer()))
+  }
+  const walked = await walkStack(dump, symbolsFor)
+  const crashed = walked.threads.find((t) => t.crashed) ?? walked.threads[0]
+  if (!crashed?.frames.some((f) => f.function)) return null
+  await repo.countSymbolicated(used)
+  return { frames: crashed.frames.map(ingestFrame) }
+}

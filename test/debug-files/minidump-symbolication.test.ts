@@ -1,0 +1,77 @@
+// Symbolication at ingest: Breakpad symbols uploaded to a project (sentry-cli's chunk and assemble
+// calls) turn a minidump's crashed thread into named frames with files and lines, from the known
+// answers of rust-minidump's test.dmp; the same dump sent to another project, which uploaded none,
+// is filed with module and offset, although it names the same debug ids.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { setProject } from '../sdk/sdk-helpers'
+import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
+import { sqlRows } from '../helpers/sql-rows'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { debugFixture, testDmp } from './fixture'
+
+let t: TestApp
+let owner: TestUser
+let game: TestProject
+let other: TestProject
+beforeEach(async () => {
+  t = createTestApp()
+  owner = await createUser(t, { plan: 'studio' })
+  game = await createProject(t, owner, { name: 'Test App' })
+  other = await createProject(t, owner, { name: 'Other App' })
+  await setProject(t, game.id, { dsnId: 41 })
+  await setProject(t, other.id, { dsnId: 42 })
+})
+afterEach(() => t.close())
+
+const sha1 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
+
+/** Uploads `.sym` files to the project as sentry-cli does: the chunks, then the assemble call. */
+async function uploadSymbols(slug: string, ...names: string[]) {
+  const token = (await t.request('POST', '/api/auth/api-tokens', { token: owner.token, body: { name: 'CI', scopes: ['debug_files.upload'] } })).body.data.token as string
+  for (const name of names) {
+    const sym = debugFixture(name)
+    const form = new FormData()
+    form.append('file', new Blob([sym as Uint8Array<ArrayBuffer>]), sha1(sym))
+    expect((await t.request('POST', '/api/0/organizations/studio/chunk-upload/', { token, body: form })).status).toBe(200)
+    const res = await t.request('POST', `/api/0/projects/studio/${slug}/files/difs/assemble/`, { token, body: { [sha1(sym)]: { name, chunks: [sha1(sym)] } } })
+    expect(res.body[sha1(sym)].state).toBe('ok')
+  }
+}
+
+async function sendDump(project: TestProject) {
+  const form = new FormData()
+  form.append('upload_file_minidump', new File([testDmp() as Uint8Array<ArrayBuffer>], 'crash.dmp'))
+  const res = await t.app.handle(new Request(`http://localhost/api/${project.id === game.id ? 41 : 42}/minidump/?sentry_key=${project.apiKey}`, { method: 'POST', body: form }))
+  expect(res.status, await res.clone().text()).toBe(200)
+  return (await sqlRows(t, 'SELECT title, description, metadata, grouping_label FROM reports WHERE project_id = ?', project.id))[0]!
+}
+
+describe('minidumps symbolicated with the project’s uploaded symbols', () => {
+  it('names the crashed thread’s frames (CrashFunction, main, __tmainCRTStartup, BaseProcessStart) and counts the files used', async () => {
+    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    const report = await sendDump(game)
+    // Breakpad's minidump2.stackwalk.out: test_app.exe!`anonymous namespace'::CrashFunction [test_app.cc : 58 + 0x7].
+    expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
+    const stack = report.description.split('--- Stack Trace ---\n')[1]!.split('\n')
+    expect(stack.slice(0, 4)).toEqual([
+      expect.stringMatching(/^ {2}at `anonymous namespace'::CrashFunction \[c:\\test_app\.cc : 58\] \(test_app\.exe\+0x/),
+      expect.stringMatching(/^ {2}at main \[c:\\test_app\.cc : 65\]/),
+      expect.stringMatching(/^ {2}at __tmainCRTStartup \[f:\\sp\\vctools\\crt_bld\\self_x86\\crt\\src\\crt0\.c : 327\]/),
+      expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
+    ])
+    expect(report.description).not.toContain('Not symbolicated')
+    expect(JSON.parse(report.metadata).minidump.symbolicated).toBe(true)
+    const files = (await t.request('GET', `/api/projects/${game.slug}/debug-files`, { token: owner.token })).body.data as { name: string; crashes_symbolicated: number }[]
+    expect(Object.fromEntries(files.map((f) => [f.name, f.crashes_symbolicated]))).toEqual({ 'test_app.pdb': 1, 'kernel32.pdb': 1 })
+  })
+
+  it('never uses one project’s symbols for another project’s crash, though the dump names the same debug ids', async () => {
+    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    const report = await sendDump(other)
+    expect(report.title).toBe('EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e')
+    expect(report.description).toContain('Not symbolicated')
+    expect(JSON.parse(report.metadata).minidump.symbolicated).toBe(false)
+    const files = (await t.request('GET', `/api/projects/${game.slug}/debug-files`, { token: owner.token })).body.data as { crashes_symbolicated: number }[]
+    expect(files.map((f) => f.crashes_symbolicated)).toEqual([0, 0])
+  })
+})
