@@ -1,8 +1,8 @@
 // The smaller defects of issue 29's launch-day walk, in the browser: a new server opens on Sign up,
 // the setup page is reachable from the settings and says when the DSN names localhost, the grouping
 // help says what grouping is, the activity log speaks words, the merge keeps the report with the
-// most events, a filter-wide bulk action leaves no "Delete all 0 reports", and an unknown search
-// filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
+// most events, a filter-wide bulk action leaves no "Delete all 0 reports", the bulk bar puts a label
+// on the checked reports, and an unknown search filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
@@ -90,6 +90,21 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
     await poll(() => h.page.getByText('No report matches').count()).toBe(1)
     expect(await bar.count()).toBe(0)
     expect(await h.page.getByRole('button', { name: /Delete all 0 reports/ }).count()).toBe(0)
+  })
+
+  it('puts a label on the checked reports from the bulk bar', async () => {
+    const { slug } = await project('Label Game')
+    for (const title of ['Sword clips through walls', 'Shield floats', 'Bow never fires']) await call('POST', `/api/projects/${slug}/bugs`, { title, description: 'Seen.' })
+    await call('POST', `/api/projects/${slug}/labels`, { name: 'combat' })
+    await h.page.goto(`/projects/${slug}/reports`)
+    for (const n of [1, 3]) await h.page.getByLabel(`Select report #${n}`).check()
+    const bar = h.page.getByRole('region', { name: 'Bulk actions' })
+    await poll(() => bar.getByLabel('Add label').locator('option', { hasText: 'combat' }).count()).toBe(1)
+    await bar.getByLabel('Add label').selectOption({ label: 'combat' })
+    await bar.getByRole('button', { name: 'Apply to 2 selected' }).click()
+    await poll(() => h.page.getByText('2 reports updated').count()).toBe(1)
+    const labelsOf = async (n: number) => ((await call('GET', `/api/projects/${slug}/bugs/${n}`)).body.data.bug.labels as { name: string }[]).map((l) => l.name)
+    expect([await labelsOf(1), await labelsOf(2), await labelsOf(3)]).toEqual([['combat'], [], ['combat']])
   })
 
   it('names an unknown filter in the search instead of searching it as text', async () => {
