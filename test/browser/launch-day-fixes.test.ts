@@ -2,7 +2,8 @@
 // the setup page is reachable from the settings and says when the DSN names localhost, the grouping
 // help says what grouping is, the activity log speaks words, the merge keeps the report with the
 // most events, a filter-wide bulk action leaves no "Delete all 0 reports", the bulk bar puts a label
-// on the checked reports, and an unknown search filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
+// on the checked reports, a project's analytics overview counts that project alone, and an unknown
+// search filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
@@ -105,6 +106,17 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
     await poll(() => h.page.getByText('2 reports updated').count()).toBe(1)
     const labelsOf = async (n: number) => ((await call('GET', `/api/projects/${slug}/bugs/${n}`)).body.data.bug.labels as { name: string }[]).map((l) => l.name)
     expect([await labelsOf(1), await labelsOf(2), await labelsOf(3)]).toEqual([['combat'], [], ['combat']])
+  })
+
+  it("counts only the project's own reports on its analytics overview", async () => {
+    const mine = await project('Overview Game')
+    const other = await project('Other Game')
+    await call('POST', `/api/projects/${mine.slug}/bugs`, { title: 'Map does not load', description: 'Blank.' })
+    for (let i = 0; i < 4; i++) await call('POST', `/api/projects/${other.slug}/bugs`, { title: `Other crash ${i}`, description: 'Elsewhere.' })
+    await h.page.goto(`/projects/${mine.slug}/analytics`)
+    const trends = h.page.getByRole('region', { name: 'Reports' })
+    await poll(() => trends.textContent()).toMatch(/1 filed and 0 resolved in 30 days/)
+    expect(await h.page.getByRole('region', { name: 'All projects' }).count()).toBe(0)
   })
 
   it('names an unknown filter in the search instead of searching it as text', async () => {
