@@ -2,9 +2,11 @@
 // the setup page is reachable from the settings and says when the DSN names localhost, the grouping
 // help says what grouping is, the activity log speaks words, the merge keeps the report with the
 // most events, a filter-wide bulk action leaves no "Delete all 0 reports", the bulk bar puts a label
-// on the checked reports, a project's analytics overview counts that project alone, and an unknown
-// search filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
+// on the checked reports, the Attachments box shows every occurrence's screenshot, a project's
+// analytics overview counts that project alone, and an unknown search filter is named. The server
+// runs without GLITCHBOX_PUBLIC_URL, as a first install does.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { pngDataUrl } from '../sdk/sdk-helpers'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
 const TIMEOUT = 15_000
@@ -117,6 +119,28 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
     const trends = h.page.getByRole('region', { name: 'Reports' })
     await poll(() => trends.textContent()).toMatch(/1 filed and 0 resolved in 30 days/)
     expect(await h.page.getByRole('region', { name: 'All projects' }).count()).toBe(0)
+  })
+
+  it("lists every occurrence's screenshot in the Attachments box and marks the occurrences that sent one", async () => {
+    const { slug, api_key } = await project('Screenshot Game')
+    const sent = [
+      { game_version: '1.0', reporter_name: 'Ann', screenshot: pngDataUrl() },
+      { game_version: '1.1', reporter_name: 'Bob' },
+      { game_version: '1.2', reporter_name: 'Cid', screenshot: pngDataUrl() },
+    ]
+    for (const extra of sent) expect((await h.api('POST', '/api/bugs/submit', { apiKey: api_key, body: { title: 'Sky turns green', description: 'Green.', ...extra } })).status).toBeLessThan(300)
+    await h.page.goto(`/projects/${slug}/reports/1`)
+    const box = h.page.getByRole('region', { name: 'Attachments' })
+    await poll(() => box.getByRole('img').count()).toBe(2)
+    expect(await box.textContent()).toContain('Screenshots (2)')
+    expect(await box.textContent()).not.toContain('No attachments')
+    expect((await box.locator('figcaption').allTextContents()).map((c) => c.split(' · ').slice(1))).toEqual([
+      ['1.2', 'Cid'],
+      ['1.0', 'Ann'],
+    ])
+    const rows = h.page.getByRole('region', { name: /^Occurrences/ }).locator('tbody tr')
+    await poll(() => rows.count()).toBe(3)
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent!.includes('Screenshot')))).toEqual([true, false, true])
   })
 
   it('names an unknown filter in the search instead of searching it as text', async () => {

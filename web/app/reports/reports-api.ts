@@ -18,6 +18,7 @@ import type {
   Merged,
   OccurrenceDistribution,
   OccurrencePage,
+  ScreenshotList,
   ReportDetail,
   ReportListPage,
   SimilarReport,
@@ -41,6 +42,7 @@ export const reportsApi = {
   activity: (slug: string, number: number, signal?: AbortSignal) => api.get<ActivityEntry[]>(bug(slug, number, '/activity'), { signal }),
   occurrences: (slug: string, number: number, q: { page?: number; order?: 'newest' | 'oldest'; perPage?: number }, signal?: AbortSignal) =>
     api.get<OccurrencePage>(bug(slug, number, '/occurrences'), { query: { page: q.page, order: q.order, per_page: q.perPage }, signal }),
+  screenshots: (slug: string, number: number, signal?: AbortSignal) => api.get<ScreenshotList>(bug(slug, number, '/screenshots'), { signal }),
   distribution: (slug: string, number: number, signal?: AbortSignal) => api.get<OccurrenceDistribution>(bug(slug, number, '/occurrences/distribution'), { signal }),
   split: (slug: string, number: number, occurrenceIds: string[]) => api.post<Created>(bug(slug, number, '/split'), { occurrence_ids: occurrenceIds }),
   attachments: (slug: string, number: number, signal?: AbortSignal) => api.get<Attachment[]>(bug(slug, number, '/attachments'), { signal }),
