@@ -31,6 +31,7 @@ const bug = (n: number, over: Partial<ReportListItem> = {}): ReportListItem => (
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
   sla: null,
+  culprit: null,
   sparkline: new Array(14).fill(0),
   ...over,
 })
@@ -91,6 +92,12 @@ describe('ReportRows', () => {
     expect(html).toContain('title="Seen in 1.3.0, 1.3.0-beta, 1.2.0">1.2.0 → 1.3.0</td>')
     expect(render([bug(1, { first_version: '', last_version: '' })])).toContain('<td class="col-versions">–</td>')
     expect(render([bug(1, { first_version: '1.3.0', last_version: '1.3.0', versions: ['1.3.0'] })])).toContain('<td class="col-versions">1.3.0</td>')
+  })
+
+  it('names the culprit frame of a crash, whole on hover, and a dash for a report grouped on its title', () => {
+    const html = render([bug(6, { culprit: 'InventoryPanel.Refresh (InventoryPanel.cs)' }), bug(7)])
+    expect(html).toContain('<code class="culprit" title="InventoryPanel.Refresh (InventoryPanel.cs)">InventoryPanel.Refresh (InventoryPanel.cs)</code>')
+    expect(html).toContain('<td class="col-culprit"><span class="muted">–</span></td>')
   })
 
   it('uses a label color only when it is a hex color', () => {
