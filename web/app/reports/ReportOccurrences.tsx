@@ -112,8 +112,8 @@ export function ReportOccurrences({
                       </td>
                       <td>{o.game_version || '–'}</td>
                       <td>{o.platform || '–'}</td>
-                      <td>{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
-                      <td>{o.reporter_name ?? o.player_id ?? '–'}</td>
+                      <td class="col-wrap">{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
+                      <td class="col-wrap">{o.reporter_name ?? o.player_id ?? '–'}</td>
                       <td class="col-evidence">
                         {o.screenshot_url && (
                           <Badge tone="info">Screenshot</Badge>
