@@ -138,7 +138,7 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
       ['1.2', 'Cid'],
       ['1.0', 'Ann'],
     ])
-    const rows = h.page.getByRole('region', { name: /^Occurrences/ }).locator('tbody tr')
+    const rows = h.page.getByRole('table', { name: 'Occurrences, newest first' }).locator('tbody tr')
     await poll(() => rows.count()).toBe(3)
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent!.includes('Screenshot')))).toEqual([true, false, true])
   })

@@ -36,8 +36,8 @@ export function versionSpan(b: Pick<ReportListItem, 'first_version' | 'last_vers
 }
 
 /**
- * The list's table, dense: what a studio reads first (the culprit frame, events, players, the 14-day
- * trend, last seen, the versions it spans) beside the title; a checkbox per row, the keyboard cursor on one row, titles
+ * The list's table, dense: what a studio reads first (events, players, the 14-day trend, last seen,
+ * the versions it spans) beside the title and the culprit frame under it; a checkbox per row, the keyboard cursor on one row, titles
  * linking to the report (remembering this list).
  */
 export function ReportRows({
@@ -76,9 +76,6 @@ export function ReportRows({
             </th>
             <th scope="col">#</th>
             <th scope="col">Title</th>
-            <th scope="col" class="col-culprit">
-              Culprit
-            </th>
             <th scope="col" class="num">
               Events
             </th>
@@ -121,14 +118,14 @@ export function ReportRows({
                     <LabelChips labels={b.labels} />
                   </span>
                 </div>
-              </td>
-              <td class="col-culprit">
-                {b.culprit ? (
-                  <code class="culprit" title={b.culprit}>
-                    {b.culprit}
-                  </code>
-                ) : (
-                  <span class="muted">–</span>
+                {/* The culprit under the title, as Sentry shows it: the frame that tells two crashes of one type apart. */}
+                {b.culprit && (
+                  <div class="culprit-line">
+                    <span class="sr-only">Culprit: </span>
+                    <code class="culprit" title={b.culprit}>
+                      {b.culprit}
+                    </code>
+                  </div>
                 )}
               </td>
               <td class="num">{b.occurrence_count.toLocaleString()}</td>
