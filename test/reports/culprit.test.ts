@@ -8,7 +8,7 @@ beforeEach(() => {
 })
 afterEach(() => t.close())
 
-it("names each list row's culprit: the top in-app frame a crash was grouped on, null for a player's report (issue 29)", async () => {
+it("names each list row's culprit: the top in-app frame a crash was grouped on, none for a player's report (issue 29)", async () => {
   const { key, project, owner } = await sdkProject(t)
   const crash = (fn: string, file: string) => ({
     title: '[Error] NullReferenceException: Object reference not set to an instance of an object',
@@ -19,8 +19,8 @@ it("names each list row's culprit: the top in-app frame a crash was grouped on, 
     expect((await t.request('POST', '/api/bugs/submit', { apiKey: key, body })).status).toBe(201)
   }
   const bugs = (await t.request('GET', `/api/projects/${project.slug}/bugs`, { token: owner.token })).body.data.bugs
-  expect(bugs.map((b: { report_number: number; culprit: string | null }) => [b.report_number, b.culprit])).toEqual([
-    [3, null],
+  expect(bugs.map((b: { report_number: number; culprit?: string }) => [b.report_number, b.culprit])).toEqual([
+    [3, undefined],
     [2, 'Boss.Update (Boss.cs)'],
     [1, 'InventoryPanel.Refresh (InventoryPanel.cs)'],
   ])

@@ -44,7 +44,7 @@ const ReportFields = z.object({
 })
 
 export const ReportListItem = ReportFields.extend({
-  culprit: z.string().nullable().describe('The top in-app frame its events were grouped on, e.g. "InventoryPanel.Refresh (InventoryPanel.cs)"; null when grouped on its title or message'),
+  culprit: z.string().optional().describe('The top in-app frame its events were grouped on, e.g. "InventoryPanel.Refresh (InventoryPanel.cs)"; absent when grouped on its title or message'),
   sparkline: z
     .array(z.number().int())
     .length(14)

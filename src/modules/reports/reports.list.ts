@@ -9,7 +9,7 @@ import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
 import { translateSearchToTsquery } from './search-tsquery'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
-import { culpritOf } from './culprit'
+import { culpritField } from './culprit'
 import { listItemView } from './reports.views'
 
 export { COUNT_CAP, type ListSort } from './reports.list.repository'
@@ -259,7 +259,7 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
     reportAdditions().sparklines(db, rows, now),
   ])
   return {
-    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), culprit: culpritOf(r), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
+    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), ...culpritField(r), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.seq)! })),
     total,
     total_capped: capped,
     page: f.page,

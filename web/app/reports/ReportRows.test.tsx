@@ -31,7 +31,6 @@ const bug = (n: number, over: Partial<ReportListItem> = {}): ReportListItem => (
   created_at: '2026-11-23T10:00:00.000Z',
   updated_at: '2026-11-23T10:00:00.000Z',
   sla: null,
-  culprit: null,
   sparkline: new Array(14).fill(0),
   ...over,
 })
