@@ -38,6 +38,13 @@ describe('dashboard and usage', () => {
     expect(usage).toMatchObject({ reports: { today: 4, last_7_days: 4, last_30_days: 4 }, sessions: { today: 4, last_7_days: 6, last_30_days: 6 }, storage_bytes: 0 })
     const one = (await t.request('GET', `/api/projects/${project.slug}/usage`, { token: owner.token })).body.data
     expect(one).toMatchObject({ reports: { today: 2 }, sessions: { today: 4, last_7_days: 4 } })
+
+    // A project's analytics overview reads its own trends, not the account's (issue 29).
+    const mine = (await t.request('GET', `/api/projects/${project.slug}/dashboard`, { token: owner.token })).body.data
+    expect(mine.projects).toBe(1)
+    expect(mine.by_status).toEqual({ open: 1, in_progress: 0, resolved: 1, closed: 0, wont_fix: 0 })
+    expect(mine.daily.at(-1)).toEqual({ day: '2026-01-05', new: 2, events: 2, crash_events: 1, crashes: 1, resolved: 1, sessions: 4 })
+    expect(mine.crash_free.map((c: any) => [c.project_id, c.crash_free_rate])).toEqual([[project.id, 0.75]])
   })
 })
 
@@ -55,7 +62,7 @@ describe('dashboard events', () => {
 })
 
 describe('access', () => {
-  const routes = ['/crash-analytics', '/bad-deploy', '/release-health', '/regressions', '/regressions/detect', '/perf-summary', '/satisfaction', '/players', '/customers/overview', '/events/summary', '/usage']
+  const routes = ['/crash-analytics', '/bad-deploy', '/release-health', '/regressions', '/regressions/detect', '/perf-summary', '/satisfaction', '/players', '/customers/overview', '/events/summary', '/usage', '/dashboard']
   it('lets members with analytics.view read every analytics route and answers 403 without it', async () => {
     const { t, owner, project } = await setup()
     close = t.close

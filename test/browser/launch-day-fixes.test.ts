@@ -1,9 +1,12 @@
 // The smaller defects of issue 29's launch-day walk, in the browser: a new server opens on Sign up,
 // the setup page is reachable from the settings and says when the DSN names localhost, the grouping
 // help says what grouping is, the activity log speaks words, the merge keeps the report with the
-// most events, a filter-wide bulk action leaves no "Delete all 0 reports", and an unknown search
-// filter is named. The server runs without GLITCHBOX_PUBLIC_URL, as a first install does.
+// most events, a filter-wide bulk action leaves no "Delete all 0 reports", the bulk bar puts a label
+// on the checked reports, the Attachments box shows every occurrence's screenshot, a project's
+// analytics overview counts that project alone, and an unknown search filter is named. The server
+// runs without GLITCHBOX_PUBLIC_URL, as a first install does.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { pngDataUrl } from '../sdk/sdk-helpers'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
 const TIMEOUT = 15_000
@@ -90,6 +93,54 @@ describeBrowser('launch-day fixes in the dashboard (issue 29)', () => {
     await poll(() => h.page.getByText('No report matches').count()).toBe(1)
     expect(await bar.count()).toBe(0)
     expect(await h.page.getByRole('button', { name: /Delete all 0 reports/ }).count()).toBe(0)
+  })
+
+  it('puts a label on the checked reports from the bulk bar', async () => {
+    const { slug } = await project('Label Game')
+    for (const title of ['Sword clips through walls', 'Shield floats', 'Bow never fires']) await call('POST', `/api/projects/${slug}/bugs`, { title, description: 'Seen.' })
+    await call('POST', `/api/projects/${slug}/labels`, { name: 'combat' })
+    await h.page.goto(`/projects/${slug}/reports`)
+    for (const n of [1, 3]) await h.page.getByLabel(`Select report #${n}`).check()
+    const bar = h.page.getByRole('region', { name: 'Bulk actions' })
+    await poll(() => bar.getByLabel('Add label').locator('option', { hasText: 'combat' }).count()).toBe(1)
+    await bar.getByLabel('Add label').selectOption({ label: 'combat' })
+    await bar.getByRole('button', { name: 'Apply to 2 selected' }).click()
+    await poll(() => h.page.getByText('2 reports updated').count()).toBe(1)
+    const labelsOf = async (n: number) => ((await call('GET', `/api/projects/${slug}/bugs/${n}`)).body.data.bug.labels as { name: string }[]).map((l) => l.name)
+    expect([await labelsOf(1), await labelsOf(2), await labelsOf(3)]).toEqual([['combat'], [], ['combat']])
+  })
+
+  it("counts only the project's own reports on its analytics overview", async () => {
+    const mine = await project('Overview Game')
+    const other = await project('Other Game')
+    await call('POST', `/api/projects/${mine.slug}/bugs`, { title: 'Map does not load', description: 'Blank.' })
+    for (let i = 0; i < 4; i++) await call('POST', `/api/projects/${other.slug}/bugs`, { title: `Other crash ${i}`, description: 'Elsewhere.' })
+    await h.page.goto(`/projects/${mine.slug}/analytics`)
+    const trends = h.page.getByRole('region', { name: 'Reports' })
+    await poll(() => trends.textContent()).toMatch(/1 filed and 0 resolved in 30 days/)
+    expect(await h.page.getByRole('region', { name: 'All projects' }).count()).toBe(0)
+  })
+
+  it("lists every occurrence's screenshot in the Attachments box and marks the occurrences that sent one", async () => {
+    const { slug, api_key } = await project('Screenshot Game')
+    const sent = [
+      { game_version: '1.0', reporter_name: 'Ann', screenshot: pngDataUrl() },
+      { game_version: '1.1', reporter_name: 'Bob' },
+      { game_version: '1.2', reporter_name: 'Cid', screenshot: pngDataUrl() },
+    ]
+    for (const extra of sent) expect((await h.api('POST', '/api/bugs/submit', { apiKey: api_key, body: { title: 'Sky turns green', description: 'Green.', ...extra } })).status).toBeLessThan(300)
+    await h.page.goto(`/projects/${slug}/reports/1`)
+    const box = h.page.getByRole('region', { name: 'Attachments' })
+    await poll(() => box.getByRole('img').count()).toBe(2)
+    expect(await box.textContent()).toContain('Screenshots (2)')
+    expect(await box.textContent()).not.toContain('No attachments')
+    expect((await box.locator('figcaption').allTextContents()).map((c) => c.split(' · ').slice(1))).toEqual([
+      ['1.2', 'Cid'],
+      ['1.0', 'Ann'],
+    ])
+    const rows = h.page.getByRole('table', { name: 'Occurrences, newest first' }).locator('tbody tr')
+    await poll(() => rows.count()).toBe(3)
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent!.includes('Screenshot')))).toEqual([true, false, true])
   })
 
   it('names an unknown filter in the search instead of searching it as text', async () => {

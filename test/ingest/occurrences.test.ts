@@ -113,6 +113,35 @@ describe('GET /api/projects/:slug/bugs/:number/occurrences', () => {
   })
 })
 
+describe('GET /api/projects/:slug/bugs/:number/screenshots', () => {
+  it("lists every occurrence's screenshot, newest first, with the occurrence that sent it", async () => {
+    const { key, project, owner } = await sdkProject(t)
+    const sent = [
+      { game_version: '1.0', platform: 'Windows', reporter_name: 'Ann', screenshot: pngDataUrl() },
+      { game_version: '1.1', platform: 'Linux', reporter_name: 'Bob' },
+      { game_version: '1.2', platform: 'macOS', player_id: 'p-3', screenshot: pngDataUrl() },
+    ]
+    for (const extra of sent) {
+      t.clock.advance(60_000)
+      expect((await t.request('POST', '/api/bugs/submit', { apiKey: key, body: { title, description: 'Frozen.', ...extra } })).status).toBeLessThan(300)
+    }
+    const res = await t.request('GET', `/api/projects/${project.slug}/bugs/1/screenshots`, { token: owner.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data.total).toBe(2)
+    expect(res.body.data.screenshots.map((s: { game_version: string; platform: string; player: string }) => [s.game_version, s.platform, s.player])).toEqual([
+      ['1.2', 'macOS', 'p-3'],
+      ['1.0', 'Windows', 'Ann'],
+    ])
+    const occurrences = (await occurrencesOf(project.slug, 1, owner.token)).occurrences
+    expect(res.body.data.screenshots.map((s: { occurrence_id: string; url: string }) => [s.occurrence_id, s.url])).toEqual(
+      occurrences.filter((o: { screenshot_url: string | null }) => o.screenshot_url).map((o: { id: string; screenshot_url: string }) => [o.id, o.screenshot_url]),
+    )
+    expect((await t.request('GET', `/api/projects/${project.slug}/bugs/9/screenshots`, { token: owner.token })).status).toBe(404)
+    const blind = await addMember(t, owner, { 'bugs.view': false })
+    expect((await t.request('GET', `/api/projects/${project.slug}/bugs/1/screenshots`, { token: blind })).status).toBe(403)
+  })
+})
+
 describe('POST /api/projects/:slug/bugs/:number/split', () => {
   it("makes a report of the chosen occurrences' own evidence, moves their files and counts both reports again", async () => {
     const { owner, project, number, id } = await stacked(4)

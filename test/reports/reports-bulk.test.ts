@@ -94,6 +94,58 @@ describe('PATCH /projects/:slug/bugs/bulk', () => {
   })
 })
 
+describe('PATCH /projects/:slug/bugs/bulk with labels (issue 29: a bulk label action)', () => {
+  const labelsOf = async (base: string, token: string, n: number) =>
+    ((await t.request('GET', `${base}/bugs/${n}`, { token })).body.data.bug.labels as { name: string }[]).map((l) => l.name).sort()
+  const label = async (base: string, token: string, name: string) => (await t.request('POST', `${base}/labels`, { token, body: { name } })).body.data.id as string
+
+  it('puts a label on every selected report and takes one off, with an activity entry per report it reached', async () => {
+    const { owner, base, project } = await seeded()
+    const [crash, ui] = [await label(base, owner.token, 'crash'), await label(base, owner.token, 'ui')]
+    await t.request('POST', `${base}/bugs/2/labels`, { token: owner.token, body: { label_id: ui } })
+    const put = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [2, 3], add_label_ids: [crash], remove_label_ids: [ui] } })
+    expect(put.body).toEqual({ ok: true, data: { updated: 2 } })
+    expect(await labelsOf(base, owner.token, 2)).toEqual(['crash'])
+    expect(await labelsOf(base, owner.token, 3)).toEqual(['crash'])
+    expect(await labelsOf(base, owner.token, 1)).toEqual([])
+    const entries = (await t.deps.db.read((q) => q.select().from(activity).where(eq(activity.projectId, project.id)))).filter((a) => a.field === 'labels')
+    // #2 got ui by hand, then crash and lost ui in bulk; #3 got crash.
+    expect(entries.map((a) => `${a.action} ${a.newValue ?? a.oldValue}`).sort()).toEqual(['labeled crash', 'labeled crash', 'labeled ui', 'unlabeled ui'])
+    // Again: nothing left to change, no new entry.
+    await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [2, 3], add_label_ids: [crash] } })
+    expect((await t.deps.db.read((q) => q.select().from(activity).where(eq(activity.projectId, project.id)))).filter((a) => a.field === 'labels')).toHaveLength(4)
+  })
+
+  it('labels every report a filter selects', async () => {
+    const { owner, base } = await seeded()
+    const crash = await label(base, owner.token, 'crash')
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { filter: { status: 'open' }, add_label_ids: [crash] } })
+    expect(res.body.data).toEqual({ updated: 2 })
+    const listed = (await t.request('GET', `${base}/bugs?label=${crash}`, { token: owner.token })).body.data.bugs
+    expect(listed.map((b: { report_number: number }) => b.report_number).sort()).toEqual([2, 3])
+  })
+
+  it("404 for a label that is not the project's, and nothing changes (not even the other fields asked)", async () => {
+    const { owner, base } = await seeded()
+    const other = await team(t)
+    const foreign = await label(other.base, other.owner.token, 'crash')
+    const res = await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [2], status: 'closed', add_label_ids: [foreign] } })
+    expect(res.status).toBe(404)
+    expect(await statusOf(base, owner.token, 2)).toBe('open')
+    expect(await labelsOf(base, owner.token, 2)).toEqual([])
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: owner.token, body: { bug_numbers: [2], add_label_ids: [] } })).status).toBe(400)
+  })
+
+  it('needs labels.manage besides bugs.edit', async () => {
+    const { owner, mate, project, base } = await seeded()
+    const crash = await label(base, owner.token, 'crash')
+    await deny(t, mate, project, 'labels.manage')
+    expect((await t.request('PATCH', `${base}/bugs/bulk`, { token: mate.token, body: { bug_numbers: [2], status: 'closed', add_label_ids: [crash] } })).status).toBe(403)
+    expect(await statusOf(base, owner.token, 2)).toBe('open')
+    expect(await labelsOf(base, owner.token, 2)).toEqual([])
+  })
+})
+
 describe('DELETE /projects/:slug/bugs/bulk', () => {
   it('soft-deletes live reports of the project and keeps the live counter right', async () => {
     const { owner, base, project, r, foreign } = await seeded()

@@ -313,6 +313,7 @@ export type LogStackResponse = z.output<typeof LogStackResponse>
 // Plan-gated reads answer 403 on plans without the feature.
 export const analyticsDocs: OperationDocs = {
   'GET /api/analytics/dashboard': { data: AnalyticsDashboardResponse },
+  'GET /api/projects/{slug}/dashboard': { data: AnalyticsDashboardResponse },
   'GET /api/usage': { data: UsageResponse },
   'GET /api/projects/{slug}/usage': { data: UsageResponse },
   'GET /api/projects/{slug}/crash-analytics': { data: CrashAnalyticsResponse },

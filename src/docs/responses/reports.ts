@@ -44,6 +44,7 @@ const ReportFields = z.object({
 })
 
 export const ReportListItem = ReportFields.extend({
+  culprit: z.string().optional().describe('The top in-app frame its events were grouped on, e.g. "InventoryPanel.Refresh (InventoryPanel.cs)"; absent when grouped on its title or message'),
   sparkline: z
     .array(z.number().int())
     .min(14)
@@ -184,6 +185,19 @@ export const Occurrence = z.object({
   created_at: isoDate.describe("When it happened by the client's clock (Sentry's timestamp), never in the future nor before the retention window"),
   received_at: isoDate.optional().describe('When the server received it, when later than created_at (an event sent late)'),
 })
+export const ScreenshotListResponse = z.object({
+  screenshots: z.array(
+    z.object({
+      occurrence_id: z.string().describe('The occurrence that sent it'),
+      url: z.string(),
+      created_at: isoDate.describe('When that occurrence happened'),
+      game_version: z.string(),
+      platform: z.string(),
+      player: z.string().nullable().describe("The reporter's name, else the player id"),
+    }),
+  ).describe('Newest first, at most 50'),
+  total: z.number().int().describe('Occurrences of the report that carry a screenshot'),
+})
 export const OccurrenceListResponse = z.object({ occurrences: z.array(Occurrence), total: z.number().int(), page: z.number().int(), per_page: z.number().int() })
 const Share = z.object({ value: z.string().describe("The version or platform as sent; '' for occurrences that named none"), count: z.number().int().describe('Occurrences with it') })
 export const OccurrenceDistribution = z.object({
@@ -237,6 +251,7 @@ export type SimilarReportsResponse = z.output<typeof SimilarReportsResponse>
 export type ErrorTypesResponse = z.output<typeof ErrorTypesResponse>
 export type ReportActivityResponse = z.output<typeof ReportActivityResponse>
 export type OccurrenceListResponse = z.output<typeof OccurrenceListResponse>
+export type ScreenshotListResponse = z.output<typeof ScreenshotListResponse>
 export type SplitResponse = z.output<typeof SplitResponse>
 export type OccurrenceDistribution = z.output<typeof OccurrenceDistribution>
 export type MergeResponse = z.output<typeof MergeResponse>
@@ -258,6 +273,7 @@ export const reportsDocs: OperationDocs = {
   'DELETE /api/projects/{slug}/bugs/{number}': { data: MessageResponse },
   'GET /api/projects/{slug}/bugs/{number}/activity': { data: ReportActivityResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences': { data: OccurrenceListResponse },
+  'GET /api/projects/{slug}/bugs/{number}/screenshots': { data: ScreenshotListResponse },
   'GET /api/projects/{slug}/bugs/{number}/occurrences/distribution': { data: OccurrenceDistribution },
   'GET /api/projects/{slug}/bugs/{number}/trend': { data: ReportTrend },
   'GET /api/projects/{slug}/bugs/{number}/tags': { data: ReportTagFacet },

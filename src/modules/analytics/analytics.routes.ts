@@ -30,6 +30,10 @@ export const analyticsRoutes = (deps: AppDeps) => {
       accountPermission: view,
       detail: { tags, summary: "Across the account's projects you see: reports by status, priority and category, daily new and resolved over 30 days, crash-free rate per project" },
     })
+    .get('/projects/:slug/dashboard', async ({ project, set }) => ({ fresh_as_of: await fresh(set), ...(await dashboard(deps.db, project.accountId, [project.id], now())) }), {
+      project: view,
+      detail: { tags, summary: "The account dashboard for one project: its reports by status, priority and category, daily new and resolved over 30 days, its crash-free rate" },
+    })
     .get('/usage', async ({ account, membership, set }) => ({ fresh_as_of: await fresh(set), ...(await usage(deps.db, account.id, (await accountProjects(deps.db, account.id, membership.projectIds)).map((p) => p.id), now())) }), {
       accountPermission: view,
       detail: { tags, summary: "Reports and sessions today, in 7 and 30 days, across the account's projects you see; the account's stored bytes" },

@@ -42,7 +42,8 @@ export const accountProjects = async (db: Seam, accountId: string, seenIds: stri
   (await createProjectsRepository({ db }).listInAccount(accountId, seenIds)).map((p) => ({ id: p.id, slug: p.slug, name: p.name }))
 
 /**
- * `/api/analytics/dashboard`: across the account's projects the member sees, live reports by status,
+ * `/api/analytics/dashboard`: across the account's projects the member sees (`/projects/{slug}/dashboard`:
+ * `seenIds` is that one project), live reports by status,
  * priority and category, reports filed and moved to resolved per UTC day over 30 days, and each
  * project's crash-free session rate over the last 30 days.
  */

@@ -151,6 +151,16 @@ export function createIngestRepository({ db }: { db: Seam }) {
           .offset(offset),
       ),
 
+    /** The occurrences of a report that carry a screenshot, newest first: the first `limit`, and how many there are. */
+    withScreenshots: async (reportId: string, limit: number) => {
+      const has = and(ofReport(reportId), isNotNull(reportOccurrences.screenshotKey))
+      const [rows, [total]] = await Promise.all([
+        db.read((q) => q.select().from(reportOccurrences).where(has).orderBy(desc(reportOccurrences.seq)).limit(limit)),
+        db.read((q) => q.select({ n: count() }).from(reportOccurrences).where(has)),
+      ])
+      return { rows, total: total!.n }
+    },
+
     /** These occurrences of a report (those of other reports left out), oldest first. */
     ofReportByIds: (reportId: string, ids: string[]) =>
       db.read((q) =>

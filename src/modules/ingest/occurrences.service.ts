@@ -69,6 +69,26 @@ export async function listOccurrences(deps: Pick<AppDeps, 'db' | 'files'>, proje
   return { occurrences: rows.map((o) => occurrenceView(deps.files, o, files.get(o.id) ?? [])), total, page, per_page: perPage }
 }
 
+/** Screenshots the report's Attachments box lists at most: the newest, with how many there are in all. */
+export const SCREENSHOTS_LISTED = 50
+
+/** Every screenshot of a report's occurrences (the newest SCREENSHOTS_LISTED), each with the occurrence that sent it: when, version, platform, player. */
+export async function listScreenshots(deps: Pick<AppDeps, 'db' | 'files'>, project: Project, number: string) {
+  const report = await liveReport(deps.db, project.id, number)
+  const { rows, total } = await createIngestRepository({ db: deps.db }).withScreenshots(report.id, SCREENSHOTS_LISTED)
+  return {
+    screenshots: rows.map((o) => ({
+      occurrence_id: o.id,
+      url: deps.files.url(o.screenshotKey!),
+      created_at: o.createdAt.toISOString(),
+      game_version: o.gameVersion,
+      platform: o.platform,
+      player: o.reporterName ?? o.playerId,
+    })),
+    total,
+  }
+}
+
 /**
  * Moves chosen occurrences of report `number` into a new report made from their own evidence: the
  * oldest chosen gives its title, text, device, version, player and screenshot; the original's

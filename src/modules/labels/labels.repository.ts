@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
+import { chunks, ID_CHUNK } from '../../lib/chunks'
 import { labels, reportLabels } from './labels.table'
 
 export type Label = typeof labels.$inferSelect
@@ -43,6 +44,38 @@ export function createLabelsRepository({ db }: { db: Seam }) {
         q.insert(reportLabels).values({ reportId: report.id, reportSeq: report.seq, labelId }).onConflictDoNothing().returning({ labelId: reportLabels.labelId }),
       )
       return added.length > 0
+    },
+
+    /** Puts a label on many reports (a bulk action); the ids of those that did not have it yet. */
+    attachMany: async (reports: { id: string; seq: number }[], labelId: string): Promise<string[]> => {
+      const added: string[] = []
+      // Three parameters a row: a third of the id chunk keeps each INSERT under both engines' bound.
+      for (const part of chunks(reports, Math.floor(ID_CHUNK / 3))) {
+        const rows = await db.write((q) =>
+          q
+            .insert(reportLabels)
+            .values(part.map((r) => ({ reportId: r.id, reportSeq: r.seq, labelId })))
+            .onConflictDoNothing()
+            .returning({ reportId: reportLabels.reportId }),
+        )
+        added.push(...rows.map((r) => r.reportId))
+      }
+      return added
+    },
+
+    /** Takes a label off many reports (a bulk action); the ids of those that had it. */
+    detachMany: async (reportIds: string[], labelId: string): Promise<string[]> => {
+      const removed: string[] = []
+      for (const part of chunks(reportIds)) {
+        const rows = await db.write((q) =>
+          q
+            .delete(reportLabels)
+            .where(and(eq(reportLabels.labelId, labelId), inArray(reportLabels.reportId, part)))
+            .returning({ reportId: reportLabels.reportId }),
+        )
+        removed.push(...rows.map((r) => r.reportId))
+      }
+      return removed
     },
 
     /** Takes a label off a report; false when it was not there. */

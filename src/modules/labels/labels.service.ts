@@ -97,6 +97,36 @@ export async function removeLabel(deps: Deps, ctx: Actor, number: string, labelI
   })
 }
 
+/** Labels a bulk action puts on or takes off its reports (label ids of the project). */
+export interface LabelChanges {
+  add?: string[]
+  remove?: string[]
+}
+
+/**
+ * Puts labels on and takes labels off `reports` (live reports of the project, a bulk action) in `tx`:
+ * 404 before any change when a label is not the project's; an activity entry per report a label
+ * really reached or left. Answers whether any report changed.
+ */
+export async function relabelReports(deps: Deps, tx: Query, ctx: { project: Pick<Project, 'id'>; userId: string }, reports: { id: string; seq: number }[], changes: LabelChanges): Promise<boolean> {
+  const now = deps.clock.now()
+  const add = await Promise.all([...new Set(changes.add ?? [])].map((id) => labelOf(deps, ctx.project.id, id)))
+  const remove = await Promise.all([...new Set(changes.remove ?? [])].map((id) => labelOf(deps, ctx.project.id, id)))
+  const repo = labelsOf(deps)
+  const entries = []
+  for (const label of add) {
+    for (const reportId of await repo.attachMany(reports, label.id)) entries.push({ projectId: ctx.project.id, reportId, actorId: ctx.userId, action: 'labeled', field: 'labels', newValue: label.name })
+  }
+  for (const label of remove) {
+    const ids = reports.map((r) => r.id)
+    for (const reportId of await repo.detachMany(ids, label.id)) entries.push({ projectId: ctx.project.id, reportId, actorId: ctx.userId, action: 'unlabeled', field: 'labels', oldValue: label.name })
+  }
+  // A label is the team's touch the `triaged` publish mode waits for, as one put on a single report is.
+  await markTriaged(tx, [...new Set(entries.filter((e) => e.action === 'labeled').map((e) => e.reportId))], now)
+  await recordActivity(tx, now, entries)
+  return entries.length > 0
+}
+
 async function audit(tx: Query, now: Date, ctx: Actor, action: string, target: string, details: Record<string, unknown>): Promise<void> {
   await recordAudit(tx, now, { accountId: ctx.project.accountId, projectId: ctx.project.id, actorId: ctx.userId, action, target, details })
 }

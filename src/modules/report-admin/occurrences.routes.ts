@@ -6,7 +6,7 @@ import { mergeSchema, occurrencesQuerySchema, splitSchema } from '../ingest/inge
 import { type MergeSelector, mergeReports } from './merge.service'
 import { occurrenceDistribution } from '../ingest/occurrence-distribution'
 import { badRequest } from '../../http/errors'
-import { listOccurrences, splitOccurrences } from '../ingest/occurrences.service'
+import { listOccurrences, listScreenshots, splitOccurrences } from '../ingest/occurrences.service'
 import { reportTagFacet } from '../ingest/occurrence-tags'
 import { reportTrend } from '../reports/report-trend.service'
 
@@ -30,6 +30,11 @@ export function occurrencesRoutes(deps: AppDeps) {
       params,
       query: occurrencesQuerySchema,
       detail: { tags: TAGS, summary: 'Occurrences of a report with their own evidence, the first submission included; 50 per page unless per_page says fewer' },
+    })
+    .get('/projects/:slug/bugs/:number/screenshots', ({ project, params }) => listScreenshots(deps, project, params.number), {
+      project: 'bugs.view',
+      params,
+      detail: { tags: TAGS, summary: "Every screenshot a report's occurrences carry, newest first (50 at most, with the total), each with the occurrence that sent it" },
     })
     .get('/projects/:slug/bugs/:number/occurrences/distribution', ({ project, params }) => occurrenceDistribution(deps.db, project, params.number), {
       project: 'bugs.view',

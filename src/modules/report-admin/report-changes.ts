@@ -4,6 +4,7 @@ import { badRequest, forbidden } from '../../http/errors'
 import type { Membership } from '../auth/accounts.repository'
 import { canSeeProject } from '../auth/project-access'
 import { type ActivityEntry, recordActivity, recordAudit } from '../activity/activity.service'
+import { relabelReports } from '../labels/labels.service'
 import { hasPermission } from '../permissions/permissions.catalog'
 import { createProjectsRepository } from '../projects/projects.repository'
 import { markTriaged } from '../reports/report-publication'
@@ -49,15 +50,15 @@ type Changes = Partial<Pick<Report, (typeof FIELDS)[Field]>>
 
 /**
  * The column values a body asks for, after checking the caller may assign and that the assignee
- * is on the project's team. Throws 400 "no valid fields to update" when the body sets nothing.
+ * is on the project's team. Throws 400 "no valid fields to update" when the body sets nothing (and changes no label).
  */
-async function requestedChanges(db: Seam, project: ProjectRef, actor: Actor, body: Partial<Record<Field, unknown>>): Promise<Changes> {
+async function requestedChanges(db: Seam, project: ProjectRef, actor: Actor, body: Partial<Record<Field, unknown>>, relabels = false): Promise<Changes> {
   const changes: Record<string, unknown> = {}
   for (const [field, column] of Object.entries(FIELDS)) {
     const value = body[field as Field]
     if (value !== undefined) changes[column] = value
   }
-  if (Object.keys(changes).length === 0) throw badRequest('no valid fields to update')
+  if (Object.keys(changes).length === 0 && !relabels) throw badRequest('no valid fields to update')
   if ('assignedTo' in changes) {
     if (!hasPermission(actor.membership.role, actor.membership.permissionOverrides, 'bugs.assign')) throw forbidden('you need the bugs.assign permission')
     const assignee = (changes.assignedTo as string | null) || null
@@ -163,12 +164,17 @@ async function auditByFilter(tx: Query, now: Date, project: ProjectRef, actorId:
  * Answers how many live reports of this project were addressed (changed or already so).
  */
 export async function bulkUpdateReports(deps: Deps, project: ProjectRef, actor: Actor, body: BulkUpdateBody): Promise<{ updated: number }> {
+  const labels = { add: body.add_label_ids, remove: body.remove_label_ids }
+  const relabels = labels.add !== undefined || labels.remove !== undefined
+  if (relabels && !hasPermission(actor.membership.role, actor.membership.permissionOverrides, 'labels.manage')) throw forbidden('you need the labels.manage permission')
   return deps.db.write(async (tx) => {
-    const changes = await requestedChanges(deps.db, project, actor, body)
+    const changes = await requestedChanges(deps.db, project, actor, body, relabels)
     const { which, filter } = await bulkSelector(deps.db, project.id, body)
     const targets = await createReportsRepository({ db: deps.db }).liveReports(project.id, which)
+    if (relabels) await relabelReports(deps, tx, { project, userId: actor.userId }, targets, labels)
     await applyChanges(deps, tx, project.id, actor.userId, targets, changes)
-    if (filter) await auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: Object.keys(changes) })
+    const changed = [...Object.keys(changes), ...(labels.add ? ['add_label_ids'] : []), ...(labels.remove ? ['remove_label_ids'] : [])]
+    if (filter) await auditByFilter(tx, deps.clock.now(), project, actor.userId, 'reports.bulk_updated', filter, targets.length, { changes: changed })
     return { updated: targets.length }
   })
 }

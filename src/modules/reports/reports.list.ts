@@ -9,6 +9,7 @@ import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
 import { translateSearchToTsquery } from './search-tsquery'
 import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
+import { culpritField } from './culprit'
 import { listItemView } from './reports.views'
 import { trendWindow } from './report-trend'
 import type { SparkRange } from './list-filter-keys'
@@ -275,7 +276,7 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
     escalatingAmong(db, ids, now),
   ])
   return {
-    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.id)! })),
+    bugs: rows.map((r) => ({ ...listItemView(r, labelMap.get(r.id) ?? []), ...culpritField(r), sla: slas.get(r.id) ?? null, sparkline: sparks.get(r.id)! })),
     total,
     total_capped: capped,
     escalating: rows.filter((r) => escalating.has(r.id)).map((r) => r.reportNumber),

@@ -81,6 +81,8 @@ export const listFilterQuery = z.object({
  * Which reports a bulk action takes: `bug_ids` or `bug_numbers` (1 to 100), or `filter` (every report
  * the list shows for those parameters, on any page; at most 10,000).
  */
+const labelId = z.string().trim().min(1, 'must not be empty').max(64)
+
 const selector = {
   bug_ids: z.array(z.uuid()).min(1).max(100).optional(),
   bug_numbers: z.array(z.number().int().positive()).min(1).max(100).optional(),
@@ -97,6 +99,8 @@ export const bulkUpdateBody = z.object({
   assigned_to: assignee.optional(),
   is_private: z.boolean().optional(),
   ...publication,
+  add_label_ids: z.array(labelId).min(1).max(20).optional().describe('Labels (ids of the project\'s labels) to put on every selected report; 404 when one is not the project\'s'),
+  remove_label_ids: z.array(labelId).min(1).max(20).optional().describe('Labels to take off every selected report'),
 })
 
 export const bulkDeleteBody = z.object(selector)

@@ -23,6 +23,7 @@ export const listColumns = {
   assignedTo: reports.assignedTo,
   isPrivate: reports.isPrivate,
   errorType: reports.errorType,
+  groupingLabel: reports.groupingLabel,
   level: reports.level,
   handled: reports.handled,
   source: reports.source,

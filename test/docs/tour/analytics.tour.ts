@@ -3,6 +3,7 @@ import type { Tour } from './tour.types'
 /** Dashboards read from the reports, sessions, events, performance snapshots and replays the SDK steps sent. */
 export const analyticsTour: Tour = {
   'GET /api/analytics/dashboard': {},
+  'GET /api/projects/{slug}/dashboard': {},
   'GET /api/usage': {},
   'GET /api/projects/{slug}/usage': {},
   'GET /api/projects/{slug}/crash-analytics': { query: () => ({ days: '30' }) },

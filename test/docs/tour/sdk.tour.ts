@@ -57,6 +57,7 @@ export const sdkTour: Tour = {
     params: (w) => ({ number: w.v.sdkNumber! }),
     keep: (d, w) => (w.v.occurrenceId = d.occurrences[0].id),
   },
+  'GET /api/projects/{slug}/bugs/{number}/screenshots': { params: (w) => ({ number: w.v.sdkNumber! }) },
   'GET /api/projects/{slug}/bugs/{number}/occurrences/distribution': { params: (w) => ({ number: w.v.sdkNumber! }) },
   'POST /api/projects/{slug}/bugs/{number}/split': {
     params: (w) => ({ number: w.v.sdkNumber! }),

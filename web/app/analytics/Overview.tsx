@@ -13,13 +13,13 @@ const WINDOWS = [
   ['last_30_days', 'Last 30 days'],
 ] as const
 
-/** `/projects/:slug/analytics`: the bad-deploy verdict, volume, the crash-free trend and the account's report trends; one quantity per chart. */
+/** `/projects/:slug/analytics`: the bad-deploy verdict, volume, the crash-free trend and the report trends, all of this project only; one quantity per chart. */
 export function AnalyticsOverview({ params }: RouteProps) {
   const slug = params.slug!
   const verdict = useApi<BadDeploy>(projectPath(slug, '/bad-deploy'))
   const usage = useApi<Usage>(projectPath(slug, '/usage'))
   const crash = useApi<CrashAnalytics>(projectPath(slug, '/crash-analytics'), { query: { days: 30 } })
-  const dash = useApi<Dashboard>('/analytics/dashboard')
+  const dash = useApi<Dashboard>(projectPath(slug, '/dashboard'))
   const all = [verdict, usage, crash, dash]
   return (
     <AnalyticsFrame slug={slug} title="Analytics" fresh={{ at: all.map((r) => r.data.value?.fresh_as_of), refresh: () => all.forEach((r) => void r.reload()) }}>
@@ -66,7 +66,7 @@ export function AnalyticsOverview({ params }: RouteProps) {
           }}
         </Async>
       </Section>
-      <Section title="All projects" description="Reports filed and resolved, and submissions received, per UTC day across your account's projects.">
+      <Section title="Reports" description="Reports filed and resolved, and submissions received, per UTC day in this project.">
         <Async resource={dash}>
           {(d) => (
             <>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { Member } from '../api/types'
 import { Button, ConfirmDialog, Select, toast, useAction } from '../components'
 import { CATEGORY_OPTIONS, PRIORITY_OPTIONS, STATUS_OPTIONS } from './report-enums'
-import type { BulkUpdateBody, ListFilter } from './report-types'
+import type { BulkUpdateBody, Label, ListFilter } from './report-types'
 import { showPlans } from '../session'
 import { usePermissions } from './project-lookups'
 import { reportsApi } from './reports-api'
@@ -31,7 +31,7 @@ export const defaultSurvivor = (candidates: MergeCandidate[]): MergeCandidate | 
   )
 
 /**
- * Bulk actions over the selection: set fields in one request, merge the reports into one of them, or
+ * Bulk actions over the selection: set fields and add or remove a label in one request, merge the reports into one of them, or
  * delete them after a confirmation.
  */
 export function BulkBar({
@@ -39,6 +39,7 @@ export function BulkBar({
   selection,
   candidates,
   members,
+  labels,
   onDone,
   onClear,
 }: {
@@ -47,6 +48,7 @@ export function BulkBar({
   /** Reports the merge can keep: the selected ones on this page, or the page's rows for a filter. */
   candidates: MergeCandidate[]
   members: Member[] | undefined
+  labels: Label[] | undefined
   onDone: () => void
   onClear: () => void
 }) {
@@ -56,6 +58,8 @@ export function BulkBar({
   const [category, setCategory] = useState('')
   const [assignee, setAssignee] = useState('')
   const [visibility, setVisibility] = useState('')
+  const [addLabel, setAddLabel] = useState('')
+  const [removeLabel, setRemoveLabel] = useState('')
   const [confirming, setConfirming] = useState<'delete' | 'merge' | null>(null)
   const [keep, setKeep] = useState('')
   const target = 'filter' in selection ? { filter: selection.filter } : { bug_numbers: selection.numbers }
@@ -66,7 +70,10 @@ export function BulkBar({
   if (category) body.category = category as BulkUpdateBody['category']
   if (assignee) body.assigned_to = assignee === 'unassigned' ? '' : assignee
   if (visibility) body.is_private = visibility === 'private'
+  if (addLabel) body.add_label_ids = [addLabel]
+  if (removeLabel) body.remove_label_ids = [removeLabel]
   const changes = Object.keys(body).length - 1
+  const labelOptions = (labels ?? []).map((l) => ({ value: l.id, label: l.name }))
   // The reports a filter matched may no longer match it after the change: the selection ends with the
   // action rather than standing for a different set (or none: "Delete all 0 reports"). Checked rows stay.
   const afterAction = () => {
@@ -77,7 +84,7 @@ export function BulkBar({
     async () => {
       const { updated } = await reportsApi.bulkUpdate(slug, body)
       toast(`${reportsWord(updated)} updated`)
-      for (const reset of [setStatus, setPriority, setCategory, setAssignee, setVisibility]) reset('')
+      for (const reset of [setStatus, setPriority, setCategory, setAssignee, setVisibility, setAddLabel, setRemoveLabel]) reset('')
       afterAction()
     },
     { toastErrors: true },
@@ -120,6 +127,8 @@ export function BulkBar({
               { value: 'public', label: 'Public' },
             ])}
           />
+          <Select label="Add label" value={addLabel} onValue={setAddLabel} disabled={!can('labels.manage')} title={deniedReason('labels.manage')} options={unchanged(labelOptions)} />
+          <Select label="Remove label" value={removeLabel} onValue={setRemoveLabel} disabled={!can('labels.manage')} title={deniedReason('labels.manage')} options={unchanged(labelOptions)} />
           <Button variant="primary" busy={busy} disabled={changes === 0 || n === 0} onClick={apply}>
             Apply to {'filter' in selection ? `all ${reportsWord(n)}` : `${n} selected`}
           </Button>

@@ -172,6 +172,7 @@ export function ReportListPage({ params }: RouteProps) {
             selection={allMatching ? { filter: filterOf(query), count: page.total } : { numbers: [...selected] }}
             candidates={allMatching ? bugs : bugs.filter((b) => selected.has(b.report_number))}
             members={members}
+            labels={labels}
             onDone={reload}
             onClear={clearSelection}
           />

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, Badge, Dialog, ExternalLink, formatBytes } from '../components'
-import type { Attachment } from './report-types'
+import { Async, Badge, Dialog, ExternalLink, formatBytes, formatDate } from '../components'
+import type { Attachment, ScreenshotList } from './report-types'
 import { reportsApi } from './reports-api'
 
 /** The screenshot, small in the page and full size in a dialog. */
@@ -22,6 +22,8 @@ export function Screenshot({ url, title }: { url: string; title: string }) {
     </div>
   )
 }
+
+type ScreenshotItem = ScreenshotList['screenshots'][number]
 
 type FileItem = Pick<Attachment, 'id' | 'file_name' | 'file_size' | 'mime_type' | 'file_url'>
 
@@ -62,15 +64,61 @@ export function FileList({ files }: { files: FileItem[] }) {
   )
 }
 
-/** Every file of the report, from all its occurrences; seen by the team only (the public pages never list them). */
-export function Attachments({ slug, number, version }: { slug: string; number: number; version: number }) {
-  const attachments = useMemo(() => createResource((signal) => reportsApi.attachments(slug, number, signal)), [slug, number])
-  useEffect(() => void attachments.reload(), [attachments, version])
+/** One occurrence's screenshot in the Attachments box: the picture, and when, where and from whom it came. */
+function ScreenshotFigure({ shot }: { shot: ScreenshotItem }) {
+  const from = [formatDate(shot.created_at), shot.game_version, shot.platform, shot.player].filter(Boolean).join(' · ')
   return (
-    <section class="card report-attachments">
-      <h2>Attachments</h2>
-      <Async resource={attachments} label="Loading attachments…" empty={<p class="muted">No attachments.</p>}>
-        {(list) => <FileList files={list} />}
+    <li>
+      <figure class="attachment-screenshot">
+        <a href={shot.url} data-native="">
+          <img src={shot.url} alt={`Screenshot of the occurrence of ${formatDate(shot.created_at)}`} loading="lazy" class="attachment-image" />
+        </a>
+        <figcaption class="muted">{from}</figcaption>
+      </figure>
+    </li>
+  )
+}
+
+/**
+ * Every file of the report, from all its occurrences: each occurrence's screenshot (the newest 50,
+ * with the total) and the attached files; seen by the team only (the public pages never list them).
+ */
+export function Attachments({ slug, number, version }: { slug: string; number: number; version: number }) {
+  const media = useMemo(
+    () =>
+      createResource(async (signal) => {
+        const [files, shots] = await Promise.all([reportsApi.attachments(slug, number, signal), reportsApi.screenshots(slug, number, signal)])
+        return { files, shots }
+      }),
+    [slug, number],
+  )
+  useEffect(() => void media.reload(), [media, version])
+  return (
+    <section class="card report-attachments" aria-labelledby="attachments-title">
+      <h2 id="attachments-title">Attachments</h2>
+      <Async resource={media} label="Loading attachments…" isEmpty={(m) => m.files.length === 0 && m.shots.total === 0} empty={<p class="muted">No attachments.</p>}>
+        {({ files, shots }) => (
+          <>
+            {shots.total > 0 && (
+              <>
+                <h3>
+                  Screenshots ({shots.total}){shots.total > shots.screenshots.length && <span class="muted"> · the newest {shots.screenshots.length} shown</span>}
+                </h3>
+                <ul class="attachment-list screenshot-grid" aria-label="Screenshots of the occurrences">
+                  {shots.screenshots.map((shot) => (
+                    <ScreenshotFigure key={shot.occurrence_id} shot={shot} />
+                  ))}
+                </ul>
+              </>
+            )}
+            {files.length > 0 && (
+              <>
+                {shots.total > 0 && <h3>Files</h3>}
+                <FileList files={files} />
+              </>
+            )}
+          </>
+        )}
       </Async>
     </section>
   )

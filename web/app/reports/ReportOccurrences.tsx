@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createResource } from '../api/resource'
-import { Async, type Bar, BarChart, Button, ConfirmDialog, EmptyState, formatDate, toast } from '../components'
+import { Async, Badge, type Bar, BarChart, Button, ConfirmDialog, EmptyState, formatDate, toast } from '../components'
 import { navigate } from '../router'
 import { reportHref } from './list-query'
 import { usePermissions } from './project-lookups'
@@ -33,7 +33,7 @@ const where = (o: Occurrence) => [o.game_version, o.platform, o.device_info].fil
 
 /**
  * Every submission grouped into this report: the distribution by version and platform, then a compact
- * table (10 a page, newest first) whose rows show their evidence above, and a split of chosen ones
+ * table (10 a page, newest first) whose rows show their evidence above (and say which sent a screenshot), and a split of chosen ones
  * into a new report that lists what it takes before it does.
  */
 export function ReportOccurrences({
@@ -112,9 +112,12 @@ export function ReportOccurrences({
                       </td>
                       <td>{o.game_version || '–'}</td>
                       <td>{o.platform || '–'}</td>
-                      <td>{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
-                      <td>{o.reporter_name ?? o.player_id ?? '–'}</td>
-                      <td>
+                      <td class="col-wrap">{[o.device_info, o.os_info].filter(Boolean).join(' · ') || '–'}</td>
+                      <td class="col-wrap">{o.reporter_name ?? o.player_id ?? '–'}</td>
+                      <td class="col-evidence">
+                        {o.screenshot_url && (
+                          <Badge tone="info">Screenshot</Badge>
+                        )}{' '}
                         <button type="button" class="linklike" aria-pressed={o.id === shownId} aria-label={`${o.id === shownId ? 'Shown:' : 'Show'} the occurrence of ${formatDate(o.created_at)}`} onClick={() => onShow(o)}>
                           {o.id === shownId ? 'Shown' : 'Show'}
                         </button>

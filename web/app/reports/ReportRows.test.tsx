@@ -93,6 +93,12 @@ describe('ReportRows', () => {
     expect(render([bug(1, { first_version: '1.3.0', last_version: '1.3.0', versions: ['1.3.0'] })])).toContain('<td class="col-versions">1.3.0</td>')
   })
 
+  it("names the culprit frame of a crash under its title, whole on hover; none for a report grouped on its title", () => {
+    const html = render([bug(6, { culprit: 'InventoryPanel.Refresh (InventoryPanel.cs)' })])
+    expect(html).toContain('<div class="culprit-line"><span class="sr-only">Culprit: </span><code class="culprit" title="InventoryPanel.Refresh (InventoryPanel.cs)">InventoryPanel.Refresh (InventoryPanel.cs)</code></div>')
+    expect(render([bug(7)])).not.toContain('culprit')
+  })
+
   it('uses a label color only when it is a hex color', () => {
     const html = render([bug(5, { labels: [{ id: 'a', name: 'ok', color: '#E5484D' }, { id: 'b', name: 'bad', color: 'red;background:url(x)' }] })])
     expect(html).toContain('--label-color:#E5484D')

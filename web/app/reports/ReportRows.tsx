@@ -45,7 +45,7 @@ export function versionSpan(b: Pick<ReportListItem, 'first_version' | 'last_vers
 
 /**
  * The list's table, dense: what a studio reads first (events, players, the 14-day trend, last seen,
- * the versions it spans) beside the title; a checkbox per row, the keyboard cursor on one row, titles
+ * the versions it spans) beside the title and the culprit frame under it; a checkbox per row, the keyboard cursor on one row, titles
  * linking to the report (remembering this list).
  */
 export function ReportRows({
@@ -131,6 +131,15 @@ export function ReportRows({
                     <LabelChips labels={b.labels} />
                   </span>
                 </div>
+                {/* The culprit under the title, as Sentry shows it: the frame that tells two crashes of one type apart. */}
+                {b.culprit && (
+                  <div class="culprit-line">
+                    <span class="sr-only">Culprit: </span>
+                    <code class="culprit" title={b.culprit}>
+                      {b.culprit}
+                    </code>
+                  </div>
+                )}
               </td>
               <td class="num">{b.occurrence_count.toLocaleString()}</td>
               <td class="num">{b.player_count.toLocaleString()}</td>

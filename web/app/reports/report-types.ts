@@ -16,6 +16,7 @@ export type ReportLabel = z.infer<typeof reportDocs.ReportLabel>
 export type ActivityEntry = z.infer<typeof reportDocs.ReportActivityResponse>[number]
 export type Occurrence = z.infer<typeof reportDocs.Occurrence>
 export type OccurrencePage = z.infer<typeof reportDocs.OccurrenceListResponse>
+export type ScreenshotList = z.infer<typeof reportDocs.ScreenshotListResponse>
 export type OccurrenceDistribution = z.infer<typeof reportDocs.OccurrenceDistribution>
 export type ReportTrend = z.infer<typeof reportDocs.ReportTrend>
 export type ReportTagFacet = z.infer<typeof reportDocs.ReportTagFacet>
