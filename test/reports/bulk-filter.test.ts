@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { DomainEvent } from '../../src/events/domain-events'
 import { COUNT_CAP } from '../../src/modules/reports/reports.list'
-import { createReportIn } from '../helpers/fixtures'
+import { createReportIn, createReportsIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { deny, manyWithFacet, team } from './setup'
 import { sqlRows, sqlRun } from '../helpers/sql-rows'
@@ -23,8 +23,10 @@ type Bug = { report_number: number; status: string }
  */
 async function seeded() {
   const ctx = await team(t)
-  for (let i = 0; i < 130; i++) await createReportIn(t, ctx.project, { title: `Shader crash ${i}`, gameVersion: '1.3.0', platform: 'Windows' })
-  for (let i = 0; i < 5; i++) await createReportIn(t, ctx.project, { title: `Old crash ${i}`, gameVersion: '1.2.0', platform: 'Linux' })
+  await createReportsIn(t, ctx.project, [
+    ...Array.from({ length: 130 }, (_, i) => ({ title: `Shader crash ${i}`, gameVersion: '1.3.0', platform: 'Windows' })),
+    ...Array.from({ length: 5 }, (_, i) => ({ title: `Old crash ${i}`, gameVersion: '1.2.0', platform: 'Linux' })),
+  ])
   const other = await team(t)
   await createReportIn(t, other.project, { gameVersion: '1.3.0' })
   events.length = 0

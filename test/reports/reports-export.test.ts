@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EXPORT_CHUNK } from '../../src/modules/report-admin/report-export'
 import { createReportIn } from '../helpers/fixtures'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { deny, team } from './setup'
+import { deny, manyReports, team } from './setup'
 
 let t: TestApp
 beforeEach(() => {
@@ -53,7 +53,7 @@ describe('GET /projects/:slug/bugs/export', () => {
   it('exports every row across chunk boundaries, oldest first', async () => {
     const { owner, project, base } = await team(t)
     const n = EXPORT_CHUNK * 2 + 3
-    for (let i = 0; i < n; i++) await createReportIn(t, project, { title: `Bug ${i}` })
+    await manyReports(t, project, n)
     const rows = lines((await t.request('GET', `${base}/bugs/export`, { token: owner.token })).body).slice(1)
     expect(rows).toHaveLength(n)
     expect(rows.map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: n }, (_, i) => i + 1))

@@ -33,13 +33,22 @@ export async function deny(t: TestApp, member: TestUser, project: TestProject, .
 }
 
 /**
- * `n` live reports (numbers 10,001 on) inserted straight into the table, each with a `1.0` version
- * facet: a match past the 10,000 cap without 10,000 API calls. Portable SQL (either engine).
+ * `n` live reports numbered from `first` on, inserted straight into the table in one statement (in
+ * number order): thousands of rows without filing each. The project's number counter is left as it is.
+ * Portable SQL (either engine).
+ */
+export async function manyReports(t: TestApp, project: TestProject, n: number, first = 1) {
+  const now = t.clock.now().getTime()
+  const numbers = `(WITH RECURSIVE s(i) AS (SELECT ${Number(first)} UNION ALL SELECT i + 1 FROM s WHERE i < ${Number(first) + Number(n) - 1}) SELECT i FROM s) n`
+  await sqlRun(t, `INSERT INTO reports (id, project_id, report_number, title, description, created_at, updated_at) SELECT CAST(? AS TEXT) || '-bulk-' || n.i, ?, n.i, 'Bulk', 'd', CAST(? AS BIGINT), CAST(? AS BIGINT) FROM ${numbers} ORDER BY n.i`, project.id, project.id, now, now)
+  await sqlRun(t, 'UPDATE projects SET live_report_count = live_report_count + ? WHERE id = ?', n, project.id)
+}
+
+/**
+ * `n` live reports (numbers 10,001 on) each with a `1.0` version facet: a match past the 10,000 cap
+ * without 10,000 API calls.
  */
 export async function manyWithFacet(t: TestApp, project: TestProject, n: number) {
-  const now = t.clock.now().getTime()
-  const numbers = `(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${Number(n)}) SELECT i FROM s) n`
-  await sqlRun(t, `INSERT INTO reports (id, project_id, report_number, title, description, created_at, updated_at) SELECT CAST(? AS TEXT) || '-bulk-' || n.i, ?, 10000 + n.i, 'Bulk', 'd', CAST(? AS BIGINT), CAST(? AS BIGINT) FROM ${numbers}`, project.id, project.id, now, now)
+  await manyReports(t, project, n, 10_001)
   await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 1, '1.0', seq FROM reports WHERE project_id = ? AND report_number > 10000", project.id)
-  await sqlRun(t, 'UPDATE projects SET live_report_count = live_report_count + ? WHERE id = ?', n, project.id)
 }

@@ -3,6 +3,7 @@ import { SQL } from 'bun'
 import { type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
+import { nulFreeClient } from './nul-free'
 import { together } from '../together'
 
 // The seam on PostgreSQL. Repositories query with the SQLite table objects (Drizzle renders the SQL for
@@ -24,7 +25,7 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   // "no assignee" on 30%), and a generic plan of the five-filter list took 17 s where the custom plan
   // takes 46 ms at 20,000 reports. Planning each run costs well under a millisecond here.
   const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10, connection: { plan_cache_mode: 'force_custom_plan' } })
-  const base = drizzle({ client })
+  const base = drizzle({ client: nulFreeClient(client) })
   const context = new AsyncLocalStorage<{ tx: Query }>()
   const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()
   // Start-up awaits it (databaseReady); a failure left unawaited here must not end the process.

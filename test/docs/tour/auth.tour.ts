@@ -9,9 +9,9 @@ export const authTour: Tour = {
   'POST /api/auth/login': { as: 'anonymous', body: () => ({ email, password: 'first password 1' }), keep: (d, w) => (w.v.userToken = d.token) },
   // Signed in, with no body: the mail goes to the signed-in address.
   'POST /api/auth/resend-verification': { as: 'user' },
-  'GET /api/auth/verify-email': { as: 'anonymous', query: (w) => ({ token: tokenIn(w.mailTo(email), '/api/auth/verify-email') }) },
+  'GET /api/auth/verify-email': { as: 'anonymous', before: async (w) => (w.v.mail = await w.mailTo(email)), query: (w) => ({ token: tokenIn(w.v.mail!, '/api/auth/verify-email') }) },
   'POST /api/auth/forgot-password': { as: 'anonymous', body: () => ({ email }) },
-  'POST /api/auth/reset-password': { as: 'anonymous', body: (w) => ({ token: tokenIn(w.mailTo(email), '/reset-password'), new_password: 'second password 2' }) },
+  'POST /api/auth/reset-password': { as: 'anonymous', before: async (w) => (w.v.mail = await w.mailTo(email)), body: (w) => ({ token: tokenIn(w.v.mail!, '/reset-password'), new_password: 'second password 2' }) },
   'GET /api/auth/me': { as: 'owner' },
   'PATCH /api/auth/profile': { as: 'owner', body: () => ({ display_name: 'Olivia O.', theme: 'dark' }) },
   'POST /api/auth/change-password': {

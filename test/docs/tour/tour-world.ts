@@ -40,7 +40,7 @@ export async function createTourWorld() {
   const project = await createProject(t, owner, { name: 'Comet Drift' })
   // A customer of the fake Stripe, subscribed to Studio.
   const payer = await createUser(t, { plan: 'studio', name: 'Pat Payer' })
-  t.deps.db.update(accounts).set({ stripeCustomerId: 'cus_1', stripeSubscriptionId: 'sub_1' }).where(eq(accounts.id, payer.account.id)).run()
+  await t.deps.db.write((q) => q.update(accounts).set({ stripeCustomerId: 'cus_1', stripeSubscriptionId: 'sub_1' }).where(eq(accounts.id, payer.account.id)))
   const mate = await createUser(t, { name: 'Mo Mate' })
   return {
     t,
@@ -54,8 +54,8 @@ export async function createTourWorld() {
     /** Path parameters and values steps pass on (`keep`); seeded with what exists before the tour. */
     v: { slug: project.slug, apiKey: project.apiKey, projectId: project.id, mateId: mate.user.id, mateEmail: mate.user.email } as Record<string, string>,
     /** The newest mail to `to` in the outbox (no SMTP in tests). */
-    mailTo(to: string): string {
-      const rows = t.deps.db.select().from(mailOutbox).all().filter((m) => m.to === to)
+    async mailTo(to: string): Promise<string> {
+      const rows = await t.deps.db.read((q) => q.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(mailOutbox.id))
       if (!rows.length) throw new Error(`no mail to ${to}`)
       return rows.at(-1)!.text
     },
