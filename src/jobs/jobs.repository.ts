@@ -41,12 +41,14 @@ export function createJobsRepository({ db }: { db: Seam }) {
     claim: async (o: { kinds: string[]; owner: string; now: Date; limit: number; leaseMs: Map<string, number>; defaultLeaseMs: number }): Promise<Job[]> => {
       // Two index range scans that stop at the limit (expired leases by expiry, pending jobs by
       // run_at): one OR-ed query sorted the whole due backlog on every claim. On PostgreSQL the rows
-      // picked are locked and rows another node is claiming skipped (skippingLocked).
+      // picked are locked and rows another node is claiming skipped (skippingLocked). Jobs due at the
+      // same moment go in the order they were queued (id): PostgreSQL keeps no order among equal run_at
+      // (a comment's mail overtook the status change's queued before it).
       const ofKinds = inArray(jobs.kind, o.kinds)
       const expiredIds = (q: DbOrTx) =>
         skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'running'), lte(jobs.leaseExpiresAt, o.now), ofKinds)).orderBy(asc(jobs.leaseExpiresAt)).limit(o.limit)).as('expired')
       const pendingIds = (q: DbOrTx) =>
-        skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt)).limit(o.limit)).as('pending')
+        skippingLocked(q.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, 'pending'), lte(jobs.runAt, o.now), ofKinds)).orderBy(asc(jobs.runAt), asc(jobs.id)).limit(o.limit)).as('pending')
       const now = o.now.getTime()
       const expires = leaseExpiry(o.leaseMs, o.defaultLeaseMs, now)
       const claimed = await db.write((q) =>
