@@ -5,11 +5,15 @@
  * server against a bare Bun.serve answering the same raw SQL as JSON.
  *
  *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--data DIR]
- *   bun scripts/bench/reports-list.ts --pg postgres://postgres@127.0.0.1:55432 [--reports 1000000] [--iterations 200] [--http]
+ *   bun scripts/bench/reports-list.ts --pg postgres://postgres@127.0.0.1:55432 [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--pg-data NAME]
+ *   … [--warmup 20] [--only TEXT]   (quick looks: fewer warm-up runs; only the shapes whose name contains TEXT)
  *
  * With --pg (a PostgreSQL server, no database) the same reports go into a fresh database there
- * (reports-seed-pg.ts, dropped afterwards) and the app's list is timed on PostgreSQL (issue 31); the
- * raw columns are SQLite SQL and stay empty.
+ * (reports-seed-pg.ts, dropped afterwards unless --keep; --pg-data NAME runs on a kept one, migrated
+ * first like any database the app opens) and the app's list is timed on PostgreSQL (issue 31); the
+ * raw columns are SQLite SQL and stay empty. --plans prints, on SQLite, the query plans of the raw
+ * SQL; on PostgreSQL, EXPLAIN ANALYZE of every statement the app sends for one request of each shape
+ * (in full for those past --plan-ms, default 10).
  *
  * "Raw" runs, with hand-written SQL on the same connection, everything the endpoint's answer needs:
  * the page, the total (the project counter, or the count bounded at 10,001 rows when filtered) and
@@ -45,7 +49,7 @@ const option = (name: string, fallback: number) => {
 }
 const N = option('reports', 1_000_000)
 const ITERATIONS = option('iterations', 200)
-const WARMUP = 20
+const WARMUP = option('warmup', 20)
 
 // --data DIR runs on a data directory a previous run kept (--keep), without seeding again.
 const dataArg = args.indexOf('--data')
@@ -53,10 +57,12 @@ const reuse = dataArg === -1 ? null : args[dataArg + 1]!
 const dir = reuse ?? mkdtempSync(join(tmpdir(), 'glitchbox-reports-bench-'))
 const pgArg = args.indexOf('--pg')
 const pgServer = pgArg === -1 ? null : args[pgArg + 1]!.replace(/\/+$/, '')
-if (pgServer && reuse) throw new Error('--data reuses a SQLite data directory; with --pg every run seeds a fresh database')
-const pgDatabase = `glitchbox_bench_list_${process.pid}`
+if (pgServer && reuse) throw new Error('--data reuses a SQLite data directory; with --pg use --pg-data NAME')
+const pgDataArg = args.indexOf('--pg-data')
+const pgReuse = pgDataArg === -1 ? null : args[pgDataArg + 1]!
+const pgDatabase = pgReuse ?? `glitchbox_bench_list_${process.pid}`
 const pgAdmin = pgServer ? new SQL(`${pgServer}/postgres`, { max: 1 }) : null
-await pgAdmin?.unsafe(`CREATE DATABASE "${pgDatabase}"`)
+if (!pgReuse) await pgAdmin?.unsafe(`CREATE DATABASE "${pgDatabase}"`)
 const engineEnv: Record<string, string> = pgServer
   ? { GLITCHBOX_DATABASE_URL: `${pgServer}/${pgDatabase}`, GLITCHBOX_SECRET_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64') }
   : {}
@@ -74,12 +80,13 @@ const slug = 'bench-game'
 let projectId: string
 let token: string
 let seed: { seconds: number; labelIds: string[] }
-if (reuse && sqlite) {
-  const p = sqlite.query<{ id: string; created_by: string }, [string]>('SELECT id, created_by FROM projects WHERE slug = ?').get(slug)!
-  projectId = p.id
-  token = await createSession(deps.db, p.created_by, new Date())
-  seed = { seconds: 0, labelIds: sqlite.query<{ id: string }, [string]>('SELECT id FROM labels WHERE project_id = ? ORDER BY name').all(projectId).map((l) => l.id) }
-  console.log(`reusing ${dir}`)
+if (reuse || pgReuse) {
+  const [p] = await deps.db.read((q) => rowsOf<{ id: string; created_by: string }>(q, sql`SELECT id, created_by FROM projects WHERE slug = ${slug}`))
+  projectId = p!.id
+  token = await createSession(deps.db, p!.created_by, new Date())
+  const labelRows = await deps.db.read((q) => rowsOf<{ id: string }>(q, sql`SELECT id FROM labels WHERE project_id = ${projectId} ORDER BY name`))
+  seed = { seconds: 0, labelIds: labelRows.map((l) => l.id) }
+  console.log(`reusing ${pgReuse ? `PostgreSQL database ${pgReuse}` : dir}`)
 } else {
   const user = await createUserWithAccount(deps.db, { email: 'bench@example.com', name: 'Bench', passwordHash: null }, 'studio', now)
   token = await createSession(deps.db, user.id, new Date())
@@ -344,6 +351,32 @@ async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
   return { p50: samples[Math.floor(samples.length * 0.5)]!, p95: samples[Math.floor(samples.length * 0.95)]! }
 }
 
+/** Plans printed in full past this execution time (ms); quicker statements get one line. */
+const PLAN_MS = option('plan-ms', 10)
+
+/**
+ * PostgreSQL's plans of one request of the shape: the statements the app sends are caught on the
+ * pool (Drizzle sends each through `unsafe`), then each runs again under EXPLAIN ANALYZE with its
+ * parameters.
+ */
+async function explainPg(pool: SQL, s: Scenario) {
+  const sent: { query: string; params: unknown[] }[] = []
+  const unsafe = pool.unsafe.bind(pool)
+  pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
+  try {
+    await appRunner(s)()
+  } finally {
+    pool.unsafe = unsafe
+  }
+  console.log(`\n${s.name}`)
+  for (const { query, params } of sent) {
+    const plan = ((await unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, params)) as Record<string, string>[]).map((r) => Object.values(r)[0]!)
+    const ms = Number(/Execution Time: ([\d.]+)/.exec(plan.at(-1) ?? '')?.[1] ?? 0)
+    console.log(`  ${ms.toFixed(1)} ms  ${query.replace(/\s+/g, ' ').slice(0, 160)}`)
+    if (ms >= PLAN_MS) console.log(`    params ${JSON.stringify(params).slice(0, 200)}\n${plan.map((l) => `    ${l}`).join('\n')}`)
+  }
+}
+
 let server: ReturnType<typeof Bun.serve> | null = null
 // The raw side over HTTP: a bare Bun.serve answering the scenario named in the path with the same
 // raw SQL as JSON, so both sides pay for sockets, HTTP parsing and serialization.
@@ -356,21 +389,24 @@ if (flag('http')) {
   }
 }
 
-/** Closes the database and drops the PostgreSQL one: after the run, or when it fails (a list the engine cannot answer yet). */
+/** Closes the database and drops the PostgreSQL one unless kept: after the run, or when it fails (a list the engine cannot answer yet). */
 async function dropDatabase() {
   await closeDb(deps.db)
   if (pgAdmin) {
-    await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`)
+    if (flag('keep') || pgReuse) console.log(`kept PostgreSQL database ${pgDatabase} (rerun with --pg-data ${pgDatabase})`)
+    else await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`)
     await pgAdmin.close()
   }
 }
 
+const onlyArg = args.indexOf('--only')
+const measured = onlyArg === -1 ? scenarios : scenarios.filter((s) => s.name.includes(args[onlyArg + 1]!))
 const rows: string[][] = []
 try {
   // One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
-  for (const s of scenarios) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
+  for (const s of measured) for (let i = 0; i < WARMUP; i++) await appRunner(s)()
 
-  for (const s of scenarios) {
+  for (const s of measured) {
     if (flag('plans') && sqlite) {
       console.log(`\n${s.name}`)
       for (const sql of [s.page, s.count].filter(Boolean) as string[]) {
@@ -379,6 +415,7 @@ try {
         console.log(`  ${plan.map((p) => p.detail).join(' | ')}`)
       }
     }
+    if (flag('plans') && pg) await explainPg(pg, s)
     const body = (await appRunner(s)()) as { data: { total: number; total_capped: boolean; bugs: unknown[] } }
     const raw = sqlite ? await time(rawRunner(sqlite, s)) : null
     const inProcess = await time(appRunner(s))

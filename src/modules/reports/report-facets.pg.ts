@@ -10,4 +10,8 @@ export const reportFacetsPgSql = [
     report_seq integer NOT NULL,
     PRIMARY KEY (project_id, kind, value, report_seq)
   )`,
+  // The planner's estimate of one key (kind and value together): the value column's statistics alone
+  // span every kind, so platform Linux (157,000 of 1M reports) read as 37,000 and has:screenshot
+  // (300,000) as 20,000, and lists with several facets merged whole keys where probing was cheaper.
+  `CREATE STATISTICS IF NOT EXISTS report_facets_kind_value (mcv) ON kind, value FROM report_facets`,
 ]

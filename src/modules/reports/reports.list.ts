@@ -160,6 +160,7 @@ function plan(projectId: string, f: ListFilters, parsed: ReturnType<typeof parse
     facets: facets.map((x) => x.kind),
     drive,
     q,
+    fewMatches: false,
     blocked: f.blocked === true,
     overdue: f.overdue === true,
     customField: f.customField !== undefined,
@@ -259,7 +260,9 @@ export async function listReports(db: Db, project: { id: string; liveReportCount
   }
   // A common word or facet under another sort: the sort's index drives and each row is checked.
   const probe = capped && shape.sort !== 'newest' && (shape.q === 'match' || shape.drive === 'facet')
-  const pageShape = probe ? { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? ('matchSet' as const) : shape.q, drive: null } : shape
+  const pageShape = probe
+    ? { ...shape, q: shape.q === 'match' || shape.q === 'matchSet' ? ('matchSet' as const) : shape.q, drive: null }
+    : { ...shape, fewMatches: shape.q === 'match' && !capped }
   const rows = none
     ? []
     : walked

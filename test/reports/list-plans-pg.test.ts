@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { labels, reportLabels } from '../../src/modules/labels/labels.table'
+import { createReportIn } from '../helpers/fixtures'
+import { onSqlite } from '../helpers/pg-engine'
+import { sqlRows, sqlRun } from '../helpers/sql-rows'
+import { createTestApp, type TestApp } from '../helpers/test-app'
+import { team } from './setup'
+
+let t: TestApp
+beforeEach(() => {
+  t = createTestApp()
+})
+afterEach(() => t.close())
+
+describe.skipIf(onSqlite)('the list on PostgreSQL at scale (PostgreSQL: planner estimates)', () => {
+  it('estimates a facet key from its kind and value together, so a key on 30% of rows is not planned as 9%', async () => {
+    const { project } = await team(t)
+    // 10,000 keys: has:screenshot ('' of kind 4) on 3,000, platforms on 4,000, thirty versions on 3,000.
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT ?, 4, '', g FROM generate_series(1, 3000) g", project.id)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT ?, 2, CASE WHEN g % 4 = 0 THEN 'Windows' ELSE 'Linux' END, g FROM generate_series(1, 4000) g", project.id)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT ?, 1, '1.' || (g % 30) || '.0', g FROM generate_series(1, 3000) g", project.id)
+    await sqlRun(t, 'ANALYZE report_facets')
+    const estimate = async (kind: number, value: string) => {
+      const [row] = await sqlRows<{ 'QUERY PLAN': string | [{ Plan: { 'Plan Rows': number } }] }>(
+        t,
+        'EXPLAIN (FORMAT JSON) SELECT 1 FROM report_facets WHERE project_id = ? AND kind = ? AND value = ?',
+        project.id,
+        kind,
+        value,
+      )
+      const plan = row!['QUERY PLAN']
+      return (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: { 'Plan Rows': number } }]) : plan)[0].Plan['Plan Rows']
+    }
+    // Kind and value as independent columns would give 10,000 × 0.3 × 0.3 = 900 and 10,000 × 0.4 × 0.3 = 1,200.
+    expect(await estimate(4, '')).toBeGreaterThan(2_000)
+    expect(await estimate(2, 'Linux')).toBeGreaterThan(2_000)
+  })
+})
+
+describe('a label filter lists its reports newest first under every sort', () => {
+  it('pages, totals and sorts only the labelled live reports', async () => {
+    const { project, owner, base } = await team(t)
+    await t.deps.db.write((q) => q.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'launch', color: '#123456', createdAt: t.clock.now() }))
+    const priorities = ['low', 'critical', 'medium', 'high'] as const
+    for (let i = 1; i <= 30; i++) {
+      t.clock.advance(1000)
+      const r = await createReportIn(t, project, { title: `Report ${i}`, priority: priorities[i % 4] })
+      if (i % 3 === 0) await t.deps.db.write((q) => q.insert(reportLabels).values({ reportId: r.id, reportSeq: r.seq, labelId: 'lab1' }))
+    }
+    await t.request('DELETE', `${base}/bugs/30`, { token: owner.token })
+    const get = async (query: string) =>
+      (await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', `${base}/bugs?label=lab1&${query}`, { token: owner.token })).body
+    const labelled = [27, 24, 21, 18, 15, 12, 9, 6, 3]
+    const first = await get('page=1')
+    expect(first.data.total).toBe(9)
+    expect(first.data.bugs.map((b) => b.report_number)).toEqual(labelled)
+    const byPriority = await get('sort=priority')
+    const rank = (n: number) => ['critical', 'high', 'medium', 'low'].indexOf(priorities[n % 4]!)
+    expect(byPriority.data.bugs.map((b) => b.report_number)).toEqual([...labelled].sort((a, b) => rank(a) - rank(b) || b - a))
+    expect((await get('q=Report')).data.bugs.map((b) => b.report_number)).toEqual(labelled)
+  })
+})
