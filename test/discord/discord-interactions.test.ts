@@ -177,6 +177,17 @@ describe('/report round trip', () => {
     expect(edits()).toEqual([expect.objectContaining({ path: `/webhooks/${APP_ID}/${sent.token}/messages/@original`, body: expect.objectContaining({ content: 'Thanks — report #1 was sent to the developers.' }) })])
   })
 
+  it("files with source discord (CONTRACT: the one ingest path, source `discord`): the list filters by it and the player's tone is scored", async () => {
+    await interact(form())
+    await t.runner.drain()
+    const list = await t.request('GET', `/api/projects/${project.slug}/bugs?source=discord`, { token: owner.token })
+    expect(list.status).toBe(200)
+    expect(list.body.data.bugs.map((b: { report_number: number; source: string }) => [b.report_number, b.source])).toEqual([[1, 'discord']])
+    expect((await t.request('GET', `/api/projects/${project.slug}/bugs?source=user`, { token: owner.token })).body.data.bugs).toEqual([])
+    const [row] = await sqlRows<{ source: string; sentiment_level: string | null }>(t, 'SELECT source, sentiment_level FROM reports')
+    expect(row).toEqual({ source: 'discord', sentiment_level: expect.any(String) })
+  })
+
   it('links the report on the public tracker when it is shown there', async () => {
     await putSettings(t, owner, project, 'tracker-settings', { enabled: true, publish: 'all', allow_upvotes: false })
     await interact(form())

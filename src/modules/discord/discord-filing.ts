@@ -63,6 +63,7 @@ async function fileForm(deps: Deps, project: Project, row: DiscordSubmissionRow,
   const result = await ingest(deps, {
     project,
     kind: 'player',
+    source: 'discord',
     title: form.title,
     description: form.description,
     stepsToReproduce: form.steps,

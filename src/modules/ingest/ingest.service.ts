@@ -139,7 +139,7 @@ function evidenceOf(deps: IngestDeps, p: Prepared) {
     stepsToReproduce: s.stepsToReproduce ?? '',
     expectedBehavior: s.expectedBehavior ?? '',
     actualBehavior: s.actualBehavior ?? '',
-    source: s.kind === 'auto' ? ('system' as const) : ('user' as const),
+    source: s.source ?? (s.kind === 'auto' ? ('system' as const) : ('user' as const)),
     errorType: p.errorType,
     platform: s.platform ?? '',
     gameVersion: s.gameVersion ?? '',

@@ -1,6 +1,6 @@
 import type { StoredFile } from '../../files/storage'
 import type { Project } from '../projects/projects.repository'
-import type { Category, Priority } from '../reports/reports.types'
+import type { Category, Priority, Source } from '../reports/reports.types'
 import type { ExceptionInfo } from './stack'
 
 /**
@@ -12,6 +12,8 @@ export interface Submission {
   project: Project
   /** `auto`: captured by the game on its own (errors, crashes, freezes); `player`: written by a person. */
   kind: 'auto' | 'player'
+  /** Where the report came from when the client says (Discord's /report); else `system` for `auto`, `user` for `player`. */
+  source?: Source
   title: string
   description: string
   stepsToReproduce?: string | null

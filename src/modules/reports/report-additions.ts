@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../app-deps'
 import type { Query, Seam } from '../../db/client'
 import type { LabelView } from './reports.views'
+import type { Source } from './reports.types'
 
 /** The SLA states the list filters on (`sla=`). */
 export type SlaState = 'ok' | 'at_risk' | 'breached'
@@ -56,7 +57,7 @@ export type FirstOccurrence = OccurrenceDimensions & {
   stepsToReproduce: string
   expectedBehavior: string
   actualBehavior: string
-  source: 'user' | 'system'
+  source: Source
   errorType: string
   deviceInfo: string
   osInfo: string

@@ -8,7 +8,7 @@ import { errorTypesIn } from './reports.search'
 import { createReportsSearchRepository } from './reports.search.repository'
 import { noSearchFilters, type SearchFilters, splitSearch } from './search-filters'
 import { translateSearchToTsquery } from './search-tsquery'
-import { type Category, type Priority, PRIORITIES, type Status } from './reports.types'
+import { type Category, type Priority, PRIORITIES, type Source, type Status } from './reports.types'
 import { culpritField } from './culprit'
 import { listItemView } from './reports.views'
 import { trendWindow } from './report-trend'
@@ -26,7 +26,7 @@ export interface ListFilters {
   /** A user id, or `unassigned`. */
   assignedTo?: string
   label?: string
-  source?: 'user' | 'system'
+  source?: Source
   errorType?: string
   /** Words and filters (search-filters.ts). */
   q?: string

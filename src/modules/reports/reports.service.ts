@@ -13,7 +13,7 @@ import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
 import { NO_DIMENSIONS, type OccurrenceDimensions } from './report-additions'
 import { isCrash } from './report-crash'
-import { type Category, type Priority, PRIORITIES } from './reports.types'
+import { type Category, type Priority, PRIORITIES, type Source } from './reports.types'
 
 export type { Report }
 
@@ -29,7 +29,7 @@ export interface NewReport {
   stepsToReproduce?: string
   expectedBehavior?: string
   actualBehavior?: string
-  source?: 'user' | 'system'
+  source?: Source
   reporterName?: string | null
   reporterEmail?: string | null
   playerId?: string | null

@@ -226,7 +226,7 @@ function Details({ bug }: { bug: Report }) {
     ['Events', countText(bug.occurrence_count)],
     ['Players', countText(bug.player_count)],
     // A mood is read from words a player wrote: auto-filed crashes have none, so no row at all.
-    ...(bug.source === 'user'
+    ...(bug.source !== 'system'
       ? ([
           [
             'Sentiment',

@@ -40,7 +40,8 @@ export const CATEGORY_OPTIONS = [
 export const SOURCE_OPTIONS = [
   { value: 'user', label: 'Players and team' },
   { value: 'system', label: 'Auto-filed errors' },
-] as const satisfies readonly EnumOption<'user' | 'system'>[]
+  { value: 'discord', label: 'Discord /report' },
+] as const satisfies readonly EnumOption<'user' | 'system' | 'discord'>[]
 
 export const SORT_OPTIONS = [
   { value: 'newest', label: 'Newest first' },
