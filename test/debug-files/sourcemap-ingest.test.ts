@@ -24,6 +24,9 @@ export const onEvent = {
 }
 `
 const originalLine = (needle: string) => GAME.split('\n').findIndex((l) => l.includes(needle)) + 1
+/** The original source the description shows under a mapped frame: five lines each side, the frame's line marked. */
+const sourceAround = (at: number) =>
+  GAME.split('\n').flatMap((code, i) => (Math.abs(i + 1 - at) <= 5 ? [`      ${i + 1} ${i + 1 === at ? '>' : '|'} ${code}`.trimEnd()] : [])).join('\n')
 
 let server: Awaited<ReturnType<typeof startServer>>
 let session = ''
@@ -113,14 +116,16 @@ async function stacks(slug: string) {
 }
 
 describe('JavaScript frames mapped at ingest with the project\'s uploaded source maps (issue 32)', () => {
-  it('stores a minified frame with the original file, line and function: by the debug id in debug_meta, and by release + dist + URL', async () => {
+  it('stores a minified frame with the original file, line, function and source lines: by the debug id in debug_meta, and by release + dist + URL', async () => {
     const p = await project('Web Game')
     await upload(p.slug)
     await send(p.store, event(throws[0]!, 'debug id'))
     await send(p.store, event(throws[1]!, 'release'))
+    const boss = originalLine("'boss'") + 1
+    const chest = originalLine("'ches'") + 1
     expect(await stacks(p.slug)).toEqual([
-      `at bossDefeated (src/game.ts:${originalLine("'boss'") + 1}:5) [in app]`,
-      `at chestOpened (src/game.ts:${originalLine("'ches'") + 1}:5) [in app]`,
+      `at bossDefeated (src/game.ts:${boss}:5) [in app]\n${sourceAround(boss)}`,
+      `at chestOpened (src/game.ts:${chest}:5) [in app]\n${sourceAround(chest)}`,
     ])
     const culprits = ((await api('GET', `/api/projects/${p.slug}/bugs`)).data.bugs as { culprit: string }[]).map((b) => b.culprit).sort()
     expect(culprits).toEqual(['bossDefeated (game.ts)', 'chestOpened (game.ts)'])
