@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { debugFileChunks, debugFiles } from './debug-files.table'
 
 export type DebugFileRow = typeof debugFiles.$inferSelect
 export type ChunkRow = typeof debugFileChunks.$inferSelect
+export type SourceBundleRow = Pick<DebugFileRow, 'id' | 'fileKey' | 'debugIds' | 'release' | 'dist'>
 
 /** Reads and writes of uploaded debug files and the chunks awaiting their assemble call, over the database seam. */
 export function createDebugFilesRepository({ db }: { db: Seam }) {
@@ -35,6 +36,16 @@ export function createDebugFilesRepository({ db }: { db: Seam }) {
             .limit(1),
         )
       )[0],
+
+    /** The project's usable source bundles, newest first: lookups never cross projects. */
+    sourceBundlesOf: (projectId: string): Promise<SourceBundleRow[]> =>
+      db.read((q) =>
+        q
+          .select({ id: debugFiles.id, fileKey: debugFiles.fileKey, debugIds: debugFiles.debugIds, release: debugFiles.release, dist: debugFiles.dist })
+          .from(debugFiles)
+          .where(and(eq(debugFiles.projectId, projectId), eq(debugFiles.kind, 'source_bundle'), isNull(debugFiles.detail)))
+          .orderBy(desc(debugFiles.uploadedAt), desc(debugFiles.id)),
+      ),
 
     /** Counts one more crash symbolicated with each of these uploads. */
     countSymbolicated: (ids: string[]) =>

@@ -88,7 +88,7 @@ const parsers: Parser[] = [
 
 /** Lines inside a stack section that are not frames: the exception and its message, chain markers, headers. */
 const NOT_A_FRAME =
-  /^(?:Traceback \(most recent call last\)|Caused by:|locals:|During handling|The above exception|---|\*\*\*|Exception in thread|Thread \d+|Main thread|Stack trace:|Backtrace:|Call stack:)|^[\w.$`<>[\]]*(?:Exception|Error|Fault)\b.*:/i
+  /^(?:Traceback \(most recent call last\)|Caused by:|locals:|\d+ [|>](?: |$)|During handling|The above exception|---|\*\*\*|Exception in thread|Thread \d+|Main thread|Stack trace:|Backtrace:|Call stack:)|^[\w.$`<>[\]]*(?:Exception|Error|Fault)\b.*:/i
 /** `SCRIPT ERROR: …`, `FATAL EXCEPTION: main`: upper-case headings (Godot's `at:` frames are lower-case). */
 const HEADING = /^[A-Z_ ]+:\s/
 

@@ -23,6 +23,8 @@ export interface StackFrame {
   inApp?: boolean
   /** Local variables as the client printed them (Sentry's `vars`): shown with the frame, never grouped on. */
   vars?: Record<string, string>
+  /** The original source around `line` (from a source map): shown with the frame, never grouped on. */
+  context?: { pre: string[]; line: string; post: string[] }
 }
 
 /** One exception of a chain: `type` (`NullReferenceException`), `value` (its message) and its frames, innermost first. */

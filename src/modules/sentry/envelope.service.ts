@@ -9,6 +9,7 @@ import { clientOf, submissionOfEvent } from './event.adapter'
 import { fileFeedback } from './feedback.service'
 import { readMinidump, withMinidump } from './minidump.adapter'
 import { symbolicateMinidump } from './minidump-symbols'
+import { mapJsEvent } from './js-source-maps'
 import { type Envelope, type EnvelopeItem, mapSentryEvent, parseFeedback, parseSessionAggregates, parseSessionUpdate, type SentrySessionAggregate, type SentrySessionUpdate } from './protocol'
 import { recordSentrySessions } from './sessions.service'
 import { storeCrashFiles } from './sentry-files'
@@ -58,7 +59,7 @@ export async function ingestEnvelope(deps: Deps, project: Project, envelope: Env
 
 /** The event with its files: the screenshot, the minidump (read to describe a native crash) and the rest. False when the project had it already. */
 async function fileEvent(deps: Deps, project: Project, item: EnvelopeItem, attachments: EnvelopeItem[], eventId: string): Promise<boolean> {
-  const mapped = mapSentryEvent(item.json)
+  const mapped = mapSentryEvent(item.json ? await mapJsEvent(deps, project.id, item.json) : item.json)
   const shot = attachments.find(isScreenshot)
   const screenshot = shot ? (await storeCrashFiles(deps, [{ fileName: shot.filename ?? 'screenshot.png', bytes: shot.payload, contentType: shot.contentType }], 'image'))[0] : undefined
   const others = attachments.filter((a) => a !== shot)

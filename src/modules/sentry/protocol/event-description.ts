@@ -18,8 +18,16 @@ export function frameLine(f: StackFrame): string {
   if (f.file) where = `${f.file}${f.line !== undefined ? `:${f.line}${f.column !== undefined ? `:${f.column}` : ''}` : ''}`
   else if (f.module || f.address) where = [f.module, f.address].filter(Boolean).join(' ')
   const line = clipLine(`  at ${f.function ?? '?'}${where ? ` (${where})` : ''}${f.inApp ? ' [in app]' : ''}`)
-  // Local variables on a line of their own under the frame (stack-text.ts reads past it).
-  return f.vars ? `${line}\n${clipLine(`      locals: ${Object.entries(f.vars).map(([k, v]) => `${k}=${v}`).join(', ')}`)}` : line
+  // Local variables and source lines on lines of their own under the frame (stack-text.ts reads past them).
+  const out = f.vars ? [line, clipLine(`      locals: ${Object.entries(f.vars).map(([k, v]) => `${k}=${v}`).join(', ')}`)] : [line]
+  if (f.context && f.line !== undefined) out.push(...sourceLines(f.context, f.line))
+  return out.join('\n')
+}
+
+/** `      12 > code` for the frame's line, `      11 | code` around it. */
+function sourceLines(context: NonNullable<StackFrame['context']>, at: number): string[] {
+  const first = at - context.pre.length
+  return [...context.pre, context.line, ...context.post].map((code, i) => clipLine(`      ${first + i} ${first + i === at ? '>' : '|'} ${code}`.trimEnd()))
 }
 
 /** `Type: value`, or whichever of the two is there. */

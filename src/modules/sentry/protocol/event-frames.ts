@@ -38,7 +38,24 @@ function frameOf(v: unknown): StackFrame | undefined {
   if (typeof v.in_app === 'boolean') frame.inApp = v.in_app
   const vars = varsOf(v.vars)
   if (vars) frame.vars = vars
+  const context = mappedContextOf(v)
+  if (context) frame.context = context
   return Object.keys(frame).length ? frame : undefined
+}
+
+/** Most lines of source kept on each side of a frame's line, and the longest line. */
+const CONTEXT_LINES = 5
+const CONTEXT_LINE_MAX = 200
+
+/**
+ * The original source around a frame a source map placed at ingest (debug-files keeps the minified
+ * position in `data.minified`); undefined for other frames. Only mapped frames keep it: their
+ * original code is on no player's machine, so this is the one place a triager sees it.
+ */
+function mappedContextOf(v: Record<string, unknown>): StackFrame['context'] {
+  if (!isObject(v.data) || typeof v.data.minified !== 'string' || typeof v.context_line !== 'string') return undefined
+  const lines = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string').map((s) => s.slice(0, CONTEXT_LINE_MAX)) : [])
+  return { pre: lines(v.pre_context).slice(-CONTEXT_LINES), line: v.context_line.slice(0, CONTEXT_LINE_MAX), post: lines(v.post_context).slice(0, CONTEXT_LINES) }
 }
 
 /** Most local variables kept per frame, and the longest value shown. */
