@@ -22,7 +22,7 @@ describe('glitchbox admin on a running server', () => {
       expect(account.data.plan.key ?? account.data.plan).toBe('studio')
 
       const reset = await runCli(['admin', 'reset-password', 'ops@studio.example'], env)
-      expect(reset.code).toBe(0)
+      expect(reset.code, reset.stderr).toBe(0)
       const newPassword = /new password for \S+: (\S+)/.exec(reset.stdout)![1]!
       expect((await login(s.url, 'ops@studio.example', 'first-password-1')).status).toBe(401)
       expect((await login(s.url, 'ops@studio.example', newPassword)).status).toBe(200)

@@ -22,7 +22,7 @@
  *    only through its custom properties (light and dark themes).
  */
 import { Component, render, type ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { ErrorState, Spinner, Toasts } from './components'
 import { AuthShell, Shell } from './layout/Shell'
 import { buildUrl, currentPath, currentQuery, navigate, resolve, useRouter } from './router'
@@ -66,7 +66,9 @@ function App() {
     if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true })
   }, [path])
 
-  useEffect(() => {
+  // The route's title is set before the screen's effects run (a layout effect runs first), so a
+  // screen's own <Page> title, e.g. "Project not found" under a report's address, has the last word.
+  useLayoutEffect(() => {
     if (!found?.route.title) return
     const t = typeof found.route.title === 'function' ? found.route.title(found.params) : found.route.title
     document.title = `${t} · Glitchbox`

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
-import { type Db, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { type Db, indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { together } from '../../db/together'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
@@ -181,10 +181,13 @@ export function createIngestRepository({ db }: { db: Seam }) {
     versionPlatformPairs: (reportId: string) =>
       db.read((q) =>
         q
-          .select({ version: reportOccurrences.gameVersion, platform: reportOccurrences.platform, n: count(), first: min(reportOccurrences.seq) })
-          .from(reportOccurrences)
-          .where(ofReport(reportId))
-          .groupBy(reportOccurrences.gameVersion, reportOccurrences.platform),
+          // Through (report_id, seq), as before the event-time index (report_id, created_at) came: SQLite
+          // took either for this range, and the plan of a hot read must not be left to chance. (A hinted
+          // table is plain SQL to Drizzle: the columns are named as SQL too.)
+          .select({ version: sql<string>`game_version`, platform: sql<string>`platform`, n: sql<number>`count(*)`.mapWith(Number), first: sql<number>`min(seq)`.mapWith(Number) })
+          .from(indexedBy(q, reportOccurrences, 'report_occurrences_report_idx'))
+          .where(sql`report_id = ${reportId}`)
+          .groupBy(sql`game_version, platform`),
       ),
 
     /** How many of a report's occurrences carry each tag value: one GROUP BY over its occurrences' tag rows. */
