@@ -19,6 +19,8 @@ const PUBLIC_ROUTES = [
   /^\/api\/(tracker|roadmap|branding|files)\//,
   /^\/api\/billing\/webhook$/,
   /^\/api\/notifications\/unsubscribe$/,
+  // Discord signs its calls (Ed25519), checked by the route itself: no session.
+  /^\/api\/discord\/interactions\/[^/]+$/,
 ]
 
 /** The credential `method path` needs. */

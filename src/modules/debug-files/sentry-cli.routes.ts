@@ -51,7 +51,7 @@ export function sentryCliRoutes(deps: AppDeps) {
           throw badRequest('malformed multipart body')
         })
         await receiveChunks(deps, uploader, form)
-        return new Response(null, { status: 200 })
+        return new Response('', { status: 200, headers: { 'content-type': 'text/plain' } })
       },
       { ...RAW, ...checked, params: sentryCliOrgParams, detail: { tags: TAGS, summary: 'sentry-cli: upload chunks (multipart fields `file` or `file_gzip`, each named by its SHA-1)' } },
     )

@@ -25,4 +25,11 @@ export const authTour: Tour = {
   'POST /api/auth/support-share-code': { as: 'owner', query: () => ({ hours: '3' }) },
   'DELETE /api/auth/support-share-code': { as: 'owner' },
   'GET /api/account/export': { as: 'owner' },
+  // A token for sentry-cli, limited to the project; the debug-files tour uploads with it, then revokes it.
+  'POST /api/auth/api-tokens': {
+    as: 'owner',
+    body: (w) => ({ name: 'CI', scopes: ['debug_files.upload'], project: w.v.slug }),
+    keep: (d, w) => ((w.v.uploadToken = d.token), (w.v.apiTokenId = d.id)),
+  },
+  'GET /api/auth/api-tokens': { as: 'owner' },
 }

@@ -3,6 +3,8 @@ import { authTour } from './auth.tour'
 import { billingTour } from './billing.tour'
 import { changelogTour } from './changelog.tour'
 import { commentsLabelsTour } from './comments-labels.tour'
+import { debugFilesTour } from './debug-files.tour'
+import { discordTour } from './discord.tour'
 import { integrationsTour } from './integrations.tour'
 import { lastTour } from './last.tour'
 import { projectsTour } from './projects.tour'
@@ -19,7 +21,7 @@ import { workflowTour } from './workflow.tour'
  * One step per operation of /openapi.json, run in this order (later groups read what earlier ones made).
  * A new route needs a step in the group of its domain, or prism-tour.test.ts fails naming it.
  */
-export const TOUR: Tour = merge([publicTour, authTour, projectsTour, reportsTour, workflowTour, commentsLabelsTour, sdkTour, sentryTour, settingsTour, changelogTour, integrationsTour, teamTour, billingTour, analyticsTour, lastTour])
+export const TOUR: Tour = merge([publicTour, authTour, projectsTour, reportsTour, workflowTour, commentsLabelsTour, sdkTour, debugFilesTour, sentryTour, settingsTour, changelogTour, integrationsTour, discordTour, teamTour, billingTour, analyticsTour, lastTour])
 
 /** The groups in order; an operation may have one step only (a second would silently replace the first). */
 function merge(groups: Tour[]): Tour {

@@ -66,4 +66,6 @@ export const sdkTour: Tour = {
   },
   // ...and merging the split report back folds its occurrence in again.
   'POST /api/projects/{slug}/bugs/{number}/merge': { params: (w) => ({ number: w.v.sdkNumber! }), body: (w) => ({ numbers: [Number(w.v.splitNumber)] }) },
+  'GET /api/projects/{slug}/bugs/{number}/trend': { params: (w) => ({ number: w.v.sdkNumber! }) },
+  'GET /api/projects/{slug}/bugs/{number}/tags': { params: (w) => ({ number: w.v.sdkNumber! }) },
 }
