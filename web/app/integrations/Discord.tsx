@@ -18,9 +18,9 @@ export function DiscordSection({ slug, reason }: { slug: string; reason?: string
   const discord = useApi<DiscordSettings>(base)
   const error = discord.error.value
   let body
-  // A member without the Integrations permission is told which permission it takes, with nothing to retry (as Async says it).
-  if (error && error.status === 403) body = <ErrorState title="Not available to you" message={error.message} />
-  else if (error && error.status !== 404) body = <ErrorState title="Could not load the Discord settings" message={error.message} onRetry={() => void discord.reload()} />
+  // A member without the Integrations permission (403) gets the form as every card shows it to them:
+  // its controls disabled with the reason, never a refusal.
+  if (error && error.status !== 404 && error.status !== 403) body = <ErrorState title="Could not load the Discord settings" message={error.message} onRetry={() => void discord.reload()} />
   else if (!error && !discord.data.value) body = <Spinner />
   else body = <DiscordForm key={discord.data.value?.application_id ?? 'new'} base={base} current={discord.data.value ?? null} reason={reason} onSaved={() => void discord.reload()} />
   return (

@@ -96,8 +96,10 @@ function ProjectGate({ slug, children }: { slug: string; children: ComponentChil
     if (access.data.value === undefined && !access.loading.value) void access.reload()
   }, [access])
   if (access.error.value?.status !== 404) return <>{children}</>
+  // Keyed by the address: moving between screens of the missing project mounts it again, so its
+  // title is set after the new screen's route title (the same Page would not set it again).
   return (
-    <Page title="Project not found">
+    <Page key={window.location.pathname} title="Project not found">
       <ErrorState title="Not found" message="No project of yours has this address: it does not exist, or you do not have access to it." />
       <p>
         <Link href="/">Go to your projects</Link>
