@@ -4,12 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { ROOT } from '../helpers/server-process'
+import { runSentryCli, SENTRY_CLI } from '../helpers/sentry-cli'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { debugFixture } from '../debug-files/fixture'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
-
-const SENTRY_CLI = join(ROOT, 'node_modules', '.bin', 'sentry-cli')
 
 describeBrowser('debug files in the browser: token, upload with sentry-cli, list, delete', () => {
   let h: BrowserHarness
@@ -46,11 +44,8 @@ describeBrowser('debug files in the browser: token, upload with sentry-cli, list
     await poll(() => page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'CI symbols' }).count()).toBe(1)
     expect(await page.getByRole('table', { name: 'API tokens' }).innerText()).not.toContain(token)
 
-    const upload = Bun.spawn([SENTRY_CLI, 'debug-files', 'upload', '--org', 'studio', '--project', slug, 'symbols'], {
-      cwd: dir, env: { ...process.env, SENTRY_URL: h.baseUrl, SENTRY_AUTH_TOKEN: token, SENTRY_DISABLE_UPDATE_CHECK: 'true', SENTRY_LOG_LEVEL: 'warn' }, stdout: 'pipe', stderr: 'pipe',
-    })
-    const [code, err] = await Promise.all([upload.exited, new Response(upload.stderr).text()])
-    expect(code, err).toBe(0)
+    const { code, out } = await runSentryCli([SENTRY_CLI, 'debug-files', 'upload', '--org', 'studio', '--project', slug, 'symbols'], dir, { SENTRY_URL: h.baseUrl, SENTRY_AUTH_TOKEN: token })
+    expect(code, out).toBe(0)
 
     await page.goto(`/projects/${slug}/settings/debug-files`)
     const table = page.getByRole('table', { name: 'Debug files' })

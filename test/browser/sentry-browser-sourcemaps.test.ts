@@ -2,16 +2,15 @@
 // debug id by `sentry-cli sourcemaps inject` and uploaded with `sourcemaps upload` (the real binary)
 // throws; the SDK names the debug id, and the report shows the original function, file, line and
 // source instead of the minified position.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { freePort, ROOT } from '../helpers/server-process'
+import { minifiedBuild, runSentryCli, SENTRY_CLI as CLI } from '../helpers/sentry-cli'
+import { freePort } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { type BrowserHarness, describeBrowser, startBrowser } from './harness'
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'sentry-mapped-game.js')
-const CLI = join(ROOT, 'node_modules', '.bin', 'sentry-cli')
-
 describeBrowser('@sentry/browser with a source map uploaded by sentry-cli', () => {
   let h: BrowserHarness
   let gameServer: ReturnType<typeof Bun.serve>
@@ -26,16 +25,10 @@ describeBrowser('@sentry/browser with a source map uploaded by sentry-cli', () =
     const { dsn } = (await h.api('GET', `/api/projects/${slug}`, { token })).body.data
     dir = tempDir('browser-sourcemaps')
     mkdirSync(join(dir, 'dist'))
-    const built = await Bun.build({ entrypoints: [FIXTURE], outdir: join(dir, 'dist'), naming: 'game.js', target: 'browser', minify: true, sourcemap: 'linked' })
-    expect(built.success).toBe(true)
-    // Without Bun's own debug id, the build is what webpack or Vite give sentry-cli.
-    const js = join(dir, 'dist', 'game.js')
-    writeFileSync(js, readFileSync(js, 'utf8').replace(/^\/\/# debugId=.*\n?/m, ''))
-    const env = { ...process.env, SENTRY_LOG_LEVEL: 'warn', SENTRY_DISABLE_UPDATE_CHECK: 'true' }
+    const js = await minifiedBuild(FIXTURE, join(dir, 'dist'), { naming: 'game.js', target: 'browser' })
     const apiToken = (await h.api('POST', '/api/auth/api-tokens', { token, body: { name: 'CI', scopes: ['debug_files.upload'], project: slug } })).body.data.token as string
     for (const args of [['sourcemaps', 'inject', 'dist'], ['sourcemaps', 'upload', '--org', 'studio', '--project', slug, 'dist']]) {
-      const child = Bun.spawn([CLI, ...args], { cwd: dir, env: { ...env, SENTRY_URL: h.baseUrl, SENTRY_AUTH_TOKEN: apiToken }, stdout: 'pipe', stderr: 'pipe', timeout: 90_000 })
-      const [code, out] = await Promise.all([child.exited, new Response(child.stderr).text()])
+      const { code, out } = await runSentryCli([CLI, ...args], dir, { SENTRY_URL: h.baseUrl, SENTRY_AUTH_TOKEN: apiToken })
       expect(code, out).toBe(0)
     }
     const script = readFileSync(js, 'utf8')

@@ -4,13 +4,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeTempDataDirs, ROOT, startServer, studioOnServer } from '../helpers/server-process'
+import { minifiedBuild, runSentryCli as run, sentryClis } from '../helpers/sentry-cli'
+import { removeTempDataDirs, startServer, studioOnServer } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { debugFixture } from './fixture'
 
-const CLIS: [string, string][] = [['3.x', join(ROOT, 'node_modules', '.bin', 'sentry-cli')]]
-if (process.env.SENTRY_CLI_2) CLIS.push(['2.x', process.env.SENTRY_CLI_2])
-else console.warn('[sentry-cli server tests] SENTRY_CLI_2 is not set: sentry-cli 2.x is not tested')
+const CLIS = sentryClis('sentry-cli server tests')
 
 let server: Awaited<ReturnType<typeof startServer>>
 let session = ''
@@ -31,12 +30,6 @@ afterAll(async () => {
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
   return (await res.json()) as { ok: boolean; data: any }
-}
-
-async function run(cmd: string[], cwd: string, env: Record<string, string>) {
-  const child = Bun.spawn(cmd, { cwd, env: { ...process.env, SENTRY_LOG_LEVEL: 'warn', SENTRY_DISABLE_UPDATE_CHECK: 'true', ...env }, stdout: 'pipe', stderr: 'pipe', timeout: 90_000 })
-  const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
-  return { code, out: `${stdout}\n${stderr}` }
 }
 
 describe.each(CLIS)('sentry-cli %s against the server', (version, cli) => {
@@ -73,14 +66,7 @@ describe.each(CLIS)('sentry-cli %s against the server', (version, cli) => {
     const src = join(work, 'web')
     mkdirSync(join(src, 'src'), { recursive: true })
     writeFileSync(join(src, 'src', 'game.ts'), 'export function spawn(level: number) {\n  if (level > 5) throw new Error("too strong")\n  return level\n}\nspawn(9)\n')
-    const built = await Bun.build({ entrypoints: [join(src, 'src', 'game.ts')], outdir: join(src, 'dist'), minify: true, sourcemap: 'linked' })
-    expect(built.success).toBe(true)
-    // Without Bun's own debug id, the build is what webpack or Vite give sentry-cli.
-    const js = join(src, 'dist', 'game.js')
-    writeFileSync(js, readFileSync(js, 'utf8').replace(/^\/\/# debugId=.*\n?/m, ''))
-    const mapPath = join(src, 'dist', 'game.js.map')
-    const { debugId: _bunId, ...map } = JSON.parse(readFileSync(mapPath, 'utf8'))
-    writeFileSync(mapPath, JSON.stringify(map))
+    const js = await minifiedBuild(join(src, 'src', 'game.ts'), join(src, 'dist'))
     const inject = await run([cli, 'sourcemaps', 'inject', 'dist'], src, env)
     expect(inject.code, inject.out).toBe(0)
     const debugId = /\/\/# debugId=([0-9a-f-]{36})/.exec(readFileSync(js, 'utf8'))![1]!

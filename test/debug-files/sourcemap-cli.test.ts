@@ -10,15 +10,11 @@ import { symbolicateJsEvent } from '../../src/modules/debug-files/sourcemap-even
 import { mapJsFrames, type JsFrame } from '../../src/modules/debug-files/sourcemap-frames'
 import { indexArtifactBundle } from '../../src/modules/debug-files/sourcemap-index'
 import { exceptionsOf } from '../../src/modules/sentry/protocol/event-frames'
-import { ROOT } from '../helpers/server-process'
+import { minifiedBuild, runSentryCli, sentryClis } from '../helpers/sentry-cli'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 import { startFakeSentryUpload, type FakeSentryUpload } from './fake-sentry-upload'
 
-// sentry-cli 3.x is a devDependency; a 2.x binary is tested too when SENTRY_CLI_2 names one
-// (`npm install --prefix /tmp/cli2 @sentry/cli@2`, then SENTRY_CLI_2=/tmp/cli2/node_modules/.bin/sentry-cli).
-const CLIS: [string, string][] = [['3.x', join(ROOT, 'node_modules', '.bin', 'sentry-cli')]]
-if (process.env.SENTRY_CLI_2) CLIS.push(['2.x', process.env.SENTRY_CLI_2])
-else console.warn('[source map tests] SENTRY_CLI_2 is not set: sentry-cli 2.x is not tested')
+const CLIS = sentryClis('source map tests')
 
 const GAME = `// A tiny game loop.
 const MAX_HP = 50
@@ -46,24 +42,13 @@ describe.each(CLIS)('sentry-cli %s sourcemaps inject + upload (the real binary) 
   let minified = ''
   let debugId = ''
 
-  async function run(cmd: string[], env: Record<string, string> = {}) {
-    const child = Bun.spawn(cmd, { cwd: dir, env: { ...process.env, SENTRY_LOG_LEVEL: 'warn', SENTRY_DISABLE_UPDATE_CHECK: 'true', ...env }, stdout: 'pipe', stderr: 'pipe', timeout: 60_000 })
-    const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
-    return { code, out: `${stdout}\n${stderr}` }
-  }
+  const run = (cmd: string[], env: Record<string, string> = {}) => runSentryCli(cmd, dir, env)
 
   beforeAll(async () => {
     dir = tempDir('sourcemaps')
     mkdirSync(join(dir, 'src'))
     writeFileSync(join(dir, 'src', 'game.ts'), GAME)
-    const built = await Bun.build({ entrypoints: [join(dir, 'src', 'game.ts')], outdir: join(dir, 'dist'), minify: true, sourcemap: 'linked' })
-    expect(built.success).toBe(true)
-    // Bun writes a debug id of its own; without it the build is what webpack or Vite give sentry-cli.
-    const js = join(dir, 'dist', 'game.js')
-    writeFileSync(js, readFileSync(js, 'utf8').replace(/^\/\/# debugId=.*\n?/m, ''))
-    const mapPath = join(dir, 'dist', 'game.js.map')
-    const { debugId: _bunId, ...map } = JSON.parse(readFileSync(mapPath, 'utf8'))
-    writeFileSync(mapPath, JSON.stringify(map))
+    const js = await minifiedBuild(join(dir, 'src', 'game.ts'), join(dir, 'dist'))
 
     const inject = await run([cli, 'sourcemaps', 'inject', 'dist'])
     expect(inject.code, inject.out).toBe(0)

@@ -6,10 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeTempDataDirs, ROOT, startServer, studioOnServer } from '../helpers/server-process'
+import { minifiedBuild, runSentryCli as run, SENTRY_CLI as CLI } from '../helpers/sentry-cli'
+import { removeTempDataDirs, startServer, studioOnServer } from '../helpers/server-process'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
-
-const CLI = join(ROOT, 'node_modules', '.bin', 'sentry-cli')
 
 const GAME = `// Save hooks of a tiny game.
 export const onEvent = {
@@ -38,12 +37,6 @@ let throws: { lineno: number; colno: number }[] = []
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
   return (await res.json()) as { ok: boolean; data: any }
-}
-
-async function run(cmd: string[], cwd: string, env: Record<string, string>) {
-  const child = Bun.spawn(cmd, { cwd, env: { ...process.env, SENTRY_LOG_LEVEL: 'warn', SENTRY_DISABLE_UPDATE_CHECK: 'true', ...env }, stdout: 'pipe', stderr: 'pipe', timeout: 90_000 })
-  const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
-  return { code, out: `${stdout}\n${stderr}` }
 }
 
 /** A project with its DSN's store URL. */
@@ -77,13 +70,7 @@ beforeAll(async () => {
   dir = tempDir('sourcemap-ingest')
   mkdirSync(join(dir, 'src'), { recursive: true })
   writeFileSync(join(dir, 'src', 'game.ts'), GAME)
-  const built = await Bun.build({ entrypoints: [join(dir, 'src', 'game.ts')], outdir: join(dir, 'dist'), minify: true, sourcemap: 'linked' })
-  expect(built.success).toBe(true)
-  const js = join(dir, 'dist', 'game.js')
-  writeFileSync(js, readFileSync(js, 'utf8').replace(/^\/\/# debugId=.*\n?/m, ''))
-  const mapPath = join(dir, 'dist', 'game.js.map')
-  const { debugId: _bunId, ...map } = JSON.parse(readFileSync(mapPath, 'utf8'))
-  writeFileSync(mapPath, JSON.stringify(map))
+  const js = await minifiedBuild(join(dir, 'src', 'game.ts'), join(dir, 'dist'))
   const inject = await run([CLI, 'sourcemaps', 'inject', 'dist'], dir, {})
   expect(inject.code, inject.out).toBe(0)
   const minified = readFileSync(js, 'utf8')
