@@ -3,6 +3,7 @@ import { Database } from 'bun:sqlite'
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
+import { registerWriteScope } from './write-scope'
 import { isPostgres, pgPool, pgWriteInTurn } from './pg/client'
 import * as schema from './schema'
 
@@ -157,6 +158,7 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
     },
   }
   const db = Object.assign(base, seam)
+  registerWriteScope(db, inWrite)
   const readerOf = (handle: Database, replaced?: Database) => {
     try {
       replaced?.close()

@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
 import { nulFreeClient } from './nul-free'
 import { together } from '../together'
+import { registerWriteScope } from '../write-scope'
 
 // The seam on PostgreSQL. Repositories query with the SQLite table objects (Drizzle renders the SQL for
 // the dialect of the database it is given; src/db/pg/schema.ts keeps the column types compatible), so a
@@ -46,7 +47,9 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
         try {
           return await base.transaction(async (tx) => {
             const q = Object.assign(tx, seam) as unknown as Query
-            return context.run({ tx: q }, () => fn(q))
+            const store = { tx: q }
+            registerWriteScope(q, () => store)
+            return context.run(store, () => fn(q))
           })
         } catch (err) {
           // A serialization failure or deadlock rolled everything back: the callback runs again
@@ -57,6 +60,7 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
     },
   }
   const db = Object.assign(base, seam) as unknown as Db
+  registerWriteScope(db, () => context.getStore())
   pools.set(db, { client, ready, inWrite: () => context.getStore() !== undefined, turns: new Map() })
   return db
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
+import { oncePerWrite } from '../../db/write-scope'
 
 export type Channel = typeof chatChannels.$inferSelect
 type Delivery = typeof chatChannelDeliveries.$inferSelect
@@ -95,11 +96,9 @@ const anyActiveOf = preparedPerConnection(prepareAnyActive)
  * no chat channel.
  */
 export const channelEventStatements = (db: Seam) => ({
-  /** Whether the project has an active channel. */
-  anyActive: async (projectId: string): Promise<boolean> => {
-    const rows = await db.read((q) => anyActiveOf(q).execute({ projectId }))
-    return rows.length > 0
-  },
+  /** Whether the project has an active channel (asked once per write: a bulk change's events share it). */
+  anyActive: (projectId: string): Promise<boolean> =>
+    oncePerWrite(db, `chat-channels.any:${projectId}`, async () => (await db.read((q) => anyActiveOf(q).execute({ projectId }))).length > 0),
   /** The project's active channels. */
   activeChannels: (projectId: string): Promise<Channel[]> => db.read((q) => q.select().from(chatChannels).where(activeOf(projectId))),
   /** Stores rendered messages to post, in one insert. */

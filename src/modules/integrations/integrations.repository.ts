@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
+import { oncePerWrite } from '../../db/write-scope'
 
 export type Integration = typeof integrations.$inferSelect
 export type IntegrationLink = typeof integrationLinks.$inferSelect
@@ -184,11 +185,9 @@ const anyActiveOf = preparedPerConnection(prepareAnyActive)
  * prepared once per connection: it runs on every report write, and most projects have no integration.
  */
 export const integrationEventStatements = (db: Seam) => ({
-  /** Whether the project has an active connection. */
-  anyActive: async (projectId: string): Promise<boolean> => {
-    const rows = await db.read((q) => anyActiveOf(q).execute({ projectId }))
-    return rows.length > 0
-  },
+  /** Whether the project has an active connection (asked once per write: a bulk change's events share it). */
+  anyActive: (projectId: string): Promise<boolean> =>
+    oncePerWrite(db, `integrations.any:${projectId}`, async () => (await db.read((q) => anyActiveOf(q).execute({ projectId }))).length > 0),
   /** Whether the connection delivered for the report before or linked it (a report filed by hand has only the link). */
   workedOn: (integrationId: string, reportId: string): Promise<boolean> =>
     db.read(

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { containsExactly, LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
+import { oncePerWrite } from '../../db/write-scope'
 
 export type Webhook = typeof webhooks.$inferSelect
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
@@ -102,10 +103,10 @@ const prepareAnyTarget = (q: Query) =>
 const anyTargetOf = preparedPerConnection(prepareAnyTarget)
 
 /**
- * Whether any webhook of the project takes `event`. Prepared once per connection: the event
- * subscriber runs inside every report write, and most projects have no webhook.
+ * Whether any webhook of the project takes `event`. Prepared once per connection and asked once per
+ * write (a bulk change's events share the answer): the event subscriber runs inside every report
+ * write, and most projects have no webhook.
  */
-export async function anyWebhookTakes(db: Seam, projectId: string, event: string): Promise<boolean> {
-  const rows = await db.read((q) => anyTargetOf(q).execute({ projectId, needle: eventNeedle(event) }))
-  return rows.length > 0
+export function anyWebhookTakes(db: Seam, projectId: string, event: string): Promise<boolean> {
+  return oncePerWrite(db, `webhooks.any:${projectId}:${event}`, async () => (await db.read((q) => anyTargetOf(q).execute({ projectId, needle: eventNeedle(event) }))).length > 0)
 }

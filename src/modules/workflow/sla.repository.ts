@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { reportSla, slaRules } from './workflow.table'
+import { oncePerWrite } from '../../db/write-scope'
 
 /** A report's SLA clock as stored. */
 export type SlaClock = typeof reportSla.$inferSelect
@@ -9,7 +10,7 @@ export type SlaRule = typeof slaRules.$inferSelect
 /** Every read and write of sla_rules and report_sla, as async functions over the database seam (the event subscriber aside). */
 export function createSlaRepository({ db }: { db: Seam }) {
   return {
-    /** The project's rules, one per priority. */
+    /** The project's rules, one per priority (asked once per write: a bulk change's events share them). */
     rules: (projectId: string) => db.read((q) => q.select().from(slaRules).where(eq(slaRules.projectId, projectId))),
 
     /** Replaces every rule of the project. */
@@ -60,9 +61,8 @@ const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
  * connection.
  */
 export const slaSubscriberStatements = (db: Seam) => ({
-  /** The project's rules, one per priority. */
-  rules: (projectId: string): Promise<SlaRule[]> =>
-    db.read((q) => rulesOf(q).execute({ projectId })),
+  /** The project's rules, one per priority (asked once per write: a bulk change's events share them). */
+  rules: (projectId: string): Promise<SlaRule[]> => oncePerWrite(db, `sla.rules:${projectId}`, () => db.read((q) => rulesOf(q).execute({ projectId }))),
   /** One report's clock, or undefined. */
   clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(byReport(reportId)).limit(1)))[0],
   /** Starts a report's clock (a report has one clock: a second start changes nothing). */
