@@ -60,9 +60,8 @@ export function sentryRoutes(deps: AppDeps) {
    */
   const unrealNative = async (projectId: string, file: { bytes: Uint8Array } | undefined) => {
     if (!file) return null
-    const bytes = file.bytes.slice()
     try {
-      return { dump: readMinidump(bytes), symbols: await symbolicateMinidump(deps, projectId, bytes) }
+      return { dump: readMinidump(file.bytes), symbols: await symbolicateMinidump(deps, projectId, file.bytes) }
     } catch (err) {
       if (err instanceof AppError) return null
       throw err

@@ -112,7 +112,7 @@ export function ReportEvidence({
           </dl>
           {notSymbolicated(o.metadata) && (
             <p class="notice">
-              <Badge tone="warning">Not symbolicated yet</Badge> A native crash read from its minidump: the frame is the crashing module and the offset in it. Download the minidump below to open it in a debugger.
+              <Badge tone="warning">Not symbolicated yet</Badge> A native crash whose minidump this project's symbols could not name: frames read from it are a module and an offset. Download the minidump below to open it in a debugger.
             </p>
           )}
           {o.title && o.title !== bug.title && (
