@@ -74,6 +74,9 @@ const KNOWN_FRAMES = [
   expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
 ]
 
+const TEST_APP_MISSING = { module: 'test_app.exe', debug_id: '5A9832E5287241C1838ED98914E9B7FF1', debug_file: 'c:\\test_app.pdb' }
+const KERNEL32_MISSING = { module: 'kernel32.dll', debug_id: 'BCE8785C57B44245A669896B6A19B9542', debug_file: 'kernel32.pdb' }
+
 describe('Unreal crash reports with a minidump', () => {
   it('are titled, described and grouped by the symbolicated frames, as the minidump route files the same dump', async () => {
     await uploadSymbols('test_app.sym.gz', 'kernel32.sym.gz')
@@ -90,14 +93,14 @@ describe('Unreal crash reports with a minidump', () => {
     expect((await reports()).map((r) => r.occurrence_count)).toEqual([2])
   })
 
-  it("keep Unreal's printed call stack when nothing symbolicates, and name the crashing module's missing symbols", async () => {
+  it("keep Unreal's printed call stack when nothing symbolicates, and name the missing symbols of every module on the dump's stack", async () => {
     await sendUnreal()
     const [report] = await reports()
     expect(report!.title).toBe('Unhandled Exception: EXCEPTION_ACCESS_VIOLATION writing address 0x00000000')
     expect(stackOf(report!.description)).toEqual(['test_app!UnrealPrintedFrame() [D:\\build\\Game.cpp:12]'])
     expect(JSON.parse(report!.metadata).minidump).toMatchObject({
       symbolicated: false,
-      missing_symbols: [{ module: 'test_app.exe', debug_id: '5A9832E5287241C1838ED98914E9B7FF1', debug_file: 'c:\\test_app.pdb' }],
+      missing_symbols: [TEST_APP_MISSING, KERNEL32_MISSING],
     })
   })
 })
@@ -122,15 +125,15 @@ describe('the other threads and the missing symbols of a minidump', () => {
     expect(stackOf(report!.description)[0]).toEqual(KNOWN_FRAMES[0])
     expect(JSON.parse(report!.metadata).minidump).toMatchObject({
       symbolicated: true,
-      missing_symbols: [{ module: 'kernel32.dll', debug_id: 'BCE8785C57B44245A669896B6A19B9542', debug_file: 'kernel32.pdb' }],
+      missing_symbols: [KERNEL32_MISSING],
     })
   })
 
-  it('names the crashing module when nothing symbolicates', async () => {
+  it('names every module of the walked stack, the crashing one first, when nothing symbolicates', async () => {
     await sendDump()
     const [report] = await reports()
     expect(report!.title).toBe('EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e')
-    expect(JSON.parse(report!.metadata).minidump.missing_symbols).toEqual([{ module: 'test_app.exe', debug_id: '5A9832E5287241C1838ED98914E9B7FF1', debug_file: 'c:\\test_app.pdb' }])
+    expect(JSON.parse(report!.metadata).minidump.missing_symbols).toEqual([TEST_APP_MISSING, KERNEL32_MISSING])
   })
 })
 

@@ -34,8 +34,8 @@ function missingOn(thread: WalkedThread, without: Set<string>): MissingSymbols[]
  * Walks a dump's crashed thread with the `.sym` indexes the project uploaded (looked up by the
  * modules' debug ids, within this project only) and counts the uploads used. The other threads come
  * with it (at most MAX_OTHER_THREADS of MAX_OTHER_THREAD_FRAMES frames), and the crashed stack's
- * modules the project has no symbols for. Null when no frame got a name: the crash is filed as read,
- * with module and offset.
+ * modules the project has no symbols for. No frames when none got a name (the crash is filed as read,
+ * with module and offset, and every module of its walked stack is missing); null when nothing walked.
  */
 export async function symbolicateDump(deps: Pick<AppDeps, 'db' | 'files'>, projectId: string, dump: Uint8Array): Promise<SymbolicatedStack | null> {
   const { db, files } = deps
@@ -54,11 +54,13 @@ export async function symbolicateDump(deps: Pick<AppDeps, 'db' | 'files'>, proje
   }
   const walked = await walkStack(dump, symbolsFor)
   const crashed = walked.threads.find((t) => t.crashed) ?? walked.threads[0]
-  if (!crashed?.frames.some((f) => f.function)) return null
+  if (!crashed) return null
+  const missingSymbols = missingOn(crashed, without)
+  if (!crashed.frames.some((f) => f.function)) return { frames: [], missingSymbols }
   await repo.countSymbolicated(used)
   const otherThreads = walked.threads
     .filter((t) => t !== crashed)
     .slice(0, MAX_OTHER_THREADS)
     .map((t) => ({ id: t.id, frames: t.frames.slice(0, MAX_OTHER_THREAD_FRAMES).map(ingestFrame) }))
-  return { frames: crashed.frames.map(ingestFrame), otherThreads, missingSymbols: missingOn(crashed, without) }
+  return { frames: crashed.frames.map(ingestFrame), otherThreads, missingSymbols }
 }

@@ -16,8 +16,9 @@ export interface OtherThread {
 
 /**
  * The crashed thread of a dump walked and symbolicated: frames innermost first, with function, file
- * and line where symbols say. The other threads and the modules without symbols come with it when the
- * symbolicator gives them (optional: older callers build this with frames alone).
+ * and line where symbols say; none when no frame got a name. The other threads and the modules without
+ * symbols come with it when the symbolicator gives them (optional: older callers build this with
+ * frames alone).
  */
 export interface SymbolicatedStack {
   frames: StackFrame[]
@@ -38,8 +39,9 @@ export function registerMinidumpSymbolicator(fn: MinidumpSymbolicator): void {
 }
 
 /**
- * The crashed thread symbolicated with the project's own uploads, or null: nothing registered, no
- * symbols for its frames, or any failure. Symbolication never fails the filing of a crash.
+ * The crashed thread symbolicated with the project's own uploads (no frames when its symbols name
+ * none), or null: nothing registered, nothing walked, or any failure. Symbolication never fails the
+ * filing of a crash.
  */
 export async function symbolicateMinidump(deps: Pick<AppDeps, 'db' | 'files' | 'logger'>, projectId: string, dump: Uint8Array): Promise<SymbolicatedStack | null> {
   if (!symbolicator) return null

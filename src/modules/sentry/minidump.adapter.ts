@@ -46,11 +46,11 @@ function cpuOf(dump: ParsedMinidump): string {
 
 /**
  * The modules of the crashed stack without symbols in the project, with the PDB (or binary) their
- * symbols are made from: as the symbolicator found them, else (nothing symbolicated) the crashing module.
+ * symbols are made from: as the symbolicator found them, else (nothing walked) the crashing module.
  */
-function missingSymbolsOf(dump: ParsedMinidump, symbols: SymbolicatedStack | null, walked: boolean): { module: string; debug_id: string; debug_file: string | null }[] {
+function missingSymbolsOf(dump: ParsedMinidump, symbols: SymbolicatedStack | null): { module: string; debug_id: string; debug_file: string | null }[] {
   const crashing = dump.modules.find((m) => m.name === dump.crashSite?.module)
-  const missing = walked ? (symbols?.missingSymbols ?? []) : crashing?.debugId ? [{ module: crashing.name, debugId: crashing.debugId }] : []
+  const missing = symbols?.missingSymbols ?? (crashing?.debugId ? [{ module: crashing.name, debugId: crashing.debugId }] : [])
   return missing.slice(0, MAX_MISSING_SYMBOLS).map((m) => ({
     module: m.module,
     debug_id: m.debugId,
@@ -67,7 +67,7 @@ function minidumpMetadata(dump: ParsedMinidump, symbols: SymbolicatedStack | nul
     exception: dump.exception && { name: dump.exception.name, reason: dump.exception.reason, address: dump.exception.address, thread_id: dump.exception.threadId },
     crash_site: crashLocation(dump),
     symbolicated,
-    missing_symbols: missingSymbolsOf(dump, symbols, symbolicated),
+    missing_symbols: missingSymbolsOf(dump, symbols),
     module_count: dump.modules.length,
     modules,
   }
