@@ -17,8 +17,8 @@ function ingestFrame(f: StackFrame): IngestFrame {
 }
 
 /** Other threads kept with a crash at most, and frames of each: what a reader scans, and what fits a description. */
-export const MAX_OTHER_THREADS = 32
-export const MAX_OTHER_THREAD_FRAMES = 64
+const MAX_OTHER_THREADS = 32
+const MAX_OTHER_THREAD_FRAMES = 64
 
 /** The modules of the crashed thread's frames whose debug ids the project has no symbols for, each once, innermost first. */
 function missingOn(thread: WalkedThread, without: Set<string>): MissingSymbols[] {
