@@ -1,9 +1,29 @@
 import type { AppDeps } from '../../app-deps'
 import type { StackFrame } from '../ingest/stack'
 
-/** The crashed thread of a dump walked and symbolicated: frames innermost first, with function, file and line where symbols say. */
+/** A module on the crashed thread's stack that the project has no symbols for. */
+export interface MissingSymbols {
+  /** Base name (`game.exe`). */
+  module: string
+  debugId: string
+}
+
+/** A thread other than the crashed one, walked the same way. */
+export interface OtherThread {
+  id: number
+  frames: StackFrame[]
+}
+
+/**
+ * The crashed thread of a dump walked and symbolicated: frames innermost first, with function, file
+ * and line where symbols say; none when no frame got a name. The other threads and the modules without
+ * symbols come with it when the symbolicator gives them (optional: older callers build this with
+ * frames alone).
+ */
 export interface SymbolicatedStack {
   frames: StackFrame[]
+  otherThreads?: OtherThread[]
+  missingSymbols?: MissingSymbols[]
 }
 
 export type MinidumpSymbolicator = (deps: Pick<AppDeps, 'db' | 'files'>, projectId: string, dump: Uint8Array) => Promise<SymbolicatedStack | null>
@@ -19,8 +39,9 @@ export function registerMinidumpSymbolicator(fn: MinidumpSymbolicator): void {
 }
 
 /**
- * The crashed thread symbolicated with the project's own uploads, or null: nothing registered, no
- * symbols for its frames, or any failure. Symbolication never fails the filing of a crash.
+ * The crashed thread symbolicated with the project's own uploads (no frames when its symbols name
+ * none), or null: nothing registered, nothing walked, or any failure. Symbolication never fails the
+ * filing of a crash.
  */
 export async function symbolicateMinidump(deps: Pick<AppDeps, 'db' | 'files' | 'logger'>, projectId: string, dump: Uint8Array): Promise<SymbolicatedStack | null> {
   if (!symbolicator) return null

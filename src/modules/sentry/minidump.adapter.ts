@@ -3,7 +3,7 @@ import type { Project } from '../projects/projects.repository'
 import { AppError } from '../../http/errors'
 import type { StackFrame } from '../ingest/stack'
 import type { Submission } from '../ingest/submission'
-import type { SymbolicatedStack } from './minidump-symbols'
+import type { OtherThread, SymbolicatedStack } from './minidump-symbols'
 import { crashLocation, minidumpTitle, minidumpTopFrame } from './minidump/minidump-title'
 import { parseMinidump } from './minidump/minidump-parser'
 import type { ParsedMinidump } from './minidump/minidump.types'
@@ -14,6 +14,10 @@ import { trimToJsonBytes } from './protocol/metadata-trim'
 const MAX_METADATA_BYTES = 16 * 1024
 /** Modules listed in the metadata at most; the dump itself keeps them all. */
 const MAX_LISTED_MODULES = 150
+/** Modules without symbols listed at most: a crashed stack crosses few modules, a hostile one many. */
+const MAX_MISSING_SYMBOLS = 20
+/** Characters the other threads take in a description at most (the description keeps 50 000 in all). */
+const MAX_OTHER_THREADS_CHARS = 24_000
 
 /** Reads a minidump; an unreadable one is a 400 naming why. */
 export function readMinidump(bytes: Uint8Array): ParsedMinidump {
@@ -40,8 +44,22 @@ function cpuOf(dump: ParsedMinidump): string {
   return [s.arch, s.cpuCount ? `${s.cpuCount} CPUs` : null, s.cpuModel ?? s.cpuInfo].filter(Boolean).join(', ').slice(0, 500)
 }
 
-/** What the dump says, as metadata: system, exception, crash site and the modules (as many as fit in 16 KB). */
-function minidumpMetadata(dump: ParsedMinidump, symbolicated: boolean): Record<string, unknown> {
+/**
+ * The modules of the crashed stack without symbols in the project, with the PDB (or binary) their
+ * symbols are made from: as the symbolicator found them, else (nothing walked) the crashing module.
+ */
+function missingSymbolsOf(dump: ParsedMinidump, symbols: SymbolicatedStack | null): { module: string; debug_id: string; debug_file: string | null }[] {
+  const crashing = dump.modules.find((m) => m.name === dump.crashSite?.module)
+  const missing = symbols?.missingSymbols ?? (crashing?.debugId ? [{ module: crashing.name, debugId: crashing.debugId }] : [])
+  return missing.slice(0, MAX_MISSING_SYMBOLS).map((m) => ({
+    module: m.module,
+    debug_id: m.debugId,
+    debug_file: dump.modules.find((d) => d.debugId?.toUpperCase() === m.debugId.toUpperCase())?.debugFile ?? null,
+  }))
+}
+
+/** What the dump says, as metadata: system, exception, crash site, modules without symbols and the modules (as many as fit in 16 KB). */
+function minidumpMetadata(dump: ParsedMinidump, symbols: SymbolicatedStack | null, symbolicated: boolean): Record<string, unknown> {
   const modules = dump.modules.slice(0, MAX_LISTED_MODULES).map((m) => ({ name: m.name, version: m.version, base: m.baseAddress, size: m.size, debug_id: m.debugId, debug_file: m.debugFile }))
   const meta = {
     os: osOf(dump),
@@ -49,6 +67,7 @@ function minidumpMetadata(dump: ParsedMinidump, symbolicated: boolean): Record<s
     exception: dump.exception && { name: dump.exception.name, reason: dump.exception.reason, address: dump.exception.address, thread_id: dump.exception.threadId },
     crash_site: crashLocation(dump),
     symbolicated,
+    missing_symbols: missingSymbolsOf(dump, symbols),
     module_count: dump.modules.length,
     modules,
   }
@@ -72,13 +91,13 @@ export function withMinidump(s: Submission, dump: ParsedMinidump, symbols: Symbo
   const frames = symbols?.frames.length ? symbols.frames : null
   const symbol = frames?.find((f) => f.function)?.function
   const title = symbol ? `${dump.exception?.name ?? 'Crash'} in ${symbol}` : minidumpTitle(dump)
-  const metadata = trimToJsonBytes({ ...(isRecord(s.metadata) ? s.metadata : {}), minidump: minidumpMetadata(dump, Boolean(frames)) }, MAX_METADATA_BYTES)
+  const metadata = trimToJsonBytes({ ...(isRecord(s.metadata) ? s.metadata : {}), minidump: minidumpMetadata(dump, symbols, Boolean(frames)) }, MAX_METADATA_BYTES)
   return {
     ...s,
     kind: 'auto',
     category: 'crash',
     title: named ? s.title : title,
-    description: named ? s.description : describeNativeCrash(title, frames ?? crashLocation(dump), s.description === s.title ? '' : s.description),
+    description: named ? s.description : describeNativeCrash(title, frames ?? crashLocation(dump), s.description === s.title ? '' : s.description, frames ? (symbols?.otherThreads ?? []) : []),
     exceptions: named ? s.exceptions : [{ type: dump.exception?.name ?? 'Minidump', value: dump.exception?.reason ?? '', frames: frames ?? (top ? [{ ...top, inApp: true }] : []) }],
     osInfo: s.osInfo || osOf(dump),
     deviceInfo: s.deviceInfo || cpuOf(dump),
@@ -93,17 +112,36 @@ const frameLine = (f: StackFrame) =>
   `  at ${[f.function, f.file ? `[${f.file}${f.line ? ` : ${f.line}` : ''}]` : null, f.function ? `(${f.module ?? '?'}+${f.address ?? '?'})` : `${f.module ?? '?'}+${f.address ?? '?'}`].filter(Boolean).join(' ')}`
 
 /**
- * The dump's title, a note when nothing is symbolicated, the event's own text, then the stack trace
- * (the walked frames, else the crashing frame) before the event's other sections (its breadcrumbs).
+ * `--- Other Threads ---` with a `Thread <id>` heading and the frames of each, as many threads as fit
+ * in MAX_OTHER_THREADS_CHARS (then how many were left out); null without other threads.
  */
-function describeNativeCrash(title: string, where: StackFrame[] | string | null, eventText: string): string {
+function otherThreadsSection(threads: OtherThread[]): string | null {
+  if (!threads.length) return null
+  const blocks: string[] = []
+  let chars = 0
+  for (const t of threads) {
+    const block = `Thread ${t.id}\n${t.frames.length ? t.frames.map(frameLine).join('\n') : '  (no frames)'}`
+    if (chars + block.length > MAX_OTHER_THREADS_CHARS) break
+    blocks.push(block)
+    chars += block.length + 2
+  }
+  const left = threads.length - blocks.length
+  return `--- Other Threads ---\n${blocks.join('\n\n')}${left ? `\n\n(${left} more threads not listed)` : ''}`
+}
+
+/**
+ * The dump's title, a note when nothing is symbolicated, the event's own text, then the stack trace
+ * (the walked frames, else the crashing frame) and the other threads before the event's other
+ * sections (its breadcrumbs).
+ */
+function describeNativeCrash(title: string, where: StackFrame[] | string | null, eventText: string, otherThreads: OtherThread[]): string {
   const heading = eventText.search(/^---\s*[A-Za-z][A-Za-z ]*---/m)
   const message = (heading === -1 ? eventText : eventText.slice(0, heading)).trim()
   const sections = heading === -1 ? '' : `\n\n${eventText.slice(heading).trim()}`
   const walked = Array.isArray(where)
   const stack = walked ? `--- Stack Trace ---\n${where.map(frameLine).join('\n')}` : `--- Stack Trace ---\n  at ${where ?? 'unknown address'} [in app]`
   const note = walked ? null : 'Not symbolicated: the frame is the crashing module and the offset in it.'
-  return [title, note, message, stack].filter(Boolean).join('\n\n') + sections
+  return [title, note, message, stack, otherThreadsSection(otherThreads)].filter(Boolean).join('\n\n') + sections
 }
 
 /** A crash from a minidump alone (no Sentry event came with it). */

@@ -54,6 +54,19 @@ export function sentryRoutes(deps: AppDeps) {
     await body.receive()
     return decodeBudget.within(SENTRY_BODY_LIMITS.maxDecodedBytes, (share) => body.decoded(share), use)
   }
+  /**
+   * An Unreal container's minidump, read and symbolicated with the project's uploads; null when it
+   * cannot be read, and the crash is filed from Unreal's own context as before.
+   */
+  const unrealNative = async (projectId: string, file: { bytes: Uint8Array } | undefined) => {
+    if (!file) return null
+    try {
+      return { dump: readMinidump(file.bytes), symbols: await symbolicateMinidump(deps, projectId, file.bytes) }
+    } catch (err) {
+      if (err instanceof AppError) return null
+      throw err
+    }
+  }
   const bodyOf = (request: Request) => openBody(request.body, request.headers.get('content-encoding'))
   return new Elysia()
     .post(
@@ -132,7 +145,8 @@ export function sentryRoutes(deps: AppDeps) {
           const kept = [crash.minidump, crash.appleCrashReport, ...crash.logs].filter((f) => f !== undefined)
           const files = await storeCrashFiles(deps, kept.map((f) => ({ fileName: f.name, bytes: f.bytes, contentType: f.kind === 'minidump' ? 'application/x-minidump' : 'text/plain' })))
           const eventId = crypto.randomUUID().replace(/-/g, '')
-          await ingest(deps, { ...submissionOfUnreal(caller.project, crash, readUnrealQuery(new URL(request.url).searchParams), files), eventId })
+          const native = await unrealNative(caller.project.id, crash.minidump)
+          await ingest(deps, { ...submissionOfUnreal(caller.project, crash, readUnrealQuery(new URL(request.url).searchParams), files, native), eventId })
           return textAnswer(eventId)
         })
       },

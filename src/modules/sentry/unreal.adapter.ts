@@ -1,6 +1,9 @@
 import type { StoredFile } from '../../files/storage'
 import type { Project } from '../projects/projects.repository'
 import type { Submission } from '../ingest/submission'
+import { withMinidump } from './minidump.adapter'
+import type { SymbolicatedStack } from './minidump-symbols'
+import type { ParsedMinidump } from './minidump/minidump.types'
 import type { UnrealCrash } from './unreal/unreal-crash'
 import type { UnrealUploadQuery } from './unreal/unreal-http'
 
@@ -13,21 +16,31 @@ const osOf = (c: NonNullable<UnrealCrash['context']>) => [c.platformFullName ?? 
 const deviceOf = (c: NonNullable<UnrealCrash['context']>) =>
   [c.cpuBrand, c.cpuCores && `${c.cpuCores} cores`, c.gpuBrand, c.ramBytes && `${Math.round(c.ramBytes / 1024 ** 3)} GB RAM`].filter(Boolean).join(', ').slice(0, 500)
 
+/** The container's minidump, read, and its crashed thread symbolicated with the project's uploads (null when none did). */
+export interface UnrealNative {
+  dump: ParsedMinidump
+  symbols: SymbolicatedStack | null
+}
+
 /**
  * An Unreal CrashReportClient upload as a submission: titled by the error message Unreal printed
  * (`Unhandled Exception: EXCEPTION_ACCESS_VIOLATION reading address 0x…`, `Assertion failed: …`),
  * grouped by its exception (or crash kind) and the call stack Unreal printed, with the build as game
  * version, the player's description, the machine and account ids, and the minidump and logs
- * attached. An ensure or a stall (the game ran on) is an error, not a crash.
+ * attached. An ensure or a stall (the game ran on) is an error, not a crash. With the container's
+ * minidump read (`native`), the dump's facts join the metadata; when the project's symbols name its
+ * frames, those title, describe and group the crash exactly as on the minidump route, else Unreal's
+ * printed call stack stays.
  */
-export function submissionOfUnreal(project: Project, crash: UnrealCrash, query: UnrealUploadQuery, files: StoredFile[]): Submission {
+export function submissionOfUnreal(project: Project, crash: UnrealCrash, query: UnrealUploadQuery, files: StoredFile[], native: UnrealNative | null = null): Submission {
   const c = crash.context
   const message = c?.errorMessage?.trim() || `Unreal ${c?.crashType ?? 'crash'}`
   const title = (message.split('\n')[0] ?? message).slice(0, 300)
   const type = c?.exceptionType ?? (c?.isAssert ? 'Assert' : c?.isEnsure ? 'Ensure' : c?.crashType) ?? 'Crash'
   const stack = c?.callStack?.trim()
-  const description = [message, c?.userDescription?.trim() && `Player's description: ${c.userDescription.trim()}`, stack && `--- Stack Trace ---\n${stack}`].filter(Boolean).join('\n\n').slice(0, MAX_DESCRIPTION)
-  return {
+  const text = [message, c?.userDescription?.trim() && `Player's description: ${c.userDescription.trim()}`].filter(Boolean).join('\n\n')
+  const description = [text, stack && `--- Stack Trace ---\n${stack}`].filter(Boolean).join('\n\n').slice(0, MAX_DESCRIPTION)
+  const submission: Submission = {
     project,
     kind: 'auto',
     title,
@@ -57,4 +70,9 @@ export function submissionOfUnreal(project: Project, crash: UnrealCrash, query: 
     client: c?.crashReportClientVersion ? `unreal-crash-reporter ${c.crashReportClientVersion}` : 'unreal-crash-reporter',
     attachments: files,
   }
+  if (!native) return submission
+  // Without exceptions, the dump's symbolicated frames take over (the minidump route's own rule); the text keeps Unreal's message and the player's words.
+  const symbolicated = Boolean(native.symbols?.frames.length)
+  const merged = withMinidump(symbolicated ? { ...submission, description: text.slice(0, MAX_DESCRIPTION), exceptions: undefined } : submission, native.dump, native.symbols)
+  return { ...merged, category: submission.category }
 }

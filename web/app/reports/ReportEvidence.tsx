@@ -4,6 +4,8 @@ import { splitDescription } from './description-sections'
 import { Linkified } from './Linkified'
 import { clientText, ago } from './report-summary'
 import type { Occurrence, ReportDetail } from './report-types'
+import { MissingSymbols } from './MissingSymbols'
+import { OtherThreads } from './OtherThreads'
 import { FileList, Screenshot } from './ReportMedia'
 import { CodeText, StackTrace } from './StackTrace'
 
@@ -38,10 +40,26 @@ function Switcher({ chosen, count, onChoose }: { chosen: Chosen; count: number; 
 
 /**
  * The evidence of one occurrence, first on the page: when, which version and platform, the device
- * and player, the client that sent it; its stack trace (the game's frames in bold, the rest folded),
- * recent logs, screenshot and files. Its own message shows when it differs from the report's text.
+ * and player, the client that sent it; a native crash's modules without symbols (with the upload
+ * command for project `slug`), its stack trace (the game's frames in bold, the rest folded) and other
+ * threads (folded), recent logs, screenshot and files. Its own message shows when it differs from the
+ * report's text.
  */
-export function ReportEvidence({ bug, occurrence, failed, chosen, onChoose }: { bug: ReportDetail['bug']; occurrence: Occurrence | undefined; failed: string | undefined; chosen: Chosen; onChoose: (c: Chosen) => void }) {
+export function ReportEvidence({
+  slug,
+  bug,
+  occurrence,
+  failed,
+  chosen,
+  onChoose,
+}: {
+  slug: string
+  bug: ReportDetail['bug']
+  occurrence: Occurrence | undefined
+  failed: string | undefined
+  chosen: Chosen
+  onChoose: (c: Chosen) => void
+}) {
   const o = occurrence
   const own = o ? splitDescription(o.description) : null
   const reportText = splitDescription(bug.description).text
@@ -94,7 +112,7 @@ export function ReportEvidence({ bug, occurrence, failed, chosen, onChoose }: { 
           </dl>
           {notSymbolicated(o.metadata) && (
             <p class="notice">
-              <Badge tone="warning">Not symbolicated yet</Badge> A native crash read from its minidump: the frame is the crashing module and the offset in it. Download the minidump below to open it in a debugger.
+              <Badge tone="warning">Not symbolicated yet</Badge> A native crash whose minidump this project's symbols could not name: frames read from it are a module and an offset. Download the minidump below to open it in a debugger.
             </p>
           )}
           {o.title && o.title !== bug.title && (
@@ -107,7 +125,9 @@ export function ReportEvidence({ bug, occurrence, failed, chosen, onChoose }: { 
               <Linkified text={own!.text} />
             </div>
           )}
+          <MissingSymbols slug={slug} metadata={o.metadata} />
           {own!.stackTrace !== null && <StackTrace text={own!.stackTrace} />}
+          {own!.otherThreads && <OtherThreads text={own!.otherThreads} />}
           {own!.recentLogs !== null && (
             <>
               <h3>Recent logs</h3>

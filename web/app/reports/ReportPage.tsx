@@ -94,7 +94,7 @@ function ReportBody({ slug, bug, comments, version, onChanged }: { slug: string;
     <div class="report-layout">
       <div class="report-main">
         <ReportHeader slug={slug} bug={bug} platforms={distribution.data.value?.platforms ?? null} first={firstOccurrence} />
-        <ReportEvidence bug={bug} occurrence={shown} failed={(chosen.kind === 'first' ? first : latest).error.value?.message} chosen={chosen} onChoose={show} />
+        <ReportEvidence slug={slug} bug={bug} occurrence={shown} failed={(chosen.kind === 'first' ? first : latest).error.value?.message} chosen={chosen} onChoose={show} />
         <Description bug={bug} />
         <ReportTrend slug={slug} number={number} stamp={stamp} />
         <ReportOccurrences
