@@ -46,7 +46,37 @@ async function sendDump(project: TestProject) {
   return (await sqlRows(t, 'SELECT title, description, metadata, grouping_label FROM reports WHERE project_id = ?', project.id))[0]!
 }
 
+/** The dump as sentry-native sends it: an envelope whose event names no exception, with the dump as its `event.minidump` attachment. */
+async function sendEnvelope(project: TestProject) {
+  const dump = testDmp()
+  const eventId = 'a'.repeat(32)
+  const head = [
+    JSON.stringify({ event_id: eventId, dsn: `http://${project.apiKey}@localhost/41` }),
+    JSON.stringify({ type: 'event' }),
+    JSON.stringify({ event_id: eventId, platform: 'native', level: 'fatal', release: 'test_app@1.0' }),
+    JSON.stringify({ type: 'attachment', length: dump.length, filename: 'crash.dmp', attachment_type: 'event.minidump' }),
+  ].join('\n')
+  const body = Buffer.concat([Buffer.from(`${head}\n`), dump, Buffer.from('\n')])
+  const res = await t.app.handle(new Request(`http://localhost/api/41/envelope/?sentry_key=${project.apiKey}`, { method: 'POST', body }))
+  expect(res.status, await res.clone().text()).toBe(200)
+  return (await sqlRows(t, 'SELECT title, description, metadata FROM reports WHERE project_id = ?', project.id))[0]!
+}
+
 describe('minidumps symbolicated with the project’s uploaded symbols', () => {
+  it('names the same frames for a dump sent as an envelope’s event.minidump (sentry-native)', async () => {
+    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    const report = await sendEnvelope(game)
+    expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
+    const stack = report.description.split('--- Stack Trace ---\n')[1]!.split('\n')
+    expect(stack.slice(0, 4)).toEqual([
+      expect.stringMatching(/CrashFunction \[c:\\test_app\.cc : 58\]/),
+      expect.stringMatching(/^ {2}at main \[c:\\test_app\.cc : 65\]/),
+      expect.stringMatching(/__tmainCRTStartup \[.*crt0\.c : 327\]/),
+      expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
+    ])
+    expect(JSON.parse(report.metadata).minidump.symbolicated).toBe(true)
+  })
+
   it('names the crashed thread’s frames (CrashFunction, main, __tmainCRTStartup, BaseProcessStart) and counts the files used', async () => {
     await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     const report = await sendDump(game)
