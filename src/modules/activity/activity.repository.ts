@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { activity, auditLog } from './activity.table'
 
@@ -32,6 +32,18 @@ export function createActivityRepository({ db }: { db: Seam }) {
 
     /** A report's activity, oldest first. */
     ofReport: (reportId: string) => db.read((q) => q.select().from(activity).where(eq(activity.reportId, reportId)).orderBy(asc(activity.seq))),
+
+    /** Whether a person (not the system) changed this field of the report, as its activity records. */
+    editedByPerson: async (reportId: string, field: string): Promise<boolean> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ seq: activity.seq })
+            .from(activity)
+            .where(and(eq(activity.reportId, reportId), eq(activity.action, 'updated'), eq(activity.field, field), isNotNull(activity.actorId)))
+            .limit(1),
+        )
+      ).length > 0,
 
     /** A page of a project's audit log, newest first, with the number of entries in it. */
     auditPage: async (project: { id: string; accountId: string }, o: { limit: number; offset: number }) => {
