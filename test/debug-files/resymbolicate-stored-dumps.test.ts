@@ -3,6 +3,8 @@
 // reports (title, stack trace, grouping key) in place: number, votes and comments stay, a title a
 // person edited stays, and the next filing of the same crash stacks onto the report. Older dumps,
 // other projects' dumps, and a report whose new key another report holds already are not merged.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DAY } from '../../src/lib/clock'
 import { setProject } from '../sdk/sdk-helpers'
@@ -31,9 +33,10 @@ const UNSYMBOLICATED = 'EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e'
 const SYMBOLICATED = "EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction"
 
 /** Files rust-minidump's test.dmp through the minidump route, as Crashpad would. */
-async function sendDump(project: TestProject) {
+async function sendDump(project: TestProject, event?: Record<string, unknown>) {
   const form = new FormData()
   form.append('upload_file_minidump', new File([testDmp() as Uint8Array<ArrayBuffer>], 'crash.dmp'))
+  if (event) form.append('sentry', JSON.stringify(event))
   const res = await t.app.handle(new Request(`http://localhost/api/${project === game ? 41 : 42}/minidump/?sentry_key=${project.apiKey}`, { method: 'POST', body: form }))
   expect(res.status, await res.clone().text()).toBe(200)
 }
@@ -129,5 +132,30 @@ describe('symbols uploaded after a crash', () => {
     expect(old).toMatchObject({ report_number: 1, title: SYMBOLICATED, fingerprint: filed!.fingerprint, occurrence_count: 1 })
     expect(symbolicated).toMatchObject({ report_number: 2, title: SYMBOLICATED, occurrence_count: 1 })
     expect(symbolicated!.fingerprint).not.toBe(filed!.fingerprint)
+  })
+
+  it('keep the text the crash’s event brought (its message and breadcrumbs) around the new stack trace', async () => {
+    const event = { message: 'Saving slot 3', breadcrumbs: [{ timestamp: 1767614400, category: 'ui', message: 'clicked Save' }] }
+    await sendDump(game, event)
+    expect((await reportsOf(game))[0]!.description).toMatch(/^EXCEPTION_ACCESS_VIOLATION_WRITE at test_app\.exe\+0x429e\n\nNot symbolicated: .*\n\nSaving slot 3\n\n--- Stack Trace ---\n {2}at test_app\.exe\+0x429e \[in app\]\n\n--- Recent Logs ---\n.*ui: clicked Save$/)
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    await symbolicateStoredDumps()
+    // Word for word what ingest writes for the same crash and event with the symbols: the next filing's own copy.
+    await sendDump(game, event)
+    const [report] = await reportsOf(game)
+    const [, second] = await sqlRows<{ description: string }>(t, 'SELECT description FROM report_occurrences WHERE project_id = ? ORDER BY seq', game.id)
+    expect(report!.description).toBe(second!.description)
+    expect(report!.description).toMatch(/^EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction\n\nSaving slot 3\n\n--- Stack Trace ---\n {2}at `anonymous/)
+    expect(report!.description.match(/clicked Save/g)).toHaveLength(1)
+  })
+
+  it('skip a stored dump that cannot be read, with a warning, and finish the job', async () => {
+    await sendDump(game)
+    const [dump] = await sqlRows<{ file_key: string }>(t, "SELECT file_key FROM attachments WHERE project_id = ? AND mime_type = 'application/x-minidump'", game.id)
+    writeFileSync(join(t.dir, 'files', dump!.file_key.slice(0, 2), dump!.file_key), 'not a minidump any more')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    await symbolicateStoredDumps()
+    expect((await reportsOf(game)).map((r) => r.title)).toEqual([UNSYMBOLICATED])
+    expect(t.logs).toContainEqual(expect.objectContaining({ msg: 'a stored minidump could not be read for re-symbolication; skipped', file_key: dump!.file_key }))
   })
 })
