@@ -53,9 +53,10 @@ interface StoredReport {
 const reportsOf = (project: TestProject) =>
   sqlRows<StoredReport>(t, 'SELECT report_number, title, description, fingerprint, upvotes, occurrence_count, metadata FROM reports WHERE project_id = ? ORDER BY report_number', project.id)
 const api = (method: string, path: string, body?: unknown) => t.request(method, `/api/projects/${game.slug}${path}`, { token: owner.token, body })
-const symbolicateStoredDumps = async () => {
+/** Runs the queued jobs: one re-symbolication per `.sym` uploaded (`uploads`), each done. */
+const symbolicateStoredDumps = async (uploads = 2) => {
   await t.runner.drain()
-  expect(await sqlRows(t, "SELECT status FROM jobs WHERE kind = 'debug-files.resymbolicate'")).toEqual([{ status: 'done' }, { status: 'done' }])
+  expect(await sqlRows(t, "SELECT status FROM jobs WHERE kind = 'debug-files.resymbolicate'")).toEqual(Array(uploads).fill({ status: 'done' }))
 }
 
 describe('symbols uploaded after a crash', () => {
@@ -90,6 +91,9 @@ describe('symbols uploaded after a crash', () => {
     const comments = (await api('GET', '/bugs/1/comments')).body.data as { body: string }[]
     expect(comments.map((c) => c.body)).toEqual(['Happens on every save'])
     const activity = (await api('GET', '/bugs/1/activity')).body.data as { action: string; new_value: string | null; actor_id: string | null }[]
+    // Two uploads, two jobs: the first walked the dump with both files, the second found it done and did not walk it again.
+    const files = (await api('GET', '/debug-files')).body.data as { name: string; crashes_symbolicated: number }[]
+    expect(Object.fromEntries(files.map((f) => [f.name, f.crashes_symbolicated]))).toEqual({ 'test_app.pdb': 1, 'kernel32.pdb': 1 })
     expect(activity.filter((a) => a.action === 'symbolicated')).toEqual([expect.objectContaining({ new_value: expect.stringMatching(/^(test_app|kernel32)\.pdb$/), actor_id: null })])
 
     // The same crash again, now symbolicated at ingest: it stacks onto report 1.
@@ -157,5 +161,22 @@ describe('symbols uploaded after a crash', () => {
     await symbolicateStoredDumps()
     expect((await reportsOf(game)).map((r) => r.title)).toEqual([UNSYMBOLICATED])
     expect(t.logs).toContainEqual(expect.objectContaining({ msg: 'a stored minidump could not be read for re-symbolication; skipped', file_key: dump!.file_key }))
+  })
+
+  it('name more frames when a later upload brings the symbols of another module on the stack', async () => {
+    await sendDump(game)
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz')
+    await symbolicateStoredDumps(1)
+    const [first] = await reportsOf(game)
+    expect(first!.title).toBe(SYMBOLICATED)
+    expect(first!.description).toMatch(/\n {2}at kernel32\.dll\+0x/)
+    t.clock.advance(60_000)
+    await uploadSymbols(t, owner, game.slug, 'kernel32.sym.gz')
+    await symbolicateStoredDumps()
+    const [report] = await reportsOf(game)
+    expect(report!.description).toMatch(/\n {2}at BaseProcessStart \(kernel32\.dll\+0x/)
+    expect(report!.fingerprint).toBe(first!.fingerprint)
+    const activity = (await api('GET', '/bugs/1/activity')).body.data as { action: string; new_value: string | null }[]
+    expect(activity.filter((a) => a.action === 'symbolicated').map((a) => a.new_value)).toEqual(['test_app.pdb', 'kernel32.pdb'])
   })
 })

@@ -67,7 +67,7 @@ async function storeDif(deps: Deps, project: UploadProject, request: Request, ch
   // A new `.sym` names frames of crashes filed before it: their stored dumps are symbolicated again (resymbolicate.ts).
   const inserted = await db.write(async (tx) => {
     if (!(await createDebugFilesRepository({ db: tx }).insert(row))) return false
-    if (row.indexKey && row.debugId) await enqueueResymbolication(deps, tx, { projectId: project.id, debugId: row.debugId, name: row.name })
+    if (row.indexKey && row.debugId) await enqueueResymbolication(deps, tx, { projectId: project.id, debugId: row.debugId, name: row.name, uploadedAt: row.uploadedAt.toISOString() })
     return true
   })
   if (inserted) return row

@@ -6,7 +6,7 @@ import { recordActivity } from '../activity/activity.service'
 import { createAttachmentsRepository } from '../attachments/attachments.repository'
 import { createIngestRepository } from '../ingest/ingest.repository'
 import { groupingOfSubmission } from '../ingest/ingest.service'
-import { framesOfText, stackTraceSection } from '../ingest/stack-text'
+import { stackTraceSection } from '../ingest/stack-text'
 import { createProjectsRepository, type Project } from '../projects/projects.repository'
 import { createReportsRepository, type Report } from '../reports/reports.repository'
 import { titleColumnsOf } from '../reports/title-terms'
@@ -21,6 +21,8 @@ const RESYMBOLICATE_DAYS = 30
 /** Crashes read per run at most, the newest: a crash storm keeps a run to minutes, and its older dumps are the same crash. */
 const MAX_CRASHES_PER_RUN = 500
 const MINIDUMP = 'application/x-minidump'
+/** The activity a rewrite records (the dashboard reads it as "symbolicated it after symbols for … were uploaded"). */
+const SYMBOLICATED = 'symbolicated'
 
 export interface ResymbolicatePayload {
   projectId: string
@@ -28,6 +30,8 @@ export interface ResymbolicatePayload {
   debugId: string
   /** The module the symbols are for (`test_app.pdb`), for the report's activity. */
   name: string
+  /** When the `.sym` was stored (ISO 8601): a report symbolicated since had it already. */
+  uploadedAt: string
 }
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock' | 'logger' | 'jobs'>
@@ -40,8 +44,10 @@ export async function enqueueResymbolication(deps: Pick<AppDeps, 'jobs'>, tx: Se
 /**
  * Symbolicates again, with the symbols the project has now, the newest stored dump of each report
  * whose crashes in the last 30 days name the module `debugId` (at most 500 crashes read, newest
- * first), and rewrites the reports it names better (see `renameReport`). A dump that cannot be read
- * is logged and skipped. Returns how many reports changed.
+ * first), and rewrites the reports it names better (see `renameReport`). A report symbolicated since
+ * the upload is left alone: sentry-cli uploads a build's `.sym` files together, and the first of
+ * their jobs used them all. A dump that cannot be read is logged and skipped. Returns how many
+ * reports changed.
  */
 export async function resymbolicateStoredDumps(deps: Deps, payload: ResymbolicatePayload): Promise<number> {
   const project = await createProjectsRepository({ db: deps.db }).byId(payload.projectId)
@@ -51,15 +57,28 @@ export async function resymbolicateStoredDumps(deps: Deps, payload: Resymbolicat
   // Newest first: the first crash seen of each report is its newest.
   const newest = new Map<string, string>()
   for (const c of crashes) if (!newest.has(c.reportId)) newest.set(c.reportId, c.id)
-  const attachments = await createAttachmentsRepository({ db: deps.db }).ofOccurrences([...newest.values()])
+  const reports = (await createReportsRepository({ db: deps.db }).byIds([...newest.keys()])).filter((r) => !r.deletedAt)
+  const lastRuns = await createActivityRepository({ db: deps.db }).lastOfReports(
+    reports.map((r) => r.id),
+    SYMBOLICATED,
+  )
+  const uploadedAt = new Date(payload.uploadedAt)
+  const stale = reports.filter((r) => !hadSymbolsOf(r, lastRuns.get(r.id), uploadedAt))
+  const attachments = await createAttachmentsRepository({ db: deps.db }).ofOccurrences(stale.map((r) => newest.get(r.id)!))
   const dumpKeys = new Map(attachments.filter((a) => a.mimeType === MINIDUMP).map((a) => [a.occurrenceId, a.fileKey]))
   let renamed = 0
-  for (const [reportId, occurrenceId] of newest) {
-    const key = dumpKeys.get(occurrenceId)
+  for (const report of stale) {
+    const key = dumpKeys.get(newest.get(report.id)!)
     const dump = key ? await readStoredDump(deps, key) : null
-    if (dump && (await renameReport(deps, project, reportId, dump, payload.name))) renamed++
+    if (dump && (await renameReport(deps, project, report, dump, payload.name))) renamed++
   }
   return renamed
+}
+
+/** Whether the report's frames were named with every upload up to `uploadedAt`: rewritten by a run since, or filed symbolicated since. */
+function hadSymbolsOf(report: Report, lastRun: Date | undefined, uploadedAt: Date): boolean {
+  if (lastRun && lastRun >= uploadedAt) return true
+  return minidumpOf(report)?.symbolicated === true && report.createdAt >= uploadedAt
 }
 
 /** A stored dump's bytes and what they say, or null (logged) when the file is gone or unreadable. */
@@ -75,27 +94,29 @@ async function readStoredDump(deps: Deps, key: string): Promise<{ bytes: Uint8Ar
   }
 }
 
-/** Frames with a function name in a description's stack trace. */
-const namedInText = (description: string) => framesOfText(stackTraceSection(description) ?? '').filter((f) => f.function).length
+/**
+ * Whether the dump walked with the symbols the project has now gives another stack than the report
+ * shows: more symbols name more frames, and their unwind rules walk past frames a scan guessed
+ * (the same symbols give the same stack, so a report is rewritten once per upload that changes it).
+ */
+const walkedAnew = (shown: string, now: string) => stackTraceSection(shown)?.trim() !== stackTraceSection(now)?.trim()
 
 /**
- * Rewrites a report filed from a dump when the project's symbols now name more of its frames: the
+ * Rewrites a report filed from a dump when the project's symbols now walk it otherwise: the
  * title (unless a person edited it), the description (same), the grouping key (when it is still the
  * dump's unsymbolicated one and no other live report has the new one: never a merge) and the
  * metadata's `symbolicated`; number, votes, comments, labels and status stay. In the turn of the new
  * grouping key, as ingest files it, so a crash arriving meanwhile stacks on one side or the other.
  */
-async function renameReport(deps: Deps, project: Project, reportId: string, dump: { bytes: Uint8Array; parsed: ParsedMinidump }, symbolsName: string): Promise<boolean> {
-  const report = await createReportsRepository({ db: deps.db }).liveById(reportId)
-  const symbols = report && (await symbolicateMinidump(deps, project.id, dump.bytes))
-  if (!report || !symbols) return false
+async function renameReport(deps: Deps, project: Project, report: Report, dump: { bytes: Uint8Array; parsed: ParsedMinidump }, symbolsName: string): Promise<boolean> {
+  const symbols = await symbolicateMinidump(deps, project.id, dump.bytes)
+  if (!symbols) return false
   const filed = { project, kind: 'auto' as const, title: report.title, description: report.description, metadata: report.metadata }
   const before = groupingOfSubmission(refiledFromMinidump(filed, dump.parsed, null))
   const refiled = refiledFromMinidump(filed, dump.parsed, symbols)
   const after = groupingOfSubmission(refiled)
-  const named = refiled.exceptions?.[0]?.frames.filter((f) => f.function).length ?? 0
   // An event that named its own exception keeps its title and grouping: only a crash the dump described changes.
-  if (report.errorType !== before.errorType || named <= namedInText(report.description)) return false
+  if (report.errorType !== before.errorType || !walkedAnew(report.description, refiled.description)) return false
   const activity = createActivityRepository({ db: deps.db })
   const [titleEdited, descriptionEdited] = await Promise.all([activity.editedByPerson(report.id, 'title'), activity.editedByPerson(report.id, 'description')])
   return writeInTurn(deps.db, `ingest:${project.id}:${after.grouping.fingerprint}`, async (tx) => {
@@ -105,19 +126,23 @@ async function renameReport(deps: Deps, project: Project, reportId: string, dump
     if (!now || now.title !== report.title || now.description !== report.description || now.fingerprint !== report.fingerprint) return false
     const regroups = report.fingerprint === before.grouping.fingerprint && after.grouping.fingerprint !== report.fingerprint
     const taken = regroups && (await reports.groupingTarget(project.id, after.grouping.fingerprint))
-    await reports.update(report.id, {
-      ...(titleEdited ? {} : titleColumnsOf(refiled.title)),
+    const changes = {
+      ...(titleEdited || refiled.title === report.title ? {} : titleColumnsOf(refiled.title)),
       ...(descriptionEdited ? {} : { description: refiled.description }),
       ...(regroups && !taken ? { fingerprint: after.grouping.fingerprint, groupingLabel: after.grouping.label } : {}),
-      metadata: markedSymbolicated(report),
-    })
-    await recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: report.id, actorId: null, action: 'symbolicated', newValue: symbolsName }])
+    }
+    // A person's title and text, and a key another report holds: nothing of the new walk to show.
+    if (Object.keys(changes).length === 0) return false
+    await reports.update(report.id, { ...changes, metadata: markedSymbolicated(report) })
+    await recordActivity(tx, deps.clock.now(), [{ projectId: project.id, reportId: report.id, actorId: null, action: SYMBOLICATED, newValue: symbolsName }])
     return true
   })
 }
 
+const minidumpOf = (report: Report) => (report.metadata as { minidump?: Record<string, unknown> } | null)?.minidump
+
 /** The report's metadata with its minidump marked symbolicated (the rest of what its first dump said stays). */
 function markedSymbolicated(report: Report): unknown {
-  const meta = report.metadata as { minidump?: Record<string, unknown> } | null
-  return meta?.minidump ? { ...meta, minidump: { ...meta.minidump, symbolicated: true } } : meta
+  const minidump = minidumpOf(report)
+  return minidump ? { ...(report.metadata as object), minidump: { ...minidump, symbolicated: true } } : report.metadata
 }
