@@ -34,7 +34,7 @@ export interface ResymbolicatePayload {
   uploadedAt: string
 }
 
-type Deps = Pick<AppDeps, 'db' | 'files' | 'clock' | 'logger' | 'jobs'>
+type Deps = Pick<AppDeps, 'db' | 'files' | 'clock' | 'logger'>
 
 /** Queues, in the write that stored a `.sym`, the re-symbolication of the project's stored dumps: one job per project and debug id. */
 export async function enqueueResymbolication(deps: Pick<AppDeps, 'jobs'>, tx: Seam, payload: ResymbolicatePayload): Promise<void> {
@@ -44,10 +44,10 @@ export async function enqueueResymbolication(deps: Pick<AppDeps, 'jobs'>, tx: Se
 /**
  * Symbolicates again, with the symbols the project has now, the newest stored dump of each report
  * whose crashes in the last 30 days name the module `debugId` (at most 500 crashes read, newest
- * first), and rewrites the reports it names better (see `renameReport`). A report symbolicated since
- * the upload is left alone: sentry-cli uploads a build's `.sym` files together, and the first of
- * their jobs used them all. A dump that cannot be read is logged and skipped. Returns how many
- * reports changed.
+ * first), and rewrites the reports whose stack it now walks otherwise (`renameReport`). A report
+ * symbolicated since the upload is left alone: sentry-cli uploads a build's `.sym` files together,
+ * and the first of their jobs used them all. A dump that cannot be read is logged and skipped.
+ * Returns how many reports changed.
  */
 export async function resymbolicateStoredDumps(deps: Deps, payload: ResymbolicatePayload): Promise<number> {
   const project = await createProjectsRepository({ db: deps.db }).byId(payload.projectId)
@@ -57,6 +57,7 @@ export async function resymbolicateStoredDumps(deps: Deps, payload: Resymbolicat
   // Newest first: the first crash seen of each report is its newest.
   const newest = new Map<string, string>()
   for (const c of crashes) if (!newest.has(c.reportId)) newest.set(c.reportId, c.id)
+  if (newest.size === 0) return 0
   const reports = (await createReportsRepository({ db: deps.db }).byIds([...newest.keys()])).filter((r) => !r.deletedAt)
   const lastRuns = await createActivityRepository({ db: deps.db }).lastOfReports(
     reports.map((r) => r.id),
