@@ -7,7 +7,8 @@ import { setProject } from '../sdk/sdk-helpers'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
 import { sqlRows } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { debugFixture, testDmp } from './fixture'
+import { testDmp } from './fixture'
+import { uploadSymbols } from './symbol-upload'
 
 let t: TestApp
 let owner: TestUser
@@ -22,21 +23,6 @@ beforeEach(async () => {
   await setProject(t, other.id, { dsnId: 42 })
 })
 afterEach(() => t.close())
-
-const sha1 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
-
-/** Uploads `.sym` files to the project as sentry-cli does: the chunks, then the assemble call. */
-async function uploadSymbols(slug: string, ...names: string[]) {
-  const token = (await t.request('POST', '/api/auth/api-tokens', { token: owner.token, body: { name: 'CI', scopes: ['debug_files.upload'] } })).body.data.token as string
-  for (const name of names) {
-    const sym = debugFixture(name)
-    const form = new FormData()
-    form.append('file', new Blob([sym as Uint8Array<ArrayBuffer>]), sha1(sym))
-    expect((await t.request('POST', '/api/0/organizations/studio/chunk-upload/', { token, body: form })).status).toBe(200)
-    const res = await t.request('POST', `/api/0/projects/studio/${slug}/files/difs/assemble/`, { token, body: { [sha1(sym)]: { name, chunks: [sha1(sym)] } } })
-    expect(res.body[sha1(sym)].state).toBe('ok')
-  }
-}
 
 async function sendDump(project: TestProject) {
   const form = new FormData()
@@ -64,7 +50,7 @@ async function sendEnvelope(project: TestProject) {
 
 describe('minidumps symbolicated with the project’s uploaded symbols', () => {
   it('names the same frames for a dump sent as an envelope’s event.minidump (sentry-native)', async () => {
-    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     const report = await sendEnvelope(game)
     expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
     const stack = report.description.split('--- Stack Trace ---\n')[1]!.split('\n')
@@ -78,7 +64,7 @@ describe('minidumps symbolicated with the project’s uploaded symbols', () => {
   })
 
   it('names the crashed thread’s frames (CrashFunction, main, __tmainCRTStartup, BaseProcessStart) and counts the files used', async () => {
-    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     const report = await sendDump(game)
     // Breakpad's minidump2.stackwalk.out: test_app.exe!`anonymous namespace'::CrashFunction [test_app.cc : 58 + 0x7].
     expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
@@ -96,7 +82,7 @@ describe('minidumps symbolicated with the project’s uploaded symbols', () => {
   })
 
   it('never uses one project’s symbols for another project’s crash, though the dump names the same debug ids', async () => {
-    await uploadSymbols(game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     const report = await sendDump(other)
     expect(report.title).toBe('EXCEPTION_ACCESS_VIOLATION_WRITE at test_app.exe+0x429e')
     expect(report.description).toContain('Not symbolicated')

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, or } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
 import { activity, auditLog } from './activity.table'
 
@@ -32,6 +32,31 @@ export function createActivityRepository({ db }: { db: Seam }) {
 
     /** A report's activity, oldest first. */
     ofReport: (reportId: string) => db.read((q) => q.select().from(activity).where(eq(activity.reportId, reportId)).orderBy(asc(activity.seq))),
+
+    /** Whether a person (not the system) changed this field of the report, as its activity records. */
+    editedByPerson: async (reportId: string, field: string): Promise<boolean> =>
+      (
+        await db.read((q) =>
+          q
+            .select({ seq: activity.seq })
+            .from(activity)
+            .where(and(eq(activity.reportId, reportId), eq(activity.action, 'updated'), eq(activity.field, field), isNotNull(activity.actorId)))
+            .limit(1),
+        )
+      ).length > 0,
+
+    /** When each of these reports last had an entry of `action`, by report id (reports without one left out). */
+    lastOfReports: async (reportIds: string[], action: string): Promise<Map<string, Date>> => {
+      if (reportIds.length === 0) return new Map()
+      const rows = await db.read((q) =>
+        q
+          .select({ reportId: activity.reportId, at: max(activity.createdAt) })
+          .from(activity)
+          .where(and(inArray(activity.reportId, reportIds), eq(activity.action, action)))
+          .groupBy(activity.reportId),
+      )
+      return new Map(rows.flatMap((r) => (r.reportId && r.at ? [[r.reportId, r.at] as const] : [])))
+    },
 
     /** A page of a project's audit log, newest first, with the number of entries in it. */
     auditPage: async (project: { id: string; accountId: string }, o: { limit: number; offset: number }) => {

@@ -7,12 +7,13 @@ import { dropChunks, joinChunks } from './chunk-join'
 import { debugFileKindOf, NOT_USED_YET } from './debug-file-kind'
 import { createDebugFilesRepository, type DebugFileRow } from './debug-files.repository'
 import type { difAssembleBody } from './debug-files.schemas'
+import { enqueueResymbolication } from './resymbolicate'
 import { buildSymIndex } from './sym-index.builder'
 import { loadSymIndex } from './sym-index.reader'
 import { SymError } from './sym.errors'
 import type { UploadProject, Uploader } from './upload-caller'
 
-type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>
+type Deps = Pick<AppDeps, 'db' | 'files' | 'clock' | 'jobs'>
 type Request = z.output<typeof difAssembleBody>[string]
 
 /** One file's answer to `difs/assemble`, in Sentry's shape: sentry-cli sends `missingChunks`, then reads `ok` (or `error` and `detail`). */
@@ -63,11 +64,16 @@ async function storeDif(deps: Deps, project: UploadProject, request: Request, ch
     debugIds: null, release: null, dist: null, size: joined.size, checksum: checksum.toLowerCase(), fileKey: stored.key, indexKey: index?.key ?? null,
     detail: kind === 'breakpad' ? (symbols?.detail ?? null) : NOT_USED_YET, uploadedAt: clock.now(), crashesSymbolicated: 0,
   }
-  const repo = createDebugFilesRepository({ db })
-  if (await repo.insert(row)) return row
+  // A new `.sym` names frames of crashes filed before it: their stored dumps are symbolicated again (resymbolicate.ts).
+  const inserted = await db.write(async (tx) => {
+    if (!(await createDebugFilesRepository({ db: tx }).insert(row))) return false
+    if (row.indexKey && row.debugId) await enqueueResymbolication(deps, tx, { projectId: project.id, debugId: row.debugId, name: row.name, uploadedAt: row.uploadedAt.toISOString() })
+    return true
+  })
+  if (inserted) return row
   // The same file was assembled at the same time by another request: keep that one.
   await files.remove(db, index ? [stored.key, index.key] : [stored.key])
-  return (await repo.byChecksum(project.id, row.checksum)) ?? row
+  return (await createDebugFilesRepository({ db }).byChecksum(project.id, row.checksum)) ?? row
 }
 
 /**

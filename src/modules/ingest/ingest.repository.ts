@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
 import { type Db, indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { together } from '../../db/together'
 import { chunks } from '../../lib/chunks'
@@ -256,6 +256,29 @@ export function createIngestRepository({ db }: { db: Seam }) {
           )
           .onConflictDoNothing()
       }),
+
+    /**
+     * The project's crashes since `since` whose minidump metadata lists a module with this debug id
+     * (upper-case hex, as the dump parser writes it), newest first, at most `limit`: the dumps that
+     * symbols uploaded later can name (debug-files' re-symbolication). Over the project-and-time index.
+     */
+    crashesNamingModule: (projectId: string, debugId: string, since: Date, limit: number) =>
+      db.read((q) =>
+        q
+          .select({ id: reportOccurrences.id, reportId: reportOccurrences.reportId, createdAt: reportOccurrences.createdAt })
+          .from(reportOccurrences)
+          .where(
+            and(
+              eq(reportOccurrences.projectId, projectId),
+              gte(reportOccurrences.createdAt, since),
+              eq(reportOccurrences.crash, true),
+              // The metadata is JSON text on both engines; bound as a plain value, not through the column's JSON encoder.
+              sql`${reportOccurrences.metadata} LIKE ${`%"debug_id":"${debugId}"%`}`,
+            ),
+          )
+          .orderBy(desc(reportOccurrences.createdAt))
+          .limit(limit),
+      ),
 
     /** Whether any occurrence of the project carries a client's event id (only Sentry's routes give one: a partial index). */
     hasClientEvent: async (projectId: string): Promise<boolean> =>

@@ -89,15 +89,19 @@ export async function ingest(deps: IngestDeps, s: Submission): Promise<IngestRes
   }
 }
 
-function prepare(s: Submission, files: StoredFile[]): Prepared {
+/** A submission's grouping key and error type, as `ingest` works them out (stored dumps re-symbolicated later regroup with it). */
+export function groupingOfSubmission(s: Submission): { grouping: Grouping; errorType: string } {
   const thrown = s.exceptions?.[0]
   // The frames of the exception thrown, else of the nearest one in its chain (its causes) that has some.
   const withFrames = s.exceptions?.find((e) => e.frames.length > 0)
   const errorType = thrown?.type || extractErrorType(s.title, s.description)
   const stack = withFrames ? null : stackTraceSection(s.description)
   const frames = withFrames?.frames ?? (stack ? framesOfText(stack) : [])
-  const grouping = groupingOf({ kind: s.kind, title: s.title, errorType, frames, clientFingerprint: s.fingerprint })
-  return { s, grouping, errorType, files }
+  return { grouping: groupingOf({ kind: s.kind, title: s.title, errorType, frames, clientFingerprint: s.fingerprint }), errorType }
+}
+
+function prepare(s: Submission, files: StoredFile[]): Prepared {
+  return { s, files, ...groupingOfSubmission(s) }
 }
 
 /** The repositories the write runs on: the write's own handle, so each call joins its transaction. */

@@ -107,6 +107,9 @@ export function withMinidump(s: Submission, dump: ParsedMinidump, symbols: Symbo
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** A `--- Name ---` line opening a section of a description. */
+const SECTION_HEADING = /^---\s*[A-Za-z][A-Za-z ]*---/m
+
 /** `at CrashFunction [test_app.cc : 58] (test_app.exe+0x1038)`, or the module and offset alone. */
 const frameLine = (f: StackFrame) =>
   `  at ${[f.function, f.file ? `[${f.file}${f.line ? ` : ${f.line}` : ''}]` : null, f.function ? `(${f.module ?? '?'}+${f.address ?? '?'})` : `${f.module ?? '?'}+${f.address ?? '?'}`].filter(Boolean).join(' ')}`
@@ -135,13 +138,49 @@ function otherThreadsSection(threads: OtherThread[]): string | null {
  * sections (its breadcrumbs).
  */
 function describeNativeCrash(title: string, where: StackFrame[] | string | null, eventText: string, otherThreads: OtherThread[]): string {
-  const heading = eventText.search(/^---\s*[A-Za-z][A-Za-z ]*---/m)
+  const heading = eventText.search(SECTION_HEADING)
   const message = (heading === -1 ? eventText : eventText.slice(0, heading)).trim()
   const sections = heading === -1 ? '' : `\n\n${eventText.slice(heading).trim()}`
   const walked = Array.isArray(where)
   const stack = walked ? `--- Stack Trace ---\n${where.map(frameLine).join('\n')}` : `--- Stack Trace ---\n  at ${where ?? 'unknown address'} [in app]`
   const note = walked ? null : 'Not symbolicated: the frame is the crashing module and the offset in it.'
   return [title, note, message, stack, otherThreadsSection(otherThreads)].filter(Boolean).join('\n\n') + sections
+}
+
+/** A description split: the paragraphs before its first section, then each section (from its `--- Name ---` line) with its text. */
+function sectionsOf(text: string): { preamble: string[]; sections: { heading: string; text: string }[] } {
+  const at = text.search(SECTION_HEADING)
+  const head = (at === -1 ? text : text.slice(0, at)).trim()
+  const rest = at === -1 ? '' : text.slice(at)
+  const sections = rest.split(/(?=^---\s*[A-Za-z][A-Za-z ]*---)/m).filter(Boolean).map((t) => ({ heading: t.split('\n', 1)[0]!.trim(), text: t }))
+  return { preamble: head ? head.split('\n\n') : [], sections }
+}
+
+/**
+ * A description `withMinidump` wrote, less what it wrote: the event's own text (its message and
+ * sections such as breadcrumbs). What it wrote is known by writing it again for the same dump
+ * (`layouts`): its title (the first paragraph, however symbols named it), its other paragraphs
+ * before the stack (the note) and its own sections (the stack trace, any other it adds).
+ */
+function eventTextOf(description: string, layouts: string[]): string {
+  const own = layouts.map(sectionsOf)
+  const ownParagraphs = new Set(own.flatMap((l) => l.preamble))
+  const ownHeadings = new Set(own.flatMap((l) => l.sections.map((x) => x.heading)))
+  const stored = sectionsOf(description)
+  const message = stored.preamble.slice(1).filter((p) => !ownParagraphs.has(p))
+  const sections = stored.sections.filter((x) => !ownHeadings.has(x.heading)).map((x) => x.text)
+  return [message.join('\n\n'), sections.join('').trim()].filter(Boolean).join('\n\n')
+}
+
+/**
+ * A crash filed from a dump (`filed`: its report as stored), filed again from `dump` with the
+ * symbols the project has now (null: none): the title, description, frames and metadata
+ * `withMinidump` gives, with the event's own text in the description kept.
+ */
+export function refiledFromMinidump(filed: Submission, dump: ParsedMinidump, symbols: SymbolicatedStack | null): Submission {
+  const blank: Submission = { ...filed, title: '', description: '', exceptions: undefined }
+  const layouts = [withMinidump(blank, dump, null), withMinidump(blank, dump, symbols)].map((s) => s.description)
+  return withMinidump({ ...blank, description: eventTextOf(filed.description, layouts) }, dump, symbols)
 }
 
 /** A crash from a minidump alone (no Sentry event came with it). */

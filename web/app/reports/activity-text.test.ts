@@ -32,6 +32,7 @@ describe('describeActivity', () => {
     [e('regressed', null, '1.2.0', '1.3.0'), 'reopened it as a regression: seen again in 1.3.0 after the fix in 1.2.0'],
     [e('regressed', null, null, null), 'reopened it as a regression'],
     [e('feedback', null, null, '12'), 'received player feedback in report #12'],
+    [e('symbolicated', null, null, 'test_app.pdb'), 'symbolicated it after symbols for test_app.pdb were uploaded'],
     [e('sla_breached', 'resolve', null, '2026-12-05T14:00:00.000Z'), 'missed the resolution SLA (due 5 Dec 2026, 14:00 UTC)'],
     [e('sla_breached', 'response', null, '2026-12-05T14:00:00.000Z'), 'missed the first-response SLA (due 5 Dec 2026, 14:00 UTC)'],
     [e('dependency_added', 'blocks', null, '#4'), 'marked it as blocking #4'],

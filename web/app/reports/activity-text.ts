@@ -107,6 +107,8 @@ export function describeActivity(entry: Pick<ActivityEntry, 'action' | 'field' |
       return `merged this report into ${numbersText(newValue)}`
     case 'regressed':
       return `reopened it as a regression${newValue ? `: seen again in ${newValue}` : ''}${oldValue ? ` after the fix in ${oldValue}` : ''}`
+    case 'symbolicated':
+      return `symbolicated it after symbols for ${newValue ?? 'a module'} were uploaded`
     case 'feedback':
       return `received player feedback in report ${numbersText(newValue)}`
     case 'sla_breached':
