@@ -87,7 +87,8 @@ describe('symbols uploaded after a crash', () => {
       expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
     ])
     expect(report!.description).not.toContain('Not symbolicated')
-    expect(JSON.parse(report!.metadata).minidump.symbolicated).toBe(true)
+    expect(JSON.parse(filed!.metadata).minidump.missing_symbols.map((m: { module: string }) => m.module)).toContain('test_app.exe')
+    expect(JSON.parse(report!.metadata).minidump).toMatchObject({ symbolicated: true, missing_symbols: [] })
     const comments = (await api('GET', '/bugs/1/comments')).body.data as { body: string }[]
     expect(comments.map((c) => c.body)).toEqual(['Happens on every save'])
     const activity = (await api('GET', '/bugs/1/activity')).body.data as { action: string; new_value: string | null; actor_id: string | null }[]
