@@ -60,6 +60,23 @@ BunSQLSession.prototype.transaction = function (this: unknown, ...args: unknown[
   return (originalTransaction as (...a: unknown[]) => unknown).apply(this, args)
 } as never
 
+/** CPU time (ms) used so far by the processes named `postgres` on this machine (the server is local here); 0 where /proc cannot tell. */
+async function postgresCpuMs(): Promise<number> {
+  const { readdirSync, readFileSync } = await import('node:fs')
+  let ticks = 0
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (!stat.includes('(postgres)')) continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return ticks * 10
+}
+
 const database = `glitchbox_round_trips_${process.pid}`
 const admin = new SQL(`${server}/postgres`, { max: 1 })
 await admin.unsafe(`CREATE DATABASE "${database}"`)
@@ -94,8 +111,12 @@ try {
     console.log(`\n${label}: ${statements.toFixed(1)} statements in ${(statements - alongside / times).toFixed(1)} round trips each, ${serial.toFixed(2)} ms each one by one`)
     for (const [text, k] of [...seen].sort((a, b) => b[1] - a[1])) console.log(`  ${(k / times).toFixed(2).padStart(5)} ${((spent.get(text) ?? 0) / times).toFixed(2).padStart(6)} ms  ${text.replace(/\s+/g, ' ').slice(0, 150)}`)
     const t1 = performance.now()
+    const [app0, pg0] = [process.cpuUsage(), await postgresCpuMs()]
     for (let i = 0; i < times / 32; i++) await Promise.all(Array.from({ length: 32 }, fn))
-    console.log(`  32 at once: ${((performance.now() - t1) / (Math.floor(times / 32) * 32)).toFixed(2)} ms each`)
+    const done = Math.floor(times / 32) * 32
+    const app = process.cpuUsage(app0)
+    const pg = (await postgresCpuMs()) - pg0
+    console.log(`  32 at once: ${((performance.now() - t1) / done).toFixed(2)} ms each; CPU per filing: this process ${((app.user + app.system) / 1000 / done).toFixed(2)} ms, PostgreSQL's processes ${(pg / done).toFixed(2)} ms`)
   }
   console.log(`${hardware()}; load average ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`)
   await profile('a new report', () => submit(), 320)

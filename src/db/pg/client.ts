@@ -1,9 +1,9 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { SQL } from 'bun'
 import { type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
 import { nulFreeClient } from './nul-free'
+import { transactionRouted } from './transaction-client'
 import { together } from '../together'
 import { registerWriteScope } from '../write-scope'
 
@@ -26,31 +26,24 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   // "no assignee" on 30%), and a generic plan of the five-filter list took 17 s where the custom plan
   // takes 46 ms at 20,000 reports. Planning each run costs well under a millisecond here.
   const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10, connection: { plan_cache_mode: 'force_custom_plan' } })
-  const base = drizzle({ client: nulFreeClient(client) })
-  const context = new AsyncLocalStorage<{ tx: Query }>()
+  const transactions = transactionRouted(nulFreeClient(client))
+  const base = drizzle({ client: transactions.client })
   const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()
   // Start-up awaits it (databaseReady); a failure left unawaited here must not end the process.
   ready.catch(() => {})
   const seam: Seam = {
     async read(fn) {
-      const tx = context.getStore()?.tx
-      if (tx) return fn(tx)
-      await ready
+      // Inside a write, the statements run in its transaction and see its rows (transaction-client.ts).
+      if (!transactions.current()) await ready
       return fn(db)
     },
     async write(fn) {
-      const outer = context.getStore()?.tx
       // A write inside a write joins it, as on SQLite: one transaction, all or nothing.
-      if (outer) return fn(outer)
+      if (transactions.current()) return fn(db)
       await ready
       for (let attempt = 1; ; attempt++) {
         try {
-          return await base.transaction(async (tx) => {
-            const q = Object.assign(tx, seam) as unknown as Query
-            const store = { tx: q }
-            registerWriteScope(q, () => store)
-            return context.run(store, () => fn(q))
-          })
+          return await base.transaction(async () => fn(db))
         } catch (err) {
           // A serialization failure or deadlock rolled everything back: the callback runs again
           // (write callbacks do no I/O but the database's, by the seam's rule).
@@ -60,8 +53,8 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
     },
   }
   const db = Object.assign(base, seam) as unknown as Db
-  registerWriteScope(db, () => context.getStore())
-  pools.set(db, { client, ready, inWrite: () => context.getStore() !== undefined, turns: new Map() })
+  registerWriteScope(db, transactions.current)
+  pools.set(db, { client, ready, inWrite: () => transactions.current() !== undefined, turns: new Map() })
   return db
 }
 
