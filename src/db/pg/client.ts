@@ -24,8 +24,12 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   // Custom plans only: Bun prepares every statement, and after five runs PostgreSQL may switch to a
   // generic plan that cannot see the values. The list's filters are skewed (a version on 3% of reports,
   // "no assignee" on 30%), and a generic plan of the five-filter list took 17 s where the custom plan
-  // takes 46 ms at 20,000 reports. Planning each run costs well under a millisecond here.
-  const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10, connection: { plan_cache_mode: 'force_custom_plan' } })
+  // takes 46 ms at 20,000 reports. Planning each run costs well under a millisecond here (about 1.9 ms
+  // of a new report's 6 ms of PostgreSQL CPU; `auto` would save it, at that risk).
+  // No parallel workers: starting two took ~25 ms of a list query whose own work was 0.4 ms, and on a
+  // server answering many requests at once they only take cores from the others (the 1M-report list:
+  // 6 shapes over 50 ms p95 instead of 8; scripts/bench/reports-list.ts).
+  const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10, connection: { plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0' } })
   const transactions = transactionRouted(nulFreeClient(client))
   const base = drizzle({ client: transactions.client })
   const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()
