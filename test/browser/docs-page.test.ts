@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { seriousViolations } from './axe'
 import { type BrowserHarness, describeBrowser, startBrowser } from './harness'
 
 /** Hosted Scalar services the viewer offers unless configured not to (issue 21, item 11). */
@@ -90,12 +90,7 @@ describeBrowser('the API docs page (/docs)', () => {
   it('has no serious or critical accessibility violation (axe-core; issue 29: contrast)', async () => {
     // axe is injected as an inline script, which the page's own CSP refuses: this context bypasses it.
     const { context, page } = await openDocs({ bypassCSP: true })
-    await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') })
-    const result = await page.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run()
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))
-    })
-    expect(result.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     await context.close()
   }, 90_000)
 })

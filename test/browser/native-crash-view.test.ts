@@ -2,13 +2,11 @@
 // uploaded reads with its symbolicated frames, its other thread folded behind a button that unfolds
 // it in place, and a panel naming kernel32.dll's missing symbols with the upload command for this
 // project; no serious accessibility violation, light or dark.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { debugFixture, testDmp } from '../debug-files/fixture'
+import { seriousViolations } from './axe'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const sha1 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
 
 describeBrowser('a native crash on the report page', () => {
@@ -78,12 +76,7 @@ describeBrowser('a native crash on the report page', () => {
       await poll(() => page.getByRole('button', { name: '1 other thread' }).count()).toBe(1)
       await page.getByRole('button', { name: '1 other thread' }).click()
       await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
-      await page.addScriptTag({ content: AXE })
-      const violations = await page.evaluate(async () => {
-        type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }
-        const r = await (window as unknown as { axe: { run(): Promise<Result> } }).axe.run()
-        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`)
-      })
+      const violations = await seriousViolations(page)
       found.push(...violations.map((v) => `${theme} ${v}`))
     }
     await context.close()

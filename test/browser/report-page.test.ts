@@ -3,14 +3,13 @@
 // frames in bold; occurrences are a compact table with their spread; merge, duplicate and split work
 // from the page; Sentry-filed reports say so; and the page asks for nothing that answers 404.
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Page, Response } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { seedLaunchDay } from '../helpers/launch-day'
+import { seriousViolations } from './axe'
 import { type BrowserHarness, describeBrowser, type SignedUp, startBrowser } from './harness'
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const MINIDUMP = readFileSync(join(import.meta.dirname, '..', 'sentry', 'fixtures', 'minidumps', 'test.dmp'))
 
 /** A Unity trace of the launch day's busiest crash, with more engine frames than the seeded ones. */
@@ -316,12 +315,7 @@ describeBrowser('the report page with a launch day of data', () => {
       for (const n of [crash, player]) {
         await open(n, page)
         await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
-        await page.addScriptTag({ content: AXE })
-        const violations = await page.evaluate(async () => {
-          type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }
-          const r = await (window as unknown as { axe: { run(): Promise<Result> } }).axe.run()
-          return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`)
-        })
+        const violations = await seriousViolations(page)
         found.push(...violations.map((v) => `${theme} #${n} ${v}`))
       }
     await context.close()

@@ -32,6 +32,17 @@ async function sendDump(project: TestProject) {
   return (await sqlRows(t, 'SELECT title, description, metadata, grouping_label FROM reports WHERE project_id = ?', project.id))[0]!
 }
 
+/** The four frames Breakpad's minidump2.stackwalk.out gives test.dmp's crashed thread, first in the description's stack trace. */
+function expectKnownFrames(description: string) {
+  const stack = description.split('--- Stack Trace ---\n')[1]!.split('\n')
+  expect(stack.slice(0, 4)).toEqual([
+    expect.stringMatching(/^ {2}at `anonymous namespace'::CrashFunction \[c:\\test_app\.cc : 58\] \(test_app\.exe\+0x/),
+    expect.stringMatching(/^ {2}at main \[c:\\test_app\.cc : 65\]/),
+    expect.stringMatching(/^ {2}at __tmainCRTStartup \[f:\\sp\\vctools\\crt_bld\\self_x86\\crt\\src\\crt0\.c : 327\]/),
+    expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
+  ])
+}
+
 /** The dump as sentry-native sends it: an envelope whose event names no exception, with the dump as its `event.minidump` attachment. */
 async function sendEnvelope(project: TestProject) {
   const dump = testDmp()
@@ -53,13 +64,7 @@ describe('minidumps symbolicated with the project’s uploaded symbols', () => {
     await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     const report = await sendEnvelope(game)
     expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
-    const stack = report.description.split('--- Stack Trace ---\n')[1]!.split('\n')
-    expect(stack.slice(0, 4)).toEqual([
-      expect.stringMatching(/CrashFunction \[c:\\test_app\.cc : 58\]/),
-      expect.stringMatching(/^ {2}at main \[c:\\test_app\.cc : 65\]/),
-      expect.stringMatching(/__tmainCRTStartup \[.*crt0\.c : 327\]/),
-      expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
-    ])
+    expectKnownFrames(report.description)
     expect(JSON.parse(report.metadata).minidump.symbolicated).toBe(true)
   })
 
@@ -68,13 +73,7 @@ describe('minidumps symbolicated with the project’s uploaded symbols', () => {
     const report = await sendDump(game)
     // Breakpad's minidump2.stackwalk.out: test_app.exe!`anonymous namespace'::CrashFunction [test_app.cc : 58 + 0x7].
     expect(report.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
-    const stack = report.description.split('--- Stack Trace ---\n')[1]!.split('\n')
-    expect(stack.slice(0, 4)).toEqual([
-      expect.stringMatching(/^ {2}at `anonymous namespace'::CrashFunction \[c:\\test_app\.cc : 58\] \(test_app\.exe\+0x/),
-      expect.stringMatching(/^ {2}at main \[c:\\test_app\.cc : 65\]/),
-      expect.stringMatching(/^ {2}at __tmainCRTStartup \[f:\\sp\\vctools\\crt_bld\\self_x86\\crt\\src\\crt0\.c : 327\]/),
-      expect.stringMatching(/^ {2}at BaseProcessStart \(kernel32\.dll\+0x/),
-    ])
+    expectKnownFrames(report.description)
     expect(report.description).not.toContain('Not symbolicated')
     expect(JSON.parse(report.metadata).minidump.symbolicated).toBe(true)
     const files = (await t.request('GET', `/api/projects/${game.slug}/debug-files`, { token: owner.token })).body.data as { name: string; crashes_symbolicated: number }[]

@@ -9,7 +9,8 @@ import { sqlRows } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { readMinidump, withMinidump } from '../../src/modules/sentry/minidump.adapter'
 import { compress, writeContainer } from '../sentry/unreal/container-writer'
-import { debugFixture, testDmp } from './fixture'
+import { testDmp } from './fixture'
+import { uploadSymbols } from './symbol-upload'
 
 let t: TestApp
 let owner: TestUser
@@ -21,21 +22,6 @@ beforeEach(async () => {
   await setProject(t, game.id, { dsnId: 41 })
 })
 afterEach(() => t.close())
-
-const sha1 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
-
-/** Uploads `.sym` files to the project as sentry-cli does: the chunks, then the assemble call. */
-async function uploadSymbols(...names: string[]) {
-  const token = (await t.request('POST', '/api/auth/api-tokens', { token: owner.token, body: { name: 'CI', scopes: ['debug_files.upload'] } })).body.data.token as string
-  for (const name of names) {
-    const sym = debugFixture(name)
-    const form = new FormData()
-    form.append('file', new Blob([sym as Uint8Array<ArrayBuffer>]), sha1(sym))
-    expect((await t.request('POST', '/api/0/organizations/studio/chunk-upload/', { token, body: form })).status).toBe(200)
-    const res = await t.request('POST', `/api/0/projects/studio/${game.slug}/files/difs/assemble/`, { token, body: { [sha1(sym)]: { name, chunks: [sha1(sym)] } } })
-    expect(res.body[sha1(sym)].state).toBe('ok')
-  }
-}
 
 const CONTEXT = `<?xml version="1.0" encoding="UTF-8"?>
 <FGenericCrashContext><RuntimeProperties>
@@ -79,7 +65,7 @@ const KERNEL32_MISSING = { module: 'kernel32.dll', debug_id: 'BCE8785C57B44245A6
 
 describe('Unreal crash reports with a minidump', () => {
   it('are titled, described and grouped by the symbolicated frames, as the minidump route files the same dump', async () => {
-    await uploadSymbols('test_app.sym.gz', 'kernel32.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     await sendUnreal()
     const [report] = await reports()
     expect(report!.title).toBe("EXCEPTION_ACCESS_VIOLATION_WRITE in `anonymous namespace'::CrashFunction")
@@ -107,7 +93,7 @@ describe('Unreal crash reports with a minidump', () => {
 
 describe('the other threads and the missing symbols of a minidump', () => {
   it('lists the other threads after the crashed one, each under its own heading, without grouping on them', async () => {
-    await uploadSymbols('test_app.sym.gz', 'kernel32.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz', 'kernel32.sym.gz')
     await sendDump()
     const [report] = await reports()
     const [, other] = report!.description.split('\n\n--- Other Threads ---\n')
@@ -119,7 +105,7 @@ describe('the other threads and the missing symbols of a minidump', () => {
   })
 
   it('names each module of the crashed stack the project has no symbols for, with its debug id and PDB', async () => {
-    await uploadSymbols('test_app.sym.gz')
+    await uploadSymbols(t, owner, game.slug, 'test_app.sym.gz')
     await sendDump()
     const [report] = await reports()
     expect(stackOf(report!.description)[0]).toEqual(KNOWN_FRAMES[0])
