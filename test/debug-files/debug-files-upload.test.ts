@@ -116,6 +116,17 @@ describe('chunk upload and assemble', () => {
     expect(await sqlRows(t, 'SELECT key FROM files')).toEqual([])
   })
 
+  it('gives an error with a detail for a file past 2 GB, before joining any chunk', async () => {
+    const { token } = await newToken()
+    const chunk = new Uint8Array(8 * 1024 * 1024).fill(7)
+    expect((await sendChunks(token, [chunk])).status).toBe(200)
+    // 257 times the same 8 MB chunk: 2.02 GiB, one past what the options allow.
+    const res = await t.request('POST', `/api/0/projects/studio/${game.slug}/files/difs/assemble/`, { token, body: { ['2'.repeat(40)]: { name: 'huge.sym', chunks: Array.from({ length: 257 }, () => sha1(chunk)) } } })
+    expect(res.status).toBe(200)
+    expect(res.body['2'.repeat(40)]).toMatchObject({ state: 'error', detail: 'the file is larger than 2 GB' })
+    expect(await listed()).toEqual([])
+  })
+
   it('gives an error with a detail for chunks that do not make up the checksum, and for a lying .sym', async () => {
     const { token } = await newToken()
     const a = new TextEncoder().encode('MODULE windo')
