@@ -14,6 +14,7 @@ import { createLabelsRepository } from '../../src/modules/labels/labels.reposito
 import { accounts } from '../../src/modules/auth/accounts.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { projects } from '../../src/modules/projects/projects.table'
+import { labels as labels_ } from '../../src/modules/labels/labels.table'
 import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../helpers/pg-engine'
 
 let name: string
@@ -86,6 +87,32 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
     })
     expect([seenInside, seenOutside]).toEqual([1, 0])
     expect(await labels().list('p1')).toHaveLength(1)
+  })
+
+  it('runs a statement prepared once on the database inside whichever write calls it, all or nothing', async () => {
+    const insert = db.insert(labels_).values({ id: sql.placeholder('id'), projectId: 'p1', name: sql.placeholder('name'), color: '#ffffff', createdAt: new Date() }).prepare()
+    await db.write(async () => void (await insert.execute({ id: 'l1', name: 'kept' })))
+    await expect(
+      db.write(async () => {
+        await insert.execute({ id: 'l2', name: 'rolled back' })
+        throw new Error('nope')
+      }),
+    ).rejects.toThrow('nope')
+    expect((await labels().list('p1')).map((l) => l.name)).toEqual(['kept'])
+  })
+
+  it('sends work a write left running past its COMMIT to the pool, not to the finished transaction', async () => {
+    let later!: Promise<{ n: number }[]>
+    await db.write(async (q) => {
+      await labels().insert(label('l1', 'one'))
+      later = Bun.sleep(30).then(() => rowsOf<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM labels`))
+    })
+    expect(await later).toEqual([{ n: 1 }])
+  })
+
+  it('starts no parallel workers for its queries (starting them cost more than the queries)', async () => {
+    const [setting] = await db.read((q) => rowsOf<{ max_parallel_workers_per_gather: string }>(q, sql`SHOW max_parallel_workers_per_gather`))
+    expect(setting!.max_parallel_workers_per_gather).toBe('0')
   })
 
   it('migrates once when several nodes start together, and each finds the schema complete', async () => {
