@@ -1,4 +1,4 @@
-import type { Seam } from '../../db/client'
+import { type Db, type Seam, writeInTurn } from '../../db/client'
 import { DAY } from '../../lib/clock'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository } from '../workflow/alerts.repository'
@@ -25,11 +25,16 @@ const cursors = (db: Seam) => {
   return { position: async (name: string) => (await alerts.cursor(name)) ?? 0, move: alerts.setCursor }
 }
 
-/** Runs `step` in writes until it reports a short step or `maxSteps` ran; returns the rows handled. */
-async function steps(db: Seam, maxSteps: number, step: () => Promise<number>): Promise<number> {
+/**
+ * Runs `step` in writes until it reports a short step or `maxSteps` ran; returns the rows handled.
+ * Each write takes its turn on the cursor (`writeInTurn`): a page's catch-up and the scheduled job,
+ * or two nodes, rolling up at once would otherwise both read the cursor before either moved it and
+ * count the same rows twice (PostgreSQL runs writes side by side; SQLite's single writer did not).
+ */
+async function steps(db: Seam, cursorName: string, maxSteps: number, step: () => Promise<number>): Promise<number> {
   let total = 0
   for (let i = 0; i < maxSteps; i++) {
-    const n = await db.write(step)
+    const n = await writeInTurn(db as Db, `rollup:${cursorName}`, step)
     total += n
     if (n < ROLLUP_STEP) break
   }
@@ -45,7 +50,7 @@ export function rollUpOccurrences(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const sources = createSourcesRepository({ db })
   const cursor = cursors(db)
-  return steps(db, maxSteps, async () => {
+  return steps(db, OCCURRENCES_CURSOR, maxSteps, async () => {
     const rows = await sources.occurrencesAfter(await cursor.position(OCCURRENCES_CURSOR), ROLLUP_STEP)
     // Every occurrence has its report (a cascade deletes them together); one without would only be skipped.
     const counted = rows.flatMap((o) => {
@@ -66,7 +71,7 @@ export function rollUpSessions(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const sources = createSdkCursorsRepository({ db })
   const cursor = cursors(db)
-  return steps(db, maxSteps, async () => {
+  return steps(db, SESSIONS_CURSOR, maxSteps, async () => {
     const rows = await sources.sessionsAfter(await cursor.position(SESSIONS_CURSOR), ROLLUP_STEP)
     await repo.seeVersions(rows)
     if (rows.length) await cursor.move(SESSIONS_CURSOR, rows.at(-1)!.rowid)
@@ -79,7 +84,7 @@ export function rollUpPerf(db: Seam, maxSteps = 100): Promise<number> {
   const repo = createRollupRepository({ db })
   const sources = createSdkCursorsRepository({ db })
   const cursor = cursors(db)
-  return steps(db, maxSteps, async () => {
+  return steps(db, 'analytics_perf', maxSteps, async () => {
     const snapshots = await sources.perfAfter(await cursor.position('analytics_perf'), ROLLUP_STEP)
     // Under their report's version and platform ('' without a report, or when it is gone).
     const ofReport = await createReportsRepository({ db }).versionsAndPlatforms(snapshots.flatMap((s) => (s.reportId ? [s.reportId] : [])))
@@ -129,7 +134,7 @@ export async function rollUpEvents(db: Seam, now: Date, maxSteps = 100): Promise
   })
   const through = await createTelemetryRepository({ db }).rolledThrough('events')
   if (through) await repo.pruneEventDays(through)
-  return steps(db, maxSteps, async () => {
+  return steps(db, 'analytics_events', maxSteps, async () => {
     const rows = await sources.eventsAfter(await cursor.position('analytics_events'), ROLLUP_STEP)
     const names = await sources.eventNamesOf([...new Set(rows.map((e) => e.nameId))])
     const named = rows.flatMap((e) => {
