@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app-deps'
+import { writeInTurn } from '../../db/client'
 import { inShortSteps } from '../../jobs/short-steps'
 import { createReportsRepository } from '../reports/reports.repository'
 import { createAlertsRepository, type HourBucket } from './alerts.repository'
@@ -41,7 +42,8 @@ export async function countNewReports(deps: Pick<AppDeps, 'db'>, now: Date, maxS
   const reports = createReportsRepository({ db: deps.db })
   let counted = 0
   const countStep = async () => {
-    const n = await deps.db.write(async () => {
+    // In turn on the cursor: two runs at once (two nodes' ticks overlapping) must not count a report twice.
+    const n = await writeInTurn(deps.db, `rollup:${CURSOR}`, async () => {
       const after = (await counts.cursor(CURSOR)) ?? (await startingCursor(deps, now))
       const rows = await reports.afterSeq(after, STEP)
       if (rows.length === 0) return 0
