@@ -30,3 +30,11 @@ export const containsExactly = (q: Query, haystack: SQLWrapper, needle: SQLWrapp
  * parameter, which measured 4-20 µs a call on SQLite against under 1 µs for hot existence checks.
  */
 export const LITERAL_LIMIT_1 = sql.raw('1') as unknown as number
+
+/**
+ * `column IN (picks)`, with `picks` run once. On PostgreSQL an `IN (subquery)` may be rescanned per
+ * row of an UPDATE, and a subquery that locks `FOR UPDATE SKIP LOCKED … LIMIT n` then skips the rows
+ * the UPDATE already changed and picks n more each time: a claim of 8 jobs took all 20 due. As
+ * `= ANY(ARRAY(…))` it is an init plan, run once. SQLite runs the subquery once already.
+ */
+export const inPicked = (q: Query, column: SQLWrapper, picks: SQLWrapper): SQL => (onPostgres(q) ? sql`${column} = ANY(ARRAY(${picks}))` : sql`${column} IN ${picks}`)

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import { type DbOrTx, preparedPerConnection, type Query, type Seam, skippingLocked } from '../db/client'
 import { jobs, type JobStatus } from './jobs.table'
+import { inPicked } from '../db/portable-sql'
 import { scheduleTicks } from './schedule-ticks.table'
 
 export type Job = typeof jobs.$inferSelect
@@ -57,7 +58,7 @@ export function createJobsRepository({ db }: { db: Seam }) {
           .set({ status: 'running', leaseOwner: o.owner, leaseExpiresAt: sql`${expires}`, updatedAt: o.now })
           .where(
             and(
-              inArray(jobs.id, sql`(SELECT id FROM ${expiredIds(q)} UNION ALL SELECT id FROM ${pendingIds(q)} LIMIT ${o.limit})`),
+              inPicked(q, jobs.id, sql`(SELECT id FROM ${expiredIds(q)} UNION ALL SELECT id FROM ${pendingIds(q)} LIMIT ${o.limit})`),
               dueAt(o.now),
             ),
           )
