@@ -17,10 +17,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app'
 describe.skipIf(!testPgServer())('migrate-to-postgres', () => {
   let t: TestApp
   let target: string
-  let n = 0
   beforeEach(async () => {
     t = createTestApp({ engine: 'sqlite' })
-    target = `${testPgTemplate()}_move_${process.pid}_${n++}`
+    target = `${testPgTemplate()}_move_${crypto.randomUUID().slice(0, 8)}`
     await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${target}"`)))
   })
   afterEach(async () => {

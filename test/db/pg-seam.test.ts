@@ -19,10 +19,9 @@ import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../he
 
 let name: string
 let db: Db
-let n = 0
 /** A database of its own, empty (not from the template), so the migrations run here. */
 async function emptyDatabase() {
-  const dbName = `${testPgTemplate()}_seam_${process.pid}_${n++}`
+  const dbName = `${testPgTemplate()}_seam_${crypto.randomUUID().slice(0, 8)}`
   await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${dbName}"`)))
   return dbName
 }

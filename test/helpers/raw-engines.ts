@@ -36,10 +36,9 @@ export async function sqliteEngine(): Promise<RawEngine> {
   }
 }
 
-let n = 0
 /** A new PostgreSQL database cloned from the suite's migrated template, then migrated again: the parts must be idempotent. */
 export async function pgEngine(): Promise<RawEngine> {
-  const name = `${testPgTemplate()}_raw_${process.pid}_${n++}`
+  const name = `${testPgTemplate()}_raw_${crypto.randomUUID().slice(0, 8)}`
   await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${testPgTemplate()}"`)))
   const pool = new SQL(`${testPgServer()}/${name}`, { max: 1 })
   await migratePg(pool, databaseParts)
