@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import type { Db, Query, Seam } from '../client'
 import { nulFreeClient } from './nul-free'
 import { transactionRouted } from './transaction-client'
+import { keyedTurns } from '../../lib/key-turns'
 import { together } from '../together'
 import { registerWriteScope } from '../write-scope'
 
@@ -58,7 +59,7 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   }
   const db = Object.assign(base, seam) as unknown as Db
   registerWriteScope(db, transactions.current)
-  pools.set(db, { client, ready, inWrite: () => transactions.current() !== undefined, turns: new Map() })
+  pools.set(db, { client, ready, inWrite: () => transactions.current() !== undefined, inTurn: keyedTurns() })
   return db
 }
 
@@ -69,7 +70,7 @@ export function pgCode(err: unknown): string {
   return ''
 }
 
-const pools = new WeakMap<object, { client: SQL; ready: Promise<void>; inWrite: () => boolean; turns: Map<string, Promise<void>> }>()
+const pools = new WeakMap<object, { client: SQL; ready: Promise<void>; inWrite: () => boolean; inTurn: ReturnType<typeof keyedTurns> }>()
 
 /**
  * `db.write(fn)` in its turn among writes of the same `key` (see writeInTurn in ../client.ts): this
@@ -90,17 +91,7 @@ export async function pgWriteInTurn<T>(db: Db, key: string, fn: (q: Query) => Pr
     return result
   }
   if (pool.inWrite()) return db.write(locked)
-  const before = pool.turns.get(key) ?? Promise.resolve()
-  let done!: () => void
-  const mine = new Promise<void>((resolve) => (done = resolve))
-  pool.turns.set(key, mine)
-  try {
-    await before
-    return await db.write(locked)
-  } finally {
-    done()
-    if (pool.turns.get(key) === mine) pool.turns.delete(key)
-  }
+  return pool.inTurn(key, () => db.write(locked))
 }
 
 /** The pool under a PostgreSQL seam, or undefined for a SQLite one. */

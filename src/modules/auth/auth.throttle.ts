@@ -6,6 +6,7 @@ import { sha256Hex } from '../../lib/ids'
 import { verifyPassword } from './auth.password'
 import { createAuthRepository } from './auth.repository'
 import type { User } from './auth.sessions'
+import { keyedTurns } from '../../lib/key-turns'
 
 /** Failed password checks for one account inside `FAILURE_WINDOW_MS` that pause its password sign-in. */
 export const MAX_FAILURES = 10
@@ -32,16 +33,10 @@ export type PasswordCheck = (attempt: { email: string; password: string; user: U
  * failure is counted.
  */
 export function createPasswordCheck(deps: Deps): PasswordCheck {
-  const queues = new Map<string, Promise<unknown>>()
+  const inTurn = keyedTurns()
   return (attempt) => {
     const key = accountKey(attempt.email)
-    const run = (queues.get(key) ?? Promise.resolve()).then(() => checkOnce(deps, key, attempt))
-    const settled = run.catch(() => {})
-    queues.set(key, settled)
-    void settled.then(() => {
-      if (queues.get(key) === settled) queues.delete(key)
-    })
-    return run
+    return inTurn(key, () => checkOnce(deps, key, attempt))
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app-deps'
 import type { DomainJobs } from '../../jobs/jobs.types'
 import { MINUTE } from '../../lib/clock'
+import { keyedTurns } from '../../lib/key-turns'
 import { RESYMBOLICATE_JOB, type ResymbolicatePayload, resymbolicateStoredDumps } from './resymbolicate'
 
 /**
@@ -10,16 +11,7 @@ import { RESYMBOLICATE_JOB, type ResymbolicatePayload, resymbolicateStoredDumps 
  * walking the same dumps side by side.
  */
 export function debugFilesJobs(deps: AppDeps): DomainJobs {
-  const projectTurns = new Map<string, Promise<void>>()
-  const inProjectTurn = (projectId: string, run: () => Promise<void>): Promise<void> => {
-    const turn = (projectTurns.get(projectId) ?? Promise.resolve()).then(run, run)
-    const settled = turn.catch(() => undefined)
-    projectTurns.set(projectId, settled)
-    void settled.then(() => {
-      if (projectTurns.get(projectId) === settled) projectTurns.delete(projectId)
-    })
-    return turn
-  }
+  const inProjectTurn = keyedTurns()
   return {
     handlers: [
       {
