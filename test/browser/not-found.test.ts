@@ -50,7 +50,8 @@ describeBrowser('unknown addresses and needless 404s', () => {
     for (const screen of ['settings', 'reports', 'analytics', 'reports/3']) {
       await h.page.goto(`/projects/no-such-game/${screen}`)
       await poll(() => h.page.getByRole('heading', { level: 1, name: 'Project not found' }).count()).toBe(1)
-      expect(await h.page.title()).toBe('Project not found · Glitchbox')
+      // The title follows the heading in the screen's effect, after the frame that shows the heading.
+      await poll(() => h.page.title()).toBe('Project not found · Glitchbox')
       expect(await h.page.getByRole('link', { name: 'Go to your projects' }).count()).toBe(1)
       expect(await h.page.textContent('main')).not.toContain('of no-such-game')
     }
