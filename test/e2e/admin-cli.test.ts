@@ -12,12 +12,13 @@ describe('glitchbox admin on a running server', () => {
     const env = { GLITCHBOX_DATA_DIR: s.dataDir }
     try {
       const created = await runCli(['admin', 'create-user', 'ops@studio.example', '--password', 'first-password-1'], env)
-      expect(created.code).toBe(0)
+      expect(created.code, created.stderr).toBe(0)
       const first = await login(s.url, 'ops@studio.example', 'first-password-1')
       expect(first.status).toBe(200)
       const { token } = (await first.json()).data
 
-      expect((await runCli(['admin', 'set-plan', 'ops@studio.example', 'studio'], env)).code).toBe(0)
+      const plan = await runCli(['admin', 'set-plan', 'ops@studio.example', 'studio'], env)
+      expect(plan.code, plan.stderr).toBe(0)
       const account = await (await fetch(`${s.url}/api/account`, { headers: { authorization: `Bearer ${token}` } })).json()
       expect(account.data.plan.key ?? account.data.plan).toBe('studio')
 

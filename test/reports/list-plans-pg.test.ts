@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { pgPool } from '../../src/db/pg/client'
 import { labels, reportLabels } from '../../src/modules/labels/labels.table'
 import { createReportIn } from '../helpers/fixtures'
 import { onSqlite } from '../helpers/pg-engine'
 import { sqlRows, sqlRun } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
-import { team } from './setup'
+import { manyReports, team } from './setup'
 
 let t: TestApp
 beforeEach(() => {
@@ -34,6 +35,53 @@ describe.skipIf(onSqlite)('the list on PostgreSQL at scale (PostgreSQL: planner 
     // Kind and value as independent columns would give 10,000 × 0.3 × 0.3 = 900 and 10,000 × 0.4 × 0.3 = 1,200.
     expect(await estimate(4, '')).toBeGreaterThan(2_000)
     expect(await estimate(2, 'Linux')).toBeGreaterThan(2_000)
+  })
+})
+
+/** Plan nodes of an EXPLAIN (FORMAT JSON) answer, depth first. */
+type PlanNode = { 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
+const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)]
+
+describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (PostgreSQL: planner estimates)', () => {
+  it("probes the facet for each match of the word, never reading the facet's whole key", async () => {
+    const { project, owner, base } = await team(t)
+    // 5,000 reports on Linux, and three with a word found nowhere else (two on Linux).
+    await manyReports(t, project, 5_000, 1_001)
+    const zeppelins = [await createReportIn(t, project, { title: 'Zeppelin hangar door stuck' }), await createReportIn(t, project, { title: 'Zeppelin clips the tower' }), await createReportIn(t, project, { title: 'Zeppelin never lands' })]
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 2, 'Linux', seq FROM reports WHERE project_id = ? AND report_number > 1000", project.id)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES (?, 2, 'Linux', ?), (?, 2, 'Linux', ?), (?, 2, 'Windows', ?) ON CONFLICT DO NOTHING", project.id, zeppelins[0]!.seq, project.id, zeppelins[1]!.seq, project.id, zeppelins[2]!.seq)
+    await sqlRun(t, 'ANALYZE reports')
+    await sqlRun(t, 'ANALYZE report_facets')
+
+    // The statements the list sends are caught on the pool (Drizzle sends each through `unsafe`).
+    const pool = pgPool(t.deps.db)!
+    const unsafe = pool.unsafe.bind(pool)
+    const sent: { query: string; params: unknown[] }[] = []
+    pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
+    const res = await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', `${base}/bugs?q=${encodeURIComponent('zeppelin platform:Linux')}`, { token: owner.token }).finally(() => {
+      pool.unsafe = unsafe
+    })
+    expect(res.body.data.bugs.map((b) => b.report_number)).toEqual([2, 1])
+    expect(res.body.data.total).toBe(2)
+
+    // Each statement that tests the words and the facet, run again under EXPLAIN ANALYZE: the facet's
+    // index rows it read (a probe per match reads at most one each; a join reads all 5,000). Nested
+    // loops are off for it, as the planner's own choice at 1M reports: there it guesses a word its
+    // statistics do not list at 0.5% of the rows (5,000 rather than 86) and joins the whole key.
+    const tested = sent.filter((s) => s.query.includes('report_facets') && s.query.includes('@@'))
+    expect(tested.length).toBeGreaterThan(0)
+    for (const { query, params } of tested) {
+      const [row] = (await pool.begin(async (tx) => {
+        await tx.unsafe('SET LOCAL enable_nestloop = off')
+        return tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)
+      })) as Record<string, unknown>[]
+      const plan = Object.values(row!)[0] as string | [{ Plan: PlanNode }]
+      const root = (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan
+      const facetRows = nodesOf(root)
+        .filter((n) => n['Relation Name'] === 'report_facets')
+        .reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0)
+      expect(facetRows).toBeLessThanOrEqual(3)
+    }
   })
 })
 

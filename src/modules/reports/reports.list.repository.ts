@@ -65,6 +65,13 @@ export interface Shape {
    * in 86 of 1M reports: 283,000 rows tested, 1.3 s). A common word keeps the walk: it stops early.
    */
   fewMatches: boolean
+  /**
+   * PostgreSQL only: the words drive and match so few reports server-wide (FEW_WORD_MATCHES, counted
+   * before the plan) that each facet is probed per match. The planner, guessing 0.5% of rows for a
+   * word its statistics do not list, would otherwise merge the whole facet key against the matches
+   * (a rare word under `platform:` at 1M reports: 157,000 keys read for 86 matches, 60 ms a statement).
+   */
+  probeFacets: boolean
   blocked: boolean
   overdue: boolean
   customField: boolean
@@ -102,9 +109,13 @@ const errorTypeIn = (pg: boolean, name: string) =>
     ? sql`${reports.errorType} IN (SELECT jsonb_array_elements_text(CAST(CAST(${ph(name)} AS text) AS jsonb)))`
     : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(name)}))`
 
-/** A probe of one facet key for the row whose seq is `seq`. */
-const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq) =>
-  sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq})`
+/**
+ * A probe of one facet key for the row whose seq is `seq`. `each`: kept a probe per row on PostgreSQL
+ * (`OFFSET 0` stops its planner from turning the EXISTS into a join that reads the whole key), for
+ * the few rows of a rare word (Shape.probeFacets).
+ */
+const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq, each = false) =>
+  sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq}${each ? sql` OFFSET 0` : sql``})`
 
 /**
  * Whether the shape filters on facets (and the set of word matches) alone: the facet key then answers
@@ -166,7 +177,7 @@ function conditions(s: Shape, pg: boolean): SQL[] {
   if (s.escalating) c.push(sql`${reports.id} IN (${escalatingIds(sql`${ph('projectId')}`, trendParams)})`)
   // Under a driving facet, its walk checks the facets (keyWalk); otherwise each is probed on the
   // driving seq (the FTS rowid, or the report's).
-  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq)))
+  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq, pg && s.probeFacets)))
   if (s.blocked) {
     c.push(
       sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
@@ -317,16 +328,15 @@ function buildEstimates(db: Db) {
 const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
 
 /**
- * Whether a facet key holds no more reports than a word search matches (both counted up to the cap):
- * the facet then drives. On a tie (both past the cap) the facet drives too: reading every match of
- * a common word into a set once (~50 ms for 300,000) is bounded, while walking those matches one by
- * one to count the few that also carry the facet is not.
+ * How many reports a facet key holds in the project and how many a word search matches on the whole
+ * server (an upper bound of the project's), each counted up to one past the cap: which of the two
+ * drives a list that has both (reports.list.ts).
  */
-async function facetRarerThanWords(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<boolean> {
+async function facetAndWordCounts(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<{ inFacet: number; inWords: number }> {
   const st = cached(estimateStatements, db, buildEstimates)
   const inFacet = (await st.facet.execute({ projectId, kind: FACET[facet.kind], value: facet.value }))[0]?.n ?? 0
   const inWords = (await st.words.execute({ ...words }))[0]?.n ?? 0
-  return inFacet <= inWords
+  return { inFacet, inWords }
 }
 
 /** A words search in both engines' forms: the FTS5 MATCH expression and the tsquery text (fts-query.ts, search-tsquery.ts). */
@@ -339,8 +349,9 @@ const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildState
 
 /** The prepared page, count and "all matching" statements of a shape, built once per connection. */
 function statementsFor(db: Db, shape: Shape) {
-  // SQLite's FTS table drives word searches whatever their count: one statement set for both.
-  const s = shape.fewMatches && !onPostgres(db) ? { ...shape, fewMatches: false } : shape
+  // SQLite's FTS table drives word searches whatever their count, and probes the facets of each match
+  // already: one statement set for all of these.
+  const s = (shape.fewMatches || shape.probeFacets) && !onPostgres(db) ? { ...shape, fewMatches: false, probeFacets: false } : shape
   let shapes = shapeStatements.get(db)
   if (!shapes) shapeStatements.set(db, (shapes = new Map()))
   const key = JSON.stringify(s)
@@ -377,8 +388,8 @@ export function createReportsListRepository({ db }: { db: Seam }) {
     /** The seq of the project's live report `skip` places below its newest, or undefined past the oldest. */
     nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => cached(nthStatements, q, nthNewestLive).execute({ projectId, skip })))[0]?.seq,
 
-    /** `facetRarerThanWords`, read on the seam. */
-    facetRarerThanWords: (projectId: string, facet: { kind: FacetKind; value: string }, words: Words) => db.read((q) => facetRarerThanWords(q, projectId, facet, words)),
+    /** `facetAndWordCounts`, read on the seam. */
+    facetAndWordCounts: (projectId: string, facet: { kind: FacetKind; value: string }, words: Words) => db.read((q) => facetAndWordCounts(q, projectId, facet, words)),
 
     /** Every matching report's id and number newest first, up to one past COUNT_CAP (bulk actions and merges by filter). */
     all: (s: Shape, params: Record<string, unknown>) => db.read((q) => statementsFor(q, s).all.execute(params)),
