@@ -4,7 +4,7 @@
 // (GLITCHBOX_TEST_PG, as `.ci/run` sets it); on SQLite, test/db/seam.test.ts covers the same behaviour.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { closeDb, type Db, execute, rowsOf } from '../../src/db/client'
+import { closeDb, type Db, execute, rowsOf, writeInTurn } from '../../src/db/client'
 import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
 import { migratePg } from '../../src/db/pg/migrate'
 import { databaseParts } from '../../src/modules/registry'
@@ -107,6 +107,25 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
       later = Bun.sleep(30).then(() => rowsOf<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM labels`))
     })
     expect(await later).toEqual([{ n: 1 }])
+  })
+
+  it('takes turns on a key across two pools (two nodes, or the job thread beside the server): each write reads what the other committed', async () => {
+    await labels().insert(label('l1', '0'))
+    const other = createPgDb(`${testPgServer()}/${name}`, { max: 2 })
+    // Each reads the counter first thing, waits, then raises it: a read sent before the key's lock
+    // was taken would see the other's old value, and one raise would be lost.
+    const raise = (on: Db) =>
+      writeInTurn(on, 'counter', async (q) => {
+        const [row] = await rowsOf<{ name: string }>(q, sql`SELECT name FROM labels WHERE id = 'l1'`)
+        await Bun.sleep(30)
+        await execute(q, sql`UPDATE labels SET name = ${String(Number(row!.name) + 1)} WHERE id = 'l1'`)
+      })
+    try {
+      await Promise.all([raise(db), raise(other), raise(db), raise(other)])
+    } finally {
+      await closeDb(other)
+    }
+    expect((await labels().list('p1'))[0]!.name).toBe('4')
   })
 
   it('starts no parallel workers for its queries (starting them cost more than the queries)', async () => {

@@ -5,7 +5,6 @@ import type { Db, Query, Seam } from '../client'
 import { nulFreeClient } from './nul-free'
 import { transactionRouted } from './transaction-client'
 import { keyedTurns } from '../../lib/key-turns'
-import { together } from '../together'
 import { registerWriteScope } from '../write-scope'
 
 // The seam on PostgreSQL. Repositories query with the SQLite table objects (Drizzle renders the SQL for
@@ -78,17 +77,16 @@ const pools = new WeakMap<object, { client: SQL; ready: Promise<void>; inWrite: 
  * an advisory lock on the key, held to COMMIT, orders them with other nodes' writes. A write already
  * inside a write only takes the lock: queueing there could wait on a turn that waits on this
  * transaction's locks, a deadlock PostgreSQL cannot see.
- * The lock goes out with `fn`'s first statement (pipelined, one round trip): the server runs that
- * statement once the lock is granted, and under READ COMMITTED it then sees what the previous holder
- * committed.
+ * The lock is granted before `fn` runs: under READ COMMITTED its statements then see what the
+ * previous holder committed. (Sent together with `fn`'s statements, the lock went out after them:
+ * Drizzle sends a statement only when it is awaited, and `fn` awaits its first read at once; two pools
+ * raising one counter lost half their raises, and rollups counted rows twice.)
  */
 export async function pgWriteInTurn<T>(db: Db, key: string, fn: (q: Query) => Promise<T>): Promise<T> {
   const pool = pools.get(db)!
   const locked = async (q: Query) => {
-    const lock = (q as unknown as { execute(s: SQLWrapper): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
-    // Its failure (a deadlock to retry) is the write's, not the refusal of the statements sent behind it.
-    const [, result] = await together([lock, fn(q)] as const)
-    return result
+    await (q as unknown as { execute(s: SQLWrapper): Promise<unknown> }).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+    return fn(q)
   }
   if (pool.inWrite()) return db.write(locked)
   return pool.inTurn(key, () => db.write(locked))
