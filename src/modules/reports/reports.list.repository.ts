@@ -110,7 +110,7 @@ const errorTypeIn = (pg: boolean, name: string) =>
     : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(name)}))`
 
 /**
- * A probe of one facet key for the row whose seq is `seq`. `each`: kept a probe per row on PostgreSQL
+ * A probe of one facet key for the row whose seq is `seq`. `each` (PostgreSQL only, see statementsFor): kept a probe per row
  * (`OFFSET 0` stops its planner from turning the EXISTS into a join that reads the whole key), for
  * the few rows of a rare word (Shape.probeFacets).
  */
@@ -177,7 +177,7 @@ function conditions(s: Shape, pg: boolean): SQL[] {
   if (s.escalating) c.push(sql`${reports.id} IN (${escalatingIds(sql`${ph('projectId')}`, trendParams)})`)
   // Under a driving facet, its walk checks the facets (keyWalk); otherwise each is probed on the
   // driving seq (the FTS rowid, or the report's).
-  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq, pg && s.probeFacets)))
+  if (s.drive !== 'facet') s.facets.forEach((kind, i) => c.push(facetProbe(kind, i, s.q === 'match' && !pg ? reportsFts.rowid : reports.seq, s.probeFacets)))
   if (s.blocked) {
     c.push(
       sql`${reports.id} IN (SELECT d.blocked_id FROM report_dependencies d JOIN reports b ON b.id = d.blocker_id WHERE d.project_id = ${ph('projectId')} AND b.deleted_at IS NULL AND b.status NOT IN ${DONE_STATUSES})`,
