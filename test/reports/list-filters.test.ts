@@ -70,6 +70,14 @@ describe('list filters in q and as parameters', () => {
   it('ANDs filters with each other, with parameters and with the words left in q', async () => {
     const { numbers, list } = await seeded()
     expect(await numbers(q('version:1.3.0 platform:Windows'))).toEqual([4, 1])
+    // Several version, platform and screenshot filters (on PostgreSQL: intersected in one index), in any case.
+    expect(await numbers(q('version:1.3.0 platform:windows'))).toEqual([4, 1])
+    expect(await numbers(q('version:1.3.0 platform:LINUX has:screenshot'))).toEqual([1])
+    expect(await numbers(q('version:1.3.0 platform:Linux has:screenshot player:p2'))).toEqual([1])
+    expect(await numbers(q('version:1.3.0 platform:Linux has:screenshot player:p3'))).toEqual([])
+    expect(await numbers(q('version:9.9 platform:Linux'))).toEqual([])
+    expect(await numbers(q('door version:1.3.0 platform:linux'))).toEqual([1])
+    expect(await numbers(q('version:1.3.0 platform:windows is:unassigned error:NullReferenceException'))).toEqual([4])
     expect(await numbers(`${q('version:1.3.0')}&platform=macOS`)).toEqual([5])
     expect(await numbers(q('version:1.2.0 version:1.3.0'))).toEqual([1])
     expect(await numbers(q('door version:1.3.0'))).toEqual([1])
@@ -178,6 +186,8 @@ describe('list filters in q and as parameters', () => {
     expect(await numbers(q('player:p2'))).toEqual([6, 3])
     expect(await numbers(q('has:screenshot'))).toEqual([6])
     expect(await numbers(q('version:1.2.0'))).toEqual([3, 1])
+    expect(await numbers(q('version:1.3.0 platform:linux has:screenshot'))).toEqual([6])
+    expect(await numbers(q('version:1.2.0 platform:linux'))).toEqual([])
     const merged = await t.request('POST', `${base}/bugs/1/merge`, { token: owner.token, body: { numbers: [6, 2] } })
     expect(merged.status).toBe(200)
     expect(await numbers(q('version:1.3.0'))).toEqual([5, 4, 1])
@@ -185,6 +195,8 @@ describe('list filters in q and as parameters', () => {
     expect((await list(q('player:p2 platform:linux'))).total).toBe(1)
     expect(await numbers(q('platform:"Steam Deck"'))).toEqual([1])
     expect(await numbers(q('has:screenshot player:p2'))).toEqual([1])
+    expect(await numbers(q('version:1.3.0 platform:linux has:screenshot'))).toEqual([1])
+    expect(await numbers(q('version:1.3.0-beta platform:"steam deck"'))).toEqual([1])
   })
 
   it('a facet that matches more than 10,000 reports pages by any sort: capped total, the sort\'s index probing the facet', async () => {

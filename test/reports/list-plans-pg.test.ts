@@ -85,6 +85,47 @@ describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (Postgr
   })
 })
 
+describe.skipIf(onSqlite)('several facets on PostgreSQL (PostgreSQL: facet sets)', () => {
+  it('intersects version, platform and screenshot in the facet sets\' index, reading no facet key', async () => {
+    const { project, owner, base } = await team(t)
+    // 3,000 reports: a version on every third, Linux on every second, a screenshot on every fifth.
+    await manyReports(t, project, 3_000, 1)
+    const facet = (kind: number, value: string, every: number) =>
+      sqlRun(t, `INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, ${kind}, '${value}', seq FROM reports WHERE project_id = ? AND report_number % ${every} = 0`, project.id)
+    await facet(1, '1.3.0', 3)
+    await facet(2, 'Linux', 2)
+    await facet(4, '', 5)
+    await sqlRun(t, 'ANALYZE report_facet_sets')
+
+    const pool = pgPool(t.deps.db)!
+    const unsafe = pool.unsafe.bind(pool)
+    const sent: { query: string; params: unknown[] }[] = []
+    pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
+    const res = await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', `${base}/bugs?q=${encodeURIComponent('version:1.3.0 platform:linux has:screenshot')}`, { token: owner.token }).finally(() => {
+      pool.unsafe = unsafe
+    })
+    // Every 30th report: 100 of them, newest first.
+    expect(res.body.data.total).toBe(100)
+    expect(res.body.data.bugs.slice(0, 3).map((b) => b.report_number)).toEqual([3000, 2970, 2940])
+
+    // The statements that find the matches, run again under EXPLAIN ANALYZE with sequential scans off
+    // (the planner's choice for these sets at 1M reports): the GIN index answers, and no row of
+    // report_facets is read (the key walk read 1,000 version keys and probed the others for each).
+    const walks = sent.filter((s) => s.query.includes('report_facet_sets'))
+    expect(walks.length).toBeGreaterThan(0)
+    for (const { query, params } of walks) {
+      const [row] = (await pool.begin(async (tx) => {
+        await tx.unsafe('SET LOCAL enable_seqscan = off')
+        return tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)
+      })) as Record<string, unknown>[]
+      const plan = Object.values(row!)[0] as string | [{ Plan: PlanNode }]
+      const nodes = nodesOf((typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan)
+      expect(nodes.some((n) => n['Index Name'] === 'report_facet_sets_ids')).toBe(true)
+      expect(nodes.filter((n) => n['Relation Name'] === 'report_facets' || n['Index Name']?.startsWith('report_facets')).length).toBe(0)
+    }
+  })
+})
+
 describe('a label filter lists its reports newest first under every sort', () => {
   it('pages, totals and sorts only the labelled live reports', async () => {
     const { project, owner, base } = await team(t)

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } f
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
 import { type Db, onPostgres, type Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
 import { reportAdditions, type SlaState } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
@@ -136,14 +137,37 @@ const keyOnly = (s: Shape) =>
  */
 function keyWalk(db: Db, s: Shape) {
   const pg = onPostgres(db)
+  const words = (seq: SQL | typeof driver.reportSeq) =>
+    s.q === 'matchSet' ? [pg ? sql`${seq} IN ${tsMatchSet}` : sql`+${seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []
+  const inSet = pg ? setFacets(s) : []
+  if (inSet.length > 0) {
+    // PostgreSQL, several facets the sets hold: their GIN index intersects them (report-facets.pg.ts);
+    // the others are probed, the words checked as below.
+    const valueId = (i: number) => sql`(SELECT id FROM report_facet_values WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(s.facets[i]!)} AND value = ${ph(`facet${i}`)})`
+    const checks = [
+      sql`ids @> ARRAY[${sql.join(inSet.map(valueId), sql`, `)}]::bigint[]`,
+      ...s.facets.flatMap((k, i) => (inSet.includes(i) ? [] : [facetProbe(k, i, sql`${reportFacetSets.reportSeq}`)])),
+      ...words(sql`${reportFacetSets.reportSeq}`),
+    ]
+    return db.select({ seq: reportFacetSets.reportSeq }).from(reportFacetSets).where(and(...checks)).orderBy(desc(reportFacetSets.reportSeq)).limit(Number.MAX_SAFE_INTEGER).as('k')
+  }
   const checks = [
     eq(driver.projectId, ph('projectId')),
     sql`${driver.kind} = ${kindOf(s.facets[0]!)}`,
     eq(driver.value, ph('facet0')),
     ...s.facets.slice(1).map((k, i) => facetProbe(k, i + 1, driver.reportSeq)),
-    ...(s.q === 'matchSet' ? [pg ? sql`${driver.reportSeq} IN ${tsMatchSet}` : sql`+${driver.reportSeq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []),
+    ...words(driver.reportSeq),
   ]
   return db.select({ seq: driver.reportSeq }).from(driver).where(and(...checks)).orderBy(desc(driver.reportSeq)).limit(Number.MAX_SAFE_INTEGER).as('k')
+}
+
+/**
+ * The facets (by index) that PostgreSQL's facet sets answer for a facet-driven shape: all of the kinds
+ * the sets hold, when there are two or more and one of them drives (a player drives by its own key).
+ */
+function setFacets(s: Shape): number[] {
+  const inSet = s.facets.flatMap((k, i) => ((FACET_SET_KINDS as readonly number[]).includes(FACET[k]) ? [i] : []))
+  return inSet.length >= 2 && inSet[0] === 0 ? inSet : []
 }
 
 type KeyWalk = ReturnType<typeof keyWalk>

@@ -1,6 +1,6 @@
 import type { DomainModule } from '../module'
 import { REPORT_FACETS_TABLE, reportFacetsBackfill, reportFacetsSql } from './report-facets'
-import { reportFacetsPgSql } from './report-facets.pg'
+import { reportFacetSetsPgSql, reportFacetsPgSql } from './report-facets.pg'
 import { reportCountsSql } from './reports.counts'
 import { reportCountsPgSql } from './reports.counts.pg'
 import { reportsJobs } from './reports.fts-merge'
@@ -13,6 +13,6 @@ export const reportsModule: DomainModule = {
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
     backfills: [{ table: REPORT_FACETS_TABLE, backfill: reportFacetsBackfill }],
-    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, ...POSTGRES_SEARCH_DOCUMENT_SQL, ...reportCountsPgSql, ...reportFacetsPgSql] },
+    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, ...POSTGRES_SEARCH_DOCUMENT_SQL, ...reportCountsPgSql, ...reportFacetsPgSql, ...reportFacetSetsPgSql] },
   },
 }
