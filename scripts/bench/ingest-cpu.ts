@@ -9,9 +9,10 @@
 // and reads utime+stime of the server from /proc/<pid>/stat before and after (after the process has
 // gone quiet, so work the filings deferred to the job thread is counted too).
 // Usage: bun scripts/bench/ingest-cpu.ts CHECKOUT_A [CHECKOUT_B …]
-//   FILINGS=3000 per measured run, WARMUP=600, PAIRS=3 (rounds: A B A B …), CONCURRENCY=32,
-//   BUN_ARGS='--cpu-prof-md --cpu-prof-dir=/tmp/prof' passes flags to the servers' bun
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+//   FILINGS=3000 per measured run, WARMUP=1500, PAIRS=3 (rounds: A B A B …), CONCURRENCY=32,
+//   BUN_ARGS='--cpu-prof-md --cpu-prof-dir=/tmp/prof' passes flags to the servers' bun, THREADS=1 prints
+//   the new reports' CPU by thread (the job thread, the GC's and bun's helpers)
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createServer } from 'node:net'
@@ -22,7 +23,7 @@ if (!checkouts.length) {
   process.exit(2)
 }
 const FILINGS = Number(process.env.FILINGS ?? 3000)
-const WARMUP = Number(process.env.WARMUP ?? 600)
+const WARMUP = Number(process.env.WARMUP ?? 1500)
 const ROUNDS = Number(process.env.PAIRS ?? 3)
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32)
 const BUN_ARGS = (process.env.BUN_ARGS ?? '').split(' ').filter(Boolean)
@@ -55,6 +56,24 @@ async function cpuSeconds(pid: number): Promise<number> {
   // Fields after the parenthesised name: state is field 3, utime 14, stime 15.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(rest[11]) + Number(rest[12])) / TICKS
+}
+
+/** CPU seconds of each thread of a process by its name (user+system), for THREADS=1. */
+async function threadSeconds(pid: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = await Bun.file(`/proc/${pid}/task/${tid}/stat`).text().catch(() => '')
+    if (!stat) continue
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    out.set(name, (out.get(name) ?? 0) + (Number(rest[11]) + Number(rest[12])) / TICKS)
+  }
+  return out
+}
+
+function printThreads(what: string, before: Map<string, number>, after: Map<string, number>): void {
+  const rows = [...after].map(([name, sec]) => [name, ((sec - (before.get(name) ?? 0)) / FILINGS) * 1e6] as const)
+  console.log(`  ${what}, µs per filing by thread: ${rows.filter(([, us]) => us >= 1).map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}`)
 }
 
 /** Waits until the process has used at most one tick in each of two consecutive 300 ms windows (at most 10 s). */
@@ -154,14 +173,18 @@ async function run(checkout: string): Promise<{ created: number; stacked: number
     await quiet(server.pid)
 
     let t0 = await cpuSeconds(server.pid)
+    const threads0 = process.env.THREADS ? await threadSeconds(server.pid) : null
     await file(server.url, server.apiKey, FILINGS, distinct(`new${s}`), 201)
     await quiet(server.pid)
     const created = ((await cpuSeconds(server.pid)) - t0) / FILINGS
+    if (threads0) printThreads('new', threads0, await threadSeconds(server.pid))
 
     t0 = await cpuSeconds(server.pid)
+    const threads1 = process.env.THREADS ? await threadSeconds(server.pid) : null
     await file(server.url, server.apiKey, FILINGS, () => same, 200)
     await quiet(server.pid)
     const stacked = ((await cpuSeconds(server.pid)) - t0) / FILINGS
+    if (threads1) printThreads('stacked', threads1, await threadSeconds(server.pid))
     return { created: created * 1e6, stacked: stacked * 1e6 }
   } finally {
     await server.stop()
