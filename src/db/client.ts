@@ -3,6 +3,7 @@ import { Database } from 'bun:sqlite'
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
+import { fasterPreparedStatements } from './prepared-fast'
 import { registerWriteScope } from './write-scope'
 import { isPostgres, pgPool, pgWriteInTurn } from './pg/client'
 import * as schema from './schema'
@@ -120,6 +121,7 @@ interface WriteContext {
  */
 export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs?: number } = {}) {
   const base = drizzle(sqlite, { schema })
+  fasterPreparedStatements(base)
   const transaction = base.transaction.bind(base)
   base.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof base.transaction
   const context = new AsyncLocalStorage<WriteContext>()
@@ -165,7 +167,9 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
     } catch {
       // Already closed, or busy: it is dropped all the same.
     }
-    return { handle, db: Object.assign(drizzle(handle, { schema }), seam) as unknown as typeof db, stale: false }
+    const reader = drizzle(handle, { schema })
+    fasterPreparedStatements(reader)
+    return { handle, db: Object.assign(reader, seam) as unknown as typeof db, stale: false }
   }
   if (opts.reader) readers.set(db, readerOf(opts.reader))
   return db
