@@ -2,14 +2,14 @@ import type { DomainModule } from '../module'
 import { addToReports } from '../reports/report-additions'
 import { groupingOfReport } from './fingerprint'
 import { fingerprintsBackfill } from './ingest.backfill'
-import { createIngestRepository } from './ingest.repository'
+import { ingestRepositoryOf } from './ingest.repository'
 import { OPEN_TITLE_TERMS_TABLE, openTitleTermsBackfill, openTitleTermsSql } from './open-title-terms'
 import { openTitleTermsPgSql } from './open-title-terms.pg'
 import { REPORT_PLAYERS_TABLE, reportPlayersBackfill, reportPlayersSql } from './report-players'
 import { reportPlayersPgSql } from './report-players.pg'
 
 // Ingest's part of reports (a filed report's grouping and first occurrence): reports reads it from here, never imports it.
-addToReports({ groupingOfReport, addOccurrence: (tx, occurrence, seq) => createIngestRepository({ db: tx }).addOccurrence(occurrence, seq) })
+addToReports({ groupingOfReport, addOccurrence: (tx, occurrence, seq) => ingestRepositoryOf(tx).addOccurrence(occurrence, seq) })
 
 /** The one ingest path (ingest.service.ts) has no route of its own: clients reach it through their adapters (the team's routes over occurrences are report-admin's). */
 export const ingestModule: DomainModule = {

@@ -12,7 +12,7 @@ import { isCrash } from '../reports/report-crash'
 import { findPossibleDuplicates } from './duplicates'
 import { occurrenceTime } from './event-time'
 import { type Grouping, groupingOf } from './fingerprint'
-import { createIngestRepository, type IngestRepository } from './ingest.repository'
+import { ingestRepositoryOf, type IngestRepository } from './ingest.repository'
 import { insertAttachmentRows } from './ingest-files'
 import type { OccurrenceDimensions } from '../reports/report-additions'
 import { reopenAsRegression } from './regression'
@@ -22,7 +22,7 @@ import type { Submission } from './submission'
 import { listsVersion, reopensResolved, withVersion } from '../reports/report-versions'
 import { facetsOfOccurrence } from '../reports/report-facets'
 import { tagsOfMetadata } from '../reports/report-tags'
-import { createReportsRepository, type GroupingTarget } from '../reports/reports.repository'
+import { type GroupingTarget, reportsRepositoryOf } from '../reports/reports.repository'
 
 /**
  * The one way a submission becomes a report or an occurrence of one, whichever client sent it
@@ -104,9 +104,9 @@ function prepare(s: Submission, files: StoredFile[]): Prepared {
   return { s, files, ...groupingOfSubmission(s) }
 }
 
-/** The repositories the write runs on: the write's own handle, so each call joins its transaction. */
+/** The repositories the write runs on: the write's own handle, so each call joins its transaction (built once per handle). */
 function reposOf(tx: Query) {
-  return { ingest: createIngestRepository({ db: tx }), reports: createReportsRepository({ db: tx }) }
+  return { ingest: ingestRepositoryOf(tx), reports: reportsRepositoryOf(tx) }
 }
 type Repos = ReturnType<typeof reposOf>
 

@@ -3,7 +3,7 @@ import type { Query } from '../../db/client'
 import { newId } from '../../lib/ids'
 import { recordActivity } from '../activity/activity.service'
 import { createAnalyticsRepository } from '../analytics/analytics.repository'
-import { createReportsRepository } from '../reports/reports.repository'
+import { reportsRepositoryOf } from '../reports/reports.repository'
 import { serializeReportForEvent } from '../reports/reports.service'
 
 /**
@@ -12,7 +12,7 @@ import { serializeReportForEvent } from '../reports/reports.service'
  * status change (webhooks, chat, notifications), and a confirmed row in the regressions list.
  */
 export async function reopenAsRegression(deps: Pick<AppDeps, 'events'>, tx: Query, target: { id: string; projectId: string; resolvedInVersion: string | null }, version: string, now: Date): Promise<void> {
-  const updated = await createReportsRepository({ db: tx }).markRegressed(target.id, version, now)
+  const updated = await reportsRepositoryOf(tx).markRegressed(target.id, version, now)
   await recordActivity(tx, now, [
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'updated', field: 'status', oldValue: 'resolved', newValue: 'open' },
     { projectId: target.projectId, reportId: target.id, actorId: null, action: 'regressed', oldValue: target.resolvedInVersion, newValue: version || null },

@@ -7,7 +7,7 @@ import { exceeds, limitOwner, PlanLimitError, PLANS, type PlanKey } from '../aut
 import { reportAdditions } from './report-additions'
 import { facetsOfOccurrence } from './report-facets'
 import { tagsOfMetadata } from './report-tags'
-import { createReportsRepository, type Report } from './reports.repository'
+import { type Report, reportsRepositoryOf } from './reports.repository'
 import { listItemView } from './reports.views'
 import { extractErrorType } from './error-type'
 import { titleColumnsOf } from './title-terms'
@@ -113,7 +113,7 @@ export async function createReport(deps: Pick<AppDeps, 'clock' | 'events'>, tx: 
  * the number. Imports reserve all their numbers first, then insert the reports quietly.
  */
 export async function reserveReport(deps: Pick<AppDeps, 'clock'>, tx: Query, project: { id: string; accountId: string }): Promise<ReservedReport> {
-  const repo = createReportsRepository({ db: tx })
+  const repo = reportsRepositoryOf(tx)
   const now = deps.clock.now()
   // Both counters in one round trip on PostgreSQL: a quota exceeded throws below and the write rolls the number back.
   // Their rows stay locked to the COMMIT, so callers take them as late as they can.
@@ -130,7 +130,7 @@ export async function reserveReport(deps: Pick<AppDeps, 'clock'>, tx: Query, pro
  * import records one entry for all its reports and sends no webhook or mail per report.
  */
 export async function insertReport(deps: Pick<AppDeps, 'events'>, tx: Query, project: { id: string }, input: NewReport, reserved: ReservedReport, opts: { quiet?: boolean } = {}): Promise<Report> {
-  const repo = createReportsRepository({ db: tx })
+  const repo = reportsRepositoryOf(tx)
   const { now } = reserved
   const priority = input.priority ?? 'medium'
   const source = input.source ?? 'user'
