@@ -42,6 +42,28 @@ describe.skipIf(onSqlite)('the list on PostgreSQL at scale (PostgreSQL: planner 
 type PlanNode = { 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
 const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)]
 
+/** The list's answer to `GET path`, and the statements it sent, caught on the pool (Drizzle sends each through `unsafe`). */
+async function listCatching(path: string, token: string) {
+  const pool = pgPool(t.deps.db)!
+  const unsafe = pool.unsafe.bind(pool)
+  const sent: { query: string; params: unknown[] }[] = []
+  pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
+  const res = await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', path, { token }).finally(() => {
+    pool.unsafe = unsafe
+  })
+  return { res, sent }
+}
+
+/** The plan nodes of a statement run again under EXPLAIN ANALYZE, with `setting` (e.g. `enable_nestloop = off`) for it alone. */
+async function planNodes({ query, params }: { query: string; params: unknown[] }, setting: string): Promise<PlanNode[]> {
+  const [row] = (await pgPool(t.deps.db)!.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL ${setting}`)
+    return tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)
+  })) as Record<string, unknown>[]
+  const plan = Object.values(row!)[0] as string | [{ Plan: PlanNode }]
+  return nodesOf((typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan)
+}
+
 describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (PostgreSQL: planner estimates)', () => {
   it("probes the facet for each match of the word, never reading the facet's whole key", async () => {
     const { project, owner, base } = await team(t)
@@ -53,14 +75,7 @@ describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (Postgr
     await sqlRun(t, 'ANALYZE reports')
     await sqlRun(t, 'ANALYZE report_facets')
 
-    // The statements the list sends are caught on the pool (Drizzle sends each through `unsafe`).
-    const pool = pgPool(t.deps.db)!
-    const unsafe = pool.unsafe.bind(pool)
-    const sent: { query: string; params: unknown[] }[] = []
-    pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
-    const res = await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', `${base}/bugs?q=${encodeURIComponent('zeppelin platform:Linux')}`, { token: owner.token }).finally(() => {
-      pool.unsafe = unsafe
-    })
+    const { res, sent } = await listCatching(`${base}/bugs?q=${encodeURIComponent('zeppelin platform:Linux')}`, owner.token)
     expect(res.body.data.bugs.map((b) => b.report_number)).toEqual([2, 1])
     expect(res.body.data.total).toBe(2)
 
@@ -70,14 +85,8 @@ describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (Postgr
     // statistics do not list at 0.5% of the rows (5,000 rather than 86) and joins the whole key.
     const tested = sent.filter((s) => s.query.includes('report_facets') && s.query.includes('@@'))
     expect(tested.length).toBeGreaterThan(0)
-    for (const { query, params } of tested) {
-      const [row] = (await pool.begin(async (tx) => {
-        await tx.unsafe('SET LOCAL enable_nestloop = off')
-        return tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)
-      })) as Record<string, unknown>[]
-      const plan = Object.values(row!)[0] as string | [{ Plan: PlanNode }]
-      const root = (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan
-      const facetRows = nodesOf(root)
+    for (const statement of tested) {
+      const facetRows = (await planNodes(statement, 'enable_nestloop = off'))
         .filter((n) => n['Relation Name'] === 'report_facets')
         .reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0)
       expect(facetRows).toBeLessThanOrEqual(3)
@@ -97,13 +106,7 @@ describe.skipIf(onSqlite)('several facets on PostgreSQL (PostgreSQL: facet sets)
     await facet(4, '', 5)
     await sqlRun(t, 'ANALYZE report_facet_sets')
 
-    const pool = pgPool(t.deps.db)!
-    const unsafe = pool.unsafe.bind(pool)
-    const sent: { query: string; params: unknown[] }[] = []
-    pool.unsafe = ((query: string, params?: unknown[]) => (sent.push({ query, params: params ?? [] }), unsafe(query, params))) as typeof pool.unsafe
-    const res = await t.request<{ data: { bugs: { report_number: number }[]; total: number } }>('GET', `${base}/bugs?q=${encodeURIComponent('version:1.3.0 platform:linux has:screenshot')}`, { token: owner.token }).finally(() => {
-      pool.unsafe = unsafe
-    })
+    const { res, sent } = await listCatching(`${base}/bugs?q=${encodeURIComponent('version:1.3.0 platform:linux has:screenshot')}`, owner.token)
     // Every 30th report: 100 of them, newest first.
     expect(res.body.data.total).toBe(100)
     expect(res.body.data.bugs.slice(0, 3).map((b) => b.report_number)).toEqual([3000, 2970, 2940])
@@ -113,13 +116,8 @@ describe.skipIf(onSqlite)('several facets on PostgreSQL (PostgreSQL: facet sets)
     // report_facets is read (the key walk read 1,000 version keys and probed the others for each).
     const walks = sent.filter((s) => s.query.includes('report_facet_sets'))
     expect(walks.length).toBeGreaterThan(0)
-    for (const { query, params } of walks) {
-      const [row] = (await pool.begin(async (tx) => {
-        await tx.unsafe('SET LOCAL enable_seqscan = off')
-        return tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)
-      })) as Record<string, unknown>[]
-      const plan = Object.values(row!)[0] as string | [{ Plan: PlanNode }]
-      const nodes = nodesOf((typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan)
+    for (const statement of walks) {
+      const nodes = await planNodes(statement, 'enable_seqscan = off')
       expect(nodes.some((n) => n['Index Name'] === 'report_facet_sets_ids')).toBe(true)
       expect(nodes.filter((n) => n['Relation Name'] === 'report_facets' || n['Index Name']?.startsWith('report_facets')).length).toBe(0)
     }
