@@ -37,6 +37,8 @@ end
  * with `spreadIps` every request carries its own X-Forwarded-For so per-IP rate limits do not trip.
  */
 export async function wrk(o: { url: string; seconds?: number; connections?: number; threads?: number; method?: string; body?: string; headers?: Record<string, string>; spreadIps?: boolean; lua?: string }): Promise<LoadResult> {
+  // Said before any load starts: a missing wrk otherwise surfaces as a spawn error behind running servers.
+  if (!Bun.which('wrk')) throw new Error('wrk is not installed (Debian: apt-get install wrk)')
   const dir = mkdtempSync(join(tmpdir(), 'glitchbox-wrk-'))
   let lua = o.lua ?? ''
   if (!o.lua) {
