@@ -51,7 +51,7 @@ export function migrate(
       const mark = sqlite.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)')
       for (const m of migrations) mark.run(m.tag, m.hash, Date.now())
       for (const stmt of postMigrationSql) sqlite.exec(stmt)
-    })()
+    }).immediate()
     return { applied: migrations.map((m) => m.tag) }
   }
   const applied: string[] = []
@@ -62,16 +62,20 @@ export function migrate(
         if (stmt.trim()) sqlite.exec(stmt)
       }
       sqlite.query('INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES (?, ?, ?)').run(m.tag, m.hash, Date.now())
-    })()
+    }).immediate()
     applied.push(m.tag)
   }
+  // Every transaction here takes the write lock first (BEGIN IMMEDIATE): a deferred one reads, then
+  // writes (the post-migration SQL drops and creates triggers at every start), and when a running
+  // server committed in between, SQLite answers SQLITE_BUSY at once instead of waiting (`glitchbox
+  // admin …` beside a running server exited 1 that way now and then).
   sqlite.transaction(() => {
     const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE name = ?")
     const missing = postMigrationBackfills.filter((b) => exists.get(b.table)!.n === 0)
     for (const stmt of postMigrationSql) sqlite.exec(stmt)
     for (const b of missing) runBackfill(sqlite, b.backfill)
     for (const b of migrationBackfills) if (applied.includes(b.tag)) runBackfill(sqlite, b.backfill)
-  })()
+  }).immediate()
   return { applied }
 }
 

@@ -40,11 +40,12 @@ describe('the server process', () => {
     const s = await startServer()
     try {
       const set = await runCli(['admin', 'maintenance', 'Upgrading the database', '--for', '2h'], { GLITCHBOX_DATA_DIR: s.dataDir })
-      expect(set.code).toBe(0)
+      expect(set.code, set.stderr).toBe(0)
       const banner = (await (await fetch(`${s.url}/api/maintenance/active`)).json()).data
       expect(banner).toMatchObject({ active: true, message: 'Upgrading the database' })
       expect(new Date(banner.ends_at).getTime()).toBeGreaterThan(Date.now() + 110 * 60_000)
-      expect((await runCli(['admin', 'maintenance', '--clear'], { GLITCHBOX_DATA_DIR: s.dataDir })).code).toBe(0)
+      const clear = await runCli(['admin', 'maintenance', '--clear'], { GLITCHBOX_DATA_DIR: s.dataDir })
+      expect(clear.code, clear.stderr).toBe(0)
       expect((await (await fetch(`${s.url}/api/maintenance/active`)).json()).data.active).toBe(false)
     } finally {
       await s.stop()
