@@ -210,23 +210,11 @@ export function indexedBy(q: Query, table: SQLWrapper, index: string): SQL {
 }
 
 /**
- * `build(handle)` once per database handle (the seam, or a write's handle), then the same value: for
- * repositories on the ingest path, whose ~100 closures were built afresh for every write (~10 µs a
- * filing). Only for values that keep nothing but the handle; a handle that goes away takes its value with it.
- */
-export function oncePerHandle<H extends object, T>(build: (handle: H) => T): (handle: H) => T {
-  const cache = new WeakMap<H, T>()
-  return (handle) => {
-    let built = cache.get(handle)
-    if (built === undefined) cache.set(handle, (built = build(handle)))
-    return built
-  }
-}
-
-/**
  * A statement (or a set of them) prepared once per connection and reused: `prepare(q)` runs the first
  * time a connection asks. For the statements a hot path runs on every write (ingest, the event
- * subscribers' lookups); a connection that goes away takes its statements with it.
+ * subscribers' lookups), and for repositories that keep nothing but the connection (the ingest path
+ * asked for its repositories five times a filing: ~100 closures each); a connection that goes away
+ * takes what was built for it with it.
  */
 export function preparedPerConnection<T>(prepare: (q: Query) => T): (q: Query) => T {
   const cache = new WeakMap<Query, T>()

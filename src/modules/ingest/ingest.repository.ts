@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, max, min, ne, sql } from 'drizzle-orm'
-import { type Db, indexedBy, oncePerHandle, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { type Db, indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { together } from '../../db/together'
 import { chunks } from '../../lib/chunks'
 import { DUPLICATE_CANDIDATES, MAX_DUPLICATES } from './duplicates'
@@ -110,7 +110,7 @@ const statementsOf = preparedPerConnection(prepare)
 const ofReport = (reportId: string) => eq(reportOccurrences.reportId, reportId)
 
 /** The ingest repository over `db`, built once per handle (every submission's write asks for it). */
-export const ingestRepositoryOf = oncePerHandle((db: Seam) => createIngestRepository({ db }))
+export const ingestRepositoryOf = preparedPerConnection((db) => createIngestRepository({ db }))
 
 /** Every read and write of the ingest tables (occurrences, event ids, report players, open title words), as async functions over the database seam. */
 export function createIngestRepository({ db }: { db: Seam }) {

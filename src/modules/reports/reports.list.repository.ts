@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
-import { type Db, onPostgres, type Seam } from '../../db/client'
+import { type Db, onPostgres, preparedPerConnection, type Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
 import { reportAdditions, type SlaState } from './report-additions'
@@ -300,7 +300,6 @@ function buildStatements(db: Db, s: Shape) {
 const countAll = () => sql<number>`count(*)`.mapWith(Number)
 
 // SQLite's page by seqs, prepared once with the seqs as one JSON parameter (PostgreSQL's: `rowsBySeq`).
-const bySeqStatements = new WeakMap<Db, ReturnType<typeof buildBySeq>>()
 const buildBySeq = (db: Db) =>
   db
     .select(listColumns)
@@ -308,6 +307,7 @@ const buildBySeq = (db: Db) =>
     .where(sql`${reports.seq} IN (SELECT value FROM json_each(${ph('seqs')}))`)
     .orderBy(desc(reports.seq))
     .prepare()
+const bySeqStatements = preparedPerConnection(buildBySeq)
 
 const nthNewestLive = (db: Db) =>
   db
@@ -318,14 +318,7 @@ const nthNewestLive = (db: Db) =>
     .limit(1)
     .offset(ph('skip'))
     .prepare()
-const nthStatements = new WeakMap<Db, ReturnType<typeof nthNewestLive>>()
-
-/** A statement of a per-connection cache, prepared on first use. */
-function cached<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
-  let st = cache.get(db)
-  if (!st) cache.set(db, (st = build(db)))
-  return st
-}
+const nthStatements = preparedPerConnection(nthNewestLive)
 
 /** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
 function buildEstimates(db: Db) {
@@ -349,7 +342,7 @@ function buildEstimates(db: Db) {
   return { facet, words }
 }
 
-const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
+const estimateStatements = preparedPerConnection(buildEstimates)
 
 /**
  * How many reports a facet key holds in the project and how many a word search matches on the whole
@@ -357,7 +350,7 @@ const estimateStatements = new WeakMap<Db, ReturnType<typeof buildEstimates>>()
  * drives a list that has both (reports.list.ts).
  */
 async function facetAndWordCounts(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<{ inFacet: number; inWords: number }> {
-  const st = cached(estimateStatements, db, buildEstimates)
+  const st = estimateStatements(db)
   const inFacet = (await st.facet.execute({ projectId, kind: FACET[facet.kind], value: facet.value }))[0]?.n ?? 0
   const inWords = (await st.words.execute({ ...words }))[0]?.n ?? 0
   return { inFacet, inWords }
@@ -369,15 +362,15 @@ export interface Words {
   tsMatch: string
 }
 
-const shapeStatements = new WeakMap<Db, Map<string, ReturnType<typeof buildStatements>>>()
+/** Per connection, the statement sets of the shapes it has listed, by shape. */
+const shapeStatements = preparedPerConnection(() => new Map<string, ReturnType<typeof buildStatements>>())
 
 /** The prepared page, count and "all matching" statements of a shape, built once per connection. */
 function statementsFor(db: Db, shape: Shape) {
   // SQLite's FTS table drives word searches whatever their count, and probes the facets of each match
   // already: one statement set for all of these.
   const s = (shape.fewMatches || shape.probeFacets) && !onPostgres(db) ? { ...shape, fewMatches: false, probeFacets: false } : shape
-  let shapes = shapeStatements.get(db)
-  if (!shapes) shapeStatements.set(db, (shapes = new Map()))
+  const shapes = shapeStatements(db)
   const key = JSON.stringify(s)
   let set = shapes.get(key)
   if (!set) shapes.set(key, (set = buildStatements(db, s)))
@@ -406,11 +399,11 @@ export function createReportsListRepository({ db }: { db: Seam }) {
         : await db.read((q) =>
             onPostgres(q)
               ? q.select(listColumns).from(reports).where(inArray(reports.seq, seqs)).orderBy(desc(reports.seq))
-              : cached(bySeqStatements, q, buildBySeq).execute({ seqs: JSON.stringify(seqs) }),
+              : bySeqStatements(q).execute({ seqs: JSON.stringify(seqs) }),
           ),
 
     /** The seq of the project's live report `skip` places below its newest, or undefined past the oldest. */
-    nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => cached(nthStatements, q, nthNewestLive).execute({ projectId, skip })))[0]?.seq,
+    nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => nthStatements(q).execute({ projectId, skip })))[0]?.seq,
 
     /** `facetAndWordCounts`, read on the seam. */
     facetAndWordCounts: (projectId: string, facet: { kind: FacetKind; value: string }, words: Words) => db.read((q) => facetAndWordCounts(q, projectId, facet, words)),

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
-import { indexedBy, oncePerHandle, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { together } from '../../db/together'
 import { countWhere, LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { createAccountsRepository } from '../auth/accounts.repository'
@@ -65,7 +65,7 @@ const exportColumns = {
 const p = (name: string) => sql.placeholder(name)
 
 /** The reports repository over `db`, built once per handle (the ingest path asks for it in every write). */
-export const reportsRepositoryOf = oncePerHandle((db: Seam) => createReportsRepository({ db }))
+export const reportsRepositoryOf = preparedPerConnection((db) => createReportsRepository({ db }))
 
 /** Reads and writes of reports, as async functions over the database seam (the list's are in reports.list.repository.ts). */
 export function createReportsRepository({ db }: { db: Seam }) {
