@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { pgPool } from '../../src/db/pg/client'
 import { labels, reportLabels } from '../../src/modules/labels/labels.table'
-import { createReportIn } from '../helpers/fixtures'
+import { createProject, createReportIn } from '../helpers/fixtures'
 import { onSqlite } from '../helpers/pg-engine'
 import { sqlRows, sqlRun } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
@@ -124,6 +124,34 @@ describe.skipIf(onSqlite)('several facets on PostgreSQL (PostgreSQL: facet sets)
   })
 })
 
+describe.skipIf(onSqlite)('a label-only total on PostgreSQL (PostgreSQL: counted from the label key)', () => {
+  it("counts the label's rows less those of deleted reports, probing no report per row", async () => {
+    const { project, owner, base } = await team(t)
+    await t.deps.db.write((q) => q.insert(labels).values({ id: 'lab1', projectId: project.id, name: 'launch', color: '#123456', createdAt: t.clock.now() }))
+    // 10,002 labelled reports past the cap, three of them deleted: 9,999 live, an exact total.
+    await manyReports(t, project, 10_002, 10_001)
+    await sqlRun(t, "INSERT INTO report_labels (report_id, report_seq, label_id) SELECT id, seq, 'lab1' FROM reports WHERE project_id = ?", project.id)
+    await sqlRun(t, 'UPDATE reports SET deleted_at = 1 WHERE project_id = ? AND report_number IN (10001, 15000, 20002)', project.id)
+    await sqlRun(t, 'ANALYZE reports')
+    await sqlRun(t, 'ANALYZE report_labels')
+
+    const { res, sent } = await listCatching(`${base}/bugs?label=lab1`, owner.token)
+    expect(res.body.data.total).toBe(9_999)
+    expect(res.body.data.bugs[0]!.report_number).toBe(20_001)
+    // The total's statement reads the label's key; `reports` only for the deleted ones and one row
+    // standing for the project, where counting matches probed a report for each of 10,000 rows.
+    const totals = sent.filter((st) => st.query.includes('least(w.n - g.n'))
+    expect(totals).toHaveLength(1)
+    const nodes = await planNodes(totals[0]!, 'enable_seqscan = off')
+    const reportProbes = nodes.filter((n) => n['Relation Name'] === 'reports' || n['Index Name'] === 'reports_pkey').reduce((sum, n) => sum + (n['Actual Loops'] ?? 0) * (n['Actual Rows'] ?? 0), 0)
+    expect(reportProbes).toBeLessThanOrEqual(3 + 1)
+
+    // One more deleted: still exact; a fourth of the rows deleted changes nothing but the total.
+    await sqlRun(t, 'UPDATE reports SET deleted_at = 1 WHERE project_id = ? AND report_number % 4 = 0', project.id)
+    expect((await listCatching(`${base}/bugs?label=lab1`, owner.token)).res.body.data.total).toBe(10_002 - 3 - 2_500 + 1)
+  })
+})
+
 describe('a label filter lists its reports newest first under every sort', () => {
   it('pages, totals and sorts only the labelled live reports', async () => {
     const { project, owner, base } = await team(t)
@@ -145,5 +173,17 @@ describe('a label filter lists its reports newest first under every sort', () =>
     const rank = (n: number) => ['critical', 'high', 'medium', 'low'].indexOf(priorities[n % 4]!)
     expect(byPriority.data.bugs.map((b) => b.report_number)).toEqual([...labelled].sort((a, b) => rank(a) - rank(b) || b - a))
     expect((await get('q=Report')).data.bugs.map((b) => b.report_number)).toEqual(labelled)
+  })
+
+  it("lists and counts nothing for another project's label", async () => {
+    const { project, owner, base } = await team(t)
+    const other = await createProject(t, owner)
+    await t.deps.db.write((q) => q.insert(labels).values({ id: 'theirs', projectId: other.id, name: 'theirs', color: '#654321', createdAt: t.clock.now() }))
+    const r = await createReportIn(t, other, { title: 'Their report' })
+    await t.deps.db.write((q) => q.insert(reportLabels).values({ reportId: r.id, reportSeq: r.seq, labelId: 'theirs' }))
+    await createReportIn(t, project, { title: 'Our report' })
+    const res = await t.request<{ data: { bugs: unknown[]; total: number } }>('GET', `${base}/bugs?label=theirs`, { token: owner.token })
+    expect(res.body.data.bugs).toEqual([])
+    expect(res.body.data.total).toBe(0)
   })
 })

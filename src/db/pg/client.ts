@@ -29,7 +29,15 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   // No parallel workers: starting two took ~25 ms of a list query whose own work was 0.4 ms, and on a
   // server answering many requests at once they only take cores from the others (the 1M-report list:
   // 6 shapes over 50 ms p95 instead of 8; scripts/bench/reports-list.ts).
-  const client = new SQL(url, { max: opts.max ?? 20, idleTimeout: 30, connectionTimeout: 10, connection: { plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0' } })
+  // No JIT: PostgreSQL compiles a plan costed over 100,000 (jit_above_cost) before running it, and
+  // every list query is a short walk the estimate overrates: a common word within a version at 1M
+  // reports spent ~10 ms of its ~210 ms compiling, each time (its plan, scripts/bench/reports-list.ts --plans).
+  const client = new SQL(url, {
+    max: opts.max ?? 20,
+    idleTimeout: 30,
+    connectionTimeout: 10,
+    connection: { plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0', jit: 'off' },
+  })
   const transactions = transactionRouted(nulFreeClient(client))
   const base = drizzle({ client: transactions.client })
   const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()

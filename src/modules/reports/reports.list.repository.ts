@@ -3,6 +3,7 @@ import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
 import { type Db, onPostgres, preparedPerConnection, type Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
+import { labelOnlyCount } from './label-count.pg'
 import { reportAdditions, type SlaState } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
@@ -122,10 +123,18 @@ const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | 
  * Whether the shape filters on facets (and the set of word matches) alone: the facet key then answers
  * which reports match without reading one, as facet rows exist for live reports only (report-facets.ts).
  */
-const keyOnly = (s: Shape) =>
-  s.drive === 'facet' &&
-  !s.status && !s.priority && !s.category && s.assignee === null && !s.unassigned && !s.label && !s.source && !s.errorType && s.errors.length === 0 &&
-  s.fingerprints === 0 && !s.regression && !s.escalating && (s.q === null || s.q === 'matchSet') && !s.blocked && !s.overdue && !s.customField && s.sla === null && s.dated === null
+const keyOnly = (s: Shape) => s.drive === 'facet' && (s.q === null || s.q === 'matchSet') && filtersOnly(s, ['facets', 'q'])
+
+/** Shape fields that say how the matches are walked, not which reports match. */
+const HOW_WALKED: readonly (keyof Shape)[] = ['sort', 'drive', 'fewMatches', 'probeFacets']
+
+/** Whether the shape filters on nothing but the `allowed` fields (every other one false, null, 0 or empty). */
+function filtersOnly(s: Shape, allowed: (keyof Shape)[]): boolean {
+  return (Object.keys(s) as (keyof Shape)[]).every((k) => {
+    const v = s[k]
+    return HOW_WALKED.includes(k) || allowed.includes(k) || v === false || v === null || v === 0 || (Array.isArray(v) && v.length === 0)
+  })
+}
 
 /**
  * A driving facet's key walk, newest first, with the other facets and the set of word matches (unary
@@ -286,7 +295,7 @@ function buildStatements(db: Db, s: Shape) {
           .where(where)
           .orderBy(...newestFirst)
           .limit(COUNT_CAP + 1)
-  const count = db.select({ n: countAll() }).from(seqs.as('matching')).prepare()
+  const count = pg && s.label && filtersOnly(s, ['label']) ? labelOnlyCount(db, COUNT_CAP) : db.select({ n: countAll() }).from(seqs.as('matching')).prepare()
   // Every matching report up to the cap, for bulk actions by filter.
   const all = from({ id: reports.id, reportNumber: reports.reportNumber })
     .where(where)

@@ -1,4 +1,5 @@
 import type { DomainModule } from '../module'
+import { deletedReportsPgSql } from './label-count.pg'
 import { REPORT_FACETS_TABLE, reportFacetsBackfill, reportFacetsSql } from './report-facets'
 import { reportFacetSetsPgSql, reportFacetsPgSql } from './report-facets.pg'
 import { reportCountsSql } from './reports.counts'
@@ -13,6 +14,6 @@ export const reportsModule: DomainModule = {
   database: {
     sql: [...reportsFtsSql, ...reportCountsSql, ...reportFacetsSql],
     backfills: [{ table: REPORT_FACETS_TABLE, backfill: reportFacetsBackfill }],
-    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, ...POSTGRES_SEARCH_DOCUMENT_SQL, ...reportCountsPgSql, ...reportFacetsPgSql, ...reportFacetSetsPgSql] },
+    postgres: { sql: [...POSTGRES_SEARCH_FUNCTIONS_SQL, ...POSTGRES_SEARCH_DOCUMENT_SQL, ...reportCountsPgSql, ...reportFacetsPgSql, ...reportFacetSetsPgSql, ...deletedReportsPgSql] },
   },
 }
