@@ -3,85 +3,16 @@ import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
 import { type Db, onPostgres, preparedPerConnection, type Seam } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
-import { labelOnlyCount } from './label-count.pg'
-import { reportAdditions, type SlaState } from './report-additions'
+import { facetAndWordCounts, labelOnlyCount, type Words } from './reports.list-counts.repository'
+import { COUNT_CAP, countAll, filtersOnly, keyOnly, type Shape, tsMatches } from './reports.list-shape'
+import { reportAdditions } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
-import { SEARCH_DOCUMENT_SQL } from './search-tsquery'
 import { escalatingIds, trendScores } from './report-trend'
-
-/**
- * Filtered totals are counted up to this many matching rows and no further, so a filter that
- * matches most of a 1M-report project costs a bounded index walk, not a full COUNT. Past it the
- * answer says `total: 10000, total_capped: true` (400 pages of 25). Unfiltered totals are exact,
- * from the project's maintained live-report counter. Bulk actions by filter take at most this many.
- */
-export const COUNT_CAP = 10_000
-
-export type ListSort = 'newest' | 'priority' | 'upvotes' | 'updated' | 'due' | 'last_seen' | 'occurrences' | 'players' | 'trending'
 
 /** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
 const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
-
-/** Which filters are present: one prepared statement set per shape, built on first use. */
-export interface Shape {
-  status: boolean
-  priority: boolean
-  category: boolean
-  assignee: 'id' | 'unassigned' | null
-  /** is:unassigned, which holds beside an `assigned_to` parameter (both must). */
-  unassigned: boolean
-  label: boolean
-  source: boolean
-  errorType: boolean
-  /** Per `error:` filter, how many of the project's error types answer it (1: one index range). */
-  errors: number[]
-  fingerprints: number
-  regression: boolean
-  /** is:escalating: the report is among the project's escalating ones (report-trend.ts; placeholders `hourAgo`, `dayAgo`). */
-  escalating: boolean
-  /** Facet filters (version, platform, player, screenshot) in placeholder order `facet0`, `facet1`…. */
-  facets: FacetKind[]
-  /**
-   * `facet`: the first facet's key drives the join (its report_seq order is "newest first", like the
-   * FTS rowid); `+project_id` keeps SQLite from walking a project index instead. Used when no text
-   * search, label, fingerprint or regression filter (each selective on its own) is there to drive.
-   * When the facet matches more than COUNT_CAP reports and the sort is not "newest", the sort's index
-   * drives instead and each row probes the facet key (`null`), as `matchSet` does for words. With
-   * words too, the facet drives when it holds fewer reports than the words match (`q: 'matchSet'`
-   * then probes the set of word matches); else the words drive and probe the facets.
-   */
-  drive: 'facet' | null
-  /**
-   * `match`: the FTS table drives the join (newest first for free; other sorts sort the matches).
-   * `matchSet`: the sort's index drives and each row is checked against the set of matches — used
-   * when a term matches more than COUNT_CAP reports and the sort is not "newest", so a common word
-   * never means sorting hundreds of thousands of rows. `exclude`: only `-terms` were given.
-   */
-  q: 'match' | 'matchSet' | 'exclude' | null
-  /**
-   * PostgreSQL only: the words match no more than COUNT_CAP reports (counted before the page), so the
-   * page sorts those matches (found through the GIN index) instead of walking the newest-first index
-   * and testing each row, which the planner prefers from its guess of a rare word's frequency (a word
-   * in 86 of 1M reports: 283,000 rows tested, 1.3 s). A common word keeps the walk: it stops early.
-   */
-  fewMatches: boolean
-  /**
-   * PostgreSQL only: the words drive and match so few reports server-wide (FEW_WORD_MATCHES, counted
-   * before the plan) that each facet is probed per match. The planner, guessing 0.5% of rows for a
-   * word its statistics do not list, would otherwise merge the whole facet key against the matches
-   * (a rare word under `platform:` at 1M reports: 157,000 keys read for 86 matches, 60 ms a statement).
-   */
-  probeFacets: boolean
-  blocked: boolean
-  overdue: boolean
-  customField: boolean
-  sla: SlaState | null
-  /** sort=due reads dated reports in due order, then undated ones newest first (two index walks). */
-  dated: 'yes' | 'no' | null
-  sort: ListSort
-}
 
 const ph = sql.placeholder
 /** The trend window's edges as placeholders (report-trend.ts). */
@@ -91,12 +22,6 @@ const trendScore = sql`coalesce(tr.score, 0)`
 const driver = alias(reportFacets, 'f')
 const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 
-/**
- * PostgreSQL's words search on a report row: its stored tsvector (`search_document`, GIN-indexed) against
- * the placeholder `tsMatch`, the same words as `match` written as tsquery text (search-tsquery.ts).
- * PostgreSQL has no FTS table to drive a join: the row is tested, and its planner picks the index.
- */
-const tsMatches = sql`${sql.raw(SEARCH_DOCUMENT_SQL)} @@ to_tsquery('simple', ${ph('tsMatch')})`
 
 /** The seqs of the project's reports that match the words, on PostgreSQL (the FTS rowid set's counterpart). */
 const tsMatchSet = sql`(SELECT seq FROM reports WHERE project_id = ${ph('projectId')} AND ${tsMatches})`
@@ -118,23 +43,6 @@ const errorTypeIn = (pg: boolean, name: string) =>
  */
 const facetProbe = (kind: FacetKind, i: number, seq: SQL | typeof reports.seq | typeof reportsFts.rowid | typeof driver.reportSeq, each = false) =>
   sql`EXISTS (SELECT 1 FROM report_facets WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(kind)} AND value = ${ph(`facet${i}`)} AND report_seq = ${seq}${each ? sql` OFFSET 0` : sql``})`
-
-/**
- * Whether the shape filters on facets (and the set of word matches) alone: the facet key then answers
- * which reports match without reading one, as facet rows exist for live reports only (report-facets.ts).
- */
-const keyOnly = (s: Shape) => s.drive === 'facet' && (s.q === null || s.q === 'matchSet') && filtersOnly(s, ['facets', 'q'])
-
-/** Shape fields that say how the matches are walked, not which reports match. */
-const HOW_WALKED: readonly (keyof Shape)[] = ['sort', 'drive', 'fewMatches', 'probeFacets']
-
-/** Whether the shape filters on nothing but the `allowed` fields (every other one false, null, 0 or empty). */
-function filtersOnly(s: Shape, allowed: (keyof Shape)[]): boolean {
-  return (Object.keys(s) as (keyof Shape)[]).every((k) => {
-    const v = s[k]
-    return HOW_WALKED.includes(k) || allowed.includes(k) || v === false || v === null || v === 0 || (Array.isArray(v) && v.length === 0)
-  })
-}
 
 /**
  * A driving facet's key walk, newest first, with the other facets and the set of word matches (unary
@@ -305,8 +213,6 @@ function buildStatements(db: Db, s: Shape) {
   return { page, count, all, seqs: seqs.prepare() }
 }
 
-/** `count(*)` as a number on both engines (PostgreSQL's is a bigint, read as a string). */
-const countAll = () => sql<number>`count(*)`.mapWith(Number)
 
 // SQLite's page by seqs, prepared once with the seqs as one JSON parameter (PostgreSQL's: `rowsBySeq`).
 const buildBySeq = (db: Db) =>
@@ -328,48 +234,6 @@ const nthNewestLive = (db: Db) =>
     .offset(ph('skip'))
     .prepare()
 const nthStatements = preparedPerConnection(nthNewestLive)
-
-/** Capped counts of one facet key and of one word search alone, to pick which of the two drives a list that has both. */
-function buildEstimates(db: Db) {
-  const facet = db
-    .select({ n: countAll() })
-    .from(
-      db
-        .select({ one: sql`1` })
-        .from(reportFacets)
-        .where(and(eq(reportFacets.projectId, ph('projectId')), eq(reportFacets.kind, ph('kind')), eq(reportFacets.value, ph('value'))))
-        .limit(COUNT_CAP + 1)
-        .as('f'),
-    )
-    .prepare()
-  // Over the whole server's index (it has no project): an estimate, enough to compare.
-  const matching = onPostgres(db) ? db.select({ one: sql`1` }).from(reports).where(tsMatches) : db.select({ one: sql`1` }).from(reportsFts).where(sql`${reportsFts} MATCH ${ph('match')}`)
-  const words = db
-    .select({ n: countAll() })
-    .from(matching.limit(COUNT_CAP + 1).as('w'))
-    .prepare()
-  return { facet, words }
-}
-
-const estimateStatements = preparedPerConnection(buildEstimates)
-
-/**
- * How many reports a facet key holds in the project and how many a word search matches on the whole
- * server (an upper bound of the project's), each counted up to one past the cap: which of the two
- * drives a list that has both (reports.list.ts).
- */
-async function facetAndWordCounts(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<{ inFacet: number; inWords: number }> {
-  const st = estimateStatements(db)
-  const inFacet = (await st.facet.execute({ projectId, kind: FACET[facet.kind], value: facet.value }))[0]?.n ?? 0
-  const inWords = (await st.words.execute({ ...words }))[0]?.n ?? 0
-  return { inFacet, inWords }
-}
-
-/** A words search in both engines' forms: the FTS5 MATCH expression and the tsquery text (fts-query.ts, search-tsquery.ts). */
-export interface Words {
-  match: string
-  tsMatch: string
-}
 
 /** Per connection, the statement sets of the shapes it has listed, by shape. */
 const shapeStatements = preparedPerConnection(() => new Map<string, ReturnType<typeof buildStatements>>())
@@ -421,3 +285,5 @@ export function createReportsListRepository({ db }: { db: Seam }) {
     all: (s: Shape, params: Record<string, unknown>) => db.read((q) => statementsFor(q, s).all.execute(params)),
   }
 }
+
+export { COUNT_CAP, type ListSort, type Shape } from './reports.list-shape'
