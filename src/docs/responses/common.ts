@@ -34,6 +34,10 @@ export type OperationDocs = Record<string, OperationDoc>
 
 export const isoDate = z.iso.datetime().describe('ISO 8601 date-time')
 export const uuid = z.string().describe('UUID')
+/** A calendar day, a period of days, and a map by any string key: the analytics answers' shared pieces. */
+export const day = z.string().describe('YYYY-MM-DD (UTC)')
+export const period = { days: z.number().int(), from: day, to: day }
+export const byKey = <T extends z.ZodType>(v: T) => z.record(z.string(), v)
 
 /** `{message}`: the answer of actions that return nothing else. */
 export const MessageResponse = z.object({ message: z.string() })

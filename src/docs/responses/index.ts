@@ -13,6 +13,7 @@ import { integrationsDocs } from './integrations'
 import { labelsDocs } from './labels'
 import { notificationsDocs } from './notifications'
 import { permissionsDocs } from './permissions'
+import { playersDocs } from './players'
 import { projectsDocs } from './projects'
 import { publicDocs } from './public'
 import { reportsDocs } from './reports'
@@ -39,6 +40,7 @@ export * from './integrations'
 export * from './labels'
 export * from './notifications'
 export * from './permissions'
+export * from './players'
 export * from './projects'
 export * from './public'
 export * from './reports'
@@ -76,4 +78,5 @@ export const operationDocs: OperationDocs = {
   ...chatChannelsDocs,
   ...gitDocs,
   ...analyticsDocs,
+  ...playersDocs,
 }
