@@ -203,7 +203,7 @@ function buildStatements(db: Db, s: Shape) {
           .where(where)
           .orderBy(...newestFirst)
           .limit(COUNT_CAP + 1)
-  const count = pg && s.label && filtersOnly(s, ['label']) ? labelOnlyCount(db, COUNT_CAP) : db.select({ n: countAll() }).from(seqs.as('matching')).prepare()
+  const count = pg && s.label && filtersOnly(s, ['label']) ? labelOnlyCount(db) : db.select({ n: countAll() }).from(seqs.as('matching')).prepare()
   // Every matching report up to the cap, for bulk actions by filter.
   const all = from({ id: reports.id, reportNumber: reports.reportNumber })
     .where(where)
