@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config/config'
 import { closeDb, rawSqlite } from '../../src/db/client'
 import { databaseReady } from '../../src/db/pg/client'
 import { buildDeps } from '../../src/deps'
-import { createTestDatabase, dropTestDatabase, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from './pg-engine'
+import { createTestDatabase, dropTestDatabaseLater, nextTestDatabase, TEST_SECRET_KEY, testPgServer } from './pg-engine'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { collectJobs } from '../../src/jobs/registry'
 import { FakeClock } from '../../src/lib/clock'
@@ -87,7 +87,7 @@ export function createTestApp(opts: { env?: Record<string, string>; transport?: 
     close() {
       const closed = closeDb(deps.db)
       removeTempDir(dir)
-      if (pgDatabase) return closed.then(() => dropTestDatabase(pgDatabase))
+      if (pgDatabase) return closed.then(() => dropTestDatabaseLater(pgDatabase))
     },
   }
 }
