@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 
 /** A write of the group: runs inside the shared transaction, may await, touches nothing but the database. */
 export type GroupWrite<T> = () => T | Promise<T>
@@ -137,6 +137,7 @@ export class GroupCommit {
   private begin(): boolean {
     this.busyTimeout(0)
     try {
+      // exec, not a kept statement: on a closed connection it throws, where a prepared one does nothing.
       this.sqlite.exec('BEGIN IMMEDIATE')
       return true
     } catch (err) {
@@ -173,12 +174,20 @@ export class GroupCommit {
 
   /** The connection's busy_timeout: 0 to try the lock once, else how long a statement waits for it. */
   private busyTimeout(ms: number): void {
-    this.sqlite.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`)
+    this.statement(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`).run()
+  }
+
+  /** The pragmas of every attempt at the lock, prepared once: a batch waiting on another connection tries every millisecond. */
+  private statements = new Map<string, Statement>()
+  private statement(text: string): Statement {
+    let st = this.statements.get(text)
+    if (!st) this.statements.set(text, (st = this.sqlite.prepare(text)))
+    return st
   }
 }
 
-/** bun:sqlite's answer on a connection already closed. */
-const isClosed = (err: unknown): boolean => err instanceof Error && err.message === 'Database has closed'
+/** bun:sqlite's answers on a connection already closed (running a statement, preparing one). */
+const isClosed = (err: unknown): boolean => err instanceof Error && (err.message === 'Database has closed' || err.message === 'Cannot use a closed database')
 
 /** SQLite's "the database is locked" (SQLITE_BUSY and its extended codes). */
 const isBusy = (err: unknown): boolean => /^SQLITE_BUSY/.test(String((err as { code?: unknown }).code ?? ''))

@@ -1,10 +1,14 @@
 // A claim takes at most the runner's free slots, on both engines: a runner of concurrency 8 never
 // runs a ninth job at once, however many are due (issue 31: on PostgreSQL the picks are locked with
 // FOR UPDATE SKIP LOCKED inside the claiming UPDATE).
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openSqlite } from '../../src/db/client'
+import { DB_FILE } from '../../src/deps'
 import { JobRunner } from '../../src/jobs/jobs.runner'
 import { jobs } from '../../src/jobs/jobs.table'
 import { silentLogger } from '../../src/lib/logger'
+import { onSqlite } from '../helpers/pg-engine'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 
 let t: TestApp
@@ -39,5 +43,26 @@ describe('claiming due jobs', () => {
     expect(most).toBe(8)
     expect(await runner.drain()).toBe(12)
     expect(most).toBe(8)
+  })
+
+  // The runner polls every second, and every 20 ms while requests queue: a poll must not take the
+  // write lock that filings wait for (on SQLite the job thread retried it every millisecond).
+  it.skipIf(!onSqlite)('finds nothing due without the write lock: a poll waits on no other writer (SQLite: one write lock)', async () => {
+    const later = new Date(t.clock.now().getTime() + 60_000)
+    await t.deps.db.write((q) => q.insert(jobs).values({ kind: 'work', payload: {}, status: 'pending', runAt: later, maxAttempts: 5, createdAt: later, updatedAt: later }))
+    const runner = new JobRunner({ db: t.deps.db, clock: t.clock, logger: silentLogger, handlers: [{ kind: 'work', run: async () => {} }] })
+    // Another connection (the request thread, a CLI command) holds the write lock for longer than the claim may take.
+    const other = openSqlite(join(t.dir, DB_FILE))
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const claimed = await Promise.race([runner.tick(), Bun.sleep(3_000).then(() => 'waited for the lock')])
+      expect(claimed).toBe(0)
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+    // Once due, the job is claimed (the write happens then) and runs.
+    t.clock.advance(60_000)
+    expect(await runner.tick()).toBe(1)
   })
 })
