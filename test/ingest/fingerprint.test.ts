@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { groupingOf, normalizeFile, normalizeFunction, normalizeTitle } from '../../src/modules/ingest/fingerprint'
 import { framesOfText, parseFrameLine, stackTraceSection } from '../../src/modules/ingest/stack-text'
 import { isInApp } from '../../src/modules/ingest/in-app'
+import { threadCpuMs } from '../helpers/cpu-time'
 
 const NRE = 'NullReferenceException: Object reference not set to an instance of an object'
 const unityStack = (file: string, fn: string, line: number) =>
@@ -160,8 +161,8 @@ describe('stack trace text', () => {
 
   it('reads at most 200 frames of a hostile text, quickly', () => {
     const text = 'at A.B () in a.cs:1\n'.repeat(100_000)
-    const t0 = performance.now()
+    const t0 = threadCpuMs()
     expect(framesOfText(text).length).toBeLessThanOrEqual(200)
-    expect(performance.now() - t0).toBeLessThan(1000)
+    expect(threadCpuMs() - t0).toBeLessThan(1000)
   })
 })

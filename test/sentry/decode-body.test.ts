@@ -124,12 +124,11 @@ describe('decodeBody', () => {
     expect(cancelled).toBe(true)
   })
 
-  it('refuses a brotli bomb (809 bytes → 1 GiB) at a 1 MB cap in a moment: inflating stops at the cap', async () => {
+  // That inflating stops at the cap, the tests below measure in memory (wall time is no measure on a busy machine).
+  it('refuses a brotli bomb (809 bytes → 1 GiB) at a 1 MB cap', async () => {
     const bomb = fixture('zeros-1gib.br')
     expect(bomb.length).toBeLessThan(1024)
-    const started = performance.now()
     expect((await refusal(decodeBody(streamOf(bomb).stream, 'br', { maxWireBytes: MB, maxDecodedBytes: MB }))).status).toBe(413)
-    expect(performance.now() - started).toBeLessThan(500)
   })
 
   // In a process of their own, so the peak memory measured is the decoding's alone.

@@ -7,6 +7,7 @@ import { ENVELOPE_LIMITS, parseEnvelope } from '../../src/modules/sentry/protoco
 import { SentryProtocolError } from '../../src/modules/sentry/protocol/protocol-error'
 import { envelopeOf } from './sentry-helpers'
 import { fuzzSeed } from '../helpers/fuzz-seed'
+import { threadCpuMs } from '../helpers/cpu-time'
 
 /** The properties below run from this seed (GLITCHBOX_FUZZ_SEED replays another; fast-check prints it). */
 const SEED = fuzzSeed(20261102)
@@ -153,17 +154,17 @@ describe('parseEnvelope: items', () => {
   it('reads 1000 items and refuses 10,000 with 413 quickly', () => {
     const item = '{"type":"client_report"}\n{}\n'
     expect(parseEnvelope(bytes(`{}\n${item.repeat(ENVELOPE_LIMITS.maxItems)}`)).items).toHaveLength(1000)
-    const started = performance.now()
+    const started = threadCpuMs()
     const err = refusal(() => parseEnvelope(bytes(`{}\n${item.repeat(10_000)}`)))
     expect([err.status, err.message]).toEqual([413, 'envelope has more than 1000 items'])
-    expect(performance.now() - started).toBeLessThan(200)
+    expect(threadCpuMs() - started).toBeLessThan(200)
   })
 
   it('refuses a 1 MB event nested without end in well under a second', () => {
     const depth = 500_000
-    const started = performance.now()
+    const started = threadCpuMs()
     expect(refusal(() => parseEnvelope(envelopeOf({}, [[{ type: 'event' }, `${'{"a":'.repeat(depth / 5)}1${'}'.repeat(depth / 5)}`]]))).status).toBe(400)
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(threadCpuMs() - started).toBeLessThan(1000)
   })
 })
 
