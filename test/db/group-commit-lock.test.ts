@@ -61,7 +61,7 @@ describe('The group commit (db.write) while another connection holds the write l
     // busy handler on its own (three more waits of 1 s, the thread held through each).
     expect(await Promise.all([late('a'), late('b'), late('c')])).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY', 'SQLITE_BUSY'])
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000)
-    expect(performance.now() - started).toBeLessThan(2500)
+    expect(performance.now() - started).toBeLessThan(2900) // one wait, not three (3 s or more)
     other.exec('COMMIT')
     await db.write((tx) => tx.run(sql`INSERT INTO bt (v) VALUES ('now')`))
     expect(values()).toEqual(['now'])

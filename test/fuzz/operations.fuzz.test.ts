@@ -207,7 +207,8 @@ describe('every operation survives hostile input', () => {
       const ms = performance.now() - started
       observed.get(key)?.add(res.status)
       expect(res.status, `${key} ${name}: ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(500)
-      expect(ms, `${key} ${name} took ${Math.round(ms)} ms`).toBeLessThan(1_000)
+      // A stall, not a slowdown: an answer takes milliseconds; three busy test files on two cores stretch some past 1 s.
+      expect(ms, `${key} ${name} took ${Math.round(ms)} ms`).toBeLessThan(5_000)
       if (res.status >= 400) expect(res.body).toMatchObject(SENTRY_OPERATION.test(o.path) ? { detail: expect.any(String) } : { ok: false, error: expect.any(String) })
     }
   })

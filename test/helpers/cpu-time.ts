@@ -19,9 +19,9 @@ export function threadCpuMs(): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
 }
 
-/** The CPU milliseconds `fn` takes on this thread (see threadCpuMs), and its result. */
-export function cpuMsOf<T>(fn: () => T): { ms: number; result: T } {
+/** The CPU milliseconds `fn` takes on this thread (see threadCpuMs). */
+export function cpuMsOf(fn: () => unknown): number {
   const started = threadCpuMs()
-  const result = fn()
-  return { ms: threadCpuMs() - started, result }
+  fn()
+  return threadCpuMs() - started
 }

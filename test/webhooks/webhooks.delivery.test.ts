@@ -229,9 +229,10 @@ describe('concurrency and timeouts', () => {
     clearInterval(watcher)
     const elapsed = performance.now() - started
     expect(fast.received).toHaveLength(1)
-    expect(fastAt).toBeLessThan(2000)
+    // The fast receiver is served at once, not after the hung one's 10 s; the bounds leave a busy machine room.
+    expect(fastAt).toBeLessThan(5000)
     expect(elapsed).toBeGreaterThan(9_500)
-    expect(elapsed).toBeLessThan(12_500)
+    expect(elapsed).toBeLessThan(16_000)
     const [d] = await deliveries(hungId)
     expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_error: 'no answer within 10 s' })
   })
@@ -248,7 +249,8 @@ describe('concurrency and timeouts', () => {
       await t.runner.stop()
     }
     expect(r.received).toHaveLength(40)
-    // 120 jobs (40 webhook fan-outs, 40 deliveries, 40 mail fan-outs) at 8 per poll would take 15 s.
-    expect(performance.now() - started).toBeLessThan(4_000)
+    // 120 jobs (40 webhook fan-outs, 40 deliveries, 40 mail fan-outs) at 8 per poll would take 15 s;
+    // the loop takes about 1 s, and the bound leaves room for a busy machine.
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 })

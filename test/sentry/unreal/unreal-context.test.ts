@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { threadCpuMs } from '../../helpers/cpu-time'
 import { exceptionTypeOf, MAX_CONTEXT_BYTES, readCrashContext } from '../../../src/modules/sentry/unreal/unreal-context'
 import { UnrealCrashError } from '../../../src/modules/sentry/unreal/unreal-errors'
 import { parseXml } from '../../../src/modules/sentry/unreal/unreal-xml'
@@ -114,16 +115,16 @@ describe('readCrashContext', () => {
   })
 
   it('refuses nesting deeper than 16 levels and more than 20,000 elements, quickly', () => {
-    const started = performance.now()
+    const started = threadCpuMs()
     expect(refusal(`<A>${'<n>'.repeat(30_000)}${'</n>'.repeat(30_000)}</A>`)).toBe('the crash context nests deeper than 16 levels')
     expect(refusal(`<A>${'<n/>'.repeat(20_001)}</A>`)).toBe('the crash context has more than 20000 elements')
-    expect(performance.now() - started).toBeLessThan(2000)
+    expect(threadCpuMs() - started).toBeLessThan(2000)
   })
 
   it('reads or refuses hostile 4 MB documents in linear time', () => {
     const size = MAX_CONTEXT_BYTES - 64
     const hostile = ['<', '<a', '<!--', '</', '<a x="', '&', '&#', '<A>&amp;', '<A><![CDATA[', '<A><?', '<A><b/>'].map((unit) => unit.repeat(Math.floor(size / unit.length)))
-    const started = performance.now()
+    const started = threadCpuMs()
     for (const doc of hostile) {
       try {
         readCrashContext(bytes(doc))
@@ -131,7 +132,7 @@ describe('readCrashContext', () => {
         expect(error).toBeInstanceOf(UnrealCrashError)
       }
     }
-    expect(performance.now() - started).toBeLessThan(5000)
+    expect(threadCpuMs() - started).toBeLessThan(5000)
   })
 
   it('refuses a context over 4 MB without reading it', () => {
@@ -141,11 +142,11 @@ describe('readCrashContext', () => {
 
   it('reads a 4 MB context with a huge call stack in linear time', () => {
     const lines = Array.from({ length: 60_000 }, (_, i) => `Game!Fn${i}() [C:\\Src\\File.cpp:${i}]`).join('\n')
-    const started = performance.now()
+    const started = threadCpuMs()
     const c = context(`<CallStack>${lines}</CallStack><ErrorMessage>${'x'.repeat(1_000_000)}</ErrorMessage>`)
     expect(c.frames).toHaveLength(256) // the innermost MAX_FRAMES
     expect(c.frames[255]).toEqual({ function: 'Fn255', module: 'Game', file: 'C:\\Src\\File.cpp', line: 255 })
-    expect(performance.now() - started).toBeLessThan(2000)
+    expect(threadCpuMs() - started).toBeLessThan(2000)
   })
 })
 
