@@ -55,6 +55,11 @@ export async function migrateToPostgres(config: Config, parts: DatabaseParts[], 
         await conn.unsafe('ROLLBACK')
         throw err
       }
+      // The planner's statistics for the copied rows, at once: until autovacuum's next pass every
+      // table reads as the empty one the schema created, and a list filtered by a version then scanned
+      // the project's reports once per key row (10,001 keys against 20,000 reports: 8 s, not 0.1).
+      say('updating the planner statistics (ANALYZE)')
+      await conn.unsafe('ANALYZE')
       return { tables: copied, rows: total }
     } finally {
       await conn.release()
