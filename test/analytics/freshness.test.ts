@@ -62,7 +62,7 @@ describe('analytics reads catch the rollups up', () => {
     expect(dash.body.data.fresh_as_of).toBe(now)
   })
 
-  it(`count at most ${CATCH_UP_ROWS} submissions per read and say how old the numbers are; the next read counts the rest`, async () => {
+  it(`count at most ${CATCH_UP_ROWS} submissions per read and say how old the numbers are; the next read counts the rest`, { timeout: 120_000 }, async () => {
     const ctx = await setup()
     const { t, get } = ctx
     close = t.close

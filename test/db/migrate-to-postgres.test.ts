@@ -11,7 +11,7 @@ import { createLabelsRepository } from '../../src/modules/labels/labels.reposito
 import { closeDb } from '../../src/db/client'
 import { createPgDb, pgPool } from '../../src/db/pg/client'
 import { signupViaApi } from '../auth/auth-helpers'
-import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../helpers/pg-engine'
+import { adminQuery, dropTestDatabase, testPgServer, testPgTemplate } from '../helpers/pg-engine'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 
 describe.skipIf(!testPgServer())('migrate-to-postgres', () => {
@@ -20,7 +20,7 @@ describe.skipIf(!testPgServer())('migrate-to-postgres', () => {
   beforeEach(async () => {
     t = createTestApp({ engine: 'sqlite' })
     target = `${testPgTemplate()}_move_${crypto.randomUUID().slice(0, 8)}`
-    await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${target}"`)))
+    await adminQuery(`CREATE DATABASE "${target}"`)
   })
   afterEach(async () => {
     t.close()

@@ -15,14 +15,14 @@ import { accounts } from '../../src/modules/auth/accounts.table'
 import { users } from '../../src/modules/auth/auth.table'
 import { projects } from '../../src/modules/projects/projects.table'
 import { labels as labels_ } from '../../src/modules/labels/labels.table'
-import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../helpers/pg-engine'
+import { adminQuery, dropTestDatabase, testPgServer, testPgTemplate } from '../helpers/pg-engine'
 
 let name: string
 let db: Db
 /** A database of its own, empty (not from the template), so the migrations run here. */
 async function emptyDatabase() {
   const dbName = `${testPgTemplate()}_seam_${crypto.randomUUID().slice(0, 8)}`
-  await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${dbName}"`)))
+  await adminQuery(`CREATE DATABASE "${dbName}"`)
   return dbName
 }
 

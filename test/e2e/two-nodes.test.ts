@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/lib/logger'
 import { FANOUT_KIND, type FanoutPayload } from '../../src/modules/webhooks/webhooks.fanout'
 import { DELIVER_KIND } from '../../src/modules/webhooks/webhooks.delivery'
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/fixtures'
-import { onSqlite, TEST_SECRET_KEY, testPgServer, withAdmin } from '../helpers/pg-engine'
+import { adminQuery, onSqlite, TEST_SECRET_KEY, testPgServer } from '../helpers/pg-engine'
 import { startRoundRobinProxy } from '../helpers/round-robin-proxy'
 import { startS3, type TestS3 } from '../helpers/s3-server'
 import { removeTempDataDirs, startServer, tempDataDir } from '../helpers/server-process'
@@ -116,7 +116,7 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
     }
   }
   beforeAll(async () => {
-    await withAdmin((sql) => sql.unsafe(`CREATE DATABASE "${database}"`))
+    await adminQuery(`CREATE DATABASE "${database}"`)
     s3 = await startS3()
     const url = `${testPgServer()}/${database}`
     nodeEnv = {
@@ -159,7 +159,7 @@ describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () 
     receiver.stop(true)
     if (t) await closeDb(t.deps.db)
     await s3?.close()
-    await withAdmin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`))
+    await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
     removeTempDataDirs()
   }, 60_000)
 

@@ -1,12 +1,23 @@
 import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
 import { migratePg } from '../../src/db/pg/migrate'
 import { databaseParts } from '../../src/modules/registry'
-import { setTestPgTemplate, testPgServer, withAdmin } from './pg-engine'
+import { SQL } from 'bun'
+import { setTestPgTemplate, testPgServer } from './pg-engine'
 
 /**
  * Vitest global setup of the PostgreSQL mode (pg-engine.ts): migrates a template database once; after
  * the run, drops it and every test database cloned from it. Does nothing on SQLite.
  */
+/** Runs `fn` with a connection to the server's maintenance database (this process has no test file's). */
+async function withAdmin<T>(fn: (sql: SQL) => Promise<T>): Promise<T> {
+  const sql = new SQL(`${testPgServer()}/postgres`, { max: 1 })
+  try {
+    return await fn(sql)
+  } finally {
+    await sql.close()
+  }
+}
+
 export default async function setup() {
   if (!testPgServer()) return
   const template = `gb_test_${process.pid}`

@@ -21,30 +21,23 @@ let counter = 0
 /** A fresh database name for one test app of this worker. */
 export const nextTestDatabase = () => `${testPgTemplate()}_${process.pid}_${(globalThis as { __vitest_worker__?: { ctx?: { workerId?: number } } }).__vitest_worker__?.ctx?.workerId ?? 0}_${counter++}`
 
-/** Runs `fn` with a connection to the server's maintenance database. */
-export async function withAdmin<T>(fn: (sql: SQL) => Promise<T>): Promise<T> {
-  const sql = new SQL(`${testPgServer()}/postgres`, { max: 1 })
-  try {
-    return await fn(sql)
-  } finally {
-    await sql.close()
-  }
-}
-
 // One maintenance connection per test file for the clones and drops of its test apps (a connection
 // costs ~10 ms); pg-engine.setup.ts closes it after the file.
 let admin: SQL | undefined
 const adminSql = () => (admin ??= new SQL(`${testPgServer()}/postgres`, { max: 2 }))
+
+/** Runs a statement on the server's maintenance database (creating and dropping databases). */
+export const adminQuery = async (text: string) => void (await adminSql().unsafe(text))
 
 /**
  * Creates `name` as a copy of the migrated template. FILE_COPY copies the template's files after a
  * checkpoint, which costs nothing on the suite's cluster (fsync off): ~40 ms against ~70 ms for
  * PostgreSQL 15's default WAL_LOG, which writes every block of the copy to the WAL.
  */
-export const createTestDatabase = async (name: string) => void (await adminSql().unsafe(`CREATE DATABASE "${name}" TEMPLATE "${testPgTemplate()}" STRATEGY FILE_COPY`))
+export const createTestDatabase = (name: string) => adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${testPgTemplate()}" STRATEGY FILE_COPY`)
 
 /** Drops `name`, closing what still holds it. */
-export const dropTestDatabase = async (name: string) => void (await adminSql().unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))
+export const dropTestDatabase = (name: string) => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
 
 const dropping = new Set<Promise<void>>()
 /**

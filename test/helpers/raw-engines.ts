@@ -5,7 +5,7 @@ import { openSqlite } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { migratePg } from '../../src/db/pg/migrate'
 import { databaseParts } from '../../src/modules/registry'
-import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from './pg-engine'
+import { createTestDatabase, dropTestDatabase, testPgServer, testPgTemplate } from './pg-engine'
 import { removeTempDir, tempDir } from './temp-dirs'
 
 /**
@@ -39,7 +39,7 @@ export async function sqliteEngine(): Promise<RawEngine> {
 /** A new PostgreSQL database cloned from the suite's migrated template, then migrated again: the parts must be idempotent. */
 export async function pgEngine(): Promise<RawEngine> {
   const name = `${testPgTemplate()}_raw_${crypto.randomUUID().slice(0, 8)}`
-  await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${testPgTemplate()}"`)))
+  await createTestDatabase(name)
   const pool = new SQL(`${testPgServer()}/${name}`, { max: 1 })
   await migratePg(pool, databaseParts)
   return {

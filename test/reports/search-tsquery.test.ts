@@ -5,7 +5,7 @@
 import { SQL } from 'bun'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { POSTGRES_SEARCH_FUNCTIONS_SQL, SEARCH_DOCUMENT_EXPRESSION, SEARCH_DOCUMENT_SQL, translateSearchToTsquery } from '../../src/modules/reports/search-tsquery'
-import { dropTestDatabase, testPgServer, testPgTemplate, withAdmin } from '../helpers/pg-engine'
+import { adminQuery, dropTestDatabase, testPgServer, testPgTemplate } from '../helpers/pg-engine'
 import { HOSTILE_CASES, SEARCH_DOCS, SYNTAX_CASES } from './search-cases'
 
 describe('translateSearchToTsquery', () => {
@@ -28,7 +28,7 @@ describe.skipIf(!testPgServer())('search on PostgreSQL finds what FTS5 finds', (
   let pg: SQL
   beforeAll(async () => {
     name = `${testPgTemplate()}_search_${process.pid}`
-    await withAdmin(async (s) => void (await s.unsafe(`CREATE DATABASE "${name}"`)))
+    await adminQuery(`CREATE DATABASE "${name}"`)
     pg = new SQL(`${testPgServer()}/${name}`, { max: 1 })
     for (const stmt of POSTGRES_SEARCH_FUNCTIONS_SQL) await pg.unsafe(stmt)
     await pg.unsafe(`CREATE TABLE f (id integer PRIMARY KEY, title text, description text, search_document tsvector GENERATED ALWAYS AS (${SEARCH_DOCUMENT_EXPRESSION}) STORED)`)
