@@ -74,12 +74,21 @@ export const CHROMIUM = findChromium()
  * a pool and check the migrations: with eight test runs on two cores that took ~40 s (SQLite: ~17 s).
  */
 const SERVER_START_MS = 90_000
-// A file's beforeAll starts the server and Chromium, so hooks without a timeout of their own get room for both.
-vi.setConfig({ hookTimeout: SERVER_START_MS + 60_000 })
+
+/**
+ * Each browser file's timeouts, set as it is collected (vi.setConfig lasts one file, and this module is
+ * evaluated once per worker): its beforeAll starts the server and Chromium, so hooks without a timeout
+ * of their own get room for both; a test drives a real page, where a step of seconds on a quiet machine
+ * took over 30 s with three test files at once on two cores (the /docs reference, at 30 s).
+ */
+const browserTimeouts = () => vi.setConfig({ hookTimeout: SERVER_START_MS + 60_000, testTimeout: 120_000 })
 
 /** `describe` when Chromium is available, otherwise `describe.skip` with the reason printed once. */
 export const describeBrowser: typeof describe = CHROMIUM
-  ? describe
+  ? (((...args: unknown[]) => {
+      browserTimeouts()
+      return (describe as (...a: unknown[]) => unknown)(...args)
+    }) as unknown as typeof describe)
   : (((name: string, ...rest: unknown[]) => {
       console.warn(`[browser tests skipped] "${name}": no Chromium found (set GLITCHBOX_CHROMIUM or install chromium)`)
       return (describe.skip as (...a: unknown[]) => unknown)(name, ...rest)

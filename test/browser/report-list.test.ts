@@ -105,6 +105,7 @@ describeBrowser('the report list on launch day', () => {
     await h.page.goto(`/projects/${slug}/reports`)
     await h.page.getByText('Search syntax', { exact: true }).click()
     const help = h.page.getByRole('note', { name: 'Search syntax' })
+    await help.waitFor() // the popover renders after the click; count() does not wait for it
     for (const term of ['version:1.3.0', 'platform:Linux', 'player:76561198…', 'error:NullReferenceException', 'is:unassigned', 'is:regression', 'has:screenshot']) {
       expect(await help.getByText(term, { exact: true }).count()).toBe(1)
     }
