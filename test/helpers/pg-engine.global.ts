@@ -4,10 +4,6 @@ import { databaseParts } from '../../src/modules/registry'
 import { SQL } from 'bun'
 import { setTestPgTemplate, testPgServer } from './pg-engine'
 
-/**
- * Vitest global setup of the PostgreSQL mode (pg-engine.ts): migrates a template database once; after
- * the run, drops it and every test database cloned from it. Does nothing on SQLite.
- */
 /** Runs `fn` with a connection to the server's maintenance database (this process has no test file's). */
 async function withAdmin<T>(fn: (sql: SQL) => Promise<T>): Promise<T> {
   const sql = new SQL(`${testPgServer()}/postgres`, { max: 1 })
@@ -18,6 +14,10 @@ async function withAdmin<T>(fn: (sql: SQL) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Vitest global setup of the PostgreSQL mode (pg-engine.ts): migrates a template database once; after
+ * the run, drops it and every test database cloned from it. Does nothing on SQLite.
+ */
 export default async function setup() {
   if (!testPgServer()) return
   const template = `gb_test_${process.pid}`
