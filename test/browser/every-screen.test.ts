@@ -78,7 +78,8 @@ describeBrowser('every dashboard screen', () => {
     for (const [name, permission] of [['New report', 'File reports'], ['Import', 'File reports'], ['Export CSV', 'View reports'], ['Save view', 'View reports']]) {
       const button = page.getByRole('button', { name, exact: true })
       expect(await button.isDisabled(), name).toBe(true)
-      expect(await button.getAttribute('title')).toContain(`“${permission}”`)
+      // Disabled while the permissions load too ("Loading your permissions…"): wait for the reason.
+      await poll(() => button.getAttribute('title')).toContain(`“${permission}”`)
     }
     await h.screenshot('member-without-permissions-reports', page)
     expect(problems).toEqual([])

@@ -326,7 +326,8 @@ describeBrowser('the integrations screen in a browser', () => {
     for (const name of ['Test Bugs channel', 'Deliveries of Bugs channel', 'Delete Bugs channel', 'Connect Slack', 'Add Discord channel', 'Connect repository', 'Disconnect Steam', 'Sync Google Play']) {
       const button = page.getByRole('button', { name, exact: true })
       expect(await button.isDisabled(), name).toBe(true)
-      expect(await button.getAttribute('title'), name).toBe(reason)
+      // Disabled while the permissions load too ("Loading your permissions…"): wait for the reason.
+      await expect.poll(() => button.getAttribute('title'), { message: name, timeout: 15_000 }).toBe(reason)
     }
     expect(await page.getByText('Not available to you').count()).toBe(0)
     expect(await page.getByText(/403/).count()).toBe(0)
