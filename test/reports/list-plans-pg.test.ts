@@ -3,7 +3,7 @@ import { pgPool } from '../../src/db/pg/client'
 import { labels, reportLabels } from '../../src/modules/labels/labels.table'
 import { createProject, createReportIn } from '../helpers/fixtures'
 import { onSqlite } from '../helpers/pg-engine'
-import { sqlRows, sqlRun } from '../helpers/sql-rows'
+import { pgRows, sqlRows, sqlRun } from '../helpers/sql-rows'
 import { createTestApp, type TestApp } from '../helpers/test-app'
 import { manyReports, team } from './setup'
 
@@ -65,17 +65,18 @@ async function planNodes({ query, params }: { query: string; params: unknown[] }
 }
 
 describe.skipIf(onSqlite)('a rare word with a common facet on PostgreSQL (PostgreSQL: planner estimates)', () => {
+  // A player's key, which the facet sets do not hold (a version or platform meets the words in their index).
   it("probes the facet for each match of the word, never reading the facet's whole key", async () => {
     const { project, owner, base } = await team(t)
-    // 5,000 reports on Linux, and three with a word found nowhere else (two on Linux).
+    // 5,000 reports of one player, and three with a word found nowhere else (two of that player).
     await manyReports(t, project, 5_000, 1_001)
     const zeppelins = [await createReportIn(t, project, { title: 'Zeppelin hangar door stuck' }), await createReportIn(t, project, { title: 'Zeppelin clips the tower' }), await createReportIn(t, project, { title: 'Zeppelin never lands' })]
-    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 2, 'Linux', seq FROM reports WHERE project_id = ? AND report_number > 1000", project.id)
-    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES (?, 2, 'Linux', ?), (?, 2, 'Linux', ?), (?, 2, 'Windows', ?) ON CONFLICT DO NOTHING", project.id, zeppelins[0]!.seq, project.id, zeppelins[1]!.seq, project.id, zeppelins[2]!.seq)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 3, 'player-0', seq FROM reports WHERE project_id = ? AND report_number > 1000", project.id)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES (?, 3, 'player-0', ?), (?, 3, 'player-0', ?), (?, 3, 'player-9', ?) ON CONFLICT DO NOTHING", project.id, zeppelins[0]!.seq, project.id, zeppelins[1]!.seq, project.id, zeppelins[2]!.seq)
     await sqlRun(t, 'ANALYZE reports')
     await sqlRun(t, 'ANALYZE report_facets')
 
-    const { res, sent } = await listCatching(`${base}/bugs?q=${encodeURIComponent('zeppelin platform:Linux')}`, owner.token)
+    const { res, sent } = await listCatching(`${base}/bugs?q=${encodeURIComponent('zeppelin player:player-0')}`, owner.token)
     expect(res.body.data.bugs.map((b) => b.report_number)).toEqual([2, 1])
     expect(res.body.data.total).toBe(2)
 
@@ -118,8 +119,39 @@ describe.skipIf(onSqlite)('several facets on PostgreSQL (PostgreSQL: facet sets)
     expect(walks.length).toBeGreaterThan(0)
     for (const statement of walks) {
       const nodes = await planNodes(statement, 'enable_seqscan = off')
-      expect(nodes.some((n) => n['Index Name'] === 'report_facet_sets_ids')).toBe(true)
+      expect(nodes.some((n) => n['Index Name'] === 'report_facet_sets_ids_doc')).toBe(true)
       expect(nodes.filter((n) => n['Relation Name'] === 'report_facets' || n['Index Name']?.startsWith('report_facets')).length).toBe(0)
+    }
+  })
+})
+
+describe.skipIf(onSqlite)('a common word within a common facet on PostgreSQL (PostgreSQL: facet sets)', () => {
+  it("intersects the word and the version in the facet sets' index, testing no report's document", async () => {
+    const { project, owner, base } = await team(t)
+    // 3,000 reports: `crash` in every second title, version 1.3.0 on every third; 2,997 and 3,000
+    // edited after their facets were recorded (the one gains the word, the other loses it).
+    await manyReports(t, project, 3_000, 1)
+    await sqlRun(t, "UPDATE reports SET title = 'Crash on load' WHERE project_id = ? AND report_number % 2 = 0", project.id)
+    await sqlRun(t, "INSERT INTO report_facets (project_id, kind, value, report_seq) SELECT project_id, 1, '1.3.0', seq FROM reports WHERE project_id = ? AND report_number % 3 = 0", project.id)
+    await sqlRun(t, "UPDATE reports SET title = CASE report_number WHEN 2997 THEN 'Crash at the boss' ELSE 'Freeze on load' END WHERE project_id = ? AND report_number IN (2997, 3000)", project.id)
+    // As autovacuum does after a burst of inserts: the index's pending list merged, the statistics taken.
+    await pgRows(t.config.databaseUrl!, 'VACUUM ANALYZE report_facet_sets')
+
+    const { res, sent } = await listCatching(`${base}/bugs?q=${encodeURIComponent('crash version:1.3.0')}`, owner.token)
+    // Every sixth report, less 3,000, and 2,997.
+    expect(res.body.data.total).toBe(500)
+    expect(res.body.data.bugs.slice(0, 3).map((b) => b.report_number)).toEqual([2997, 2994, 2988])
+
+    // The walk that finds the matches, run again under EXPLAIN ANALYZE with sequential scans off: the
+    // sets' index answers both the word and the version, and no report row is read to test the word
+    // (the version's key walk probed `reports` for each of its 1,000 reports).
+    const walks = sent.filter((s) => s.query.includes('report_facet_sets'))
+    expect(walks.length).toBeGreaterThan(0)
+    for (const statement of walks) {
+      expect(statement.query).not.toContain('search_document')
+      const nodes = await planNodes(statement, 'enable_seqscan = off')
+      expect(nodes.some((n) => n['Index Name'] === 'report_facet_sets_ids_doc')).toBe(true)
+      expect(nodes.filter((n) => n['Relation Name'] === 'reports' || n['Relation Name'] === 'report_facets').length).toBe(0)
     }
   })
 })

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { type Db, onPostgres, preparedPerConnection } from '../../db/client'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
+import { FACET_SET_KINDS } from './report-facets.pg'
 import { reportsFts } from './reports.fts'
 import { COUNT_CAP, countAll, tsMatches } from './reports.list-shape'
 import { reports } from './reports.table'
@@ -34,16 +35,23 @@ function buildEstimates(db: Db) {
 
 const estimateStatements = preparedPerConnection(buildEstimates)
 
+/** What decides which of a facet key and a word search drives a list that has both (reports.list.ts). */
+export type FacetAndWords =
+  /** PostgreSQL, a facet its sets hold: one GIN index holds the facet and the words (report-facets.pg.ts) and intersects them whichever is rarer, so the facet's set drives. */
+  | { oneIndex: true }
+  /** How many reports the facet key holds in the project and how many the words match on the whole server (an upper bound of the project's), each counted up to one past the cap. */
+  | { oneIndex: false; inFacet: number; inWords: number }
+
 /**
- * How many reports a facet key holds in the project and how many a word search matches on the whole
- * server (an upper bound of the project's), each counted up to one past the cap: which of the two
- * drives a list that has both (reports.list.ts).
+ * How a facet and words meet. Counting a common word alone took ~50 ms at 1M reports on PostgreSQL
+ * (a scan of the reports until 10,001 match), more than the intersection it would choose.
  */
-export async function facetAndWordCounts(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<{ inFacet: number; inWords: number }> {
+export async function facetAndWordCounts(db: Db, projectId: string, facet: { kind: FacetKind; value: string }, words: Words): Promise<FacetAndWords> {
+  if (onPostgres(db) && (FACET_SET_KINDS as readonly number[]).includes(FACET[facet.kind])) return { oneIndex: true }
   const st = estimateStatements(db)
   const inFacet = (await st.facet.execute({ projectId, kind: FACET[facet.kind], value: facet.value }))[0]?.n ?? 0
   const inWords = (await st.words.execute({ ...words }))[0]?.n ?? 0
-  return { inFacet, inWords }
+  return { oneIndex: false, inFacet, inWords }
 }
 
 /** A words search in both engines' forms: the FTS5 MATCH expression and the tsquery text (fts-query.ts, search-tsquery.ts). */

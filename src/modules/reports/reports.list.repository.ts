@@ -58,13 +58,13 @@ function keyWalk(db: Db, s: Shape) {
     s.q === 'matchSet' ? [pg ? sql`${seq} IN ${tsMatchSet}` : sql`+${seq} IN (SELECT rowid FROM ${reportsFts} WHERE ${reportsFts} MATCH ${ph('match')})`] : []
   const inSet = pg ? setFacets(s) : []
   if (inSet.length > 0) {
-    // PostgreSQL, several facets the sets hold: their GIN index intersects them (report-facets.pg.ts);
-    // the others are probed, the words checked as below.
+    // PostgreSQL, facets the sets hold: their GIN index intersects them, and the words with them on the
+    // set's copy of the document (report-facets.pg.ts); the other facets are probed.
     const valueId = (i: number) => sql`(SELECT id FROM report_facet_values WHERE project_id = ${ph('projectId')} AND kind = ${kindOf(s.facets[i]!)} AND value = ${ph(`facet${i}`)})`
     const checks = [
       sql`ids @> ARRAY[${sql.join(inSet.map(valueId), sql`, `)}]::bigint[]`,
       ...s.facets.flatMap((k, i) => (inSet.includes(i) ? [] : [facetProbe(k, i, sql`${reportFacetSets.reportSeq}`)])),
-      ...words(sql`${reportFacetSets.reportSeq}`),
+      ...(s.q === 'matchSet' ? [sql`doc @@ to_tsquery('simple', ${ph('tsMatch')})`] : []),
     ]
     return db.select({ seq: reportFacetSets.reportSeq }).from(reportFacetSets).where(and(...checks)).orderBy(desc(reportFacetSets.reportSeq)).limit(Number.MAX_SAFE_INTEGER).as('k')
   }
@@ -80,11 +80,12 @@ function keyWalk(db: Db, s: Shape) {
 
 /**
  * The facets (by index) that PostgreSQL's facet sets answer for a facet-driven shape: all of the kinds
- * the sets hold, when there are two or more and one of them drives (a player drives by its own key).
+ * the sets hold, when one of them drives (a player drives by its own key) and there are two or more of
+ * them, or words to intersect with it. A single facet alone walks its own key, newest first.
  */
 function setFacets(s: Shape): number[] {
   const inSet = s.facets.flatMap((k, i) => ((FACET_SET_KINDS as readonly number[]).includes(FACET[k]) ? [i] : []))
-  return inSet.length >= 2 && inSet[0] === 0 ? inSet : []
+  return inSet[0] === 0 && (inSet.length >= 2 || s.q === 'matchSet') ? inSet : []
 }
 
 type KeyWalk = ReturnType<typeof keyWalk>

@@ -138,8 +138,8 @@ async function factsOf(db: Seam, projectId: string, parsed: ReturnType<typeof pa
   const counts = compare ? await createReportsListRepository({ db }).facetAndWordCounts(projectId, compare.facet, compare.words) : null
   return {
     errors: parsed.sf.errors.map((name) => errorTypesIn(types, name)),
-    facetRarer: counts !== null && counts.inFacet <= counts.inWords,
-    fewWords: counts !== null && counts.inWords <= FEW_WORD_MATCHES,
+    facetRarer: counts !== null && (counts.oneIndex || counts.inFacet <= counts.inWords),
+    fewWords: counts !== null && !counts.oneIndex && counts.inWords <= FEW_WORD_MATCHES,
   }
 }
 

@@ -64,6 +64,45 @@ onBothEngines('report facet sets', (e) => {
     expect(await e.rows(`SELECT CAST(count(*) AS integer) AS n FROM report_facet_values WHERE project_id = 'p2'`)).toEqual([{ n: 0 }])
   })
 
+  // Each set holds a copy of its report's search document, so the list intersects a word with a facet
+  // in the sets' index: a stale copy would list a report under words it no longer has.
+  const report = (seq: number, title: string) =>
+    e.run(`INSERT INTO reports (seq, id, project_id, report_number, title, description, created_at, updated_at) VALUES (${seq}, 'r${seq}', 'p1', ${seq}, '${title}', 'd', 0, 0)`)
+  const withWord = async (word: string, version: string) =>
+    (await e.rows<{ report_seq: number }>(`SELECT report_seq FROM report_facet_sets WHERE doc @@ to_tsquery('simple', '${word}')
+      AND ids @> ARRAY[(SELECT id FROM report_facet_values WHERE project_id = 'p1' AND kind = 1 AND value = '${version}')]::bigint[] ORDER BY report_seq`)).map((r) => r.report_seq)
+
+  it("copy their report's search document, and follow edits of its title and description", async (ctx) => {
+    if (e.name !== 'postgres') ctx.skip()
+    await report(1, 'Crash on load')
+    await report(2, 'Freeze at the boss')
+    await report(3, 'Crash in the menu')
+    await e.run(`INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES ('p1', 1, '1.3.0', 1), ('p1', 1, '1.3.0', 2), ('p1', 1, '1.4.0', 3)`)
+    expect(await withWord('crash', '1.3.0')).toEqual([1])
+    await e.run(`UPDATE reports SET title = 'Crash at the boss' WHERE seq = 2`)
+    await e.run(`UPDATE reports SET title = 'Stutter on load' WHERE seq = 1`)
+    expect(await withWord('crash', '1.3.0')).toEqual([2])
+    await e.run(`UPDATE reports SET description = 'then a crash' WHERE seq = 1`)
+    expect(await withWord('crash', '1.3.0')).toEqual([1, 2])
+    // A facet added later (a new version seen) keeps the document.
+    await e.run(`INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES ('p1', 1, '1.3.0', 3)`)
+    expect(await withWord('crash', '1.3.0')).toEqual([1, 2, 3])
+    expect(await withWord('menu', '1.4.0')).toEqual([3])
+  })
+
+  it('give sets of an earlier version, made without the document, their reports\' documents once', async (ctx) => {
+    if (e.name !== 'postgres') ctx.skip()
+    await report(1, 'Crash on load')
+    await report(2, 'Freeze at the boss')
+    await e.run(`INSERT INTO report_facets (project_id, kind, value, report_seq) VALUES ('p1', 1, '1.3.0', 1), ('p1', 1, '1.3.0', 2)`)
+    await e.run('DROP INDEX report_facet_sets_ids_doc')
+    await e.run('ALTER TABLE report_facet_sets DROP COLUMN doc')
+    await e.run('CREATE INDEX report_facet_sets_ids ON report_facet_sets USING gin (ids)')
+    for (const statement of reportFacetSetsPgSql) await e.run(statement)
+    expect(await withWord('crash', '1.3.0')).toEqual([1])
+    expect(await e.rows(`SELECT indexname FROM pg_indexes WHERE tablename = 'report_facet_sets' AND indexname LIKE '%ids%' ORDER BY 1`)).toEqual([{ indexname: 'report_facet_sets_ids_doc' }])
+  })
+
   it('are filled once from the facets a database already has (an upgrade, a bulk load, a copy from SQLite)', async (ctx) => {
     if (e.name !== 'postgres') ctx.skip()
     await e.run(`ALTER TABLE report_facets DISABLE TRIGGER USER`)
