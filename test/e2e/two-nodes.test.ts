@@ -18,6 +18,7 @@ import { startRoundRobinProxy } from '../helpers/round-robin-proxy'
 import { startS3, type TestS3 } from '../helpers/s3-server'
 import { removeTempDataDirs, startServer, tempDataDir } from '../helpers/server-process'
 import type { TestApp } from '../helpers/test-app'
+import { until } from '../helpers/until'
 
 // Issue 31, "two nodes, one database": two real server processes on one PostgreSQL database and one
 // S3 server, behind a round-robin proxy of the test's own. The tests run in order on one cluster (each
@@ -34,14 +35,8 @@ interface Arrival {
   id: string
 }
 
-/** Polls `done` until it holds; fails naming `what` after `ms` (bounded: a stuck cluster fails, it does not hang). */
-async function waitFor(what: string, done: () => Promise<boolean> | boolean, ms = 120_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`)
-    await Bun.sleep(200)
-  }
-}
+/** `until` with the two-node cluster's bound: a stuck cluster fails, it does not hang. */
+const waitFor = (what: string, done: () => Promise<boolean> | boolean, ms = 120_000) => until(what, done, { ms })
 
 describe.skipIf(onSqlite)('two nodes on one PostgreSQL database (issue 31)', () => {
   const database = `glitchbox_two_nodes_${process.pid}_${Date.now()}`

@@ -6,6 +6,7 @@ import { DeferJob, type JobHandler } from '../../src/jobs/jobs.types'
 import { MINUTE } from '../../src/lib/clock'
 import { silentLogger } from '../../src/lib/logger'
 import { createTestApp, type TestApp } from '../helpers/test-app'
+import { until } from '../helpers/until'
 
 let t: TestApp
 beforeEach(() => {
@@ -19,13 +20,7 @@ function runnerWith(handlers: JobHandler[]) {
 const jobRow = async (id = 1) => (await t.deps.db.read((q) => q.select().from(jobs).where(eq(jobs.id, id)).limit(1)))[0]!
 
 /** Waits until a runner has claimed job `id` (a claim is a round trip or two: on PostgreSQL under a loaded CI it can take far more than a fixed sleep). */
-async function untilClaimed(id = 1, ms = 15_000) {
-  const deadline = Date.now() + ms
-  while ((await jobRow(id)).status !== 'running') {
-    if (Date.now() > deadline) throw new Error(`job ${id} was not claimed within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const untilClaimed = (id = 1) => until(`job ${id} to be claimed`, async () => (await jobRow(id)).status === 'running', { ms: 15_000, everyMs: 10 })
 
 describe('job runner', () => {
   it('retries a failing job after 1, 5, 25 and 125 minutes, then gives up after 5 attempts', async () => {

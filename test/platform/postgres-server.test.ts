@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { embeddedMigrations } from '../../src/db/pg/migrations.embedded'
 import { dropTestDatabase, TEST_SECRET_KEY, testPgServer } from '../helpers/pg-engine'
 import { removeTempDataDirs, ROOT, runCli, startServer, tempDataDir } from '../helpers/server-process'
+import { until } from '../helpers/until'
 
 afterAll(removeTempDataDirs)
 
@@ -27,15 +28,6 @@ async function emptyDatabase(server: string): Promise<string> {
     await admin.close()
   }
   return name
-}
-
-/** Polls `fn` until it returns true, for at most `ms`; fails saying what it waited for. */
-async function until(what: string, fn: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`)
-    await Bun.sleep(200)
-  }
 }
 
 const health = async (url: string) => {
