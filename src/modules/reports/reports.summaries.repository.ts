@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
+import { settledUpTo } from '../../db/settled-keys'
 import { countWhere } from '../../db/portable-sql'
 import { reports } from './reports.table'
 import type { Priority, Status } from './reports.types'
@@ -165,16 +166,20 @@ export function reportSummariesRepository({ db }: { db: Seam }) {
     /** The highest report seq, 0 without reports. */
     maxSeq: async (): Promise<number> => (await db.read((q) => q.select({ seq: sql<number | null>`max(${reports.seq})` }).from(reports)))[0]?.seq ?? 0,
 
-    /** Up to `limit` reports after `seq`, in seq order, with what hourly counts need (walks the primary key only). */
+    /**
+     * Up to `limit` reports after `seq`, in seq order, with what hourly counts need (walks the primary
+     * key only); only those no filing still in progress can precede, as the counts' cursor moves past them (settled-keys.ts).
+     */
     afterSeq: (seq: number, limit: number) =>
-      db.read((q) =>
-        q
+      db.read(async (q) => {
+        const upTo = await settledUpTo(q, reports, reports.seq)
+        return q
           .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
           .from(reports)
-          .where(gt(reports.seq, seq))
+          .where(and(gt(reports.seq, seq), upTo === undefined ? undefined : lte(reports.seq, upTo)))
           .orderBy(reports.seq)
-          .limit(limit),
-      ),
+          .limit(limit)
+      }),
 
     /**
      * The live reports `userId` filed, plus every live report of `ownedProjectIds`, leaving out those in

@@ -1,28 +1,34 @@
-import { gt, inArray, sql } from 'drizzle-orm'
+import { and, gt, inArray, lte, sql } from 'drizzle-orm'
 import { rowsOf, type Seam } from '../../db/client'
+import { settledUpTo } from '../../db/settled-keys'
 import { eventNames, events, perfSnapshots, playSessions } from './sdk.table'
 
 /**
  * The SDK's sessions, performance snapshots and events read in storage order after a cursor (rowid or
- * id), for the analytics rollup that counts them, as async functions over the database seam.
+ * id), for the analytics rollup that counts them, as async functions over the database seam. Each read
+ * stops at the rows no write still in progress can precede (settled-keys.ts).
  */
 export function createSdkCursorsRepository({ db }: { db: Seam }) {
   return {
     /** Up to `limit` sessions after `after` (by rowid), with what the version rollup needs. */
     sessionsAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q
+      db.read(async (q) => {
+        const rowid = sql`${playSessions}.rowid`
+        const upTo = await settledUpTo(q, playSessions, rowid)
+        return q
           .select({ rowid: sql<number>`${playSessions}.rowid`, projectId: playSessions.projectId, gameVersion: playSessions.gameVersion, playerId: playSessions.playerId, at: playSessions.startedAt })
           .from(playSessions)
-          .where(sql`${playSessions}.rowid > ${after}`)
-          .orderBy(sql`${playSessions}.rowid`)
-          .limit(limit),
-      ),
+          .where(and(sql`${rowid} > ${after}`, upTo === undefined ? undefined : sql`${rowid} <= ${upTo}`))
+          .orderBy(rowid)
+          .limit(limit)
+      }),
 
     /** Up to `limit` performance snapshots after `after` (by rowid), with their report's id (null for a scene load). */
     perfAfter: (after: number, limit: number) =>
-      db.read((q) =>
-        q
+      db.read(async (q) => {
+        const rowid = sql`${perfSnapshots}.rowid`
+        const upTo = await settledUpTo(q, perfSnapshots, rowid)
+        return q
           .select({
             rowid: sql<number>`${perfSnapshots}.rowid`,
             projectId: perfSnapshots.projectId,
@@ -33,10 +39,10 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
             loadTimeSec: perfSnapshots.loadTimeSec,
           })
           .from(perfSnapshots)
-          .where(sql`${perfSnapshots}.rowid > ${after}`)
-          .orderBy(sql`${perfSnapshots}.rowid`)
-          .limit(limit),
-      ),
+          .where(and(sql`${rowid} > ${after}`, upTo === undefined ? undefined : sql`${rowid} <= ${upTo}`))
+          .orderBy(rowid)
+          .limit(limit)
+      }),
 
     /** The id before the first event stored at or after `from` (ms), or the newest id when there is none. */
     eventIdBefore: (from: number) =>
@@ -53,7 +59,10 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
 
     /** Up to `limit` events after id `after`, by their key alone (joined to the names, the planner walked each name's whole index). */
     eventsAfter: (after: number, limit: number) =>
-      db.read((q) => q.select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken }).from(events).where(gt(events.id, after)).orderBy(events.id).limit(limit)),
+      db.read(async (q) => {
+        const upTo = await settledUpTo(q, events, events.id)
+        return q.select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken }).from(events).where(and(gt(events.id, after), upTo === undefined ? undefined : lte(events.id, upTo))).orderBy(events.id).limit(limit)
+      }),
 
     /** The event names of these ids, by id. */
     eventNamesOf: async (ids: number[]) => {
