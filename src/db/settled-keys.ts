@@ -13,13 +13,12 @@ import { onPostgres, type Query, rowsOf } from './client'
  * row visible, or gone for good) or was in progress; once those have all finished, nothing at or
  * below the highest key can still appear. Waiting costs the length of a filing (milliseconds); a
  * writer that stays open longer than `waitMs` (a long bulk change) holds the cursor back: 0, nothing
- * settled this time, and the next run tries again (an analytics page then answers with the numbers as
- * they are, saying how fresh; it waits at most this long per rollup). A transaction in progress that
- * waits for the caller's own locks would wait out `waitMs` too, never forever.
+ * settled this time, and the next run tries again. A transaction in progress that waits for the
+ * caller's own locks would wait out `waitMs` too, never forever.
  *
  * Returns undefined on SQLite: every visible row is settled.
  */
-export async function settledUpTo(q: Query, table: SQLWrapper, key: SQLWrapper, waitMs = 1_000): Promise<number | undefined> {
+export async function settledUpTo(q: Query, table: SQLWrapper, key: SQLWrapper, waitMs = 5_000): Promise<number | undefined> {
   if (!onPostgres(q)) return undefined
   const [seen] = await rowsOf<{ top: string | number | null; snapshot: string }>(q, sql`SELECT (SELECT max(${key}) FROM ${table}) AS top, CAST(pg_current_snapshot() AS text) AS snapshot`)
   const top = Number(seen?.top ?? 0)
