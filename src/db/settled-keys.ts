@@ -1,37 +1,46 @@
-import { type SQLWrapper, sql } from 'drizzle-orm'
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { onPostgres, type Query, rowsOf } from './client'
 
 /**
- * Cursor readers (the analytics rollups) walk a table by its ascending key and remember the last key
- * they counted. On SQLite rows commit in key order (one writer). On PostgreSQL they do not: a filing
- * that took key 100 can commit after another that took 101, and a cursor already moved past 101 never
- * sees 100 (a launch day of 5,000 submissions once counted 4,998 there). `settledUpTo` answers the
- * highest key at or below which every row that will ever exist is already visible.
+ * Cursor readers (the analytics rollups, the alerts' hourly counts) walk a table by its ascending key
+ * and remember the last key they counted. On SQLite rows commit in key order (one writer). On
+ * PostgreSQL they do not: a filing that took key 100 can commit after another that took 101, and a
+ * cursor already moved past 101 never sees 100 (a launch day of 5,000 submissions once counted 4,998
+ * there). `settledKeys` answers the condition that keeps a cursor read to the keys at or below which
+ * every row that will ever exist is already visible.
  *
- * How: in one statement (one snapshot), the table's highest visible key and the transactions in
- * progress. A key below that one was taken before it, by a transaction that had then finished (its
- * row visible, or gone for good) or was in progress; once those have all finished, nothing at or
- * below the highest key can still appear. Waiting costs the length of a filing (milliseconds); a
- * writer that stays open longer than `waitMs` (a long bulk change) holds the cursor back: 0, nothing
- * settled this time, and the next run tries again. A transaction in progress that waits for the
- * caller's own locks would wait out `waitMs` too, never forever.
+ * How: in one statement, the table's highest visible key and the transactions holding a write lock
+ * (RowExclusiveLock) on that table. A key below the highest one was taken before it, by an insert that
+ * had locked the table before taking its key (an identity default is evaluated after the lock) and
+ * holds that lock until its transaction ends; so once those transactions have finished, nothing at or
+ * below the highest key can still appear. A transaction that commits between the snapshot and the
+ * lock read is visible to the caller's next statement (READ COMMITTED). Only writers of this table
+ * are waited on: never a migration's DDL, a bulk change of other tables, or another rollup, which once
+ * starved a rollup and deadlocked with the CLI's start-up when every transaction was waited on.
  *
- * Returns undefined on SQLite: every visible row is settled.
+ * Waiting costs the length of a filing (milliseconds); a writer of the table that stays open longer
+ * than `waitMs` holds the cursor back: nothing is settled this time (`false`), and the next run tries
+ * again. On SQLite: undefined, no bound (every visible row is settled).
  */
-export async function settledUpTo(q: Query, table: SQLWrapper, key: SQLWrapper, waitMs = 5_000): Promise<number | undefined> {
+export async function settledKeys(
+  q: Query,
+  { table, column, as = sql.identifier(column), waitMs = 5_000 }: { table: string; column: string; as?: SQLWrapper; waitMs?: number },
+): Promise<SQL | undefined> {
   if (!onPostgres(q)) return undefined
-  const [seen] = await rowsOf<{ top: string | number | null; snapshot: string }>(q, sql`SELECT (SELECT max(${key}) FROM ${table}) AS top, CAST(pg_current_snapshot() AS text) AS snapshot`)
+  const writersOf = sql`FROM pg_locks WHERE locktype = 'relation' AND relation = to_regclass(CAST(${table} AS text)) AND mode = 'RowExclusiveLock' AND granted AND pid IS DISTINCT FROM pg_backend_pid()`
+  const [seen] = await rowsOf<{ top: string | number | null; writers: string | null }>(
+    q,
+    sql`SELECT (SELECT max(${sql.identifier(column)}) FROM ${sql.identifier(table)}) AS top, (SELECT string_agg(virtualtransaction, ',') ${writersOf}) AS writers`,
+  )
   const top = Number(seen?.top ?? 0)
+  const writers = seen?.writers
   const deadline = Date.now() + waitMs
-  for (;;) {
-    // Those of the snapshot's transactions still running, this one left out (it may hold an id already).
-    const [open] = await rowsOf<{ n: string | number }>(
-      q,
-      sql`SELECT count(*) AS n FROM pg_snapshot_xip(CAST(${seen!.snapshot} AS pg_snapshot)) AS x
-        WHERE x IS DISTINCT FROM pg_current_xact_id_if_assigned() AND pg_xact_status(x) = 'in progress'`,
-    )
-    if (Number(open?.n ?? 0) === 0) return top
-    if (Date.now() > deadline) return 0
+  // A virtual transaction id (backend/local counter) names one transaction: the backend's next one has another.
+  while (writers) {
+    const [open] = await rowsOf<{ n: string | number }>(q, sql`SELECT count(*) AS n ${writersOf} AND virtualtransaction = ANY(string_to_array(CAST(${writers} AS text), ','))`)
+    if (Number(open?.n ?? 0) === 0) break
+    if (Date.now() > deadline) return sql`false`
     await Bun.sleep(2)
   }
+  return sql`${as} <= ${top}`
 }

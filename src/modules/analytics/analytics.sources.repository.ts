@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { rowsOf, type Seam } from '../../db/client'
-import { settledUpTo } from '../../db/settled-keys'
+import { settledKeys } from '../../db/settled-keys'
 
 /** An occurrence as the rollup reads it, with what its report says about it. */
 export interface OccurrenceRow {
@@ -39,7 +39,7 @@ export function createSourcesRepository({ db }: { db: Seam }) {
     occurrencesAfter: (after: number, limit: number) =>
       db.read(async (q) => {
         // Only occurrences no filing still in progress can precede (settled-keys.ts).
-        const upTo = await settledUpTo(q, sql`report_occurrences`, sql`seq`)
+        const settled = await settledKeys(q, { table: 'report_occurrences', column: 'seq', as: sql`o.seq` })
         // Quoted aliases keep their case on PostgreSQL; `first` is a CASE, as NOT EXISTS is a boolean there.
         const rows = await rowsOf<OccurrenceRow>(q, sql`
       SELECT o.seq, o.project_id AS "projectId", r.seq AS "reportSeq", r.report_number AS "reportNumber", r.title, o.description, r.category,
@@ -47,7 +47,7 @@ export function createSourcesRepository({ db }: { db: Seam }) {
         o.platform, o.game_version AS "gameVersion", o.player_id AS "playerId", o.created_at AS "createdAt", o.crash AS crashed,
         CASE WHEN EXISTS (SELECT 1 FROM report_occurrences e WHERE e.report_id = o.report_id AND e.seq < o.seq) THEN 0 ELSE 1 END AS first
       FROM report_occurrences o LEFT JOIN reports r ON r.id = o.report_id
-      WHERE o.seq > ${after}${upTo === undefined ? sql`` : sql` AND o.seq <= ${upTo}`} ORDER BY o.seq LIMIT ${limit}`)
+      WHERE o.seq > ${after}${settled ? sql` AND ${settled}` : sql``} ORDER BY o.seq LIMIT ${limit}`)
         // PostgreSQL answers a raw int8 (created_at) as a string.
         return rows.map((r) => ({ ...r, createdAt: Number(r.createdAt), crashed: Number(r.crashed) }))
       }),

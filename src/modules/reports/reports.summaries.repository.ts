@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Seam } from '../../db/client'
-import { settledUpTo } from '../../db/settled-keys'
+import { settledKeys } from '../../db/settled-keys'
 import { countWhere } from '../../db/portable-sql'
 import { reports } from './reports.table'
 import type { Priority, Status } from './reports.types'
@@ -168,18 +168,18 @@ export function reportSummariesRepository({ db }: { db: Seam }) {
 
     /**
      * Up to `limit` reports after `seq`, in seq order, with what hourly counts need (walks the primary
-     * key only); only those no filing still in progress can precede, as the counts' cursor moves past them (settled-keys.ts).
+     * key only). `settledOnly`: only those no filing still in progress can precede, for a cursor that
+     * moves past what it reads (settled-keys.ts); a search that only probes seqs needs no such wait.
      */
-    afterSeq: (seq: number, limit: number) =>
-      db.read(async (q) => {
-        const upTo = await settledUpTo(q, reports, reports.seq)
-        return q
+    afterSeq: (seq: number, limit: number, { settledOnly = false } = {}) =>
+      db.read(async (q) =>
+        q
           .select({ seq: reports.seq, projectId: reports.projectId, createdAt: reports.createdAt, category: reports.category, sentiment: reports.sentimentLevel })
           .from(reports)
-          .where(and(gt(reports.seq, seq), upTo === undefined ? undefined : lte(reports.seq, upTo)))
+          .where(and(gt(reports.seq, seq), settledOnly ? await settledKeys(q, { table: 'reports', column: 'seq' }) : undefined))
           .orderBy(reports.seq)
-          .limit(limit)
-      }),
+          .limit(limit),
+      ),
 
     /**
      * The live reports `userId` filed, plus every live report of `ownedProjectIds`, leaving out those in

@@ -1,6 +1,6 @@
-import { and, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, gt, inArray, sql } from 'drizzle-orm'
 import { rowsOf, type Seam } from '../../db/client'
-import { settledUpTo } from '../../db/settled-keys'
+import { settledKeys } from '../../db/settled-keys'
 import { eventNames, events, perfSnapshots, playSessions } from './sdk.table'
 
 /**
@@ -14,11 +14,11 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
     sessionsAfter: (after: number, limit: number) =>
       db.read(async (q) => {
         const rowid = sql`${playSessions}.rowid`
-        const upTo = await settledUpTo(q, playSessions, rowid)
+        const settled = await settledKeys(q, { table: 'play_sessions', column: 'rowid', as: rowid })
         return q
           .select({ rowid: sql<number>`${playSessions}.rowid`, projectId: playSessions.projectId, gameVersion: playSessions.gameVersion, playerId: playSessions.playerId, at: playSessions.startedAt })
           .from(playSessions)
-          .where(and(sql`${rowid} > ${after}`, upTo === undefined ? undefined : sql`${rowid} <= ${upTo}`))
+          .where(and(sql`${rowid} > ${after}`, settled))
           .orderBy(rowid)
           .limit(limit)
       }),
@@ -27,7 +27,7 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
     perfAfter: (after: number, limit: number) =>
       db.read(async (q) => {
         const rowid = sql`${perfSnapshots}.rowid`
-        const upTo = await settledUpTo(q, perfSnapshots, rowid)
+        const settled = await settledKeys(q, { table: 'perf_snapshots', column: 'rowid', as: rowid })
         return q
           .select({
             rowid: sql<number>`${perfSnapshots}.rowid`,
@@ -39,7 +39,7 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
             loadTimeSec: perfSnapshots.loadTimeSec,
           })
           .from(perfSnapshots)
-          .where(and(sql`${rowid} > ${after}`, upTo === undefined ? undefined : sql`${rowid} <= ${upTo}`))
+          .where(and(sql`${rowid} > ${after}`, settled))
           .orderBy(rowid)
           .limit(limit)
       }),
@@ -60,8 +60,8 @@ export function createSdkCursorsRepository({ db }: { db: Seam }) {
     /** Up to `limit` events after id `after`, by their key alone (joined to the names, the planner walked each name's whole index). */
     eventsAfter: (after: number, limit: number) =>
       db.read(async (q) => {
-        const upTo = await settledUpTo(q, events, events.id)
-        return q.select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken }).from(events).where(and(gt(events.id, after), upTo === undefined ? undefined : lte(events.id, upTo))).orderBy(events.id).limit(limit)
+        const settled = await settledKeys(q, { table: 'events', column: 'id', as: events.id })
+        return q.select({ id: events.id, nameId: events.nameId, createdAt: events.createdAt, token: events.sessionToken }).from(events).where(and(gt(events.id, after), settled)).orderBy(events.id).limit(limit)
       }),
 
     /** The event names of these ids, by id. */

@@ -45,7 +45,7 @@ export async function countNewReports(deps: Pick<AppDeps, 'db'>, now: Date, maxS
     // In turn on the cursor: two runs at once (two nodes' ticks overlapping) must not count a report twice.
     const n = await writeInTurn(deps.db, `rollup:${CURSOR}`, async () => {
       const after = (await counts.cursor(CURSOR)) ?? (await startingCursor(deps, now))
-      const rows = await reports.afterSeq(after, STEP)
+      const rows = await reports.afterSeq(after, STEP, { settledOnly: true })
       if (rows.length === 0) return 0
       const buckets = new Map<string, HourBucket>()
       for (const r of rows) {
