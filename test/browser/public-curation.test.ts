@@ -173,7 +173,8 @@ describeBrowser('the public side under the studio’s control, in a browser', ()
     await h.page.goto(`/projects/${slug}/reports/1`)
     await h.page.getByLabel('Comment', { exact: true }).fill('Thanks Pat, the door opens again in 1.2.')
     await h.page.getByRole('button', { name: 'Add comment' }).click()
-    await poll(() => toPlayer().length).toBe(1)
+    // Mail goes out from a job, after whatever the job thread is running: on a loaded CI machine (PostgreSQL) that once took more than 15 s.
+    await expect.poll(() => toPlayer().length, { timeout: 45_000 }).toBe(1)
     const mail = toPlayer()[0]!.decoded
     // The subject is MIME-encoded (it carries a non-ASCII dot): decode it as a mail client would.
     expect(subjectOf(toPlayer()[0]!.raw)).toBe('Re: #1 Castle door will not open · Star Forge')
