@@ -174,6 +174,23 @@ function ordering(s: Shape, k: KeyWalk | null, pg: boolean): SQL[] {
   }
 }
 
+/** The sorts by a column that PostgreSQL's covering index of sort keys holds (reports.sort-keys.pg.ts). */
+const SORT_KEY_SORTS: readonly string[] = ['priority', 'upvotes', 'updated', 'last_seen', 'occurrences', 'players']
+
+/**
+ * PostgreSQL, a facet-driven list sorted by a column: the page's seqs ordered first (the facet's
+ * reports' sort keys read from the covering index, no report row), then the rows of those seqs only.
+ * Read with its rows, every report of the facet was fetched to be sorted (4,029 rows for the busiest
+ * player, ~30 ms at 1M reports).
+ */
+function sortedPage(db: Db, s: Shape, pageSeqs: SQLWrapper) {
+  return db
+    .select(listColumns)
+    .from(reports)
+    .where(inArray(reports.seq, pageSeqs as SQL))
+    .orderBy(...ordering(s, null, true))
+}
+
 function buildStatements(db: Db, s: Shape) {
   const pg = onPostgres(db)
   const where = and(...conditions(s, pg))
@@ -188,12 +205,15 @@ function buildStatements(db: Db, s: Shape) {
   }
   // Trending joins the scores of the project's reports with events in the window (one grouped range of
   // its (project_id, created_at) index); only the page orders by it.
-  const page = (s.sort === 'trending' ? from(listColumns).leftJoin(sql`(${trendScores(sql`${ph('projectId')}`, trendParams)}) AS tr`, sql`tr.report_id = ${reports.id}`) : from(listColumns))
-    .where(where)
-    .orderBy(...ordering(s, k, pg))
-    .limit(ph('limit'))
-    .offset(ph('offset'))
-    .prepare()
+  const page = (
+    pg && k && SORT_KEY_SORTS.includes(s.sort)
+      ? sortedPage(db, s, from({ seq: reports.seq }).where(where).orderBy(...ordering(s, k, pg)).limit(ph('limit')).offset(ph('offset')))
+      : (s.sort === 'trending' ? from(listColumns).leftJoin(sql`(${trendScores(sql`${ph('projectId')}`, trendParams)}) AS tr`, sql`tr.report_id = ${reports.id}`) : from(listColumns))
+          .where(where)
+          .orderBy(...ordering(s, k, pg))
+          .limit(ph('limit'))
+          .offset(ph('offset'))
+  ).prepare()
   // Ordered like the default page, so the walk uses the live-rows index (or the driving key's order).
   const newestFirst = ordering({ ...s, sort: 'newest' }, k, pg)
   // The matching seqs newest first, up to one past the cap: from the facet walk alone when it can say.
