@@ -58,6 +58,21 @@ describe.skipIf(onSqlite)('settledKeys on PostgreSQL', () => {
     expect(await waiting).toEqual([1, 2])
   })
 
+  it('sees the writer finish when the reader waits inside a transaction of its own (as a rollup step does)', async () => {
+    const held = await other.reserve()
+    await held.unsafe('BEGIN')
+    await held.unsafe(`INSERT INTO cursor_rows (note) VALUES ('slow filing')`)
+    await other.unsafe(`INSERT INTO cursor_rows (note) VALUES ('quick filing')`)
+    const waiting = t.deps.db.write(async (q) => {
+      const settled = await settledKeys(q, { table: 'cursor_rows', column: 'id', waitMs: 10_000 })
+      return (await rowsOf<{ id: number }>(q, sql`SELECT id FROM cursor_rows WHERE ${and(sql`id > 0`, settled)} ORDER BY id`)).map((r) => r.id)
+    })
+    await Bun.sleep(100)
+    await held.unsafe('COMMIT')
+    held.release()
+    expect(await waiting).toEqual([1, 2])
+  })
+
   it('reads past a key whose transaction rolled back: a gap for good', async () => {
     const held = await other.reserve()
     await held.unsafe('BEGIN')
