@@ -16,12 +16,14 @@ beforeEach(() => {
 })
 afterEach(() => t.close())
 
-/** What a cursor read of `cursor_rows` after 0 returns: the ids it may count and move past. */
-const cursorRead = (waitMs?: number) =>
-  t.deps.db.read(async (q) => {
+/** What a cursor read of `cursor_rows` after 0 returns: the ids it may count and move past (`inWrite`: inside a write transaction, as a rollup step reads). */
+const cursorRead = (waitMs?: number, { inWrite = false } = {}) => {
+  const read = async (q: Parameters<Parameters<typeof t.deps.db.read>[0]>[0]) => {
     const settled = await settledKeys(q, { table: 'cursor_rows', column: 'id', waitMs })
     return (await rowsOf<{ id: number }>(q, sql`SELECT id FROM cursor_rows WHERE ${and(sql`id > 0`, settled)} ORDER BY id`)).map((r) => r.id)
-  })
+  }
+  return inWrite ? t.deps.db.write(read) : t.deps.db.read(read)
+}
 
 describe('settledKeys on SQLite', () => {
   it('bounds nothing: one writer commits rows in key order', async (ctx) => {
@@ -41,37 +43,30 @@ describe.skipIf(onSqlite)('settledKeys on PostgreSQL', () => {
   })
   afterEach(() => other.close())
 
-  it('holds back a key taken by a transaction still open, and reads it once that one commits', async () => {
-    const held = await other.reserve()
-    await held.unsafe('BEGIN')
-    await held.unsafe(`INSERT INTO cursor_rows (note) VALUES ('slow filing')`) // takes key 1, not committed
-    await other.unsafe(`INSERT INTO cursor_rows (note) VALUES ('quick filing')`) // key 2, committed
-    // Key 2 is visible, key 1 is not: a reader that moved its cursor to 2 would never count 1.
-    expect(await t.deps.db.read((q) => rowsOf(q, sql`SELECT id FROM cursor_rows`))).toEqual([{ id: 2 }])
-    expect(await cursorRead(200)).toEqual([])
-
-    // Once the slow filing commits (while the reader waits), the reader gets both, in order.
-    const waiting = cursorRead(10_000)
-    await Bun.sleep(100)
-    await held.unsafe('COMMIT')
-    held.release()
-    expect(await waiting).toEqual([1, 2])
-  })
-
-  it('sees the writer finish when the reader waits inside a transaction of its own (as a rollup step does)', async () => {
+  /** Key 1 taken by a filing still open, key 2 by one committed since: the open one, to commit. */
+  const slowAndQuick = async () => {
     const held = await other.reserve()
     await held.unsafe('BEGIN')
     await held.unsafe(`INSERT INTO cursor_rows (note) VALUES ('slow filing')`)
     await other.unsafe(`INSERT INTO cursor_rows (note) VALUES ('quick filing')`)
-    const waiting = t.deps.db.write(async (q) => {
-      const settled = await settledKeys(q, { table: 'cursor_rows', column: 'id', waitMs: 10_000 })
-      return (await rowsOf<{ id: number }>(q, sql`SELECT id FROM cursor_rows WHERE ${and(sql`id > 0`, settled)} ORDER BY id`)).map((r) => r.id)
+    return held
+  }
+
+  for (const inWrite of [false, true]) {
+    it(`holds back a key taken by a transaction still open, and reads it once that one commits${inWrite ? ', waiting inside a transaction of its own (as a rollup step does)' : ''}`, async () => {
+      const held = await slowAndQuick()
+      // Key 2 is visible, key 1 is not: a reader that moved its cursor to 2 would never count 1.
+      expect(await t.deps.db.read((q) => rowsOf(q, sql`SELECT id FROM cursor_rows`))).toEqual([{ id: 2 }])
+      expect(await cursorRead(200, { inWrite })).toEqual([])
+
+      // Once the slow filing commits (while the reader waits), the reader gets both, in order.
+      const waiting = cursorRead(10_000, { inWrite })
+      await Bun.sleep(100)
+      await held.unsafe('COMMIT')
+      held.release()
+      expect(await waiting).toEqual([1, 2])
     })
-    await Bun.sleep(100)
-    await held.unsafe('COMMIT')
-    held.release()
-    expect(await waiting).toEqual([1, 2])
-  })
+  }
 
   it('reads past a key whose transaction rolled back: a gap for good', async () => {
     const held = await other.reserve()
