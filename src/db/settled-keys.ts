@@ -28,7 +28,8 @@ export async function settledKeys(
 ): Promise<SQL | undefined> {
   if (!onPostgres(q)) return undefined
   // Each writer named by its backend and the start of its transaction (a backend's next transaction
-  // starts later). pg_locks is read once: reading it takes every lock partition of the server, and
+  // starts later). pg_locks spans every database of the server, and databases cloned from one template
+  // share their tables' oids: only this database's locks count. pg_locks is read once: reading it takes every lock partition of the server, and
   // polling it every few ms while filings poured in cut ingest by 40%; the wait polls the backends'
   // activity instead, which takes no lock.
   // Backend activity is read once per transaction and kept until it ends (the caller may be inside one):
@@ -39,7 +40,8 @@ export async function settledKeys(
     q,
     sql`SELECT (SELECT max(${sql.identifier(column)}) FROM ${sql.identifier(table)}) AS top,
       (SELECT string_agg(a.pid || '@' || CAST(a.xact_start AS text), ',') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'relation' AND l.relation = to_regclass(CAST(${table} AS text)) AND l.mode = 'RowExclusiveLock' AND l.granted
+        WHERE l.locktype = 'relation' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.relation = to_regclass(CAST(${table} AS text)) AND l.mode = 'RowExclusiveLock' AND l.granted
           AND l.pid <> pg_backend_pid()) AS writers`,
   )
   const top = Number(seen?.top ?? 0)
