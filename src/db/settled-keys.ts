@@ -27,13 +27,12 @@ export async function settledKeys(
   { table, column, as = sql.identifier(column), waitMs = 5_000 }: { table: string; column: string; as?: SQLWrapper; waitMs?: number },
 ): Promise<SQL | undefined> {
   if (!onPostgres(q)) return undefined
-  // Each writer named by its backend and the start of its transaction (a backend's next transaction
+  // Each writer is named by its backend and the start of its transaction (a backend's next transaction
   // starts later). pg_locks spans every database of the server, and databases cloned from one template
-  // share their tables' oids: only this database's locks count. pg_locks is read once: reading it takes every lock partition of the server, and
-  // polling it every few ms while filings poured in cut ingest by 40%; the wait polls the backends'
-  // activity instead, which takes no lock.
-  // Backend activity is read once per transaction and kept until it ends (the caller may be inside one):
-  // each read below is of a fresh copy.
+  // share their tables' oids: only this database's locks count. pg_locks is read once (each read takes
+  // every lock partition the filings lock in); the wait polls the backends' activity, which takes none.
+  // Backend activity is kept for the rest of a transaction once read (the caller may be inside one): each
+  // read here is of a fresh copy.
   const fresh = () => execute(q, sql`SELECT pg_stat_clear_snapshot()`)
   await fresh()
   const [seen] = await rowsOf<{ top: string | number | null; writers: string | null }>(

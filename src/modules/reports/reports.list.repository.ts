@@ -4,7 +4,7 @@ import { type Db, onPostgres, preparedPerConnection, type Seam } from '../../db/
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
 import { facetAndWordCounts, labelOnlyCount, type Words } from './reports.list-counts.repository'
-import { COUNT_CAP, countAll, filtersOnly, keyOnly, type Shape, tsMatches } from './reports.list-shape'
+import { COUNT_CAP, countAll, filtersOnly, keyOnly, type ListSort, type Shape, tsMatches } from './reports.list-shape'
 import { reportAdditions } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
@@ -175,7 +175,7 @@ function ordering(s: Shape, k: KeyWalk | null, pg: boolean): SQL[] {
 }
 
 /** The sorts by a column that PostgreSQL's covering index of sort keys holds (reports.sort-keys.pg.ts). */
-const SORT_KEY_SORTS: readonly string[] = ['priority', 'upvotes', 'updated', 'last_seen', 'occurrences', 'players']
+const SORT_KEY_SORTS: readonly ListSort[] = ['priority', 'upvotes', 'updated', 'last_seen', 'occurrences', 'players']
 
 /**
  * PostgreSQL, a facet-driven list sorted by a column: the page's seqs ordered first (the facet's
