@@ -140,7 +140,12 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
   const seam: Seam = {
     write(fn) {
       if (!inWrite()) return group.run(() => fn(db))
-      return Promise.resolve().then(() => fn(db))
+      // Inside a write it joins it, run at once (a deferred start only cost the hot path a turn of promises).
+      try {
+        return Promise.resolve(fn(db))
+      } catch (err) {
+        return Promise.reject(err)
+      }
     },
     async read(fn) {
       let own = readers.get(db)
