@@ -18,25 +18,32 @@ interface Encoder {
 interface Decoder {
   mapFromDriverValue(value: unknown): unknown
 }
-type Slot = { name: string; encoder: Encoder | null } | { constant: unknown }
+/** One parameter: a placeholder's name (with the column's encoder, if any), or a constant (name null). One shape for all, so the loop below stays monomorphic. */
+interface Slot {
+  name: string | null
+  encoder: Encoder | null
+  constant: unknown
+}
 
 /** Drizzle's `fillPlaceholders`, its checks made once: placeholder, encoded placeholder or constant per parameter. */
 function binderOf(params: unknown[]): (values: Values) => unknown[] {
   const slots: Slot[] = params.map((p) => {
-    if (is(p, Placeholder)) return { name: p.name, encoder: null }
-    if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name, encoder: p.encoder as Encoder }
-    return { constant: p }
+    if (is(p, Placeholder)) return { name: p.name, encoder: null, constant: undefined }
+    if (is(p, Param) && is(p.value, Placeholder)) return { name: p.value.name, encoder: p.encoder as Encoder, constant: undefined }
+    return { name: null, encoder: null, constant: p }
   })
   return (values) => {
     const out = new Array<unknown>(slots.length)
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!
-      if ('constant' in slot) {
+      const name = slot.name
+      if (name === null) {
         out[i] = slot.constant
         continue
       }
-      if (!(slot.name in values)) throw new Error(`No value for placeholder "${slot.name}" was provided`)
-      out[i] = slot.encoder ? slot.encoder.mapToDriverValue(values[slot.name]) : values[slot.name]
+      const value = values[name]
+      if (value === undefined && !(name in values)) throw new Error(`No value for placeholder "${name}" was provided`)
+      out[i] = slot.encoder ? slot.encoder.mapToDriverValue(value) : value
     }
     return out
   }
@@ -104,7 +111,8 @@ class Run<T> implements PromiseLike<T> {
 
 /** The parts of Drizzle's bun-sqlite PreparedQuery used here (drizzle-orm/bun-sqlite/session.js). */
 interface BunPrepared {
-  stmt: { run(...p: unknown[]): unknown; all(...p: unknown[]): unknown[]; values(...p: unknown[]): unknown[][] }
+  /** bun:sqlite's statement: an array as the one argument binds its items by position (no spread into arguments). */
+  stmt: { run(p: unknown[]): unknown; all(p: unknown[]): unknown[]; values(p: unknown[]): unknown[][] }
   query: { sql: string; params: unknown[] }
   logger: { logQuery(sql: string, params: unknown[]): void }
   fields?: Field[]
@@ -136,18 +144,18 @@ function faster(pq: BunPrepared): void {
     if (mapRow === undefined) mapRow = pq.customResultMapper ? null : flatMapperOf(pq.fields!)
     return mapRow
   }
-  pq.run = (values) => pq.stmt.run(...paramsOf(values))
-  pq.values = (values) => pq.stmt.values(...paramsOf(values))
+  pq.run = (values) => pq.stmt.run(paramsOf(values))
+  pq.values = (values) => pq.stmt.values(paramsOf(values))
   pq.all = (values) => {
-    if (!pq.fields && !pq.customResultMapper) return pq.stmt.all(...paramsOf(values))
+    if (!pq.fields && !pq.customResultMapper) return pq.stmt.all(paramsOf(values))
     const map = flat()
     return map ? pq.values(values).map(map) : drizzles.all.call(pq, values)
   }
   pq.get = (values) => {
-    if (!pq.fields && !pq.customResultMapper) return pq.stmt.values(...paramsOf(values))[0] ?? undefined
+    if (!pq.fields && !pq.customResultMapper) return pq.stmt.values(paramsOf(values))[0] ?? undefined
     const map = flat()
     if (!map) return drizzles.get.call(pq, values)
-    const row = pq.stmt.values(...paramsOf(values))[0]
+    const row = pq.stmt.values(paramsOf(values))[0]
     return row ? map(row) : undefined
   }
   pq.execute = (values) => new Run(() => pq[pq.executeMethod](values))
