@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { titleKeyOf } from '../reports/title-terms'
 import { isInApp } from './in-app'
 import { framesOfText, stackTraceSection } from './stack-text'
@@ -98,7 +97,8 @@ function frameKey(f: StackFrame): [string, string] {
   return [`|${where}`, where]
 }
 
-const hash = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32)
+// Bun's one-shot hasher: the same SHA-256 as node:crypto's createHash, in a third of the time.
+const hash = (parts: string[]) => (Bun.CryptoHasher.hash('sha256', JSON.stringify(parts), 'hex') as string).slice(0, 32)
 const cap = (s: string) => (s.length > LABEL_MAX ? `${s.slice(0, LABEL_MAX - 1)}…` : s)
 
 /** The key parts and label of rules 2 to 4 (what `{{ default }}` stands for). */
