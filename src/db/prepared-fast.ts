@@ -76,18 +76,30 @@ function flatMapperOf(fields: Field[]): ((row: unknown[]) => Record<string, unkn
   }
 }
 
+/** A promise of `callback(input)`; without a callback, of `input` itself (`rejected`: as the failure). */
+function settle<R>(callback: ((input: any) => R | PromiseLike<R>) | null | undefined, input: unknown, rejected: boolean): Promise<R> {
+  if (!callback) return rejected ? Promise.reject(input) : Promise.resolve(input as R)
+  try {
+    return Promise.resolve(callback(input))
+  } catch (err) {
+    return Promise.reject(err)
+  }
+}
+
 /** What `execute` answers: the statement runs when awaited (as Drizzle's ExecuteResultSync), its result or error settling the promise. */
 class Run<T> implements PromiseLike<T> {
   readonly [Symbol.toStringTag] = 'QueryPromise'
   constructor(private readonly run: () => T) {}
   then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    // `await` (and Promise.resolve) call this from a promise job of their own, so the callbacks run at
+    // once: no promise of ours in between (a filing awaits ~10 statements).
     let value: T
     try {
       value = this.run()
     } catch (err) {
-      return Promise.reject(err).then(onFulfilled, onRejected)
+      return settle<B>(onRejected, err, true)
     }
-    return Promise.resolve(value).then(onFulfilled, onRejected)
+    return settle<A>(onFulfilled, value, false)
   }
   catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
     return this.then(undefined, onRejected)

@@ -5,9 +5,34 @@
  * cause, not a statement the failed transaction then refused) is thrown, so none is still running
  * when the write rolls back.
  */
-export async function together<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(work)
-  const failed = settled.find((r) => r.status === 'rejected')
-  if (failed) throw failed.reason
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
+export function together<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  // By hand rather than Promise.allSettled (whose result objects the submit path paid for ~5 times a filing).
+  return new Promise<T>((resolve, reject) => {
+    const n = work.length
+    const out = new Array<unknown>(n)
+    let left = n
+    let failedAt = n
+    let failure: unknown
+    const settled = () => {
+      if (--left > 0) return
+      if (failedAt < n) reject(failure)
+      else resolve(out as unknown as T)
+    }
+    if (n === 0) return resolve(out as unknown as T)
+    for (let i = 0; i < n; i++) {
+      Promise.resolve(work[i]).then(
+        (value) => {
+          out[i] = value
+          settled()
+        },
+        (err) => {
+          if (i < failedAt) {
+            failedAt = i
+            failure = err
+          }
+          settled()
+        },
+      )
+    }
+  })
 }

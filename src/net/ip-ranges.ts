@@ -5,17 +5,25 @@
 
 type Bytes = Uint8Array
 
-/** Parses dotted-quad IPv4 (strict: four decimal parts 0–255) into 4 bytes, or null. */
+/** Parses dotted-quad IPv4 (strict: four decimal parts 0–255 of 1–3 digits) into 4 bytes, or null. Read by hand: every request's client address comes through here. */
 function parseIpv4(text: string): Bytes | null {
-  const parts = text.split('.')
-  if (parts.length !== 4) return null
   const out = new Uint8Array(4)
-  for (let i = 0; i < 4; i++) {
-    const p = parts[i]!
-    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return null
-    out[i] = Number(p)
+  let part = 0
+  let value = 0
+  let digits = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46 // the end closes the last part like a '.'
+    if (c >= 48 && c <= 57) {
+      if (++digits > 3) return null
+      value = value * 10 + (c - 48)
+      continue
+    }
+    if (c !== 46 || digits === 0 || value > 255 || part > 3) return null
+    out[part++] = value
+    value = 0
+    digits = 0
   }
-  return out
+  return part === 4 ? out : null
 }
 
 /** Parses IPv6 (with `::` and an optional trailing dotted IPv4, zone id dropped) into 16 bytes, or null. */

@@ -163,7 +163,8 @@ async function stack(deps: IngestDeps, tx: Query, repos: Repos, p: Prepared, tar
   const e = { ...evidenceOf(deps, p), ...dimensionsOf(p.s), tags: tagsOfMetadata(p.s.metadata) }
   const occurrenceId = newId()
   const metadata = p.s.metadata === undefined || p.s.metadata === null ? null : JSON.stringify(p.s.metadata)
-  const newPlayer = await repos.ingest.addOccurrence({ ...e, crash: isCrash({ ...p.s, handled: handledOf(p.s.exceptions) }) ? 1 : 0, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
+  const crash = isCrash({ level: p.s.level, category: p.s.category, handled: e.handled === null ? null : e.handled === 1 })
+  const newPlayer = await repos.ingest.addOccurrence({ ...e, crash: crash ? 1 : 0, id: occurrenceId, reportId: target.id, projectId: p.s.project.id, metadata, now }, target.seq)
   // The list's version/platform/player/screenshot filters (report-facets.ts), less what the report
   // already has by what is in hand (its versions, a known player).
   const known = { versionListed: listsVersion(target.versions, e.gameVersion), playerCounted: !newPlayer }
