@@ -58,7 +58,14 @@ function parseIpv6(text: string): Bytes | null {
   return out
 }
 
-const mapped = (v4: Bytes): Bytes => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4])
+/** IPv4's IPv4-mapped IPv6 form (::ffff:a.b.c.d). */
+function mapped(v4: Bytes): Bytes {
+  const out = new Uint8Array(16)
+  out[10] = 0xff
+  out[11] = 0xff
+  out.set(v4, 12)
+  return out
+}
 
 /** An IP literal (v4 or v6, brackets allowed) as 16 bytes, or null when it is not an IP. */
 export function parseIp(text: string): Bytes | null {
@@ -144,6 +151,8 @@ export function isPublicIp(ip: Bytes): boolean {
  * /64 is the client. As text: `addr:<ip>` or `net:<first 8 bytes in hex>`.
  */
 export function clientGroupOf(ip: string): string {
+  // Dotted IPv4 (every request's address behind an IPv4 proxy) is one client as it is.
+  if (parseIpv4(ip)) return `addr:${ip}`
   const bytes = parseIp(ip)
   return bytes !== null && !inRange(bytes, V4_MAPPED) ? `net:${Buffer.from(bytes.subarray(0, 8)).toString('hex')}` : `addr:${ip}`
 }
