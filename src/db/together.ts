@@ -20,7 +20,8 @@ export function together<T extends readonly unknown[]>(work: { [K in keyof T]: P
     }
     if (n === 0) return resolve(out as unknown as T)
     for (let i = 0; i < n; i++) {
-      Promise.resolve(work[i]).then(
+      // Both outcomes are handled here: the promise `together` returns carries them.
+      void Promise.resolve(work[i]).then(
         (value) => {
           out[i] = value
           settled()
