@@ -8,11 +8,15 @@ const CPP_EXCEPTIONS =
   'logic_error|invalid_argument|domain_error|length_error|out_of_range|future_error|runtime_error|range_error|overflow_error|underflow_error|' +
   'system_error|regex_error|ios_base::failure|filesystem::filesystem_error|format_error'
 
+/** The hint of both class forms (`…Exception`, `…Error`, `…Fault`), which firstClass asks once per text. */
+const CLASS_SUFFIX = 'classSuffix'
+const hasClassSuffix = (text: string) => text.includes('Exception') || text.includes('Error') || text.includes('Fault')
+
 /**
  * `hint`: a quick test that passes on every text the form could match (a literal it must contain),
  * so that plain player prose skips the regex scans: ~23 µs of a 2 KB description otherwise.
  */
-const forms: { hint: (text: string) => boolean; re: RegExp; name?: (m: RegExpExecArray) => string }[] = [
+const forms: { hint: ((text: string) => boolean) | typeof CLASS_SUFFIX; re: RegExp; name?: (m: RegExpExecArray) => string }[] = [
   // Godot: "[Script Error] …", "SCRIPT ERROR: …", "USER SCRIPT ERROR: …", "Parse Error: …" (Godot 3 and 4 output).
   {
     hint: (t) => /error/i.test(t),
@@ -30,28 +34,19 @@ const forms: { hint: (text: string) => boolean; re: RegExp; name?: (m: RegExpExe
   { hint: (t) => t.includes('SIG'), re: /\b(SIG(?:SEGV|ABRT|BUS|FPE|ILL|TRAP|KILL|PIPE|SYS))\b/g },
   // Qualified classes as written: java.lang.IllegalStateException, kotlin.UninitializedPropertyAccessException,
   // System.NullReferenceException, UnityEngine.MissingReferenceException, requests.exceptions.ConnectionError.
-  { hint: hasClassSuffix, re: /\b((?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Exception|Error|Fault))\b/g },
+  { hint: CLASS_SUFFIX, re: /\b((?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Exception|Error|Fault))\b/g },
   // Bare classes: NullReferenceException, TypeError, KeyError, NSRangeException.
-  { hint: hasClassSuffix, re: /\b([A-Z]\w*(?:Exception|Error|Fault))\b/g },
+  { hint: CLASS_SUFFIX, re: /\b([A-Z]\w*(?:Exception|Error|Fault))\b/g },
 ]
-
-/** Both class forms ask this of the same text in turn: the answer for the last text asked is kept. */
-let suffixText: string | undefined
-let suffixFound = false
-function hasClassSuffix(text: string): boolean {
-  if (text !== suffixText) {
-    suffixText = text
-    suffixFound = text.includes('Exception') || text.includes('Error') || text.includes('Fault')
-  }
-  return suffixFound
-}
 
 // Words that look like classes but are too generic to group by (JS `Error:`, the SDK's "[Error]" kind).
 const ignored = new Set(['Error', 'Exception', 'Fault'])
 
 function firstClass(text: string): string {
+  // The two class forms share one hint: asked once per text, when the first of them is reached.
+  let suffix: boolean | undefined
   for (const { hint, re, name } of forms) {
-    if (!hint(text)) continue
+    if (!(hint === CLASS_SUFFIX ? (suffix ??= hasClassSuffix(text)) : hint(text))) continue
     re.lastIndex = 0
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const found = name ? name(m) : m[1]!
@@ -71,7 +66,6 @@ function pythonException(text: string): string {
   // `includes` first: it skips a text without a traceback ~8x faster than a `lastIndexOf` search.
   if (!text.includes(TRACEBACK)) return ''
   const at = text.lastIndexOf(TRACEBACK)
-  if (at === -1) return ''
   const line = text
     .slice(at)
     .split(/\r?\n/)
