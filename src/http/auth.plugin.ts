@@ -98,8 +98,10 @@ export function authPlugin(deps: AppDeps) {
   const guard = <T extends Record<string, unknown>>(
     check: (ctx: { headers: Record<string, string | undefined>; params: unknown; body: unknown; request: Request }) => T | Promise<T>,
   ) => ({
-    async transform(ctx: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
-      resolved.set(ctx.request, await check(ctx))
+    // The context's parts by name, not the whole context: Elysia reads a hook's source to learn what the
+    // route needs, and a whole context would make every guarded route parse its cookies and query too.
+    async transform({ request, headers, params, body }: { request: Request; headers: Record<string, string | undefined>; params: unknown; body: unknown }) {
+      resolved.set(request, await check({ request, headers, params, body }))
     },
     resolve({ request }: { request: Request }) {
       return resolved.get(request) as T

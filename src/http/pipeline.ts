@@ -157,17 +157,18 @@ export function httpPipeline(deps: AppDeps) {
       }
       return envelope(request, response)
     })
-    .onError({ as: 'global' }, async (ctx) => {
-      let answer = errorAnswer(ctx)
-      if (ctx.set.status === 404) {
-        const moved = await movedPublicUrl(deps.db, deps.clock.now(), ctx.request)
-        if (moved) answer = errorAnswer({ ...ctx, error: moved })
+    // The context's parts by name: Elysia reads every hook's source to learn what each request needs,
+    // and a hook that takes the whole context makes every route parse cookies, the query and headers.
+    .onError({ as: 'global' }, async ({ code, error, set, request, route }) => {
+      let answer = errorAnswer({ code, error, set, request })
+      if (set.status === 404) {
+        const moved = await movedPublicUrl(deps.db, deps.clock.now(), request)
+        if (moved) answer = errorAnswer({ code, error: moved, set, request })
       }
       // Sentry's clients read `{"detail": …}`, not this API's envelope (CONTRACT.md "Sentry SDKs"): on
       // their routes, matched (a DSN id that is no number) or not (yet).
-      const route = (ctx as { route?: string }).route ?? ''
-      const apiPath = apiPathOf(pathOf(ctx.request.url))
-      return route.startsWith(SENTRY_ROUTE_PREFIX) || isSentryPath(apiPath) || isSentryCliPath(apiPath) ? { detail: answer.error } : answer
+      const apiPath = apiPathOf(pathOf(request.url))
+      return (route ?? '').startsWith(SENTRY_ROUTE_PREFIX) || isSentryPath(apiPath) || isSentryCliPath(apiPath) ? { detail: answer.error } : answer
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       if (!logger.debugEnabled) return
