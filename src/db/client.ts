@@ -4,6 +4,7 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { GroupCommit } from './group-commit'
 import { fasterPreparedStatements } from './prepared-fast'
+import { literalLimits } from './literal-limits'
 import { registerWriteScope } from './write-scope'
 import { isPostgres, pgPool, pgWriteInTurn } from './pg/client'
 import * as schema from './schema'
@@ -67,6 +68,18 @@ export async function rowsOf<T>(q: Query, query: SQLWrapper): Promise<T[]> {
   return engine.all ? engine.all(query) : [...(await engine.execute(query))]
 }
 
+/**
+ * The first column of each row a prepared select answers, as a plain array. SQLite's statement reads
+ * its rows as value arrays (Drizzle's `values`), with no object made per row: a list's walk reads up
+ * to 10,001 seqs, ~0.5 ms as objects. PostgreSQL's has no `values`: its mapped rows are read.
+ */
+export async function firstColumnOf<T>(statement: { execute(params: Record<string, unknown>): PromiseLike<unknown> }, params: Record<string, unknown>): Promise<T[]> {
+  const values = (statement as { values?: (params: Record<string, unknown>) => unknown[][] }).values
+  if (values) return values.call(statement, params).map((row) => row[0] as T)
+  const rows = (await statement.execute(params)) as Record<string, T>[]
+  return rows.map((row) => Object.values(row)[0]!)
+}
+
 /** Raw SQL run for its effect, on either engine (see rowsOf). */
 export async function execute(q: Query, query: SQLWrapper): Promise<void> {
   const engine = q as unknown as { run?: (s: SQLWrapper) => unknown; execute: (s: SQLWrapper) => Promise<unknown> }
@@ -122,6 +135,7 @@ interface WriteContext {
 export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs?: number } = {}) {
   const base = drizzle(sqlite, { schema })
   fasterPreparedStatements(base)
+  literalLimits(base)
   const transaction = base.transaction.bind(base)
   base.transaction = ((fn, config) => transaction(fn, { behavior: 'immediate', ...config })) as typeof base.transaction
   const context = new AsyncLocalStorage<WriteContext>()
@@ -174,6 +188,7 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
     }
     const reader = drizzle(handle, { schema })
     fasterPreparedStatements(reader)
+    literalLimits(reader)
     return { handle, db: Object.assign(reader, seam) as unknown as typeof db, stale: false }
   }
   if (opts.reader) readers.set(db, readerOf(opts.reader))

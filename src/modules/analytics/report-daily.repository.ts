@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { execute, rowsOf, type Seam } from '../../db/client'
+import { execute, onPostgres, rowsOf, type Seam } from '../../db/client'
+import { inJsonList } from '../../db/portable-sql'
 import { DAY } from '../../lib/clock'
 import { OCCURRENCES_CURSOR, SPARKLINE_DAYS } from './report-daily'
 
@@ -33,24 +34,23 @@ export function createReportDailyRepository({ db }: { db: Seam }) {
       if (rows.length === 0) return out
       const today = Math.floor(now.getTime() / DAY)
       const from = today - days + 1
-      const list = (values: (string | number)[]) => sql.join(
-        values.map((v) => sql`${v}`),
-        sql`, `,
-      )
-      const counts = await db.read((q) =>
-        rowsOf<{ seq: number | string; day: number | string; n: number | string }>(
+      const seqs = JSON.stringify(rows.map((r) => r.seq))
+      const ids = JSON.stringify(rows.map((r) => r.id))
+      const counts = await db.read((q) => {
+        const pg = onPostgres(q)
+        return rowsOf<{ seq: number | string; day: number | string; n: number | string }>(
           q,
           sql`
           SELECT seq, day, sum(n) AS n FROM (
             SELECT report_seq AS seq, day, n FROM report_daily
-            WHERE report_seq IN (${list(rows.map((r) => r.seq))}) AND day BETWEEN ${from} AND ${today}
+            WHERE ${inJsonList(pg, sql`report_seq`, seqs, 'integer')} AND day BETWEEN ${from} AND ${today}
             UNION ALL
             SELECT r.seq, o.created_at / ${DAY}, 1 FROM report_occurrences o JOIN reports r ON r.id = o.report_id
-            WHERE o.report_id IN (${list(rows.map((r) => r.id))}) AND o.seq > ${cursorSql}
+            WHERE ${inJsonList(pg, sql`o.report_id`, ids)} AND o.seq > ${cursorSql}
               AND o.created_at >= ${from * DAY} AND o.created_at < ${(today + 1) * DAY}
           ) t GROUP BY seq, day`,
-        ),
-      )
+        )
+      })
       // PostgreSQL answers bigint sums as strings.
       for (const c of counts) out.get(Number(c.seq))![Number(c.day) - from] = Number(c.n)
       return out

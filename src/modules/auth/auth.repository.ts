@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { and, count, desc, eq, gt, inArray, isNull, lte, ne, Param, sql } from 'drizzle-orm'
+import { preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { emailVerifications, loginFailures, loginLockouts, passwordResets, sessions, supportShareCodes, users } from './auth.table'
 
 type UserRow = typeof users.$inferSelect
@@ -9,6 +9,21 @@ type TokenTable = typeof emailVerifications | typeof passwordResets
 type TokenRow = typeof emailVerifications.$inferSelect
 
 const normalEmail = (email: string) => email.trim().toLowerCase()
+
+/**
+ * The user behind a live session token: the first lookup of every signed-in request, prepared once per
+ * connection (a one-time query rebuilds its SQL each time). `now` is bound through the column's
+ * encoder, as a Date compared in place would be.
+ */
+const sessionUserOf = preparedPerConnection((q: Query) =>
+  q
+    .select({ user: users, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, new Param(sql.placeholder('now'), sessions.expiresAt))))
+    .limit(1)
+    .prepare(),
+)
 
 /** Reads and writes of the accounts of people (users), their sessions and mailed tokens, as async functions over the database seam. */
 export function createAuthRepository({ db }: { db: Seam }) {
@@ -61,14 +76,7 @@ export function createAuthRepository({ db }: { db: Seam }) {
 
     /** The user and session id behind a live session token hash, or undefined. */
     sessionUser: async (tokenHash: string, now: Date): Promise<{ user: UserRow; sessionId: string } | undefined> => {
-      const [row] = await db.read((q) =>
-        q
-          .select({ user: users, sessionId: sessions.id })
-          .from(sessions)
-          .innerJoin(users, eq(users.id, sessions.userId))
-          .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-          .limit(1),
-      )
+      const [row] = await db.read((q) => sessionUserOf(q).execute({ tokenHash, now }))
       return row
     },
 

@@ -1,6 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
-import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { chatChannelDeliveries, chatChannels } from './chat-channels.table'
 import { oncePerWrite } from '../../db/write-scope'
 
@@ -87,7 +86,7 @@ export function createChatChannelsRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyActive = (q: Query) => q.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(LITERAL_LIMIT_1).prepare()
+const prepareAnyActive = (q: Query) => q.select({ id: chatChannels.id }).from(chatChannels).where(activeOf(sql.placeholder('projectId'))).limit(1).prepare()
 const anyActiveOf = preparedPerConnection(prepareAnyActive)
 
 /**

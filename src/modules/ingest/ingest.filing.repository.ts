@@ -65,8 +65,7 @@ const similarTitles = (q: Query, n: number) => {
     .from(sql`(${candidates}) AS candidates`)
     .groupBy(sql`neg_seq, report_number, n_terms`)
     .orderBy(sql`count(*) * 1.0 / (${p('wordCount')} + n_terms - count(*)) DESC`, sql`neg_seq`)
-    // Literal (bound, as Drizzle writes a number, a LIMIT makes SQLite's statements under Bun several µs slower).
-    .limit(sql.raw(String(MAX_DUPLICATES)) as unknown as number)
+    .limit(MAX_DUPLICATES)
     .prepare()
 }
 

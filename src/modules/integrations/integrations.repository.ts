@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
-import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 import { integrationAttempts, integrationDeliveries, integrationLinks, integrations } from './integrations.table'
 import { oncePerWrite } from '../../db/write-scope'
 
@@ -177,7 +176,7 @@ export function createIntegrationsRepository({ db }: { db: Seam }) {
   }
 }
 
-const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(LITERAL_LIMIT_1).prepare()
+const prepareAnyActive = (q: Query) => q.select({ id: integrations.id }).from(integrations).where(activeIn(sql.placeholder('projectId'))).limit(1).prepare()
 const anyActiveOf = preparedPerConnection(prepareAnyActive)
 
 /**

@@ -1,11 +1,23 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
-import type { Seam } from '../../db/client'
+import { onPostgres, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { inJsonList } from '../../db/portable-sql'
 import { chunks, ID_CHUNK } from '../../lib/chunks'
 import { labels, reportLabels } from './labels.table'
 
 export type Label = typeof labels.$inferSelect
 
 const labelOf = (projectId: string, labelId: string) => and(eq(labels.projectId, projectId), eq(labels.id, labelId))
+
+/** The labels of a list page's reports, by the page's ids as one JSON parameter (every page size, one statement). */
+const labelsOfReports = preparedPerConnection((q: Query) =>
+  q
+    .select({ reportId: reportLabels.reportId, id: labels.id, name: labels.name, color: labels.color })
+    .from(reportLabels)
+    .innerJoin(labels, eq(labels.id, reportLabels.labelId))
+    .where(inJsonList(onPostgres(q), reportLabels.reportId, sql.placeholder('ids')))
+    .orderBy(asc(labels.name))
+    .prepare(),
+)
 
 /** Every read and write of labels and report_labels, as async functions over the database seam. */
 export function createLabelsRepository({ db }: { db: Seam }) {
@@ -87,15 +99,7 @@ export function createLabelsRepository({ db }: { db: Seam }) {
     },
 
     /** The labels of these reports in one query, by name: `{reportId, id, name, color}` rows. */
-    ofReports: (reportIds: string[]) =>
-      db.read((q) =>
-        q
-          .select({ reportId: reportLabels.reportId, id: labels.id, name: labels.name, color: labels.color })
-          .from(reportLabels)
-          .innerJoin(labels, eq(labels.id, reportLabels.labelId))
-          .where(inArray(reportLabels.reportId, reportIds))
-          .orderBy(asc(labels.name)),
-      ),
+    ofReports: (reportIds: string[]) => db.read((q) => labelsOfReports(q).execute({ ids: JSON.stringify(reportIds) })),
 
     /** Puts the labels of the `fromIds` reports on report `to` as well (merge); those it has already are left. */
     copyToReport: (fromIds: string[], to: { id: string; seq: number }) =>

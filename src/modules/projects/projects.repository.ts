@@ -110,7 +110,7 @@ export function createProjectsRepository({ db }: { db: Seam }) {
       db.write(async (q) => void (await q.update(projects).set({ liveReportCount: sql`CASE WHEN ${projects.liveReportCount} > ${n} THEN ${projects.liveReportCount} - ${n} ELSE 0 END` }).where(eq(projects.id, id)))),
 
     /** The whole project row with this slug (the request guard's), or undefined. */
-    rowBySlug: async (slug: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => q.select().from(projects).where(eq(projects.slug, slug)).limit(1)))[0],
+    rowBySlug: async (slug: string): Promise<typeof projects.$inferSelect | undefined> => (await db.read((q) => rowBySlugOf(q).execute({ slug })))[0],
 
     /** The project an old slug redirects to (its id, current slug and account) while the redirect lasts, or undefined. */
     movedTo: async (slug: string, now: Date): Promise<{ id: string; slug: string; accountId: string } | undefined> => {
@@ -160,6 +160,9 @@ export interface ProjectCard {
   slug: string
   name: string
 }
+
+/** The request guard's lookup, on every project route: prepared once per connection (a one-time query rebuilds its SQL each time). */
+const rowBySlugOf = preparedPerConnection((q: Query) => q.select().from(projects).where(eq(projects.slug, sql.placeholder('slug'))).limit(1).prepare())
 
 const prepareCard = (q: Query) => q.select({ id: projects.id, slug: projects.slug, name: projects.name }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare()
 const cardOf = preparedPerConnection(prepareCard)

@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm'
-import { rowsOf, type Seam } from '../../db/client'
+import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
+import { inJsonList } from '../../db/portable-sql'
 import { DAY, HOUR } from '../../lib/clock'
 import { escalatingIds, trendWindow } from './report-trend'
 
 type Count = { at: number | string; n: number | string }
 
-/** Bound ids for `IN (…)`. */
-const idList = (ids: string[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )
+/** `o.report_id` among these ids, bound as one JSON parameter. */
+const amongIds = (q: Query, ids: string[]) => inJsonList(onPostgres(q), sql`o.report_id`, JSON.stringify(ids))
 
 /**
  * The trend's reads (report-trend.ts) over the occurrences, as async functions over the database seam.
@@ -27,7 +24,7 @@ export function createReportTrendRepository({ db }: { db: Seam }) {
         rowsOf<Count & { report_id: string }>(
           q,
           sql`SELECT o.report_id, o.created_at / ${HOUR} AS at, count(*) AS n FROM report_occurrences o
-            WHERE o.report_id IN (${idList(reportIds)}) AND o.created_at >= ${from} GROUP BY o.report_id, 2`,
+            WHERE ${amongIds(q, reportIds)} AND o.created_at >= ${from} GROUP BY o.report_id, 2`,
         ),
       )
       for (const r of rows) out.get(r.report_id)!.set(Number(r.at), Number(r.n))
@@ -50,7 +47,7 @@ export function createReportTrendRepository({ db }: { db: Seam }) {
         rowsOf<{ report_id: string; last_hour: number | string; day_before: number | string }>(
           q,
           sql`SELECT o.report_id, sum(CASE WHEN o.created_at >= ${w.hourAgo} THEN 1 ELSE 0 END) AS last_hour, sum(CASE WHEN o.created_at < ${w.hourAgo} THEN 1 ELSE 0 END) AS day_before
-            FROM report_occurrences o WHERE o.report_id IN (${idList(reportIds)}) AND o.created_at >= ${w.dayAgo} GROUP BY o.report_id`,
+            FROM report_occurrences o WHERE ${amongIds(q, reportIds)} AND o.created_at >= ${w.dayAgo} GROUP BY o.report_id`,
         ),
       )
       return new Map(rows.map((r) => [r.report_id, { lastHour: Number(r.last_hour), dayBefore: Number(r.day_before) }]))

@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { indexedBy, preparedPerConnection, type Query, type Seam } from '../../db/client'
 import { together } from '../../db/together'
-import { LITERAL_LIMIT_1 } from '../../db/portable-sql'
 // Report creation's prepared statements (below) charge the account, take the project's next number and
 // record the activity in the filing write, in one statement each on the submit path's hot path: they
 // name those tables rather than call three repositories per report.
@@ -182,7 +181,7 @@ function prepareIngest(q: Query) {
       .from(indexedBy(q, reports, 'reports_live_fingerprint_idx'))
       .where(sql`project_id = ${p('projectId')} AND fingerprint = ${p('fingerprint')} AND deleted_at IS NULL AND status IN ('open', 'in_progress', 'resolved')`)
       // A literal LIMIT: bound, as Drizzle writes a number, Bun's SQLite runs this seek ~5x slower (3 → 15 µs).
-      .limit(LITERAL_LIMIT_1)
+      .limit(1)
       .prepare(),
     counted: q
       .update(reports)

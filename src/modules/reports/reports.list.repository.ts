@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { alias, type SelectedFields } from 'drizzle-orm/sqlite-core'
-import { type Db, onPostgres, preparedPerConnection, type Seam } from '../../db/client'
+import { type Db, firstColumnOf, onPostgres, preparedPerConnection, type Seam } from '../../db/client'
+import { inJsonList } from '../../db/portable-sql'
 import { FACET, type FacetKind, reportFacets } from './report-facets'
 import { FACET_SET_KINDS, reportFacetSets } from './report-facets.pg'
 import { facetAndWordCounts, labelOnlyCount, type Words } from './reports.list-counts.repository'
@@ -26,15 +27,8 @@ const kindOf = (k: FacetKind) => sql.raw(String(FACET[k]))
 /** The seqs of the project's reports that match the words, on PostgreSQL (the FTS rowid set's counterpart). */
 const tsMatchSet = sql`(SELECT seq FROM reports WHERE project_id = ${ph('projectId')} AND ${tsMatches})`
 
-/**
- * A report's error type among the JSON array of names in placeholder `name`: SQLite's json_each,
- * PostgreSQL's jsonb. The parameter is cast to text first: bound straight as jsonb, Bun's client sends
- * the string as a JSON string (a scalar), not as the array it spells.
- */
-const errorTypeIn = (pg: boolean, name: string) =>
-  pg
-    ? sql`${reports.errorType} IN (SELECT jsonb_array_elements_text(CAST(CAST(${ph(name)} AS text) AS jsonb)))`
-    : sql`${reports.errorType} IN (SELECT value FROM json_each(${ph(name)}))`
+/** A report's error type among the JSON array of names in placeholder `name`. */
+const errorTypeIn = (pg: boolean, name: string) => inJsonList(pg, reports.errorType, ph(name))
 
 /**
  * A probe of one facet key for the row whose seq is `seq`. `each` (PostgreSQL only, see statementsFor): kept a probe per row
@@ -235,12 +229,12 @@ function buildStatements(db: Db, s: Shape) {
 }
 
 
-// SQLite's page by seqs, prepared once with the seqs as one JSON parameter (PostgreSQL's: `rowsBySeq`).
+// The page by seqs, prepared once with the seqs as one JSON parameter.
 const buildBySeq = (db: Db) =>
   db
     .select(listColumns)
     .from(reports)
-    .where(sql`${reports.seq} IN (SELECT value FROM json_each(${ph('seqs')}))`)
+    .where(inJsonList(onPostgres(db), reports.seq, ph('seqs'), 'integer'))
     .orderBy(desc(reports.seq))
     .prepare()
 const bySeqStatements = preparedPerConnection(buildBySeq)
@@ -284,17 +278,10 @@ export function createReportsListRepository({ db }: { db: Seam }) {
     count: async (s: Shape, params: Record<string, unknown>): Promise<number> => (await db.read((q) => statementsFor(q, s).count.execute(params)))[0]?.n ?? 0,
 
     /** The matching seqs newest first, up to one past COUNT_CAP. */
-    seqs: async (s: Shape, params: Record<string, unknown>): Promise<number[]> => (await db.read((q) => statementsFor(q, s).seqs.execute(params))).map((r) => r.seq),
+    seqs: (s: Shape, params: Record<string, unknown>): Promise<number[]> => db.read((q) => firstColumnOf<number>(statementsFor(q, s).seqs, params)),
 
     /** The list rows of these reports, newest first: a page cut from a walk of the matching seqs. */
-    rowsBySeq: async (seqs: number[]) =>
-      seqs.length === 0
-        ? []
-        : await db.read((q) =>
-            onPostgres(q)
-              ? q.select(listColumns).from(reports).where(inArray(reports.seq, seqs)).orderBy(desc(reports.seq))
-              : bySeqStatements(q).execute({ seqs: JSON.stringify(seqs) }),
-          ),
+    rowsBySeq: async (seqs: number[]) => (seqs.length === 0 ? [] : await db.read((q) => bySeqStatements(q).execute({ seqs: JSON.stringify(seqs) }))),
 
     /** The seq of the project's live report `skip` places below its newest, or undefined past the oldest. */
     nthNewestLive: async (projectId: string, skip: number): Promise<number | undefined> => (await db.read((q) => nthStatements(q).execute({ projectId, skip })))[0]?.seq,

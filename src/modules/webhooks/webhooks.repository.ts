@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, type Seam } from '../../db/client'
-import { containsExactly, LITERAL_LIMIT_1 } from '../../db/portable-sql'
+import { containsExactly } from '../../db/portable-sql'
 import { webhookAttempts, webhookDeliveries, webhooks } from './webhooks.table'
 import { oncePerWrite } from '../../db/write-scope'
 
@@ -98,7 +98,7 @@ const prepareAnyTarget = (q: Query) =>
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.projectId, sql.placeholder('projectId')), takesEvent(q, sql.placeholder('needle'))))
-    .limit(LITERAL_LIMIT_1)
+    .limit(1)
     .prepare()
 const anyTargetOf = preparedPerConnection(prepareAnyTarget)
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import { preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { onPostgres, preparedPerConnection, type Query, type Seam } from '../../db/client'
+import { inJsonList } from '../../db/portable-sql'
 import { reportSla, slaRules } from './workflow.table'
 import { oncePerWrite } from '../../db/write-scope'
 
@@ -23,10 +24,10 @@ export function createSlaRepository({ db }: { db: Seam }) {
     /** One report's clock, or undefined. */
     clockOf: async (reportId: string): Promise<SlaClock | undefined> => (await db.read((q) => q.select().from(reportSla).where(eq(reportSla.reportId, reportId)).limit(1)))[0],
 
-    /** The clocks of a list page's reports: one query over the page's ids, as the page's labels (json_each is SQLite's only). */
+    /** The clocks of a list page's reports: one prepared query over the page's ids. */
     clocksOf: async (reportIds: string[]): Promise<SlaClock[]> => {
       if (reportIds.length === 0) return []
-      return db.read((q) => q.select().from(reportSla).where(inArray(reportSla.reportId, reportIds)))
+      return db.read((q) => clocksOfReports(q).execute({ ids: JSON.stringify(reportIds) }))
     },
 
     /**
@@ -52,6 +53,10 @@ export function createSlaRepository({ db }: { db: Seam }) {
   }
 }
 
+/** A list page's clocks, by the page's ids as one JSON parameter (every page size, one statement). */
+const clocksOfReports = preparedPerConnection((q: Query) =>
+  q.select().from(reportSla).where(inJsonList(onPostgres(q), reportSla.reportId, sql.placeholder('ids'))).prepare(),
+)
 const rulesOf = preparedPerConnection((q: Query) => q.select().from(slaRules).where(eq(slaRules.projectId, sql.placeholder('projectId'))).prepare())
 const byReport = (reportId: string) => eq(reportSla.reportId, reportId)
 
