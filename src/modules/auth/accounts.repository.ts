@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, isNotNull, ne, or, type Placeholder, sql } from 'drizzle-orm'
 import { preparedPerConnection, type Query, rowsOf, type Seam } from '../../db/client'
 import { accountMembers, accounts } from './accounts.table'
 
@@ -8,18 +8,13 @@ export type AccountRole = Membership['role']
 type AccountChanges = Partial<Pick<typeof accounts.$inferInsert, 'name' | 'plan' | 'stripeCustomerId' | 'stripeSubscriptionId' | 'updatedAt'>>
 type MembershipChanges = Partial<Pick<Membership, 'role' | 'projectIds' | 'permissionOverrides'>>
 
-const membershipWhere = (accountId: string, userId: string) => and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))
+const membershipWhere = (accountId: string | Placeholder, userId: string | Placeholder) => and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId))
 
 // The request guard's lookups, on every project route: prepared once per connection (a one-time
 // query rebuilds its SQL from the builder each time, ~20 µs).
 const accountById = preparedPerConnection((q: Query) => q.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).limit(1).prepare())
 const membershipOf = preparedPerConnection((q: Query) =>
-  q
-    .select()
-    .from(accountMembers)
-    .where(and(eq(accountMembers.accountId, sql.placeholder('accountId')), eq(accountMembers.userId, sql.placeholder('userId'))))
-    .limit(1)
-    .prepare(),
+  q.select().from(accountMembers).where(membershipWhere(sql.placeholder('accountId'), sql.placeholder('userId'))).limit(1).prepare(),
 )
 
 /** Every read and write of accounts and account_members, as async functions over the database seam. */
