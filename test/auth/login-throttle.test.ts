@@ -132,7 +132,8 @@ describe('per-account login throttling', () => {
     }
     // Before the lockout both sides pay a full argon2id verification; during it neither does.
     expect(median(before.map(([, u]) => u))).toBeGreaterThan(median(during.map(([, u]) => u)))
-  })
+    // 110 logins, 60 of them paying an argon2id verification: ~15 s alone, past 30 s on a busy CI machine.
+  }, 120_000)
 
   it('lets exactly 10 of 20 parallel guesses be checked', async () => {
     t = createTestApp()

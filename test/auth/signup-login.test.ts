@@ -115,8 +115,16 @@ describe('POST /api/auth/login', () => {
       return performance.now() - start
     }
     await time('warmup@example.com')
-    const known = Math.min(await time('timing@example.com'), await time('timing@example.com'))
-    const unknown = Math.min(await time('ghost@example.com'), await time('ghost@example.com'))
+    // The fastest of five each, taken in turns: a busy machine stalls single requests (CI once took
+    // ~490 ms for both known attempts against ~120 ms for the unknown ones), not every one of five.
+    const knownTimes: number[] = []
+    const unknownTimes: number[] = []
+    for (let i = 0; i < 5; i++) {
+      knownTimes.push(await time('timing@example.com'))
+      unknownTimes.push(await time('ghost@example.com'))
+    }
+    const known = Math.min(...knownTimes)
+    const unknown = Math.min(...unknownTimes)
     // Both pay one argon2id verification (~tens of ms); without the dummy hash the unknown path takes well under 1 ms.
     expect(unknown).toBeGreaterThan(known * 0.3)
   })
