@@ -158,6 +158,19 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
     expect(row).toEqual({ n: 1 })
   })
 
+  it("runs the modules' parts again only when they changed or a migration ran: a restart on the same build skips them", async () => {
+    const pool = pgPool(db)!
+    const parts = (extra: string[]) => [{ postgres: { sql: ['CREATE TABLE IF NOT EXISTS part_runs (n integer)', 'INSERT INTO part_runs VALUES (1)', ...extra] } }]
+    const runs = async () => ((await pool`SELECT count(*)::int AS n FROM part_runs`) as { n: number }[])[0]!.n
+    await migratePg(pool, parts([]))
+    await migratePg(pool, parts([]))
+    expect(await runs()).toBe(1)
+    await migratePg(pool, parts(['SELECT 1']))
+    expect(await runs()).toBe(2)
+    await migratePg(pool, parts(['SELECT 1']), [...embeddedMigrations, { tag: '9000_next', hash: 'h', sql: 'SELECT 1' }])
+    expect(await runs()).toBe(3)
+  })
+
   it('refuses a database that a newer build migrated, naming the migration', async () => {
     await pgPool(db)!`INSERT INTO glitchbox_migrations (tag, hash, applied_at) VALUES ('9999_future', 'x', 0)`
     await expect(migratePg(pgPool(db)!)).rejects.toThrow(SchemaTooNewError)
