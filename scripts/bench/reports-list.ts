@@ -6,7 +6,8 @@
  *
  *   bun scripts/bench/reports-list.ts [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--data DIR]
  *   bun scripts/bench/reports-list.ts --pg postgres://postgres@127.0.0.1:55432 [--reports 1000000] [--iterations 200] [--http] [--plans] [--keep] [--pg-data NAME]
- *   … [--warmup 20] [--only TEXT]   (quick looks: fewer warm-up runs; only the shapes whose name contains TEXT)
+ *   … [--warmup 20] [--only 'TEXT|TEXT'] [--skip 'TEXT|TEXT']   (quick looks: fewer warm-up runs; only the shapes whose name contains one of the TEXTs, or none of them)
+ *   … --data DIR --serve   (answers timing requests instead of timing series: the half of a paired comparison, list-paired.ts)
  *
  * With --pg (a PostgreSQL server, no database) the same reports go into a fresh database there
  * (reports-seed-pg.ts, dropped afterwards unless --keep; --pg-data NAME runs on a kept one, migrated
@@ -341,6 +342,8 @@ function appRunner(s: Scenario) {
 
 async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < WARMUP; i++) await fn()
+  // A full collection before each timed series, so a shape does not pay for the garbage of the one before.
+  Bun.gc(true)
   const samples: number[] = []
   for (let i = 0; i < ITERATIONS; i++) {
     const t0 = performance.now()
@@ -400,7 +403,44 @@ async function dropDatabase() {
 }
 
 const onlyArg = args.indexOf('--only')
-const measured = onlyArg === -1 ? scenarios : scenarios.filter((s) => s.name.includes(args[onlyArg + 1]!))
+const skipArg = args.indexOf('--skip')
+const only = onlyArg === -1 ? null : args[onlyArg + 1]!.split('|')
+const skip = skipArg === -1 ? [] : args[skipArg + 1]!.split('|')
+const measured = scenarios.filter((s) => (!only || only.some((text) => s.name.includes(text))) && !skip.some((text) => s.name.includes(text)))
+if (flag('serve')) await servePaired()
+
+/**
+ * --serve: the timing half of a paired comparison (list-paired.ts). Instead of timing series, this
+ * process answers GET /shapes (the measured shapes' names), GET /time/I/N/W (W untimed requests of
+ * shape I, then N back to back through `app.handle`, each timed as `time()` does; the answer is
+ * their milliseconds) and GET /gc (a full collection), until it is killed. Two checkouts serving
+ * side by side are asked in turns, a block each, so the machine's drift, which moved one run's p50
+ * by 2x here, falls on both alike.
+ */
+async function servePaired(): Promise<never> {
+  const runners = measured.map((s) => appRunner(s))
+  const paired = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: async (req) => {
+      const [, what, index, count, untimed] = new URL(req.url).pathname.split('/')
+      if (what === 'shapes') return Response.json(measured.map((s) => s.name))
+      if (what === 'gc') return Response.json(Bun.gc(true))
+      const run = runners[Number(index)]
+      if (what !== 'time' || !run) return new Response('unknown', { status: 404 })
+      for (let i = 0; i < (Number(untimed) || 0); i++) await run()
+      const samples: number[] = []
+      for (let i = 0; i < Math.max(1, Number(count) || 1); i++) {
+        const t0 = performance.now()
+        await run()
+        samples.push(performance.now() - t0)
+      }
+      return Response.json(samples)
+    },
+  })
+  console.log(`serving on ${paired.port}`)
+  return new Promise<never>(() => {})
+}
 const rows: string[][] = []
 try {
   // One warm-up pass over every scenario first, so the first one measured does not pay for JIT and caches.
