@@ -7,6 +7,9 @@ import { freePort, startServer } from '../../test/helpers/server-process'
 
 export { freePort, startServer }
 
+/** The q-quantile (0.5 for p50, 0.95 for p95) of samples sorted ascending: the sample at that rank. */
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
+
 /** One line naming the machine, printed with every set of figures. */
 export function hardware(): string {
   return `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}`

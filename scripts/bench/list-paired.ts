@@ -16,6 +16,7 @@
  */
 import { spawn, type Subprocess } from 'bun'
 import { join } from 'node:path'
+import { quantile } from './lib'
 
 const dashDash = process.argv.indexOf('--')
 const own = dashDash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashDash)
@@ -66,7 +67,6 @@ const ask = async (side: Side, path: string) => {
   return res.json()
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
 const change = (a: number, b: number) => ((b - a) / a) * 100
 const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`
 
@@ -109,12 +109,12 @@ console.log('| shape | before p50 / p95 | after p50 / p95 | p50 | p95 |')
 console.log('|---|---|---|---|---|')
 let over = 0
 for (const [shape, { before, after }] of pooled) {
-  const b = before.sort((x, y) => x - y)
-  const a = after.sort((x, y) => x - y)
-  const p50 = change(quantile(b, 0.5), quantile(a, 0.5))
-  const p95 = change(quantile(b, 0.95), quantile(a, 0.95))
+  const [b50, b95] = [0.5, 0.95].map((q) => quantile(before.sort((x, y) => x - y), q)) as [number, number]
+  const [a50, a95] = [0.5, 0.95].map((q) => quantile(after.sort((x, y) => x - y), q)) as [number, number]
+  const p50 = change(b50, a50)
+  const p95 = change(b95, a95)
   if (p50 > LIMIT || p95 > LIMIT) over++
   const mark = (pct: number) => (pct > LIMIT ? ` **over ${LIMIT}%**` : '')
-  console.log(`| ${shape} | ${quantile(b, 0.5).toFixed(2)} / ${quantile(b, 0.95).toFixed(2)} | ${quantile(a, 0.5).toFixed(2)} / ${quantile(a, 0.95).toFixed(2)} | ${signed(p50)}${mark(p50)} | ${signed(p95)}${mark(p95)} |`)
+  console.log(`| ${shape} | ${b50.toFixed(2)} / ${b95.toFixed(2)} | ${a50.toFixed(2)} / ${a95.toFixed(2)} | ${signed(p50)}${mark(p50)} | ${signed(p95)}${mark(p95)} |`)
 }
 console.log(`\n${over} shape(s) over ${LIMIT}% at p50 or p95`)

@@ -41,6 +41,7 @@ import { sql } from 'drizzle-orm'
 import { SQL } from 'bun'
 import { COMMON_TERM, RARE_TERM, SHAPES, seedReports } from './reports-seed'
 import { seedReportsPg } from './reports-seed-pg'
+import { quantile } from './lib'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -340,18 +341,23 @@ function appRunner(s: Scenario) {
   }
 }
 
-async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < WARMUP; i++) await fn()
-  // A full collection before each timed series, so a shape does not pay for the garbage of the one before.
-  Bun.gc(true)
+/** The milliseconds of `n` runs of `fn` back to back. */
+async function series(fn: () => unknown, n: number): Promise<number[]> {
   const samples: number[] = []
-  for (let i = 0; i < ITERATIONS; i++) {
+  for (let i = 0; i < n; i++) {
     const t0 = performance.now()
     await fn()
     samples.push(performance.now() - t0)
   }
-  samples.sort((a, b) => a - b)
-  return { p50: samples[Math.floor(samples.length * 0.5)]!, p95: samples[Math.floor(samples.length * 0.95)]! }
+  return samples
+}
+
+async function time(fn: () => unknown): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < WARMUP; i++) await fn()
+  // A full collection before each timed series, so a shape does not pay for the garbage of the one before.
+  Bun.gc(true)
+  const samples = (await series(fn, ITERATIONS)).sort((a, b) => a - b)
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95) }
 }
 
 /** Plans printed in full past this execution time (ms); quicker statements get one line. */
@@ -428,14 +434,8 @@ async function servePaired(): Promise<never> {
       if (what === 'gc') return Response.json(Bun.gc(true))
       const run = runners[Number(index)]
       if (what !== 'time' || !run) return new Response('unknown', { status: 404 })
-      for (let i = 0; i < (Number(untimed) || 0); i++) await run()
-      const samples: number[] = []
-      for (let i = 0; i < Math.max(1, Number(count) || 1); i++) {
-        const t0 = performance.now()
-        await run()
-        samples.push(performance.now() - t0)
-      }
-      return Response.json(samples)
+      await series(run, Number(untimed) || 0)
+      return Response.json(await series(run, Math.max(1, Number(count) || 1)))
     },
   })
   console.log(`serving on ${paired.port}`)
