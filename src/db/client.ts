@@ -244,3 +244,28 @@ export function preparedPerConnection<T>(prepare: (q: Query) => T): (q: Query) =
     return prepared
   }
 }
+
+/** The parts of a Drizzle database (either engine's) that prepare raw SQL: internal, but stable across 0.4x. */
+interface Preparing {
+  session: { prepareQuery(query: unknown, fields: undefined, method: string | undefined, arrayMode: boolean): { all(params: Record<string, unknown>): unknown } }
+  dialect: { sqlToQuery(query: SQL): unknown }
+}
+
+/**
+ * Raw SQL (see rowsOf) prepared once per connection, for a read a hot path runs on every request:
+ * `build(q)` is the statement with `sql.placeholder`s for its values, built the first time a
+ * connection asks; each call runs it with `params`. Asked through rowsOf instead, the same SQL is
+ * rendered and looked up again every call (~12 µs on a list page, measured on bun:sqlite).
+ */
+export function preparedRows<T>(build: (q: Query) => SQL): (q: Query, params: Record<string, unknown>) => Promise<T[]> {
+  const statementOf = preparedPerConnection((q) => {
+    const { session, dialect } = q as unknown as Preparing
+    // SQLite's sessions take the method the statement runs with; PostgreSQL's take a statement name here.
+    return session.prepareQuery(dialect.sqlToQuery(build(q)), undefined, onPostgres(q) ? undefined : 'all', false)
+  })
+  return async (q, params) => {
+    const rows = (await statementOf(q).all(params)) as T[]
+    // PostgreSQL's result is an array with the command's count beside the rows (see rowsOf).
+    return onPostgres(q) ? [...rows] : rows
+  }
+}

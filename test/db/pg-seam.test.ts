@@ -4,7 +4,7 @@
 // (GLITCHBOX_TEST_PG, as `.ci/run` sets it); on SQLite, test/db/seam.test.ts covers the same behaviour.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { closeDb, type Db, execute, rowsOf, writeInTurn } from '../../src/db/client'
+import { closeDb, type Db, execute, preparedRows, rowsOf, writeInTurn } from '../../src/db/client'
 import { createPgDb, databaseReady, pgPool } from '../../src/db/pg/client'
 import { migratePg } from '../../src/db/pg/migrate'
 import { databaseParts } from '../../src/modules/registry'
@@ -151,6 +151,15 @@ describe.skipIf(!testPgServer())('the seam on PostgreSQL', () => {
     await db.write((q) => execute(q, sql`INSERT INTO labels (id, project_id, name, color, created_at) VALUES (${'l9'}, ${'p1'}, ${'raw'}, ${'#000000'}, ${Date.now()})`))
     const rows = await db.read((q) => rowsOf<{ name: string }>(q, sql`SELECT name FROM labels WHERE project_id = ${'p1'}`))
     expect(rows).toEqual([{ name: 'raw' }])
+  })
+
+  it('runs raw SQL prepared once with each call\'s placeholder values through preparedRows, inside a write too', async () => {
+    const named = preparedRows<{ name: string }>(() => sql`SELECT name FROM labels WHERE project_id = ${sql.placeholder('projectId')} AND name <> ${sql.placeholder('not')} ORDER BY name`)
+    await labels().insert(label('l1', 'one'))
+    await labels().insert(label('l2', 'two'))
+    expect(await db.read((q) => named(q, { projectId: 'p1', not: 'one' }))).toEqual([{ name: 'two' }])
+    expect(await db.read((q) => named(q, { projectId: 'p1', not: 'two' }))).toEqual([{ name: 'one' }])
+    expect(await db.write((q) => named(q, { projectId: 'p1', not: '' }))).toEqual([{ name: 'one' }, { name: 'two' }])
   })
 
   it("applies the modules' PostgreSQL parts after the migrations (the reports' stored search document and its index)", async () => {

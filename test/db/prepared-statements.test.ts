@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeDb, createDb, type Db, openSqlite } from '../../src/db/client'
+import { closeDb, createDb, type Db, openSqlite, preparedRows } from '../../src/db/client'
 import { json, timestamp } from '../../src/db/columns'
 import { removeTempDir, tempDir } from '../helpers/temp-dirs'
 
@@ -81,5 +81,18 @@ describe('prepared statements', () => {
     )
     expect(failure).toMatch(/UNIQUE constraint failed/)
     expect(finished).toBe(true)
+  })
+
+  it('run raw SQL prepared once per connection with each call\'s values (preparedRows), on the reader and in a write', async () => {
+    let built = 0
+    const named = preparedRows<{ name: string }>(() => {
+      built++
+      return sql`SELECT name FROM things WHERE id > ${p('after')} ORDER BY id`
+    })
+    await db.write((q) => q.insert(things).values([{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 3, name: 'c' }]))
+    expect(await db.write((q) => named(q, { after: 2 }))).toEqual([{ name: 'c' }])
+    expect(await db.write((q) => named(q, { after: 0 }))).toEqual([{ name: 'a' }, { name: 'b' }, { name: 'c' }])
+    expect(await db.write((q) => named(q, { after: 1 }))).toEqual([{ name: 'b' }, { name: 'c' }])
+    expect(built).toBe(1)
   })
 })

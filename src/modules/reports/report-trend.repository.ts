@@ -1,13 +1,21 @@
 import { sql } from 'drizzle-orm'
-import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
+import { onPostgres, preparedRows, type Query, rowsOf, type Seam } from '../../db/client'
 import { inJsonList } from '../../db/portable-sql'
 import { DAY, HOUR } from '../../lib/clock'
-import { escalatingIds, trendWindow } from './report-trend'
+import { dayBeforeSum, escalatingIds, lastHourSum, trendWindow } from './report-trend'
 
 type Count = { at: number | string; n: number | string }
 
 /** `o.report_id` among these ids, bound as one JSON parameter. */
 const amongIds = (q: Query, ids: string[]) => inJsonList(onPostgres(q), sql`o.report_id`, JSON.stringify(ids))
+
+const hourAgo = sql`${sql.placeholder('hourAgo')}`
+
+/** A page's last hour and the day before it, per report: every list request asks, so it is prepared once per connection. */
+const windowsOf = preparedRows<{ report_id: string; last_hour: number | string; day_before: number | string }>(
+  (q) => sql`SELECT o.report_id, ${lastHourSum(hourAgo)} AS last_hour, ${dayBeforeSum(hourAgo)} AS day_before
+    FROM report_occurrences o WHERE ${inJsonList(onPostgres(q), sql`o.report_id`, sql.placeholder('ids'))} AND o.created_at >= ${sql.placeholder('dayAgo')} GROUP BY o.report_id`,
+)
 
 /**
  * The trend's reads (report-trend.ts) over the occurrences, as async functions over the database seam.
@@ -43,13 +51,7 @@ export function createReportTrendRepository({ db }: { db: Seam }) {
     windows: async (reportIds: string[], now: Date): Promise<Map<string, { lastHour: number; dayBefore: number }>> => {
       if (reportIds.length === 0) return new Map()
       const w = trendWindow(now)
-      const rows = await db.read((q) =>
-        rowsOf<{ report_id: string; last_hour: number | string; day_before: number | string }>(
-          q,
-          sql`SELECT o.report_id, sum(CASE WHEN o.created_at >= ${w.hourAgo} THEN 1 ELSE 0 END) AS last_hour, sum(CASE WHEN o.created_at < ${w.hourAgo} THEN 1 ELSE 0 END) AS day_before
-            FROM report_occurrences o WHERE ${amongIds(q, reportIds)} AND o.created_at >= ${w.dayAgo} GROUP BY o.report_id`,
-        ),
-      )
+      const rows = await db.read((q) => windowsOf(q, { ids: JSON.stringify(reportIds), hourAgo: w.hourAgo, dayAgo: w.dayAgo }))
       return new Map(rows.map((r) => [r.report_id, { lastHour: Number(r.last_hour), dayBefore: Number(r.day_before) }]))
     },
 

@@ -32,8 +32,9 @@ export const trendWindow = (now: Date) => ({ hourAgo: now.getTime() - HOUR, dayA
 /** The day number (days since 1970-01-01, UTC) of a time. */
 export const dayOf = (t: number) => Math.floor(t / DAY)
 
-const lastHourSum = (hourAgo: SQL | number) => sql`sum(CASE WHEN o.created_at >= ${hourAgo} THEN 1 ELSE 0 END)`
-const dayBeforeSum = (hourAgo: SQL | number) => sql`sum(CASE WHEN o.created_at < ${hourAgo} THEN 1 ELSE 0 END)`
+/** A window's events in its last hour, and in the 24 hours before (alias `o`). */
+export const lastHourSum = (hourAgo: SQL | number) => sql`sum(CASE WHEN o.created_at >= ${hourAgo} THEN 1 ELSE 0 END)`
+export const dayBeforeSum = (hourAgo: SQL | number) => sql`sum(CASE WHEN o.created_at < ${hourAgo} THEN 1 ELSE 0 END)`
 
 /** The occurrences of the project's window (alias `o`), grouped by report: the FROM … GROUP BY of the trend's queries. */
 const windowRows = (projectId: SQL | string, dayAgo: SQL | number) => sql`FROM report_occurrences o WHERE o.project_id = ${projectId} AND o.created_at >= ${dayAgo} GROUP BY o.report_id`

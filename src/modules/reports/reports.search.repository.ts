@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
-import { onPostgres, type Query, rowsOf, type Seam } from '../../db/client'
+import { onPostgres, preparedRows, type Query, rowsOf, type Seam } from '../../db/client'
 import { similarTitleMatch } from './fts-query'
 import { FACET } from './report-facets'
 import { reportsFts } from './reports.fts'
@@ -15,6 +15,20 @@ const SIMILAR_LIMIT = 10
 
 /** At most this many values of a facet kind are offered as filter choices. */
 const MAX_FACET_VALUES = 500
+
+/**
+ * The project's distinct error types by a skip scan of the (project, error_type) index: one seek per
+ * type rather than a read of every report that has one; at most 2,000 types. Every list request with
+ * an `error:` filter asks (to expand its wildcards), so it is prepared once per connection.
+ */
+const errorTypesOf = preparedRows<{ e: string }>(
+  () => sql`
+    WITH RECURSIVE t(e, n) AS (
+      SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${sql.placeholder('projectId')} AND deleted_at IS NULL AND error_type > ''), 1
+      UNION ALL
+      SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${sql.placeholder('projectId')} AND deleted_at IS NULL AND error_type > t.e), t.n + 1 FROM t WHERE t.e IS NOT NULL AND t.n < 2000
+    ) SELECT e FROM t WHERE e IS NOT NULL`,
+)
 
 /**
  * The similar-titles query over the live reports `where` selects, for a title (`similarTitleMatch`):
@@ -81,24 +95,8 @@ export function createReportsSearchRepository({ db }: { db: Seam }) {
       )
     },
 
-    /**
-     * The project's distinct error types by a skip scan of the (project, error_type) index: one seek
-     * per type rather than a read of every report that has one; at most 2,000 types.
-     */
-    distinctErrorTypes: async (projectId: string): Promise<string[]> => {
-      const rows = await db.read((q) =>
-        rowsOf<{ e: string }>(
-          q,
-          sql`
-          WITH RECURSIVE t(e, n) AS (
-            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > ''), 1
-            UNION ALL
-            SELECT (SELECT min(error_type) FROM reports WHERE project_id = ${projectId} AND deleted_at IS NULL AND error_type > t.e), t.n + 1 FROM t WHERE t.e IS NOT NULL AND t.n < 2000
-          ) SELECT e FROM t WHERE e IS NOT NULL`,
-        ),
-      )
-      return rows.map((r) => r.e)
-    },
+    /** The project's distinct error types, by name (errorTypesOf). */
+    distinctErrorTypes: async (projectId: string): Promise<string[]> => (await db.read((q) => errorTypesOf(q, { projectId }))).map((r) => r.e),
 
     /** The distinct values of a facet kind in the project, by name, at most 500: a skip scan of the facet key. */
     facetValues: async (projectId: string, kind: keyof typeof FACET): Promise<string[]> => {
