@@ -83,7 +83,7 @@ describe('prepared statements', () => {
     expect(finished).toBe(true)
   })
 
-  it('run raw SQL prepared once per connection with each call\'s values (preparedRows), on the reader and in a write', async () => {
+  it('run raw SQL prepared once per connection with each call\'s values (preparedRows)', async () => {
     let built = 0
     const named = preparedRows<{ name: string }>(() => {
       built++

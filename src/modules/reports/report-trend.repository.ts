@@ -2,19 +2,17 @@ import { sql } from 'drizzle-orm'
 import { onPostgres, preparedRows, type Query, rowsOf, type Seam } from '../../db/client'
 import { inJsonList } from '../../db/portable-sql'
 import { DAY, HOUR } from '../../lib/clock'
-import { dayBeforeSum, escalatingIds, lastHourSum, trendWindow } from './report-trend'
+import { dayBeforeSum, escalatingIds, lastHourSum, trendParams, trendWindow } from './report-trend'
 
 type Count = { at: number | string; n: number | string }
 
 /** `o.report_id` among these ids, bound as one JSON parameter. */
 const amongIds = (q: Query, ids: string[]) => inJsonList(onPostgres(q), sql`o.report_id`, JSON.stringify(ids))
 
-const hourAgo = sql`${sql.placeholder('hourAgo')}`
-
 /** A page's last hour and the day before it, per report: every list request asks, so it is prepared once per connection. */
 const windowsOf = preparedRows<{ report_id: string; last_hour: number | string; day_before: number | string }>(
-  (q) => sql`SELECT o.report_id, ${lastHourSum(hourAgo)} AS last_hour, ${dayBeforeSum(hourAgo)} AS day_before
-    FROM report_occurrences o WHERE ${inJsonList(onPostgres(q), sql`o.report_id`, sql.placeholder('ids'))} AND o.created_at >= ${sql.placeholder('dayAgo')} GROUP BY o.report_id`,
+  (q) => sql`SELECT o.report_id, ${lastHourSum(trendParams.hourAgo)} AS last_hour, ${dayBeforeSum(trendParams.hourAgo)} AS day_before
+    FROM report_occurrences o WHERE ${inJsonList(onPostgres(q), sql`o.report_id`, sql.placeholder('ids'))} AND o.created_at >= ${trendParams.dayAgo} GROUP BY o.report_id`,
 )
 
 /**
@@ -50,8 +48,7 @@ export function createReportTrendRepository({ db }: { db: Seam }) {
     /** Each of these reports' events in the last hour and in the 24 hours before it (those with none are left out): a range of each one's time index. */
     windows: async (reportIds: string[], now: Date): Promise<Map<string, { lastHour: number; dayBefore: number }>> => {
       if (reportIds.length === 0) return new Map()
-      const w = trendWindow(now)
-      const rows = await db.read((q) => windowsOf(q, { ids: JSON.stringify(reportIds), hourAgo: w.hourAgo, dayAgo: w.dayAgo }))
+      const rows = await db.read((q) => windowsOf(q, { ids: JSON.stringify(reportIds), ...trendWindow(now) }))
       return new Map(rows.map((r) => [r.report_id, { lastHour: Number(r.last_hour), dayBefore: Number(r.day_before) }]))
     },
 

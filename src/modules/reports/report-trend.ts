@@ -29,6 +29,9 @@ export const isEscalating = (lastHour: number, dayBefore: number) => lastHour >=
 /** The window's edges for `now`: the last hour starts at `hourAgo`, the 24 hours before it at `dayAgo`. */
 export const trendWindow = (now: Date) => ({ hourAgo: now.getTime() - HOUR, dayAgo: now.getTime() - 25 * HOUR })
 
+/** The window's edges as placeholders `hourAgo` and `dayAgo`, for statements prepared once (bound from trendWindow). */
+export const trendParams = { hourAgo: sql`${sql.placeholder('hourAgo')}`, dayAgo: sql`${sql.placeholder('dayAgo')}` }
+
 /** The day number (days since 1970-01-01, UTC) of a time. */
 export const dayOf = (t: number) => Math.floor(t / DAY)
 

@@ -10,14 +10,12 @@ import { reportAdditions } from './report-additions'
 import { reportsFts } from './reports.fts'
 import { reports } from './reports.table'
 import { listColumns } from './reports.views'
-import { escalatingIds, trendScores } from './report-trend'
+import { escalatingIds, trendParams, trendScores } from './report-trend'
 
 /** Statuses that count as done: a done blocker no longer blocks, a done report is never overdue. */
 const DONE_STATUSES = sql.raw(`('resolved','closed','wont_fix')`)
 
 const ph = sql.placeholder
-/** The trend window's edges as placeholders (report-trend.ts). */
-const trendParams = { hourAgo: sql`${ph('hourAgo')}`, dayAgo: sql`${ph('dayAgo')}` }
 /** The trending score of the row's report, 0 without events in the window (sort=trending joins `tr`). */
 const trendScore = sql`coalesce(tr.score, 0)`
 const driver = alias(reportFacets, 'f')
