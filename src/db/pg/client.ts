@@ -1,6 +1,7 @@
-import { SQL } from 'bun'
+import type { SQL } from 'bun'
 import { type SQLWrapper, sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/bun-sql'
+import { BunSQLSession } from 'drizzle-orm/bun-sql/session'
+import { PgDatabase, PgDialect } from 'drizzle-orm/pg-core'
 import type { Db, Query, Seam } from '../client'
 import { nulFreeClient } from './nul-free'
 import { transactionRouted } from './transaction-client'
@@ -32,14 +33,19 @@ export function createPgDb(url: string, opts: { max?: number; prepare?: (pool: S
   // No JIT: PostgreSQL compiles a plan costed over 100,000 (jit_above_cost) before running it, and
   // every list query is a short walk the estimate overrates: a common word within a version at 1M
   // reports spent ~10 ms of its ~210 ms compiling, each time (its plan, scripts/bench/reports-list.ts --plans).
-  const client = new SQL(url, {
+  // Bun.SQL is read here, on PostgreSQL only: reading it loads Bun's SQL client (~10 ms), which a
+  // server on SQLite would otherwise pay at start-up (issue 30).
+  const client = new Bun.SQL(url, {
     max: opts.max ?? 20,
     idleTimeout: 30,
     connectionTimeout: 10,
     connection: { plan_cache_mode: 'force_custom_plan', max_parallel_workers_per_gather: '0', jit: 'off' },
   })
   const transactions = transactionRouted(nulFreeClient(client))
-  const base = drizzle({ client: transactions.client })
+  // What drizzle({ client }) of 'drizzle-orm/bun-sql' builds, without importing that module: it reads
+  // Bun.SQL as it loads (see above), and every SQLite start-up would load it.
+  const dialect = new PgDialect()
+  const base = new PgDatabase(dialect, new BunSQLSession(transactions.client, dialect, undefined), undefined)
   const ready = opts.prepare ? opts.prepare(client).then(() => undefined) : Promise.resolve()
   // Start-up awaits it (databaseReady); a failure left unawaited here must not end the process.
   ready.catch(() => {})

@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib'
+import { zlib } from '../../lib/zlib'
 import { ArtifactBundleError } from './artifact-bundle.errors'
 
 /** One file of the archive as its central directory lists it. */
@@ -109,7 +109,7 @@ export class ZipArchive {
 /** Inflates at most `size` bytes: output past the declared size (a lying header, a bomb) stops the inflate. */
 function inflateCapped(raw: Uint8Array, size: number, name: string): Uint8Array {
   try {
-    return inflateRawSync(raw, { maxOutputLength: Math.max(1, size) })
+    return zlib().inflateRawSync(raw, { maxOutputLength: Math.max(1, size) })
   } catch (err) {
     const code = (err as { code?: string }).code
     if (code === 'ERR_BUFFER_TOO_LARGE') throw new ArtifactBundleError(`${name}: inflates past its declared ${size} bytes`)

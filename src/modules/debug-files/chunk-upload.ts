@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib'
+import { zlib } from '../../lib/zlib'
 import type { AppDeps } from '../../app-deps'
 import { badRequest } from '../../http/errors'
 import { HOUR } from '../../lib/clock'
@@ -38,7 +38,7 @@ export function chunkUploadOptions(url: string) {
 function chunkBytes(field: string, raw: Uint8Array): Uint8Array {
   if (field !== 'file_gzip') return raw
   try {
-    return new Uint8Array(gunzipSync(raw, { maxOutputLength: CHUNK_SIZE }))
+    return new Uint8Array(zlib().gunzipSync(raw, { maxOutputLength: CHUNK_SIZE }))
   } catch {
     throw badRequest(`a gzip chunk does not inflate to at most ${CHUNK_SIZE / MB} MB`)
   }

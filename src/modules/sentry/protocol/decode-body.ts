@@ -1,5 +1,5 @@
-import { promisify } from 'node:util'
-import zlib from 'node:zlib'
+import type { BrotliOptions, ZlibOptions } from 'node:zlib'
+import { zlib } from '../../../lib/zlib'
 import { malformed, tooLarge } from './protocol-error'
 
 const MB = 1024 * 1024
@@ -65,12 +65,13 @@ function collector(max: number) {
   }
 }
 
-type Decompress = (input: Uint8Array, options: zlib.ZlibOptions | zlib.BrotliOptions) => Promise<Buffer>
-const decompressors: Record<'gzip' | 'br' | 'zlib' | 'raw', Decompress> = {
-  gzip: promisify(zlib.gunzip),
-  br: promisify(zlib.brotliDecompress),
-  zlib: promisify(zlib.inflate),
-  raw: promisify(zlib.inflateRaw),
+type Kind = 'gzip' | 'br' | 'zlib' | 'raw'
+type Callback = (err: Error | null, out: Buffer) => void
+/** zlib's asynchronous decoder of a kind (it runs on zlib's thread pool), as a promise. */
+function decompress(kind: Kind, input: Uint8Array, options: ZlibOptions | BrotliOptions): Promise<Buffer> {
+  const z = zlib()
+  const decode = { gzip: z.gunzip, br: z.brotliDecompress, zlib: z.inflate, raw: z.inflateRaw }[kind] as (input: Uint8Array, options: ZlibOptions | BrotliOptions, done: Callback) => void
+  return new Promise((resolve, reject) => decode(input, options, (err, out) => (err ? reject(err) : resolve(out))))
 }
 
 /** The decoder of an encoding, zlib-wrapped deflate told from raw deflate by its first bytes. */
@@ -87,7 +88,7 @@ const isTooLarge = (err: unknown) => (err as { code?: string }).code === 'ERR_BU
  */
 async function inflate(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number, limit: number): Promise<Uint8Array | null> {
   try {
-    const out = await decompressors[kindOf(encoding, compressed)](compressed, { maxOutputLength: Math.max(1, max) })
+    const out = await decompress(kindOf(encoding, compressed), compressed, { maxOutputLength: Math.max(1, max) })
     // A view of zlib's buffer, not a copy: a copy doubled the memory of every large body.
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
   } catch (err) {
@@ -97,9 +98,13 @@ async function inflate(encoding: Exclude<Encoding, 'identity'>, compressed: Uint
   }
 }
 
-const syncDecompressors = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync, zlib: zlib.inflateSync, raw: zlib.inflateRawSync }
-// Decode a stream cut short as far as it goes (the rest of the body has not arrived or is not wanted).
-const PARTIAL = { gzip: zlib.constants.Z_SYNC_FLUSH, zlib: zlib.constants.Z_SYNC_FLUSH, raw: zlib.constants.Z_SYNC_FLUSH, br: zlib.constants.BROTLI_OPERATION_FLUSH }
+/** zlib's synchronous decoder of a kind, set to decode a stream cut short as far as it goes (the rest of the body has not arrived or is not wanted). */
+function partialDecoder(kind: Kind): (input: Uint8Array, maxOutputLength: number) => Buffer {
+  const z = zlib()
+  if (kind === 'br') return (input, maxOutputLength) => z.brotliDecompressSync(input, { finishFlush: z.constants.BROTLI_OPERATION_FLUSH, maxOutputLength })
+  const decode = { gzip: z.gunzipSync, zlib: z.inflateSync, raw: z.inflateRawSync }[kind]
+  return (input, maxOutputLength) => decode(input, { finishFlush: z.constants.Z_SYNC_FLUSH, maxOutputLength })
+}
 
 /**
  * The decoded start of a compressed body, at most `max` bytes: what the longest start of
@@ -107,10 +112,10 @@ const PARTIAL = { gzip: zlib.constants.Z_SYNC_FLUSH, zlib: zlib.constants.Z_SYNC
  * with input), so the work is a few small decodes however far the body would inflate.
  */
 function decodedStart(encoding: Exclude<Encoding, 'identity'>, compressed: Uint8Array, max: number): Uint8Array {
-  const kind = kindOf(encoding, compressed)
+  const decode = partialDecoder(kindOf(encoding, compressed))
   const attempt = (length: number): Uint8Array | null => {
     try {
-      return syncDecompressors[kind](compressed.subarray(0, length), { finishFlush: PARTIAL[kind], maxOutputLength: max })
+      return decode(compressed.subarray(0, length), max)
     } catch (err) {
       if (isTooLarge(err)) return null
       throw malformed(`the ${encoding} body is corrupt`)
