@@ -147,10 +147,11 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   jobsStarting = startJobsUntilRunning()
-  // Loaded while /health already answers and the job thread starts (from source it is bundled, which
-  // takes a moment): a visitor who opens the dashboard meanwhile waits for this same load.
-  await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
   const jobs = await jobsStarting
+  // Loaded once the job thread runs, not before: the first requests (a health check) would otherwise
+  // wait behind it (issue 30). From source it is bundled, which takes a moment; a visitor who opens
+  // the dashboard before it is ready waits for this same load.
+  if (!stopping) await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
   // Stopping already: stopBackground stops the thread and closes the database.
   if (!jobs || stopping) return
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
