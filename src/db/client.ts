@@ -7,7 +7,6 @@ import { fasterPreparedStatements } from './prepared-fast'
 import { literalLimits } from './literal-limits'
 import { registerWriteScope } from './write-scope'
 import { isPostgres, pgPool, pgWriteInTurn } from './pg/client'
-import * as schema from './schema'
 
 export type Db = ReturnType<typeof createDb>
 /** The transaction handle Drizzle passes to a legacy synchronous `db.transaction(cb)`. */
@@ -133,7 +132,9 @@ interface WriteContext {
  * up front makes it wait its turn under busy_timeout instead.
  */
 export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs?: number } = {}) {
-  const base = drizzle(sqlite, { schema })
+  // No `schema`: nothing uses Drizzle's relational API (db.query.*), and building its table map costs
+  // every start-up a few ms per connection (issue 30).
+  const base = drizzle(sqlite)
   fasterPreparedStatements(base)
   literalLimits(base)
   const transaction = base.transaction.bind(base)
@@ -186,7 +187,7 @@ export function createDb(sqlite: Database, opts: { reader?: Database; lockWaitMs
     } catch {
       // Already closed, or busy: it is dropped all the same.
     }
-    const reader = drizzle(handle, { schema })
+    const reader = drizzle(handle)
     fasterPreparedStatements(reader)
     literalLimits(reader)
     return { handle, db: Object.assign(reader, seam) as unknown as typeof db, stale: false }

@@ -1,4 +1,4 @@
-// Every table of every domain, for Drizzle's relational API and drizzle-kit.
+// Every table of every domain, for drizzle-kit (migrations) and the PostgreSQL schema generator.
 // A new domain adds one line here.
 export * from '../jobs/jobs.table'
 export * from '../jobs/schedule-ticks.table'
