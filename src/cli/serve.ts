@@ -1,3 +1,4 @@
+import type { Server } from 'bun'
 import { createApp } from '../app'
 import { type Config, publicUrlUnset } from '../config/config'
 import { checkpointAndClose, deferServerCheckpoints } from '../db/checkpoint'
@@ -98,15 +99,28 @@ export async function serve(config: Config): Promise<void> {
     lock?.release()
   }
 
+  let server: Server<unknown>
   try {
+    // Bun.serve over the app's handler, not app.listen: Elysia's listen composes that handler a second
+    // time and collects garbage just after the server starts (elysia/dist/adapter/bun), 20–30 ms the
+    // first requests waited behind (issue 30). `development` as Elysia sets it (NODE_ENV).
     // reusePort off: with it on, a second server on this port would start and share the traffic.
-    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: SERVER_BODY_CAP, idleTimeout: 30, reusePort: false })
+    server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      maxRequestBodySize: SERVER_BODY_CAP,
+      idleTimeout: 30,
+      reusePort: false,
+      development: process.env.NODE_ENV !== 'production',
+      fetch: app.fetch,
+    })
   } catch (err) {
     // Taken in the moment since checkPortFree: nothing is left running behind the message.
     await stopBackground()
     throw listenError(config, err)
   }
-  const server = app.server!
+  // What a route's `server` reads (the client's address, http/client-ip.ts).
+  app.server = server
   const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${server.port}`
   // Says where to go next, for whoever just started the server.
   logger.info(`glitchbox listening: web app at ${local}/, API docs at ${local}/docs`, {
