@@ -16,8 +16,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
       else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[a.slice(2)] = argv[++i]!
       else flags[a.slice(2)] = 'true'
     } else if (a === '-h') flags.help = 'true'
+    else if (a === '-v') flags.version = 'true'
     else positional.push(a)
   }
-  const command = positional.shift() ?? (flags.help ? 'help' : 'serve')
+  // `--version` and `-v` as most tools take them: without a command, they would start the server.
+  const command = positional.shift() ?? (flags.help ? 'help' : flags.version ? 'version' : 'serve')
   return { command, positional, flags }
 }

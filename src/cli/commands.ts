@@ -37,7 +37,7 @@ Usage:
   glitchbox admin maintenance --clear
   glitchbox admin copy-files-to-bucket     copy the files of the data directory into GLITCHBOX_S3_BUCKET (once, before serving from it)
   glitchbox healthcheck                    exit 0 when the local server answers /health (for Docker)
-  glitchbox version
+  glitchbox version                        print the version (also --version, -v)
   glitchbox --help
 
 Every command works on GLITCHBOX_DATA_DIR, or on the PostgreSQL database of GLITCHBOX_DATABASE_URL when it is

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { afterAll, describe, expect, it } from 'vitest'
+import { VERSION } from '../../src/version'
 import { removeTempDataDirs, runCli, startServer } from '../helpers/server-process'
 
 afterAll(removeTempDataDirs)
@@ -64,5 +67,17 @@ describe('glitchbox admin on a running server', () => {
     } finally {
       await s.stop()
     }
+  })
+})
+
+describe('glitchbox version', () => {
+  it('prints the version for `version`, `--version` and `-v`, and starts nothing', async () => {
+    const dataDir = `${tmpdir()}/glitchbox-version-${crypto.randomUUID()}`
+    for (const args of [['version'], ['--version'], ['-v']]) {
+      const r = await runCli(args, { GLITCHBOX_DATA_DIR: dataDir }, undefined, { timeoutMs: 20_000 })
+      expect([r.code, r.stdout.trim()], r.stderr).toEqual([0, VERSION])
+    }
+    // No server ran on it: the data directory was never created.
+    expect(existsSync(dataDir)).toBe(false)
   })
 })
