@@ -1,7 +1,9 @@
-// Builds dist/glitchbox: one self-contained executable with migrations and docs assets embedded.
+// Builds dist/glitchbox: one self-contained executable with migrations, a new database's template and docs assets embedded.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bundleWebScript, WEB_SCRIPTS, type WebScriptName } from '../web/server/static-assets'
+import { writeDatabaseTemplate } from '../src/db/database-template'
+import { databaseParts } from '../src/modules/registry'
 
 const root = join(import.meta.dir, '..')
 const MAX_HEADER_FLAG = '--max-http-header-size=65536'
@@ -21,6 +23,10 @@ mkdirSync(join(root, 'dist', 'web-assets'), { recursive: true })
 for (const name of Object.keys(WEB_SCRIPTS) as WebScriptName[]) {
   writeFileSync(join(root, 'dist', 'web-assets', `gb-${name}.webasset`), await bundleWebScript(name))
 }
+// The database a new data directory starts from (src/db/database-template.ts), embedded through
+// src/db/embedded-template.ts: made here by the same migrate() a server would run on an empty file.
+mkdirSync(join(root, 'dist', 'db-template'), { recursive: true })
+writeDatabaseTemplate(join(root, 'dist', 'db-template', 'glitchbox.dbtemplate'), databaseParts)
 if (target) args.push(`--target=${target}`)
 const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1)

@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { createDatabaseFile } from './database-template'
 
 /** The data directory (or its database) cannot be used: the message names the path and the cause in words, for a one-line exit. */
 export class DataDirError extends Error {}
@@ -49,13 +50,7 @@ export function makePrivateDir(dir: string): void {
 export function makeDataDirPrivate(dataDir: string, dbFile: string | null): { tightened: string[]; stillOpen: string[] } {
   makePrivateDir(dataDir)
   // null: the database is elsewhere (PostgreSQL), and no empty file of its name is left here.
-  if (dbFile) {
-    try {
-      closeSync(openSync(dbFile, 'wx', DB_FILE_MODE))
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 'EEXIST') throw err
-    }
-  }
+  if (dbFile) createDatabaseFile(dbFile)
   const tightened: string[] = []
   const stillOpen: string[] = []
   const modes: (readonly [string, number])[] = [[dataDir, DIR_MODE]]
