@@ -161,11 +161,15 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   jobsStarting = startJobsUntilRunning()
+  const warm = () => warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  // The dashboard shell is loaded now, while /health already answers and the job thread starts, when
+  // it is bundled from source (about a second: the sooner the better). The compiled binary only reads
+  // its bundled files (~30 ms on this thread): that waits until the job thread runs, so the first
+  // requests (a health check) do not wait behind it (issue 30). A visitor who opens the dashboard
+  // before it is ready waits for this same load.
+  if (!Bun.isStandaloneExecutable) await warm()
   const jobs = await jobsStarting
-  // Loaded once the job thread runs, not before: the first requests (a health check) would otherwise
-  // wait behind it (issue 30). From source it is bundled, which takes a moment; a visitor who opens
-  // the dashboard before it is ready waits for this same load.
-  if (!stopping) await warmDashboard(dashboardBundle).catch((err) => logger.error('the dashboard could not be bundled; / answers 500 until it can', { error: String(err) }))
+  if (Bun.isStandaloneExecutable && !stopping) await warm()
   // Stopping already: stopBackground stops the thread and closes the database.
   if (!jobs || stopping) return
   // The job thread now checkpoints the WAL every second; requests no longer pay for it in COMMIT.
